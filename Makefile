@@ -1,0 +1,108 @@
+# locus - build, test, install. `make` builds ./locus; `make check` runs every test layer.
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+# V=1 shows the full commands.
+Q := $(if $(V),,@)
+
+# libperf is built into /usr/local on Debian (scripts/deps.sh); make < 4.4 does not
+# pass exported variables to $(shell), so the path goes on each call.
+PKGCONF := PKG_CONFIG_PATH=/usr/local/lib64/pkgconfig:/usr/local/lib/pkgconfig:$(PKG_CONFIG_PATH) pkg-config
+
+PKGS := libperf numa
+# Recursive (=) so they are read after `deps` has installed what a fresh machine lacks.
+PERF_LIBDIR = $(shell $(PKGCONF) --variable=libdir libperf 2>/dev/null)
+DEP_CFLAGS = $(shell $(PKGCONF) --cflags $(PKGS) 2>/dev/null)
+DEP_LIBS = $(shell $(PKGCONF) --libs $(PKGS) 2>/dev/null) -lpfm -lm -lpthread \
+	   -Wl,-rpath,$(PERF_LIBDIR)
+
+# snprintf truncation is deliberate (bounded text fields), so that warning is off.
+WARN := -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes -Wno-unused-parameter \
+	-Wno-format-truncation
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) -MMD -MP
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+LIB_SRCS := $(wildcard common/*.c collectors/*.c analyzers/*.c report/*.c workloads/*.c) \
+	    $(filter-out cli/main.c,$(wildcard cli/*.c))
+MAIN_SRC := cli/main.c
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+
+OBJ_DIR := build/obj
+SAN_DIR := build/san
+LIB_OBJS := $(LIB_SRCS:%.c=$(OBJ_DIR)/%.o)
+SAN_OBJS := $(LIB_SRCS:%.c=$(SAN_DIR)/%.o)
+UNITS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
+SAN_UNITS := $(UNIT_SRCS:tests/unit/%.c=build/unit-san/%)
+
+.PHONY: all deps test-deps demo check unit unit-san e2e install clean format
+
+all: locus
+
+# Install missing system packages (and libperf) once; silent when all is present.
+deps:
+	@scripts/deps.sh
+
+test-deps: deps
+	@scripts/deps.sh --test
+
+locus: $(OBJ_DIR)/cli/main.o build/liblocus.a | deps
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(DEP_LIBS)
+
+build/liblocus.a: $(LIB_OBJS)
+	@mkdir -p $(@D)
+	$(Q)$(AR) rcs $@ $^
+
+build/liblocus-san.a: $(SAN_OBJS)
+	@mkdir -p $(@D)
+	$(Q)$(AR) rcs $@ $^
+
+$(OBJ_DIR)/%.o: %.c | deps
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(SAN_DIR)/%.o: %.c | deps
+	@mkdir -p $(@D)
+	@echo "  CC-SAN  $<"
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+
+build/unit/%: tests/unit/%.c build/liblocus.a | test-deps
+	@mkdir -p $(@D)
+	@echo "  TEST    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< build/liblocus.a $(DEP_LIBS) -lcmocka
+
+build/unit-san/%: tests/unit/%.c build/liblocus-san.a | test-deps
+	@mkdir -p $(@D)
+	@echo "  TEST    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $< build/liblocus-san.a $(DEP_LIBS) -lcmocka
+
+build/locus-san: $(SAN_DIR)/cli/main.o build/liblocus-san.a
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(DEP_LIBS)
+
+# Build, then run the main job on the built-in workload.
+demo: locus
+	./locus run
+
+unit: $(UNITS)
+unit-san: $(SAN_UNITS)
+
+# Every test layer; the last line is the runner's summary.
+check: locus $(UNITS) $(SAN_UNITS) build/locus-san | test-deps
+	@tests/run.sh
+
+install: locus
+	install -D -m 0755 locus $(DESTDIR)$(PREFIX)/bin/locus
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+format:
+	clang-format -i $(LIB_SRCS) $(MAIN_SRC) $(UNIT_SRCS)
+
+clean:
+	rm -rf build locus tests/out
+
+-include $(LIB_OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(OBJ_DIR)/cli/main.d

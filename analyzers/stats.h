@@ -1,0 +1,21 @@
+/* stats.h - descriptive statistics and significance tests over small samples. */
+#ifndef LOCUS_STATS_H
+#define LOCUS_STATS_H
+
+#include <stddef.h>
+
+double stats_mean(const double *v, size_t n);
+/* Sample standard deviation (n-1 denominator); 0 for n < 2. */
+double stats_stddev(const double *v, size_t n);
+/* Two-sided 95% Student t critical value for df degrees of freedom. */
+double stats_t95(double df);
+/* Half-width of the 95% confidence interval of the mean; 0 for n < 2. */
+double stats_ci95(const double *v, size_t n);
+/*
+ * Welch's t statistic and its degrees of freedom for two samples.
+ * Returns 0 on success, -1 when either sample has fewer than two values or
+ * both have no variance.
+ */
+int stats_welch(const double *a, size_t na, const double *b, size_t nb, double *t, double *df);
+
+#endif

@@ -1,0 +1,249 @@
+/* counting.c - options, validation and output shared by the commands that count (stat, run). */
+#include "counting.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/exitcodes.h"
+#include "../common/util.h"
+#include "../report/stat_report.h"
+
+int counting_take(struct counting_opts *o, const struct cli_cmd *cmd, int code, const char *arg)
+{
+	switch (code) {
+	case 'e':
+		if (!o->events) {
+			o->events = xstrdup(arg);
+		} else {
+			size_t n = strlen(o->events) + strlen(arg) + 2;
+			char *s = xmalloc(n);
+
+			snprintf(s, n, "%s,%s", o->events, arg);
+			free(o->events);
+			o->events = s;
+		}
+		return 1;
+	case 'r':
+		if (parse_long(arg, 1, 100000, &o->repeat) < 0) {
+			cli_usage_error(cmd, "bad repeat count '%s' (a number from 1 to 100000)",
+					arg);
+			return -1;
+		}
+		return 1;
+	case 'a':
+		o->all_cpus = true;
+		return 1;
+	case 'C':
+		o->cpu_list = (char *)arg;
+		return 1;
+	case 'p':
+		if (parse_long(arg, 1, 1L << 22, &o->pid) < 0) {
+			cli_usage_error(cmd, "bad pid '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case 'A':
+		o->per_cpu = true;
+		return 1;
+	case OPT_JSON:
+		o->json_path = arg;
+		return 1;
+	case 'o':
+		o->out_path = arg;
+		return 1;
+	case 'q':
+		o->quiet = true;
+		return 1;
+	case 'v':
+		locus_verbosity++;
+		return 1;
+	}
+	return 0;
+}
+
+static int resolve_events(struct counting_opts *o, const struct cli_cmd *cmd)
+{
+	char *list, *save = NULL, err[320];
+	int cap = 8;
+
+	if (!o->events) {
+		o->nevs = event_default_set(&o->evs);
+		return 0;
+	}
+	o->evs = xcalloc((size_t)cap, sizeof(*o->evs));
+	list = xstrdup(o->events);
+	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->nevs == cap) {
+			cap *= 2;
+			o->evs = xrealloc(o->evs, (size_t)cap * sizeof(*o->evs));
+		}
+		if (event_resolve(tok, &o->evs[o->nevs], err, sizeof(err)) < 0) {
+			cli_usage_error(cmd, "%s", err);
+			free(list);
+			return -1;
+		}
+		o->nevs++;
+	}
+	free(list);
+	if (o->nevs == 0) {
+		cli_usage_error(cmd, "empty event list");
+		return -1;
+	}
+	return 0;
+}
+
+int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **argv)
+{
+	char err[200];
+
+	if (!o->repeat)
+		o->repeat = 1;
+	if (o->pid && argv && argv[0]) {
+		cli_usage_error(cmd, "-p attaches to a running process; give it or a command, "
+				     "not both");
+		return -1;
+	}
+	if (o->pid && (o->all_cpus || o->cpu_list)) {
+		cli_usage_error(cmd, "-p cannot be combined with -a or -C");
+		return -1;
+	}
+	if (o->pid && kill((pid_t)o->pid, 0) < 0 && errno == ESRCH) {
+		cli_usage_error(cmd, "no process with pid %ld", o->pid);
+		return -1;
+	}
+	if (o->repeat > 1 && !(argv && argv[0])) {
+		cli_usage_error(cmd, "-r repeats a command; give one after --");
+		return -1;
+	}
+	if (o->cpu_list) {
+		o->ncpus = parse_cpu_list(o->cpu_list, (int)sysconf(_SC_NPROCESSORS_CONF),
+					  &o->cpus, err, sizeof(err));
+		if (o->ncpus < 0) {
+			cli_usage_error(cmd, "%s", err);
+			return -1;
+		}
+	}
+	return resolve_events(o, cmd);
+}
+
+void counting_release(struct counting_opts *o)
+{
+	free(o->events);
+	free(o->cpus);
+	free(o->evs);
+	memset(o, 0, sizeof(*o));
+}
+
+void counting_session(const struct counting_opts *o, char **argv, struct session_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->argv = argv && argv[0] ? argv : NULL;
+	cfg->pid = (pid_t)o->pid;
+	cfg->system_wide = o->all_cpus || o->cpu_list;
+	cfg->cpus = o->cpus;
+	cfg->ncpus = o->ncpus;
+	cfg->per_cpu = o->per_cpu;
+	cfg->repeat = (int)o->repeat;
+	cfg->evs = o->evs;
+	cfg->nevs = o->nevs;
+}
+
+static void scope_text(const struct counting_opts *o, char *const *argv, char *cmd, size_t clen,
+		       char *scope, size_t slen)
+{
+	if (argv && argv[0])
+		session_command_text(argv, cmd, clen);
+	else if (o->pid)
+		snprintf(cmd, clen, "process id '%ld'", o->pid);
+	else
+		snprintf(cmd, clen, "system wide");
+	if (o->cpu_list)
+		snprintf(scope, slen, "cpus %s", o->cpu_list);
+	else if (o->all_cpus)
+		snprintf(scope, slen, "system-wide");
+	else if (o->pid)
+		snprintf(scope, slen, "pid %ld", o->pid);
+	else
+		snprintf(scope, slen, "workload");
+}
+
+/* Close f and say so if anything written to it was lost. */
+static int close_checked(FILE *f, const char *what)
+{
+	int bad = ferror(f);
+
+	if (fclose(f) != 0 || bad) {
+		locus_err("cannot write %s: %s", what, strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
+static int write_json(const char *path, const struct stat_result *res,
+		      const struct stat_report_ctx *ctx)
+{
+	char tmp[4096];
+	struct json j;
+	FILE *f;
+
+	if (!strcmp(path, "-")) {
+		f = stdout;
+	} else {
+		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+		f = fopen(tmp, "w");
+		if (!f) {
+			locus_err("cannot write %s: %s", path, strerror(errno));
+			return -1;
+		}
+	}
+	json_init(&j, f);
+	json_object(&j, NULL);
+	json_string(&j, "locus_version", LOCUS_VERSION);
+	stat_report_json_members(&j, res, ctx);
+	json_object_end(&j);
+	json_end(&j);
+	if (f == stdout)
+		return fflush(stdout) == 0 ? 0 : -1;
+	if (close_checked(f, path) < 0) {
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path) < 0) {
+		locus_err("cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int counting_report(const struct counting_opts *o, const struct stat_result *res,
+		    const struct session_outcome *out, char **argv)
+{
+	char cmd[1024], scope[256];
+	struct stat_report_ctx ctx;
+	int rc = 0;
+
+	scope_text(o, argv, cmd, sizeof(cmd), scope, sizeof(scope));
+	ctx = (struct stat_report_ctx){ cmd, scope, out->exit_code, out->interrupted };
+	if (o->out_path) {
+		FILE *f = fopen(o->out_path, "w");
+
+		if (!f) {
+			locus_err("cannot write %s: %s", o->out_path, strerror(errno));
+			rc = EXIT_LOCUS_RUNTIME;
+		} else {
+			stat_report_text(f, res, &ctx);
+			if (close_checked(f, o->out_path) < 0)
+				rc = EXIT_LOCUS_RUNTIME;
+		}
+	} else if (!(o->json_path && !strcmp(o->json_path, "-"))) {
+		stat_report_text(stdout, res, &ctx);
+	}
+	if (o->json_path && write_json(o->json_path, res, &ctx) < 0)
+		rc = EXIT_LOCUS_RUNTIME;
+	return rc;
+}

@@ -1,0 +1,50 @@
+/* counting.h - the counting options shared by stat and run, parsed and validated once. */
+#ifndef LOCUS_COUNTING_H
+#define LOCUS_COUNTING_H
+
+#include <stdbool.h>
+
+#include "opts.h"
+#include "session.h"
+
+/* Option codes shared by the commands that count. */
+enum {
+	OPT_JSON = OPT_LONG_BASE,
+	OPT_SYSFS_ROOT,
+};
+
+struct counting_opts {
+	char *events;		/* -e lists, comma-joined */
+	long repeat;
+	bool all_cpus;
+	char *cpu_list;
+	long pid;
+	bool per_cpu;
+	const char *json_path;
+	const char *out_path;
+	bool quiet;
+	/* validated */
+	int *cpus;
+	int ncpus;
+	struct event_desc *evs;
+	int nevs;
+};
+
+/*
+ * Take one option code that belongs to counting; returns 1 when consumed,
+ * 0 when not a counting option, -1 after a usage error was printed.
+ */
+int counting_take(struct counting_opts *o, const struct cli_cmd *cmd, int code, const char *arg);
+/* Validate and resolve events; prints a usage error and returns -1 on bad input. */
+int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **argv);
+void counting_release(struct counting_opts *o);
+/* Fill a session configuration from validated options. */
+void counting_session(const struct counting_opts *o, char **argv, struct session_cfg *cfg);
+/*
+ * Print the text report (stdout or -o) and the JSON (--json). Returns 0, or
+ * EXIT_LOCUS_RUNTIME after an error message when an output could not be written.
+ */
+int counting_report(const struct counting_opts *o, const struct stat_result *res,
+		    const struct session_outcome *out, char **argv);
+
+#endif

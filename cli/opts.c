@@ -1,0 +1,89 @@
+/* opts.c - getopt_long driven by the per-command option tables, and --help from the same data. */
+#include "opts.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "../common/util.h"
+
+void cli_parser_init(struct cli_parser *p, const struct cli_cmd *cmd)
+{
+	size_t so = 0;
+	int n = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->cmd = cmd;
+	p->so[so++] = '+'; /* stop at the first operand: the workload's command */
+	p->so[so++] = ':'; /* report a missing argument as ':' */
+	for (const struct cli_opt *o = cmd->opts; o->lname && n < 63; o++) {
+		p->lo[n++] = (struct option){ o->lname, o->arg ? required_argument : no_argument,
+					      NULL, o->code };
+		if (o->code < OPT_LONG_BASE && so + 3 < sizeof(p->so)) {
+			p->so[so++] = (char)o->code;
+			if (o->arg)
+				p->so[so++] = ':';
+		}
+	}
+	p->so[so] = '\0';
+	optind = 1;
+	opterr = 0;
+}
+
+static const char *opt_name(const struct cli_parser *p, int code, char *buf, size_t len)
+{
+	for (const struct cli_opt *o = p->cmd->opts; o->lname; o++)
+		if (o->code == code) {
+			snprintf(buf, len, "--%s", o->lname);
+			return buf;
+		}
+	snprintf(buf, len, "-%c", code);
+	return buf;
+}
+
+int cli_next(struct cli_parser *p, int argc, char **argv)
+{
+	char buf[64];
+	int c = getopt_long(argc, argv, p->so, p->lo, NULL);
+
+	if (c == '?') {
+		if (optopt && optopt < OPT_LONG_BASE)
+			cli_usage_error(p->cmd, "unknown option '-%c'", optopt);
+		else
+			cli_usage_error(p->cmd, "unknown option '%s'", argv[optind - 1]);
+		return -2;
+	}
+	if (c == ':') {
+		cli_usage_error(p->cmd, "option '%s' needs a value",
+				opt_name(p, optopt, buf, sizeof(buf)));
+		return -2;
+	}
+	return c;
+}
+
+void cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "locus %s: ", cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see 'locus %s --help')\n", cmd->name);
+}
+
+void cli_print_help(FILE *f, const struct cli_cmd *cmd)
+{
+	fprintf(f, "usage: locus %s %s\n\n%s\n\noptions:\n", cmd->name, cmd->usage, cmd->summary);
+	for (const struct cli_opt *o = cmd->opts; o->lname; o++) {
+		char left[64];
+
+		if (o->code < OPT_LONG_BASE)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->code, o->lname,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", o->lname, o->arg ? " " : "",
+				 o->arg ? o->arg : "");
+		fprintf(f, "  %-26s %s\n", left, o->help);
+	}
+}

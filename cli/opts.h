@@ -1,0 +1,43 @@
+/* opts.h - option tables: one per subcommand, driving both getopt_long and --help. */
+#ifndef LOCUS_OPTS_H
+#define LOCUS_OPTS_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+/* Long-only options use codes from here up. */
+#define OPT_LONG_BASE 256
+
+struct cli_opt {
+	const char *lname;	/* long name without dashes */
+	int code;		/* short letter, or >= OPT_LONG_BASE for long-only */
+	const char *arg;	/* argument name, NULL for a flag */
+	const char *help;
+};
+
+struct cli_cmd {
+	const char *name;	/* "stat" */
+	const char *usage;	/* "[options] -- COMMAND [ARGS...]" */
+	const char *summary;	/* one line */
+	const struct cli_opt *opts; /* terminated by a zero row */
+};
+
+struct cli_parser {
+	const struct cli_cmd *cmd;
+	struct option lo[64];
+	char so[160];
+};
+
+void cli_parser_init(struct cli_parser *p, const struct cli_cmd *cmd);
+/*
+ * Next option code, -1 at the end (optind then indexes the first operand), or
+ * -2 after printing a one-line usage error for an unknown option or a missing
+ * argument. Parsing stops at the first operand or after "--".
+ */
+int cli_next(struct cli_parser *p, int argc, char **argv);
+/* Print "locus NAME: <msg> (see 'locus NAME --help')" to stderr. */
+void cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void cli_print_help(FILE *f, const struct cli_cmd *cmd);
+
+#endif

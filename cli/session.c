@@ -1,0 +1,168 @@
+/* session.c - wires the launcher and the counters for stat and run, one run at a time. */
+#include "session.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../collectors/counters.h"
+#include "../collectors/launcher.h"
+#include "../collectors/procfs.h"
+#include "../common/exitcodes.h"
+#include "../common/util.h"
+
+void session_command_text(char *const *argv, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; argv && argv[i] && o + 1 < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? " " : "", argv[i]);
+}
+
+static void init_result(const struct session_cfg *cfg, const struct counter_set *cs,
+			struct stat_result *res)
+{
+	const char **names = xcalloc((size_t)cfg->nevs, sizeof(char *));
+	const char **enc = xcalloc((size_t)cfg->nevs, sizeof(char *));
+	bool *hw = xcalloc((size_t)cfg->nevs, sizeof(bool));
+
+	for (int i = 0; i < cfg->nevs; i++) {
+		names[i] = cfg->evs[i].name;
+		enc[i] = cfg->evs[i].encoding;
+		hw[i] = cfg->evs[i].kind == EV_HARDWARE;
+	}
+	stat_init(res, cfg->nevs, names, enc, hw, cs->per_cpu ? cs->ncpus : 0, cs->cpu_ids);
+	free(names);
+	free(enc);
+	free(hw);
+}
+
+static void record_run(struct stat_result *res, const struct counter_set *cs, double elapsed)
+{
+	struct stat_reading *rd = xcalloc((size_t)cs->n, sizeof(*rd));
+
+	for (int i = 0; i < cs->n; i++) {
+		const struct counter *c = &cs->c[i];
+
+		rd[i] = (struct stat_reading){ c->open, c->counted, c->value, c->enabled_ns,
+					       c->running_ns, c->cpu_value };
+		if (!c->open)
+			stat_set_unsupported(res, i, c->reason);
+		if (c->user_only)
+			stat_set_user_only(res, i);
+	}
+	stat_add_run(res, rd, elapsed);
+	free(rd);
+}
+
+/* One run. Returns 0, or an exit code after printing why the run failed. */
+static int one_run(const struct session_cfg *cfg, struct launcher *l, struct stat_result *res,
+		   struct session_outcome *out)
+{
+	struct count_target t = { .cpus = cfg->cpus, .ncpus = cfg->ncpus, .per_cpu = cfg->per_cpu };
+	struct counter_set cs;
+	pid_t *tids = NULL;
+	double v0 = 0, i0 = 0, v1 = 0, i1 = 0;
+	uint64_t t0, t1;
+	int err;
+
+	if (cfg->argv) {
+		if ((err = launcher_fork(l, cfg->argv)) < 0) {
+			locus_err("cannot start '%s': %s", cfg->argv[0], strerror(-err));
+			return EXIT_LOCUS_RUNTIME;
+		}
+		if (!cfg->system_wide && !cfg->cpus) {
+			t.tids = &l->pid;
+			t.ntids = 1;
+			t.enable_on_exec = true;
+		}
+	} else if (cfg->pid) {
+		int n = proc_tids(cfg->pid, &tids);
+
+		if (n < 0) {
+			locus_err("cannot attach to pid %d: %s", (int)cfg->pid, strerror(-n));
+			return EXIT_LOCUS_RUNTIME;
+		}
+		t.tids = tids;
+		t.ntids = n;
+		proc_ctxt_switches(cfg->pid, &v0, &i0);
+	}
+	err = counters_open(&cs, cfg->evs, cfg->nevs, &t);
+	if (err) {
+		locus_err("cannot set up counters: %s", strerror(-err));
+		free(tids);
+		return EXIT_LOCUS_RUNTIME;
+	}
+	if (res->runs == 0 && !res->c)
+		init_result(cfg, &cs, res);
+	if (!t.enable_on_exec)
+		counters_enable(&cs);
+	t0 = now_ns();
+	if (cfg->argv && (err = launcher_start(l)) < 0) {
+		locus_err("cannot run '%s': %s", cfg->argv[0], strerror(-err));
+		counters_close(&cs);
+		return EXIT_LOCUS_NOEXEC;
+	}
+	while (!launcher_wait(l, -1))
+		;
+	t1 = now_ns();
+	counters_disable(&cs);
+	counters_read(&cs);
+	record_run(res, &cs, (double)(t1 - t0));
+	if (cfg->argv && t.tids) {
+		stat_add_split(res, (double)l->ru.ru_nvcsw - l->pre_voluntary,
+			       (double)l->ru.ru_nivcsw - l->pre_involuntary);
+	} else if (cfg->pid) {
+		if (proc_ctxt_switches(cfg->pid, &v1, &i1) == 0)
+			stat_add_split(res, v1 - v0, i1 - i0);
+		else
+			stat_no_split(res, "the process exited before its counts could be read");
+	} else {
+		stat_no_split(res, "system-wide counting has no per-task split");
+	}
+	counters_close(&cs);
+	free(tids);
+	out->exit_code = launcher_exit_code(l);
+	return 0;
+}
+
+void session_count(const struct session_cfg *cfg, struct stat_result *res,
+		   struct session_outcome *out)
+{
+	struct launcher l;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	memset(out, 0, sizeof(*out));
+	if ((err = launcher_init(&l)) < 0) {
+		locus_err("cannot set up signal handling: %s", strerror(-err));
+		out->failed = true;
+		out->exit_code = EXIT_LOCUS_RUNTIME;
+		return;
+	}
+	if (cfg->pid && !cfg->argv && (err = launcher_watch(&l, cfg->pid)) < 0) {
+		locus_err("cannot watch pid %d: %s", (int)cfg->pid, strerror(-err));
+		out->failed = true;
+		out->exit_code = EXIT_LOCUS_RUNTIME;
+		launcher_release(&l);
+		return;
+	}
+	for (int run = 0; run < cfg->repeat; run++) {
+		int rc = one_run(cfg, &l, res, out);
+
+		if (rc) {
+			out->exit_code = rc;
+			out->failed = rc == EXIT_LOCUS_RUNTIME;
+			break;
+		}
+		if (l.interrupts) {
+			out->interrupted = true;
+			break;
+		}
+	}
+	launcher_release(&l);
+	if (res->c)
+		stat_finish(res);
+}

@@ -1,0 +1,40 @@
+/* session.h - one measured session: launch or attach, count, repeat, collect results. */
+#ifndef LOCUS_SESSION_H
+#define LOCUS_SESSION_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "../analyzers/stat.h"
+#include "../collectors/events.h"
+
+struct session_cfg {
+	char **argv;		/* the workload, or NULL */
+	pid_t pid;		/* -p: an existing process, or 0 */
+	bool system_wide;	/* -a */
+	const int *cpus;	/* -C, or NULL */
+	int ncpus;
+	bool per_cpu;		/* -A */
+	int repeat;		/* -r, at least 1 */
+	const struct event_desc *evs;
+	int nevs;
+};
+
+struct session_outcome {
+	int exit_code;		/* the workload's status, 127 when it could not run */
+	bool interrupted;	/* a signal cut the session short */
+	bool failed;		/* locus failed (message printed); exit 1 */
+};
+
+/*
+ * Run the session: every repeat launches (or attaches), counts and reaps.
+ * res is initialised here and filled run by run; it is valid (possibly with
+ * zero runs) whatever the outcome.
+ */
+void session_count(const struct session_cfg *cfg, struct stat_result *res,
+		   struct session_outcome *out);
+
+/* "locus bench pingpong --loops 20000" style text of a command line. */
+void session_command_text(char *const *argv, char *buf, size_t len);
+
+#endif

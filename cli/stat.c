@@ -1,0 +1,71 @@
+/* stat.c - `locus stat`: count what a workload does, like perf stat, never faking a value. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../common/exitcodes.h"
+#include "commands.h"
+#include "counting.h"
+
+static const struct cli_opt stat_opts[] = {
+	{ "event", 'e', "LIST", "events to count: libpfm4 or perf names, sys:tracepoint, hitm" },
+	{ "repeat", 'r', "N", "run the command N times; print mean and stddev" },
+	{ "all-cpus", 'a', NULL, "count system-wide on every CPU" },
+	{ "cpu", 'C', "LIST", "count system-wide on these CPUs only (0-3,8)" },
+	{ "pid", 'p', "PID", "attach to a running process until it exits or Ctrl-C" },
+	{ "per-cpu", 'A', NULL, "also show each counter per CPU" },
+	{ "json", OPT_JSON, "FILE", "also write the numbers as JSON (- for stdout)" },
+	{ "output", 'o', "FILE", "write the text report to FILE instead of stdout" },
+	{ "quiet", 'q', NULL, "no notes on stderr" },
+	{ "verbose", 'v', NULL, "more detail on stderr" },
+	{ "help", 'h', NULL, "show this help" },
+	{ 0 },
+};
+
+static const struct cli_cmd stat_cmd = {
+	"stat", "[options] [-- COMMAND [ARGS...]]",
+	"Count context switches, migrations, page faults and, where the hardware allows,\n"
+	"cycles, instructions, cache misses and HITM for a command, a process or CPUs.",
+	stat_opts,
+};
+
+int cmd_stat(int argc, char **argv)
+{
+	struct counting_opts o = { 0 };
+	struct session_cfg cfg;
+	struct session_outcome out;
+	struct stat_result res;
+	struct cli_parser p;
+	char **cmdv;
+	int c, rc;
+
+	cli_parser_init(&p, &stat_cmd);
+	while ((c = cli_next(&p, argc, argv)) != -1) {
+		if (c == -2)
+			return EXIT_LOCUS_USAGE;
+		if (c == 'h') {
+			cli_print_help(stdout, &stat_cmd);
+			return EXIT_LOCUS_OK;
+		}
+		if (counting_take(&o, &stat_cmd, c, optarg) < 0) {
+			counting_release(&o);
+			return EXIT_LOCUS_USAGE;
+		}
+	}
+	cmdv = argv + optind;
+	if (!cmdv[0] && !o.all_cpus && !o.cpu_list && !o.pid) {
+		cli_usage_error(&stat_cmd, "nothing to count: give a command after --, -a, -C or -p");
+		return EXIT_LOCUS_USAGE;
+	}
+	if (counting_finish(&o, &stat_cmd, cmdv) < 0) {
+		counting_release(&o);
+		return EXIT_LOCUS_USAGE;
+	}
+	counting_session(&o, cmdv, &cfg);
+	session_count(&cfg, &res, &out);
+	rc = out.exit_code;
+	if (res.runs > 0 && counting_report(&o, &res, &out, cmdv) != 0)
+		rc = EXIT_LOCUS_RUNTIME;
+	stat_release(&res);
+	counting_release(&o);
+	return rc;
+}

@@ -1,0 +1,246 @@
+/* launcher.c - fork a workload held before exec, release it, relay signals, reap it. */
+#define _GNU_SOURCE
+#include "launcher.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../common/exitcodes.h"
+#include "procfs.h"
+
+static sigset_t relayed_set(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	return set;
+}
+
+int launcher_init(struct launcher *l)
+{
+	sigset_t set = relayed_set();
+
+	memset(l, 0, sizeof(*l));
+	l->go_fd = l->err_fd = l->sig_fd = l->watch_fd = -1;
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
+		return -errno;
+	l->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (l->sig_fd < 0)
+		return -errno;
+	return 0;
+}
+
+static void child_exec(int go_rd, int err_wr, char *const argv[])
+{
+	sigset_t set = relayed_set();
+	char go;
+	int e;
+	ssize_t r;
+
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	do {
+		r = read(go_rd, &go, 1);
+	} while (r < 0 && errno == EINTR);
+	if (r != 1)
+		_exit(EXIT_LOCUS_NOEXEC); /* locus went away before releasing us */
+	close(go_rd);
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(err_wr, &e, sizeof(e)) < 0)
+		_exit(EXIT_LOCUS_NOEXEC);
+	_exit(EXIT_LOCUS_NOEXEC);
+}
+
+int launcher_fork(struct launcher *l, char *const argv[])
+{
+	int go[2], err[2];
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(err, O_CLOEXEC) < 0) {
+		int e = errno;
+
+		close(go[0]);
+		close(go[1]);
+		return -e;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(go[0]);
+		close(go[1]);
+		close(err[0]);
+		close(err[1]);
+		return -e;
+	}
+	if (pid == 0) {
+		close(go[1]);
+		close(err[0]);
+		child_exec(go[0], err[1], argv);
+	}
+	close(go[0]);
+	close(err[1]);
+	l->exited = false;
+	l->status = 0;
+	l->exec_errno = 0;
+	memset(&l->ru, 0, sizeof(l->ru));
+	l->pid = pid;
+	l->go_fd = go[1];
+	l->err_fd = err[0];
+	l->argv = argv;
+	return 0;
+}
+
+static void reap(struct launcher *l)
+{
+	int st;
+	pid_t r;
+
+	do {
+		r = wait4(l->pid, &st, 0, &l->ru);
+	} while (r < 0 && errno == EINTR);
+	if (r == l->pid) {
+		l->status = st;
+		l->exited = true;
+	}
+}
+
+int launcher_start(struct launcher *l)
+{
+	char go = 'g';
+	int e = 0;
+	ssize_t r;
+
+	/* What the held child switched before exec is not the workload's. */
+	proc_ctxt_switches(l->pid, &l->pre_voluntary, &l->pre_involuntary);
+	if (write(l->go_fd, &go, 1) != 1)
+		return -errno;
+	close(l->go_fd);
+	l->go_fd = -1;
+	do {
+		r = read(l->err_fd, &e, sizeof(e));
+	} while (r < 0 && errno == EINTR);
+	close(l->err_fd);
+	l->err_fd = -1;
+	if (r == (ssize_t)sizeof(e)) {
+		l->exec_errno = e;
+		reap(l);
+		return -e;
+	}
+	return 0;
+}
+
+int launcher_watch(struct launcher *l, pid_t pid)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	if (fd < 0)
+		return -errno;
+	l->watch_pid = pid;
+	l->watch_fd = fd;
+	return 0;
+}
+
+static void try_reap(struct launcher *l)
+{
+	int st;
+	pid_t r;
+
+	if (!l->pid || l->exited)
+		return;
+	r = wait4(l->pid, &st, WNOHANG, &l->ru);
+	if (r == l->pid) {
+		l->status = st;
+		l->exited = true;
+	}
+	/* Reap any other child (none expected) so no zombie lingers. */
+	while (waitpid(-1, &st, WNOHANG) > 0)
+		;
+}
+
+static void on_signal(struct launcher *l, const struct signalfd_siginfo *si)
+{
+	int sig = (int)si->ssi_signo;
+
+	if (sig == SIGCHLD) {
+		try_reap(l);
+		return;
+	}
+	l->interrupts++;
+	if (!l->pid || l->exited)
+		return;
+	if (l->interrupts >= 2 && sig == SIGINT) {
+		kill(l->pid, SIGKILL);
+		return;
+	}
+	/* The terminal sends its signals to the whole foreground group. */
+	if (si->ssi_code == SI_USER || si->ssi_code == SI_QUEUE)
+		kill(l->pid, sig);
+}
+
+bool launcher_wait(struct launcher *l, int timeout_ms)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = l->sig_fd, .events = POLLIN },
+		{ .fd = l->watch_fd, .events = POLLIN },
+	};
+	struct signalfd_siginfo si;
+
+	if (l->pid && !l->exited)
+		try_reap(l);
+	if (l->exited)
+		return true;
+	if (poll(pfd, l->watch_fd >= 0 ? 2 : 1, timeout_ms) < 0 && errno != EINTR)
+		return true;
+	while (read(l->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+		on_signal(l, &si);
+	if (l->watch_fd >= 0 && (pfd[1].revents & POLLIN))
+		l->exited = true;
+	if (l->pid)
+		return l->exited;
+	return l->exited || l->interrupts > 0;
+}
+
+void launcher_release(struct launcher *l)
+{
+	if (l->go_fd >= 0)
+		close(l->go_fd); /* the held child reads EOF and exits */
+	if (l->pid && !l->exited) {
+		if (l->go_fd < 0)
+			kill(l->pid, SIGKILL);
+		reap(l);
+	}
+	if (l->err_fd >= 0)
+		close(l->err_fd);
+	if (l->sig_fd >= 0)
+		close(l->sig_fd);
+	if (l->watch_fd >= 0)
+		close(l->watch_fd);
+	l->go_fd = l->err_fd = l->sig_fd = l->watch_fd = -1;
+}
+
+int launcher_exit_code(const struct launcher *l)
+{
+	if (l->exec_errno)
+		return EXIT_LOCUS_NOEXEC;
+	if (!l->pid || !l->exited)
+		return EXIT_LOCUS_OK;
+	return EXIT_FROM_WAIT(l->status);
+}

@@ -1,0 +1,62 @@
+/* launcher.h - start a workload held at the exec until counters are armed; relay signals. */
+#ifndef LOCUS_LAUNCHER_H
+#define LOCUS_LAUNCHER_H
+
+#include <stdbool.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+struct launcher {
+	pid_t pid;	   /* workload pid, or 0 when there is none (-a, -p) */
+	pid_t watch_pid;   /* an existing process to wait for (-p), or 0 */
+	int go_fd;	   /* write end: one byte releases the child to exec */
+	int err_fd;	   /* read end: errno from a failed exec, EOF on success */
+	int sig_fd;	   /* signalfd for INT, TERM, HUP, CHLD */
+	int watch_fd;	   /* pidfd of watch_pid, or -1 */
+	int interrupts;	   /* SIGINT/SIGTERM/SIGHUP received so far */
+	bool exited;	   /* the workload (or watched process) is gone */
+	int status;	   /* wait status of the workload once exited */
+	struct rusage ru;  /* its resource usage (includes reaped descendants) */
+	double pre_voluntary;	   /* switches of the held child before its exec */
+	double pre_involuntary;
+	int exec_errno;	   /* errno of a failed exec, or 0 */
+	char *const *argv; /* the workload's command line */
+};
+
+/*
+ * Block the relayed signals and create the signalfd. Call once, before
+ * launcher_fork. Returns 0 or -errno.
+ */
+int launcher_init(struct launcher *l);
+
+/*
+ * Fork the workload; the child waits for launcher_start before it execs
+ * argv. Returns 0 or -errno (the fork failed).
+ */
+int launcher_fork(struct launcher *l, char *const argv[]);
+
+/*
+ * Release the child to exec. Returns 0 once the exec succeeded, or -errno of
+ * a failed exec (the child has then exited 127 and been reaped).
+ */
+int launcher_start(struct launcher *l);
+
+/* Also end when process pid exits (for -p). Returns 0 or -errno. */
+int launcher_watch(struct launcher *l, pid_t pid);
+
+/*
+ * Wait up to timeout_ms (-1: forever) for the workload to exit or a signal.
+ * A signal sent to locus with kill() is forwarded to the workload; one from
+ * the terminal already reached it. A second interrupt kills the workload.
+ * Returns true when collection should stop: the workload exited, or an
+ * interrupt arrived and there is no workload to wait for.
+ */
+bool launcher_wait(struct launcher *l, int timeout_ms);
+
+/* Kill and reap a workload that is still running, close every fd. */
+void launcher_release(struct launcher *l);
+
+/* The workload's exit status as a shell reports it (code or 128+signal). */
+int launcher_exit_code(const struct launcher *l);
+
+#endif

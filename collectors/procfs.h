@@ -1,0 +1,16 @@
+/* procfs.h - what /proc says about a process: its threads and their switch counts. */
+#ifndef LOCUS_PROCFS_H
+#define LOCUS_PROCFS_H
+
+#include <sys/types.h>
+
+/* Thread ids of pid (from /proc/PID/task) into a malloc'ed array. Returns count or -errno. */
+int proc_tids(pid_t pid, pid_t **tids);
+
+/*
+ * Sum voluntary_ctxt_switches and nonvoluntary_ctxt_switches over pid's
+ * threads. Returns 0 or -errno.
+ */
+int proc_ctxt_switches(pid_t pid, double *voluntary, double *involuntary);
+
+#endif

@@ -1,0 +1,229 @@
+/* util.c - errors, parsing and number formatting shared by every layer. */
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int locus_verbosity;
+
+void locus_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("locus: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void locus_verbose(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (locus_verbosity <= 0)
+		return;
+	fputs("locus: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void oom(size_t size)
+{
+	fprintf(stderr, "locus: out of memory allocating %zu bytes\n", size);
+	abort();
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		oom(size);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		oom(n * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t size)
+{
+	void *q = realloc(p, size ? size : 1);
+
+	if (!q)
+		oom(size);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		oom(strlen(s) + 1);
+	return p;
+}
+
+int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+int parse_cpu_list(const char *s, int max_cpu, int **cpus, char *err, size_t errlen)
+{
+	int *out = NULL;
+	int n = 0, cap = 0;
+	const char *p = s;
+
+	*cpus = NULL;
+	if (!s || !*s) {
+		snprintf(err, errlen, "empty CPU list");
+		return -1;
+	}
+	while (*p) {
+		char *end;
+		long lo, hi;
+
+		if (*p < '0' || *p > '9')
+			goto bad;
+		lo = strtol(p, &end, 10);
+		hi = lo;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (*p < '0' || *p > '9')
+				goto bad;
+			hi = strtol(p, &end, 10);
+			p = end;
+		}
+		if (*p == ',') {
+			p++;
+			if (!*p)
+				goto bad;
+		} else if (*p) {
+			goto bad;
+		}
+		if (hi < lo) {
+			snprintf(err, errlen, "CPU range %ld-%ld is reversed", lo, hi);
+			free(out);
+			return -1;
+		}
+		if (hi >= max_cpu) {
+			snprintf(err, errlen, "CPU %ld does not exist (this machine has CPUs 0-%d)",
+				 hi, max_cpu - 1);
+			free(out);
+			return -1;
+		}
+		for (long c = lo; c <= hi; c++) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				out = xrealloc(out, cap * sizeof(*out));
+			}
+			out[n++] = (int)c;
+		}
+	}
+	qsort(out, n, sizeof(*out), cmp_int);
+	{
+		int w = 0;
+
+		for (int i = 0; i < n; i++)
+			if (w == 0 || out[w - 1] != out[i])
+				out[w++] = out[i];
+		n = w;
+	}
+	*cpus = out;
+	return n;
+bad:
+	snprintf(err, errlen, "'%s' is not a CPU list (use e.g. 0-3,8)", s);
+	free(out);
+	return -1;
+}
+
+const char *fmt_count(uint64_t v, char *buf, size_t len)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v);
+	size_t o = 0;
+
+	for (int i = 0; i < n && o + 1 < len; i++) {
+		if (i > 0 && (n - i) % 3 == 0 && o + 2 < len)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o < len ? o : len - 1] = '\0';
+	return buf;
+}
+
+const char *fmt_si(double v, char *buf, size_t len)
+{
+	static const char suffix[] = " KMGT";
+	int i = 0;
+
+	while (v >= 1000.0 && i < 4) {
+		v /= 1000.0;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, len, "%.3f", v);
+	else
+		snprintf(buf, len, "%.3f %c", v, suffix[i]);
+	return buf;
+}
+
+int read_text_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}

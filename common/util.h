@@ -1,0 +1,47 @@
+/* util.h - small helpers shared by every layer: errors, parsing, number formatting. */
+#ifndef LOCUS_UTIL_H
+#define LOCUS_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Print "locus: <msg>" plus a newline to stderr. */
+void locus_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "locus: <msg>" to stderr only when verbose output was asked for. */
+void locus_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern int locus_verbosity;
+
+/* malloc/calloc/realloc/strdup that abort with a message on exhaustion. */
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t size);
+char *xstrdup(const char *s);
+
+/*
+ * Parse a whole decimal number in [min, max]. Returns 0, or -1 when the text
+ * is empty, has trailing garbage or is out of range.
+ */
+int parse_long(const char *s, long min, long max, long *out);
+
+/*
+ * Parse a CPU list ("0-3,8,10-11") into a sorted, de-duplicated array of
+ * CPU numbers, each below max_cpu. The caller frees *cpus. Returns the count,
+ * or -1 with a reason in err.
+ */
+int parse_cpu_list(const char *s, int max_cpu, int **cpus, char *err, size_t errlen);
+
+/* Format an integer with thousands separators ("40,012") into buf. */
+const char *fmt_count(uint64_t v, char *buf, size_t len);
+/* Format a rate with a K/M/G suffix ("32.41 K") into buf. */
+const char *fmt_si(double v, char *buf, size_t len);
+
+/* Read a whole small text file into buf (NUL-terminated, trailing newline cut). */
+int read_text_file(const char *path, char *buf, size_t len);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t now_ns(void);
+
+#endif

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# commands.sh - bench workloads, run without a command, doctor, list, top-level usage.
+. "$(dirname "$0")/../lib.sh"
+
+"$LOCUS" bench pingpong --loops 3000 --pin 0,1 >"$TMP/pp.txt"
+expect_eq "pingpong --pin 0,1 exits 0" 0 $?
+check "pingpong prints its throughput line" grep -Eq '^pingpong: 1 pair, 3000 round trips each, [0-9.]+ s, [0-9]+ round trips/s$' "$TMP/pp.txt"
+"$LOCUS" bench pingpong --pairs 3 --loops 1000 >"$TMP/pp3.txt"
+check "pingpong --pairs 3" grep -q '^pingpong: 3 pairs, 1000 round trips each' "$TMP/pp3.txt"
+"$LOCUS" bench falseshare --loops 2000000 >"$TMP/fs.txt"
+check "falseshare prints increments/s" grep -Eq '^falseshare: 2 threads, 2000000 increments each, one shared cacheline, .* M increments/s$' "$TMP/fs.txt"
+"$LOCUS" bench falseshare --padded --threads 3 --pin 0,1 --loops 1000000 >"$TMP/fs2.txt"
+check "falseshare --padded" grep -q 'padded 128 bytes apart' "$TMP/fs2.txt"
+for bad in "pingpong --pin 0" "pingpong --pin 0,99999" "pingpong --loops 0" "pingpong --pairs x" \
+	   "falseshare --threads 65" "falseshare --pin 7-1" "nosuch" "pingpong extra"; do
+	# shellcheck disable=SC2086
+	"$LOCUS" bench $bad >/dev/null 2>"$TMP/b.txt"
+	rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/b.txt")" -eq 1 ]; then ok "bench $bad: usage error"; else fail "bench $bad: exit $rc: $(cat "$TMP/b.txt")"; fi
+done
+
+# run without a command runs the built-in workload and says so on stderr.
+"$LOCUS" run >"$TMP/run.txt" 2>"$TMP/run.err"
+expect_eq "run without a command exits 0" 0 $?
+check "run says it runs the built-in workload" grep -q "running the built-in workload 'locus bench pingpong'" "$TMP/run.err"
+check "run: the workload ran" grep -q '^pingpong: ' "$TMP/run.txt"
+check "run: the report counts context switches" grep -Eq '[0-9,]+ +context-switches' "$TMP/run.txt"
+"$LOCUS" run -- sh -c 'exit 3' >/dev/null 2>&1
+expect_eq "run passes the exit status on" 3 $?
+
+# doctor: one line per capability; exit 0 when software events work.
+"$LOCUS" doctor >"$TMP/doc.txt" 2>&1
+expect_eq "doctor exits 0 here" 0 $?
+for cap in "software events" "privileges" "hardware PMU" "HITM counting event" \
+	   "precise memory samples" "tracefs" "sched:sched_switch" "sched:sched_waking" \
+	   "sched:sched_migrate_task" "NUMA nodes" "LLC groups" "/proc/schedstat" "RLIMIT_NOFILE"; do
+	check "doctor reports '$cap'" grep -qF -- " $cap " "$TMP/doc.txt"
+done
+if [ ! -e /sys/bus/event_source/devices/cpu ]; then
+	check "doctor: no PMU here is a 'no' line" grep -Eq '^no +hardware PMU' "$TMP/doc.txt"
+fi
+"$LOCUS" doctor extra >/dev/null 2>&1
+expect_eq "doctor with an argument is a usage error" 2 $?
+
+"$LOCUS" list >"$TMP/list.txt"
+check "list shows context-switches as ok" grep -Eq '^context-switches +ok' "$TMP/list.txt"
+
+"$LOCUS" >/dev/null 2>&1
+expect_eq "no command: usage, exit 2" 2 $?
+"$LOCUS" frob >/dev/null 2>"$TMP/f.txt"
+expect_eq "unknown command: exit 2" 2 $?
+check "unknown command: one line" test "$(wc -l <"$TMP/f.txt")" -eq 1
+expect_eq "--version" "locus $(sed -n 's/^VERSION := //p' Makefile)" "$("$LOCUS" --version)"
+
+# A report written into a closed pipe is not a crash; the workload's status stands.
+"$LOCUS" stat -e task-clock -- sh -c 'exit 4' | true
+expect_eq "report into a closed pipe: workload status kept" 4 "${PIPESTATUS[0]}"
+# An unwritable output path is a runtime error after the workload ran.
+"$LOCUS" stat -o /proc/nonexistent/x -e task-clock -- true 2>"$TMP/ro.txt"
+expect_eq "unwritable -o: exit 1" 1 $?
+check "unwritable -o: one line" grep -q "^locus: cannot write /proc/nonexistent/x" "$TMP/ro.txt"
+finish

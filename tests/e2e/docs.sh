@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# docs.sh - every option --help lists is in the command's man page; man pages render; install.
+. "$(dirname "$0")/../lib.sh"
+
+help_opts() { "$LOCUS" "$@" --help | grep -Eo -- '--[a-z][a-z-]*' | sort -u; }
+for spec in "stat:locus-stat.1" "run:locus-run.1" "doctor:locus-doctor.1" "list:locus-list.1" \
+	    "bench pingpong:locus-bench.1" "bench falseshare:locus-bench.1"; do
+	cmd=${spec%%:*} page=man/${spec#*:}
+	# shellcheck disable=SC2086
+	for opt in $(help_opts $cmd); do
+		esc=$(sed 's/-/\\\\-/g' <<<"$opt")
+		check "'locus $cmd' option $opt is in $page" grep -q -- "$esc" "$page"
+	done
+done
+for cmd in run stat doctor list bench; do
+	check "locus(1) lists '$cmd'" grep -q "^\.B $cmd$" man/locus.1
+	check "locus --help lists '$cmd'" bash -c "\"$LOCUS\" --help | grep -q '^  $cmd '"
+done
+for page in man/*.1; do
+	out=$(MANWIDTH=80 man -l "$page" 2>&1 >/dev/null)
+	check "$page renders without warnings" test -z "$out"
+done
+make -s install DESTDIR="$TMP/root" PREFIX=/usr >/dev/null 2>&1
+check "make install puts the binary under DESTDIR/PREFIX" test -x "$TMP/root/usr/bin/locus"
+check "make install puts the man pages under DESTDIR/PREFIX" test -f "$TMP/root/usr/share/man/man1/locus-stat.1"
+finish

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# sanitizers.sh - the ASan/UBSan build of locus on real runs: same results, no reports.
+. "$(dirname "$0")/../lib.sh"
+SAN=$PWD/build/locus-san
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
+
+san_run() {
+	local want=$1 desc=$2
+	shift 2
+	"$SAN" "$@" >"$TMP/o.txt" 2>"$TMP/e.txt"
+	local rc=$?
+	if grep -Eq 'AddressSanitizer|LeakSanitizer|runtime error' "$TMP/e.txt"; then
+		fail "$desc: sanitizer report: $(head -n 5 "$TMP/e.txt")"
+	elif [ $rc -ne "$want" ]; then
+		fail "$desc: exit $rc, want $want: $(head -n 3 "$TMP/e.txt")"
+	else
+		ok "$desc"
+	fi
+}
+san_run 0 "stat on pingpong" stat -- "$SAN" bench pingpong --loops 2000
+san_run 0 "stat -r 2 -A --json" stat -r 2 -A --json "$TMP/j.json" -- "$SAN" bench pingpong --loops 500
+san_run 0 "stat -a with tracepoints" stat -a -e sched:sched_switch,cs -- true
+san_run 7 "stat exit status" stat -- sh -c 'exit 7'
+san_run 127 "stat on a missing program" stat -- /nonexistent
+san_run 2 "stat with a bad event" stat -e nope -- true
+san_run 2 "stat with a bad CPU list" stat -C 5-1 -- true
+san_run 0 "doctor" doctor
+san_run 0 "list" list
+san_run 0 "falseshare" bench falseshare --loops 100000
+san_run 0 "run (built-in workload)" run -q
+finish

@@ -1,0 +1,34 @@
+# lib.sh - helpers for end-to-end tests: each check prints one line; finish prints the tally.
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+LOCUS=${LOCUS:-$PWD/locus}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+_p=0 _f=0 _s=0
+
+ok() { _p=$((_p + 1)); echo "ok - $*"; }
+fail() { _f=$((_f + 1)); echo "FAIL - $*"; }
+skip() { _s=$((_s + 1)); echo "skip - $*"; }
+# check DESC CMD...: passes when CMD exits 0
+check() {
+	local d=$1
+	shift
+	if "$@"; then ok "$d"; else fail "$d"; fi
+}
+# expect_eq DESC WANT GOT
+expect_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else fail "$1: want '$2', got '$3'"; fi
+}
+finish() {
+	echo "e2e: $_p passed, $_f failed, $_s skipped"
+	exit 0
+}
+# Extract a counter's value from a locus/perf text report line ("40,012  context-switches").
+counter_value() {
+	awk -v n="$1" '$2 == n || $3 == n { gsub(",", "", $1); print $1; exit }' "$2"
+}
+# within_pct A B PCT: |A-B| <= PCT% of B
+within_pct() {
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'
+}
+have_root() { [ "$(id -u)" -eq 0 ]; }

@@ -1,0 +1,71 @@
+/* test_stats.c - statistics against values computed by hand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../analyzers/stats.h"
+
+#define assert_close(a, b, eps) assert_true(((a) - (b)) < (eps) && ((b) - (a)) < (eps))
+
+static void mean_and_stddev(void **state)
+{
+	const double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+
+	assert_close(stats_mean(v, 8), 5.0, 1e-12);
+	/* sample stddev: sqrt(32/7) */
+	assert_close(stats_stddev(v, 8), 2.138089935, 1e-8);
+	assert_close(stats_stddev(v, 1), 0.0, 1e-12);
+	assert_close(stats_mean(v, 0), 0.0, 1e-12);
+}
+
+static void t_quantiles(void **state)
+{
+	assert_close(stats_t95(1), 12.7062, 1e-4);
+	assert_close(stats_t95(4), 2.7764, 1e-4);
+	assert_close(stats_t95(30), 2.0423, 1e-4);
+	/* qt(0.975, 60) = 2.000298; qt(0.975, 1000) = 1.962339 */
+	assert_close(stats_t95(60), 2.000298, 2e-4);
+	assert_close(stats_t95(1000), 1.962339, 1e-4);
+	/* fractional df interpolates: between 2.5706 (5) and 2.4469 (6) */
+	assert_close(stats_t95(5.5), 2.50875, 1e-4);
+}
+
+static void confidence_interval(void **state)
+{
+	const double v[] = { 10, 12, 11, 13, 9 };
+
+	/* sd = 1.5811, t(4) = 2.7764, ci = 2.7764 * 1.5811 / sqrt(5) = 1.96321 */
+	assert_close(stats_ci95(v, 5), 1.96321, 1e-4);
+}
+
+static void welch(void **state)
+{
+	/* by hand: means 11 and 15.667, variances 2.5 and 4.667; se^2 = 0.5 + 0.7778 */
+	const double a[] = { 10, 12, 11, 13, 9 };
+	const double b[] = { 15, 14, 17, 16, 13, 19 };
+	double t, df;
+
+	assert_int_equal(stats_welch(a, 5, b, 6, &t, &df), 0);
+	assert_close(t, 4.128375, 1e-5);
+	assert_close(df, 8.898234, 1e-5);
+	assert_int_equal(stats_welch(a, 1, b, 6, &t, &df), -1);
+	{
+		const double c[] = { 1, 1, 1 };
+
+		assert_int_equal(stats_welch(c, 3, c, 3, &t, &df), -1);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(mean_and_stddev),
+		cmocka_unit_test(t_quantiles),
+		cmocka_unit_test(confidence_interval),
+		cmocka_unit_test(welch),
+	};
+
+	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
+}

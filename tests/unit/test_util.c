@@ -1,0 +1,78 @@
+/* test_util.c - parsing and formatting helpers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "../../common/util.h"
+
+static void cpu_list_ranges(void **state)
+{
+	int *cpus;
+	char err[128];
+	int n = parse_cpu_list("8,0-2,2,5", 16, &cpus, err, sizeof(err));
+
+	assert_int_equal(n, 5);
+	assert_int_equal(cpus[0], 0);
+	assert_int_equal(cpus[1], 1);
+	assert_int_equal(cpus[2], 2);
+	assert_int_equal(cpus[3], 5);
+	assert_int_equal(cpus[4], 8);
+	free(cpus);
+}
+
+static void cpu_list_errors(void **state)
+{
+	static const char *const bad[] = { "", "a", "1-", "-1", "3-1", "1,,2", "1,", "0-16",
+					   "1 2", "0x1" };
+	int *cpus;
+	char err[128];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(parse_cpu_list(bad[i], 16, &cpus, err, sizeof(err)), -1);
+		assert_null(cpus);
+		assert_true(err[0] != '\0');
+	}
+	parse_cpu_list("0-16", 16, &cpus, err, sizeof(err));
+	assert_string_equal(err, "CPU 16 does not exist (this machine has CPUs 0-15)");
+}
+
+static void long_parsing(void **state)
+{
+	long v;
+
+	assert_int_equal(parse_long("42", 0, 100, &v), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(parse_long("101", 0, 100, &v), -1);
+	assert_int_equal(parse_long("4x", 0, 100, &v), -1);
+	assert_int_equal(parse_long("", 0, 100, &v), -1);
+	assert_int_equal(parse_long("-1", 0, 100, &v), -1);
+	assert_int_equal(parse_long("99999999999999999999999", 0, 100, &v), -1);
+}
+
+static void count_format(void **state)
+{
+	char buf[32];
+
+	assert_string_equal(fmt_count(0, buf, sizeof(buf)), "0");
+	assert_string_equal(fmt_count(999, buf, sizeof(buf)), "999");
+	assert_string_equal(fmt_count(1000, buf, sizeof(buf)), "1,000");
+	assert_string_equal(fmt_count(40012, buf, sizeof(buf)), "40,012");
+	assert_string_equal(fmt_count(1234567890ull, buf, sizeof(buf)), "1,234,567,890");
+	assert_string_equal(fmt_si(32410.0, buf, sizeof(buf)), "32.410 K");
+	assert_string_equal(fmt_si(12.5, buf, sizeof(buf)), "12.500");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(cpu_list_ranges),
+		cmocka_unit_test(cpu_list_errors),
+		cmocka_unit_test(long_parsing),
+		cmocka_unit_test(count_format),
+	};
+
+	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
+}
