@@ -183,31 +183,22 @@ static int close_checked(FILE *f, const char *what)
 	return 0;
 }
 
-static int write_json(const char *path, const struct stat_result *res,
-		      const struct stat_report_ctx *ctx)
+int write_file_atomically(const char *path, void (*fn)(FILE *f, void *ctx), void *ctx)
 {
 	char tmp[4096];
-	struct json j;
 	FILE *f;
 
 	if (!strcmp(path, "-")) {
-		f = stdout;
-	} else {
-		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-		f = fopen(tmp, "w");
-		if (!f) {
-			locus_err("cannot write %s: %s", path, strerror(errno));
-			return -1;
-		}
-	}
-	json_init(&j, f);
-	json_object(&j, NULL);
-	json_string(&j, "locus_version", LOCUS_VERSION);
-	stat_report_json_members(&j, res, ctx);
-	json_object_end(&j);
-	json_end(&j);
-	if (f == stdout)
+		fn(stdout, ctx);
 		return fflush(stdout) == 0 ? 0 : -1;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		locus_err("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fn(f, ctx);
 	if (close_checked(f, path) < 0) {
 		unlink(tmp);
 		return -1;
@@ -220,30 +211,55 @@ static int write_json(const char *path, const struct stat_result *res,
 	return 0;
 }
 
+struct report_job {
+	const struct stat_result *res;
+	const struct stat_report_ctx *ctx;
+	const struct report_extra *extra;
+};
+
+static void json_doc(FILE *f, void *arg)
+{
+	const struct report_job *job = arg;
+	struct json j;
+
+	json_init(&j, f);
+	json_object(&j, NULL);
+	json_string(&j, "locus_version", LOCUS_VERSION);
+	stat_report_json_members(&j, job->res, job->ctx);
+	if (job->extra && job->extra->json)
+		job->extra->json(&j, job->extra->ctx);
+	json_object_end(&j);
+	json_end(&j);
+}
+
+static void text_doc(FILE *f, void *arg)
+{
+	const struct report_job *job = arg;
+
+	if (!job->extra || job->extra->counters)
+		stat_report_text(f, job->res, job->ctx);
+	if (job->extra && job->extra->text)
+		job->extra->text(f, job->extra->ctx);
+}
+
 int counting_report(const struct counting_opts *o, const struct stat_result *res,
-		    const struct session_outcome *out, char **argv)
+		    const struct session_outcome *out, char **argv,
+		    const struct report_extra *extra)
 {
 	char cmd[1024], scope[256];
 	struct stat_report_ctx ctx;
+	struct report_job job = { res, &ctx, extra };
 	int rc = 0;
 
 	scope_text(o, argv, cmd, sizeof(cmd), scope, sizeof(scope));
 	ctx = (struct stat_report_ctx){ cmd, scope, out->exit_code, out->interrupted };
 	if (o->out_path) {
-		FILE *f = fopen(o->out_path, "w");
-
-		if (!f) {
-			locus_err("cannot write %s: %s", o->out_path, strerror(errno));
+		if (write_file_atomically(o->out_path, text_doc, &job) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
-		} else {
-			stat_report_text(f, res, &ctx);
-			if (close_checked(f, o->out_path) < 0)
-				rc = EXIT_LOCUS_RUNTIME;
-		}
 	} else if (!(o->json_path && !strcmp(o->json_path, "-"))) {
-		stat_report_text(stdout, res, &ctx);
+		text_doc(stdout, &job);
 	}
-	if (o->json_path && write_json(o->json_path, res, &ctx) < 0)
+	if (o->json_path && write_file_atomically(o->json_path, json_doc, &job) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
 	return rc;
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "../report/json.h"
 #include "opts.h"
 #include "session.h"
 
@@ -40,11 +41,23 @@ int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **a
 void counting_release(struct counting_opts *o);
 /* Fill a session configuration from validated options. */
 void counting_session(const struct counting_opts *o, char **argv, struct session_cfg *cfg);
+/* More report content after the counters (run adds the scheduler sections). */
+struct report_extra {
+	bool counters;		/* print the counters section */
+	void (*text)(FILE *f, void *ctx);
+	void (*json)(struct json *j, void *ctx);
+	void *ctx;
+};
+
 /*
  * Print the text report (stdout or -o) and the JSON (--json). Returns 0, or
  * EXIT_LOCUS_RUNTIME after an error message when an output could not be written.
+ * extra may be NULL.
  */
 int counting_report(const struct counting_opts *o, const struct stat_result *res,
-		    const struct session_outcome *out, char **argv);
+		    const struct session_outcome *out, char **argv,
+		    const struct report_extra *extra);
+/* Write a file through a temporary name, renamed into place once complete. */
+int write_file_atomically(const char *path, void (*fn)(FILE *f, void *ctx), void *ctx);
 
 #endif

@@ -1,19 +1,31 @@
 /* run.c - `locus run`: wrap a workload and report everything this machine can measure. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
+#include "../collectors/topology.h"
 #include "../common/exitcodes.h"
 #include "../common/util.h"
+#include "../report/sched_report.h"
 #include "commands.h"
 #include "counting.h"
 
+enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_TRACEFS };
+
 static const struct cli_opt run_opts[] = {
-	{ "event", 'e', "LIST", "counters to add: libpfm4 or perf names, sys:tracepoint, hitm" },
-	{ "all-cpus", 'a', NULL, "collect system-wide on every CPU" },
+	{ "event", 'e', "LIST", "counters to use: libpfm4 or perf names, sys:tracepoint, hitm" },
+	{ "all-cpus", 'a', NULL, "collect system-wide on every CPU (every task but locus)" },
 	{ "cpu", 'C', "LIST", "collect system-wide on these CPUs only (0-3,8)" },
 	{ "per-cpu", 'A', NULL, "also show each counter per CPU" },
+	{ "sections", OPT_SECTIONS, "LIST", "report only these: counters,wakeups,latency,pairs,"
+					      "migrations,switches,cpus (default all)" },
 	{ "json", OPT_JSON, "FILE", "also write the results as JSON (- for stdout)" },
+	{ "svg", OPT_SVG, "FILE", "draw the wakeup heatmap (waker x target CPU) as SVG" },
 	{ "output", 'o', "FILE", "write the text report to FILE instead of stdout" },
+	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "read the CPU topology from DIR instead of /sys" },
+	{ "tracefs", OPT_TRACEFS, "DIR", "tracefs mount point (default: found, or mounted)" },
+	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two" },
 	{ "quiet", 'q', NULL, "no notes on stderr" },
 	{ "verbose", 'v', NULL, "more detail on stderr" },
 	{ "help", 'h', NULL, "show this help" },
@@ -22,37 +34,119 @@ static const struct cli_opt run_opts[] = {
 
 static const struct cli_cmd run_cmd = {
 	"run", "[options] [-- COMMAND [ARGS...]]",
-	"Run a workload under perf_event and report what it did. Without a command,\n"
-	"runs the built-in workload 'locus bench pingpong'.",
+	"Run a workload and report its counters and its scheduling: where wakeups\n"
+	"landed relative to the waker and the previous CPU (same CPU, SMT, LLC, node,\n"
+	"remote), wake-to-run delay, migrations, context switches and CPU use.\n"
+	"Without a command, runs the built-in workload 'locus bench pingpong'.",
 	run_opts,
 };
+
+struct run_opts {
+	unsigned sections;
+	const char *svg;
+	const char *sysfs_root;
+	const char *tracefs;
+	long pages;
+};
+
+struct run_report {
+	struct sched_results *res;
+	struct sched_report_ctx ctx;
+	unsigned sections;
+};
+
+static void sched_text(FILE *f, void *arg)
+{
+	struct run_report *rr = arg;
+
+	sched_report_text(f, rr->res, rr->sections, &rr->ctx);
+}
+
+static void sched_json(struct json *j, void *arg)
+{
+	struct run_report *rr = arg;
+
+	sched_report_json_members(j, rr->res, &rr->ctx);
+}
+
+static int terminal_width(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	return 80;
+}
+
+static int take_run_opt(struct run_opts *ro, int c, const char *arg)
+{
+	char bad[64];
+
+	switch (c) {
+	case OPT_SECTIONS:
+		if (report_sections_parse(arg, &ro->sections, bad, sizeof(bad)) < 0) {
+			cli_usage_error(&run_cmd, "unknown section '%s' (counters, wakeups, latency, "
+					"pairs, migrations, switches, cpus, all)", bad);
+			return -1;
+		}
+		return 1;
+	case OPT_SVG:
+		ro->svg = arg;
+		return 1;
+	case OPT_SYSFS_ROOT:
+		ro->sysfs_root = arg;
+		return 1;
+	case OPT_TRACEFS:
+		ro->tracefs = arg;
+		return 1;
+	case 'm':
+		if (parse_long(arg, 1, 1 << 20, &ro->pages) < 0 || (ro->pages & (ro->pages - 1))) {
+			cli_usage_error(&run_cmd, "bad --mmap-pages '%s' (a power of two)", arg);
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
+}
 
 int cmd_run(int argc, char **argv)
 {
 	struct counting_opts o = { 0 };
+	struct run_opts ro = { SEC_ALL, NULL, NULL, NULL, 0 };
 	char *builtin[] = { (char *)locus_self_path(), "bench", "pingpong", NULL };
+	char err[320];
 	struct session_cfg cfg;
 	struct session_outcome out;
 	struct stat_result res;
+	struct topology topo;
+	struct tracer tracer;
+	struct tracer_cfg tc;
+	struct run_report rr;
+	struct report_extra extra;
 	struct cli_parser p;
 	char **cmdv;
 	int c, rc;
 
 	cli_parser_init(&p, &run_cmd);
 	while ((c = cli_next(&p, argc, argv)) != -1) {
+		int took;
+
 		if (c == -2)
 			return EXIT_LOCUS_USAGE;
 		if (c == 'h') {
 			cli_print_help(stdout, &run_cmd);
 			return EXIT_LOCUS_OK;
 		}
-		if (counting_take(&o, &run_cmd, c, optarg) < 0) {
+		took = take_run_opt(&ro, c, optarg);
+		if (took == 0)
+			took = counting_take(&o, &run_cmd, c, optarg);
+		if (took < 0) {
 			counting_release(&o);
 			return EXIT_LOCUS_USAGE;
 		}
 	}
 	cmdv = argv + optind;
-	if (!cmdv[0]) {
+	if (!cmdv[0] && !o.all_cpus && !o.cpu_list) {
 		cmdv = builtin;
 		if (!o.quiet)
 			fprintf(stderr, "locus: no command given: running the built-in workload "
@@ -62,12 +156,53 @@ int cmd_run(int argc, char **argv)
 		counting_release(&o);
 		return EXIT_LOCUS_USAGE;
 	}
+	if (topology_load(&topo, ro.sysfs_root, err, sizeof(err)) < 0) {
+		if (ro.sysfs_root) {
+			cli_usage_error(&run_cmd, "--sysfs-root: %s", err);
+			counting_release(&o);
+			return EXIT_LOCUS_USAGE;
+		}
+		locus_err("cannot read the CPU topology: %s", err);
+		counting_release(&o);
+		return EXIT_LOCUS_RUNTIME;
+	}
 	counting_session(&o, cmdv, &cfg);
+	tc = (struct tracer_cfg){ &topo, o.cpus, o.ncpus, ro.tracefs, (int)ro.pages,
+				  o.all_cpus || o.cpu_list, NULL, 0 };
+	memset(&tracer, 0, sizeof(tracer));
+	if (ro.sections & SEC_SCHED) {
+		cfg.trace = &tc;
+		cfg.tracer = &tracer;
+	}
 	session_count(&cfg, &res, &out);
 	rc = out.exit_code;
-	if (res.runs > 0 && counting_report(&o, &res, &out, cmdv) != 0)
+	if (cfg.trace && !out.traced && !out.failed && res.runs > 0 && !o.quiet)
+		locus_err("%s; reporting counters only", out.trace_reason);
+	rr.res = out.traced ? tracer_results(&tracer) : NULL;
+	rr.sections = ro.sections;
+	rr.ctx = (struct sched_report_ctx){
+		out.traced, out.trace_reason, "perf ring buffers",
+		tc.system_wide ? "every task but locus (system-wide)" : "the workload's tasks",
+		tracer.cpus_traced, tracer.col.samples, tracer.col.bytes, terminal_width()
+	};
+	extra = (struct report_extra){ (ro.sections & SEC_COUNTERS) != 0,
+				       cfg.trace ? sched_text : NULL,
+				       cfg.trace ? sched_json : NULL, &rr };
+	if (res.runs > 0 && counting_report(&o, &res, &out, cmdv, &extra) != 0)
 		rc = EXIT_LOCUS_RUNTIME;
+	if (res.runs > 0 && ro.svg && rr.res) {
+		char title[1100];
+
+		session_command_text(cmdv, title, sizeof(title));
+		if (sched_report_svg(ro.svg, rr.res, title) < 0) {
+			locus_err("cannot write %s", ro.svg);
+			rc = EXIT_LOCUS_RUNTIME;
+		}
+	}
+	if (cfg.trace)
+		tracer_release(&tracer);
 	stat_release(&res);
+	topology_release(&topo);
 	counting_release(&o);
 	return rc;
 }

@@ -57,6 +57,20 @@ static void record_run(struct stat_result *res, const struct counter_set *cs, do
 	free(rd);
 }
 
+static void start_tracing(const struct session_cfg *cfg, const struct launcher *l,
+			  const struct count_target *t, struct session_outcome *out)
+{
+	struct tracer_cfg tc = *cfg->trace;
+
+	if (!cfg->system_wide && !cfg->cpus) {
+		/* the workload (held before exec) or the attached process's threads */
+		tc.track = cfg->argv ? &l->pid : t->tids;
+		tc.ntrack = cfg->argv ? 1 : t->ntids;
+	}
+	if (tracer_start(cfg->tracer, &tc, out->trace_reason, sizeof(out->trace_reason)) == 0)
+		out->traced = true;
+}
+
 /* One run. Returns 0, or an exit code after printing why the run failed. */
 static int one_run(const struct session_cfg *cfg, struct launcher *l, struct stat_result *res,
 		   struct session_outcome *out)
@@ -97,17 +111,23 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 	}
 	if (res->runs == 0 && !res->c)
 		init_result(cfg, &cs, res);
+	if (cfg->trace && res->runs == 0)
+		start_tracing(cfg, l, &t, out);
 	if (!t.enable_on_exec)
 		counters_enable(&cs);
 	t0 = now_ns();
 	if (cfg->argv && (err = launcher_start(l)) < 0) {
 		locus_err("cannot run '%s': %s", cfg->argv[0], strerror(-err));
+		if (out->traced)
+			tracer_stop(cfg->tracer);
 		counters_close(&cs);
 		return EXIT_LOCUS_NOEXEC;
 	}
 	while (!launcher_wait(l, -1))
 		;
 	t1 = now_ns();
+	if (out->traced)
+		tracer_stop(cfg->tracer);
 	counters_disable(&cs);
 	counters_read(&cs);
 	record_run(res, &cs, (double)(t1 - t0));

@@ -7,6 +7,7 @@
 
 #include "../analyzers/stat.h"
 #include "../collectors/events.h"
+#include "tracer.h"
 
 struct session_cfg {
 	char **argv;		/* the workload, or NULL */
@@ -18,12 +19,16 @@ struct session_cfg {
 	int repeat;		/* -r, at least 1 */
 	const struct event_desc *evs;
 	int nevs;
+	const struct tracer_cfg *trace;	/* also trace the scheduler (first run), or NULL */
+	struct tracer *tracer;		/* where the tracing goes */
 };
 
 struct session_outcome {
 	int exit_code;		/* the workload's status, 127 when it could not run */
 	bool interrupted;	/* a signal cut the session short */
 	bool failed;		/* locus failed (message printed); exit 1 */
+	bool traced;		/* the scheduler was traced: results in cfg->tracer */
+	char trace_reason[320];	/* why not, when tracing was asked for */
 };
 
 /*

@@ -63,7 +63,7 @@ int cmd_stat(int argc, char **argv)
 	counting_session(&o, cmdv, &cfg);
 	session_count(&cfg, &res, &out);
 	rc = out.exit_code;
-	if (res.runs > 0 && counting_report(&o, &res, &out, cmdv) != 0)
+	if (res.runs > 0 && counting_report(&o, &res, &out, cmdv, NULL) != 0)
 		rc = EXIT_LOCUS_RUNTIME;
 	stat_release(&res);
 	counting_release(&o);

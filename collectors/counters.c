@@ -88,6 +88,13 @@ static void explain(struct counter *c, int err, long fds)
 	}
 }
 
+/* Software events that only ever occur in kernel mode. */
+static bool kernel_only(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_SOFTWARE && (attr->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+						    attr->config == PERF_COUNT_SW_CPU_MIGRATIONS);
+}
+
 static int open_one(struct counter *c, struct counter_set *cs, const struct count_target *t,
 		    long fds)
 {
@@ -103,6 +110,16 @@ static int open_one(struct counter *c, struct counter_set *cs, const struct coun
 	if (!c->evsel)
 		return -ENOMEM;
 	err = perf_evsel__open(c->evsel, cs->cpus, cs->threads);
+	if ((err == -EACCES || err == -EPERM) && kernel_only(&attr)) {
+		/* a user-space-only count of an event that happens in the kernel is 0, not data */
+		snprintf(c->reason, sizeof(c->reason),
+			 "happens only in the kernel, and perf_event_paranoid is %d: user-space "
+			 "counting would read 0 (run as root, grant CAP_PERFMON, or sysctl "
+			 "kernel.perf_event_paranoid=1)", probe_paranoid());
+		perf_evsel__delete(c->evsel);
+		c->evsel = NULL;
+		return 0;
+	}
 	if ((err == -EACCES || err == -EPERM) && !attr.exclude_kernel &&
 	    c->ev.kind != EV_TRACEPOINT) {
 		/* perf_event_paranoid >= 2: fall back to user space only, as perf does */

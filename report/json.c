@@ -141,6 +141,15 @@ void json_null(struct json *j, const char *key)
 	fputs("null", j->f);
 }
 
+void json_uint_row(struct json *j, const char *key, const uint64_t *v, size_t n)
+{
+	item(j, key);
+	fputc('[', j->f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(j->f, "%s%" PRIu64, i ? ", " : "", v[i]);
+	fputc(']', j->f);
+}
+
 void json_end(struct json *j)
 {
 	fputc('\n', j->f);

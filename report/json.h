@@ -3,6 +3,7 @@
 #define LOCUS_JSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -27,6 +28,8 @@ void json_int(struct json *j, const char *key, int64_t v);
 void json_uint(struct json *j, const char *key, uint64_t v);
 void json_bool(struct json *j, const char *key, bool v);
 void json_null(struct json *j, const char *key);
+/* An array of numbers on one line: [1, 2, 3]. */
+void json_uint_row(struct json *j, const char *key, const uint64_t *v, size_t n);
 /* Finish the document with a newline. */
 void json_end(struct json *j);
 

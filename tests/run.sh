@@ -4,6 +4,7 @@
 set -u
 cd "$(dirname "$0")/.."
 pass=0 fail=0 skip=0
+export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp
 failed=()
 
 run_unit() {

@@ -3,6 +3,7 @@
 . "$(dirname "$0")/../lib.sh"
 SAN=$PWD/build/locus-san
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
+export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp
 
 san_run() {
 	local want=$1 desc=$2
@@ -28,4 +29,7 @@ san_run 0 "doctor" doctor
 san_run 0 "list" list
 san_run 0 "falseshare" bench falseshare --loops 100000
 san_run 0 "run (built-in workload)" run -q
+san_run 0 "run -a with every section and --svg" run -q -a --svg "$TMP/s.svg" --json "$TMP/r.json" -- "$SAN" bench pingpong --loops 3000
+san_run 0 "run with a 512-CPU fixture topology" run -q --sysfs-root tests/fixtures/topology/8n512 -- "$SAN" bench pingpong --loops 3000
+san_run 3 "run without tracefs" run -q --tracefs /nonexistent -- sh -c "exit 3"
 finish

@@ -1,0 +1,95 @@
+/* hist.c - the one histogram and percentile module every report uses. */
+#include "hist.h"
+
+#include <string.h>
+
+void hist_init(struct hist *h)
+{
+	memset(h, 0, sizeof(*h));
+}
+
+int hist_index(uint64_t v)
+{
+	int p;
+
+	if (v < HIST_SUB)
+		return (int)v;
+	p = 63 - __builtin_clzll(v);
+	return (p - HIST_SUB_BITS + 1) * HIST_SUB + (int)((v >> (p - HIST_SUB_BITS)) & (HIST_SUB - 1));
+}
+
+uint64_t hist_bucket_low(int idx)
+{
+	int p, sub;
+
+	if (idx < HIST_SUB)
+		return (uint64_t)idx;
+	p = idx / HIST_SUB + HIST_SUB_BITS - 1;
+	sub = idx % HIST_SUB;
+	return (uint64_t)(HIST_SUB + sub) << (p - HIST_SUB_BITS);
+}
+
+void hist_add(struct hist *h, uint64_t v)
+{
+	if (h->count == 0 || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum += (double)v;
+	h->b[hist_index(v)]++;
+}
+
+void hist_merge(struct hist *dst, const struct hist *src)
+{
+	if (src->count == 0)
+		return;
+	if (dst->count == 0 || src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->count += src->count;
+	dst->sum += src->sum;
+	for (int i = 0; i < HIST_BUCKETS; i++)
+		dst->b[i] += src->b[i];
+}
+
+uint64_t hist_percentile(const struct hist *h, double p)
+{
+	uint64_t rank, seen = 0;
+
+	if (h->count == 0)
+		return 0;
+	if (p >= 100)
+		return h->max;
+	rank = (uint64_t)((double)h->count * p / 100.0);
+	if (rank >= h->count)
+		rank = h->count - 1;
+	for (int i = 0; i < HIST_BUCKETS; i++) {
+		seen += h->b[i];
+		if (seen > rank) {
+			uint64_t lo = hist_bucket_low(i);
+			uint64_t hi = i + 1 < HIST_BUCKETS ? hist_bucket_low(i + 1) : lo;
+			uint64_t mid = lo + (hi - lo) / 2;
+
+			if (mid < h->min)
+				mid = h->min;
+			if (mid > h->max)
+				mid = h->max;
+			return mid;
+		}
+	}
+	return h->max;
+}
+
+uint64_t hist_log2_count(const struct hist *h, int k)
+{
+	uint64_t lo = k == 0 ? 0 : 1ull << k;
+	uint64_t hi = k >= 63 ? UINT64_MAX : (1ull << (k + 1)) - 1;
+	uint64_t n = 0;
+	int a = hist_index(lo), b = hist_index(hi);
+
+	for (int i = a; i <= b; i++)
+		n += h->b[i];
+	return n;
+}

@@ -1,0 +1,30 @@
+/* hist.h - log-linear histogram of nanosecond values: 16 steps per power of two (~6%). */
+#ifndef LOCUS_HIST_H
+#define LOCUS_HIST_H
+
+#include <stdint.h>
+
+#define HIST_SUB_BITS 4
+#define HIST_SUB (1 << HIST_SUB_BITS)
+#define HIST_BUCKETS ((64 - HIST_SUB_BITS + 1) * HIST_SUB)
+
+struct hist {
+	uint64_t count;
+	uint64_t min, max;
+	double sum;
+	uint64_t b[HIST_BUCKETS];
+};
+
+void hist_init(struct hist *h);
+void hist_add(struct hist *h, uint64_t v);
+/* Add every value of src into dst. */
+void hist_merge(struct hist *dst, const struct hist *src);
+/* The value at percentile p (0-100): the bucket's midpoint, clamped to [min, max]; 0 if empty. */
+uint64_t hist_percentile(const struct hist *h, double p);
+/* Bucket index of a value, and the smallest value of a bucket (both exposed for tests). */
+int hist_index(uint64_t v);
+uint64_t hist_bucket_low(int idx);
+/* Count of values in [2^k, 2^(k+1)) (k = 0 also holds 0): the log2 view reports print. */
+uint64_t hist_log2_count(const struct hist *h, int k);
+
+#endif

@@ -1,0 +1,505 @@
+/* wakeup.c - wakeup locality, wake-to-run delay, migrations and switches from sched events. */
+#include "wakeup.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+
+struct wk_task {
+	struct task_stat st;
+	bool tracked;
+	bool running;
+	bool exited;
+	int32_t cpu;		/* last CPU known (ran or placed), -1 unknown */
+	uint64_t on_cpu_since;
+	/* the wakeup waiting for its switch-in */
+	bool pending;
+	bool placed;		/* target CPU known and counted */
+	uint64_t wake_ns;
+	int32_t waker_tid;
+	int32_t waker_cpu;
+	int32_t prev_cpu;
+	int32_t target_cpu;
+	int pair;		/* index of the pair, -1 none */
+};
+
+void wakeup_init(struct wakeup *w, const struct wakeup_cfg *cfg)
+{
+	memset(w, 0, sizeof(*w));
+	w->cfg = *cfg;
+	if (!w->cfg.max_pairs)
+		w->cfg.max_pairs = 16384;
+	sched_results_init(&w->r, cfg->topo);
+	w->r.waking_source = cfg->waking_source;
+	u64map_init(&w->task_idx);
+	u64map_init(&w->pair_idx);
+	w->cpu_since = xcalloc((size_t)w->r.ncpus, sizeof(uint64_t));
+	w->cpu_curr = xcalloc((size_t)w->r.ncpus, sizeof(int32_t));
+	for (int c = 0; c < w->r.ncpus; c++)
+		w->cpu_curr[c] = -1;
+}
+
+static bool excluded(const struct wakeup *w, int32_t tid)
+{
+	if (tid <= 0)
+		return true; /* the idle task */
+	for (int i = 0; i < w->cfg.nexclude; i++)
+		if (w->cfg.exclude[i] == tid)
+			return true;
+	return false;
+}
+
+static struct wk_task *task_get(struct wakeup *w, int32_t tid, bool create)
+{
+	uint32_t *idx = u64map_get(&w->task_idx, (uint64_t)(uint32_t)tid);
+	struct wk_task *t;
+
+	if (idx)
+		return &w->tasks[*idx];
+	if (!create)
+		return NULL;
+	if (w->ntasks == w->cap_tasks) {
+		w->cap_tasks = w->cap_tasks ? w->cap_tasks * 2 : 256;
+		w->tasks = xrealloc(w->tasks, (size_t)w->cap_tasks * sizeof(*w->tasks));
+	}
+	t = &w->tasks[w->ntasks];
+	memset(t, 0, sizeof(*t));
+	t->st.tid = tid;
+	t->st.pid = -1;
+	t->cpu = -1;
+	t->pair = -1;
+	t->tracked = w->cfg.system_wide && !excluded(w, tid);
+	u64map_put(&w->task_idx, (uint64_t)(uint32_t)tid, (uint32_t)w->ntasks);
+	w->ntasks++;
+	return t;
+}
+
+void wakeup_track(struct wakeup *w, int32_t tid)
+{
+	struct wk_task *t = task_get(w, tid, true);
+
+	t->tracked = !excluded(w, tid);
+}
+
+/* The tracked task tid, or NULL: tasks that are not tracked cost no entry unless system-wide. */
+static struct wk_task *tracked(struct wakeup *w, int32_t tid)
+{
+	struct wk_task *t = task_get(w, tid, w->cfg.system_wide && !excluded(w, tid));
+
+	return t && t->tracked ? t : NULL;
+}
+
+static void set_comm(char *dst, const char *src)
+{
+	if (src[0])
+		memcpy(dst, src, TASK_COMM_LEN);
+}
+
+static bool valid_cpu(const struct wakeup *w, int32_t cpu)
+{
+	return cpu >= 0 && cpu < w->r.ncpus;
+}
+
+static int pair_get(struct wakeup *w, const struct wk_task *waker_task, int32_t waker_tid,
+		    const struct wk_task *wakee)
+{
+	uint64_t key = (uint64_t)(uint32_t)waker_tid << 32 | (uint32_t)wakee->st.tid;
+	uint32_t *idx = u64map_get(&w->pair_idx, key);
+	struct pair_stat *p;
+
+	if (idx)
+		return (int)*idx;
+	if (w->npairs >= w->cfg.max_pairs)
+		return -1;
+	if (w->npairs == w->cap_pairs) {
+		w->cap_pairs = w->cap_pairs ? w->cap_pairs * 2 : 64;
+		w->pairs = xrealloc(w->pairs, (size_t)w->cap_pairs * sizeof(*w->pairs));
+	}
+	p = &w->pairs[w->npairs];
+	memset(p, 0, sizeof(*p));
+	p->waker_tid = waker_tid;
+	p->wakee_tid = wakee->st.tid;
+	if (waker_task)
+		memcpy(p->waker_comm, waker_task->st.comm, TASK_COMM_LEN);
+	memcpy(p->wakee_comm, wakee->st.comm, TASK_COMM_LEN);
+	u64map_put(&w->pair_idx, key, (uint32_t)w->npairs);
+	return w->npairs++;
+}
+
+/* The target CPU of a pending wakeup is known: count its placement once. */
+static void place(struct wakeup *w, struct wk_task *t, int32_t target)
+{
+	struct sched_results *r = &w->r;
+	enum locality cls;
+
+	if (t->placed || !valid_cpu(w, target))
+		return;
+	t->placed = true;
+	t->target_cpu = target;
+	r->wakeups_placed++;
+	r->cpu[target].wakeups_to++;
+	if (valid_cpu(w, t->waker_cpu)) {
+		cls = topology_class(r->topo, t->waker_cpu, target);
+		r->wake_matrix[(size_t)t->waker_cpu * (size_t)r->ncpus + (size_t)target]++;
+		r->by_class[cls]++;
+		r->cpu[t->waker_cpu].wakeups_from++;
+		if (t->pair >= 0)
+			w->pairs[t->pair].by_class[cls]++;
+	}
+	if (valid_cpu(w, t->prev_cpu)) {
+		enum placement pl;
+
+		r->prev_matrix[(size_t)t->prev_cpu * (size_t)r->ncpus + (size_t)target]++;
+		r->prev_by_class[topology_class(r->topo, t->prev_cpu, target)]++;
+		if (target == t->prev_cpu)
+			pl = PLACE_STAYED;
+		else if (valid_cpu(w, t->waker_cpu) &&
+			 topology_class(r->topo, t->waker_cpu, target) <= LOC_LLC)
+			pl = PLACE_PULLED;
+		else
+			pl = PLACE_ELSEWHERE;
+		r->placement[pl]++;
+	}
+}
+
+static void on_wake(struct wakeup *w, const struct event *e)
+{
+	struct wk_task *t = tracked(w, e->wake.pid);
+	struct wk_task *waker;
+
+	if (!t)
+		return;
+	set_comm(t->st.comm, e->wake.comm);
+	if (t->running) {
+		w->r.wakeups_running++;
+		return;
+	}
+	w->r.wakeups++;
+	t->st.wakeups++;
+	t->pending = true;
+	t->placed = false;
+	t->wake_ns = e->time_ns;
+	t->waker_tid = e->tid;
+	t->waker_cpu = e->cpu;
+	t->target_cpu = -1;
+	waker = task_get(w, e->tid, false);
+	t->pair = pair_get(w, waker, e->tid, t);
+	if (t->pair >= 0)
+		w->pairs[t->pair].count++;
+	else
+		w->r.pairs_dropped++;
+	if (w->cfg.waking_source) {
+		t->prev_cpu = e->wake.target_cpu; /* waking: the CPU it last ran on */
+	} else {
+		t->prev_cpu = t->cpu;
+		place(w, t, e->wake.target_cpu); /* wakeup: the CPU chosen */
+	}
+}
+
+static void on_wakeup(struct wakeup *w, const struct event *e)
+{
+	struct wk_task *t;
+
+	if (!w->cfg.waking_source) {
+		on_wake(w, e);
+		return;
+	}
+	t = tracked(w, e->wake.pid);
+	if (t && t->pending)
+		place(w, t, e->wake.target_cpu);
+}
+
+static void on_wakeup_new(struct wakeup *w, const struct event *e)
+{
+	struct wk_task *t = tracked(w, e->wake.pid);
+
+	if (!t)
+		return;
+	set_comm(t->st.comm, e->wake.comm);
+	w->r.wakeups_new++;
+	t->cpu = e->wake.target_cpu;
+}
+
+static void on_migrate(struct wakeup *w, const struct event *e)
+{
+	struct sched_results *r = &w->r;
+	struct wk_task *t = tracked(w, e->mig.pid);
+	int32_t o = e->mig.orig_cpu, d = e->mig.dest_cpu;
+
+	if (!t)
+		return;
+	r->migrations++;
+	t->st.migrations++;
+	if (valid_cpu(w, o) && valid_cpu(w, d)) {
+		r->mig_matrix[(size_t)o * (size_t)r->ncpus + (size_t)d]++;
+		r->mig_by_class[topology_class(r->topo, o, d)]++;
+		r->cpu[o].migrations_out++;
+		r->cpu[d].migrations_in++;
+	}
+	t->cpu = d;
+	if (t->pending && !t->placed && w->cfg.waking_source)
+		place(w, t, d); /* set_task_cpu during the wakeup: no sched_wakeup seen yet */
+}
+
+static void account_cpu(struct wakeup *w, int32_t cpu, uint64_t now)
+{
+	struct cpu_stat *cs = &w->r.cpu[cpu];
+	uint64_t since = w->cpu_since[cpu];
+	int32_t curr = w->cpu_curr[cpu];
+
+	if (since && now > since && curr >= 0) {
+		uint64_t d = now - since;
+		struct wk_task *t;
+
+		if (curr == 0) {
+			cs->idle_ns += d;
+		} else {
+			cs->busy_ns += d;
+			t = task_get(w, curr, false);
+			if (t && t->tracked)
+				cs->tracked_ns += d;
+		}
+	}
+	w->cpu_since[cpu] = now;
+}
+
+/*
+ * t runs on cpu, but its switch-in was not seen: before the trace began, or
+ * dropped (some kernels record no sched_switch when a CPU leaves idle). A
+ * pending wakeup is placed there without a delay, and the gap is counted.
+ */
+static void seen_running(struct wakeup *w, struct wk_task *t, int32_t cpu, uint64_t now)
+{
+	struct sched_results *r = &w->r;
+
+	if (t->pending) {
+		r->switch_in_missed++;
+		r->cpu[cpu].switch_in_missed++;
+		if (!t->placed)
+			place(w, t, cpu);
+		if (t->target_cpu != cpu)
+			r->moved_before_run++;
+		t->pending = false;
+	}
+	t->running = true;
+	t->on_cpu_since = now;
+	t->cpu = cpu;
+}
+
+/* The current task of cpu is tid: a switch onto it may have gone unrecorded. */
+static void current_is(struct wakeup *w, int32_t cpu, int32_t tid, uint64_t now)
+{
+	struct wk_task *t;
+
+	if (w->cpu_curr[cpu] != tid) {
+		account_cpu(w, cpu, now);
+		w->cpu_curr[cpu] = tid;
+	}
+	t = tid > 0 ? task_get(w, tid, false) : NULL;
+	if (t && t->tracked && !t->running)
+		seen_running(w, t, cpu, now);
+}
+
+static void on_switch(struct wakeup *w, const struct event *e)
+{
+	struct sched_results *r = &w->r;
+	struct wk_task *prev, *next;
+	int32_t cpu = e->cpu;
+
+	if (!valid_cpu(w, cpu))
+		return;
+	current_is(w, cpu, e->sw.prev_pid, e->time_ns);
+	account_cpu(w, cpu, e->time_ns);
+	w->cpu_curr[cpu] = e->sw.next_pid;
+	prev = tracked(w, e->sw.prev_pid);
+	if (prev) {
+		set_comm(prev->st.comm, e->sw.prev_comm);
+		if (event_switch_involuntary(e)) {
+			r->involuntary++;
+			r->cpu[cpu].involuntary++;
+			prev->st.involuntary++;
+		} else {
+			r->voluntary++;
+			r->cpu[cpu].voluntary++;
+			prev->st.voluntary++;
+		}
+		if (prev->running && e->time_ns > prev->on_cpu_since)
+			prev->st.run_ns += e->time_ns - prev->on_cpu_since;
+		prev->running = false;
+		prev->cpu = cpu;
+	}
+	next = tracked(w, e->sw.next_pid);
+	if (!next)
+		return;
+	set_comm(next->st.comm, e->sw.next_comm);
+	if (next->pending) {
+		uint64_t d = e->time_ns >= next->wake_ns ? e->time_ns - next->wake_ns : 0;
+
+		if (!next->placed)
+			place(w, next, cpu);
+		if (next->target_cpu != cpu)
+			r->moved_before_run++;
+		hist_add(&r->delay, d);
+		hist_add(&r->delay_cpu[cpu], d);
+		if (valid_cpu(w, next->waker_cpu))
+			hist_add(&r->delay_class[topology_class(r->topo, next->waker_cpu,
+								 next->target_cpu)], d);
+		next->st.delay_sum_ns += d;
+		next->st.delays++;
+		next->pending = false;
+	}
+	next->running = true;
+	next->on_cpu_since = e->time_ns;
+	next->cpu = cpu;
+}
+
+static void on_fork(struct wakeup *w, const struct event *e)
+{
+	struct wk_task *parent = task_get(w, e->fork.parent_pid, false);
+	struct wk_task *child;
+
+	if (!w->cfg.system_wide && !(parent && parent->tracked))
+		return;
+	child = task_get(w, e->fork.child_pid, true);
+	child->tracked = !excluded(w, e->fork.child_pid);
+	set_comm(child->st.comm, e->fork.child_comm);
+}
+
+static void on_task_exit(struct wakeup *w, const struct event *e)
+{
+	struct wk_task *t = task_get(w, e->exit.pid, false);
+
+	if (t) {
+		t->exited = true;
+		t->pending = false;
+	}
+}
+
+void wakeup_add(struct wakeup *w, const struct event *e)
+{
+	struct sched_results *r = &w->r;
+
+	if (e->type == EV_LOST) {
+		r->lost += e->lost.lost;
+		return;
+	}
+	if (!r->first_ns || e->time_ns < r->first_ns)
+		r->first_ns = e->time_ns;
+	if (e->time_ns > r->last_ns)
+		r->last_ns = e->time_ns;
+	/* the current task of the emitting CPU: its process id, and proof that it runs */
+	if (e->tid > 0) {
+		struct wk_task *cur = task_get(w, e->tid, false);
+
+		if (cur)
+			cur->st.pid = e->pid;
+	}
+	if (e->type != EV_SWITCH && valid_cpu(w, e->cpu) && e->tid >= 0)
+		current_is(w, e->cpu, e->tid, e->time_ns);
+	switch (e->type) {
+	case EV_WAKING:
+		on_wake(w, e);
+		break;
+	case EV_WAKEUP:
+		on_wakeup(w, e);
+		break;
+	case EV_WAKEUP_NEW:
+		on_wakeup_new(w, e);
+		break;
+	case EV_SWITCH:
+		on_switch(w, e);
+		break;
+	case EV_MIGRATE:
+		on_migrate(w, e);
+		break;
+	case EV_FORK:
+		on_fork(w, e);
+		break;
+	case EV_EXIT:
+		on_task_exit(w, e);
+		break;
+	default:
+		break;
+	}
+}
+
+static int by_task_activity(const void *a, const void *b)
+{
+	const struct task_stat *x = a, *y = b;
+
+	if (x->wakeups != y->wakeups)
+		return x->wakeups < y->wakeups ? 1 : -1;
+	if (x->run_ns != y->run_ns)
+		return x->run_ns < y->run_ns ? 1 : -1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static int by_pair_count(const void *a, const void *b)
+{
+	const struct pair_stat *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	if (x->waker_tid != y->waker_tid)
+		return (x->waker_tid > y->waker_tid) - (x->waker_tid < y->waker_tid);
+	return (x->wakee_tid > y->wakee_tid) - (x->wakee_tid < y->wakee_tid);
+}
+
+void wakeup_finish(struct wakeup *w)
+{
+	struct sched_results *r = &w->r;
+	int n = 0;
+
+	for (int c = 0; c < r->ncpus; c++)
+		account_cpu(w, c, r->last_ns);
+	free(r->tasks);
+	r->tasks = xcalloc((size_t)w->ntasks + 1, sizeof(*r->tasks));
+	for (int i = 0; i < w->ntasks; i++) {
+		struct wk_task *t = &w->tasks[i];
+
+		if (!t->tracked)
+			continue;
+		if (t->running && r->last_ns > t->on_cpu_since) {
+			t->st.run_ns += r->last_ns - t->on_cpu_since;
+			t->on_cpu_since = r->last_ns;
+		}
+		r->tasks[n++] = t->st;
+	}
+	r->ntasks = n;
+	qsort(r->tasks, (size_t)n, sizeof(*r->tasks), by_task_activity);
+	/* pair names: the comm each task ended with */
+	for (int i = 0; i < w->npairs; i++) {
+		struct pair_stat *p = &w->pairs[i];
+		struct wk_task *a = task_get(w, p->waker_tid, false);
+		struct wk_task *b = task_get(w, p->wakee_tid, false);
+
+		if (a && a->st.comm[0])
+			memcpy(p->waker_comm, a->st.comm, TASK_COMM_LEN);
+		if (b && b->st.comm[0])
+			memcpy(p->wakee_comm, b->st.comm, TASK_COMM_LEN);
+	}
+	free(r->pairs);
+	r->pairs = xcalloc((size_t)w->npairs + 1, sizeof(*r->pairs));
+	if (w->npairs)
+		memcpy(r->pairs, w->pairs, (size_t)w->npairs * sizeof(*r->pairs));
+	r->npairs = w->npairs;
+	qsort(r->pairs, (size_t)r->npairs, sizeof(*r->pairs), by_pair_count);
+}
+
+struct sched_results *wakeup_results(struct wakeup *w)
+{
+	return &w->r;
+}
+
+void wakeup_release(struct wakeup *w)
+{
+	sched_results_release(&w->r);
+	u64map_release(&w->task_idx);
+	u64map_release(&w->pair_idx);
+	free(w->tasks);
+	free(w->pairs);
+	free(w->cpu_since);
+	free(w->cpu_curr);
+	memset(w, 0, sizeof(*w));
+}

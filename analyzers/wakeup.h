@@ -1,0 +1,46 @@
+/* wakeup.h - the scheduler analyzer: time-ordered sched events in, sched_results out. */
+#ifndef LOCUS_WAKEUP_H
+#define LOCUS_WAKEUP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/u64map.h"
+#include "sched_results.h"
+
+struct wakeup_cfg {
+	const struct topology *topo;
+	bool system_wide;		/* track every task but the excluded ones */
+	const int32_t *exclude;		/* tids never tracked (locus's own threads) */
+	int nexclude;
+	bool waking_source;		/* the stream has sched_waking; else wakeups come from sched_wakeup */
+	int max_pairs;			/* size of the task-pair table (0: 16384) */
+};
+
+struct wk_task;
+
+struct wakeup {
+	struct wakeup_cfg cfg;
+	struct sched_results r;
+	struct u64map task_idx;		/* tid -> index in tasks */
+	struct wk_task *tasks;
+	int ntasks, cap_tasks;
+	struct u64map pair_idx;		/* (waker << 32 | wakee) -> index in pairs */
+	struct pair_stat *pairs;
+	int npairs, cap_pairs;
+	uint64_t *cpu_since;		/* per CPU: time of its last switch */
+	int32_t *cpu_curr;		/* per CPU: tid running since then, -1 unknown */
+};
+
+void wakeup_init(struct wakeup *w, const struct wakeup_cfg *cfg);
+/* Follow tid (and, through fork events, its children). */
+void wakeup_track(struct wakeup *w, int32_t tid);
+/* Feed one event; events must come in time order. */
+void wakeup_add(struct wakeup *w, const struct event *e);
+/* End of stream: close open intervals and fill the task and pair tables. */
+void wakeup_finish(struct wakeup *w);
+/* The results (valid after wakeup_finish, owned by w). */
+struct sched_results *wakeup_results(struct wakeup *w);
+void wakeup_release(struct wakeup *w);
+
+#endif

@@ -1,0 +1,48 @@
+/* tracer.h - the sched collector, the reorder window and the wakeup analyzer on a reader thread. */
+#ifndef LOCUS_TRACER_H
+#define LOCUS_TRACER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "../analyzers/reorder.h"
+#include "../analyzers/wakeup.h"
+#include "../collectors/sched.h"
+
+struct tracer_cfg {
+	const struct topology *topo;
+	const int *cpus;	/* NULL: every online CPU */
+	int ncpus;
+	const char *tracefs;	/* NULL: find or mount it */
+	int mmap_pages;		/* 0: default */
+	bool system_wide;	/* every task but locus's own */
+	const pid_t *track;	/* tasks to follow with their future children */
+	int ntrack;
+};
+
+struct tracer {
+	struct sched_collector col;
+	struct reorder ro;
+	struct wakeup an;
+	pthread_t thread;
+	atomic_int stop;
+	bool started;
+	int32_t exclude[2];	/* locus's main thread and the reader */
+	int cpus_traced;
+};
+
+/*
+ * Open the tracepoints on every CPU and start reading them on a thread of
+ * their own. Call before the workload is released. Returns 0, or -1 with a
+ * one-line reason in err (nothing is left running then).
+ */
+int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, char *err, size_t len);
+/* Stop collecting, drain every buffer, and finish the analysis. */
+void tracer_stop(struct tracer *t);
+/* The results (after tracer_stop). */
+struct sched_results *tracer_results(struct tracer *t);
+void tracer_release(struct tracer *t);
+
+#endif

@@ -1,0 +1,225 @@
+/* sched.c - the sched tracepoint collector: per-CPU events, libperf ring buffers, libtraceevent. */
+#include "sched.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+#include <perf/cpumap.h>
+#include <perf/event.h>
+#include <perf/evlist.h>
+#include <perf/evsel.h>
+#include <perf/mmap.h>
+#include <perf/threadmap.h>
+#include <tracefs/tracefs.h>
+#include <traceevent/event-parse.h>
+
+#include "../common/util.h"
+#include "counters.h"
+#include "probe.h"
+
+int sched_default_pages(int ncpus)
+{
+	/* 1 MiB per CPU up to 64 CPUs, then shrink to keep the total near 64 MiB */
+	int pages = 256;
+
+	while (pages > 16 && (long)pages * 4096 * ncpus > 64L << 20)
+		pages /= 2;
+	return pages;
+}
+
+static void explain_open(int err, char *buf, size_t len)
+{
+	if (err == EACCES || err == EPERM)
+		snprintf(buf, len, "cannot open sched tracepoints: permission denied "
+			 "(perf_event_paranoid is %d: run as root, grant CAP_PERFMON, or "
+			 "sysctl kernel.perf_event_paranoid=-1)", probe_paranoid());
+	else if (err == EMFILE || err == ENFILE)
+		snprintf(buf, len, "cannot open sched tracepoints: out of file descriptors "
+			 "(one per CPU and tracepoint; raise ulimit -n)");
+	else
+		snprintf(buf, len, "cannot open sched tracepoints: %s", strerror(err));
+}
+
+static struct perf_cpu_map *cpu_map(const struct sched_opts *o)
+{
+	char list[8192];
+	size_t off = 0;
+
+	if (!o->cpus)
+		return perf_cpu_map__new(NULL);
+	list[0] = '\0';
+	for (int i = 0; i < o->ncpus && off + 16 < sizeof(list); i++)
+		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%d", i ? "," : "",
+					o->cpus[i]);
+	return perf_cpu_map__new(list);
+}
+
+int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err, size_t len)
+{
+	const char *systems[] = { "sched", NULL };
+	char why[240];
+	const char *dir = o->tracefs;
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	counters_lib_init();
+	if (!dir && !(dir = probe_tracefs(why, sizeof(why)))) {
+		snprintf(err, len, "%s", why);
+		return -1;
+	}
+	s->tep = tracefs_local_events_system(dir, systems);
+	if (!s->tep) {
+		snprintf(err, len, "cannot read the sched tracepoint formats under %s/events "
+			 "(tracefs missing or not readable: run as root)", dir);
+		return -1;
+	}
+	if (tp_decoder_init(&s->dec, s->tep, why, sizeof(why)) < 0) {
+		snprintf(err, len, "%s", why);
+		sched_close(s);
+		return -1;
+	}
+	s->have_waking = s->dec.fmt[EV_WAKING].id >= 0;
+	s->cpus = cpu_map(o);
+	s->threads = perf_thread_map__new_dummy();
+	s->evlist = perf_evlist__new();
+	if (!s->cpus || !s->threads || !s->evlist) {
+		snprintf(err, len, "out of memory setting up sched tracepoints");
+		sched_close(s);
+		return -1;
+	}
+	s->pages = o->mmap_pages ? o->mmap_pages : sched_default_pages(perf_cpu_map__nr(s->cpus));
+	for (int t = 0; t < EV_TYPE_NR; t++) {
+		struct perf_event_attr attr = {
+			.type = PERF_TYPE_TRACEPOINT,
+			.size = sizeof(attr),
+			.sample_period = 1,
+			.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+				       PERF_SAMPLE_RAW,
+			.disabled = 1,
+			.watermark = 1,
+		};
+		struct perf_evsel *evsel;
+
+		if (s->dec.fmt[t].id < 0)
+			continue;
+		attr.config = (unsigned long long)s->dec.fmt[t].id;
+		/* wake the reader when a quarter of the ring is full */
+		attr.wakeup_watermark = (unsigned int)(s->pages * 4096 / 4);
+		evsel = perf_evsel__new(&attr);
+		if (!evsel) {
+			snprintf(err, len, "out of memory setting up sched tracepoints");
+			sched_close(s);
+			return -1;
+		}
+		perf_evlist__add(s->evlist, evsel);
+	}
+	perf_evlist__set_maps(s->evlist, s->cpus, s->threads);
+	r = perf_evlist__open(s->evlist);
+	if (r < 0) {
+		explain_open(-r, err, len);
+		sched_close(s);
+		return -1;
+	}
+	r = perf_evlist__mmap(s->evlist, s->pages);
+	if (r < 0) {
+		int e = errno ? errno : -r;
+
+		if (e == EPERM || e == ENOMEM)
+			snprintf(err, len, "cannot map %d KiB ring buffers per CPU: %s (lower -m, "
+				 "or raise kernel.perf_event_mlock_kb)", s->pages * 4, strerror(e));
+		else
+			snprintf(err, len, "cannot map the ring buffers: %s", strerror(e));
+		sched_close(s);
+		return -1;
+	}
+	return 0;
+}
+
+void sched_enable(struct sched_collector *s)
+{
+	perf_evlist__enable(s->evlist);
+}
+
+void sched_disable(struct sched_collector *s)
+{
+	perf_evlist__disable(s->evlist);
+}
+
+void sched_poll(struct sched_collector *s, int timeout_ms)
+{
+	perf_evlist__poll(s->evlist, timeout_ms);
+}
+
+/* PERF_RECORD_SAMPLE with TID | TIME | CPU | RAW. */
+static int parse_sample(struct sched_collector *s, const union perf_event *ev, struct event *e)
+{
+	const uint8_t *p = (const uint8_t *)ev + sizeof(ev->header);
+	const uint8_t *end = (const uint8_t *)ev + ev->header.size;
+	uint32_t raw_size;
+
+	if (end - p < 4 + 4 + 8 + 4 + 4 + 4)
+		return -1;
+	memset(e, 0, sizeof(*e));
+	memcpy(&e->pid, p, 4);
+	memcpy(&e->tid, p + 4, 4);
+	memcpy(&e->time_ns, p + 8, 8);
+	memcpy(&e->cpu, p + 16, 4);
+	memcpy(&raw_size, p + 24, 4);
+	p += 28;
+	if (raw_size > (size_t)(end - p))
+		return -1;
+	return tp_decode(&s->dec, p, raw_size, e);
+}
+
+void sched_read(struct sched_collector *s, event_sink sink, void *ctx)
+{
+	struct perf_mmap *map;
+
+	perf_evlist__for_each_mmap(s->evlist, map, false)
+	{
+		union perf_event *ev;
+
+		if (perf_mmap__read_init(map) < 0)
+			continue;
+		while ((ev = perf_mmap__read_event(map))) {
+			struct event e;
+
+			s->bytes += ev->header.size;
+			if (ev->header.type == PERF_RECORD_SAMPLE) {
+				if (parse_sample(s, ev, &e) == 0) {
+					s->samples++;
+					sink(ctx, &e);
+				} else {
+					s->undecodable++;
+				}
+			} else if (ev->header.type == PERF_RECORD_LOST) {
+				memset(&e, 0, sizeof(e));
+				e.type = EV_LOST;
+				e.lost.lost = ev->lost.lost;
+				s->lost += ev->lost.lost;
+				sink(ctx, &e);
+			}
+			perf_mmap__consume(map);
+		}
+		perf_mmap__read_done(map);
+	}
+}
+
+void sched_close(struct sched_collector *s)
+{
+	if (s->evlist) {
+		perf_evlist__munmap(s->evlist);
+		perf_evlist__close(s->evlist);
+		perf_evlist__delete(s->evlist); /* deletes its evsels, drops its map refs */
+		s->evlist = NULL;
+	}
+	if (s->cpus)
+		perf_cpu_map__put(s->cpus);
+	if (s->threads)
+		perf_thread_map__put(s->threads);
+	if (s->tep)
+		tep_free(s->tep);
+	memset(s, 0, sizeof(*s));
+}

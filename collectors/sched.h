@@ -1,0 +1,55 @@
+/* sched.h - sched tracepoints sampled per CPU through libperf ring buffers, decoded to events. */
+#ifndef LOCUS_SCHED_H
+#define LOCUS_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../analyzers/reorder.h"
+#include "tp_decode.h"
+
+struct perf_evlist;
+struct perf_cpu_map;
+struct perf_thread_map;
+
+struct sched_opts {
+	const int *cpus;	/* CPUs to open on, NULL: all online */
+	int ncpus;
+	const char *tracefs;	/* tracefs mount point, NULL: find (or mount) it */
+	int mmap_pages;		/* ring buffer pages per CPU (power of two), 0: default */
+};
+
+struct sched_collector {
+	struct perf_evlist *evlist;
+	struct perf_cpu_map *cpus;
+	struct perf_thread_map *threads;
+	struct tep_handle *tep;
+	struct tp_decoder dec;
+	bool have_waking;	/* wakeups come from sched_waking */
+	int pages;
+	uint64_t samples;	/* samples decoded */
+	uint64_t undecodable;	/* samples that were not ours or malformed */
+	uint64_t lost;		/* records the kernel dropped */
+	uint64_t bytes;		/* bytes read from the ring buffers */
+};
+
+/* Ring buffer pages per CPU when not chosen: 1 MiB on small machines, less on big ones. */
+int sched_default_pages(int ncpus);
+
+/*
+ * Open sched_waking (or sched_wakeup), sched_wakeup, sched_wakeup_new,
+ * sched_switch, sched_migrate_task, sched_process_fork and
+ * sched_process_exit on every CPU, and map their ring buffers. Returns 0,
+ * or -1 with a one-line reason (and how to fix it) in err.
+ */
+int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err, size_t len);
+void sched_enable(struct sched_collector *s);
+void sched_disable(struct sched_collector *s);
+/* Wait up to timeout_ms for a ring buffer to pass its watermark. */
+void sched_poll(struct sched_collector *s, int timeout_ms);
+/* Drain every ring once, handing decoded events (not yet in time order) to sink. */
+void sched_read(struct sched_collector *s, event_sink sink, void *ctx);
+void sched_close(struct sched_collector *s);
+
+#endif

@@ -1,0 +1,301 @@
+/* topology.c - CPU topology from sysfs (or a fixture tree standing in for it) and libnuma. */
+#include "topology.h"
+
+#include <dirent.h>
+#include <numa.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+
+static const char *const loc_names[LOC_NR] = { "same_cpu", "smt", "llc", "node", "remote" };
+static const char *const loc_labels[LOC_NR] = { "same CPU", "SMT sibling", "shared LLC",
+						"same node", "other node" };
+
+const char *locality_name(enum locality c)
+{
+	return c < LOC_NR ? loc_names[c] : "?";
+}
+
+const char *locality_label(enum locality c)
+{
+	return c < LOC_NR ? loc_labels[c] : "?";
+}
+
+static int read_int(const char *path, int *out)
+{
+	char buf[64];
+	long v;
+
+	if (read_text_file(path, buf, sizeof(buf)) < 0 || parse_long(buf, -1, 1L << 30, &v) < 0)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+/* First CPU of a list file ("0,32" -> 0), or -1. */
+static int first_of_list(const char *path, int max_cpu)
+{
+	char buf[4096], err[128];
+	int *cpus, n, first;
+
+	if (read_text_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	n = parse_cpu_list(buf, max_cpu, &cpus, err, sizeof(err));
+	if (n <= 0)
+		return -1;
+	first = cpus[0];
+	free(cpus);
+	return first;
+}
+
+/* The LLC of a CPU: the highest-level data or unified cache with a sharing list. */
+static int cpu_llc(const char *sys, int cpu, int max_cpu, int *level_out)
+{
+	char path[512], type[32];
+	int best_level = -1, best = -1;
+
+	for (int idx = 0; idx < 16; idx++) {
+		int level, first;
+
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/cache/index%d/type", sys,
+			 cpu, idx);
+		if (read_text_file(path, type, sizeof(type)) < 0)
+			continue; /* indexes may have gaps */
+		if (!strcmp(type, "Instruction"))
+			continue;
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/cache/index%d/level", sys,
+			 cpu, idx);
+		if (read_int(path, &level) < 0)
+			continue;
+		snprintf(path, sizeof(path),
+			 "%s/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list", sys, cpu, idx);
+		first = first_of_list(path, max_cpu);
+		if (first >= 0 && level > best_level) {
+			best_level = level;
+			best = first;
+		}
+	}
+	*level_out = best_level;
+	return best;
+}
+
+static void load_nodes_sysfs(struct topology *t, const char *sys)
+{
+	char path[512], buf[4096], err[128];
+	DIR *d;
+	struct dirent *de;
+
+	snprintf(path, sizeof(path), "%s/devices/system/node", sys);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		long node;
+		int *cpus, n;
+
+		if (strncmp(de->d_name, "node", 4) || parse_long(de->d_name + 4, 0, 4095, &node))
+			continue;
+		snprintf(path, sizeof(path), "%s/devices/system/node/%s/cpulist", sys, de->d_name);
+		if (read_text_file(path, buf, sizeof(buf)) < 0 || !buf[0])
+			continue;
+		n = parse_cpu_list(buf, t->ncpus, &cpus, err, sizeof(err));
+		for (int i = 0; i < n; i++)
+			t->cpu[cpus[i]].node = (int)node;
+		if (n > 0)
+			free(cpus);
+		if (node + 1 > t->nnodes)
+			t->nnodes = (int)node + 1;
+	}
+	closedir(d);
+	if (t->nnodes == 0)
+		return;
+	t->distance = xcalloc((size_t)t->nnodes * (size_t)t->nnodes, sizeof(int));
+	for (int a = 0; a < t->nnodes; a++) {
+		char *p, *end;
+		int b = 0;
+
+		snprintf(path, sizeof(path), "%s/devices/system/node/node%d/distance", sys, a);
+		if (read_text_file(path, buf, sizeof(buf)) < 0)
+			continue;
+		for (p = buf; *p && b < t->nnodes; p = end, b++) {
+			long v = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			t->distance[a * t->nnodes + b] = (int)v;
+		}
+	}
+}
+
+static void load_nodes_libnuma(struct topology *t)
+{
+	t->nnodes = numa_max_node() + 1;
+	for (int c = 0; c < t->ncpus; c++) {
+		int n = numa_node_of_cpu(c);
+
+		t->cpu[c].node = n < 0 ? 0 : n;
+	}
+	t->distance = xcalloc((size_t)t->nnodes * (size_t)t->nnodes, sizeof(int));
+	for (int a = 0; a < t->nnodes; a++)
+		for (int b = 0; b < t->nnodes; b++)
+			t->distance[a * t->nnodes + b] = numa_distance(a, b);
+}
+
+static int count_distinct(const struct topology *t, int which)
+{
+	char *seen = xcalloc((size_t)t->ncpus + 1, 1);
+	int n = 0;
+
+	for (int c = 0; c < t->ncpus; c++) {
+		const struct cpu_topo *ct = &t->cpu[c];
+		int id = which == 0 ? ct->core : which == 1 ? ct->llc : -1;
+
+		if (!ct->present)
+			continue;
+		if (which == 2) {
+			/* packages are not CPU numbers: count first occurrences */
+			bool dup = false;
+
+			for (int d = 0; d < c && !dup; d++)
+				dup = t->cpu[d].present && t->cpu[d].package == ct->package;
+			n += !dup;
+			continue;
+		}
+		if (id >= 0 && id < t->ncpus && !seen[id]) {
+			seen[id] = 1;
+			n++;
+		}
+	}
+	free(seen);
+	return n;
+}
+
+static void finish_counts(struct topology *t)
+{
+	t->ncores = count_distinct(t, 0);
+	t->nllcs = t->llc_known ? count_distinct(t, 1) : 0;
+	t->npackages = count_distinct(t, 2);
+	if (t->nnodes == 0)
+		t->nnodes = 1;
+}
+
+int topology_load(struct topology *t, const char *root, char *err, size_t errlen)
+{
+	const bool live = !root || !*root;
+	const char *sys = live ? "/sys" : root;
+	char path[512], buf[8192];
+	int *online, n;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", sys);
+	if (read_text_file(path, buf, sizeof(buf)) < 0) {
+		snprintf(err, errlen, "cannot read %s (is %s a sysfs tree?)", path, sys);
+		return -1;
+	}
+	n = parse_cpu_list(buf, 1 << 16, &online, err, errlen);
+	if (n <= 0)
+		return -1;
+	t->ncpus = online[n - 1] + 1;
+	t->nonline = n;
+	t->cpu = xcalloc((size_t)t->ncpus, sizeof(*t->cpu));
+	for (int c = 0; c < t->ncpus; c++)
+		t->cpu[c] = (struct cpu_topo){ false, c, -1, 0, 0, 0 };
+	t->llc_known = true;
+	t->llc_level = -1;
+	for (int i = 0; i < n; i++) {
+		int c = online[i], level, v;
+		struct cpu_topo *ct = &t->cpu[c];
+
+		ct->present = true;
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/topology/thread_siblings_list",
+			 sys, c);
+		v = first_of_list(path, t->ncpus);
+		ct->core = v >= 0 ? v : c;
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/topology/physical_package_id",
+			 sys, c);
+		if (read_int(path, &ct->package) < 0)
+			ct->package = 0;
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/topology/die_id", sys, c);
+		if (read_int(path, &ct->die) < 0)
+			ct->die = 0;
+		ct->llc = cpu_llc(sys, c, t->ncpus, &level);
+		if (ct->llc < 0)
+			t->llc_known = false;
+		else if (level > t->llc_level)
+			t->llc_level = level;
+	}
+	free(online);
+	if (!t->llc_known)
+		for (int c = 0; c < t->ncpus; c++)
+			t->cpu[c].llc = -1;
+	if (live && numa_available() >= 0) {
+		load_nodes_libnuma(t);
+		snprintf(t->source, sizeof(t->source), "/sys and libnuma");
+	} else {
+		load_nodes_sysfs(t, sys);
+		snprintf(t->source, sizeof(t->source), "%s", sys);
+	}
+	finish_counts(t);
+	return 0;
+}
+
+void topology_from_arrays(struct topology *t, int ncpus, const int *core, const int *llc,
+			  const int *node)
+{
+	memset(t, 0, sizeof(*t));
+	t->ncpus = t->nonline = ncpus;
+	t->cpu = xcalloc((size_t)ncpus, sizeof(*t->cpu));
+	t->llc_known = llc != NULL;
+	t->llc_level = llc ? 3 : -1;
+	for (int c = 0; c < ncpus; c++) {
+		t->cpu[c] = (struct cpu_topo){ true, core[c], llc ? llc[c] : -1, node[c], 0, node[c] };
+		if (node[c] + 1 > t->nnodes)
+			t->nnodes = node[c] + 1;
+	}
+	snprintf(t->source, sizeof(t->source), "arrays");
+	finish_counts(t);
+}
+
+void topology_release(struct topology *t)
+{
+	free(t->cpu);
+	free(t->distance);
+	memset(t, 0, sizeof(*t));
+}
+
+enum locality topology_class(const struct topology *t, int a, int b)
+{
+	const struct cpu_topo *x, *y;
+
+	if (a == b)
+		return LOC_SAME_CPU;
+	if (a < 0 || b < 0 || a >= t->ncpus || b >= t->ncpus)
+		return LOC_REMOTE;
+	x = &t->cpu[a];
+	y = &t->cpu[b];
+	if (x->core == y->core)
+		return LOC_SMT;
+	if (t->llc_known && x->llc >= 0 && x->llc == y->llc)
+		return LOC_LLC;
+	if (x->node == y->node)
+		return LOC_NODE;
+	return LOC_REMOTE;
+}
+
+int topology_group(const struct topology *t, int cpu, enum locality level)
+{
+	if (cpu < 0 || cpu >= t->ncpus)
+		return -1;
+	switch (level) {
+	case LOC_SMT:
+		return t->cpu[cpu].core;
+	case LOC_LLC:
+		return t->llc_known ? t->cpu[cpu].llc : t->cpu[cpu].node;
+	case LOC_NODE:
+		return t->cpu[cpu].node;
+	default:
+		return cpu;
+	}
+}

@@ -1,0 +1,170 @@
+/* tp_decode.c - sched tracepoint decoding: fields found by name, never at fixed offsets. */
+#include "tp_decode.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+
+#include "../common/util.h"
+
+static const char *const names[EV_TYPE_NR] = {
+	[EV_WAKING] = "sched_waking",	    [EV_WAKEUP] = "sched_wakeup",
+	[EV_WAKEUP_NEW] = "sched_wakeup_new", [EV_SWITCH] = "sched_switch",
+	[EV_MIGRATE] = "sched_migrate_task", [EV_FORK] = "sched_process_fork",
+	[EV_EXIT] = "sched_process_exit",
+};
+
+/* Field names per event type, in the order tp_decode reads them. */
+static const char *const fields[EV_TYPE_NR][8] = {
+	[EV_WAKING] = { "pid", "prio", "target_cpu", "comm" },
+	[EV_WAKEUP] = { "pid", "prio", "target_cpu", "comm" },
+	[EV_WAKEUP_NEW] = { "pid", "prio", "target_cpu", "comm" },
+	[EV_SWITCH] = { "prev_pid", "prev_prio", "prev_state", "prev_comm", "next_pid",
+			"next_prio", "next_comm" },
+	[EV_MIGRATE] = { "pid", "orig_cpu", "dest_cpu" },
+	[EV_FORK] = { "parent_pid", "child_pid", "child_comm" },
+	[EV_EXIT] = { "pid" },
+};
+
+const char *tp_name(enum event_type type)
+{
+	return type < EV_TYPE_NR ? names[type] : NULL;
+}
+
+int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, size_t len)
+{
+	memset(d, 0, sizeof(*d));
+	d->tep = tep;
+	for (int t = 0; t < EV_TYPE_NR; t++) {
+		struct tep_event *ev = names[t] ? tep_find_event_by_name(tep, "sched", names[t]) : NULL;
+
+		d->fmt[t].id = -1;
+		if (!ev)
+			continue;
+		if (!d->common_type)
+			d->common_type = tep_find_common_field(ev, "common_type");
+		for (int i = 0; i < 8 && fields[t][i]; i++) {
+			d->fmt[t].f[i] = tep_find_field(ev, fields[t][i]);
+			if (!d->fmt[t].f[i]) {
+				snprintf(err, len, "tracepoint sched:%s has no field '%s' in this "
+					 "kernel's format", names[t], fields[t][i]);
+				return -1;
+			}
+		}
+		d->fmt[t].id = ev->id;
+	}
+	if (!d->common_type) {
+		snprintf(err, len, "no sched tracepoint formats found");
+		return -1;
+	}
+	if (d->fmt[EV_SWITCH].id < 0) {
+		snprintf(err, len, "this kernel has no sched:sched_switch tracepoint");
+		return -1;
+	}
+	if (d->fmt[EV_WAKING].id < 0 && d->fmt[EV_WAKEUP].id < 0) {
+		snprintf(err, len, "this kernel has neither sched:sched_waking nor sched:sched_wakeup");
+		return -1;
+	}
+	return 0;
+}
+
+static int num(const struct tp_decoder *d, const struct tep_format_field *f, const uint8_t *raw,
+	       uint32_t size, int64_t *out)
+{
+	unsigned long long v;
+
+	if (f->offset < 0 || f->size <= 0 || f->size > 8 || (uint32_t)(f->offset + f->size) > size)
+		return -1;
+	v = tep_read_number(d->tep, raw + f->offset, f->size);
+	/* sign-extend signed fields narrower than 64 bits */
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 && (v >> (f->size * 8 - 1)) & 1)
+		v |= ~0ull << (f->size * 8);
+	*out = (int64_t)v;
+	return 0;
+}
+
+static int str(const struct tp_decoder *d, const struct tep_format_field *f, const uint8_t *raw,
+	       uint32_t size, char out[TASK_COMM_LEN])
+{
+	uint32_t off = (uint32_t)f->offset, n = (uint32_t)f->size;
+
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		int64_t loc;
+
+		if (num(d, f, raw, size, &loc) < 0)
+			return -1;
+		off = (uint32_t)loc & 0xffff;
+		n = ((uint32_t)loc >> 16) & 0xffff;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += (uint32_t)(f->offset + f->size);
+	}
+	if (off > size || n > size - off)
+		return -1;
+	if (n >= TASK_COMM_LEN)
+		n = TASK_COMM_LEN - 1;
+	memcpy(out, raw + off, n);
+	memset(out + n, 0, TASK_COMM_LEN - n); /* comm[16] may lack its NUL */
+	return 0;
+}
+
+int tp_decode(const struct tp_decoder *d, const void *raw_v, uint32_t size, struct event *e)
+{
+	const uint8_t *raw = raw_v;
+	const struct tep_format_field *const *f;
+	int64_t type, v[4];
+	int t;
+
+	if (num(d, d->common_type, raw, size, &type) < 0)
+		return -1;
+	for (t = 0; t < EV_TYPE_NR; t++)
+		if (d->fmt[t].id >= 0 && d->fmt[t].id == type)
+			break;
+	if (t == EV_TYPE_NR)
+		return -1;
+	e->type = (uint16_t)t;
+	f = d->fmt[t].f;
+	switch (t) {
+	case EV_WAKING:
+	case EV_WAKEUP:
+	case EV_WAKEUP_NEW:
+		if (num(d, f[0], raw, size, &v[0]) || num(d, f[1], raw, size, &v[1]) ||
+		    num(d, f[2], raw, size, &v[2]) || str(d, f[3], raw, size, e->wake.comm))
+			return -1;
+		e->wake.pid = (int32_t)v[0];
+		e->wake.prio = (int32_t)v[1];
+		e->wake.target_cpu = (int32_t)v[2];
+		return 0;
+	case EV_SWITCH:
+		if (num(d, f[0], raw, size, &v[0]) || num(d, f[1], raw, size, &v[1]) ||
+		    num(d, f[2], raw, size, &e->sw.prev_state) ||
+		    str(d, f[3], raw, size, e->sw.prev_comm) || num(d, f[4], raw, size, &v[2]) ||
+		    num(d, f[5], raw, size, &v[3]) || str(d, f[6], raw, size, e->sw.next_comm))
+			return -1;
+		e->sw.prev_pid = (int32_t)v[0];
+		e->sw.prev_prio = (int32_t)v[1];
+		e->sw.next_pid = (int32_t)v[2];
+		e->sw.next_prio = (int32_t)v[3];
+		return 0;
+	case EV_MIGRATE:
+		if (num(d, f[0], raw, size, &v[0]) || num(d, f[1], raw, size, &v[1]) ||
+		    num(d, f[2], raw, size, &v[2]))
+			return -1;
+		e->mig.pid = (int32_t)v[0];
+		e->mig.orig_cpu = (int32_t)v[1];
+		e->mig.dest_cpu = (int32_t)v[2];
+		return 0;
+	case EV_FORK:
+		if (num(d, f[0], raw, size, &v[0]) || num(d, f[1], raw, size, &v[1]) ||
+		    str(d, f[2], raw, size, e->fork.child_comm))
+			return -1;
+		e->fork.parent_pid = (int32_t)v[0];
+		e->fork.child_pid = (int32_t)v[1];
+		return 0;
+	case EV_EXIT:
+		if (num(d, f[0], raw, size, &v[0]))
+			return -1;
+		e->exit.pid = (int32_t)v[0];
+		return 0;
+	}
+	return -1;
+}

@@ -1,0 +1,44 @@
+/* tp_decode.h - decode sched tracepoint payloads (PERF_SAMPLE_RAW) with libtraceevent formats. */
+#ifndef LOCUS_TP_DECODE_H
+#define LOCUS_TP_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/event.h"
+
+struct tep_handle;
+struct tep_format_field;
+
+/* The fields of one tracepoint, resolved once from its format. */
+struct tp_format {
+	int id;				/* tracepoint id, -1 when the kernel lacks it */
+	const struct tep_format_field *f[8];
+};
+
+struct tp_decoder {
+	struct tep_handle *tep;		/* not owned */
+	const struct tep_format_field *common_type;
+	struct tp_format fmt[EV_TYPE_NR];
+};
+
+/* The sched tracepoint behind each event type ("sched_waking", ...); NULL for EV_LOST. */
+const char *tp_name(enum event_type type);
+
+/*
+ * Resolve every sched tracepoint's fields in tep. A tracepoint the kernel
+ * does not have gets id -1. Returns 0, or -1 with a reason when
+ * sched_switch, or both sched_waking and sched_wakeup, are missing or have
+ * fields this decoder does not know.
+ */
+int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, size_t len);
+
+/*
+ * Decode a raw payload into e (time, cpu, pid, tid are the caller's). Returns
+ * 0, or -1 when the payload is not one of ours or is malformed (too short,
+ * a field out of bounds).
+ */
+int tp_decode(const struct tp_decoder *d, const void *raw, uint32_t size, struct event *e);
+
+#endif

@@ -1,0 +1,67 @@
+/* event.h - the one decoded event stream every collector emits and every analyzer consumes. */
+#ifndef LOCUS_EVENT_H
+#define LOCUS_EVENT_H
+
+#include <stdint.h>
+
+#define TASK_COMM_LEN 16
+
+enum event_type {
+	EV_WAKING,	/* sched_waking: emitted by the waker, target_cpu = wakee's previous CPU */
+	EV_WAKEUP,	/* sched_wakeup: target_cpu = the CPU chosen */
+	EV_WAKEUP_NEW,	/* sched_wakeup_new: a new task placed */
+	EV_SWITCH,	/* sched_switch */
+	EV_MIGRATE,	/* sched_migrate_task */
+	EV_FORK,	/* sched_process_fork (threads too) */
+	EV_EXIT,	/* sched_process_exit */
+	EV_LOST,	/* records the kernel dropped (PERF_RECORD_LOST) */
+	EV_TYPE_NR
+};
+
+/* prev_state bits at or above this mean "preempted" (TASK_REPORT_MAX, 0x100 since 4.15). */
+#define SWITCH_STATE_MASK 0xff
+
+struct event {
+	uint64_t time_ns;
+	int32_t cpu;	/* the CPU that emitted it */
+	int32_t pid;	/* process (tgid) current on that CPU, from the sample */
+	int32_t tid;	/* thread current on that CPU */
+	uint16_t type;
+	union {
+		struct {
+			int32_t pid;	/* the wakee (a thread id) */
+			int32_t prio;
+			int32_t target_cpu;
+			char comm[TASK_COMM_LEN];
+		} wake;
+		struct {
+			int32_t prev_pid, next_pid;
+			int32_t prev_prio, next_prio;
+			int64_t prev_state;
+			char prev_comm[TASK_COMM_LEN];
+			char next_comm[TASK_COMM_LEN];
+		} sw;
+		struct {
+			int32_t pid;
+			int32_t orig_cpu, dest_cpu;
+		} mig;
+		struct {
+			int32_t parent_pid, child_pid;
+			char child_comm[TASK_COMM_LEN];
+		} fork;
+		struct {
+			int32_t pid;
+		} exit;
+		struct {
+			uint64_t lost;
+		} lost;
+	};
+};
+
+/* True when a switch-out was involuntary: still runnable (R) or preempted (R+). */
+static inline int event_switch_involuntary(const struct event *e)
+{
+	return (e->sw.prev_state & SWITCH_STATE_MASK) == 0;
+}
+
+#endif

@@ -1,0 +1,73 @@
+/* u64map.c - linear-probing hash map used for task and task-pair tables. */
+#include "u64map.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static size_t slot_of(uint64_t key, size_t cap)
+{
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdull;
+	key ^= key >> 33;
+	return (size_t)key & (cap - 1);
+}
+
+void u64map_init(struct u64map *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+uint32_t *u64map_get(const struct u64map *m, uint64_t key)
+{
+	if (!m->cap)
+		return NULL;
+	for (size_t i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->used[i])
+			return NULL;
+		if (m->keys[i] == key)
+			return &m->vals[i];
+	}
+}
+
+static void grow(struct u64map *m)
+{
+	struct u64map old = *m;
+
+	m->cap = old.cap ? old.cap * 2 : 64;
+	m->keys = xcalloc(m->cap, sizeof(*m->keys));
+	m->vals = xcalloc(m->cap, sizeof(*m->vals));
+	m->used = xcalloc(m->cap, 1);
+	m->n = 0;
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.used[i])
+			u64map_put(m, old.keys[i], old.vals[i]);
+	u64map_release(&old);
+}
+
+void u64map_put(struct u64map *m, uint64_t key, uint32_t val)
+{
+	size_t i;
+
+	if ((m->n + 1) * 2 > m->cap)
+		grow(m);
+	for (i = slot_of(key, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1)) {
+		if (m->keys[i] == key) {
+			m->vals[i] = val;
+			return;
+		}
+	}
+	m->used[i] = 1;
+	m->keys[i] = key;
+	m->vals[i] = val;
+	m->n++;
+}
+
+void u64map_release(struct u64map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	free(m->used);
+	memset(m, 0, sizeof(*m));
+}

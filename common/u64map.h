@@ -1,0 +1,24 @@
+/* u64map.h - open-addressing hash map from a 64-bit key to a 32-bit value (an array index). */
+#ifndef LOCUS_U64MAP_H
+#define LOCUS_U64MAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct u64map {
+	uint64_t *keys;
+	uint32_t *vals;
+	uint8_t *used;
+	size_t cap;	/* power of two */
+	size_t n;
+};
+
+void u64map_init(struct u64map *m);
+/* Pointer to the value of key, or NULL. */
+uint32_t *u64map_get(const struct u64map *m, uint64_t key);
+/* Insert or overwrite; grows at 50% load. */
+void u64map_put(struct u64map *m, uint64_t key, uint32_t val);
+void u64map_release(struct u64map *m);
+
+#endif

@@ -1,0 +1,199 @@
+/* heatmap.c - folding and text rendering of CPU x CPU matrices, readable from 2 to 512 CPUs. */
+#include "heatmap.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+
+static const char ramp[] = " .:-=+*#%@";
+
+int heatmap_level(uint64_t v, uint64_t max)
+{
+	int l;
+
+	if (v == 0 || max == 0)
+		return 0;
+	l = 1 + (int)(8.999 * log((double)v) / log((double)max > 1 ? (double)max : 2.0));
+	return l < 1 ? 1 : l > 9 ? 9 : l;
+}
+
+static int group_of(const struct topology *t, int cpu, int level)
+{
+	return level == LOC_SAME_CPU ? cpu : topology_group(t, cpu, (enum locality)level);
+}
+
+/* Number of distinct groups at a level among online CPUs; fills index (cpu -> group). */
+static int fold(const struct topology *t, int level, int *index, int *first_cpu)
+{
+	int n = 0;
+
+	for (int c = 0; c < t->ncpus; c++) {
+		int g;
+
+		index[c] = -1;
+		if (!t->cpu[c].present)
+			continue;
+		g = group_of(t, c, level);
+		for (int d = 0; d < c; d++)
+			if (t->cpu[d].present && group_of(t, d, level) == g) {
+				index[c] = index[d];
+				break;
+			}
+		if (index[c] < 0) {
+			first_cpu[n] = c;
+			index[c] = n++;
+		}
+	}
+	return n;
+}
+
+void heatmap_build(struct heatmap *h, const struct topology *t, const uint64_t *matrix,
+		   int max_groups)
+{
+	static const int levels[] = { LOC_SAME_CPU, LOC_SMT, LOC_LLC, LOC_NODE };
+	static const char *const units[] = { "CPU", "core", "LLC", "node" };
+	static const char prefix[] = { 0, 'c', 'L', 'N' };
+	int *index = xcalloc((size_t)t->ncpus, sizeof(int));
+	int *first = xcalloc((size_t)t->ncpus, sizeof(int));
+	size_t li = 0;
+
+	memset(h, 0, sizeof(*h));
+	for (li = 0; li < ARRAY_SIZE(levels); li++) {
+		if (levels[li] == LOC_LLC && !t->llc_known)
+			continue;
+		h->n = fold(t, levels[li], index, first);
+		if (h->n <= max_groups || li + 1 == ARRAY_SIZE(levels))
+			break;
+	}
+	snprintf(h->unit, sizeof(h->unit), "%s", units[li]);
+	h->cell = xcalloc((size_t)h->n * (size_t)h->n, sizeof(uint64_t));
+	h->label = xcalloc((size_t)h->n, sizeof(*h->label));
+	for (int g = 0; g < h->n; g++) {
+		int c = first[g];
+		int id = levels[li] == LOC_NODE ? t->cpu[c].node : c;
+
+		if (prefix[li])
+			snprintf(h->label[g], sizeof(h->label[g]), "%c%d", prefix[li], id);
+		else
+			snprintf(h->label[g], sizeof(h->label[g]), "%d", id);
+	}
+	for (int a = 0; a < t->ncpus; a++) {
+		if (index[a] < 0)
+			continue;
+		for (int b = 0; b < t->ncpus; b++) {
+			uint64_t v = matrix[(size_t)a * (size_t)t->ncpus + (size_t)b];
+
+			if (!v || index[b] < 0)
+				continue;
+			h->cell[(size_t)index[a] * (size_t)h->n + (size_t)index[b]] += v;
+			h->total += v;
+		}
+	}
+	for (size_t i = 0; i < (size_t)h->n * (size_t)h->n; i++)
+		if (h->cell[i] > h->max)
+			h->max = h->cell[i];
+	free(index);
+	free(first);
+}
+
+void heatmap_release(struct heatmap *h)
+{
+	free(h->cell);
+	free(h->label);
+	memset(h, 0, sizeof(*h));
+}
+
+/* Width of a number column: the widest count plus a space, at least 5. */
+static int number_width(const struct heatmap *h)
+{
+	char buf[32];
+	int w = (int)strlen(fmt_count(h->max, buf, sizeof(buf))) + 1;
+
+	return w < 5 ? 5 : w;
+}
+
+static void print_numbers(FILE *f, const struct heatmap *h, const char *row_what,
+			  const char *col_what)
+{
+	char buf[32];
+	int w = number_width(h);
+	fprintf(f, "    %s (rows) -> %s (columns)\n", row_what, col_what);
+	fprintf(f, "    %8s", "");
+	for (int b = 0; b < h->n; b++)
+		fprintf(f, "%*s", w, h->label[b]);
+	fputc('\n', f);
+	for (int a = 0; a < h->n; a++) {
+		fprintf(f, "    %8s", h->label[a]);
+		for (int b = 0; b < h->n; b++) {
+			uint64_t v = h->cell[(size_t)a * (size_t)h->n + (size_t)b];
+
+			fprintf(f, "%*s", w, v ? fmt_count(v, buf, sizeof(buf)) : ".");
+		}
+		fputc('\n', f);
+	}
+}
+
+static void print_ramp(FILE *f, const struct heatmap *h, const char *row_what,
+		       const char *col_what, int width)
+{
+	int step = 12 + 2 * h->n <= width ? 2 : 1; /* characters per cell */
+	int skipped = 0;
+	double prev = 0;
+	int every = step == 2 ? 4 : 8;		    /* column label spacing */
+
+	fprintf(f, "    %s (rows) -> %s (columns), one cell per %s\n", row_what, col_what, h->unit);
+	fprintf(f, "    %6s ", "");
+	for (int b = 0; b < h->n; b += every) {
+		int lw = step * every;
+
+		fprintf(f, "%-*.*s", lw, lw, h->label[b]);
+	}
+	fputc('\n', f);
+	for (int a = 0; a < h->n; a++) {
+		bool empty = true;
+
+		for (int b = 0; b < h->n && empty; b++)
+			empty = h->cell[(size_t)a * (size_t)h->n + (size_t)b] == 0;
+		if (empty) {
+			skipped++;
+			continue;
+		}
+		fprintf(f, "    %6s|", h->label[a]);
+		for (int b = 0; b < h->n; b++) {
+			char ch = ramp[heatmap_level(h->cell[(size_t)a * (size_t)h->n + (size_t)b],
+						     h->max)];
+
+			fputc(ch, f);
+			if (step == 2)
+				fputc(ch == ' ' ? ' ' : ch, f);
+		}
+		fputs("|\n", f);
+	}
+	if (skipped)
+		fprintf(f, "    (%d %s rows with nothing in them are left out)\n", skipped, h->unit);
+	fprintf(f, "    legend (log scale): ' ' 0");
+	for (int l = 1; l <= 7; l += 2) {
+		double lo = l == 1 ? 1 : ceil(exp((double)(l - 1) / 8.999 * log((double)h->max)));
+
+		if (l == 1 || lo > prev)
+			fprintf(f, "  '%c' >=%.0f", ramp[l], lo);
+		prev = lo;
+	}
+	fprintf(f, "  '@' max %llu\n", (unsigned long long)h->max);
+}
+
+void heatmap_print(FILE *f, const struct heatmap *h, const char *row_what, const char *col_what,
+		   int width)
+{
+	if (h->total == 0) {
+		fprintf(f, "    (none)\n");
+		return;
+	}
+	if (h->n <= 16 && 12 + h->n * number_width(h) <= width)
+		print_numbers(f, h, row_what, col_what);
+	else
+		print_ramp(f, h, row_what, col_what, width);
+}

@@ -1,0 +1,243 @@
+/* sched_json.c - scheduler results as JSON (schema in man/locus-run.1). */
+#include <string.h>
+
+#include "sched_report.h"
+
+#define JSON_MAX_TASKS 1000
+#define JSON_MAX_PAIRS 100
+
+static void classes(struct json *j, const char *key, const uint64_t *by_class)
+{
+	json_object(j, key);
+	for (int c = 0; c < LOC_NR; c++)
+		json_uint(j, locality_name((enum locality)c), by_class[c]);
+	json_object_end(j);
+}
+
+static void matrix(struct json *j, const char *key, const uint64_t *m, int n)
+{
+	json_array(j, key);
+	for (int a = 0; a < n; a++)
+		json_uint_row(j, NULL, m + (size_t)a * (size_t)n, (size_t)n);
+	json_array_end(j);
+}
+
+static void percentiles(struct json *j, const char *key, const struct hist *h)
+{
+	json_object(j, key);
+	json_uint(j, "count", h->count);
+	if (h->count) {
+		json_uint(j, "p50", hist_percentile(h, 50));
+		json_uint(j, "p90", hist_percentile(h, 90));
+		json_uint(j, "p99", hist_percentile(h, 99));
+		json_uint(j, "max", h->max);
+		json_uint(j, "min", h->min);
+		json_number(j, "mean", h->sum / (double)h->count);
+	}
+	json_object_end(j);
+}
+
+static void topology_json(struct json *j, const struct topology *t)
+{
+	json_object(j, "topology");
+	json_string(j, "source", t->source);
+	json_int(j, "cpus", t->nonline);
+	json_int(j, "cores", t->ncores);
+	json_bool(j, "llc_known", t->llc_known);
+	if (t->llc_known) {
+		json_int(j, "llc_groups", t->nllcs);
+		json_int(j, "llc_level", t->llc_level);
+	}
+	json_int(j, "nodes", t->nnodes);
+	json_array(j, "cpu");
+	for (int c = 0; c < t->ncpus; c++) {
+		const struct cpu_topo *ct = &t->cpu[c];
+
+		if (!ct->present)
+			continue;
+		json_object(j, NULL);
+		json_int(j, "cpu", c);
+		json_int(j, "core", ct->core);
+		if (t->llc_known)
+			json_int(j, "llc", ct->llc);
+		else
+			json_null(j, "llc");
+		json_int(j, "package", ct->package);
+		json_int(j, "node", ct->node);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	if (t->distance) {
+		json_array(j, "node_distance");
+		for (int a = 0; a < t->nnodes; a++) {
+			json_array(j, NULL);
+			for (int b = 0; b < t->nnodes; b++)
+				json_int(j, NULL, t->distance[a * t->nnodes + b]);
+			json_array_end(j);
+		}
+		json_array_end(j);
+	}
+	json_object_end(j);
+}
+
+static void latency_json(struct json *j, const struct sched_results *r)
+{
+	json_object(j, "latency");
+	percentiles(j, "wake_to_run_ns", &r->delay);
+	json_object(j, "by_class");
+	for (int c = 0; c < LOC_NR; c++)
+		percentiles(j, locality_name((enum locality)c), &r->delay_class[c]);
+	json_object_end(j);
+	json_array(j, "log2_ns");
+	for (int k = 0; k < 64; k++) {
+		uint64_t v = hist_log2_count(&r->delay, k);
+
+		if (!v)
+			continue;
+		json_object(j, NULL);
+		json_uint(j, "from", k ? 1ull << k : 0);
+		json_uint(j, "to", k < 63 ? 1ull << (k + 1) : UINT64_MAX);
+		json_uint(j, "count", v);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_array(j, "per_cpu");
+	for (int c = 0; c < r->ncpus; c++) {
+		const struct hist *h = &r->delay_cpu[c];
+
+		if (!h->count)
+			continue;
+		json_object(j, NULL);
+		json_int(j, "cpu", c);
+		json_uint(j, "count", h->count);
+		json_uint(j, "p50", hist_percentile(h, 50));
+		json_uint(j, "p99", hist_percentile(h, 99));
+		json_uint(j, "max", h->max);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
+static void tasks_json(struct json *j, const struct sched_results *r)
+{
+	json_int(j, "tasks_total", r->ntasks);
+	json_array(j, "tasks");
+	for (int i = 0; i < r->ntasks && i < JSON_MAX_TASKS; i++) {
+		const struct task_stat *t = &r->tasks[i];
+
+		json_object(j, NULL);
+		json_int(j, "tid", t->tid);
+		json_int(j, "pid", t->pid);
+		json_string(j, "comm", t->comm);
+		json_uint(j, "wakeups", t->wakeups);
+		json_uint(j, "migrations", t->migrations);
+		json_uint(j, "voluntary", t->voluntary);
+		json_uint(j, "involuntary", t->involuntary);
+		json_uint(j, "run_ns", t->run_ns);
+		json_uint(j, "delays_measured", t->delays);
+		json_uint(j, "delay_sum_ns", t->delay_sum_ns);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_int(j, "pairs_total", r->npairs);
+	json_uint(j, "pairs_dropped", r->pairs_dropped);
+	json_array(j, "pairs");
+	for (int i = 0; i < r->npairs && i < JSON_MAX_PAIRS; i++) {
+		const struct pair_stat *p = &r->pairs[i];
+
+		json_object(j, NULL);
+		json_int(j, "waker_tid", p->waker_tid);
+		json_string(j, "waker_comm", p->waker_comm);
+		json_int(j, "wakee_tid", p->wakee_tid);
+		json_string(j, "wakee_comm", p->wakee_comm);
+		json_uint(j, "count", p->count);
+		classes(j, "by_class", p->by_class);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+static void cpus_json(struct json *j, const struct sched_results *r)
+{
+	json_array(j, "cpus");
+	for (int c = 0; c < r->ncpus; c++) {
+		const struct cpu_stat *s = &r->cpu[c];
+
+		if (!r->topo->cpu[c].present)
+			continue;
+		json_object(j, NULL);
+		json_int(j, "cpu", c);
+		json_uint(j, "busy_ns", s->busy_ns);
+		json_uint(j, "idle_ns", s->idle_ns);
+		json_uint(j, "traced_ns", s->tracked_ns);
+		json_uint(j, "voluntary", s->voluntary);
+		json_uint(j, "involuntary", s->involuntary);
+		json_uint(j, "wakeups_to", s->wakeups_to);
+		json_uint(j, "wakeups_from", s->wakeups_from);
+		json_uint(j, "migrations_in", s->migrations_in);
+		json_uint(j, "migrations_out", s->migrations_out);
+		json_uint(j, "switch_in_missed", s->switch_in_missed);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+void sched_report_json_members(struct json *j, const struct sched_results *r,
+			       const struct sched_report_ctx *ctx)
+{
+	json_object(j, "sched");
+	json_bool(j, "supported", ctx->supported);
+	if (!ctx->supported) {
+		json_string(j, "reason", ctx->reason);
+		json_object_end(j);
+		if (r && r->topo)
+			topology_json(j, r->topo);
+		return;
+	}
+	json_string(j, "collector", ctx->collector);
+	json_string(j, "scope", ctx->scope);
+	json_int(j, "cpus_traced", ctx->cpus_traced);
+	json_uint(j, "events", ctx->samples);
+	json_uint(j, "bytes", ctx->bytes);
+	json_uint(j, "span_ns", r->last_ns > r->first_ns ? r->last_ns - r->first_ns : 0);
+	json_uint(j, "undecodable", r->undecodable);
+	json_uint(j, "late", r->late);
+	json_object_end(j);
+	json_uint(j, "lost_events", r->lost);
+	topology_json(j, r->topo);
+
+	json_object(j, "wakeups");
+	json_uint(j, "total", r->wakeups);
+	json_string(j, "source", r->waking_source ? "sched_waking" : "sched_wakeup");
+	json_uint(j, "placed", r->wakeups_placed);
+	json_uint(j, "woken_while_running", r->wakeups_running);
+	json_uint(j, "new_tasks", r->wakeups_new);
+	json_uint(j, "ran_elsewhere", r->moved_before_run);
+	json_uint(j, "switch_in_missed", r->switch_in_missed);
+	classes(j, "by_class", r->by_class);
+	classes(j, "prev_by_class", r->prev_by_class);
+	json_object(j, "placement");
+	json_uint(j, "stayed", r->placement[PLACE_STAYED]);
+	json_uint(j, "pulled", r->placement[PLACE_PULLED]);
+	json_uint(j, "elsewhere", r->placement[PLACE_ELSEWHERE]);
+	json_object_end(j);
+	matrix(j, "matrix", r->wake_matrix, r->ncpus);
+	json_object_end(j);
+
+	latency_json(j, r);
+
+	json_object(j, "migrations");
+	json_uint(j, "total", r->migrations);
+	classes(j, "by_class", r->mig_by_class);
+	matrix(j, "matrix", r->mig_matrix, r->ncpus);
+	json_object_end(j);
+
+	json_object(j, "context_switches");
+	json_uint(j, "voluntary", r->voluntary);
+	json_uint(j, "involuntary", r->involuntary);
+	json_object_end(j);
+
+	cpus_json(j, r);
+	tasks_json(j, r);
+}

@@ -1,0 +1,49 @@
+/* sched_report.h - render scheduler results: text sections, JSON, SVG heatmap. */
+#ifndef LOCUS_SCHED_REPORT_H
+#define LOCUS_SCHED_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../analyzers/sched_results.h"
+#include "json.h"
+
+/* Report sections `locus run --sections` selects. */
+enum report_section {
+	SEC_COUNTERS = 1 << 0,
+	SEC_WAKEUPS = 1 << 1,
+	SEC_LATENCY = 1 << 2,
+	SEC_PAIRS = 1 << 3,
+	SEC_MIGRATIONS = 1 << 4,
+	SEC_SWITCHES = 1 << 5,
+	SEC_CPUS = 1 << 6,
+	SEC_ALL = (1 << 7) - 1,
+	SEC_SCHED = SEC_ALL & ~SEC_COUNTERS,
+};
+
+/* Parse "wakeups,latency" into a mask. Returns 0, or -1 naming the bad word in bad. */
+int report_sections_parse(const char *s, unsigned *mask, char *bad, size_t len);
+
+struct sched_report_ctx {
+	bool supported;		/* the scheduler collector ran */
+	const char *reason;	/* why not, when !supported */
+	const char *collector;	/* "perf ring buffers" */
+	const char *scope;	/* "the workload's tasks", "every task (system-wide)" */
+	int cpus_traced;
+	uint64_t samples;
+	uint64_t bytes;
+	int width;		/* columns the report may use (heatmaps fold to fit) */
+};
+
+void sched_report_text(FILE *f, const struct sched_results *r, unsigned sections,
+		       const struct sched_report_ctx *ctx);
+/* Write the scheduler members (topology, wakeups, latency, ...) into an open JSON object. */
+void sched_report_json_members(struct json *j, const struct sched_results *r,
+			       const struct sched_report_ctx *ctx);
+/* The wakeup heatmap (waker x target) as an SVG picture. Returns 0, or -1 (errno set). */
+int sched_report_svg(const char *path, const struct sched_results *r, const char *title);
+
+/* "350 ns", "5.12 us", "1.20 ms", "2.003 s" */
+const char *fmt_ns(uint64_t ns, char *buf, size_t len);
+
+#endif

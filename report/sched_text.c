@@ -1,0 +1,377 @@
+/* sched_text.c - scheduler results as the text sections engineers paste into mail. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+#include "heatmap.h"
+#include "sched_report.h"
+
+#define TOP_ROWS 10
+
+const char *fmt_ns(uint64_t ns, char *buf, size_t len)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%" PRIu64 " ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.2f us", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.2f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.3f s", (double)ns / 1e9);
+	return buf;
+}
+
+int report_sections_parse(const char *s, unsigned *mask, char *bad, size_t len)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} names[] = {
+		{ "counters", SEC_COUNTERS }, { "wakeups", SEC_WAKEUPS },
+		{ "latency", SEC_LATENCY },   { "pairs", SEC_PAIRS },
+		{ "migrations", SEC_MIGRATIONS }, { "switches", SEC_SWITCHES },
+		{ "cpus", SEC_CPUS },	      { "all", SEC_ALL },
+	};
+	char *copy = xstrdup(s), *save = NULL;
+
+	*mask = 0;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			if (!strcmp(w, names[i].name))
+				break;
+		if (i == ARRAY_SIZE(names)) {
+			snprintf(bad, len, "%s", w);
+			free(copy);
+			return -1;
+		}
+		*mask |= names[i].bit;
+	}
+	free(copy);
+	if (!*mask) {
+		snprintf(bad, len, "%s", s);
+		return -1;
+	}
+	return 0;
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static void bar(FILE *f, uint64_t v, uint64_t max, int width)
+{
+	int n = max ? (int)((double)v * width / (double)max + 0.5) : 0;
+
+	if (v && n == 0)
+		n = 1;
+	for (int i = 0; i < width; i++)
+		fputc(i < n ? '#' : ' ', f);
+}
+
+/* "comm/tid", or "tid N" when the name was never seen. */
+static void task_name(char *buf, size_t len, const char *comm, int tid)
+{
+	if (comm[0])
+		snprintf(buf, len, "%.16s/%d", comm, tid);
+	else
+		snprintf(buf, len, "tid %d", tid);
+}
+
+static void header(FILE *f, const struct sched_results *r, const struct sched_report_ctx *c)
+{
+	const struct topology *t = r->topo;
+	char a[32], b[32], l[32];
+
+	fprintf(f, "\n Scheduler: %s\n   sched tracepoints on %d CPUs through %s\n", c->scope,
+		c->cpus_traced, c->collector);
+	fprintf(f, "   %s events (%s MiB), %s lost", fmt_count(c->samples, a, sizeof(a)),
+		fmt_count(c->bytes >> 20, b, sizeof(b)), fmt_count(r->lost, l, sizeof(l)));
+	if (r->undecodable)
+		fprintf(f, ", %" PRIu64 " undecodable", r->undecodable);
+	if (r->late)
+		fprintf(f, ", %" PRIu64 " out of order beyond the window", r->late);
+	fputc('\n', f);
+	if (r->lost)
+		fprintf(f, "   WARNING: the kernel dropped %" PRIu64 " records: counts below are "
+			   "low (raise -m)\n", r->lost);
+	if (r->switch_in_missed) {
+		fprintf(f, "   note: %s switch-ins were never recorded by this kernel (CPU",
+			fmt_count(r->switch_in_missed, a, sizeof(a)));
+		for (int cpu = 0, n = 0; cpu < r->ncpus && n < 8; cpu++)
+			if (r->cpu[cpu].switch_in_missed * 20 >= r->switch_in_missed)
+				fprintf(f, "%s%d", n++ ? "," : " ", cpu);
+		fprintf(f, ");\n   those tasks were placed by the first event they ran, and their\n"
+			   "   wake-to-run delay is not measured\n");
+	}
+	fprintf(f, "   topology: %d CPUs, %d cores, ", t->nonline, t->ncores);
+	if (t->llc_known)
+		fprintf(f, "%d LLC group%s (L%d)", t->nllcs, t->nllcs == 1 ? "" : "s", t->llc_level);
+	else
+		fprintf(f, "LLC unknown");
+	fprintf(f, ", %d node%s [%s]\n", t->nnodes, t->nnodes == 1 ? "" : "s", t->source);
+	if (!t->llc_known)
+		fprintf(f, "   note: sysfs has no cache information, so which CPUs share a last-level\n"
+			   "   cache is unknown: pairs that share a node count as 'same node'\n");
+}
+
+static void class_table(FILE *f, const uint64_t *by_class, uint64_t total, const char *what)
+{
+	uint64_t max = 0;
+	char buf[32];
+
+	for (int c = 0; c < LOC_NR; c++)
+		if (by_class[c] > max)
+			max = by_class[c];
+	fprintf(f, "   %-22s %12s %8s\n", what, "count", "share");
+	for (int c = 0; c < LOC_NR; c++) {
+		fprintf(f, "     %-20s %12s %7.1f%%  ", locality_label((enum locality)c),
+			fmt_count(by_class[c], buf, sizeof(buf)), pct(by_class[c], total));
+		bar(f, by_class[c], max, 24);
+		fputc('\n', f);
+	}
+}
+
+static int report_width(const struct sched_report_ctx *c)
+{
+	return c->width >= 40 ? c->width : 80;
+}
+
+/* Most heatmap groups that fit: labels take 12 columns, cells at least one. */
+static int map_groups(const struct sched_report_ctx *c)
+{
+	return report_width(c) - 14;
+}
+
+static void wakeups(FILE *f, const struct sched_results *r, const struct sched_report_ctx *c)
+{
+	struct heatmap h;
+	uint64_t placed = r->placement[0] + r->placement[1] + r->placement[2];
+	char a[32], b[32];
+
+	fprintf(f, "\n Wakeups of the traced tasks: %s (from %s), %s placed\n",
+		fmt_count(r->wakeups, a, sizeof(a)),
+		r->waking_source ? "sched_waking" : "sched_wakeup",
+		fmt_count(r->wakeups_placed, b, sizeof(b)));
+	if (r->wakeups == 0)
+		return;
+	class_table(f, r->by_class, r->wakeups_placed, "waker CPU -> target CPU");
+	fprintf(f, "   previous CPU -> target CPU: stayed %.1f%%, pulled to the waker's LLC %.1f%%,\n"
+		   "   moved elsewhere %.1f%%\n",
+		pct(r->placement[PLACE_STAYED], placed), pct(r->placement[PLACE_PULLED], placed),
+		pct(r->placement[PLACE_ELSEWHERE], placed));
+	fprintf(f, "   woken while running: %" PRIu64 "; new tasks placed: %" PRIu64
+		   "; ran elsewhere than chosen: %" PRIu64 "\n",
+		r->wakeups_running, r->wakeups_new, r->moved_before_run);
+	fprintf(f, "\n");
+	heatmap_build(&h, r->topo, r->wake_matrix, map_groups(c));
+	heatmap_print(f, &h, "waker CPU", "target CPU", report_width(c));
+	heatmap_release(&h);
+}
+
+static void latency_row(FILE *f, const char *name, const struct hist *h)
+{
+	char p50[24], p90[24], p99[24], mx[24], n[32];
+
+	if (h->count == 0)
+		return;
+	fprintf(f, "     %-14s %10s %10s %10s %10s %10s\n", name, fmt_count(h->count, n, sizeof(n)),
+		fmt_ns(hist_percentile(h, 50), p50, sizeof(p50)),
+		fmt_ns(hist_percentile(h, 90), p90, sizeof(p90)),
+		fmt_ns(hist_percentile(h, 99), p99, sizeof(p99)), fmt_ns(h->max, mx, sizeof(mx)));
+}
+
+static void latency(FILE *f, const struct sched_results *r)
+{
+	uint64_t max = 0;
+	int lo = 64, hi = -1;
+	char a[24], b[24], n[32];
+
+	fprintf(f, "\n Wake-to-run delay (from the wakeup to the task running)\n");
+	if (r->delay.count == 0) {
+		fprintf(f, "   (no wakeup was followed by its task running)\n");
+		return;
+	}
+	fprintf(f, "     %-14s %10s %10s %10s %10s %10s\n", "", "wakeups", "p50", "p90", "p99",
+		"max");
+	latency_row(f, "all", &r->delay);
+	for (int c = 0; c < LOC_NR; c++)
+		latency_row(f, locality_label((enum locality)c), &r->delay_class[c]);
+	for (int k = 0; k < 64; k++) {
+		uint64_t v = hist_log2_count(&r->delay, k);
+
+		if (v) {
+			lo = k < lo ? k : lo;
+			hi = k;
+			max = v > max ? v : max;
+		}
+	}
+	fprintf(f, "\n     %-23s %-32s %s\n", "delay", "", "count");
+	for (int k = lo; k <= hi; k++) {
+		uint64_t v = hist_log2_count(&r->delay, k);
+
+		fprintf(f, "     %9s - %-9s |", fmt_ns(k ? 1ull << k : 0, a, sizeof(a)),
+			fmt_ns(1ull << (k + 1), b, sizeof(b)));
+		bar(f, v, max, 32);
+		fprintf(f, "| %s\n", fmt_count(v, n, sizeof(n)));
+	}
+	if (r->ncpus <= 64) {
+		fprintf(f, "\n     %-14s %10s %10s %10s\n", "ran on CPU", "wakeups", "p50", "p99");
+		for (int cpu = 0; cpu < r->ncpus; cpu++) {
+			const struct hist *h = &r->delay_cpu[cpu];
+
+			if (!h->count)
+				continue;
+			fprintf(f, "     %-14d %10s %10s %10s\n", cpu, fmt_count(h->count, n, sizeof(n)),
+				fmt_ns(hist_percentile(h, 50), a, sizeof(a)),
+				fmt_ns(hist_percentile(h, 99), b, sizeof(b)));
+		}
+	}
+}
+
+static void pairs(FILE *f, const struct sched_results *r)
+{
+	char n[32], who[48], whom[48];
+
+	fprintf(f, "\n Top waker -> wakee pairs\n");
+	if (r->npairs == 0) {
+		fprintf(f, "   (none)\n");
+		return;
+	}
+	fprintf(f, "   %9s  %-20s %-20s %4s %4s %4s %4s %4s\n", "wakeups", "waker", "wakee", "cpu%",
+		"smt%", "llc%", "nod%", "rmt%");
+	for (int i = 0; i < r->npairs && i < TOP_ROWS; i++) {
+		const struct pair_stat *p = &r->pairs[i];
+		uint64_t placed = 0;
+
+		for (int c = 0; c < LOC_NR; c++)
+			placed += p->by_class[c];
+		if (p->waker_tid > 0)
+			task_name(who, sizeof(who), p->waker_comm, p->waker_tid);
+		else
+			snprintf(who, sizeof(who), "(irq or idle)");
+		task_name(whom, sizeof(whom), p->wakee_comm, p->wakee_tid);
+		fprintf(f, "   %9s  %-20.20s %-20.20s", fmt_count(p->count, n, sizeof(n)), who, whom);
+		for (int c = 0; c < LOC_NR; c++)
+			fprintf(f, " %4.0f", pct(p->by_class[c], placed));
+		fputc('\n', f);
+	}
+	if (r->npairs > TOP_ROWS)
+		fprintf(f, "   ... %d more pairs\n", r->npairs - TOP_ROWS);
+	if (r->pairs_dropped)
+		fprintf(f, "   %" PRIu64 " wakeups of pairs beyond the table's size are not listed\n",
+			r->pairs_dropped);
+}
+
+static int by_migrations(const void *a, const void *b)
+{
+	const struct task_stat *x = a, *y = b;
+
+	return (x->migrations < y->migrations) - (x->migrations > y->migrations);
+}
+
+static void migrations(FILE *f, const struct sched_results *r, const struct sched_report_ctx *c)
+{
+	struct task_stat *t;
+	struct heatmap h;
+	char n[32];
+
+	fprintf(f, "\n Migrations: %s\n", fmt_count(r->migrations, n, sizeof(n)));
+	if (!r->migrations)
+		return;
+	class_table(f, r->mig_by_class, r->migrations, "from CPU -> to CPU");
+	fputc('\n', f);
+	heatmap_build(&h, r->topo, r->mig_matrix, map_groups(c));
+	heatmap_print(f, &h, "from CPU", "to CPU", report_width(c));
+	heatmap_release(&h);
+	t = xcalloc((size_t)r->ntasks + 1, sizeof(*t));
+	memcpy(t, r->tasks, (size_t)r->ntasks * sizeof(*t));
+	qsort(t, (size_t)r->ntasks, sizeof(*t), by_migrations);
+	fprintf(f, "\n   %10s  %s\n", "migrations", "task");
+	for (int i = 0; i < r->ntasks && i < TOP_ROWS && t[i].migrations; i++) {
+		char name[40];
+
+		task_name(name, sizeof(name), t[i].comm, t[i].tid);
+		fprintf(f, "   %10s  %s\n", fmt_count(t[i].migrations, n, sizeof(n)), name);
+	}
+	free(t);
+}
+
+static void switches(FILE *f, const struct sched_results *r)
+{
+	char a[32], b[32], d[24], rt[24];
+
+	fprintf(f, "\n Context switches of the traced tasks: %s voluntary, %s involuntary\n",
+		fmt_count(r->voluntary, a, sizeof(a)), fmt_count(r->involuntary, b, sizeof(b)));
+	if (r->ntasks == 0)
+		return;
+	fprintf(f, "   %-20s %8s %8s %6s %8s %10s %10s\n", "task", "vol", "invol", "migr",
+		"woken", "avg delay", "on CPU");
+	for (int i = 0; i < r->ntasks && i < TOP_ROWS; i++) {
+		const struct task_stat *t = &r->tasks[i];
+		char name[40], m[32], w[32];
+
+		task_name(name, sizeof(name), t->comm, t->tid);
+		fprintf(f, "   %-20s %8s %8s %6s %8s %10s %10s\n", name,
+			fmt_count(t->voluntary, a, sizeof(a)), fmt_count(t->involuntary, b, sizeof(b)),
+			fmt_count(t->migrations, m, sizeof(m)), fmt_count(t->wakeups, w, sizeof(w)),
+			t->delays ? fmt_ns(t->delay_sum_ns / t->delays, d, sizeof(d)) : "-",
+			fmt_ns(t->run_ns, rt, sizeof(rt)));
+	}
+	if (r->ntasks > TOP_ROWS)
+		fprintf(f, "   ... %d more tasks\n", r->ntasks - TOP_ROWS);
+}
+
+static void cpus(FILE *f, const struct sched_results *r)
+{
+	char a[32], b[32], w1[32], w2[32];
+	int shown = 0;
+
+	fprintf(f, "\n Per CPU (between the first and last event)\n");
+	fprintf(f, "   %5s %7s %9s %11s %11s %10s %10s\n", "CPU", "busy", "traced", "voluntary",
+		"involuntary", "woken on", "woke");
+	for (int c = 0; c < r->ncpus; c++) {
+		const struct cpu_stat *s = &r->cpu[c];
+		uint64_t span = s->busy_ns + s->idle_ns;
+
+		if (!r->topo->cpu[c].present || (!span && !s->voluntary && !s->wakeups_to))
+			continue;
+		if (++shown > 64) {
+			fprintf(f, "   ... (the JSON output has every CPU)\n");
+			break;
+		}
+		fprintf(f, "   %5d %6.1f%% %8.1f%% %11s %11s %10s %10s\n", c, pct(s->busy_ns, span),
+			pct(s->tracked_ns, span), fmt_count(s->voluntary, a, sizeof(a)),
+			fmt_count(s->involuntary, b, sizeof(b)),
+			fmt_count(s->wakeups_to, w1, sizeof(w1)),
+			fmt_count(s->wakeups_from, w2, sizeof(w2)));
+	}
+}
+
+void sched_report_text(FILE *f, const struct sched_results *r, unsigned sections,
+		       const struct sched_report_ctx *ctx)
+{
+	if (!(sections & SEC_SCHED))
+		return;
+	if (!ctx->supported) {
+		fprintf(f, "\n Scheduler: not supported: %s\n", ctx->reason);
+		return;
+	}
+	header(f, r, ctx);
+	if (sections & SEC_WAKEUPS)
+		wakeups(f, r, ctx);
+	if (sections & SEC_LATENCY)
+		latency(f, r);
+	if (sections & SEC_PAIRS)
+		pairs(f, r);
+	if (sections & SEC_MIGRATIONS)
+		migrations(f, r, ctx);
+	if (sections & SEC_SWITCHES)
+		switches(f, r);
+	if (sections & SEC_CPUS)
+		cpus(f, r);
+	fputc('\n', f);
+}

@@ -1,0 +1,76 @@
+/* svg.c - the waker x target heatmap as an SVG picture (log colour scale, axes, legend). */
+#include <math.h>
+#include <stdio.h>
+
+#include "heatmap.h"
+#include "sched_report.h"
+
+/* White to dark red on a log scale. */
+static void colour(uint64_t v, uint64_t max, char *buf, size_t len)
+{
+	double x;
+	int r, g, b;
+
+	if (!v) {
+		snprintf(buf, len, "#f4f4f4");
+		return;
+	}
+	x = max > 1 ? log((double)v) / log((double)max) : 1.0;
+	r = (int)(255 - 75 * x);
+	g = (int)(230 - 230 * x);
+	b = (int)(200 - 200 * x);
+	snprintf(buf, len, "#%02x%02x%02x", r, g < 0 ? 0 : g, b < 0 ? 0 : b);
+}
+
+int sched_report_svg(const char *path, const struct sched_results *r, const char *title)
+{
+	struct heatmap h;
+	FILE *f = fopen(path, "w");
+	int cell, left = 60, top = 50, size, bad;
+	char fill[16];
+
+	if (!f)
+		return -1;
+	heatmap_build(&h, r->topo, r->wake_matrix, 128);
+	cell = h.n <= 16 ? 32 : h.n <= 64 ? 10 : 5;
+	size = cell * h.n;
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		   "font-family=\"sans-serif\" font-size=\"11\">\n",
+		left + size + 140, top + size + 50);
+	fprintf(f, "<title>%s</title>\n", title);
+	fprintf(f, "<text x=\"%d\" y=\"18\" font-size=\"14\">wakeups: waker %s (rows) to target %s "
+		   "(columns), %llu in all</text>\n",
+		left, h.unit, h.unit, (unsigned long long)h.total);
+	for (int a = 0; a < h.n; a++) {
+		for (int b = 0; b < h.n; b++) {
+			uint64_t v = h.cell[(size_t)a * (size_t)h.n + (size_t)b];
+
+			colour(v, h.max, fill, sizeof(fill));
+			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\">"
+				   "<title>%s %s -> %s %s: %llu</title></rect>\n",
+				left + b * cell, top + a * cell, cell, cell, fill, h.unit, h.label[a],
+				h.unit, h.label[b], (unsigned long long)v);
+		}
+		if (h.n <= 64 || a % 8 == 0)
+			fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", left - 4,
+				top + a * cell + cell / 2 + 4, h.label[a]);
+	}
+	for (int b = 0; b < h.n; b += h.n <= 16 ? 1 : 8)
+		fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text>\n", left + b * cell, top - 6,
+			h.label[b]);
+	for (int i = 0; i <= 4; i++) {
+		uint64_t v = h.max ? (uint64_t)llround(exp(log((double)h.max) * i / 4.0)) : 0;
+
+		colour(v, h.max, fill, sizeof(fill));
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>"
+			   "<text x=\"%d\" y=\"%d\">%llu</text>\n",
+			left + size + 20, top + i * 20, fill, left + size + 40, top + i * 20 + 11,
+			(unsigned long long)v);
+	}
+	fprintf(f, "</svg>\n");
+	heatmap_release(&h);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad)
+		return -1;
+	return 0;
+}

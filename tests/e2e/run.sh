@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# run.sh - locus run on real workloads: wakeup locality against pinning, perf as the oracle,
+# failure modes (no tracefs, no permission, short-lived and many tasks), outputs.
+. "$(dirname "$0")/../lib.sh"
+
+if ! have_root; then
+	skip "locus run traces sched tracepoints: these checks need root"
+	finish
+fi
+
+# Pinned ping-pong on CPUs 0 and 1: wakeups sit in cells (0,1) and (1,0), in the class
+# this machine's topology gives the pair; totals agree with perf stat's.
+"$LOCUS" run -q --json "$TMP/p01.json" -- "$LOCUS" bench pingpong --pin 0,1 --loops 20000 >"$TMP/p01.txt"
+expect_eq "run pingpong --pin 0,1 exits 0" 0 $?
+perf stat -x, -e sched:sched_waking,sched:sched_switch -- "$LOCUS" bench pingpong --pin 0,1 --loops 20000 2>"$TMP/perf01.txt" >/dev/null
+check "--pin 0,1: >=95% of wakeups in (0,1)+(1,0), class of the pair, totals within 5% of perf" \
+	python3 - "$TMP/p01.json" "$TMP/perf01.txt" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+perf = {l.split(",")[2]: int(l.split(",")[0]) for l in open(sys.argv[2]) if l.count(",") > 3}
+w = d["wakeups"]
+m = w["matrix"]
+cells = m[0][1] + m[1][0]
+assert w["total"] > 0
+assert cells >= 0.95 * w["total"], (cells, w["total"])
+cpu = {c["cpu"]: c for c in d["topology"]["cpu"]}
+a, b = cpu[0], cpu[1]
+if a["core"] == b["core"]: cls = "smt"
+elif d["topology"]["llc_known"] and a["llc"] == b["llc"]: cls = "llc"
+elif a["node"] == b["node"]: cls = "node"
+else: cls = "remote"
+assert w["by_class"][cls] >= 0.95 * w["total"], (cls, w["by_class"], w["total"])
+waking, switch = perf["sched:sched_waking"], perf["sched:sched_switch"]
+assert abs(w["total"] - waking) <= 0.05 * waking, (w["total"], waking)
+cs = d["context_switches"]["voluntary"] + d["context_switches"]["involuntary"]
+assert abs(cs - switch) <= 0.05 * switch, (cs, switch)
+assert d["lost_events"] == 0
+PY
+check "--pin 0,1: the text report has the heatmap and the delay table" \
+	grep -q "waker CPU (rows) -> target CPU (columns)" "$TMP/p01.txt"
+
+"$LOCUS" run -q --json "$TMP/p00.json" -- "$LOCUS" bench pingpong --pin 0,0 --loops 20000 >/dev/null
+perf stat -x, -e sched:sched_waking,sched:sched_switch -- "$LOCUS" bench pingpong --pin 0,0 --loops 20000 2>"$TMP/perf00.txt" >/dev/null
+check "--pin 0,0: >=95% same CPU; totals within 5% of perf" python3 - "$TMP/p00.json" "$TMP/perf00.txt" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+perf = {l.split(",")[2]: int(l.split(",")[0]) for l in open(sys.argv[2]) if l.count(",") > 3}
+w = d["wakeups"]
+assert w["by_class"]["same_cpu"] >= 0.95 * w["total"], w
+assert w["matrix"][0][0] >= 0.95 * w["total"]
+assert abs(w["total"] - perf["sched:sched_waking"]) <= 0.05 * perf["sched:sched_waking"]
+cs = d["context_switches"]["voluntary"] + d["context_switches"]["involuntary"]
+assert abs(cs - perf["sched:sched_switch"]) <= 0.05 * perf["sched:sched_switch"]
+assert d["latency"]["wake_to_run_ns"]["count"] > 0.9 * w["total"]
+PY
+
+# A workload that exits at once; one that fails.
+"$LOCUS" run -q -- true >"$TMP/true.txt"
+expect_eq "run -- true exits 0" 0 $?
+check "run -- true still reports the scheduler section" grep -q "^ Wakeups of the traced tasks:" "$TMP/true.txt"
+"$LOCUS" run -q -- sh -c 'exit 5' >/dev/null
+expect_eq "run keeps the workload's exit status" 5 $?
+
+# A thousand short-lived children are followed through fork.
+"$LOCUS" run -q --json "$TMP/fork.json" --sections wakeups -- \
+	sh -c 'i=0; while [ $i -lt 1000 ]; do /bin/true; i=$((i+1)); done' >/dev/null
+expect_eq "1000 short-lived tasks: exit 0" 0 $?
+check "1000 short-lived tasks: all followed" python3 - "$TMP/fork.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["tasks_total"] >= 1001, d["tasks_total"]
+assert d["wakeups"]["new_tasks"] >= 1000, d["wakeups"]["new_tasks"]
+PY
+
+# tracefs missing: one line, the counters still reported, the status kept.
+"$LOCUS" run --tracefs /nonexistent --json "$TMP/nt.json" -- sh -c 'exit 3' >"$TMP/nt.txt" 2>"$TMP/nt.err"
+expect_eq "no tracefs: the workload's status" 3 $?
+check "no tracefs: one line on stderr" test "$(wc -l <"$TMP/nt.err")" -eq 1
+check "no tracefs: it says what is missing" grep -q "cannot read the sched tracepoint formats under /nonexistent" "$TMP/nt.err"
+check "no tracefs: counters reported" grep -q "context-switches" "$TMP/nt.txt"
+check "no tracefs: the report says not supported" grep -q "Scheduler: not supported" "$TMP/nt.txt"
+check "no tracefs: JSON has sched.supported false and no wakeup numbers" python3 - "$TMP/nt.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["sched"]["supported"] is False and d["sched"]["reason"]
+assert "wakeups" not in d
+PY
+
+# Not permitted: an unprivileged user with perf_event_paranoid >= 1.
+if runuser -u nobody -- test -x "$LOCUS" 2>/dev/null && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ]; then
+	(cd /tmp && runuser -u nobody -- "$LOCUS" run -- sh -c 'exit 4') >"$TMP/np.txt" 2>"$TMP/np.err"
+	expect_eq "unprivileged: the workload's status" 4 $?
+	check "unprivileged: says which setting would allow it" grep -Eq "perf_event_paranoid|tracefs" "$TMP/np.err"
+	check "unprivileged: counters still reported" grep -q "context-switches" "$TMP/np.txt"
+else
+	skip "no unprivileged user can run $LOCUS here"
+fi
+
+# Outputs and options.
+"$LOCUS" run -q --svg "$TMP/h.svg" --sections wakeups -- "$LOCUS" bench pingpong --loops 2000 >/dev/null
+check "--svg writes a well-formed SVG with cells" python3 -c "
+import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+assert r.tag.endswith('svg') and len(r.findall('{http://www.w3.org/2000/svg}rect')) >= 4" "$TMP/h.svg"
+"$LOCUS" run -q --sysfs-root tests/fixtures/topology/2s16c2t-64 --json "$TMP/fx.json" --sections wakeups -- "$LOCUS" bench pingpong --pin 0,1 --loops 2000 >/dev/null
+check "--sysfs-root: the fixture's topology and classes are used" python3 - "$TMP/fx.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["topology"]["cpus"] == 64 and d["topology"]["llc_groups"] == 2
+w = d["wakeups"]
+assert w["by_class"]["llc"] >= 0.95 * w["total"], w["by_class"]  # CPUs 0, 1 share an LLC there
+PY
+"$LOCUS" run --sysfs-root /nonexistent -- true >/dev/null 2>"$TMP/e.txt"
+expect_eq "bad --sysfs-root is a usage error" 2 $?
+"$LOCUS" run --sections bogus -- true >/dev/null 2>"$TMP/e.txt"
+expect_eq "bad --sections is a usage error" 2 $?
+check "bad --sections names the word" grep -q "'bogus'" "$TMP/e.txt"
+"$LOCUS" run -q --sections counters -- true >"$TMP/c.txt"
+check "--sections counters: no scheduler section" bash -c "! grep -q Scheduler '$TMP/c.txt'"
+"$LOCUS" run -m 3 -- true >/dev/null 2>&1
+expect_eq "-m not a power of two is a usage error" 2 $?
+"$LOCUS" run -q -a --sections wakeups,switches -- sleep 0.3 >"$TMP/a.txt"
+expect_eq "run -a exits 0" 0 $?
+check "run -a traces every task" grep -q "every task but locus" "$TMP/a.txt"
+
+# Memory does not grow with the length of the run.
+check "peak RSS at 200k round trips within 25% (+4 MiB) of 50k" python3 - "$LOCUS" <<'PY'
+import resource, subprocess, sys
+def peak(loops):
+    p = subprocess.run(["/usr/bin/env", "python3", "-c",
+        "import resource,subprocess,sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
+        sys.argv[1], "run", "-q", "--", sys.argv[1], "bench", "pingpong", "--loops", str(loops)],
+        capture_output=True, text=True)
+    return int(p.stdout.strip())
+short, long = peak(50000), peak(200000)
+print("peak RSS KiB:", short, long)
+assert long <= short * 1.25 + 4096, (short, long)
+PY
+finish

@@ -1,0 +1,163 @@
+/* test_sched_report.c - golden scheduler reports for each fixture topology (2 to 512 CPUs). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../analyzers/wakeup.h"
+#include "../../report/heatmap.h"
+#include "../../report/sched_report.h"
+#include "events.h"
+#include "golden.h"
+
+struct flow {
+	int waker_cpu, prev_cpu, target_cpu;
+	int count;
+};
+
+/*
+ * One task per flow sleeps on prev_cpu; a waker task on waker_cpu wakes it
+ * count times; it runs on target_cpu after 1..7 us and sleeps again.
+ */
+static void play(struct wakeup *w, const struct flow *flows, int nflows)
+{
+	uint64_t t = 1000;
+
+	for (int f = 0; f < nflows; f++) {
+		int wakee = 1000 + f, waker = 2000 + f;
+		struct event e;
+
+		wakeup_track(w, wakee);
+		wakeup_track(w, waker);
+		e = ev_switch(t, flows[f].prev_cpu, wakee, S_SLEEP, 0);
+		wakeup_add(w, &e);
+		for (int i = 0; i < flows[f].count; i++) {
+			int cpu = i ? flows[f].target_cpu : flows[f].prev_cpu;
+
+			t += 10000;
+			e = ev_waking(t, flows[f].waker_cpu, waker, wakee, cpu);
+			wakeup_add(w, &e);
+			if (flows[f].target_cpu != cpu) {
+				e = ev_migrate(t + 100, flows[f].waker_cpu, waker, wakee, cpu,
+					       flows[f].target_cpu);
+				wakeup_add(w, &e);
+			}
+			e = ev_switch(t + 1000 * (uint64_t)(1 + i % 7), flows[f].target_cpu, 0, 0,
+				      wakee);
+			wakeup_add(w, &e);
+			e = ev_switch(t + 9000, flows[f].target_cpu, wakee, S_SLEEP, 0);
+			wakeup_add(w, &e);
+		}
+	}
+	wakeup_finish(w);
+}
+
+static char *render(const char *fixture, const struct flow *flows, int nflows, int width,
+		    bool json)
+{
+	struct topology topo;
+	struct wakeup w;
+	struct wakeup_cfg cfg = { 0 };
+	struct sched_report_ctx ctx = { true, NULL, "test events", "the workload's tasks", 0, 0, 0,
+					width };
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	assert_int_equal(topology_load(&topo, fixture, err, sizeof(err)), 0);
+	snprintf(topo.source, sizeof(topo.source), "%s", strrchr(fixture, '/') + 1);
+	cfg.topo = &topo;
+	cfg.waking_source = true;
+	wakeup_init(&w, &cfg);
+	play(&w, flows, nflows);
+	ctx.cpus_traced = topo.nonline;
+	f = open_memstream(&buf, &len);
+	if (json) {
+		struct json j;
+
+		json_init(&j, f);
+		json_object(&j, NULL);
+		sched_report_json_members(&j, wakeup_results(&w), &ctx);
+		json_object_end(&j);
+		json_end(&j);
+	} else {
+		sched_report_text(f, wakeup_results(&w), SEC_ALL, &ctx);
+	}
+	fclose(f);
+	wakeup_release(&w);
+	topology_release(&topo);
+	return buf;
+}
+
+static void check(const char *fixture, const char *golden, const struct flow *flows, int n,
+		  int width, bool json)
+{
+	char *text = render(fixture, flows, n, width, json);
+	char path[256];
+
+	snprintf(path, sizeof(path), "tests/golden/%s", golden);
+	assert_int_equal(golden_compare(path, text), 0);
+	/* every line fits the width asked for */
+	if (!json)
+		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+			assert_true((int)strlen(line) <= width);
+	free(text);
+}
+
+static void desktop_4c8t(void **state)
+{
+	const struct flow fl[] = { { 1, 5, 5, 40 }, { 1, 2, 2, 25 }, { 0, 0, 0, 10 },
+				   { 3, 6, 3, 5 } };
+
+	check("tests/fixtures/topology/desktop-4c8t", "sched_desktop-4c8t.txt", fl, 4, 80, false);
+	check("tests/fixtures/topology/desktop-4c8t", "sched_desktop-4c8t.json", fl, 4, 80, true);
+}
+
+static void core2quad(void **state)
+{
+	const struct flow fl[] = { { 0, 1, 1, 30 }, { 0, 2, 2, 12 }, { 3, 3, 3, 8 },
+				   { 2, 0, 3, 4 } };
+
+	check("tests/fixtures/topology/core2quad", "sched_core2quad.txt", fl, 4, 80, false);
+}
+
+static void two_socket_64(void **state)
+{
+	const struct flow fl[] = { { 0, 32, 32, 50 }, { 0, 1, 1, 30 }, { 0, 16, 16, 9 },
+				   { 5, 5, 5, 20 }, { 17, 40, 17, 6 }, { 63, 2, 31, 3 } };
+
+	check("tests/fixtures/topology/2s16c2t-64", "sched_2s16c2t-64.txt", fl, 6, 80, false);
+}
+
+static void big_512(void **state)
+{
+	const struct flow fl[] = { { 0, 256, 256, 50 }, { 0, 1, 1, 30 }, { 0, 16, 16, 20 },
+				   { 0, 32, 32, 10 }, { 300, 300, 300, 15 }, { 511, 100, 200, 4 } };
+
+	check("tests/fixtures/topology/8n512", "sched_8n512.txt", fl, 6, 80, false);
+	check("tests/fixtures/topology/8n512", "sched_8n512_wide.txt", fl, 6, 200, false);
+}
+
+static void heatmap_levels(void **state)
+{
+	assert_int_equal(heatmap_level(0, 100), 0);
+	assert_int_equal(heatmap_level(1, 100), 1);
+	assert_int_equal(heatmap_level(100, 100), 9);
+	assert_int_equal(heatmap_level(10, 100), 5);
+	assert_int_equal(heatmap_level(1, 1), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(desktop_4c8t), cmocka_unit_test(core2quad),
+		cmocka_unit_test(two_socket_64), cmocka_unit_test(big_512),
+		cmocka_unit_test(heatmap_levels),
+	};
+
+	return cmocka_run_group_tests_name("sched_report", tests, NULL, NULL);
+}

@@ -1,0 +1,295 @@
+/* test_wakeup.c - the wakeup analyzer on hand-made event sequences and fixture topologies. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+#include <stdlib.h>
+
+#include "../../analyzers/wakeup.h"
+#include "../../collectors/topology.h"
+#include "events.h"
+
+#define FIX "tests/fixtures/topology/"
+
+static struct topology topo64;
+
+static int setup(void **state)
+{
+	char err[256];
+
+	return topology_load(&topo64, FIX "2s16c2t-64", err, sizeof(err));
+}
+
+static int teardown(void **state)
+{
+	topology_release(&topo64);
+	return 0;
+}
+
+static void start(struct wakeup *w, bool system_wide)
+{
+	struct wakeup_cfg cfg = { &topo64, system_wide, NULL, 0, true, 0 };
+
+	wakeup_init(w, &cfg);
+}
+
+static void feed(struct wakeup *w, const struct event *ev, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		wakeup_add(w, &ev[i]);
+	wakeup_finish(w);
+}
+
+/* A wakeup from CPU 0 to its SMT sibling (CPU 32) on the 64-CPU box is class smt. */
+static void smt_sibling(void **state)
+{
+	struct wakeup w;
+	struct sched_results *r;
+	const struct event ev[] = {
+		ev_switch(100, 32, 100, S_SLEEP, 0),	/* 100 sleeps on CPU 32 */
+		ev_waking(1000, 0, 200, 100, 32),	/* 200 on CPU 0 wakes it */
+		ev_wakeup(1500, 32, 0, 100, 32),	/* placed on CPU 32 */
+		ev_switch(3000, 32, 0, 0, 100),		/* runs 2000 ns after the waking */
+	};
+
+	start(&w, false);
+	wakeup_track(&w, 100);
+	wakeup_track(&w, 200);
+	feed(&w, ev, sizeof(ev) / sizeof(ev[0]));
+	r = wakeup_results(&w);
+	assert_int_equal(r->wakeups, 1);
+	assert_int_equal(r->wakeups_placed, 1);
+	assert_int_equal(r->by_class[LOC_SMT], 1);
+	assert_int_equal(r->wake_matrix[0 * 64 + 32], 1);
+	assert_int_equal(r->placement[PLACE_STAYED], 1);
+	assert_int_equal(r->prev_by_class[LOC_SAME_CPU], 1);
+	assert_int_equal(r->delay.count, 1);
+	assert_int_equal(r->delay.max, 2000);
+	assert_int_equal(r->delay_class[LOC_SMT].count, 1);
+	assert_int_equal(r->delay_cpu[32].count, 1);
+	assert_int_equal(r->voluntary, 1);
+	assert_int_equal(r->npairs, 1);
+	assert_int_equal(r->pairs[0].waker_tid, 200);
+	assert_int_equal(r->pairs[0].by_class[LOC_SMT], 1);
+	assert_int_equal(r->switch_in_missed, 0);
+	wakeup_release(&w);
+}
+
+/* Previous CPU on the other socket, placed next to the waker: pulled, remote move. */
+static void pulled_across_sockets(void **state)
+{
+	struct wakeup w;
+	struct sched_results *r;
+	const struct event ev[] = {
+		ev_switch(10, 16, 100, S_SLEEP, 0),
+		ev_waking(1000, 0, 200, 100, 16),
+		ev_migrate(1100, 0, 200, 100, 16, 1),
+		ev_wakeup(1200, 1, 0, 100, 1),
+		ev_switch(1600, 1, 0, 0, 100),
+	};
+
+	start(&w, false);
+	wakeup_track(&w, 100);
+	feed(&w, ev, sizeof(ev) / sizeof(ev[0]));
+	r = wakeup_results(&w);
+	assert_int_equal(r->by_class[LOC_LLC], 1);
+	assert_int_equal(r->prev_by_class[LOC_REMOTE], 1);
+	assert_int_equal(r->placement[PLACE_PULLED], 1);
+	assert_int_equal(r->migrations, 1);
+	assert_int_equal(r->mig_by_class[LOC_REMOTE], 1);
+	assert_int_equal(r->mig_matrix[16 * 64 + 1], 1);
+	assert_int_equal(r->delay.max, 600);
+	/* the waker was not traced: the pair still counts, named by tid */
+	assert_int_equal(r->pairs[0].waker_tid, 200);
+	assert_int_equal(r->tasks[0].tid, 100);
+	assert_int_equal(r->tasks[0].migrations, 1);
+	wakeup_release(&w);
+}
+
+/* No sched_wakeup and no switch-in recorded: the wakee's own next event places it. */
+static void missed_switch_in(void **state)
+{
+	struct wakeup w;
+	struct sched_results *r;
+	const struct event ev[] = {
+		ev_switch(10, 5, 100, S_SLEEP, 0),
+		ev_waking(1000, 0, 200, 100, 5),
+		ev_waking(2000, 5, 100, 200, 0), /* 100 runs on CPU 5: it wakes 200 */
+	};
+
+	start(&w, false);
+	wakeup_track(&w, 100);
+	feed(&w, ev, sizeof(ev) / sizeof(ev[0]));
+	r = wakeup_results(&w);
+	assert_int_equal(r->wakeups, 1);
+	assert_int_equal(r->wakeups_placed, 1);
+	assert_int_equal(r->wake_matrix[0 * 64 + 5], 1);
+	assert_int_equal(r->switch_in_missed, 1);
+	assert_int_equal(r->cpu[5].switch_in_missed, 1);
+	assert_int_equal(r->delay.count, 0); /* not measured, not made up */
+	wakeup_release(&w);
+}
+
+static void switch_kinds(void **state)
+{
+	struct wakeup w;
+	struct sched_results *r;
+	const struct event ev[] = {
+		ev_switch(10, 3, 0, 0, 100),
+		ev_switch(20, 3, 100, S_PREEMPT, 101),	/* preempted: R+ */
+		ev_switch(30, 3, 101, 0, 100),		/* yielded while runnable: R */
+		ev_switch(40, 3, 100, S_SLEEP, 0),	/* slept */
+		ev_switch(50, 3, 0, 0, 101),
+		ev_switch(60, 3, 101, 2, 0),		/* uninterruptible */
+	};
+
+	start(&w, false);
+	wakeup_track(&w, 100);
+	wakeup_track(&w, 101);
+	feed(&w, ev, sizeof(ev) / sizeof(ev[0]));
+	r = wakeup_results(&w);
+	assert_int_equal(r->involuntary, 2);
+	assert_int_equal(r->voluntary, 2);
+	assert_int_equal(r->cpu[3].involuntary, 2);
+	/* CPU 3: idle 0..10? unknown before the first switch; busy 10..60, idle 40..50 */
+	assert_int_equal(r->cpu[3].busy_ns, 40);
+	assert_int_equal(r->cpu[3].idle_ns, 10);
+	assert_int_equal(r->cpu[3].tracked_ns, 40);
+	wakeup_release(&w);
+}
+
+/* Children are followed through fork; other tasks are not traced. */
+static void fork_following(void **state)
+{
+	struct wakeup w;
+	struct sched_results *r;
+	const struct event ev[] = {
+		ev_fork(10, 0, 100, 101),
+		ev_waking(20, 0, 100, 101, 0),
+		ev_waking(30, 0, 100, 300, 0),	/* 300 is not ours */
+		ev_fork(40, 1, 300, 301),	/* nor its child */
+		ev_waking(50, 1, 300, 301, 1),
+	};
+
+	start(&w, false);
+	wakeup_track(&w, 100);
+	feed(&w, ev, sizeof(ev) / sizeof(ev[0]));
+	r = wakeup_results(&w);
+	assert_int_equal(r->wakeups, 1);
+	assert_int_equal(r->ntasks, 2);
+	wakeup_release(&w);
+}
+
+static void system_wide_excludes(void **state)
+{
+	const int32_t excl[] = { 999 };
+	struct wakeup_cfg cfg = { &topo64, true, excl, 1, true, 0 };
+	struct wakeup w;
+	struct sched_results *r;
+	const struct event ev[] = {
+		ev_waking(20, 0, 5, 999, 0),
+		ev_waking(30, 0, 5, 500, 1),
+		ev_waking(40, 0, 5, 0, 1), /* the idle task is never a wakee */
+	};
+
+	wakeup_init(&w, &cfg);
+	feed(&w, ev, sizeof(ev) / sizeof(ev[0]));
+	r = wakeup_results(&w);
+	assert_int_equal(r->wakeups, 1);
+	wakeup_release(&w);
+}
+
+static void woken_while_running(void **state)
+{
+	struct wakeup w;
+	struct sched_results *r;
+	const struct event ev[] = {
+		ev_switch(10, 2, 0, 0, 100),
+		ev_waking(20, 2, 100, 100, 2),
+	};
+
+	start(&w, false);
+	wakeup_track(&w, 100);
+	feed(&w, ev, sizeof(ev) / sizeof(ev[0]));
+	r = wakeup_results(&w);
+	assert_int_equal(r->wakeups, 0);
+	assert_int_equal(r->wakeups_running, 1);
+	wakeup_release(&w);
+}
+
+/* Without sched_waking (old kernels), sched_wakeup is the wakeup and places at once. */
+static void wakeup_only_source(void **state)
+{
+	struct wakeup_cfg cfg = { &topo64, false, NULL, 0, false, 0 };
+	struct wakeup w;
+	struct sched_results *r;
+	const struct event ev[] = {
+		ev_switch(10, 40, 100, S_SLEEP, 0),
+		ev_wakeup(20, 8, 200, 100, 8),
+		ev_switch(90, 8, 200, S_SLEEP, 100),
+	};
+
+	wakeup_init(&w, &cfg);
+	wakeup_track(&w, 100);
+	feed(&w, ev, sizeof(ev) / sizeof(ev[0]));
+	r = wakeup_results(&w);
+	assert_int_equal(r->wakeups, 1);
+	assert_int_equal(r->by_class[LOC_SAME_CPU], 1);
+	assert_int_equal(r->prev_by_class[LOC_SMT], 1); /* 40 and 8 are siblings */
+	assert_int_equal(r->delay.max, 70);
+	wakeup_release(&w);
+}
+
+static void pair_table_bounded(void **state)
+{
+	struct wakeup_cfg cfg = { &topo64, true, NULL, 0, true, 2 };
+	struct wakeup w;
+	struct sched_results *r;
+
+	wakeup_init(&w, &cfg);
+	for (int i = 0; i < 5; i++) {
+		struct event e = ev_waking(10 + (uint64_t)i, 0, 50 + i, 100 + i, 0);
+
+		wakeup_add(&w, &e);
+	}
+	wakeup_finish(&w);
+	r = wakeup_results(&w);
+	assert_int_equal(r->npairs, 2);
+	assert_int_equal(r->pairs_dropped, 3);
+	assert_int_equal(r->wakeups, 5);
+	wakeup_release(&w);
+}
+
+static void lost_records(void **state)
+{
+	struct wakeup w;
+	struct event e = ev_base(0, 0, 0, EV_LOST);
+
+	start(&w, true);
+	e.lost.lost = 7;
+	wakeup_add(&w, &e);
+	wakeup_add(&w, &e);
+	wakeup_finish(&w);
+	assert_int_equal(wakeup_results(&w)->lost, 14);
+	wakeup_release(&w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(smt_sibling),
+		cmocka_unit_test(pulled_across_sockets),
+		cmocka_unit_test(missed_switch_in),
+		cmocka_unit_test(switch_kinds),
+		cmocka_unit_test(fork_following),
+		cmocka_unit_test(system_wide_excludes),
+		cmocka_unit_test(woken_while_running),
+		cmocka_unit_test(wakeup_only_source),
+		cmocka_unit_test(pair_table_bounded),
+		cmocka_unit_test(lost_records),
+	};
+
+	return cmocka_run_group_tests_name("wakeup", tests, setup, teardown);
+}
