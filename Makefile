@@ -36,7 +36,7 @@ SAN_OBJS := $(LIB_SRCS:%.c=$(SAN_DIR)/%.o)
 UNITS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
 SAN_UNITS := $(UNIT_SRCS:tests/unit/%.c=build/unit-san/%)
 
-.PHONY: all deps test-deps demo check unit unit-san e2e install clean format
+.PHONY: all deps test-deps demo check unit unit-san e2e install clean format bench
 
 all: locus
 
@@ -93,6 +93,10 @@ unit-san: $(SAN_UNITS)
 # Every test layer; the last line is the runner's summary.
 check: locus $(UNITS) $(SAN_UNITS) build/locus-san | test-deps
 	@tests/run.sh
+
+# Benchmarks against perf, interleaved, medians; results in bench/results.md (needs root).
+bench: locus | test-deps
+	@bench/perturb.sh 5 | tee bench/results.md
 
 install: locus
 	install -D -m 0755 locus $(DESTDIR)$(PREFIX)/bin/locus

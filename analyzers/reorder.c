@@ -1,4 +1,4 @@
-/* reorder.c - bounded-window time ordering of events read from per-CPU ring buffers. */
+/* reorder.c - bounded-window time ordering: per-CPU queues merged through a small heap. */
 #include "reorder.h"
 
 #include <stdlib.h>
@@ -6,54 +6,125 @@
 
 #include "../common/util.h"
 
+#define MAX_QUEUES 8192
+
 void reorder_init(struct reorder *r)
 {
 	memset(r, 0, sizeof(*r));
 }
 
+static struct event *slot(struct reorder_queue *q, size_t i)
+{
+	return &q->ev[(q->head + i) % q->cap];
+}
+
+static void grow(struct reorder_queue *q)
+{
+	size_t cap = q->cap ? q->cap * 2 : 1024;
+	struct event *ev = xmalloc(cap * sizeof(*ev));
+
+	for (size_t i = 0; i < q->n; i++)
+		ev[i] = *slot(q, i);
+	free(q->ev);
+	q->ev = ev;
+	q->cap = cap;
+	q->head = 0;
+}
+
+static struct reorder_queue *queue_of(struct reorder *r, int32_t cpu)
+{
+	int idx = cpu >= 0 && cpu < MAX_QUEUES - 1 ? cpu : MAX_QUEUES - 1;
+
+	if (idx >= r->nq) {
+		int n = idx + 1;
+
+		r->q = xrealloc(r->q, (size_t)n * sizeof(*r->q));
+		memset(r->q + r->nq, 0, (size_t)(n - r->nq) * sizeof(*r->q));
+		r->heap = xrealloc(r->heap, (size_t)n * sizeof(*r->heap));
+		r->nq = n;
+	}
+	return &r->q[idx];
+}
+
 void reorder_add(struct reorder *r, const struct event *e, event_sink sink, void *ctx)
 {
+	struct reorder_queue *q;
+	size_t i;
+
 	if (r->released_upto && e->time_ns < r->released_upto) {
 		r->late++;
 		sink(ctx, e);
 		return;
 	}
-	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 4096;
-		r->q = xrealloc(r->q, r->cap * sizeof(*r->q));
+	q = queue_of(r, e->cpu);
+	if (q->n == q->cap)
+		grow(q);
+	/* in order within its CPU, as ring buffers deliver; else insert in place */
+	i = q->n;
+	while (i > 0 && slot(q, i - 1)->time_ns > e->time_ns) {
+		*slot(q, i) = *slot(q, i - 1);
+		i--;
 	}
-	r->q[r->n].e = *e;
-	r->q[r->n++].seq = r->seq++;
-	if (r->n > r->peak)
-		r->peak = r->n;
+	if (i != q->n)
+		r->unordered++;
+	*slot(q, i) = *e;
+	q->n++;
+	if (++r->held > r->peak)
+		r->peak = r->held;
 	if (e->time_ns > r->round_max)
 		r->round_max = e->time_ns;
 }
 
-static int by_time(const void *a, const void *b)
+static uint64_t head_time(const struct reorder *r, int qi)
 {
-	const struct reorder_entry *x = a, *y = b;
+	const struct reorder_queue *q = &r->q[qi];
 
-	if (x->e.time_ns != y->e.time_ns)
-		return x->e.time_ns < y->e.time_ns ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
+	return q->ev[q->head].time_ns;
 }
 
-/* Release queued events with time <= limit, in order. */
+static void sift_down(struct reorder *r, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, m = i;
+
+		if (l < r->nheap && head_time(r, r->heap[l]) < head_time(r, r->heap[m]))
+			m = l;
+		if (l + 1 < r->nheap && head_time(r, r->heap[l + 1]) < head_time(r, r->heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		int t = r->heap[i];
+
+		r->heap[i] = r->heap[m];
+		r->heap[m] = t;
+		i = m;
+	}
+}
+
+/* Release queued events with time <= limit, merging the CPUs in time order. */
 static void release(struct reorder *r, uint64_t limit, event_sink sink, void *ctx)
 {
-	size_t i = 0;
+	r->nheap = 0;
+	for (int i = 0; i < r->nq; i++)
+		if (r->q[i].n)
+			r->heap[r->nheap++] = i;
+	for (int i = r->nheap / 2 - 1; i >= 0; i--)
+		sift_down(r, i);
+	while (r->nheap) {
+		struct reorder_queue *q = &r->q[r->heap[0]];
+		struct event *e = &q->ev[q->head];
 
-	if (r->n == 0)
-		return;
-	qsort(r->q, r->n, sizeof(*r->q), by_time);
-	while (i < r->n && r->q[i].e.time_ns <= limit) {
-		sink(ctx, &r->q[i].e);
-		r->released_upto = r->q[i].e.time_ns;
-		i++;
+		if (e->time_ns > limit)
+			break;
+		sink(ctx, e);
+		r->released_upto = e->time_ns;
+		q->head = (q->head + 1) % q->cap;
+		q->n--;
+		r->held--;
+		if (!q->n)
+			r->heap[0] = r->heap[--r->nheap];
+		sift_down(r, 0);
 	}
-	memmove(r->q, r->q + i, (r->n - i) * sizeof(*r->q));
-	r->n -= i;
 }
 
 void reorder_round(struct reorder *r, event_sink sink, void *ctx)
@@ -69,6 +140,9 @@ void reorder_flush(struct reorder *r, event_sink sink, void *ctx)
 
 void reorder_release(struct reorder *r)
 {
+	for (int i = 0; i < r->nq; i++)
+		free(r->q[i].ev);
 	free(r->q);
+	free(r->heap);
 	memset(r, 0, sizeof(*r));
 }

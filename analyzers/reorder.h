@@ -9,27 +9,31 @@
 
 typedef void (*event_sink)(void *ctx, const struct event *e);
 
+/* The events of one CPU, in time order (a ring of slots). */
+struct reorder_queue {
+	struct event *ev;
+	size_t head, n, cap;
+};
+
 /*
  * Events are added in rounds (one pass over every ring buffer). After round
  * N, everything older than the newest event of round N-1 is released in time
  * order: a CPU cannot still hold an event that old (perf's FINISHED_ROUND
- * rule). An event older than what was already released is late: it is
- * counted and released at once.
+ * rule). Each CPU's events arrive in order, so release is a merge of per-CPU
+ * queues, not a sort. An event older than what was already released is late:
+ * it is counted and released at once.
  */
-struct reorder_entry {
-	struct event e;
-	uint64_t seq;	/* arrival order: keeps equal times in buffer order */
-};
-
 struct reorder {
-	struct reorder_entry *q;
-	uint64_t seq;
-	size_t n, cap;
+	struct reorder_queue *q;	/* per CPU; the last one takes CPU numbers out of range */
+	int nq;
+	int *heap;			/* queue indices by head time */
+	int nheap;
 	uint64_t prev_round_max;	/* newest time of the previous round */
 	uint64_t round_max;		/* newest time of the current round */
 	uint64_t released_upto;		/* time of the last released event */
 	uint64_t late;			/* events that arrived after their window */
-	size_t peak;			/* most events held at once */
+	uint64_t unordered;		/* events older than their CPU's previous one (re-sorted) */
+	size_t held, peak;		/* events held now, and at most */
 };
 
 void reorder_init(struct reorder *r);

@@ -59,6 +59,8 @@ void stat_add_run(struct stat_result *r, const struct stat_reading *readings, do
 		}
 		if (!rd->counted)
 			continue;
+		if (rd->source)
+			c->source = rd->source;
 		c->values[c->counted_runs++] = rd->value;
 		c->running_fraction += rd->enabled_ns ? (double)rd->running_ns / (double)rd->enabled_ns
 						      : 1.0;

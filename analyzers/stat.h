@@ -12,6 +12,7 @@ struct stat_reading {
 	double value;		/* scaled for multiplexing */
 	uint64_t enabled_ns, running_ns;
 	const double *cpu_value; /* per CPU index, or NULL */
+	const char *source;	/* NULL: a perf_event counter; else "rusage", "sched trace" */
 };
 
 struct stat_counter {
@@ -21,6 +22,7 @@ struct stat_counter {
 	bool supported;		/* opened in every run */
 	char reason[240];	/* why not, when !supported */
 	bool user_only;
+	const char *source;	/* NULL: perf_event; else where the value came from (static) */
 	int counted_runs;	/* runs in which it ran */
 	double *values;		/* per counted run */
 	double mean, stddev;

@@ -167,6 +167,9 @@ int cmd_run(int argc, char **argv)
 		return EXIT_LOCUS_RUNTIME;
 	}
 	counting_session(&o, cmdv, &cfg);
+	if (!(ro.sections & SEC_COUNTERS))
+		cfg.nevs = 0; /* counters cost every context switch something: open none */
+	cfg.derive_software = !o.events; /* the default set: cheap sources where they exist */
 	tc = (struct tracer_cfg){ &topo, o.cpus, o.ncpus, ro.tracefs, (int)ro.pages,
 				  o.all_cpus || o.cpu_list, NULL, 0 };
 	memset(&tracer, 0, sizeof(tracer));

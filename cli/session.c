@@ -9,6 +9,7 @@
 #include "../collectors/counters.h"
 #include "../collectors/launcher.h"
 #include "../collectors/procfs.h"
+#include <linux/perf_event.h>
 #include "../common/exitcodes.h"
 #include "../common/util.h"
 
@@ -47,7 +48,7 @@ static void record_run(struct stat_result *res, const struct counter_set *cs, do
 		const struct counter *c = &cs->c[i];
 
 		rd[i] = (struct stat_reading){ c->open, c->counted, c->value, c->enabled_ns,
-					       c->running_ns, c->cpu_value };
+					       c->running_ns, c->cpu_value, c->source };
 		if (!c->open)
 			stat_set_unsupported(res, i, c->reason);
 		if (c->user_only)
@@ -55,6 +56,51 @@ static void record_run(struct stat_result *res, const struct counter_set *cs, do
 	}
 	stat_add_run(res, rd, elapsed);
 	free(rd);
+}
+
+/* The software events a traced workload's own accounting gives for free. */
+static bool derivable(const struct event_desc *ev)
+{
+	const struct perf_event_attr *a = &ev->attr;
+
+	return ev->resolved && a->type == PERF_TYPE_SOFTWARE && !a->exclude_kernel &&
+	       !a->exclude_user &&
+	       (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_PAGE_FAULTS ||
+		a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+		a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
+}
+
+static double timeval_ns(const struct timeval *tv)
+{
+	return (double)tv->tv_sec * 1e9 + (double)tv->tv_usec * 1e3;
+}
+
+/* Fill a derived counter from the workload's rusage or the trace. */
+static void derive(struct counter *c, const struct launcher *l, const struct sched_results *r)
+{
+	double v;
+
+	switch (c->ev.attr.config) {
+	case PERF_COUNT_SW_TASK_CLOCK:
+		v = timeval_ns(&l->ru.ru_utime) + timeval_ns(&l->ru.ru_stime) - l->pre_runtime_ns;
+		c->source = "rusage";
+		break;
+	case PERF_COUNT_SW_PAGE_FAULTS:
+		v = (double)(l->ru.ru_minflt + l->ru.ru_majflt) - l->pre_faults;
+		c->source = "rusage";
+		break;
+	case PERF_COUNT_SW_CONTEXT_SWITCHES:
+		v = (double)(r->voluntary + r->involuntary);
+		c->source = "sched trace";
+		break;
+	default:
+		v = (double)r->migrations;
+		c->source = "sched trace";
+	}
+	c->open = c->counted = true;
+	c->reason[0] = '\0';
+	c->value = v < 0 ? 0 : v;
+	c->enabled_ns = c->running_ns = 1;
 }
 
 static void start_tracing(const struct session_cfg *cfg, const struct launcher *l,
@@ -77,6 +123,7 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 {
 	struct count_target t = { .cpus = cfg->cpus, .ncpus = cfg->ncpus, .per_cpu = cfg->per_cpu };
 	struct counter_set cs;
+	struct event_desc *evs;
 	pid_t *tids = NULL;
 	double v0 = 0, i0 = 0, v1 = 0, i1 = 0;
 	uint64_t t0, t1;
@@ -103,16 +150,26 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 		t.ntids = n;
 		proc_ctxt_switches(cfg->pid, &v0, &i0);
 	}
-	err = counters_open(&cs, cfg->evs, cfg->nevs, &t);
+	if (cfg->trace && res->runs == 0)
+		start_tracing(cfg, l, &t, out);
+	evs = xcalloc((size_t)cfg->nevs + 1, sizeof(*evs));
+	if (cfg->nevs)
+		memcpy(evs, cfg->evs, (size_t)cfg->nevs * sizeof(*evs));
+	if (out->traced && cfg->derive_software && cfg->argv && t.tids)
+		for (int i = 0; i < cfg->nevs; i++)
+			if (derivable(&evs[i]))
+				evs[i].resolved = false; /* filled in after the run */
+	err = counters_open(&cs, evs, cfg->nevs, &t);
 	if (err) {
 		locus_err("cannot set up counters: %s", strerror(-err));
+		if (out->traced)
+			tracer_stop(cfg->tracer);
+		free(evs);
 		free(tids);
 		return EXIT_LOCUS_RUNTIME;
 	}
 	if (res->runs == 0 && !res->c)
 		init_result(cfg, &cs, res);
-	if (cfg->trace && res->runs == 0)
-		start_tracing(cfg, l, &t, out);
 	if (!t.enable_on_exec)
 		counters_enable(&cs);
 	t0 = now_ns();
@@ -121,6 +178,7 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 		if (out->traced)
 			tracer_stop(cfg->tracer);
 		counters_close(&cs);
+		free(evs);
 		return EXIT_LOCUS_NOEXEC;
 	}
 	while (!launcher_wait(l, -1))
@@ -130,6 +188,10 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 		tracer_stop(cfg->tracer);
 	counters_disable(&cs);
 	counters_read(&cs);
+	for (int i = 0; i < cs.n; i++)
+		if (!evs[i].resolved && cfg->evs[i].resolved)
+			derive(&cs.c[i], l, tracer_results(cfg->tracer));
+	free(evs);
 	record_run(res, &cs, (double)(t1 - t0));
 	if (cfg->argv && t.tids) {
 		stat_add_split(res, (double)l->ru.ru_nvcsw - l->pre_voluntary,

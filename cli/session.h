@@ -20,6 +20,10 @@ struct session_cfg {
 	const struct event_desc *evs;
 	int nevs;
 	const struct tracer_cfg *trace;	/* also trace the scheduler (first run), or NULL */
+	bool derive_software;		/* when tracing a workload, take task-clock and
+					 * page-faults from its rusage, context-switches
+					 * and cpu-migrations from the trace: no counter
+					 * then taxes every context switch */
 	struct tracer *tracer;		/* where the tracing goes */
 };
 

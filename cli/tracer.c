@@ -2,12 +2,15 @@
 #define _GNU_SOURCE
 #include "tracer.h"
 
+#include "../common/util.h"
+
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* How long the reader sleeps when no ring buffer reaches its watermark. */
-#define READER_TICK_MS 100
+#define READER_TICK_MS 200
 
 static void analyze(void *ctx, const struct event *e)
 {
@@ -26,6 +29,7 @@ static void enqueue(void *ctx, const struct event *e)
 static void *reader_main(void *arg)
 {
 	struct tracer *t = arg;
+	struct rusage ru;
 
 	t->exclude[1] = (int32_t)gettid();
 	while (!atomic_load(&t->stop)) {
@@ -35,6 +39,9 @@ static void *reader_main(void *arg)
 	}
 	sched_read(&t->col, enqueue, t);
 	reorder_flush(&t->ro, analyze, t);
+	if (getrusage(RUSAGE_THREAD, &ru) == 0)
+		t->reader_cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
+				   (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
 	return NULL;
 }
 
@@ -80,6 +87,10 @@ void tracer_stop(struct tracer *t)
 	t->started = false;
 	wakeup_finish(&t->an);
 	t->an.r.late = t->ro.late;
+	locus_verbose("reader thread: %.1f ms of CPU for %llu events (%.0f ns each), %zu held at most",
+		      (double)t->reader_cpu_ns / 1e6, (unsigned long long)t->col.samples,
+		      t->col.samples ? (double)t->reader_cpu_ns / (double)t->col.samples : 0.0,
+		      t->ro.peak);
 	t->an.r.undecodable = t->col.undecodable;
 }
 

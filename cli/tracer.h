@@ -31,6 +31,7 @@ struct tracer {
 	bool started;
 	int32_t exclude[2];	/* locus's main thread and the reader */
 	int cpus_traced;
+	uint64_t reader_cpu_ns;	/* CPU time the reader thread used */
 };
 
 /*

@@ -32,6 +32,7 @@ struct counter {
 	double value;		/* summed over CPUs and tasks, scaled for multiplexing */
 	uint64_t enabled_ns, running_ns;
 	double *cpu_value;	/* per CPU index when per_cpu, else NULL */
+	const char *source;	/* NULL: perf_event; else where the value came from */
 };
 
 struct counter_set {

@@ -130,6 +130,7 @@ int launcher_start(struct launcher *l)
 
 	/* What the held child switched before exec is not the workload's. */
 	proc_ctxt_switches(l->pid, &l->pre_voluntary, &l->pre_involuntary);
+	proc_task_usage(l->pid, &l->pre_runtime_ns, &l->pre_faults);
 	if (write(l->go_fd, &go, 1) != 1)
 		return -errno;
 	close(l->go_fd);

@@ -19,6 +19,8 @@ struct launcher {
 	struct rusage ru;  /* its resource usage (includes reaped descendants) */
 	double pre_voluntary;	   /* switches of the held child before its exec */
 	double pre_involuntary;
+	double pre_runtime_ns;	   /* CPU time and page faults of the held child before exec */
+	double pre_faults;
 	int exec_errno;	   /* errno of a failed exec, or 0 */
 	char *const *argv; /* the workload's command line */
 };

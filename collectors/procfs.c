@@ -70,3 +70,24 @@ int proc_ctxt_switches(pid_t pid, double *voluntary, double *involuntary)
 	free(tids);
 	return 0;
 }
+
+int proc_task_usage(pid_t pid, double *runtime_ns, double *faults)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long run, minflt, majflt;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	if (read_text_file(path, buf, sizeof(buf)) < 0 || sscanf(buf, "%llu", &run) != 1)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_text_file(path, buf, sizeof(buf)) < 0)
+		return -ENOENT;
+	/* fields after the comm, which may hold spaces: state ppid pgrp session tty_nr
+	 * tpgid flags minflt cminflt majflt */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %llu %*u %llu", &minflt, &majflt) != 2)
+		return -EINVAL;
+	*runtime_ns = (double)run;
+	*faults = (double)(minflt + majflt);
+	return 0;
+}

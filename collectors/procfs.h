@@ -13,4 +13,10 @@ int proc_tids(pid_t pid, pid_t **tids);
  */
 int proc_ctxt_switches(pid_t pid, double *voluntary, double *involuntary);
 
+/*
+ * CPU time (ns, /proc/PID/schedstat) and page faults (minor + major,
+ * /proc/PID/stat) of one task so far. Returns 0 or -errno.
+ */
+int proc_task_usage(pid_t pid, double *runtime_ns, double *faults);
+
 #endif

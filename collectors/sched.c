@@ -104,9 +104,14 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 
 		if (s->dec.fmt[t].id < 0)
 			continue;
+		/* with sched_waking, the chosen CPU comes from sched_migrate_task or the
+		 * switch-in; sched_wakeup would only add a third of the events (as perf
+		 * sched record, which leaves it out too) */
+		if (t == EV_WAKEUP && s->have_waking)
+			continue;
 		attr.config = (unsigned long long)s->dec.fmt[t].id;
-		/* wake the reader when a quarter of the ring is full */
-		attr.wakeup_watermark = (unsigned int)(s->pages * 4096 / 4);
+		/* wake the reader when half the ring is full: few wakeups, room to spare */
+		attr.wakeup_watermark = (unsigned int)(s->pages * 4096 / 2);
 		evsel = perf_evsel__new(&attr);
 		if (!evsel) {
 			snprintf(err, len, "out of memory setting up sched tracepoints");

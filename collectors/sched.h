@@ -38,7 +38,7 @@ struct sched_collector {
 int sched_default_pages(int ncpus);
 
 /*
- * Open sched_waking (or sched_wakeup), sched_wakeup, sched_wakeup_new,
+ * Open sched_waking (or, without it, sched_wakeup), sched_wakeup_new,
  * sched_switch, sched_migrate_task, sched_process_fork and
  * sched_process_exit on every CPU, and map their ring buffers. Returns 0,
  * or -1 with a one-line reason (and how to fix it) in err.

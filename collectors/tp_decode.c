@@ -35,6 +35,7 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, siz
 {
 	memset(d, 0, sizeof(*d));
 	d->tep = tep;
+	d->swap = tep_is_file_bigendian(tep) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	for (int t = 0; t < EV_TYPE_NR; t++) {
 		struct tep_event *ev = names[t] ? tep_find_event_by_name(tep, "sched", names[t]) : NULL;
 
@@ -75,7 +76,35 @@ static int num(const struct tp_decoder *d, const struct tep_format_field *f, con
 
 	if (f->offset < 0 || f->size <= 0 || f->size > 8 || (uint32_t)(f->offset + f->size) > size)
 		return -1;
-	v = tep_read_number(d->tep, raw + f->offset, f->size);
+	if (d->swap) {
+		v = tep_read_number(d->tep, raw + f->offset, f->size);
+	} else {
+		/* the hot path: native byte order, read in place */
+		switch (f->size) {
+		case 1:
+			v = raw[f->offset];
+			break;
+		case 2: {
+			uint16_t x;
+
+			memcpy(&x, raw + f->offset, 2);
+			v = x;
+			break;
+		}
+		case 4: {
+			uint32_t x;
+
+			memcpy(&x, raw + f->offset, 4);
+			v = x;
+			break;
+		}
+		case 8:
+			memcpy(&v, raw + f->offset, 8);
+			break;
+		default:
+			v = tep_read_number(d->tep, raw + f->offset, f->size);
+		}
+	}
 	/* sign-extend signed fields narrower than 64 bits */
 	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 && (v >> (f->size * 8 - 1)) & 1)
 		v |= ~0ull << (f->size * 8);

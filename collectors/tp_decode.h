@@ -20,6 +20,7 @@ struct tp_format {
 struct tp_decoder {
 	struct tep_handle *tep;		/* not owned */
 	const struct tep_format_field *common_type;
+	int swap;			/* payloads are in the other byte order */
 	struct tp_format fmt[EV_TYPE_NR];
 };
 

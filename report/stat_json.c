@@ -19,6 +19,7 @@ static void counter_json(struct json *j, const struct stat_result *r, int i)
 		return;
 	}
 	json_bool(j, "counted", c->counted_runs > 0);
+	json_string(j, "source", c->source ? c->source : "perf_event");
 	if (c->user_only)
 		json_bool(j, "user_only", true);
 	if (c->counted_runs > 0) {

@@ -78,6 +78,8 @@ static void print_counter(FILE *f, const struct stat_result *r, int i, struct re
 		fprintf(f, "  ( +- %5.2f%% )", 100.0 * c->stddev / c->mean);
 	if (c->running_fraction < 0.9999)
 		fprintf(f, "  (%.2f%%)", 100.0 * c->running_fraction);
+	if (c->source)
+		fprintf(f, "  [%s]", c->source);
 	fputc('\n', f);
 }
 

@@ -54,6 +54,20 @@ assert abs(cs - perf["sched:sched_switch"]) <= 0.05 * perf["sched:sched_switch"]
 assert d["latency"]["wake_to_run_ns"]["count"] > 0.9 * w["total"]
 PY
 
+# The default counters of run come from rusage and the trace; they agree with stat's.
+"$LOCUS" run -q --json "$TMP/rc.json" --sections counters,wakeups -- "$LOCUS" bench pingpong --loops 20000 >/dev/null
+"$LOCUS" stat -q --json "$TMP/sc.json" -- "$LOCUS" bench pingpong --loops 20000 >/dev/null
+check "run's counters (rusage, trace) agree with stat's perf_event counters" python3 - "$TMP/rc.json" "$TMP/sc.json" <<'PY'
+import json, sys
+r = {c["name"]: c for c in json.load(open(sys.argv[1]))["counters"]}
+s = {c["name"]: c for c in json.load(open(sys.argv[2]))["counters"]}
+assert r["context-switches"]["source"] == "sched trace" and r["task-clock"]["source"] == "rusage"
+for name, tol in (("context-switches", 0.05), ("page-faults", 0.10), ("task-clock", 0.30)):
+    a, b = r[name]["value"], s[name]["value"]
+    assert abs(a - b) <= tol * b, (name, a, b)
+assert r["cycles"]["supported"] == s["cycles"]["supported"]
+PY
+
 # A workload that exits at once; one that fails.
 "$LOCUS" run -q -- true >"$TMP/true.txt"
 expect_eq "run -- true exits 0" 0 $?

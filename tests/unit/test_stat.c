@@ -25,11 +25,11 @@ static void build(struct stat_result *r)
 
 	stat_init(r, NC, names, NULL, hw, 0, NULL);
 	for (int run = 0; run < 2; run++) {
-		rd[0] = (struct stat_reading){ true, true, tc[run], 100, 100, NULL };
-		rd[1] = (struct stat_reading){ true, true, cs[run], 100, 100, NULL };
-		rd[2] = (struct stat_reading){ true, true, 3, 100, 100, NULL };
+		rd[0] = (struct stat_reading){ true, true, tc[run], 100, 100, NULL, NULL };
+		rd[1] = (struct stat_reading){ true, true, cs[run], 100, 100, NULL, NULL };
+		rd[2] = (struct stat_reading){ true, true, 3, 100, 100, NULL, NULL };
 		for (int i = 3; i < NC; i++)
-			rd[i] = (struct stat_reading){ false, false, 0, 0, 0, NULL };
+			rd[i] = (struct stat_reading){ false, false, 0, 0, 0, NULL, NULL };
 		stat_add_run(r, rd, 500e6 + run * 20e6);
 		stat_add_split(r, 39950 + run * 10, 40 - run * 10);
 		for (int i = 3; i < NC; i++)
@@ -70,7 +70,7 @@ static void aggregates(void **state)
 static void multiplexed_scaling_fraction(void **state)
 {
 	struct stat_result r;
-	struct stat_reading rd = { true, true, 1000, 200, 50, NULL };
+	struct stat_reading rd = { true, true, 1000, 200, 50, NULL, NULL };
 	const char *n1[] = { "context-switches" };
 
 	stat_init(&r, 1, n1, NULL, NULL, 0, NULL);

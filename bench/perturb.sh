@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# perturb.sh - how much locus slows the workload it measures, next to perf, interleaved.
+#
+# Each workload is timed by its own clock (ping-pong's round trips/s, hackbench's Time:),
+# never by the tool's wall time, which is reported separately as time-to-answer: from
+# start to a printed wakeup report (for perf: record, then perf sched latency).
+# Variants run interleaved (bare, locus, perf, bare, ...) so machine drift cancels;
+# the table gives medians of N runs and ratios to bare. Usage: bench/perturb.sh [N]
+set -u
+cd "$(dirname "$0")/.."
+N=${1:-5}
+LOCUS=$PWD/locus
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+[ "$(id -u)" -eq 0 ] || { echo "perturb.sh: needs root (tracepoints)" >&2; exit 1; }
+command -v hackbench >/dev/null || { echo "perturb.sh: needs hackbench (rt-tests)" >&2; exit 1; }
+
+PP="$LOCUS bench pingpong --pin 0,1 --loops 200000"
+HB="hackbench -g 4 -l 2000"
+
+# run VARIANT WORKLOAD: prints "metric wall_seconds"
+run() {
+	local variant=$1 wl=$2 out=$TMP/out t0 t1 cmd
+	if [ "$wl" = pingpong ]; then cmd=$PP; else cmd=$HB; fi
+	t0=$(date +%s.%N)
+	case $variant in
+	bare) $cmd >"$out" 2>&1 ;;
+	locus) "$LOCUS" run -q -- $cmd >"$out" 2>&1 ;;
+	perf-sched)
+		perf sched record -o "$TMP/p.data" -- $cmd >"$out" 2>"$TMP/perr"
+		perf sched latency -i "$TMP/p.data" >/dev/null 2>&1
+		;;
+	esac
+	t1=$(date +%s.%N)
+	if [ "$wl" = pingpong ]; then
+		m=$(sed -n 's/.* \([0-9]*\) round trips\/s$/\1/p' "$out" | head -n 1)
+	else
+		m=$(sed -n 's/^Time: //p' "$out" | head -n 1)
+	fi
+	echo "${m:-NaN} $(echo "$t1 - $t0" | bc)"
+}
+
+median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+variants="bare locus perf-sched"
+for wl in pingpong hackbench; do
+	for i in $(seq "$N"); do
+		for v in $variants; do
+			run "$v" "$wl" >>"$TMP/$wl.$v"
+		done
+	done
+done
+
+echo "## Perturbation: $(date -u +%Y-%m-%d), $(nproc) CPUs, $(uname -r), median of $N interleaved runs"
+echo
+echo "| workload | variant | workload's own measure | vs bare | time to answer (s) |"
+echo "| --- | --- | --- | --- | --- |"
+for wl in pingpong hackbench; do
+	base=$(cut -d' ' -f1 "$TMP/$wl.bare" | median)
+	for v in $variants; do
+		m=$(cut -d' ' -f1 "$TMP/$wl.$v" | median)
+		w=$(cut -d' ' -f2 "$TMP/$wl.$v" | median)
+		if [ "$wl" = pingpong ]; then
+			unit="round trips/s"
+			ratio=$(echo "scale=3; $m / $base" | bc)
+		else
+			unit="s (Time:)"
+			ratio=$(echo "scale=3; $base / $m" | bc)
+		fi
+		printf '| %s | %s | %s %s | %s | %.2f |\n' "$wl" "$v" "$m" "$unit" "$ratio" "$w"
+	done
+done
+echo
+echo "'vs bare' is the workload's speed relative to bare (1.000 = unperturbed, lower is slower)."
