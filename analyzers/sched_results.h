@@ -83,6 +83,7 @@ struct sched_results {
 	int npairs;
 	uint64_t pairs_dropped;		/* wakeups whose pair did not fit the table */
 
+	uint64_t events[EV_TYPE_NR];	/* every event seen, by type (all tasks) */
 	uint64_t lost;			/* records the kernel dropped */
 	uint64_t late;			/* arrived after their reordering window */
 	uint64_t undecodable;		/* samples that could not be decoded */

@@ -380,6 +380,8 @@ void wakeup_add(struct wakeup *w, const struct event *e)
 {
 	struct sched_results *r = &w->r;
 
+	if (e->type < EV_TYPE_NR)
+		r->events[e->type]++;
 	if (e->type == EV_LOST) {
 		r->lost += e->lost.lost;
 		return;

@@ -19,6 +19,8 @@ struct command {
 static const struct command commands[] = {
 	{ "run", cmd_run, "wrap a workload, collect everything available, print a report" },
 	{ "stat", cmd_stat, "count events for a workload (like perf stat), -r N repeats" },
+	{ "record", cmd_record, "write a perf.data file (sched tracepoints) that perf reads too" },
+	{ "report", cmd_report, "analyze a perf.data file (locus record, perf sched record, ...)" },
 	{ "doctor", cmd_doctor, "what this machine and kernel allow, and how to enable the rest" },
 	{ "list", cmd_list, "events this machine can count" },
 	{ "bench", cmd_bench, "built-in workloads: pingpong, falseshare" },

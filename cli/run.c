@@ -171,7 +171,7 @@ int cmd_run(int argc, char **argv)
 		cfg.nevs = 0; /* counters cost every context switch something: open none */
 	cfg.derive_software = !o.events; /* the default set: cheap sources where they exist */
 	tc = (struct tracer_cfg){ &topo, o.cpus, o.ncpus, ro.tracefs, (int)ro.pages,
-				  o.all_cpus || o.cpu_list, NULL, 0 };
+				  o.all_cpus || o.cpu_list, NULL, 0, NULL, NULL };
 	memset(&tracer, 0, sizeof(tracer));
 	if (ro.sections & SEC_SCHED) {
 		cfg.trace = &tc;

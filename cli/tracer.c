@@ -2,9 +2,14 @@
 #define _GNU_SOURCE
 #include "tracer.h"
 
+#include "../collectors/pd_writer.h"
+#include "../collectors/perfdata.h"
+#include "../collectors/tracing_data.h"
 #include "../common/util.h"
 
 #include <stdio.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -26,6 +31,55 @@ static void enqueue(void *ctx, const struct event *e)
 	reorder_add(&t->ro, e, analyze, t);
 }
 
+/* Recording: samples get the file's id for their tracepoint; task records go as they are. */
+static void write_raw(void *ctx, const void *rec)
+{
+	struct tracer *t = ctx;
+	const struct perf_event_header *h = rec;
+	int err = 0;
+
+	if (h->type == PERF_RECORD_SAMPLE) {
+		uint8_t buf[65536];
+		uint16_t tp;
+		uint64_t id = 0;
+
+		/* IDENTIFIER, TID, TIME, CPU, RAW: common_type leads the raw payload */
+		if (h->size < 46)
+			return;
+		memcpy(buf, rec, h->size);
+		memcpy(&tp, buf + 44, 2);
+		for (int i = 0; i < t->col.nopened; i++)
+			if (t->col.attrs[i].config == tp)
+				id = (uint64_t)i + 1;
+		memcpy(buf + 8, &id, 8);
+		err = pd_writer_add(t->record, buf, h->size);
+	} else if (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_COMM ||
+		   h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT) {
+		err = pd_writer_add(t->record, rec, h->size);
+	} else {
+		return;
+	}
+	if (err && !t->write_err)
+		t->write_err = err;
+	t->pass_records++;
+}
+
+static void drain(struct tracer *t)
+{
+	if (t->record) {
+		const struct perf_event_header round = { PD_REC_FINISHED_ROUND, 0, 8 };
+
+		t->pass_records = 0;
+		sched_read_raw(&t->col, write_raw, t);
+		/* perf sorts each round's records; a round ends with every ring drained */
+		if (t->pass_records && !t->write_err)
+			pd_writer_add(t->record, &round, sizeof(round));
+		return;
+	}
+	sched_read(&t->col, enqueue, t);
+	reorder_round(&t->ro, analyze, t);
+}
+
 static void *reader_main(void *arg)
 {
 	struct tracer *t = arg;
@@ -34,10 +88,9 @@ static void *reader_main(void *arg)
 	t->exclude[1] = (int32_t)gettid();
 	while (!atomic_load(&t->stop)) {
 		sched_poll(&t->col, READER_TICK_MS);
-		sched_read(&t->col, enqueue, t);
-		reorder_round(&t->ro, analyze, t);
+		drain(t);
 	}
-	sched_read(&t->col, enqueue, t);
+	drain(t);
 	reorder_flush(&t->ro, analyze, t);
 	if (getrusage(RUSAGE_THREAD, &ru) == 0)
 		t->reader_cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
@@ -45,12 +98,66 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
+static void wake_reader(int sig)
+{
+	(void)sig; /* only interrupts the reader's poll */
+}
+
+static int open_record(struct tracer *t, const struct tracer_cfg *cfg, char *err, size_t len)
+{
+	int r;
+
+	for (int i = 0; i < t->col.nopened; i++) {
+		snprintf(t->wnames[i], sizeof(t->wnames[i]), "sched:%s", tp_name(t->col.opened[i]));
+		t->wev[i] = (struct pd_writer_event){ t->col.attrs[i], (uint64_t)i + 1, t->wnames[i] };
+	}
+	t->record = xcalloc(1, sizeof(*t->record));
+	r = pd_writer_open(t->record, cfg->record_path, t->wev, t->col.nopened);
+	if (r < 0) {
+		snprintf(err, len, "cannot write %s: %s", cfg->record_path, strerror(-r));
+		free(t->record);
+		t->record = NULL;
+		return -1;
+	}
+	t->topo = cfg->topo;
+	t->cmdline = cfg->cmdline;
+	return 0;
+}
+
+/* Close the recording: formats, topology and the final header. */
+static void finish_record(struct tracer *t)
+{
+	const char *names[EV_TYPE_NR];
+	struct pd_writer_meta meta = { NULL, 0, t->topo, t->cmdline };
+	uint8_t *td;
+	size_t tdlen = 0;
+	char err[256];
+	int r;
+
+	for (int i = 0; i < t->col.nopened; i++)
+		names[i] = tp_name(t->col.opened[i]);
+	td = tracing_data_build(t->col.tracefs, names, t->col.nopened, &tdlen, err, sizeof(err));
+	if (!td)
+		locus_err("%s: the file will lack tracepoint formats", err);
+	meta.tracing_data = td;
+	meta.tracing_len = tdlen;
+	r = pd_writer_finish(t->record, &meta);
+	if (r < 0 && !t->write_err)
+		t->write_err = r;
+	free(td);
+}
+
 int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, char *err, size_t len)
 {
-	struct sched_opts so = { cfg->cpus, cfg->ncpus, cfg->tracefs, cfg->mmap_pages };
+	struct sigaction sa = { .sa_handler = wake_reader };
+
+	struct sched_opts so = { cfg->cpus, cfg->ncpus, cfg->tracefs, cfg->mmap_pages,
+				 cfg->record_path != NULL };
 	struct wakeup_cfg wc = { 0 };
 
 	memset(t, 0, sizeof(*t));
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL); /* no SA_RESTART: poll returns EINTR */
 	if (sched_open(&t->col, &so, err, len) < 0)
 		return -1;
 	t->exclude[0] = (int32_t)getpid();
@@ -64,6 +171,12 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, char *err, size
 	for (int i = 0; i < cfg->ntrack; i++)
 		wakeup_track(&t->an, cfg->track[i]);
 	reorder_init(&t->ro);
+	if (cfg->record_path && open_record(t, cfg, err, len) < 0) {
+		sched_close(&t->col);
+		wakeup_release(&t->an);
+		reorder_release(&t->ro);
+		return -1;
+	}
 	t->cpus_traced = cfg->cpus ? cfg->ncpus : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	sched_enable(&t->col);
 	if (pthread_create(&t->thread, NULL, reader_main, t) != 0) {
@@ -83,8 +196,11 @@ void tracer_stop(struct tracer *t)
 		return;
 	sched_disable(&t->col);
 	atomic_store(&t->stop, 1);
+	pthread_kill(t->thread, SIGUSR1); /* cut its poll short: answer now, not at the tick */
 	pthread_join(t->thread, NULL);
 	t->started = false;
+	if (t->record)
+		finish_record(t);
 	wakeup_finish(&t->an);
 	t->an.r.late = t->ro.late;
 	locus_verbose("reader thread: %.1f ms of CPU for %llu events (%.0f ns each), %zu held at most",
@@ -102,6 +218,7 @@ struct sched_results *tracer_results(struct tracer *t)
 void tracer_release(struct tracer *t)
 {
 	tracer_stop(t);
+	free(t->record);
 	sched_close(&t->col);
 	wakeup_release(&t->an);
 	reorder_release(&t->ro);

@@ -9,6 +9,7 @@
 
 #include "../analyzers/reorder.h"
 #include "../analyzers/wakeup.h"
+#include "../collectors/pd_writer.h"
 #include "../collectors/sched.h"
 
 struct tracer_cfg {
@@ -20,6 +21,8 @@ struct tracer_cfg {
 	bool system_wide;	/* every task but locus's own */
 	const pid_t *track;	/* tasks to follow with their future children */
 	int ntrack;
+	const char *record_path; /* write the raw records to this perf.data, not analyze */
+	const char *cmdline;	/* the locus command line, for the file's header */
 };
 
 struct tracer {
@@ -32,6 +35,13 @@ struct tracer {
 	int32_t exclude[2];	/* locus's main thread and the reader */
 	int cpus_traced;
 	uint64_t reader_cpu_ns;	/* CPU time the reader thread used */
+	struct pd_writer *record;
+	struct pd_writer_event wev[EV_TYPE_NR];
+	char wnames[EV_TYPE_NR][64];
+	const struct topology *topo;
+	const char *cmdline;
+	uint64_t pass_records;	/* records written in the current pass */
+	int write_err;		/* first write error (-errno) while recording */
 };
 
 /*

@@ -69,6 +69,7 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 		snprintf(err, len, "%s", why);
 		return -1;
 	}
+	snprintf(s->tracefs, sizeof(s->tracefs), "%s", dir);
 	s->tep = tracefs_local_events_system(dir, systems);
 	if (!s->tep) {
 		snprintf(err, len, "cannot read the sched tracepoint formats under %s/events "
@@ -96,7 +97,7 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 			.size = sizeof(attr),
 			.sample_period = 1,
 			.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-				       PERF_SAMPLE_RAW,
+				       PERF_SAMPLE_RAW | (o->record ? PERF_SAMPLE_IDENTIFIER : 0),
 			.disabled = 1,
 			.watermark = 1,
 		};
@@ -110,6 +111,12 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 		if (t == EV_WAKEUP && s->have_waking)
 			continue;
 		attr.config = (unsigned long long)s->dec.fmt[t].id;
+		if (o->record && t == EV_SWITCH) {
+			/* task and comm records, so perf script can name the tasks */
+			attr.comm = 1;
+			attr.comm_exec = 1;
+			attr.task = 1;
+		}
 		/* wake the reader when half the ring is full: few wakeups, room to spare */
 		attr.wakeup_watermark = (unsigned int)(s->pages * 4096 / 2);
 		evsel = perf_evsel__new(&attr);
@@ -119,7 +126,10 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 			return -1;
 		}
 		perf_evlist__add(s->evlist, evsel);
+		s->opened[s->nopened] = t;
+		s->attrs[s->nopened++] = attr;
 	}
+	s->identifier = o->record;
 	perf_evlist__set_maps(s->evlist, s->cpus, s->threads);
 	r = perf_evlist__open(s->evlist);
 	if (r < 0) {
@@ -164,6 +174,8 @@ static int parse_sample(struct sched_collector *s, const union perf_event *ev, s
 	const uint8_t *end = (const uint8_t *)ev + ev->header.size;
 	uint32_t raw_size;
 
+	if (s->identifier)
+		p += 8;
 	if (end - p < 4 + 4 + 8 + 4 + 4 + 4)
 		return -1;
 	memset(e, 0, sizeof(*e));
@@ -175,7 +187,7 @@ static int parse_sample(struct sched_collector *s, const union perf_event *ev, s
 	p += 28;
 	if (raw_size > (size_t)(end - p))
 		return -1;
-	return tp_decode(&s->dec, p, raw_size, e);
+	return tp_decode(&s->dec, p, raw_size, e) == 0 ? 0 : -1;
 }
 
 void sched_read(struct sched_collector *s, event_sink sink, void *ctx)
@@ -206,6 +218,29 @@ void sched_read(struct sched_collector *s, event_sink sink, void *ctx)
 				s->lost += ev->lost.lost;
 				sink(ctx, &e);
 			}
+			perf_mmap__consume(map);
+		}
+		perf_mmap__read_done(map);
+	}
+}
+
+void sched_read_raw(struct sched_collector *s, void (*fn)(void *ctx, const void *rec), void *ctx)
+{
+	struct perf_mmap *map;
+
+	perf_evlist__for_each_mmap(s->evlist, map, false)
+	{
+		union perf_event *ev;
+
+		if (perf_mmap__read_init(map) < 0)
+			continue;
+		while ((ev = perf_mmap__read_event(map))) {
+			s->bytes += ev->header.size;
+			if (ev->header.type == PERF_RECORD_SAMPLE)
+				s->samples++;
+			else if (ev->header.type == PERF_RECORD_LOST)
+				s->lost += ev->lost.lost;
+			fn(ctx, ev);
 			perf_mmap__consume(map);
 		}
 		perf_mmap__read_done(map);

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/perf_event.h>
 
 #include "../analyzers/reorder.h"
 #include "tp_decode.h"
@@ -18,6 +19,8 @@ struct sched_opts {
 	int ncpus;
 	const char *tracefs;	/* tracefs mount point, NULL: find (or mount) it */
 	int mmap_pages;		/* ring buffer pages per CPU (power of two), 0: default */
+	bool record;		/* samples carry PERF_SAMPLE_IDENTIFIER, and task and comm
+				 * records are asked for: what a perf.data file needs */
 };
 
 struct sched_collector {
@@ -27,6 +30,11 @@ struct sched_collector {
 	struct tep_handle *tep;
 	struct tp_decoder dec;
 	bool have_waking;	/* wakeups come from sched_waking */
+	bool identifier;	/* samples start with PERF_SAMPLE_IDENTIFIER */
+	char tracefs[256];	/* where the formats were read */
+	int nopened;		/* tracepoints opened */
+	int opened[EV_TYPE_NR];	/* their event types */
+	struct perf_event_attr attrs[EV_TYPE_NR]; /* and attributes */
 	int pages;
 	uint64_t samples;	/* samples decoded */
 	uint64_t undecodable;	/* samples that were not ours or malformed */
@@ -50,6 +58,8 @@ void sched_disable(struct sched_collector *s);
 void sched_poll(struct sched_collector *s, int timeout_ms);
 /* Drain every ring once, handing decoded events (not yet in time order) to sink. */
 void sched_read(struct sched_collector *s, event_sink sink, void *ctx);
+/* Drain every ring once, handing each raw record to fn (for recording). */
+void sched_read_raw(struct sched_collector *s, void (*fn)(void *ctx, const void *rec), void *ctx);
 void sched_close(struct sched_collector *s);
 
 #endif

@@ -172,7 +172,7 @@ static int count_distinct(const struct topology *t, int which)
 	return n;
 }
 
-static void finish_counts(struct topology *t)
+void topology_finish(struct topology *t)
 {
 	t->ncores = count_distinct(t, 0);
 	t->nllcs = t->llc_known ? count_distinct(t, 1) : 0;
@@ -237,7 +237,7 @@ int topology_load(struct topology *t, const char *root, char *err, size_t errlen
 		load_nodes_sysfs(t, sys);
 		snprintf(t->source, sizeof(t->source), "%s", sys);
 	}
-	finish_counts(t);
+	topology_finish(t);
 	return 0;
 }
 
@@ -255,7 +255,7 @@ void topology_from_arrays(struct topology *t, int ncpus, const int *core, const 
 			t->nnodes = node[c] + 1;
 	}
 	snprintf(t->source, sizeof(t->source), "arrays");
-	finish_counts(t);
+	topology_finish(t);
 }
 
 void topology_release(struct topology *t)

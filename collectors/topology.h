@@ -56,6 +56,9 @@ const char *locality_label(enum locality c);
 /* Group id of cpu at a level: LOC_SMT = core, LOC_LLC = LLC, LOC_NODE = node. */
 int topology_group(const struct topology *t, int cpu, enum locality level);
 
+/* Count cores, LLCs and packages after filling cpu[] by hand. */
+void topology_finish(struct topology *t);
+
 /* Build a topology from arrays (tests): core/llc/node per CPU; llc may be NULL. */
 void topology_from_arrays(struct topology *t, int ncpus, const int *core, const int *llc,
 			  const int *node);

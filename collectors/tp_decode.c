@@ -149,7 +149,7 @@ int tp_decode(const struct tp_decoder *d, const void *raw_v, uint32_t size, stru
 		if (d->fmt[t].id >= 0 && d->fmt[t].id == type)
 			break;
 	if (t == EV_TYPE_NR)
-		return -1;
+		return 1; /* another tracepoint */
 	e->type = (uint16_t)t;
 	f = d->fmt[t].f;
 	switch (t) {

@@ -37,8 +37,8 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, siz
 
 /*
  * Decode a raw payload into e (time, cpu, pid, tid are the caller's). Returns
- * 0, or -1 when the payload is not one of ours or is malformed (too short,
- * a field out of bounds).
+ * 0; 1 when it is another tracepoint; -1 when it is malformed (too short, a
+ * field out of bounds).
  */
 int tp_decode(const struct tp_decoder *d, const void *raw, uint32_t size, struct event *e);
 

@@ -172,6 +172,25 @@ bad:
 	return -1;
 }
 
+const char *fmt_cpu_list(const int *cpus, int n, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && o + 1 < len;) {
+		int j = i;
+
+		while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
+			j++;
+		if (j > i)
+			o += (size_t)snprintf(buf + o, len - o, "%s%d-%d", o ? "," : "", cpus[i], cpus[j]);
+		else
+			o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? "," : "", cpus[i]);
+		i = j + 1;
+	}
+	return buf;
+}
+
 const char *fmt_count(uint64_t v, char *buf, size_t len)
 {
 	char tmp[32];

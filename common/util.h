@@ -33,6 +33,9 @@ int parse_long(const char *s, long min, long max, long *out);
  */
 int parse_cpu_list(const char *s, int max_cpu, int **cpus, char *err, size_t errlen);
 
+/* Format sorted CPU numbers as a list ("0-3,8"). Returns buf. */
+const char *fmt_cpu_list(const int *cpus, int n, char *buf, size_t len);
+
 /* Format an integer with thousands separators ("40,012") into buf. */
 const char *fmt_count(uint64_t v, char *buf, size_t len);
 /* Format a rate with a K/M/G suffix ("32.41 K") into buf. */

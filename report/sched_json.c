@@ -1,6 +1,7 @@
 /* sched_json.c - scheduler results as JSON (schema in man/locus-run.1). */
 #include <string.h>
 
+#include "../collectors/tp_decode.h"
 #include "sched_report.h"
 
 #define JSON_MAX_TASKS 1000
@@ -203,6 +204,11 @@ void sched_report_json_members(struct json *j, const struct sched_results *r,
 	json_uint(j, "span_ns", r->last_ns > r->first_ns ? r->last_ns - r->first_ns : 0);
 	json_uint(j, "undecodable", r->undecodable);
 	json_uint(j, "late", r->late);
+	json_object(j, "events_by_type");
+	for (int t = 0; t < EV_LOST; t++)
+		if (r->events[t])
+			json_uint(j, tp_name((enum event_type)t), r->events[t]);
+	json_object_end(j);
 	json_object_end(j);
 	json_uint(j, "lost_events", r->lost);
 	topology_json(j, r->topo);

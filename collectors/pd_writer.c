@@ -1,0 +1,372 @@
+/* pd_writer.c - perf.data writer: attributes, buffered data, features, header last. */
+#define _FILE_OFFSET_BITS 64
+#include "pd_writer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "../common/util.h"
+#include "perfdata.h"
+#include "topology.h"
+
+#define BUF_SIZE (256u << 10)
+#define NAME_ALIGN 64
+
+static int write_all(struct pd_writer *w, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	while (n) {
+		ssize_t r = write(w->fd, b, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			w->failed = true;
+			w->err = r < 0 ? errno : EIO;
+			return -w->err;
+		}
+		b += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+static int pwrite_all(struct pd_writer *w, const void *p, size_t n, uint64_t off)
+{
+	if (lseek(w->fd, (off_t)off, SEEK_SET) < 0)
+		return -errno;
+	return write_all(w, p, n);
+}
+
+int pd_writer_open(struct pd_writer *w, const char *path, const struct pd_writer_event *evs,
+		   int nevs)
+{
+	uint8_t zero[104] = { 0 };
+	uint64_t id_off = sizeof(zero);
+
+	memset(w, 0, sizeof(*w));
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	w->evs = evs;
+	w->nevs = nevs;
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->fd < 0)
+		return -errno;
+	w->buf = xmalloc(BUF_SIZE);
+	/* header (rewritten at the end), one id per event, then the attributes */
+	if (write_all(w, zero, sizeof(zero)) < 0)
+		return -w->err;
+	for (int i = 0; i < nevs; i++)
+		if (write_all(w, &evs[i].id, 8) < 0)
+			return -w->err;
+	for (int i = 0; i < nevs; i++) {
+		struct perf_event_attr a = evs[i].attr;
+		uint64_t ids[2] = { id_off + (uint64_t)i * 8, 8 };
+
+		a.size = sizeof(a);
+		if (write_all(w, &a, sizeof(a)) < 0 || write_all(w, ids, sizeof(ids)) < 0)
+			return -w->err;
+	}
+	w->data_off = id_off + (uint64_t)nevs * (8 + sizeof(struct perf_event_attr) + 16);
+	return 0;
+}
+
+static int flush(struct pd_writer *w)
+{
+	if (w->buf_len && !w->failed && write_all(w, w->buf, w->buf_len) == 0)
+		w->data_size += w->buf_len;
+	w->buf_len = 0;
+	return w->failed ? -w->err : 0;
+}
+
+int pd_writer_add(struct pd_writer *w, const void *rec, size_t len)
+{
+	if (w->failed)
+		return -w->err;
+	if (w->buf_len + len > BUF_SIZE && flush(w) < 0)
+		return -w->err;
+	memcpy(w->buf + w->buf_len, rec, len);
+	w->buf_len += len;
+	w->records++;
+	return 0;
+}
+
+/* A growing feature payload. */
+struct feat_buf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+static void fput(struct feat_buf *b, const void *d, size_t n)
+{
+	if (b->len + n > b->cap) {
+		b->cap = (b->len + n) * 2 + 256;
+		b->p = xrealloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->len, d, n);
+	b->len += n;
+}
+
+static void fput32(struct feat_buf *b, uint32_t v)
+{
+	fput(b, &v, 4);
+}
+
+static void fput64(struct feat_buf *b, uint64_t v)
+{
+	fput(b, &v, 8);
+}
+
+/* perf_header_string: u32 length padded to 64, NUL-padded text */
+static void fstr(struct feat_buf *b, const char *s)
+{
+	size_t n = strlen(s) + 1, padded = (n + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
+	uint8_t zero[NAME_ALIGN] = { 0 };
+
+	fput32(b, (uint32_t)padded);
+	fput(b, s, n);
+	fput(b, zero, padded - n);
+}
+
+/* CPUs of the topology whose key(cpu) == key, as a list string. */
+static void group_list(const struct topology *t, int which, int key, char *buf, size_t len)
+{
+	int *cpus = xcalloc((size_t)t->ncpus, sizeof(int)), n = 0;
+
+	for (int c = 0; c < t->ncpus; c++) {
+		const struct cpu_topo *ct = &t->cpu[c];
+		int k = which == 0 ? ct->package : which == 1 ? ct->core : which == 2 ? ct->node : ct->llc;
+
+		if (ct->present && k == key)
+			cpus[n++] = c;
+	}
+	fmt_cpu_list(cpus, n, buf, len);
+	free(cpus);
+}
+
+/* Distinct keys in CPU order. */
+static int keys(const struct topology *t, int which, int *out)
+{
+	int n = 0;
+
+	for (int c = 0; c < t->ncpus; c++) {
+		const struct cpu_topo *ct = &t->cpu[c];
+		int k = which == 0 ? ct->package : which == 1 ? ct->core : which == 2 ? ct->node : ct->llc;
+		bool seen = false;
+
+		if (!ct->present)
+			continue;
+		for (int i = 0; i < n && !seen; i++)
+			seen = out[i] == k;
+		if (!seen)
+			out[n++] = k;
+	}
+	return n;
+}
+
+static void cpu_topology(struct feat_buf *b, const struct topology *t)
+{
+	int *k = xcalloc((size_t)t->ncpus + 1, sizeof(int)), n;
+	char list[16384];
+
+	n = keys(t, 0, k);
+	fput32(b, (uint32_t)n);
+	for (int i = 0; i < n; i++) {
+		group_list(t, 0, k[i], list, sizeof(list));
+		fstr(b, list);
+	}
+	n = keys(t, 1, k);
+	fput32(b, (uint32_t)n);
+	for (int i = 0; i < n; i++) {
+		group_list(t, 1, k[i], list, sizeof(list));
+		fstr(b, list);
+	}
+	for (int c = 0; c < t->ncpus; c++) {
+		fput32(b, (uint32_t)t->cpu[c].core);
+		fput32(b, (uint32_t)t->cpu[c].package);
+	}
+	n = keys(t, 0, k); /* one die per package */
+	fput32(b, (uint32_t)n);
+	for (int i = 0; i < n; i++) {
+		group_list(t, 0, k[i], list, sizeof(list));
+		fstr(b, list);
+	}
+	for (int c = 0; c < t->ncpus; c++)
+		fput32(b, (uint32_t)t->cpu[c].die);
+	free(k);
+}
+
+static void numa_topology(struct feat_buf *b, const struct topology *t)
+{
+	int *k = xcalloc((size_t)t->ncpus + 1, sizeof(int)), n = keys(t, 2, k);
+	char list[16384];
+
+	fput32(b, (uint32_t)n);
+	for (int i = 0; i < n; i++) {
+		fput32(b, (uint32_t)k[i]);
+		fput64(b, 0); /* memory sizes: not recorded */
+		fput64(b, 0);
+		group_list(t, 2, k[i], list, sizeof(list));
+		fstr(b, list);
+	}
+	free(k);
+}
+
+static void cache(struct feat_buf *b, const struct topology *t)
+{
+	int *k = xcalloc((size_t)t->ncpus + 1, sizeof(int)), n = keys(t, 3, k);
+	char list[16384];
+
+	fput32(b, 1);
+	fput32(b, (uint32_t)n);
+	for (int i = 0; i < n; i++) {
+		fput32(b, (uint32_t)t->llc_level);
+		fput32(b, 64);
+		fput32(b, 0);
+		fput32(b, 0);
+		fstr(b, "Unified");
+		fstr(b, "0K");
+		group_list(t, 3, k[i], list, sizeof(list));
+		fstr(b, list);
+	}
+	free(k);
+}
+
+static void event_desc(struct feat_buf *b, const struct pd_writer *w)
+{
+	fput32(b, (uint32_t)w->nevs);
+	fput32(b, sizeof(struct perf_event_attr));
+	for (int i = 0; i < w->nevs; i++) {
+		struct perf_event_attr a = w->evs[i].attr;
+
+		a.size = sizeof(a);
+		fput(b, &a, sizeof(a));
+		fput32(b, 1);
+		fstr(b, w->evs[i].name);
+		fput64(b, w->evs[i].id);
+	}
+}
+
+/* Build the payload of one feature; false when it is not written. */
+static bool feature(struct feat_buf *b, int feat, const struct pd_writer *w,
+		    const struct pd_writer_meta *m)
+{
+	const struct topology *t = m->topo;
+	struct utsname u;
+
+	uname(&u);
+	switch (feat) {
+	case PD_FEAT_TRACING_DATA:
+		if (!m->tracing_data)
+			return false;
+		fput(b, m->tracing_data, m->tracing_len);
+		return true;
+	case PD_FEAT_HOSTNAME:
+		fstr(b, u.nodename);
+		return true;
+	case PD_FEAT_OSRELEASE:
+		fstr(b, u.release);
+		return true;
+	case PD_FEAT_ARCH:
+		fstr(b, u.machine);
+		return true;
+	case PD_FEAT_NRCPUS:
+		if (!t)
+			return false;
+		fput32(b, (uint32_t)t->ncpus);
+		fput32(b, (uint32_t)t->nonline);
+		return true;
+	case PD_FEAT_CMDLINE:
+		fput32(b, 1);
+		fstr(b, m->cmdline ? m->cmdline : "locus");
+		return true;
+	case PD_FEAT_EVENT_DESC:
+		event_desc(b, w);
+		return true;
+	case PD_FEAT_CPU_TOPOLOGY:
+		if (!t)
+			return false;
+		cpu_topology(b, t);
+		return true;
+	case PD_FEAT_NUMA_TOPOLOGY:
+		if (!t)
+			return false;
+		numa_topology(b, t);
+		return true;
+	case PD_FEAT_CACHE:
+		if (!t || !t->llc_known)
+			return false;
+		cache(b, t);
+		return true;
+	}
+	return false;
+}
+
+int pd_writer_finish(struct pd_writer *w, const struct pd_writer_meta *meta)
+{
+	static const int feats[] = { PD_FEAT_TRACING_DATA, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE,
+				     PD_FEAT_ARCH, PD_FEAT_NRCPUS, PD_FEAT_CMDLINE,
+				     PD_FEAT_EVENT_DESC, PD_FEAT_CPU_TOPOLOGY,
+				     PD_FEAT_NUMA_TOPOLOGY, PD_FEAT_CACHE };
+	struct feat_buf payload[sizeof(feats) / sizeof(feats[0])];
+	uint64_t bits[4] = { 0 }, table_off, off, sec[2 * 16];
+	uint8_t h[104];
+	int nfeat = 0, first_err;
+
+	flush(w);
+	first_err = w->failed ? -w->err : 0;
+	memset(payload, 0, sizeof(payload));
+	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
+		if (!feature(&payload[nfeat], feats[i], w, meta))
+			continue;
+		bits[feats[i] / 64] |= 1ull << (feats[i] % 64);
+		nfeat++;
+	}
+	/* features after the data: a section table, then the payloads */
+	table_off = w->data_off + w->data_size;
+	off = table_off + (uint64_t)nfeat * 16;
+	for (int i = 0; i < nfeat; i++) {
+		sec[2 * i] = off;
+		sec[2 * i + 1] = payload[i].len;
+		off += payload[i].len;
+	}
+	w->failed = false; /* features may still fit where a data buffer did not */
+	if (pwrite_all(w, sec, (size_t)nfeat * 16, table_off) < 0)
+		memset(bits, 0, sizeof(bits)); /* no room for features: a file without them */
+	else
+		for (int i = 0; i < nfeat && !w->failed; i++)
+			write_all(w, payload[i].p, payload[i].len);
+	if (w->failed)
+		memset(bits, 0, sizeof(bits));
+	for (int i = 0; i < nfeat; i++)
+		free(payload[i].p);
+	memset(h, 0, sizeof(h));
+	memcpy(h, "PERFILE2", 8);
+	{
+		uint64_t v[8] = { sizeof(h),
+				  sizeof(struct perf_event_attr) + 16,
+				  104 + (uint64_t)w->nevs * 8,
+				  (uint64_t)w->nevs * (sizeof(struct perf_event_attr) + 16),
+				  w->data_off,
+				  w->data_size,
+				  0,
+				  0 };
+
+		memcpy(h + 8, v, sizeof(v));
+	}
+	memcpy(h + 72, bits, sizeof(bits));
+	w->failed = false;
+	if (pwrite_all(w, h, sizeof(h), 0) < 0 && !first_err)
+		first_err = -w->err;
+	if (close(w->fd) < 0 && !first_err)
+		first_err = -errno;
+	w->fd = -1;
+	free(w->buf);
+	w->buf = NULL;
+	return first_err;
+}

@@ -1,0 +1,325 @@
+/* perfdata.c - perf.data reader: header, attributes, feature table and the record stream. */
+#define _FILE_OFFSET_BITS 64
+#include "perfdata.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../common/util.h"
+
+#define PERF_MAGIC2 0x32454c4946524550ULL /* "PERFILE2" */
+#define HEADER_SIZE 104
+#define PIPE_HEADER_SIZE 16
+#define MAX_ATTRS 4096
+#define MAX_IDS (1u << 20)
+#define MAX_FEATURE (256u << 20)
+#define MAX_TRACING_DATA (64u << 20)
+
+struct file_section {
+	uint64_t offset, size;
+};
+
+static int bad(struct pd_file *f, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int bad(struct pd_file *f, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+	char what[240];
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(f->err, sizeof(f->err), "%s at offset %llu", what, (unsigned long long)off);
+	return -1;
+}
+
+bool pd_has_feature(const struct pd_file *f, int feat)
+{
+	return feat > 0 && feat < PD_FEAT_BITS && (f->feat[feat / 64] >> (feat % 64)) & 1;
+}
+
+static int read_at(struct pd_file *f, uint64_t off, void *buf, size_t n)
+{
+	if (!f->pipe && fseeko(f->fp, (off_t)off, SEEK_SET) < 0)
+		return bad(f, off, "cannot seek: %s", strerror(errno));
+	if (fread(buf, 1, n, f->fp) != n)
+		return bad(f, off, ferror(f->fp) ? "read error" : "file truncated");
+	return 0;
+}
+
+/* Add one attribute with its ids. The attr bytes are zero-extended or cut to ours. */
+static int add_attr(struct pd_file *f, const uint8_t *attr, size_t attr_len, const uint64_t *ids,
+		    uint32_t nids, uint64_t off)
+{
+	struct pd_attr *a;
+
+	if (f->nattrs >= MAX_ATTRS)
+		return bad(f, off, "more than %d event attributes", MAX_ATTRS);
+	if (attr_len < PERF_ATTR_SIZE_VER0)
+		return bad(f, off, "event attribute too small (%zu bytes)", attr_len);
+	f->attrs = xrealloc(f->attrs, (size_t)(f->nattrs + 1) * sizeof(*f->attrs));
+	a = &f->attrs[f->nattrs];
+	memset(a, 0, sizeof(*a));
+	memcpy(&a->attr, attr, attr_len < sizeof(a->attr) ? attr_len : sizeof(a->attr));
+	a->nids = nids;
+	if (nids) {
+		a->ids = xmalloc(nids * sizeof(uint64_t));
+		memcpy(a->ids, ids, nids * sizeof(uint64_t));
+	}
+	for (uint32_t i = 0; i < nids; i++)
+		u64map_put(&f->ids, ids[i], (uint32_t)f->nattrs);
+	f->nattrs++;
+	return 0;
+}
+
+static int read_attrs(struct pd_file *f, uint64_t attr_size, struct file_section attrs,
+		      uint64_t file_size)
+{
+	uint64_t n;
+
+	if (attr_size < PERF_ATTR_SIZE_VER0 + 16 || attr_size > 4096)
+		return bad(f, 16, "bad attribute size %llu", (unsigned long long)attr_size);
+	if (attrs.size % attr_size || attrs.offset > file_size || attrs.size > file_size - attrs.offset)
+		return bad(f, 24, "bad attribute section");
+	n = attrs.size / attr_size;
+	if (n == 0 || n > MAX_ATTRS)
+		return bad(f, 24, "bad attribute count %llu", (unsigned long long)n);
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t off = attrs.offset + i * attr_size;
+		uint8_t buf[4096];
+		struct file_section ids;
+		uint64_t *idv = NULL;
+		int r;
+
+		if (read_at(f, off, buf, attr_size) < 0)
+			return -1;
+		memcpy(&ids, buf + attr_size - 16, 16);
+		if (ids.size % 8 || ids.size / 8 > MAX_IDS || ids.offset > file_size ||
+		    ids.size > file_size - ids.offset)
+			return bad(f, off + attr_size - 16, "bad id section");
+		if (ids.size) {
+			idv = xmalloc(ids.size);
+			if (read_at(f, ids.offset, idv, ids.size) < 0) {
+				free(idv);
+				return -1;
+			}
+		}
+		r = add_attr(f, buf, attr_size - 16, idv, (uint32_t)(ids.size / 8), off);
+		free(idv);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int read_features(struct pd_file *f, uint64_t file_size)
+{
+	uint64_t off = f->data_off + f->data_size;
+	int n = 0;
+
+	for (int feat = 1; feat < PD_FEAT_BITS; feat++) {
+		struct file_section sec;
+		uint8_t *buf;
+		int r;
+
+		if (!pd_has_feature(f, feat))
+			continue;
+		if (read_at(f, off + (uint64_t)n * 16, &sec, 16) < 0)
+			return -1;
+		n++;
+		if (sec.offset > file_size || sec.size > file_size - sec.offset)
+			return bad(f, off + (uint64_t)(n - 1) * 16, "feature %d points outside the file",
+				   feat);
+		if (sec.size > MAX_FEATURE)
+			return bad(f, sec.offset, "feature %d too large", feat);
+		buf = xmalloc(sec.size + 1);
+		if (read_at(f, sec.offset, buf, sec.size) < 0) {
+			free(buf);
+			return -1;
+		}
+		r = pd_parse_feature(f, feat, buf, sec.size, sec.offset);
+		free(buf);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int pd_open(struct pd_file *f, const char *path)
+{
+	uint8_t h[HEADER_SIZE];
+	uint64_t magic, size, attr_size, file_size = UINT64_MAX;
+	struct file_section attrs, data;
+	struct stat st;
+
+	memset(f, 0, sizeof(*f));
+	f->path = path;
+	u64map_init(&f->ids);
+	f->fp = strcmp(path, "-") ? fopen(path, "rbe") : stdin;
+	if (!f->fp) {
+		snprintf(f->err, sizeof(f->err), "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	setvbuf(f->fp, NULL, _IOFBF, 1 << 20);
+	if (fstat(fileno(f->fp), &st) == 0 && S_ISREG(st.st_mode))
+		file_size = (uint64_t)st.st_size;
+	if (fread(h, 1, PIPE_HEADER_SIZE, f->fp) != PIPE_HEADER_SIZE)
+		return bad(f, 0, "not a perf.data file (too short)");
+	memcpy(&magic, h, 8);
+	memcpy(&size, h + 8, 8);
+	if (magic == __builtin_bswap64(PERF_MAGIC2))
+		return bad(f, 0, "perf.data from a machine of the other byte order is not supported");
+	if (magic != PERF_MAGIC2)
+		return bad(f, 0, "not a perf.data file (bad magic)");
+	if (size == PIPE_HEADER_SIZE) {
+		f->pipe = true;
+		f->pos = PIPE_HEADER_SIZE;
+		f->end = UINT64_MAX;
+		return 0;
+	}
+	if (size < HEADER_SIZE || file_size == UINT64_MAX)
+		return bad(f, 8, "bad header size %llu", (unsigned long long)size);
+	if (fread(h + PIPE_HEADER_SIZE, 1, HEADER_SIZE - PIPE_HEADER_SIZE, f->fp) !=
+	    HEADER_SIZE - PIPE_HEADER_SIZE)
+		return bad(f, PIPE_HEADER_SIZE, "file truncated in its header");
+	memcpy(&attr_size, h + 16, 8);
+	memcpy(&attrs, h + 24, 16);
+	memcpy(&data, h + 40, 16);
+	memcpy(f->feat, h + 72, 32);
+	if (data.offset > file_size || data.size > file_size - data.offset)
+		return bad(f, 40, "data section outside the file (offset %llu, size %llu, file %llu)",
+			   (unsigned long long)data.offset, (unsigned long long)data.size,
+			   (unsigned long long)file_size);
+	f->data_off = data.offset;
+	f->data_size = data.size;
+	if (read_attrs(f, attr_size, attrs, file_size) < 0 || read_features(f, file_size) < 0)
+		return -1;
+	f->pos = f->data_off;
+	f->end = f->data_off + f->data_size;
+	if (fseeko(f->fp, (off_t)f->pos, SEEK_SET) < 0)
+		return bad(f, f->pos, "cannot seek to the data");
+	return 0;
+}
+
+static void reserve(struct pd_file *f, size_t n)
+{
+	if (n > f->buf_cap) {
+		f->buf_cap = n + 65536;
+		f->buf = xrealloc(f->buf, f->buf_cap);
+	}
+}
+
+/* Pipe-mode records that carry the header's content. */
+static int header_record(struct pd_file *f, const struct pd_record *rec)
+{
+	const uint8_t *p = rec->data + 8;
+	size_t len = rec->size - 8u;
+
+	if (rec->type == PD_REC_HEADER_ATTR) {
+		uint32_t asize;
+
+		if (len < PERF_ATTR_SIZE_VER0)
+			return bad(f, rec->offset, "attribute record too short");
+		memcpy(&asize, p + 4, 4); /* perf_event_attr.size */
+		if (asize < PERF_ATTR_SIZE_VER0 || asize > len || (len - asize) % 8)
+			return bad(f, rec->offset, "bad attribute record");
+		return add_attr(f, p, asize, (const uint64_t *)(const void *)(p + asize),
+				(uint32_t)((len - asize) / 8), rec->offset);
+	}
+	if (rec->type == PD_REC_HEADER_FEATURE) {
+		uint64_t feat;
+
+		if (len < 8)
+			return bad(f, rec->offset, "feature record too short");
+		memcpy(&feat, p, 8);
+		if (feat == 0 || feat >= PD_FEAT_BITS)
+			return bad(f, rec->offset, "bad feature id %llu", (unsigned long long)feat);
+		f->feat[feat / 64] |= 1ull << (feat % 64);
+		return pd_parse_feature(f, (int)feat, p + 8, len - 8, rec->offset + 16);
+	}
+	return 0;
+}
+
+/* HEADER_TRACING_DATA: the formats follow the record, padded to 8 bytes. */
+static int tracing_record(struct pd_file *f, const struct pd_record *rec)
+{
+	uint32_t size;
+	size_t padded;
+
+	if (rec->size < 12)
+		return bad(f, rec->offset, "tracing data record too short");
+	memcpy(&size, rec->data + 8, 4);
+	padded = ((size_t)size + 7) & ~(size_t)7;
+	if (size > MAX_TRACING_DATA || padded > f->end - f->pos)
+		return bad(f, rec->offset, "bad tracing data size %u", size);
+	free(f->tracing_data);
+	f->tracing_data = xmalloc(padded ? padded : 1);
+	if (fread(f->tracing_data, 1, padded, f->fp) != padded)
+		return bad(f, f->pos, "file truncated inside the tracing data");
+	f->tracing_len = size;
+	f->pos += padded;
+	f->feat[0] |= 1ull << PD_FEAT_TRACING_DATA;
+	return 0;
+}
+
+int pd_next(struct pd_file *f, struct pd_record *rec)
+{
+	struct perf_event_header h;
+	uint64_t off = f->pos;
+
+	if (off >= f->end)
+		return 0;
+	if (f->end - off < sizeof(h) && f->end != UINT64_MAX)
+		return bad(f, off, "data section ends inside a record header");
+	if (fread(&h, 1, sizeof(h), f->fp) != sizeof(h)) {
+		if (f->pipe && feof(f->fp) && !ferror(f->fp))
+			return 0;
+		return bad(f, off, "file truncated inside a record header");
+	}
+	if (h.size < sizeof(h))
+		return bad(f, off, "record of size %u (type %u)", h.size, h.type);
+	if (h.size > f->end - off)
+		return bad(f, off, "record of size %u runs past the data section", h.size);
+	reserve(f, h.size);
+	memcpy(f->buf, &h, sizeof(h));
+	if (fread(f->buf + sizeof(h), 1, h.size - sizeof(h), f->fp) != h.size - sizeof(h))
+		return bad(f, off, "file truncated inside a record");
+	f->pos += h.size;
+	f->records++;
+	*rec = (struct pd_record){ h.type, h.misc, h.size, f->buf, off };
+	switch (h.type) {
+	case PD_REC_HEADER_ATTR:
+	case PD_REC_HEADER_FEATURE:
+		return header_record(f, rec) < 0 ? -1 : 1;
+	case PD_REC_HEADER_TRACING_DATA:
+		return tracing_record(f, rec) < 0 ? -1 : 1;
+	case PD_REC_COMPRESSED:
+		return bad(f, off, "compressed records (perf record -z) are not supported");
+	default:
+		if (h.type >= PERF_RECORD_MAX && h.type != PD_REC_FINISHED_ROUND &&
+		    !(h.type >= PD_REC_HEADER_EVENT_TYPE && h.type <= PD_REC_FINISHED_INIT)) {
+			f->unknown_total++;
+			if (h.type < PD_REC_MAX)
+				f->unknown[h.type]++;
+		}
+		return 1;
+	}
+}
+
+void pd_close(struct pd_file *f)
+{
+	if (f->fp && f->fp != stdin)
+		fclose(f->fp);
+	for (int i = 0; i < f->nattrs; i++)
+		free(f->attrs[i].ids);
+	free(f->attrs);
+	u64map_release(&f->ids);
+	free(f->tracing_data);
+	free(f->cpus);
+	free(f->buf);
+	memset(f, 0, sizeof(*f));
+}

@@ -1,0 +1,135 @@
+/* perfdata.h - the perf.data format: file and pipe mode, read with every length checked. */
+#ifndef LOCUS_PERFDATA_H
+#define LOCUS_PERFDATA_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../common/u64map.h"
+
+/* Feature bits (perf's header.h). */
+enum pd_feature {
+	PD_FEAT_TRACING_DATA = 1,
+	PD_FEAT_BUILD_ID = 2,
+	PD_FEAT_HOSTNAME = 3,
+	PD_FEAT_OSRELEASE = 4,
+	PD_FEAT_VERSION = 5,
+	PD_FEAT_ARCH = 6,
+	PD_FEAT_NRCPUS = 7,
+	PD_FEAT_CPUDESC = 8,
+	PD_FEAT_CPUID = 9,
+	PD_FEAT_TOTAL_MEM = 10,
+	PD_FEAT_CMDLINE = 11,
+	PD_FEAT_EVENT_DESC = 12,
+	PD_FEAT_CPU_TOPOLOGY = 13,
+	PD_FEAT_NUMA_TOPOLOGY = 14,
+	PD_FEAT_CACHE = 20,
+	PD_FEAT_BITS = 256
+};
+
+/* User record types perf adds to the kernel's. */
+enum pd_user_record {
+	PD_REC_HEADER_ATTR = 64,
+	PD_REC_HEADER_EVENT_TYPE = 65,
+	PD_REC_HEADER_TRACING_DATA = 66,
+	PD_REC_HEADER_BUILD_ID = 67,
+	PD_REC_FINISHED_ROUND = 68,
+	PD_REC_ID_INDEX = 69,
+	PD_REC_THREAD_MAP = 73,
+	PD_REC_CPU_MAP = 74,
+	PD_REC_TIME_CONV = 79,
+	PD_REC_HEADER_FEATURE = 80,
+	PD_REC_COMPRESSED = 81,
+	PD_REC_FINISHED_INIT = 82,
+	PD_REC_MAX = 128
+};
+
+struct pd_attr {
+	struct perf_event_attr attr;	/* zero-extended to our size */
+	uint64_t *ids;
+	uint32_t nids;
+	char name[128];			/* from EVENT_DESC, or "" */
+};
+
+/* One CPU as the recording machine's features describe it. */
+struct pd_cpu {
+	int core_group;		/* first CPU of its thread-siblings list, -1 unknown */
+	int socket, die, node;
+	int llc_group;		/* first CPU of its LLC map, -1 unknown */
+};
+
+struct pd_file {
+	const char *path;
+	FILE *fp;
+	bool pipe;			/* pipe-mode stream (perf record -o -) */
+	uint64_t data_off, data_size;	/* file mode */
+	uint64_t feat[4];		/* feature bitmap */
+	struct pd_attr *attrs;
+	int nattrs;
+	struct u64map ids;		/* sample id -> attr index */
+	/* features */
+	uint8_t *tracing_data;
+	size_t tracing_len;
+	int nr_cpus_avail, nr_cpus_online;
+	struct pd_cpu *cpus;		/* nr_cpus_avail entries when CPU_TOPOLOGY was read */
+	bool have_topology, have_numa, have_cache;
+	int llc_level;
+	char hostname[128], osrelease[128], arch[32], cmdline[512];
+	/* the stream */
+	uint8_t *buf;			/* current record (up to 64 KiB, plus tracing data) */
+	size_t buf_cap;
+	uint64_t pos;			/* offset of the next record */
+	uint64_t end;			/* end of the data (file mode), or UINT64_MAX */
+	uint64_t records;
+	uint64_t unknown[PD_REC_MAX];	/* records of types we do not handle */
+	uint64_t unknown_total;
+	char err[320];
+};
+
+/* One record: valid until the next pd_next. */
+struct pd_record {
+	uint32_t type;
+	uint16_t misc;
+	uint16_t size;
+	const uint8_t *data;		/* the whole record, header included */
+	uint64_t offset;		/* in the file or stream */
+};
+
+/* The fields of a PERF_RECORD_SAMPLE that locus uses. */
+struct pd_sample {
+	const struct pd_attr *attr;
+	uint64_t sample_type;
+	uint64_t ip, addr, id, period, time, weight, data_src, phys_addr, transaction;
+	uint32_t pid, tid, cpu;
+	const uint8_t *raw;
+	uint32_t raw_size;
+	uint64_t present;		/* the sample_type bits that were in the record */
+};
+
+/*
+ * Open path ("-" for standard input), read the header, the attributes and
+ * the features. Returns 0, or -1 with f->err = "<what is wrong> at offset N".
+ */
+int pd_open(struct pd_file *f, const char *path);
+/* Next record: 1, 0 at the end of the data, -1 with f->err on a malformed record. */
+int pd_next(struct pd_file *f, struct pd_record *rec);
+/* Parse a sample record. Returns 0, or -1 with f->err when it is malformed. */
+int pd_parse_sample(struct pd_file *f, const struct pd_record *rec, struct pd_sample *s);
+void pd_close(struct pd_file *f);
+
+/* Parse one feature section (also used for pipe-mode HEADER_FEATURE records). */
+int pd_parse_feature(struct pd_file *f, int feat, const uint8_t *p, size_t len, uint64_t off);
+
+bool pd_has_feature(const struct pd_file *f, int feat);
+
+struct topology;
+/*
+ * The recording machine's topology from the NRCPUS, CPU_TOPOLOGY,
+ * NUMA_TOPOLOGY and CACHE features. Returns 0, or -1 when the file has none.
+ */
+int pd_topology(const struct pd_file *f, struct topology *t);
+
+#endif

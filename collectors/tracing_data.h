@@ -1,0 +1,25 @@
+/* tracing_data.h - perf.data's TRACING_DATA feature: tracepoint formats, read and written. */
+#ifndef LOCUS_TRACING_DATA_H
+#define LOCUS_TRACING_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct tep_handle;
+
+/*
+ * Parse a TRACING_DATA blob (as perf writes it) into a new tep handle with
+ * every event format it holds. Returns the handle, or NULL with the reason
+ * and the blob offset of the problem in err.
+ */
+struct tep_handle *tracing_data_parse(const uint8_t *blob, size_t len, char *err, size_t errlen);
+
+/*
+ * Build a TRACING_DATA blob from tracefs at dir for the given sched events
+ * ("sched_switch", ...). Returns a malloc'ed blob and its length in *len, or
+ * NULL with a reason in err.
+ */
+uint8_t *tracing_data_build(const char *dir, const char *const *events, int nevents, size_t *len,
+			    char *err, size_t errlen);
+
+#endif
