@@ -36,7 +36,7 @@ SAN_OBJS := $(LIB_SRCS:%.c=$(SAN_DIR)/%.o)
 UNITS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
 SAN_UNITS := $(UNIT_SRCS:tests/unit/%.c=build/unit-san/%)
 
-.PHONY: all deps test-deps demo check unit unit-san e2e install clean format bench
+.PHONY: all deps test-deps demo check unit unit-san e2e install clean format bench fuzz
 
 all: locus
 
@@ -83,6 +83,36 @@ build/locus-san: $(SAN_DIR)/cli/main.o build/liblocus-san.a
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(DEP_LIBS)
 
+build/mutate-san: tests/fuzz/mutate.c tests/fuzz/target.h build/liblocus-san.a
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $< build/liblocus-san.a $(DEP_LIBS)
+
+# libFuzzer needs clang: the library is rebuilt with its instrumentation.
+FUZZ_DIR := build/fuzz
+FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+FUZZ_OBJS := $(LIB_SRCS:%.c=$(FUZZ_DIR)/%.o)
+FUZZ_SECONDS ?= 60
+
+$(FUZZ_DIR)/%.o: %.c | test-deps
+	@mkdir -p $(@D)
+	@echo "  CC-FUZZ $<"
+	$(Q)clang -std=gnu11 -g -O1 -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) $(FUZZ_FLAGS) -c -o $@ $<
+
+build/liblocus-fuzz.a: $(FUZZ_OBJS)
+	$(Q)$(AR) rcs $@ $^
+
+build/fuzz_perfdata: tests/fuzz/fuzz_perfdata.c tests/fuzz/target.h build/liblocus-fuzz.a
+	@echo "  LINK    $@"
+	$(Q)clang -std=gnu11 -g -O1 -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) \
+		-fsanitize=fuzzer,address,undefined -o $@ $< build/liblocus-fuzz.a $(DEP_LIBS)
+
+# Fuzz the perf.data reader for FUZZ_SECONDS (default 60) from the seed corpus.
+fuzz: build/fuzz_perfdata
+	@mkdir -p build/fuzz-corpus
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp build/fuzz_perfdata \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
+		build/fuzz-corpus tests/fuzz/corpus
+
 # Build, then run the main job on the built-in workload.
 demo: locus
 	./locus run
@@ -91,12 +121,13 @@ unit: $(UNITS)
 unit-san: $(SAN_UNITS)
 
 # Every test layer; the last line is the runner's summary.
-check: locus $(UNITS) $(SAN_UNITS) build/locus-san | test-deps
+check: locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san | test-deps
 	@tests/run.sh
 
 # Benchmarks against perf, interleaved, medians; results in bench/results.md (needs root).
 bench: locus | test-deps
-	@bench/perturb.sh 5 | tee bench/results.md
+	@{ echo "# locus benchmarks"; echo; echo "Machine: $$(nproc) CPUs, $$(uname -r), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"; echo; \
+	   bench/perturb.sh 5; echo; bench/report_speed.sh 5; } | tee bench/results.md
 
 install: locus
 	install -D -m 0755 locus $(DESTDIR)$(PREFIX)/bin/locus

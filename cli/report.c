@@ -3,19 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <traceevent/event-parse.h>
 #include <unistd.h>
 
-#include "../analyzers/reorder.h"
-#include "../analyzers/wakeup.h"
-#include "../collectors/perfdata.h"
-#include "../collectors/topology.h"
-#include "../collectors/tp_decode.h"
-#include "../collectors/tracing_data.h"
 #include "../common/exitcodes.h"
 #include "../common/util.h"
 #include "../report/sched_report.h"
 #include "commands.h"
+#include "replay.h"
 #include "counting.h"
 
 enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG };
@@ -43,129 +37,25 @@ static const struct cli_cmd report_cmd = {
 	report_opts,
 };
 
-struct report_state {
-	struct pd_file f;
-	struct tep_handle *tep;
-	struct tp_decoder dec;
-	bool decoder;
-	struct reorder ro;
-	struct wakeup an;
-	struct topology topo;
-	uint64_t samples, sched_samples, other_tracepoints, undecodable;
-	bool quiet, tty;
-	uint64_t next_progress;
-};
-
-static void analyze(void *ctx, const struct event *e)
+static void progress(const struct pd_file *f, void *ctx)
 {
-	wakeup_add(&((struct report_state *)ctx)->an, e);
-}
-
-/* Tracepoint formats from the file: needed before the first sched sample. */
-static int setup_decoder(struct report_state *st, char *err, size_t len)
-{
-	char why[320];
-
-	if (st->decoder)
-		return 0;
-	if (!st->f.tracing_data) {
-		snprintf(err, len, "no tracepoint formats (TRACING_DATA) in the file");
-		return -1;
-	}
-	st->tep = tracing_data_parse(st->f.tracing_data, st->f.tracing_len, why, sizeof(why));
-	if (!st->tep) {
-		snprintf(err, len, "%s", why);
-		return -1;
-	}
-	if (tp_decoder_init(&st->dec, st->tep, why, sizeof(why)) < 0) {
-		snprintf(err, len, "%s", why);
-		return -1;
-	}
-	st->decoder = true;
-	return 0;
-}
-
-static void progress(struct report_state *st)
-{
-	if (!st->tty || st->quiet || st->f.records < st->next_progress)
-		return;
-	st->next_progress = st->f.records + 200000;
-	if (st->f.pipe)
-		fprintf(stderr, "\rlocus: %llu records", (unsigned long long)st->f.records);
+	(void)ctx;
+	if (f->pipe)
+		fprintf(stderr, "\rlocus: %llu records", (unsigned long long)f->records);
 	else
 		fprintf(stderr, "\rlocus: %3.0f%% of %s (%llu records)",
-			100.0 * (double)(st->f.pos - st->f.data_off) / (double)(st->f.data_size + 1),
-			st->f.path, (unsigned long long)st->f.records);
-}
-
-static int on_sample(struct report_state *st, const struct pd_record *rec)
-{
-	struct pd_sample s;
-	struct event e;
-	char err[320];
-	int r;
-
-	if (pd_parse_sample(&st->f, rec, &s) < 0)
-		return -1;
-	st->samples++;
-	if (s.attr->attr.type != PERF_TYPE_TRACEPOINT || !s.raw)
-		return 0;
-	if (setup_decoder(st, err, sizeof(err)) < 0) {
-		snprintf(st->f.err, sizeof(st->f.err), "%s", err);
-		return -1;
-	}
-	memset(&e, 0, sizeof(e));
-	r = tp_decode(&st->dec, s.raw, s.raw_size, &e);
-	if (r > 0) {
-		st->other_tracepoints++;
-		return 0;
-	}
-	if (r < 0) {
-		st->undecodable++; /* counted and reported, the rest of the file still read */
-		return 0;
-	}
-	e.time_ns = s.time;
-	e.cpu = (int32_t)s.cpu;
-	e.pid = (int32_t)s.pid;
-	e.tid = (int32_t)s.tid;
-	st->sched_samples++;
-	reorder_add(&st->ro, &e, analyze, st);
-	return 0;
-}
-
-/* Read every record. Returns 0 or -1 (st->f.err says what and where). */
-static int read_all(struct report_state *st)
-{
-	struct pd_record rec;
-	int r;
-
-	while ((r = pd_next(&st->f, &rec)) > 0) {
-		progress(st);
-		if (rec.type == PERF_RECORD_SAMPLE) {
-			if (on_sample(st, &rec) < 0)
-				return -1;
-		} else if (rec.type == PERF_RECORD_LOST && rec.size >= 24) {
-			struct event e = { .type = EV_LOST };
-
-			memcpy(&e.lost.lost, rec.data + 16, 8);
-			analyze(st, &e);
-		} else if (rec.type == PD_REC_FINISHED_ROUND) {
-			reorder_round(&st->ro, analyze, st);
-		}
-	}
-	if (st->tty && !st->quiet)
-		fprintf(stderr, "\r\033[K");
-	return r;
+			100.0 * (double)(f->pos - f->data_off) / (double)(f->data_size + 1), f->path,
+			(unsigned long long)f->records);
 }
 
 struct report_out {
-	struct report_state *st;
+	struct replay *st;
 	struct sched_report_ctx ctx;
 	unsigned sections;
 	const char *topo_note;
 };
 
-static void input_text(FILE *f, const struct report_state *st, const char *topo_note)
+static void input_text(FILE *f, const struct replay *st, const char *topo_note)
 {
 	const struct pd_file *pf = &st->f;
 	char a[32], b[32], c[32];
@@ -199,7 +89,7 @@ static void text_doc(FILE *f, void *arg)
 static void json_doc(FILE *f, void *arg)
 {
 	struct report_out *o = arg;
-	const struct report_state *st = o->st;
+	const struct replay *st = o->st;
 	struct json j;
 
 	json_init(&j, f);
@@ -235,12 +125,13 @@ static int report_width(void)
 
 int cmd_report(int argc, char **argv)
 {
-	const char *input = "perf.data", *json = NULL, *svg = NULL, *out = NULL, *sysfs = NULL;
-	struct report_state *st = xcalloc(1, sizeof(*st));
-	struct wakeup_cfg wc = { 0 };
+	const char *json = NULL, *svg = NULL, *out = NULL;
+	struct replay_opts opts = { "perf.data", NULL, 0, NULL, NULL };
+	struct replay *st = xcalloc(1, sizeof(*st));
 	struct report_out ro = { st, { 0 }, SEC_SCHED, NULL };
-	char note[400], err[320], bad[64];
+	char err[400], bad[64];
 	struct cli_parser p;
+	bool quiet = false;
 	long pid = 0;
 	int c, rc = EXIT_LOCUS_OK;
 
@@ -255,7 +146,7 @@ int cmd_report(int argc, char **argv)
 			free(st);
 			return EXIT_LOCUS_OK;
 		case 'i':
-			input = optarg;
+			opts.path = optarg;
 			break;
 		case 'p':
 			if (parse_long(optarg, 1, 1L << 22, &pid) < 0) {
@@ -263,6 +154,7 @@ int cmd_report(int argc, char **argv)
 				free(st);
 				return EXIT_LOCUS_USAGE;
 			}
+			opts.pid = (int32_t)pid;
 			break;
 		case OPT_SECTIONS:
 			if (report_sections_parse(optarg, &ro.sections, bad, sizeof(bad)) < 0 ||
@@ -283,10 +175,10 @@ int cmd_report(int argc, char **argv)
 			out = optarg;
 			break;
 		case OPT_SYSFS_ROOT:
-			sysfs = optarg;
+			opts.sysfs_root = optarg;
 			break;
 		case 'q':
-			st->quiet = true;
+			quiet = true;
 			break;
 		case 'v':
 			locus_verbosity++;
@@ -299,50 +191,24 @@ int cmd_report(int argc, char **argv)
 		free(st);
 		return EXIT_LOCUS_USAGE;
 	}
-	if (pd_open(&st->f, input) < 0) {
-		locus_err("%s: %s", input, st->f.err);
-		pd_close(&st->f);
+	if (!quiet && isatty(STDERR_FILENO))
+		opts.progress = progress;
+	if (replay_open(st, &opts, err, sizeof(err)) < 0 || replay_run(st, err, sizeof(err)) < 0) {
+		if (opts.progress)
+			fprintf(stderr, "\r\033[K");
+		locus_err("%s: %s", opts.path, err);
+		replay_release(st);
 		free(st);
 		return EXIT_LOCUS_RUNTIME;
 	}
-	st->tty = isatty(STDERR_FILENO);
-	/* pipe mode carries its features inside the stream: read them first */
-	if (pd_topology(&st->f, &st->topo) == 0) {
-		snprintf(note, sizeof(note), "%s", st->topo.source);
-	} else if (topology_load(&st->topo, sysfs, err, sizeof(err)) == 0) {
-		snprintf(note, sizeof(note), "the file has none: %s's (%s)",
-			 sysfs ? "--sysfs-root" : "this machine", st->topo.source);
-	} else {
-		locus_err("%s: no topology in the file, and %s", input, err);
-		pd_close(&st->f);
-		free(st);
-		return EXIT_LOCUS_RUNTIME;
-	}
-	ro.topo_note = note;
-	if (!st->quiet && strncmp(note, "from the file", 13))
-		fprintf(stderr, "locus: %s: topology: %s\n", input, note);
-	wc.topo = &st->topo;
-	wc.system_wide = pid == 0;
-	wc.waking_source = true;
-	reorder_init(&st->ro);
-	/* the waking source is known once formats are read; decide at the first sample */
-	if (st->f.tracing_data && setup_decoder(st, err, sizeof(err)) == 0)
-		wc.waking_source = st->dec.fmt[EV_WAKING].id >= 0;
-	wakeup_init(&st->an, &wc);
-	if (pid)
-		wakeup_track(&st->an, (int32_t)pid);
-	if (read_all(st) < 0) {
-		locus_err("%s: %s", input, st->f.err);
-		rc = EXIT_LOCUS_RUNTIME;
-		goto out;
-	}
-	reorder_flush(&st->ro, analyze, st);
-	wakeup_finish(&st->an);
-	wakeup_results(&st->an)->late = st->ro.late;
-	wakeup_results(&st->an)->undecodable = st->undecodable;
+	if (opts.progress)
+		fprintf(stderr, "\r\033[K");
+	ro.topo_note = st->topo_note;
+	if (!quiet && strncmp(st->topo_note, "from the file", 13))
+		fprintf(stderr, "locus: %s: topology: %s\n", opts.path, st->topo_note);
 	if (!st->sched_samples)
 		locus_err("%s: no sched tracepoint samples in the file (record with locus record "
-			  "or perf sched record)", input);
+			  "or perf sched record)", opts.path);
 	ro.ctx = (struct sched_report_ctx){ st->sched_samples > 0, "no sched tracepoint samples",
 					     "a perf.data file",
 					     pid ? "one task and its children" : "every task",
@@ -356,19 +222,14 @@ int cmd_report(int argc, char **argv)
 	}
 	if (json && write_file_atomically(json, json_doc, &ro) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
-	if (svg && st->sched_samples && sched_report_svg(svg, wakeup_results(&st->an), input) < 0) {
+	if (svg && st->sched_samples &&
+	    sched_report_svg(svg, wakeup_results(&st->an), opts.path) < 0) {
 		locus_err("cannot write %s", svg);
 		rc = EXIT_LOCUS_RUNTIME;
 	}
 	if (!st->sched_samples && rc == EXIT_LOCUS_OK)
 		rc = EXIT_LOCUS_RUNTIME;
-out:
-	wakeup_release(&st->an);
-	reorder_release(&st->ro);
-	topology_release(&st->topo);
-	if (st->tep)
-		tep_free(st->tep);
-	pd_close(&st->f);
+	replay_release(st);
 	free(st);
 	return rc;
 }

@@ -164,9 +164,11 @@ int pd_open(struct pd_file *f, const char *path)
 		snprintf(f->err, sizeof(f->err), "cannot open: %s", strerror(errno));
 		return -1;
 	}
-	setvbuf(f->fp, NULL, _IOFBF, 1 << 20);
 	if (fstat(fileno(f->fp), &st) == 0 && S_ISREG(st.st_mode))
 		file_size = (uint64_t)st.st_size;
+	/* a big read buffer for big files; small files should not pay for it */
+	if (file_size > (256u << 10))
+		setvbuf(f->fp, NULL, _IOFBF, 1 << 20);
 	if (fread(h, 1, PIPE_HEADER_SIZE, f->fp) != PIPE_HEADER_SIZE)
 		return bad(f, 0, "not a perf.data file (too short)");
 	memcpy(&magic, h, 8);

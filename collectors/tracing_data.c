@@ -73,6 +73,31 @@ static int skip32(struct cursor *c, const char *what)
 	return take(c, NULL, n, what);
 }
 
+/*
+ * Give one format to libtraceevent. Only the fields are needed: the print
+ * format is replaced by an empty one, since libtraceevent's print-format
+ * parser crashes on some corrupted input, and text that is not printable
+ * ASCII is refused. A format that does not parse is skipped, as perf does.
+ */
+static void parse_format(struct tep_handle *tep, const uint8_t *data, size_t size, const char *sys)
+{
+	static const char empty_print[] = "\nprint fmt: \"\"\n";
+	char *text, *print;
+
+	for (size_t i = 0; i < size; i++)
+		if ((data[i] < 0x20 && data[i] != '\n' && data[i] != '\t') || data[i] > 0x7e)
+			return;
+	text = xmalloc(size + sizeof(empty_print) + 1);
+	memcpy(text, data, size);
+	text[size] = '\0';
+	print = strstr(text, "\nprint fmt:");
+	if (!print)
+		print = text + size;
+	memcpy(print, empty_print, sizeof(empty_print));
+	tep_parse_event(tep, text, strlen(text), sys);
+	free(text);
+}
+
 struct tep_handle *tracing_data_parse(const uint8_t *blob, size_t len, char *err, size_t errlen)
 {
 	struct cursor c = { blob, len, 0, err, errlen };
@@ -134,8 +159,7 @@ struct tep_handle *tracing_data_parse(const uint8_t *blob, size_t len, char *err
 				fail(&c, "event format too large");
 				goto bad;
 			}
-			/* a format libtraceevent cannot parse is skipped, as perf does */
-			tep_parse_event(tep, (const char *)data, (unsigned long)size, sys);
+			parse_format(tep, data, (size_t)size, sys);
 		}
 	}
 	/* kallsyms and printk formats follow; absent in truncated files we accept */

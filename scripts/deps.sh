@@ -25,6 +25,9 @@ libcmocka-dev:/usr/include/cmocka.h
 tmux:/usr/bin/tmux
 rt-tests:/usr/bin/hackbench
 linux-perf:/usr/bin/perf
+clang:/usr/bin/clang
+libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
+bc:/usr/bin/bc
 "
 [ $want_test -eq 1 ] && pkgs="$pkgs $test_pkgs"
 

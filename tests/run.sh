@@ -30,6 +30,21 @@ for bin in build/unit/test_* build/unit-san/test_*; do
 	[ -x "$bin" ] && run_unit "$bin"
 done
 
+# Mutated perf.data files through the reader under ASan: each read or rejected with a message.
+if [ -x build/mutate-san ]; then
+	out=$(build/mutate-san tests/fuzz/corpus "${LOCUS_MUTATIONS:-10000}" 2>&1)
+	rc=$?
+	line=$(grep '^mutate:' <<<"$out")
+	if [ "$rc" -eq 0 ] && [ -n "$line" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		failed+=("build/mutate-san")
+		printf '%s\n' "$out" | tail -n 30
+	fi
+	printf '%-40s %s\n' "build/mutate-san" "${line:-crashed (exit $rc)}"
+fi
+
 mkdir -p tests/out
 for t in tests/e2e/*.sh; do
 	log=tests/out/$(basename "$t" .sh).log

@@ -1,0 +1,161 @@
+/* replay.c - a perf.data file through the same analyzers as a live run. */
+#include "replay.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+
+#include "../collectors/tracing_data.h"
+#include "../common/util.h"
+
+static void analyze(void *ctx, const struct event *e)
+{
+	wakeup_add(&((struct replay *)ctx)->an, e);
+}
+
+/* Tracepoint formats from the file: needed before the first sched sample. */
+static int setup_decoder(struct replay *rp, char *err, size_t len)
+{
+	char why[320];
+
+	if (rp->decoder)
+		return 0;
+	if (!rp->f.tracing_data) {
+		snprintf(err, len, "no tracepoint formats (TRACING_DATA) in the file");
+		return -1;
+	}
+	rp->tep = tracing_data_parse(rp->f.tracing_data, rp->f.tracing_len, why, sizeof(why));
+	if (!rp->tep) {
+		snprintf(err, len, "%s", why);
+		return -1;
+	}
+	if (tp_decoder_init(&rp->dec, rp->tep, why, sizeof(why)) < 0) {
+		snprintf(err, len, "%s", why);
+		return -1;
+	}
+	rp->decoder = true;
+	return 0;
+}
+
+/* The analyzer starts at the first sched sample: in pipe mode the formats come in the stream. */
+static void setup_analyzer(struct replay *rp)
+{
+	struct wakeup_cfg wc = { 0 };
+
+	wc.topo = &rp->topo;
+	wc.system_wide = rp->o->pid == 0;
+	wc.waking_source = rp->dec.fmt[EV_WAKING].id >= 0;
+	wakeup_init(&rp->an, &wc);
+	if (rp->o->pid)
+		wakeup_track(&rp->an, rp->o->pid);
+	rp->analyzer = true;
+}
+
+int replay_open(struct replay *rp, const struct replay_opts *o, char *err, size_t len)
+{
+	char why[320];
+
+	memset(rp, 0, sizeof(*rp));
+	rp->o = o;
+	reorder_init(&rp->ro);
+	if (pd_open(&rp->f, o->path) < 0) {
+		snprintf(err, len, "%s", rp->f.err);
+		return -1;
+	}
+	if (pd_topology(&rp->f, &rp->topo) == 0) {
+		snprintf(rp->topo_note, sizeof(rp->topo_note), "%s", rp->topo.source);
+	} else if (topology_load(&rp->topo, o->sysfs_root, why, sizeof(why)) == 0) {
+		snprintf(rp->topo_note, sizeof(rp->topo_note), "the file has none: %s's (%s)",
+			 o->sysfs_root ? "--sysfs-root" : "this machine", rp->topo.source);
+	} else {
+		snprintf(err, len, "no topology in the file, and %s", why);
+		return -1;
+	}
+	return 0;
+}
+
+static int on_sample(struct replay *rp, const struct pd_record *rec, char *err, size_t len)
+{
+	struct pd_sample s;
+	struct event e;
+	int r;
+
+	if (pd_parse_sample(&rp->f, rec, &s) < 0) {
+		snprintf(err, len, "%s", rp->f.err);
+		return -1;
+	}
+	rp->samples++;
+	if (s.attr->attr.type != PERF_TYPE_TRACEPOINT || !s.raw)
+		return 0;
+	if (setup_decoder(rp, err, len) < 0)
+		return -1;
+	if (!rp->analyzer)
+		setup_analyzer(rp);
+	memset(&e, 0, sizeof(e));
+	r = tp_decode(&rp->dec, s.raw, s.raw_size, &e);
+	if (r > 0) {
+		rp->other_tracepoints++;
+		return 0;
+	}
+	if (r < 0) {
+		rp->undecodable++; /* counted and reported; the rest of the file is still read */
+		return 0;
+	}
+	e.time_ns = s.time;
+	e.cpu = (int32_t)s.cpu;
+	e.pid = (int32_t)s.pid;
+	e.tid = (int32_t)s.tid;
+	rp->sched_samples++;
+	reorder_add(&rp->ro, &e, analyze, rp);
+	return 0;
+}
+
+int replay_run(struct replay *rp, char *err, size_t len)
+{
+	struct pd_record rec;
+	int r;
+
+	while ((r = pd_next(&rp->f, &rec)) > 0) {
+		if (rp->o->progress && (rp->f.records & 0xffff) == 0)
+			rp->o->progress(&rp->f, rp->o->progress_ctx);
+		if (rec.type == PERF_RECORD_SAMPLE) {
+			if (on_sample(rp, &rec, err, len) < 0)
+				return -1;
+		} else if (rec.type == PERF_RECORD_LOST && rec.size >= 24 && rp->analyzer) {
+			struct event e = { .type = EV_LOST };
+
+			memcpy(&e.lost.lost, rec.data + 16, 8);
+			analyze(rp, &e);
+		} else if (rec.type == PD_REC_FINISHED_ROUND) {
+			reorder_round(&rp->ro, analyze, rp);
+		}
+	}
+	if (r < 0) {
+		snprintf(err, len, "%s", rp->f.err);
+		return -1;
+	}
+	if (!rp->analyzer) {
+		/* no sched samples: an empty analysis, so reports can say so */
+		if (!rp->decoder)
+			memset(&rp->dec, 0, sizeof(rp->dec));
+		rp->dec.fmt[EV_WAKING].id = -1;
+		setup_analyzer(rp);
+	}
+	reorder_flush(&rp->ro, analyze, rp);
+	wakeup_finish(&rp->an);
+	wakeup_results(&rp->an)->late = rp->ro.late;
+	wakeup_results(&rp->an)->undecodable = rp->undecodable;
+	return 0;
+}
+
+void replay_release(struct replay *rp)
+{
+	if (rp->analyzer)
+		wakeup_release(&rp->an);
+	reorder_release(&rp->ro);
+	topology_release(&rp->topo);
+	if (rp->tep)
+		tep_free(rp->tep);
+	pd_close(&rp->f);
+	memset(rp, 0, sizeof(*rp));
+}
