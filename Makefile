@@ -121,7 +121,11 @@ unit: $(UNITS)
 unit-san: $(SAN_UNITS)
 
 # Every test layer; the last line is the runner's summary.
-check: locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san | test-deps
+build/memgen: tests/tools/memgen.c build/liblocus.a
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< build/liblocus.a $(DEP_LIBS)
+
+check: locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san build/memgen | test-deps
 	@tests/run.sh
 
 # Benchmarks against perf, interleaved, medians; results in bench/results.md (needs root).

@@ -7,6 +7,8 @@
 #include "../common/util.h"
 
 #define MAX_QUEUES 8192
+/* events held before a stream without rounds is released by its CPUs' progress */
+#define MAX_HELD (1u << 21)
 
 void reorder_init(struct reorder *r)
 {
@@ -46,6 +48,28 @@ static struct reorder_queue *queue_of(struct reorder *r, int32_t cpu)
 	return &r->q[idx];
 }
 
+static void release(struct reorder *r, uint64_t limit, event_sink sink, void *ctx);
+
+/*
+ * A stream without rounds (some files have no FINISHED_ROUND) must not hold
+ * everything: each CPU's events come in order, so nothing older than the
+ * oldest of the CPUs' newest events can still arrive from a CPU seen so far.
+ */
+static void relieve(struct reorder *r, event_sink sink, void *ctx)
+{
+	uint64_t limit = UINT64_MAX;
+
+	for (int i = 0; i < r->nq; i++) {
+		const struct reorder_queue *q = &r->q[i];
+
+		if (q->n && q->ev[(q->head + q->n - 1) % q->cap].time_ns < limit)
+			limit = q->ev[(q->head + q->n - 1) % q->cap].time_ns;
+	}
+	if (limit != UINT64_MAX)
+		release(r, limit, sink, ctx);
+	r->relieved++;
+}
+
 void reorder_add(struct reorder *r, const struct event *e, event_sink sink, void *ctx)
 {
 	struct reorder_queue *q;
@@ -73,6 +97,8 @@ void reorder_add(struct reorder *r, const struct event *e, event_sink sink, void
 		r->peak = r->held;
 	if (e->time_ns > r->round_max)
 		r->round_max = e->time_ns;
+	if (r->held > MAX_HELD)
+		relieve(r, sink, ctx);
 }
 
 static uint64_t head_time(const struct reorder *r, int qi)

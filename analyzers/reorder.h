@@ -34,6 +34,7 @@ struct reorder {
 	uint64_t late;			/* events that arrived after their window */
 	uint64_t unordered;		/* events older than their CPU's previous one (re-sorted) */
 	size_t held, peak;		/* events held now, and at most */
+	uint64_t relieved;		/* releases forced by the held limit (no rounds) */
 };
 
 void reorder_init(struct reorder *r);

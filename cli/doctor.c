@@ -120,27 +120,11 @@ static void check_pmu(struct check *c, int *n)
 
 static void check_memory_sampling(struct check *c, int *n)
 {
-	bool loads = probe_pmu_exists("", "cpu/events/mem-loads");
-	bool ldlat = probe_pmu_exists("", "cpu/format/ldlat");
-	bool stores = probe_pmu_exists("", "cpu/events/mem-stores");
-	bool aux = probe_pmu_exists("", "cpu/events/mem-loads-aux") ||
-		   probe_pmu_exists("", "cpu_core/events/mem-loads-aux");
-	bool ibs = probe_pmu_exists("", "ibs_op");
-	bool spe = probe_pmu_exists("", "arm_spe_0");
-	const char *what = "precise memory samples";
-	const char *en = "false sharing: HITM per cacheline, code, data";
+	char what[240];
+	bool ok = probe_memory_sampling(what, sizeof(what));
 
-	if (loads && ldlat)
-		add(c, n, ST_OK, what, en, "Intel mem-loads with ldlat%s%s",
-		    stores ? ", mem-stores" : " (no mem-stores)", aux ? ", mem-loads-aux leader" : "");
-	else if (ibs)
-		add(c, n, ST_OK, what, en, "AMD ibs_op (cache-to-cache fills; no true HITM on Zen3)");
-	else if (spe)
-		add(c, n, ST_OK, what, en, "Arm SPE (peer hits instead of HITM)");
-	else
-		add(c, n, ST_NO, what, en,
-		    "no mem-loads/ldlat, ibs_op or arm_spe PMU exported (needs bare metal or a "
-		    "vPMU with PEBS/IBS passthrough)");
+	add(c, n, ok ? ST_OK : ST_NO, "precise memory samples",
+	    "false sharing: HITM per cacheline, code, data", "%s", what);
 }
 
 static void check_tracepoints(struct check *c, int *n)

@@ -55,6 +55,8 @@ int replay_open(struct replay *rp, const struct replay_opts *o, char *err, size_
 {
 	char why[320];
 
+	struct cacheline_cfg cc;
+
 	memset(rp, 0, sizeof(*rp));
 	rp->o = o;
 	reorder_init(&rp->ro);
@@ -71,6 +73,8 @@ int replay_open(struct replay *rp, const struct replay_opts *o, char *err, size_
 		snprintf(err, len, "no topology in the file, and %s", why);
 		return -1;
 	}
+	cc = (struct cacheline_cfg){ &rp->topo, o->line_size, o->sort };
+	cacheline_init(&rp->cl, &cc);
 	return 0;
 }
 
@@ -85,6 +89,22 @@ static int on_sample(struct replay *rp, const struct pd_record *rec, char *err, 
 		return -1;
 	}
 	rp->samples++;
+	if (s.present & PERF_SAMPLE_DATA_SRC) {
+		memset(&e, 0, sizeof(e));
+		e.type = EV_MEM;
+		e.time_ns = s.time;
+		e.cpu = (int32_t)s.cpu;
+		e.pid = (int32_t)s.pid;
+		e.tid = (int32_t)s.tid;
+		e.mem.ip = s.ip;
+		e.mem.addr = s.present & PERF_SAMPLE_ADDR ? s.addr : 0;
+		e.mem.phys_addr = s.phys_addr;
+		e.mem.data_src = s.data_src;
+		e.mem.weight = s.weight & 0xffffffff; /* WEIGHT_STRUCT: the low word is the latency */
+		rp->mem_samples++;
+		cacheline_add(&rp->cl, &e);
+		return 0;
+	}
 	if (s.attr->attr.type != PERF_TYPE_TRACEPOINT || !s.raw)
 		return 0;
 	if (setup_decoder(rp, err, len) < 0)
@@ -145,6 +165,7 @@ int replay_run(struct replay *rp, char *err, size_t len)
 	wakeup_finish(&rp->an);
 	wakeup_results(&rp->an)->late = rp->ro.late;
 	wakeup_results(&rp->an)->undecodable = rp->undecodable;
+	cacheline_finish(&rp->cl);
 	return 0;
 }
 
@@ -153,6 +174,7 @@ void replay_release(struct replay *rp)
 	if (rp->analyzer)
 		wakeup_release(&rp->an);
 	reorder_release(&rp->ro);
+	cacheline_release(&rp->cl);
 	topology_release(&rp->topo);
 	if (rp->tep)
 		tep_free(rp->tep);

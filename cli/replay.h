@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../analyzers/cacheline.h"
 #include "../analyzers/reorder.h"
 #include "../analyzers/wakeup.h"
 #include "../collectors/perfdata.h"
@@ -15,6 +16,8 @@ struct replay_opts {
 	const char *path;	/* "-" for standard input */
 	const char *sysfs_root;	/* topology when the file carries none (NULL: this machine) */
 	int32_t pid;		/* follow this task tree only; 0: every task */
+	unsigned line_size;	/* cacheline size for memory samples (64 or 128) */
+	enum cl_sort sort;	/* rank lines by local, remote or total HITM */
 	void (*progress)(const struct pd_file *f, void *ctx); /* called every 64k records */
 	void *progress_ctx;
 };
@@ -30,6 +33,8 @@ struct replay {
 	struct topology topo;
 	char topo_note[400];		/* where the topology came from */
 	uint64_t samples, sched_samples, other_tracepoints, undecodable;
+	struct cacheline cl;		/* memory samples (perf c2c / mem record, locus) */
+	uint64_t mem_samples;
 	const struct replay_opts *o;
 };
 

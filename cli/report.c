@@ -6,19 +6,22 @@
 #include <unistd.h>
 
 #include "../common/exitcodes.h"
+#include "../report/cacheline_report.h"
 #include "../common/util.h"
 #include "../report/sched_report.h"
 #include "commands.h"
 #include "replay.h"
 #include "counting.h"
 
-enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG };
+enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_LINE_SIZE };
 
 static const struct cli_opt report_opts[] = {
 	{ "input", 'i', "FILE", "perf.data file to read (- for a pipe; default perf.data)" },
 	{ "pid", 'p', "PID", "follow this task and its children only (default: every task)" },
 	{ "sections", OPT_SECTIONS, "LIST", "report only these: wakeups,latency,pairs,"
-					      "migrations,switches,cpus (default all)" },
+					      "migrations,switches,cpus,cachelines (default all)" },
+	{ "line-size", OPT_LINE_SIZE, "N", "cacheline size for memory samples: 64 or 128" },
+	{ "display", 'd', "WHAT", "rank cachelines by lcl, rmt or tot (default) HITM" },
 	{ "json", OPT_JSON, "FILE", "also write the results as JSON (- for stdout)" },
 	{ "svg", OPT_SVG, "FILE", "draw the wakeup heatmap (waker x target CPU) as SVG" },
 	{ "output", 'o', "FILE", "write the text report to FILE instead of stdout" },
@@ -31,9 +34,11 @@ static const struct cli_opt report_opts[] = {
 
 static const struct cli_cmd report_cmd = {
 	"report", "[options] [-i FILE]",
-	"Analyze a perf.data file from locus record, perf record, perf sched record or\n"
-	"perf c2c record with the analyzers of locus run: wakeup locality, wake-to-run\n"
-	"delay, migrations, switches. The topology comes from the file when it has one.",
+	"Analyze a perf.data file from locus record, perf record, perf sched record,\n"
+	"perf c2c record or perf mem record with the analyzers of locus run: wakeup\n"
+	"locality, wake-to-run delay, migrations, switches, and for memory samples the\n"
+	"hot cachelines with their HITM counts and a sharing verdict per line. The\n"
+	"topology comes from the file when it has one.",
 	report_opts,
 };
 
@@ -60,9 +65,12 @@ static void input_text(FILE *f, const struct replay *st, const char *topo_note)
 	const struct pd_file *pf = &st->f;
 	char a[32], b[32], c[32];
 
-	fprintf(f, "\n Input: %s%s: %s records, %s samples, %s sched events\n", pf->path,
+	fprintf(f, "\n Input: %s%s: %s records, %s samples, %s sched events", pf->path,
 		pf->pipe ? " (pipe mode)" : "", fmt_count(pf->records, a, sizeof(a)),
 		fmt_count(st->samples, b, sizeof(b)), fmt_count(st->sched_samples, c, sizeof(c)));
+	if (st->mem_samples)
+		fprintf(f, ", %s memory samples", fmt_count(st->mem_samples, a, sizeof(a)));
+	fputc('\n', f);
 	if (pf->hostname[0] || pf->cmdline[0])
 		fprintf(f, "   recorded on %s (%s) by '%.200s'\n", pf->hostname[0] ? pf->hostname : "?",
 			pf->osrelease[0] ? pf->osrelease : "?", pf->cmdline);
@@ -83,7 +91,10 @@ static void text_doc(FILE *f, void *arg)
 	struct report_out *o = arg;
 
 	input_text(f, o->st, o->topo_note);
-	sched_report_text(f, wakeup_results(&o->st->an), o->sections, &o->ctx);
+	if (o->st->sched_samples || !o->st->mem_samples)
+		sched_report_text(f, wakeup_results(&o->st->an), o->sections, &o->ctx);
+	if (o->st->mem_samples && (o->sections & SEC_CACHELINES))
+		cacheline_report_text(f, &o->st->cl);
 }
 
 static void json_doc(FILE *f, void *arg)
@@ -101,6 +112,7 @@ static void json_doc(FILE *f, void *arg)
 	json_uint(&j, "records", st->f.records);
 	json_uint(&j, "samples", st->samples);
 	json_uint(&j, "sched_samples", st->sched_samples);
+	json_uint(&j, "memory_samples", st->mem_samples);
 	json_uint(&j, "other_tracepoint_samples", st->other_tracepoints);
 	json_uint(&j, "undecodable_samples", st->undecodable);
 	json_uint(&j, "unknown_records", st->f.unknown_total);
@@ -109,7 +121,10 @@ static void json_doc(FILE *f, void *arg)
 	json_string(&j, "cmdline", st->f.cmdline);
 	json_string(&j, "topology", o->topo_note);
 	json_object_end(&j);
-	sched_report_json_members(&j, wakeup_results((struct wakeup *)&st->an), &o->ctx);
+	if (st->sched_samples || !st->mem_samples)
+		sched_report_json_members(&j, wakeup_results((struct wakeup *)&st->an), &o->ctx);
+	if (st->mem_samples)
+		cacheline_report_json_members(&j, &st->cl);
 	json_object_end(&j);
 	json_end(&j);
 }
@@ -126,9 +141,10 @@ static int report_width(void)
 int cmd_report(int argc, char **argv)
 {
 	const char *json = NULL, *svg = NULL, *out = NULL;
-	struct replay_opts opts = { "perf.data", NULL, 0, NULL, NULL };
+	struct replay_opts opts = { "perf.data", NULL, 0, 64, CL_SORT_TOTAL, NULL, NULL };
 	struct replay *st = xcalloc(1, sizeof(*st));
-	struct report_out ro = { st, { 0 }, SEC_SCHED, NULL };
+	struct report_out ro = { st, { 0 }, SEC_SCHED | SEC_CACHELINES, NULL };
+	long line_size;
 	char err[400], bad[64];
 	struct cli_parser p;
 	bool quiet = false;
@@ -158,9 +174,33 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_SECTIONS:
 			if (report_sections_parse(optarg, &ro.sections, bad, sizeof(bad)) < 0 ||
-			    !(ro.sections & SEC_SCHED)) {
+			    !(ro.sections & (SEC_SCHED | SEC_CACHELINES))) {
 				cli_usage_error(&report_cmd, "unknown section '%s' (wakeups, latency, "
-						"pairs, migrations, switches, cpus, all)", bad);
+						"pairs, migrations, switches, cpus, cachelines, all)",
+						bad);
+				free(st);
+				return EXIT_LOCUS_USAGE;
+			}
+			break;
+		case OPT_LINE_SIZE:
+			if (parse_long(optarg, 64, 128, &line_size) < 0 ||
+			    (line_size != 64 && line_size != 128)) {
+				cli_usage_error(&report_cmd, "bad --line-size '%s' (64 or 128)", optarg);
+				free(st);
+				return EXIT_LOCUS_USAGE;
+			}
+			opts.line_size = (unsigned)line_size;
+			break;
+		case 'd':
+			if (!strcmp(optarg, "lcl"))
+				opts.sort = CL_SORT_LOCAL;
+			else if (!strcmp(optarg, "rmt"))
+				opts.sort = CL_SORT_REMOTE;
+			else if (!strcmp(optarg, "tot"))
+				opts.sort = CL_SORT_TOTAL;
+			else {
+				cli_usage_error(&report_cmd, "bad --display '%s' (lcl, rmt or tot)",
+						optarg);
 				free(st);
 				return EXIT_LOCUS_USAGE;
 			}
@@ -206,9 +246,9 @@ int cmd_report(int argc, char **argv)
 	ro.topo_note = st->topo_note;
 	if (!quiet && strncmp(st->topo_note, "from the file", 13))
 		fprintf(stderr, "locus: %s: topology: %s\n", opts.path, st->topo_note);
-	if (!st->sched_samples)
-		locus_err("%s: no sched tracepoint samples in the file (record with locus record "
-			  "or perf sched record)", opts.path);
+	if (!st->sched_samples && !st->mem_samples)
+		locus_err("%s: no sched tracepoint or memory samples in the file (record with locus "
+			  "record, perf sched record or perf c2c record)", opts.path);
 	ro.ctx = (struct sched_report_ctx){ st->sched_samples > 0, "no sched tracepoint samples",
 					     "a perf.data file",
 					     pid ? "one task and its children" : "every task",
@@ -227,7 +267,7 @@ int cmd_report(int argc, char **argv)
 		locus_err("cannot write %s", svg);
 		rc = EXIT_LOCUS_RUNTIME;
 	}
-	if (!st->sched_samples && rc == EXIT_LOCUS_OK)
+	if (!st->sched_samples && !st->mem_samples && rc == EXIT_LOCUS_OK)
 		rc = EXIT_LOCUS_RUNTIME;
 	replay_release(st);
 	free(st);

@@ -7,6 +7,8 @@
 #include "../collectors/topology.h"
 #include "../common/exitcodes.h"
 #include "../common/util.h"
+#include "../collectors/probe.h"
+#include "../report/cacheline_report.h"
 #include "../report/sched_report.h"
 #include "commands.h"
 #include "counting.h"
@@ -19,7 +21,7 @@ static const struct cli_opt run_opts[] = {
 	{ "cpu", 'C', "LIST", "collect system-wide on these CPUs only (0-3,8)" },
 	{ "per-cpu", 'A', NULL, "also show each counter per CPU" },
 	{ "sections", OPT_SECTIONS, "LIST", "report only these: counters,wakeups,latency,pairs,"
-					      "migrations,switches,cpus (default all)" },
+					      "migrations,switches,cpus,cachelines (default all)" },
 	{ "json", OPT_JSON, "FILE", "also write the results as JSON (- for stdout)" },
 	{ "svg", OPT_SVG, "FILE", "draw the wakeup heatmap (waker x target CPU) as SVG" },
 	{ "output", 'o', "FILE", "write the text report to FILE instead of stdout" },
@@ -53,20 +55,31 @@ struct run_report {
 	struct sched_results *res;
 	struct sched_report_ctx ctx;
 	unsigned sections;
+	char mem_why[320];	/* why there are no cachelines in a live run */
 };
 
 static void sched_text(FILE *f, void *arg)
 {
 	struct run_report *rr = arg;
 
-	sched_report_text(f, rr->res, rr->sections, &rr->ctx);
+	if (rr->sections & SEC_SCHED)
+		sched_report_text(f, rr->res, rr->sections, &rr->ctx);
+	if (rr->sections & SEC_CACHELINES)
+		cacheline_report_unsupported(f, rr->mem_why);
 }
 
 static void sched_json(struct json *j, void *arg)
 {
 	struct run_report *rr = arg;
 
-	sched_report_json_members(j, rr->res, &rr->ctx);
+	if (rr->sections & SEC_SCHED)
+		sched_report_json_members(j, rr->res, &rr->ctx);
+	if (rr->sections & SEC_CACHELINES) {
+		json_object(j, "memory");
+		json_bool(j, "supported", false);
+		json_string(j, "reason", rr->mem_why);
+		json_object_end(j);
+	}
 }
 
 static int terminal_width(void)
@@ -86,7 +99,7 @@ static int take_run_opt(struct run_opts *ro, int c, const char *arg)
 	case OPT_SECTIONS:
 		if (report_sections_parse(arg, &ro->sections, bad, sizeof(bad)) < 0) {
 			cli_usage_error(&run_cmd, "unknown section '%s' (counters, wakeups, latency, "
-					"pairs, migrations, switches, cpus, all)", bad);
+					"pairs, migrations, switches, cpus, cachelines, all)", bad);
 			return -1;
 		}
 		return 1;
@@ -188,9 +201,19 @@ int cmd_run(int argc, char **argv)
 		tc.system_wide ? "every task but locus (system-wide)" : "the workload's tasks",
 		tracer.cpus_traced, tracer.col.samples, tracer.col.bytes, terminal_width()
 	};
+	if (ro.sections & SEC_CACHELINES) {
+		char what[240];
+
+		if (probe_memory_sampling(what, sizeof(what)))
+			snprintf(rr.mem_why, sizeof(rr.mem_why), "this machine has %s, but locus run "
+				 "does not sample memory yet: use perf c2c record, then locus report",
+				 what);
+		else
+			snprintf(rr.mem_why, sizeof(rr.mem_why), "%s", what);
+	}
 	extra = (struct report_extra){ (ro.sections & SEC_COUNTERS) != 0,
-				       cfg.trace ? sched_text : NULL,
-				       cfg.trace ? sched_json : NULL, &rr };
+				       (ro.sections & ~SEC_COUNTERS) ? sched_text : NULL,
+				       (ro.sections & ~SEC_COUNTERS) ? sched_json : NULL, &rr };
 	if (res.runs > 0 && counting_report(&o, &res, &out, cmdv, &extra) != 0)
 		rc = EXIT_LOCUS_RUNTIME;
 	if (res.runs > 0 && ro.svg && rr.res) {

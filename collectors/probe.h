@@ -33,6 +33,12 @@ const char *probe_no_pmu_reason(void);
 
 /* CPUID vendor, family and model ("AMD family 26 model 2"); "" elsewhere. */
 void probe_cpu_model(char *buf, size_t len);
+/*
+ * Precise memory sampling this machine exports: true with a description
+ * ("Intel mem-loads with ldlat, mem-stores"), false with the reason.
+ */
+bool probe_memory_sampling(char *buf, size_t len);
+
 /* Try opening attr (size set here) for pid/cpu and close it: 0 or the errno. */
 int probe_open(struct perf_event_attr *attr, int pid, int cpu);
 

@@ -15,6 +15,7 @@ enum event_type {
 	EV_FORK,	/* sched_process_fork (threads too) */
 	EV_EXIT,	/* sched_process_exit */
 	EV_LOST,	/* records the kernel dropped (PERF_RECORD_LOST) */
+	EV_MEM,		/* a memory access sample (load latency, store, IBS op) */
 	EV_TYPE_NR
 };
 
@@ -55,6 +56,13 @@ struct event {
 		struct {
 			uint64_t lost;
 		} lost;
+		struct {
+			uint64_t ip;		/* the instruction */
+			uint64_t addr;		/* the data address, 0 when not captured */
+			uint64_t phys_addr;
+			uint64_t data_src;	/* perf_mem_data_src bits */
+			uint64_t weight;	/* load latency in cycles (low 32 bits of WEIGHT_STRUCT) */
+		} mem;
 	};
 };
 

@@ -17,8 +17,9 @@ enum report_section {
 	SEC_MIGRATIONS = 1 << 4,
 	SEC_SWITCHES = 1 << 5,
 	SEC_CPUS = 1 << 6,
-	SEC_ALL = (1 << 7) - 1,
-	SEC_SCHED = SEC_ALL & ~SEC_COUNTERS,
+	SEC_CACHELINES = 1 << 7,
+	SEC_ALL = (1 << 8) - 1,
+	SEC_SCHED = SEC_WAKEUPS | SEC_LATENCY | SEC_PAIRS | SEC_MIGRATIONS | SEC_SWITCHES | SEC_CPUS,
 };
 
 /* Parse "wakeups,latency" into a mask. Returns 0, or -1 naming the bad word in bad. */

@@ -31,7 +31,8 @@ int report_sections_parse(const char *s, unsigned *mask, char *bad, size_t len)
 		{ "counters", SEC_COUNTERS }, { "wakeups", SEC_WAKEUPS },
 		{ "latency", SEC_LATENCY },   { "pairs", SEC_PAIRS },
 		{ "migrations", SEC_MIGRATIONS }, { "switches", SEC_SWITCHES },
-		{ "cpus", SEC_CPUS },	      { "all", SEC_ALL },
+		{ "cpus", SEC_CPUS },	      { "cachelines", SEC_CACHELINES },
+		{ "all", SEC_ALL },
 	};
 	char *copy = xstrdup(s), *save = NULL;
 

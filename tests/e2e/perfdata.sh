@@ -73,11 +73,11 @@ perf record -q -o - -e sched:sched_switch,sched:sched_waking -a -- "$LOCUS" benc
 check "a pipe-mode stream is read" python3 -c "
 import json, sys; d = json.load(open(sys.argv[1])); assert d['input']['pipe'] and d['wakeups']['total'] >= 3800, (d['input'], d.get('wakeups', {}).get('total'))" "$TMP/pipe.json"
 
-# A file with samples but no sched tracepoints: read, and said so.
-perf record -q -o "$TMP/pf.data" -d -W --phys-data -c 1 -e page-faults -- true 2>/dev/null
-"$LOCUS" report -i "$TMP/pf.data" >/dev/null 2>"$TMP/pf.err"
-expect_eq "no sched samples: exit 1" 1 $?
-check "no sched samples: it says so" grep -q "no sched tracepoint samples" "$TMP/pf.err"
+# A file with samples that are neither sched events nor memory accesses: read, and said so.
+perf record -q -o "$TMP/cs.data" -c 1 -e context-switches -- "$LOCUS" bench pingpong --loops 100 >/dev/null 2>&1
+"$LOCUS" report -i "$TMP/cs.data" >/dev/null 2>"$TMP/cs.err"
+expect_eq "nothing to analyze: exit 1" 1 $?
+check "nothing to analyze: it says so" grep -q "no sched tracepoint or memory samples" "$TMP/cs.err"
 
 # Unknown record types are skipped and counted.
 python3 - "$TMP/l.data" "$TMP/unk.data" <<'PY'

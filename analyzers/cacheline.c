@@ -1,0 +1,267 @@
+/* cacheline.c - the cacheline analyzer: per line and offset, who loaded and stored, HITM. */
+#define _GNU_SOURCE
+#include "cacheline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+
+#define MAX_OFFSETS 128	/* a 128-byte line has at most 128 byte offsets */
+
+void cacheline_init(struct cacheline *c, const struct cacheline_cfg *cfg)
+{
+	memset(c, 0, sizeof(*c));
+	c->cfg = *cfg;
+	if (c->cfg.line_size != 128)
+		c->cfg.line_size = 64;
+	u64map_init(&c->idx);
+}
+
+static void set_add(struct cl_set *s, uint64_t v)
+{
+	for (int i = 0; i < s->len; i++)
+		if (s->v[i] == v) {
+			s->n[i]++;
+			return;
+		}
+	if (s->len < CL_SET_MAX) {
+		s->v[s->len] = v;
+		s->n[s->len++] = 1;
+	} else {
+		s->more++;
+	}
+}
+
+static struct cl_line *line_of(struct cacheline *c, uint64_t addr)
+{
+	uint32_t *i = u64map_get(&c->idx, addr);
+	struct cl_line *l;
+
+	if (i)
+		return &c->lines[*i];
+	if (c->nlines == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 256;
+		c->lines = xrealloc(c->lines, (size_t)c->cap * sizeof(*c->lines));
+	}
+	l = &c->lines[c->nlines];
+	memset(l, 0, sizeof(*l));
+	l->addr = addr;
+	u64map_put(&c->idx, addr, (uint32_t)c->nlines++);
+	return l;
+}
+
+static struct cl_offset *offset_of(struct cl_line *l, uint32_t off)
+{
+	for (int i = 0; i < l->noff; i++)
+		if (l->off[i].offset == off)
+			return &l->off[i];
+	if (l->noff == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 4;
+		l->off = xrealloc(l->off, (size_t)l->cap * sizeof(*l->off));
+	}
+	memset(&l->off[l->noff], 0, sizeof(l->off[0]));
+	l->off[l->noff].offset = off;
+	return &l->off[l->noff++];
+}
+
+static int node_of(const struct cacheline *c, int32_t cpu)
+{
+	const struct topology *t = c->cfg.topo;
+
+	if (!t || cpu < 0 || cpu >= t->ncpus)
+		return -1;
+	return t->cpu[cpu].node;
+}
+
+void cacheline_add(struct cacheline *c, const struct event *e)
+{
+	struct mem_stats one = { 0 };
+	struct cl_line *l;
+	struct cl_offset *o;
+	uint64_t line;
+	int node;
+
+	if (e->type != EV_MEM)
+		return;
+	if (mem_stats_add(&one, e->mem.data_src, e->mem.addr) < 0) {
+		mem_stats_merge(&c->total, &one); /* counted as unplaceable, never guessed */
+		return;
+	}
+	mem_stats_merge(&c->total, &one);
+	c->placed++;
+	line = e->mem.addr & ~(uint64_t)(c->cfg.line_size - 1);
+	l = line_of(c, line);
+	mem_stats_merge(&l->st, &one);
+	o = offset_of(l, (uint32_t)(e->mem.addr - line));
+	mem_stats_merge(&o->st, &one);
+	set_add(&o->tids, (uint64_t)(uint32_t)e->tid);
+	set_add(&o->cpus, (uint64_t)(uint32_t)e->cpu);
+	set_add(&o->ips, e->mem.ip);
+	if (one.stores)
+		set_add(&o->writers, (uint64_t)(uint32_t)e->tid);
+	if (one.loads && e->mem.weight) {
+		o->lat_sum += e->mem.weight;
+		o->lat_n++;
+	}
+	node = node_of(c, e->cpu);
+	if (node >= 0 && node < 64) {
+		o->nodes |= 1ull << node;
+		l->nodes |= 1ull << node;
+	}
+}
+
+uint64_t cl_line_hitm(const struct cacheline *c, const struct cl_line *l)
+{
+	switch (c->cfg.sort) {
+	case CL_SORT_LOCAL:
+		return l->st.lcl_hitm;
+	case CL_SORT_REMOTE:
+		return l->st.rmt_hitm;
+	default:
+		return mem_stats_hitm(&l->st);
+	}
+}
+
+static enum cl_verdict decide(const struct cl_line *l)
+{
+	bool true_sharing = false, false_sharing = false;
+
+	for (int i = 0; i < l->noff; i++) {
+		const struct cl_set *w = &l->off[i].writers;
+
+		if (w->len > 1)
+			true_sharing = true;
+		for (int j = 0; j < l->noff && !false_sharing; j++) {
+			const struct cl_set *x = &l->off[j].writers;
+
+			if (i == j || !w->len || !x->len)
+				continue;
+			/* two offsets, each written, not by one and the same single thread */
+			if (w->len > 1 || x->len > 1 || w->v[0] != x->v[0])
+				false_sharing = true;
+		}
+	}
+	if (false_sharing && true_sharing)
+		return CL_BOTH;
+	if (false_sharing)
+		return CL_FALSE_SHARING;
+	if (true_sharing)
+		return CL_TRUE_SHARING;
+	if (l->st.stores * 20 <= l->st.loads)
+		return CL_READ_MOSTLY;
+	return CL_PRIVATE;
+}
+
+static int by_hitm(const void *a, const void *b, void *arg)
+{
+	const struct cacheline *c = arg;
+	const struct cl_line *x = a, *y = b;
+	uint64_t hx = cl_line_hitm(c, x), hy = cl_line_hitm(c, y);
+
+	if (hx != hy)
+		return hx < hy ? 1 : -1;
+	if (x->st.samples != y->st.samples)
+		return x->st.samples < y->st.samples ? 1 : -1;
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static int by_offset(const void *a, const void *b)
+{
+	const struct cl_offset *x = a, *y = b;
+
+	return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+void cacheline_finish(struct cacheline *c)
+{
+	for (int i = 0; i < c->nlines; i++) {
+		struct cl_line *l = &c->lines[i];
+
+		if (l->noff)
+			qsort(l->off, (size_t)l->noff, sizeof(*l->off), by_offset);
+		l->verdict = decide(l);
+	}
+	if (c->nlines)
+		qsort_r(c->lines, (size_t)c->nlines, sizeof(*c->lines), by_hitm, c);
+	/* the index no longer matches the order */
+	u64map_release(&c->idx);
+	u64map_init(&c->idx);
+}
+
+void cacheline_release(struct cacheline *c)
+{
+	for (int i = 0; i < c->nlines; i++)
+		free(c->lines[i].off);
+	free(c->lines);
+	u64map_release(&c->idx);
+	memset(c, 0, sizeof(*c));
+}
+
+const char *cl_verdict_name(enum cl_verdict v)
+{
+	static const char *const n[CL_VERDICT_NR] = { "false_sharing", "true_sharing",
+						      "false_and_true_sharing", "read_mostly",
+						      "private" };
+
+	return v < CL_VERDICT_NR ? n[v] : "?";
+}
+
+/* "tid 2101 on node 0" for the main writer of an offset. */
+static void who(const struct cacheline *c, const struct cl_offset *o, char *buf, size_t len)
+{
+	int best = 0;
+	int node;
+
+	for (int i = 1; i < o->writers.len; i++)
+		if (o->writers.n[i] > o->writers.n[best])
+			best = i;
+	node = o->cpus.len ? node_of(c, (int32_t)o->cpus.v[0]) : -1;
+	if (o->writers.len > 1)
+		snprintf(buf, len, "%d threads", o->writers.len + (o->writers.more ? 1 : 0));
+	else if (node >= 0)
+		snprintf(buf, len, "tid %d on node %d", (int)o->writers.v[best], node);
+	else
+		snprintf(buf, len, "tid %d", (int)o->writers.v[best]);
+}
+
+void cl_verdict_text(const struct cacheline *c, const struct cl_line *l, char *buf, size_t len)
+{
+	size_t o = 0;
+	int shown = 0;
+	char w[64];
+
+	switch (l->verdict) {
+	case CL_FALSE_SHARING:
+	case CL_BOTH:
+		o += (size_t)snprintf(buf, len, "%s: ",
+				      l->verdict == CL_BOTH ? "false and true sharing" : "false sharing");
+		for (int i = 0; i < l->noff && o < len; i++) {
+			if (!l->off[i].writers.len)
+				continue;
+			who(c, &l->off[i], w, sizeof(w));
+			o += (size_t)snprintf(buf + o, len - o, "%s+0x%x written by %s",
+					      shown ? (shown + 1 == l->noff ? " and " : ", ") : "",
+					      l->off[i].offset, w);
+			shown++;
+		}
+		return;
+	case CL_TRUE_SHARING:
+		for (int i = 0; i < l->noff; i++)
+			if (l->off[i].writers.len > 1) {
+				who(c, &l->off[i], w, sizeof(w));
+				snprintf(buf, len, "true sharing: +0x%x written by %s",
+					 l->off[i].offset, w);
+				return;
+			}
+		break;
+	case CL_READ_MOSTLY:
+		snprintf(buf, len, "read-mostly: %llu loads, %llu stores",
+			 (unsigned long long)l->st.loads, (unsigned long long)l->st.stores);
+		return;
+	default:
+		break;
+	}
+	snprintf(buf, len, "private: written by one thread");
+}

@@ -1,0 +1,82 @@
+/* cacheline.h - memory samples grouped by cacheline and offset: HITM, sharing verdicts. */
+#ifndef LOCUS_CACHELINE_H
+#define LOCUS_CACHELINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../collectors/topology.h"
+#include "../common/event.h"
+#include "../common/u64map.h"
+#include "datasrc.h"
+
+#define CL_SET_MAX 8	/* distinct threads, CPUs or code addresses kept per offset */
+
+/* A small counted set: the first CL_SET_MAX distinct values, and how many more. */
+struct cl_set {
+	uint64_t v[CL_SET_MAX];
+	uint64_t n[CL_SET_MAX];
+	int len;
+	uint64_t more;		/* samples of values beyond the first CL_SET_MAX */
+};
+
+struct cl_offset {
+	uint32_t offset;
+	struct mem_stats st;
+	uint64_t lat_sum, lat_n;	/* load latency (weight), cycles */
+	struct cl_set tids, cpus, ips;
+	struct cl_set writers;		/* threads that stored here */
+	uint64_t nodes;			/* bit per node that touched it (nodes 0-63) */
+};
+
+enum cl_verdict {
+	CL_FALSE_SHARING,	/* different offsets written by different threads */
+	CL_TRUE_SHARING,	/* one offset written by several threads */
+	CL_BOTH,		/* both */
+	CL_READ_MOSTLY,		/* loads, (almost) no stores */
+	CL_PRIVATE,		/* written by one thread */
+	CL_VERDICT_NR
+};
+
+struct cl_line {
+	uint64_t addr;			/* line address */
+	struct mem_stats st;
+	struct cl_offset *off;		/* sorted by offset after cacheline_finish */
+	int noff, cap;
+	enum cl_verdict verdict;
+	uint64_t nodes;
+};
+
+enum cl_sort { CL_SORT_TOTAL, CL_SORT_LOCAL, CL_SORT_REMOTE };
+
+struct cacheline_cfg {
+	const struct topology *topo;	/* CPU -> node, may be NULL */
+	unsigned line_size;		/* 64 or 128 */
+	enum cl_sort sort;
+};
+
+struct cacheline {
+	struct cacheline_cfg cfg;
+	struct u64map idx;		/* line address -> index */
+	struct cl_line *lines;
+	int nlines, cap;
+	struct mem_stats total;		/* every sample, placed or not */
+	uint64_t placed;		/* samples with a line */
+	uint64_t max_latency_seen;
+};
+
+void cacheline_init(struct cacheline *c, const struct cacheline_cfg *cfg);
+/* Add an EV_MEM event; other types are ignored. */
+void cacheline_add(struct cacheline *c, const struct event *e);
+/* Sort lines by HITM (cfg.sort), offsets by offset, and decide each verdict. */
+void cacheline_finish(struct cacheline *c);
+void cacheline_release(struct cacheline *c);
+
+const char *cl_verdict_name(enum cl_verdict v);	/* "false_sharing", ... (JSON) */
+/* The verdict in words: "false sharing: +0x0 written by tid 2101 on node 0 and +0x8 ..." */
+void cl_verdict_text(const struct cacheline *c, const struct cl_line *l, char *buf, size_t len);
+
+/* Sort key of a line. */
+uint64_t cl_line_hitm(const struct cacheline *c, const struct cl_line *l);
+
+#endif

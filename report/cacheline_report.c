@@ -1,0 +1,192 @@
+/* cacheline_report.c - render the cacheline analysis. */
+#include "cacheline_report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "../common/util.h"
+
+#define JSON_LINES 100
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static void nodes_text(uint64_t nodes, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int n = 0; n < 64 && o + 4 < len; n++)
+		if (nodes >> n & 1)
+			o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? "," : "", n);
+	if (!o)
+		snprintf(buf, len, "-");
+}
+
+static void set_text(const struct cl_set *s, bool hex, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < s->len && o + 2 < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, hex ? "%s0x%" PRIx64 : "%s%" PRIu64,
+				      i ? "," : "", s->v[i]);
+	if (s->more && o + 2 < len)
+		snprintf(buf + o, len - o, ",+");
+}
+
+void cacheline_report_unsupported(FILE *f, const char *why)
+{
+	fprintf(f, "\n Cachelines: not supported: %s\n", why);
+}
+
+void cacheline_report_text(FILE *f, const struct cacheline *c)
+{
+	const struct mem_stats *t = &c->total;
+	char a[32], b[32], d[32], e[32];
+
+	fprintf(f, "\n Cachelines: %s memory samples (%s loads, %s stores), %s on %d lines "
+		   "of %u bytes\n", fmt_count(t->samples, a, sizeof(a)),
+		fmt_count(t->loads, b, sizeof(b)), fmt_count(t->stores, d, sizeof(d)),
+		fmt_count(c->placed, e, sizeof(e)), c->nlines, c->cfg.line_size);
+	fprintf(f, "   HITM %llu (local %llu, remote %llu)", (unsigned long long)mem_stats_hitm(t),
+		(unsigned long long)t->lcl_hitm, (unsigned long long)t->rmt_hitm);
+	if (t->ld_noaddr + t->st_noaddr + t->unparsable)
+		fprintf(f, "; %llu without a data address, %llu unparsable",
+			(unsigned long long)(t->ld_noaddr + t->st_noaddr),
+			(unsigned long long)t->unparsable);
+	fputc('\n', f);
+	if (!c->nlines)
+		return;
+	if (!mem_stats_hitm(&c->lines[0].st))
+		fprintf(f, "   no line saw a HITM: the busiest lines by samples follow\n");
+	fprintf(f, "\n   %2s %-16s %6s %6s %6s %6s %6s %7s %-5s\n", "#", "line", "HITM", "local",
+		"remote", "loads", "stores", "st L1%", "nodes");
+	for (int i = 0; i < c->nlines && i < CL_REPORT_LINES; i++) {
+		const struct cl_line *l = &c->lines[i];
+		char nodes[64], verdict[512];
+
+		/* lines without HITM are the noise a c2c table leaves out */
+		if (i >= 3 && !mem_stats_hitm(&l->st))
+			break;
+		nodes_text(l->nodes, nodes, sizeof(nodes));
+		fprintf(f, "   %2d 0x%-14" PRIx64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64
+			   " %6" PRIu64 " %6.1f%% %-5s\n",
+			i + 1, l->addr, mem_stats_hitm(&l->st), l->st.lcl_hitm, l->st.rmt_hitm,
+			l->st.loads, l->st.stores, pct(l->st.st_l1hit, l->st.stores), nodes);
+		fprintf(f, "      %-6s %5s %6s %6s %6s  %-16s %-10s %s\n", "offset", "HITM%", "loads",
+			"stores", "lat", "threads", "CPUs", "code");
+		for (int k = 0; k < l->noff; k++) {
+			const struct cl_offset *o = &l->off[k];
+			char tids[64], cpus[64], ips[64], off[16], lat[16];
+
+			set_text(&o->tids, false, tids, sizeof(tids));
+			set_text(&o->cpus, false, cpus, sizeof(cpus));
+			set_text(&o->ips, true, ips, sizeof(ips));
+			snprintf(off, sizeof(off), "+0x%x", o->offset);
+			if (o->lat_n)
+				snprintf(lat, sizeof(lat), "%llu",
+					 (unsigned long long)(o->lat_sum / o->lat_n));
+			else
+				snprintf(lat, sizeof(lat), "-");
+			fprintf(f, "      %-6s %5.1f %6" PRIu64 " %6" PRIu64 " %6.6s  %-16.16s %-10.10s %.17s\n",
+				off, pct(mem_stats_hitm(&o->st), mem_stats_hitm(&l->st)), o->st.loads,
+				o->st.stores, lat, tids, cpus, ips);
+		}
+		cl_verdict_text(c, l, verdict, sizeof(verdict));
+		fprintf(f, "      => %s\n\n", verdict);
+	}
+	fprintf(f, "   %d lines in all (the JSON output has the first %d)\n", c->nlines, JSON_LINES);
+}
+
+static void stats_json(struct json *j, const struct mem_stats *s)
+{
+	json_object(j, "hitm");
+	json_uint(j, "local", s->lcl_hitm);
+	json_uint(j, "remote", s->rmt_hitm);
+	json_object_end(j);
+	json_uint(j, "loads", s->loads);
+	json_uint(j, "stores", s->stores);
+	json_object(j, "loads_by_level");
+	json_uint(j, "l1", s->ld_l1hit);
+	json_uint(j, "lfb", s->ld_fbhit);
+	json_uint(j, "l2", s->ld_l2hit);
+	json_uint(j, "llc", s->ld_llchit);
+	json_uint(j, "local_dram", s->lcl_dram);
+	json_uint(j, "remote_dram", s->rmt_dram);
+	json_uint(j, "remote_cache_hit", s->rmt_hit);
+	json_object_end(j);
+	json_object(j, "store_l1");
+	json_uint(j, "hit", s->st_l1hit);
+	json_uint(j, "miss", s->st_l1miss);
+	json_object_end(j);
+}
+
+static void set_json(struct json *j, const char *key, const struct cl_set *s, bool hex)
+{
+	char buf[32];
+
+	json_array(j, key);
+	for (int i = 0; i < s->len; i++) {
+		if (hex) {
+			snprintf(buf, sizeof(buf), "0x%" PRIx64, s->v[i]);
+			json_string(j, NULL, buf);
+		} else {
+			json_uint(j, NULL, s->v[i]);
+		}
+	}
+	json_array_end(j);
+}
+
+void cacheline_report_json_members(struct json *j, const struct cacheline *c)
+{
+	const struct mem_stats *t = &c->total;
+	char buf[512];
+
+	json_object(j, "memory");
+	json_uint(j, "samples", t->samples);
+	json_uint(j, "placed", c->placed);
+	json_uint(j, "no_address", t->ld_noaddr + t->st_noaddr);
+	json_uint(j, "unparsable", t->unparsable);
+	json_uint(j, "line_size", c->cfg.line_size);
+	json_int(j, "lines", c->nlines);
+	stats_json(j, t);
+	json_object_end(j);
+	json_array(j, "cachelines");
+	for (int i = 0; i < c->nlines && i < JSON_LINES; i++) {
+		const struct cl_line *l = &c->lines[i];
+
+		json_object(j, NULL);
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, l->addr);
+		json_string(j, "address", buf);
+		stats_json(j, &l->st);
+		json_string(j, "verdict", cl_verdict_name(l->verdict));
+		cl_verdict_text(c, l, buf, sizeof(buf));
+		json_string(j, "verdict_text", buf);
+		json_array(j, "offsets");
+		for (int k = 0; k < l->noff; k++) {
+			const struct cl_offset *o = &l->off[k];
+
+			json_object(j, NULL);
+			json_uint(j, "offset", o->offset);
+			json_uint(j, "loads", o->st.loads);
+			json_uint(j, "stores", o->st.stores);
+			json_object(j, "hitm");
+			json_uint(j, "local", o->st.lcl_hitm);
+			json_uint(j, "remote", o->st.rmt_hitm);
+			json_object_end(j);
+			if (o->lat_n)
+				json_number(j, "mean_load_latency", (double)o->lat_sum / (double)o->lat_n);
+			set_json(j, "tids", &o->tids, false);
+			set_json(j, "writers", &o->writers, false);
+			set_json(j, "cpus", &o->cpus, false);
+			set_json(j, "code", &o->ips, true); /* addresses: symbols not resolved yet */
+			json_object_end(j);
+		}
+		json_array_end(j);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}

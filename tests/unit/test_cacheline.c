@@ -1,0 +1,126 @@
+/* test_cacheline.c - data_src decoding by perf's rules, and the sharing verdicts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "../../analyzers/cacheline.h"
+
+static void notes_example(void **state)
+{
+	struct data_src d;
+	struct mem_stats s = { 0 };
+	char buf[64];
+
+	/* 0x629800842: load, L3 hit, snoop HITM, TLB L1 hit: a local HITM */
+	data_src_decode(0x629800842ull, &d);
+	assert_int_equal(d.op, 0x2);
+	assert_int_equal(d.lvl, 0x40 | 0x2);
+	assert_true(d.snoop & 0x10);
+	assert_int_equal(mem_stats_add(&s, 0x629800842ull, 0x1000), 0);
+	assert_int_equal(s.lcl_hitm, 1);
+	assert_int_equal(s.rmt_hitm, 0);
+	assert_int_equal(s.loads, 1);
+	assert_string_equal(data_src_describe(0x629800842ull, buf, sizeof(buf)),
+			    "LLC hit, HITM (local)");
+}
+
+static void remote_and_stores(void **state)
+{
+	struct mem_stats s = { 0 };
+	/* load, remote cache 1 hop, hit, snoop HITM, remote bit, no hops */
+	uint64_t rmt = 0x2 | (uint64_t)(0x400 | 0x2) << 5 | (uint64_t)0x10 << 19 | 1ull << 37;
+	uint64_t st_hit = 0x4 | (uint64_t)(0x08 | 0x2) << 5;
+	uint64_t st_miss = 0x4 | (uint64_t)(0x08 | 0x4) << 5;
+
+	mem_stats_add(&s, rmt, 0x1000);
+	assert_int_equal(s.rmt_hitm, 1);
+	assert_int_equal(s.rmt_dram, 1); /* perf counts the remote bit as remote DRAM too */
+	mem_stats_add(&s, st_hit, 0x1000);
+	mem_stats_add(&s, st_miss, 0x1000);
+	assert_int_equal(s.stores, 2);
+	assert_int_equal(s.st_l1hit, 1);
+	assert_int_equal(s.st_l1miss, 1);
+	/* no address, no operation: counted, not placed */
+	assert_int_equal(mem_stats_add(&s, rmt, 0), -1);
+	assert_int_equal(s.ld_noaddr, 1);
+	assert_int_equal(mem_stats_add(&s, 0, 0x1000), -1);
+	assert_int_equal(mem_stats_add(&s, ~0ull & ~0x6ull, 0x1000), -1);
+	assert_int_equal(s.unparsable, 2);
+}
+
+static struct event mem(int tid, int cpu, uint64_t addr, bool store)
+{
+	struct event e;
+
+	memset(&e, 0, sizeof(e));
+	e.type = EV_MEM;
+	e.tid = tid;
+	e.cpu = cpu;
+	e.mem.addr = addr;
+	e.mem.ip = 0x400000;
+	e.mem.data_src = store ? 0x4 | (uint64_t)(0x08 | 0x2) << 5 : 0x629800842ull;
+	e.mem.weight = 100;
+	return e;
+}
+
+static void verdicts(void **state)
+{
+	const int core[] = { 0, 1, 2, 3 }, node[] = { 0, 0, 1, 1 };
+	struct cacheline_cfg cfg = { NULL, 64, CL_SORT_TOTAL };
+	struct topology t;
+	struct cacheline c;
+	char text[256];
+	struct event ev[] = {
+		/* line 0x1000: false sharing between tid 1 (+0x0) and tid 2 (+0x8) */
+		mem(1, 0, 0x1000, true), mem(2, 2, 0x1008, true), mem(1, 0, 0x1000, false),
+		mem(2, 2, 0x1008, false), mem(2, 2, 0x1008, false),
+		/* line 0x2000: one counter written by two threads */
+		mem(1, 0, 0x2010, true), mem(3, 1, 0x2010, true), mem(3, 1, 0x2010, false),
+		/* line 0x3000: loads only */
+		mem(1, 0, 0x3000, false), mem(2, 2, 0x3020, false),
+		/* line 0x4000: written by one thread only */
+		mem(1, 0, 0x4000, true), mem(1, 0, 0x4008, true),
+	};
+
+	topology_from_arrays(&t, 4, core, NULL, node);
+	cfg.topo = &t;
+	cacheline_init(&c, &cfg);
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		cacheline_add(&c, &ev[i]);
+	cacheline_finish(&c);
+	assert_int_equal(c.nlines, 4);
+	/* ranked by HITM: 0x1000 has 3 */
+	assert_int_equal(c.lines[0].addr, 0x1000);
+	assert_int_equal(c.lines[0].verdict, CL_FALSE_SHARING);
+	assert_int_equal(c.lines[0].noff, 2);
+	assert_int_equal(c.lines[0].off[1].offset, 8);
+	assert_int_equal(c.lines[0].off[1].lat_n, 2);
+	cl_verdict_text(&c, &c.lines[0], text, sizeof(text));
+	assert_string_equal(text, "false sharing: +0x0 written by tid 1 on node 0 and +0x8 written "
+				  "by tid 2 on node 1");
+	/* then 0x3000 (2 HITM loads), 0x2000 (1), 0x4000 (none) */
+	assert_int_equal(c.lines[1].addr, 0x3000);
+	assert_int_equal(c.lines[1].verdict, CL_READ_MOSTLY);
+	assert_int_equal(c.lines[2].addr, 0x2000);
+	assert_int_equal(c.lines[2].verdict, CL_TRUE_SHARING);
+	assert_int_equal(c.lines[3].addr, 0x4000);
+	assert_int_equal(c.lines[3].verdict, CL_PRIVATE);
+	assert_int_equal(c.lines[0].nodes, 0x3);
+	cacheline_release(&c);
+	topology_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(notes_example),
+		cmocka_unit_test(remote_and_stores),
+		cmocka_unit_test(verdicts),
+	};
+
+	return cmocka_run_group_tests_name("cacheline", tests, NULL, NULL);
+}
