@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "../common/exitcodes.h"
 #include "../common/util.h"
+#include "../collectors/topology.h"
 #include "../report/stat_report.h"
 
 int counting_take(struct counting_opts *o, const struct cli_cmd *cmd, int code, const char *arg)
@@ -262,4 +264,36 @@ int counting_report(const struct counting_opts *o, const struct stat_result *res
 	if (o->json_path && write_file_atomically(o->json_path, json_doc, &job) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
 	return rc;
+}
+
+int cli_load_topology(const struct cli_cmd *cmd, const char *sysfs_root, struct topology *t)
+{
+	char err[320];
+
+	if (topology_load(t, sysfs_root, err, sizeof(err)) == 0)
+		return 0;
+	if (sysfs_root) {
+		cli_usage_error(cmd, "--sysfs-root: %s", err);
+		return EXIT_LOCUS_USAGE;
+	}
+	locus_err("cannot read the CPU topology: %s", err);
+	return EXIT_LOCUS_RUNTIME;
+}
+
+int cli_parse_pages(const struct cli_cmd *cmd, const char *arg, long *pages)
+{
+	if (parse_long(arg, 1, 1 << 20, pages) < 0 || (*pages & (*pages - 1))) {
+		cli_usage_error(cmd, "bad --mmap-pages '%s' (a power of two)", arg);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_terminal_width(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	return 80;
 }

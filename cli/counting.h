@@ -57,6 +57,17 @@ struct report_extra {
 int counting_report(const struct counting_opts *o, const struct stat_result *res,
 		    const struct session_outcome *out, char **argv,
 		    const struct report_extra *extra);
+struct topology;
+/*
+ * Load the topology from sysfs_root (NULL: this machine). Returns 0, or the
+ * exit code after printing why: a usage error for a bad --sysfs-root.
+ */
+int cli_load_topology(const struct cli_cmd *cmd, const char *sysfs_root, struct topology *t);
+/* Parse --mmap-pages: a power of two. Returns 0, or -1 after a usage error. */
+int cli_parse_pages(const struct cli_cmd *cmd, const char *arg, long *pages);
+/* Columns of the terminal on stdout, or 80 when it is not one. */
+int cli_terminal_width(void);
+
 /* Write a file through a temporary name, renamed into place once complete. */
 int write_file_atomically(const char *path, void (*fn)(FILE *f, void *ctx), void *ctx);
 

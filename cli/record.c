@@ -65,11 +65,8 @@ int cmd_record(int argc, char **argv)
 			tracefs = optarg;
 			continue;
 		case 'm':
-			if (parse_long(optarg, 1, 1 << 20, &pages) < 0 || (pages & (pages - 1))) {
-				cli_usage_error(&record_cmd, "bad --mmap-pages '%s' (a power of two)",
-						optarg);
+			if (cli_parse_pages(&record_cmd, optarg, &pages) < 0)
 				return EXIT_LOCUS_USAGE;
-			}
 			continue;
 		}
 		if (counting_take(&o, &record_cmd, c, optarg) < 0) {
@@ -87,15 +84,9 @@ int cmd_record(int argc, char **argv)
 		counting_release(&o);
 		return EXIT_LOCUS_USAGE;
 	}
-	if (topology_load(&topo, sysfs, err, sizeof(err)) < 0) {
-		if (sysfs) {
-			cli_usage_error(&record_cmd, "--sysfs-root: %s", err);
-			counting_release(&o);
-			return EXIT_LOCUS_USAGE;
-		}
-		locus_err("cannot read the CPU topology: %s", err);
+	if ((rc = cli_load_topology(&record_cmd, sysfs, &topo))) {
 		counting_release(&o);
-		return EXIT_LOCUS_RUNTIME;
+		return rc;
 	}
 	snprintf(cmdline, sizeof(cmdline), "locus record -o %s -- ", path);
 	session_command_text(cmdv, cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline));

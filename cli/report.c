@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "../common/exitcodes.h"
@@ -129,15 +128,6 @@ static void json_doc(FILE *f, void *arg)
 	json_end(&j);
 }
 
-static int report_width(void)
-{
-	struct winsize ws;
-
-	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
-		return ws.ws_col;
-	return 80;
-}
-
 int cmd_report(int argc, char **argv)
 {
 	const char *json = NULL, *svg = NULL, *out = NULL;
@@ -253,7 +243,7 @@ int cmd_report(int argc, char **argv)
 					     "a perf.data file",
 					     pid ? "one task and its children" : "every task",
 					     st->topo.nonline, st->sched_samples, st->f.pos,
-					     report_width() };
+					     cli_terminal_width() };
 	if (out) {
 		if (write_file_atomically(out, text_doc, &ro) < 0)
 			rc = EXIT_LOCUS_RUNTIME;

@@ -1,7 +1,6 @@
 /* run.c - `locus run`: wrap a workload and report everything this machine can measure. */
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "../collectors/topology.h"
@@ -82,15 +81,6 @@ static void sched_json(struct json *j, void *arg)
 	}
 }
 
-static int terminal_width(void)
-{
-	struct winsize ws;
-
-	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
-		return ws.ws_col;
-	return 80;
-}
-
 static int take_run_opt(struct run_opts *ro, int c, const char *arg)
 {
 	char bad[64];
@@ -113,11 +103,7 @@ static int take_run_opt(struct run_opts *ro, int c, const char *arg)
 		ro->tracefs = arg;
 		return 1;
 	case 'm':
-		if (parse_long(arg, 1, 1 << 20, &ro->pages) < 0 || (ro->pages & (ro->pages - 1))) {
-			cli_usage_error(&run_cmd, "bad --mmap-pages '%s' (a power of two)", arg);
-			return -1;
-		}
-		return 1;
+		return cli_parse_pages(&run_cmd, arg, &ro->pages) < 0 ? -1 : 1;
 	}
 	return 0;
 }
@@ -127,7 +113,6 @@ int cmd_run(int argc, char **argv)
 	struct counting_opts o = { 0 };
 	struct run_opts ro = { SEC_ALL, NULL, NULL, NULL, 0 };
 	char *builtin[] = { (char *)locus_self_path(), "bench", "pingpong", NULL };
-	char err[320];
 	struct session_cfg cfg;
 	struct session_outcome out;
 	struct stat_result res;
@@ -169,15 +154,9 @@ int cmd_run(int argc, char **argv)
 		counting_release(&o);
 		return EXIT_LOCUS_USAGE;
 	}
-	if (topology_load(&topo, ro.sysfs_root, err, sizeof(err)) < 0) {
-		if (ro.sysfs_root) {
-			cli_usage_error(&run_cmd, "--sysfs-root: %s", err);
-			counting_release(&o);
-			return EXIT_LOCUS_USAGE;
-		}
-		locus_err("cannot read the CPU topology: %s", err);
+	if ((rc = cli_load_topology(&run_cmd, ro.sysfs_root, &topo))) {
 		counting_release(&o);
-		return EXIT_LOCUS_RUNTIME;
+		return rc;
 	}
 	counting_session(&o, cmdv, &cfg);
 	if (!(ro.sections & SEC_COUNTERS))
@@ -199,7 +178,7 @@ int cmd_run(int argc, char **argv)
 	rr.ctx = (struct sched_report_ctx){
 		out.traced, out.trace_reason, "perf ring buffers",
 		tc.system_wide ? "every task but locus (system-wide)" : "the workload's tasks",
-		tracer.cpus_traced, tracer.col.samples, tracer.col.bytes, terminal_width()
+		tracer.cpus_traced, tracer.col.samples, tracer.col.bytes, cli_terminal_width()
 	};
 	if (ro.sections & SEC_CACHELINES) {
 		char what[240];

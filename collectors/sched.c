@@ -190,38 +190,36 @@ static int parse_sample(struct sched_collector *s, const union perf_event *ev, s
 	return tp_decode(&s->dec, p, raw_size, e) == 0 ? 0 : -1;
 }
 
+struct decode_ctx {
+	struct sched_collector *s;
+	event_sink sink;
+	void *ctx;
+};
+
+static void decode_raw(void *arg, const void *rec)
+{
+	const struct decode_ctx *d = arg;
+	const union perf_event *ev = rec;
+	struct event e;
+
+	if (ev->header.type == PERF_RECORD_SAMPLE) {
+		if (parse_sample(d->s, ev, &e) == 0)
+			d->sink(d->ctx, &e);
+		else
+			d->s->undecodable++;
+	} else if (ev->header.type == PERF_RECORD_LOST) {
+		memset(&e, 0, sizeof(e));
+		e.type = EV_LOST;
+		e.lost.lost = ev->lost.lost;
+		d->sink(d->ctx, &e);
+	}
+}
+
 void sched_read(struct sched_collector *s, event_sink sink, void *ctx)
 {
-	struct perf_mmap *map;
+	struct decode_ctx d = { s, sink, ctx };
 
-	perf_evlist__for_each_mmap(s->evlist, map, false)
-	{
-		union perf_event *ev;
-
-		if (perf_mmap__read_init(map) < 0)
-			continue;
-		while ((ev = perf_mmap__read_event(map))) {
-			struct event e;
-
-			s->bytes += ev->header.size;
-			if (ev->header.type == PERF_RECORD_SAMPLE) {
-				if (parse_sample(s, ev, &e) == 0) {
-					s->samples++;
-					sink(ctx, &e);
-				} else {
-					s->undecodable++;
-				}
-			} else if (ev->header.type == PERF_RECORD_LOST) {
-				memset(&e, 0, sizeof(e));
-				e.type = EV_LOST;
-				e.lost.lost = ev->lost.lost;
-				s->lost += ev->lost.lost;
-				sink(ctx, &e);
-			}
-			perf_mmap__consume(map);
-		}
-		perf_mmap__read_done(map);
-	}
+	sched_read_raw(s, decode_raw, &d);
 }
 
 void sched_read_raw(struct sched_collector *s, void (*fn)(void *ctx, const void *rec), void *ctx)
