@@ -10,7 +10,7 @@ Q := $(if $(V),,@)
 # pass exported variables to $(shell), so the path goes on each call.
 PKGCONF := PKG_CONFIG_PATH=/usr/local/lib64/pkgconfig:/usr/local/lib/pkgconfig:$(PKG_CONFIG_PATH) pkg-config
 
-PKGS := libperf numa libtracefs libtraceevent
+PKGS := libperf numa libtracefs libtraceevent libdw
 # Recursive (=) so they are read after `deps` has installed what a fresh machine lacks.
 PERF_LIBDIR = $(shell $(PKGCONF) --variable=libdir libperf 2>/dev/null)
 DEP_CFLAGS = $(shell $(PKGCONF) --cflags $(PKGS) 2>/dev/null)

@@ -75,6 +75,7 @@ int replay_open(struct replay *rp, const struct replay_opts *o, char *err, size_
 	}
 	cc = (struct cacheline_cfg){ &rp->topo, o->line_size, o->sort };
 	cacheline_init(&rp->cl, &cc);
+	symbols_init(&rp->syms);
 	return 0;
 }
 
@@ -130,6 +131,27 @@ static int on_sample(struct replay *rp, const struct pd_record *rec, char *err, 
 	return 0;
 }
 
+/* MMAP: pid tid addr len pgoff name; MMAP2 adds 32 bytes (dev, inode or build id, prot, flags). */
+static void add_map(struct replay *rp, const struct pd_record *rec)
+{
+	size_t name_off = rec->type == PERF_RECORD_MMAP2 ? 72 : 40;
+	uint32_t pid;
+	uint64_t v[3];
+	char name[4096];
+	size_t n;
+
+	if (rec->size <= name_off)
+		return;
+	memcpy(&pid, rec->data + 8, 4);
+	memcpy(v, rec->data + 16, 24);
+	n = strnlen((const char *)rec->data + name_off, rec->size - name_off);
+	if (n >= sizeof(name))
+		return;
+	memcpy(name, rec->data + name_off, n);
+	name[n] = '\0';
+	symbols_add_map(&rp->syms, pid, v[0], v[1], v[2], name);
+}
+
 int replay_run(struct replay *rp, char *err, size_t len)
 {
 	struct pd_record rec;
@@ -148,6 +170,8 @@ int replay_run(struct replay *rp, char *err, size_t len)
 			analyze(rp, &e);
 		} else if (rec.type == PD_REC_FINISHED_ROUND) {
 			reorder_round(&rp->ro, analyze, rp);
+		} else if (rec.type == PERF_RECORD_MMAP || rec.type == PERF_RECORD_MMAP2) {
+			add_map(rp, &rec);
 		}
 	}
 	if (r < 0) {
@@ -175,6 +199,7 @@ void replay_release(struct replay *rp)
 		wakeup_release(&rp->an);
 	reorder_release(&rp->ro);
 	cacheline_release(&rp->cl);
+	symbols_release(&rp->syms);
 	topology_release(&rp->topo);
 	if (rp->tep)
 		tep_free(rp->tep);

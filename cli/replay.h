@@ -9,6 +9,7 @@
 #include "../analyzers/reorder.h"
 #include "../analyzers/wakeup.h"
 #include "../collectors/perfdata.h"
+#include "../collectors/symbols.h"
 #include "../collectors/topology.h"
 #include "../collectors/tp_decode.h"
 
@@ -34,6 +35,7 @@ struct replay {
 	char topo_note[400];		/* where the topology came from */
 	uint64_t samples, sched_samples, other_tracepoints, undecodable;
 	struct cacheline cl;		/* memory samples (perf c2c / mem record, locus) */
+	struct symbols syms;		/* the file's MMAP and MMAP2 records */
 	uint64_t mem_samples;
 	const struct replay_opts *o;
 };

@@ -93,7 +93,7 @@ static void text_doc(FILE *f, void *arg)
 	if (o->st->sched_samples || !o->st->mem_samples)
 		sched_report_text(f, wakeup_results(&o->st->an), o->sections, &o->ctx);
 	if (o->st->mem_samples && (o->sections & SEC_CACHELINES))
-		cacheline_report_text(f, &o->st->cl);
+		cacheline_report_text(f, &o->st->cl, &o->st->syms);
 }
 
 static void json_doc(FILE *f, void *arg)
@@ -123,7 +123,7 @@ static void json_doc(FILE *f, void *arg)
 	if (st->sched_samples || !st->mem_samples)
 		sched_report_json_members(&j, wakeup_results((struct wakeup *)&st->an), &o->ctx);
 	if (st->mem_samples)
-		cacheline_report_json_members(&j, &st->cl);
+		cacheline_report_json_members(&j, &st->cl, (struct symbols *)&st->syms);
 	json_object_end(&j);
 	json_end(&j);
 }

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "../collectors/symbols.h"
 #include "../common/util.h"
 
 #define JSON_LINES 100
@@ -42,7 +43,28 @@ void cacheline_report_unsupported(FILE *f, const char *why)
 	fprintf(f, "\n Cachelines: not supported: %s\n", why);
 }
 
-void cacheline_report_text(FILE *f, const struct cacheline *c)
+/* The code column: names where the maps allow, else addresses. */
+static void code_text(struct symbols *syms, const struct cl_set *s, char *buf, size_t len)
+{
+	size_t o = 0;
+	char name[256];
+
+	buf[0] = '\0';
+	for (int i = 0; i < s->len && o + 2 < len; i++) {
+		const char *n = syms ? symbols_lookup(syms, 0, s->v[i], name, sizeof(name)) : NULL;
+
+		if (n) {
+			/* the function alone: the column is narrow */
+			size_t cut = strcspn(n, "+ ");
+
+			o += (size_t)snprintf(buf + o, len - o, "%s%.*s", i ? "," : "", (int)cut, n);
+		} else {
+			o += (size_t)snprintf(buf + o, len - o, "%s0x%" PRIx64, i ? "," : "", s->v[i]);
+		}
+	}
+}
+
+void cacheline_report_text(FILE *f, const struct cacheline *c, struct symbols *syms)
 {
 	const struct mem_stats *t = &c->total;
 	char a[32], b[32], d[32], e[32];
@@ -84,7 +106,7 @@ void cacheline_report_text(FILE *f, const struct cacheline *c)
 
 			set_text(&o->tids, false, tids, sizeof(tids));
 			set_text(&o->cpus, false, cpus, sizeof(cpus));
-			set_text(&o->ips, true, ips, sizeof(ips));
+			code_text(syms, &o->ips, ips, sizeof(ips));
 			snprintf(off, sizeof(off), "+0x%x", o->offset);
 			if (o->lat_n)
 				snprintf(lat, sizeof(lat), "%llu",
@@ -96,7 +118,11 @@ void cacheline_report_text(FILE *f, const struct cacheline *c)
 				o->st.stores, lat, tids, cpus, ips);
 		}
 		cl_verdict_text(c, l, verdict, sizeof(verdict));
-		fprintf(f, "      => %s\n\n", verdict);
+		fprintf(f, "      => %s\n", verdict);
+		if (syms && symbols_lookup(syms, 0, l->addr + l->off[0].offset, verdict,
+					   sizeof(verdict)))
+			fprintf(f, "      data: %s\n", verdict);
+		fputc('\n', f);
 	}
 	fprintf(f, "   %d lines in all (the JSON output has the first %d)\n", c->nlines, JSON_LINES);
 }
@@ -140,7 +166,22 @@ static void set_json(struct json *j, const char *key, const struct cl_set *s, bo
 	json_array_end(j);
 }
 
-void cacheline_report_json_members(struct json *j, const struct cacheline *c)
+static void symbols_json(struct json *j, struct symbols *syms, const struct cl_set *s)
+{
+	char name[256];
+
+	json_array(j, "symbols");
+	for (int i = 0; i < s->len; i++) {
+		const char *n = syms ? symbols_lookup(syms, 0, s->v[i], name, sizeof(name)) : NULL;
+
+		if (n)
+			json_string(j, NULL, n);
+	}
+	json_array_end(j);
+}
+
+void cacheline_report_json_members(struct json *j, const struct cacheline *c,
+				   struct symbols *syms)
 {
 	const struct mem_stats *t = &c->total;
 	char buf[512];
@@ -182,7 +223,10 @@ void cacheline_report_json_members(struct json *j, const struct cacheline *c)
 			set_json(j, "tids", &o->tids, false);
 			set_json(j, "writers", &o->writers, false);
 			set_json(j, "cpus", &o->cpus, false);
-			set_json(j, "code", &o->ips, true); /* addresses: symbols not resolved yet */
+			set_json(j, "code", &o->ips, true);
+			symbols_json(j, syms, &o->ips);
+			if (syms && symbols_lookup(syms, 0, l->addr + o->offset, buf, sizeof(buf)))
+				json_string(j, "data_symbol", buf);
 			json_object_end(j);
 		}
 		json_array_end(j);

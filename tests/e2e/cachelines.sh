@@ -24,9 +24,17 @@ assert sorted(cl[1]["offsets"][0]["writers"]) == [1003, 1004, 1005, 1006]
 rm = [c for c in cl if c["address"] == "0x7f0000003000"][0]
 assert rm["verdict"] == "read_mostly" and rm["loads"] == 300
 m = d["memory"]
-assert m["lines"] == 2004 and m["no_address"] == 1 and m["unparsable"] == 2, m
-assert m["hitm"] == {"local": 150, "remote": 200}
+assert m["lines"] == 2005 and m["no_address"] == 1 and m["unparsable"] == 2, m
+assert m["hitm"] == {"local": 150, "remote": 320}
+# the line on a real global, named through the file's MMAP2 records (elfutils)
+named = [c for c in cl if c["offsets"][0].get("data_symbol", "").startswith("memgen_pair")][0]
+assert named["verdict"] == "false_sharing" and named["hitm"]["remote"] == 120
+a, b = named["offsets"]
+assert a["data_symbol"] == "memgen_pair" and b["data_symbol"] == "memgen_pair+0x8", (a, b)
+assert a["symbols"][0].startswith("memgen_writer_a (memgen.c:"), a["symbols"]
+assert b["symbols"][0].startswith("memgen_writer_b (memgen.c:"), b["symbols"]
 PY
+check "the text names the data and the code" grep -q "data: memgen_pair" "$TMP/c2c.txt"
 check "the verdict is said in words" grep -q "false sharing: +0x0 written by tid 1001 on node 0 and +0x8 written by tid 1002 on node 1" "$TMP/c2c.txt"
 
 # perf c2c report on the same file: the same HITM per line.
@@ -47,12 +55,19 @@ for line in table.splitlines():
 assert perf and perf == ours, (perf, ours)
 PY
 
+check "code symbols and source lines equal perf c2c report's" python3 - "$TMP/c2c.json" "$TMP/perf-c2c.txt" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+ours = {s for c in d["cachelines"] for o in c["offsets"] for s in o.get("symbols", []) if "memgen_writer" in s}
+perf = {"%s (%s)" % m for m in re.findall(r"\[\.\] (memgen_writer_[ab])\s+memgen\s+(memgen\.c:\d+)", open(sys.argv[2]).read())}
+assert ours and ours == perf, (ours, perf)
+PY
 "$LOCUS" report -q -i "$TMP/c2c.data" -d lcl --json "$TMP/lcl.json" >/dev/null
 check "-d lcl ranks the local-HITM line first" python3 -c "
 import json, sys; d = json.load(open(sys.argv[1])); assert d['cachelines'][0]['address'] == '0x7f0000002000'" "$TMP/lcl.json"
 "$LOCUS" report -q -i "$TMP/c2c.data" --line-size 128 --json "$TMP/l128.json" >/dev/null
 check "--line-size 128 folds neighbouring lines" python3 -c "
-import json, sys; d = json.load(open(sys.argv[1])); assert d['memory']['line_size'] == 128 and d['memory']['lines'] < 2004" "$TMP/l128.json"
+import json, sys; d = json.load(open(sys.argv[1])); assert d['memory']['line_size'] == 128 and d['memory']['lines'] < 2005" "$TMP/l128.json"
 "$LOCUS" report -q -i "$TMP/c2c.data" --line-size 96 >/dev/null 2>&1
 expect_eq "--line-size 96 is a usage error" 2 $?
 

@@ -25,6 +25,9 @@ san_run 7 "stat exit status" stat -- sh -c 'exit 7'
 san_run 127 "stat on a missing program" stat -- /nonexistent
 san_run 2 "stat with a bad event" stat -e nope -- true
 san_run 2 "stat with a bad CPU list" stat -C 5-1 -- true
+"$PWD/build/memgen" "$TMP/m.data" tests/fixtures/topology/2s16c2t-64 200
+san_run 0 "report on memory samples, with symbols" report -q -i "$TMP/m.data" --json "$TMP/m.json"
+san_run 0 "report on perf sched record-like file" report -q -i tests/fuzz/corpus/perf-sched-true.data
 san_run 0 "doctor" doctor
 san_run 0 "list" list
 san_run 0 "falseshare" bench falseshare --loops 100000

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../collectors/pd_writer.h"
 #include "../../collectors/topology.h"
@@ -47,6 +48,66 @@ struct rec {
 static struct pd_writer w;
 static uint64_t now = 1000000;
 
+/* A real pair of counters and their writers, so the report can name them. */
+struct pair {
+	volatile long a, b;
+} memgen_pair __attribute__((aligned(64)));
+
+__attribute__((noinline)) void memgen_writer_a(void)
+{
+	memgen_pair.a++;
+}
+
+__attribute__((noinline)) void memgen_writer_b(void)
+{
+	memgen_pair.b++;
+}
+
+/* MMAP2 records for this program's own mappings, as pid 1000, plus its COMM. */
+static void self_maps(void)
+{
+	char exe[4096], line[8192];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *f = fopen("/proc/self/maps", "r");
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		char comm[16];
+	} comm = { { PERF_RECORD_COMM, 0, sizeof(comm) }, 1000, 1000, "memgen" };
+
+	pd_writer_add(&w, &comm, sizeof(comm));
+	if (n <= 0 || !f)
+		exit(1);
+	exe[n] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, off;
+		char perm[8], path[4096] = "";
+		uint8_t rec[8192];
+		size_t len, plen;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &start, &end, perm, &off,
+			   path) < 4 || strcmp(path, exe))
+			continue;
+		plen = (strlen(path) + 8) & ~(size_t)7;
+		len = 72 + plen;
+		memset(rec, 0, len);
+		((struct perf_event_header *)rec)->type = PERF_RECORD_MMAP2;
+		((struct perf_event_header *)rec)->misc = 2; /* user */
+		((struct perf_event_header *)rec)->size = (uint16_t)len;
+		*(uint32_t *)(rec + 8) = 1000;
+		*(uint32_t *)(rec + 12) = 1000;
+		*(uint64_t *)(rec + 16) = start;
+		*(uint64_t *)(rec + 24) = end - start;
+		*(uint64_t *)(rec + 32) = off;
+		*(uint32_t *)(rec + 64) = (perm[0] == 'r' ? 1 : 0) | (perm[1] == 'w' ? 2 : 0) |
+					  (perm[2] == 'x' ? 4 : 0);
+		*(uint32_t *)(rec + 68) = 2; /* MAP_PRIVATE */
+		memcpy(rec + 72, path, strlen(path));
+		pd_writer_add(&w, rec, len);
+	}
+	fclose(f);
+}
+
 static void sample(int store, uint32_t tid, uint32_t cpu, uint64_t ip, uint64_t addr,
 		   uint64_t ds, uint64_t weight)
 {
@@ -77,7 +138,7 @@ int main(int argc, char **argv)
 	a.sample_period = 1;
 	a.sample_type = SAMPLE_TYPE;
 	a.precise_ip = 3;
-	a.sample_id_all = 1;
+	a.sample_id_all = 0; /* non-sample records (MMAP2, COMM) then need no trailer */
 	ev[0] = (struct pd_writer_event){ a, 1, "cpu/mem-loads,ldlat=30/P" };
 	a.config = 0x82d0;	/* MEM_INST_RETIRED.ALL_STORES */
 	a.config1 = 0;
@@ -85,6 +146,14 @@ int main(int argc, char **argv)
 	if (pd_writer_open(&w, argv[1], ev, 2) < 0) {
 		perror(argv[1]);
 		return 1;
+	}
+	self_maps();
+	/* false sharing on a real global: memgen_pair.a by tid 1101 (node 0), .b by 1102 (node 1) */
+	for (int i = 0; i < 60; i++) {
+		sample(0, 1101, 1, (uint64_t)memgen_writer_a, (uint64_t)&memgen_pair.a, REMOTE_HITM, 300);
+		sample(1, 1101, 1, (uint64_t)memgen_writer_a, (uint64_t)&memgen_pair.a, STORE_L1_MISS, 0);
+		sample(0, 1102, 17, (uint64_t)memgen_writer_b, (uint64_t)&memgen_pair.b, REMOTE_HITM, 300);
+		sample(1, 1102, 17, (uint64_t)memgen_writer_b, (uint64_t)&memgen_pair.b, STORE_L1_MISS, 0);
 	}
 	/* false sharing: tid 1001 on CPU 0 (node 0) owns +0x0, tid 1002 on CPU 16 (node 1) +0x8 */
 	for (int i = 0; i < 100; i++) {

@@ -1,0 +1,135 @@
+/* symbols.c - symbol resolution through libdwfl: functions, source lines, data objects. */
+#include "symbols.h"
+
+#include <elfutils/libdwfl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../common/util.h"
+
+#define MAX_PROCS 64
+
+struct sym_proc {
+	uint32_t pid;
+	Dwfl *dwfl;
+};
+
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = NULL,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+void symbols_init(struct symbols *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void symbols_add_map(struct symbols *s, uint32_t pid, uint64_t start, uint64_t len,
+		     uint64_t pgoff, const char *path)
+{
+	if (!path || path[0] != '/' || !len)
+		return; /* anonymous, [heap], [vdso]: nothing to read symbols from */
+	if (s->nreg == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->reg = xrealloc(s->reg, (size_t)s->cap * sizeof(*s->reg));
+	}
+	s->reg[s->nreg++] = (struct sym_region){ pid, start, start + len, pgoff, xstrdup(path) };
+}
+
+/* Report every file of pid once, at the bias of its lowest mapping. */
+static Dwfl *session(struct symbols *s, uint32_t pid)
+{
+	struct stat st;
+	Dwfl *d;
+
+	for (int i = 0; i < s->nprocs; i++)
+		if (s->procs[i].pid == pid)
+			return s->procs[i].dwfl;
+	if (s->nprocs == MAX_PROCS)
+		return NULL;
+	d = dwfl_begin(&callbacks);
+	if (!d)
+		return NULL;
+	dwfl_report_begin(d);
+	for (int i = 0; i < s->nreg; i++) {
+		const struct sym_region *r = &s->reg[i];
+		int lowest = i;
+
+		if (r->pid != pid)
+			continue;
+		/* the file's lowest mapping gives its load bias (start - file offset) */
+		for (int j = 0; j < s->nreg; j++)
+			if (s->reg[j].pid == pid && !strcmp(s->reg[j].path, r->path) &&
+			    s->reg[j].start < s->reg[lowest].start)
+				lowest = j;
+		for (int j = 0; j < i && lowest == i; j++)
+			if (s->reg[j].pid == pid && !strcmp(s->reg[j].path, r->path) &&
+			    s->reg[j].start == r->start)
+				lowest = j; /* the same mapping twice: report once */
+		/* a hostile file may name a FIFO or a device: only regular files are opened */
+		if (lowest == i && stat(r->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+			dwfl_report_elf(d, r->path, r->path, -1, r->start - r->pgoff, false);
+	}
+	dwfl_report_end(d, NULL, NULL);
+	s->procs = xrealloc(s->procs, (size_t)(s->nprocs + 1) * sizeof(*s->procs));
+	s->procs[s->nprocs++] = (struct sym_proc){ pid, d };
+	return d;
+}
+
+static const char *lookup_in(Dwfl *d, uint64_t addr, char *buf, size_t len)
+{
+	Dwfl_Module *m = d ? dwfl_addrmodule(d, addr) : NULL;
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *name;
+	Dwfl_Line *line;
+	size_t o;
+
+	if (!m)
+		return NULL;
+	name = dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL);
+	if (!name)
+		return NULL;
+	o = (size_t)snprintf(buf, len, off ? "%s+0x%llx" : "%s", name, (unsigned long long)off);
+	line = dwfl_module_getsrc(m, addr);
+	if (line && o < len) {
+		int lineno = 0;
+		const char *src = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+
+		if (src) {
+			const char *base = strrchr(src, '/');
+
+			snprintf(buf + o, len - o, " (%s:%d)", base ? base + 1 : src, lineno);
+		}
+	}
+	return buf;
+}
+
+const char *symbols_lookup(struct symbols *s, uint32_t pid, uint64_t addr, char *buf, size_t len)
+{
+	for (int i = 0; i < s->nreg; i++) {
+		const struct sym_region *r = &s->reg[i];
+
+		if ((pid && r->pid != pid) || addr < r->start || addr >= r->end)
+			continue;
+		return lookup_in(session(s, r->pid), addr, buf, len);
+	}
+	return NULL;
+}
+
+void symbols_release(struct symbols *s)
+{
+	for (int i = 0; i < s->nreg; i++)
+		free(s->reg[i].path);
+	for (int i = 0; i < s->nprocs; i++)
+		dwfl_end(s->procs[i].dwfl);
+	free(s->reg);
+	free(s->procs);
+	memset(s, 0, sizeof(*s));
+}
