@@ -100,8 +100,9 @@ static void header(FILE *f, const struct sched_results *r, const struct sched_re
 		fprintf(f, "   WARNING: the kernel dropped %" PRIu64 " records: counts below are "
 			   "low (raise -m)\n", r->lost);
 	if (r->switch_in_missed) {
-		fprintf(f, "   note: %s switch-ins were never recorded by this kernel (CPU",
-			fmt_count(r->switch_in_missed, a, sizeof(a)));
+		fprintf(f, "   note: %s switch-in%s never recorded by this kernel (CPU",
+			fmt_count(r->switch_in_missed, a, sizeof(a)),
+			r->switch_in_missed == 1 ? " was" : "s were");
 		for (int cpu = 0, n = 0; cpu < r->ncpus && n < 8; cpu++)
 			if (r->cpu[cpu].switch_in_missed * 20 >= r->switch_in_missed)
 				fprintf(f, "%s%d", n++ ? "," : " ", cpu);
