@@ -93,7 +93,7 @@ int cmd_record(int argc, char **argv)
 	counting_session(&o, cmdv, &cfg);
 	cfg.nevs = 0;
 	tc = (struct tracer_cfg){ &topo, o.cpus, o.ncpus, tracefs, (int)pages,
-				  o.all_cpus || o.cpu_list, NULL, 0, path, cmdline };
+				  o.all_cpus || o.cpu_list, NULL, 0, path, cmdline, false };
 	memset(&tracer, 0, sizeof(tracer));
 	cfg.trace = &tc;
 	cfg.tracer = &tracer;

@@ -55,6 +55,7 @@ struct run_report {
 	struct sched_report_ctx ctx;
 	unsigned sections;
 	char mem_why[320];	/* why there are no cachelines in a live run */
+	struct tracer *tracer;
 };
 
 static void sched_text(FILE *f, void *arg)
@@ -63,7 +64,9 @@ static void sched_text(FILE *f, void *arg)
 
 	if (rr->sections & SEC_SCHED)
 		sched_report_text(f, rr->res, rr->sections, &rr->ctx);
-	if (rr->sections & SEC_CACHELINES)
+	if ((rr->sections & SEC_CACHELINES) && rr->tracer->mem_on)
+		cacheline_report_text(f, &rr->tracer->cl, &rr->tracer->syms);
+	else if (rr->sections & SEC_CACHELINES)
 		cacheline_report_unsupported(f, rr->mem_why);
 }
 
@@ -73,7 +76,9 @@ static void sched_json(struct json *j, void *arg)
 
 	if (rr->sections & SEC_SCHED)
 		sched_report_json_members(j, rr->res, &rr->ctx);
-	if (rr->sections & SEC_CACHELINES) {
+	if ((rr->sections & SEC_CACHELINES) && rr->tracer->mem_on) {
+		cacheline_report_json_members(j, &rr->tracer->cl, &rr->tracer->syms);
+	} else if (rr->sections & SEC_CACHELINES) {
 		json_object(j, "memory");
 		json_bool(j, "supported", false);
 		json_string(j, "reason", rr->mem_why);
@@ -163,9 +168,10 @@ int cmd_run(int argc, char **argv)
 		cfg.nevs = 0; /* counters cost every context switch something: open none */
 	cfg.derive_software = !o.events; /* the default set: cheap sources where they exist */
 	tc = (struct tracer_cfg){ &topo, o.cpus, o.ncpus, ro.tracefs, (int)ro.pages,
-				  o.all_cpus || o.cpu_list, NULL, 0, NULL, NULL };
+				  o.all_cpus || o.cpu_list, NULL, 0, NULL, NULL,
+				  (ro.sections & SEC_CACHELINES) != 0 };
 	memset(&tracer, 0, sizeof(tracer));
-	if (ro.sections & SEC_SCHED) {
+	if (ro.sections & (SEC_SCHED | SEC_CACHELINES)) {
 		cfg.trace = &tc;
 		cfg.tracer = &tracer;
 	}
@@ -180,15 +186,13 @@ int cmd_run(int argc, char **argv)
 		tc.system_wide ? "every task but locus (system-wide)" : "the workload's tasks",
 		tracer.cpus_traced, tracer.col.samples, tracer.col.bytes, cli_terminal_width()
 	};
-	if (ro.sections & SEC_CACHELINES) {
-		char what[240];
-
-		if (probe_memory_sampling(what, sizeof(what)))
-			snprintf(rr.mem_why, sizeof(rr.mem_why), "this machine has %s, but locus run "
-				 "does not sample memory yet: use perf c2c record, then locus report",
-				 what);
-		else
-			snprintf(rr.mem_why, sizeof(rr.mem_why), "%s", what);
+	rr.tracer = &tracer;
+	if ((ro.sections & SEC_CACHELINES) && !tracer.mem_on) {
+		if (tracer.mem_why[0])
+			snprintf(rr.mem_why, sizeof(rr.mem_why), "%s", tracer.mem_why);
+		else if (probe_memory_sampling(rr.mem_why, sizeof(rr.mem_why)))
+			snprintf(rr.mem_why, sizeof(rr.mem_why), "memory sampling runs with the "
+				 "scheduler tracing, which could not start");
 	}
 	extra = (struct report_extra){ (ro.sections & SEC_COUNTERS) != 0,
 				       (ro.sections & ~SEC_COUNTERS) ? sched_text : NULL,

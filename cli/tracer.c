@@ -4,6 +4,7 @@
 
 #include "../collectors/pd_writer.h"
 #include "../collectors/perfdata.h"
+#include "../collectors/procfs.h"
 #include "../collectors/tracing_data.h"
 #include "../common/util.h"
 
@@ -64,8 +65,28 @@ static void write_raw(void *ctx, const void *rec)
 	t->pass_records++;
 }
 
+static void mem_sink(void *ctx, const struct event *e)
+{
+	cacheline_add(&((struct tracer *)ctx)->cl, e);
+}
+
+static void add_map(void *ctx, uint64_t start, uint64_t end, uint64_t off, const char *path)
+{
+	struct tracer *t = ctx;
+
+	for (int i = 0; i < t->syms.nreg; i++)
+		if (t->syms.reg[i].start == start && !strcmp(t->syms.reg[i].path, path))
+			return;
+	symbols_add_map(&t->syms, (uint32_t)t->maps_pid, start, end - start, off, path);
+}
+
 static void drain(struct tracer *t)
 {
+	if (t->mem_on) {
+		mem_read(&t->mem, mem_sink, t);
+		if (t->maps_pid > 0) /* the maps go with the process: read them while it lives */
+			proc_maps(t->maps_pid, add_map, t);
+	}
 	if (t->record) {
 		const struct perf_event_header round = { PD_REC_FINISHED_ROUND, 0, 8 };
 
@@ -147,6 +168,20 @@ static void finish_record(struct tracer *t)
 	free(td);
 }
 
+static void start_memory(struct tracer *t, const struct tracer_cfg *cfg)
+{
+	struct cacheline_cfg cc = { cfg->topo, 64, CL_SORT_TOTAL };
+
+	if (mem_open(&t->mem, cfg->cpus, cfg->ncpus, cfg->mmap_pages ? cfg->mmap_pages : 64,
+		     t->mem_why, sizeof(t->mem_why)) < 0)
+		return;
+	t->mem_on = true;
+	t->maps_pid = cfg->ntrack ? cfg->track[0] : 0;
+	cacheline_init(&t->cl, &cc);
+	symbols_init(&t->syms);
+	mem_enable(&t->mem);
+}
+
 int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, char *err, size_t len)
 {
 	struct sigaction sa = { .sa_handler = wake_reader };
@@ -178,6 +213,8 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, char *err, size
 		return -1;
 	}
 	t->cpus_traced = cfg->cpus ? cfg->ncpus : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (cfg->memory)
+		start_memory(t, cfg);
 	sched_enable(&t->col);
 	if (pthread_create(&t->thread, NULL, reader_main, t) != 0) {
 		snprintf(err, len, "cannot start the reader thread");
@@ -195,12 +232,16 @@ void tracer_stop(struct tracer *t)
 	if (!t->started)
 		return;
 	sched_disable(&t->col);
+	if (t->mem_on)
+		mem_disable(&t->mem);
 	atomic_store(&t->stop, 1);
 	pthread_kill(t->thread, SIGUSR1); /* cut its poll short: answer now, not at the tick */
 	pthread_join(t->thread, NULL);
 	t->started = false;
 	if (t->record)
 		finish_record(t);
+	if (t->mem_on)
+		cacheline_finish(&t->cl);
 	wakeup_finish(&t->an);
 	t->an.r.late = t->ro.late;
 	locus_verbose("reader thread: %.1f ms of CPU for %llu events (%.0f ns each), %zu held at most",
@@ -219,6 +260,11 @@ void tracer_release(struct tracer *t)
 {
 	tracer_stop(t);
 	free(t->record);
+	if (t->mem_on) {
+		mem_close(&t->mem);
+		cacheline_release(&t->cl);
+		symbols_release(&t->syms);
+	}
 	sched_close(&t->col);
 	wakeup_release(&t->an);
 	reorder_release(&t->ro);

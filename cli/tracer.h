@@ -9,7 +9,10 @@
 
 #include "../analyzers/reorder.h"
 #include "../analyzers/wakeup.h"
+#include "../analyzers/cacheline.h"
+#include "../collectors/memsample.h"
 #include "../collectors/pd_writer.h"
+#include "../collectors/symbols.h"
 #include "../collectors/sched.h"
 
 struct tracer_cfg {
@@ -23,6 +26,7 @@ struct tracer_cfg {
 	int ntrack;
 	const char *record_path; /* write the raw records to this perf.data, not analyze */
 	const char *cmdline;	/* the locus command line, for the file's header */
+	bool memory;		/* also sample memory accesses (cachelines), where the PMU can */
 };
 
 struct tracer {
@@ -42,6 +46,13 @@ struct tracer {
 	const char *cmdline;
 	uint64_t pass_records;	/* records written in the current pass */
 	int write_err;		/* first write error (-errno) while recording */
+	/* memory samples */
+	bool mem_on;
+	struct mem_collector mem;
+	char mem_why[320];	/* why not, when asked for */
+	struct cacheline cl;
+	struct symbols syms;	/* the workload's maps, read while it runs */
+	pid_t maps_pid;
 };
 
 /*

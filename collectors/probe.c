@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../common/util.h"
+#include "pmu_event.h"
 
 #ifndef TRACEFS_MAGIC
 #define TRACEFS_MAGIC 0x74726163
@@ -159,27 +160,15 @@ int probe_open(struct perf_event_attr *attr, int pid, int cpu)
 
 bool probe_memory_sampling(char *buf, size_t len)
 {
-	bool loads = probe_pmu_exists("", "cpu/events/mem-loads");
-	bool ldlat = probe_pmu_exists("", "cpu/format/ldlat");
-	bool stores = probe_pmu_exists("", "cpu/events/mem-stores");
-	bool aux = probe_pmu_exists("", "cpu/events/mem-loads-aux") ||
-		   probe_pmu_exists("", "cpu_core/events/mem-loads-aux");
+	struct mem_plan plan;
 
-	if (loads && ldlat) {
-		snprintf(buf, len, "Intel mem-loads with ldlat%s%s",
-			 stores ? ", mem-stores" : " (no mem-stores)",
-			 aux ? ", mem-loads-aux leader" : "");
-		return true;
-	}
-	if (probe_pmu_exists("", "ibs_op")) {
-		snprintf(buf, len, "AMD ibs_op (cache-to-cache fills; no true HITM on Zen3)");
+	if (mem_plan_build(NULL, &plan, buf, len) == 0) {
+		snprintf(buf, len, "%s", plan.what);
 		return true;
 	}
 	if (probe_pmu_exists("", "arm_spe_0")) {
-		snprintf(buf, len, "Arm SPE (peer hits instead of HITM)");
+		snprintf(buf, len, "Arm SPE (peer hits instead of HITM; locus does not open it yet)");
 		return true;
 	}
-	snprintf(buf, len, "no mem-loads/ldlat, ibs_op or arm_spe PMU is exported (needs bare "
-		 "metal, or a vPMU with PEBS or IBS passed through)");
-	return false;
+	return false; /* buf holds mem_plan_build's reason */
 }

@@ -91,3 +91,26 @@ int proc_task_usage(pid_t pid, double *runtime_ns, double *faults)
 	*faults = (double)(minflt + majflt);
 	return 0;
 }
+
+int proc_maps(pid_t pid, void (*fn)(void *ctx, uint64_t start, uint64_t end, uint64_t off,
+				    const char *path),
+	      void *ctx)
+{
+	char path[64], line[4352], file[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, off;
+
+		file[0] = '\0';
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %4095s", &start, &end, &off, file) >= 3 &&
+		    file[0] == '/')
+			fn(ctx, start, end, off, file);
+	}
+	fclose(f);
+	return 0;
+}

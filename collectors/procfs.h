@@ -2,6 +2,7 @@
 #ifndef LOCUS_PROCFS_H
 #define LOCUS_PROCFS_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 /* Thread ids of pid (from /proc/PID/task) into a malloc'ed array. Returns count or -errno. */
@@ -18,5 +19,10 @@ int proc_ctxt_switches(pid_t pid, double *voluntary, double *involuntary);
  * /proc/PID/stat) of one task so far. Returns 0 or -errno.
  */
 int proc_task_usage(pid_t pid, double *runtime_ns, double *faults);
+
+/* Call fn for every file mapping of pid (/proc/PID/maps). Returns 0 or -errno. */
+int proc_maps(pid_t pid, void (*fn)(void *ctx, uint64_t start, uint64_t end, uint64_t off,
+				    const char *path),
+	      void *ctx);
 
 #endif

@@ -137,6 +137,19 @@ expect_eq "-m not a power of two is a usage error" 2 $?
 expect_eq "run -a exits 0" 0 $?
 check "run -a traces every task" grep -q "every task but locus" "$TMP/a.txt"
 
+# Cachelines: sampled where the PMU can; here it says once what is missing and why.
+"$LOCUS" run -q --json "$TMP/cl.json" -- "$LOCUS" bench falseshare --loops 1000000 >"$TMP/cl.txt"
+expect_eq "run with the cachelines section exits 0" 0 $?
+if "$LOCUS" doctor | grep -Eq '^ok +precise memory samples'; then
+	check "cachelines sampled on this machine" python3 -c "
+import json, sys; d = json.load(open(sys.argv[1])); assert d['memory']['samples'] > 0" "$TMP/cl.json"
+else
+	check "no memory sampling: the report says so once, with the reason" \
+		test "$(grep -c 'Cachelines: not supported: no mem-loads' "$TMP/cl.txt")" -eq 1
+	check "no memory sampling: JSON memory.supported is false, with no numbers" python3 -c "
+import json, sys; d = json.load(open(sys.argv[1])); m = d['memory']; assert m['supported'] is False and m['reason'] and 'samples' not in m and 'cachelines' not in d" "$TMP/cl.json"
+fi
+
 # Memory does not grow with the length of the run.
 check "peak RSS at 200k round trips within 25% (+4 MiB) of 50k" python3 - "$LOCUS" <<'PY'
 import resource, subprocess, sys

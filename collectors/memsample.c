@@ -1,0 +1,167 @@
+/* memsample.c - the memory-sample collector: libperf ring buffers of PEBS or IBS samples. */
+#include "memsample.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <perf/cpumap.h>
+#include <perf/event.h>
+#include <perf/evlist.h>
+#include <perf/evsel.h>
+#include <perf/mmap.h>
+#include <perf/threadmap.h>
+
+#include "counters.h"
+#include "probe.h"
+#include "../common/util.h"
+
+static struct perf_cpu_map *cpu_map(const int *cpus, int n)
+{
+	char list[8192];
+
+	if (!cpus)
+		return perf_cpu_map__new(NULL);
+	fmt_cpu_list(cpus, n, list, sizeof(list));
+	return perf_cpu_map__new(list);
+}
+
+/* Open one list; precise_ip steps down while the PMU refuses it (EINVAL/EOPNOTSUPP). */
+static int open_list(struct mem_collector *m, int first, int count, bool group, int pages,
+		     char *err, size_t len)
+{
+	for (int precise = 3; precise >= 1; precise--) {
+		struct perf_evlist *l = perf_evlist__new();
+		int r;
+
+		if (!l)
+			return -1;
+		for (int i = first; i < first + count; i++) {
+			struct perf_event_attr a = m->plan.attr[i];
+
+			if (a.precise_ip)
+				a.precise_ip = (unsigned)precise;
+			perf_evlist__add(l, perf_evsel__new(&a));
+		}
+		perf_evlist__set_maps(l, m->cpus, m->threads);
+		if (group)
+			perf_evlist__set_leader(l);
+		r = perf_evlist__open(l);
+		if (r == 0 && perf_evlist__mmap(l, pages) == 0) {
+			m->lists[m->nlists++] = l;
+			return 0;
+		}
+		perf_evlist__delete(l);
+		if (r != -EINVAL && r != -EOPNOTSUPP) {
+			snprintf(err, len, "cannot open %s: %s%s", m->plan.name[first],
+				 strerror(r ? -r : errno),
+				 r == -EACCES ? " (needs root, CAP_PERFMON or perf_event_paranoid<=1)"
+					      : "");
+			return -1;
+		}
+	}
+	snprintf(err, len, "the PMU refuses %s at every precise level", m->plan.name[first]);
+	return -1;
+}
+
+int mem_open(struct mem_collector *m, const int *cpus, int ncpus, int pages, char *err,
+	     size_t len)
+{
+	int loads;
+
+	memset(m, 0, sizeof(*m));
+	counters_lib_init();
+	if (mem_plan_build(NULL, &m->plan, err, len) < 0)
+		return -1;
+	m->cpus = cpu_map(cpus, ncpus);
+	m->threads = perf_thread_map__new_dummy();
+	if (!m->cpus || !m->threads) {
+		snprintf(err, len, "out of memory");
+		mem_close(m);
+		return -1;
+	}
+	/* the loads (with their aux leader) form one list, the stores another */
+	loads = m->plan.aux_leader ? 2 : 1;
+	if (open_list(m, 0, loads, m->plan.aux_leader, pages, err, len) < 0 ||
+	    (m->plan.n > loads &&
+	     open_list(m, loads, m->plan.n - loads, false, pages, err, len) < 0)) {
+		mem_close(m);
+		return -1;
+	}
+	return 0;
+}
+
+void mem_enable(struct mem_collector *m)
+{
+	for (int i = 0; i < m->nlists; i++)
+		perf_evlist__enable(m->lists[i]);
+}
+
+void mem_disable(struct mem_collector *m)
+{
+	for (int i = 0; i < m->nlists; i++)
+		perf_evlist__disable(m->lists[i]);
+}
+
+/* IP, TID, TIME, ADDR, CPU, WEIGHT, DATA_SRC, PHYS_ADDR: eight words after the header. */
+static int parse(const union perf_event *ev, struct event *e)
+{
+	uint64_t w[8];
+
+	if (ev->header.size < sizeof(ev->header) + sizeof(w))
+		return -1;
+	memcpy(w, (const uint8_t *)ev + sizeof(ev->header), sizeof(w));
+	memset(e, 0, sizeof(*e));
+	e->type = EV_MEM;
+	e->mem.ip = w[0];
+	e->pid = (int32_t)(uint32_t)w[1];
+	e->tid = (int32_t)(w[1] >> 32);
+	e->time_ns = w[2];
+	e->mem.addr = w[3];
+	e->cpu = (int32_t)(uint32_t)w[4];
+	e->mem.weight = w[5] & 0xffffffff;
+	e->mem.data_src = w[6];
+	e->mem.phys_addr = w[7];
+	return 0;
+}
+
+void mem_read(struct mem_collector *m, event_sink sink, void *ctx)
+{
+	for (int i = 0; i < m->nlists; i++) {
+		struct perf_mmap *map;
+
+		perf_evlist__for_each_mmap(m->lists[i], map, false)
+		{
+			union perf_event *ev;
+
+			if (perf_mmap__read_init(map) < 0)
+				continue;
+			while ((ev = perf_mmap__read_event(map))) {
+				struct event e;
+
+				if (ev->header.type == PERF_RECORD_SAMPLE) {
+					if (parse(ev, &e) == 0) {
+						m->samples++;
+						sink(ctx, &e);
+					} else {
+						m->undecodable++;
+					}
+				} else if (ev->header.type == PERF_RECORD_LOST) {
+					m->lost += ev->lost.lost;
+				}
+				perf_mmap__consume(map);
+			}
+			perf_mmap__read_done(map);
+		}
+	}
+}
+
+void mem_close(struct mem_collector *m)
+{
+	for (int i = 0; i < m->nlists; i++)
+		perf_evlist__delete(m->lists[i]);
+	if (m->cpus)
+		perf_cpu_map__put(m->cpus);
+	if (m->threads)
+		perf_thread_map__put(m->threads);
+	memset(m, 0, sizeof(*m));
+}
