@@ -179,6 +179,7 @@ static void start_memory(struct tracer *t, const struct tracer_cfg *cfg)
 	t->maps_pid = cfg->ntrack ? cfg->track[0] : 0;
 	cacheline_init(&t->cl, &cc);
 	symbols_init(&t->syms);
+	symbols_use_kallsyms(&t->syms, "/proc/kallsyms"); /* samples of this machine */
 	mem_enable(&t->mem);
 }
 

@@ -111,8 +111,73 @@ static const char *lookup_in(Dwfl *d, uint64_t addr, char *buf, size_t len)
 	return buf;
 }
 
+void symbols_use_kallsyms(struct symbols *s, const char *path)
+{
+	s->kallsyms = path;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static void load_kallsyms(struct symbols *s)
+{
+	FILE *f = fopen(s->kallsyms, "re");
+	char line[512], name[256], type;
+	unsigned long long addr;
+	int cap = 0;
+
+	s->ksyms_tried = true;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr)
+			continue; /* zero addresses: kptr_restrict hides them */
+		if (s->nksyms == cap) {
+			cap = cap ? cap * 2 : 65536;
+			s->ksyms = xrealloc(s->ksyms, (size_t)cap * sizeof(*s->ksyms));
+		}
+		s->ksyms[s->nksyms++] = (struct ksym){ addr, xstrdup(name) };
+	}
+	fclose(f);
+	if (s->nksyms)
+		qsort(s->ksyms, (size_t)s->nksyms, sizeof(*s->ksyms), by_addr);
+}
+
+static const char *kernel_lookup(struct symbols *s, uint64_t addr, char *buf, size_t len)
+{
+	int lo = 0, hi;
+
+	if (!s->kallsyms)
+		return NULL;
+	if (!s->ksyms_tried)
+		load_kallsyms(s);
+	hi = s->nksyms - 1;
+	if (hi < 0 || addr < s->ksyms[0].addr)
+		return NULL;
+	while (lo < hi) { /* the last symbol at or below addr */
+		int mid = (lo + hi + 1) / 2;
+
+		if (s->ksyms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	if (addr == s->ksyms[lo].addr)
+		snprintf(buf, len, "%s [kernel]", s->ksyms[lo].name);
+	else
+		snprintf(buf, len, "%s+0x%llx [kernel]", s->ksyms[lo].name,
+			 (unsigned long long)(addr - s->ksyms[lo].addr));
+	return buf;
+}
+
 const char *symbols_lookup(struct symbols *s, uint32_t pid, uint64_t addr, char *buf, size_t len)
 {
+	if (addr >= 0xffff800000000000ull)
+		return kernel_lookup(s, addr, buf, len);
 	for (int i = 0; i < s->nreg; i++) {
 		const struct sym_region *r = &s->reg[i];
 
@@ -129,6 +194,9 @@ void symbols_release(struct symbols *s)
 		free(s->reg[i].path);
 	for (int i = 0; i < s->nprocs; i++)
 		dwfl_end(s->procs[i].dwfl);
+	for (int i = 0; i < s->nksyms; i++)
+		free(s->ksyms[i].name);
+	free(s->ksyms);
 	free(s->reg);
 	free(s->procs);
 	memset(s, 0, sizeof(*s));

@@ -2,6 +2,7 @@
 #ifndef LOCUS_SYMBOLS_H
 #define LOCUS_SYMBOLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,14 +14,28 @@ struct sym_region {
 
 struct sym_proc;
 
+struct ksym {
+	uint64_t addr;
+	char *name;
+};
+
 struct symbols {
 	struct sym_region *reg;
 	int nreg, cap;
+	const char *kallsyms;	/* kernel symbols file for kernel addresses (live runs), or NULL */
+	struct ksym *ksyms;	/* loaded on first use, sorted */
+	int nksyms;
+	bool ksyms_tried;
 	struct sym_proc *procs;	/* one elfutils session per process, built on first use */
 	int nprocs;
 };
 
 void symbols_init(struct symbols *s);
+/*
+ * Name kernel addresses from this kallsyms file ("/proc/kallsyms"): only for
+ * samples taken on this machine, since another kernel's addresses differ.
+ */
+void symbols_use_kallsyms(struct symbols *s, const char *path);
 /* A file mapping of process pid (from PERF_RECORD_MMAP/MMAP2 or /proc/PID/maps). */
 void symbols_add_map(struct symbols *s, uint32_t pid, uint64_t start, uint64_t len,
 		     uint64_t pgoff, const char *path);
