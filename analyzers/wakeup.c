@@ -287,16 +287,16 @@ static void seen_running(struct wakeup *w, struct wk_task *t, int32_t cpu, uint6
 	t->cpu = cpu;
 }
 
-/* The current task of cpu is tid: a switch onto it may have gone unrecorded. */
-static void current_is(struct wakeup *w, int32_t cpu, int32_t tid, uint64_t now)
+/*
+ * The current task of cpu is tid (t: its entry, NULL when it has none): a
+ * switch onto it may have gone unrecorded.
+ */
+static void current_is(struct wakeup *w, int32_t cpu, int32_t tid, struct wk_task *t, uint64_t now)
 {
-	struct wk_task *t;
-
 	if (w->cpu_curr[cpu] != tid) {
 		account_cpu(w, cpu, now);
 		w->cpu_curr[cpu] = tid;
 	}
-	t = tid > 0 ? task_get(w, tid, false) : NULL;
 	if (t && t->tracked && !t->running)
 		seen_running(w, t, cpu, now);
 }
@@ -309,10 +309,12 @@ static void on_switch(struct wakeup *w, const struct event *e)
 
 	if (!valid_cpu(w, cpu))
 		return;
-	current_is(w, cpu, e->sw.prev_pid, e->time_ns);
+	prev = tracked(w, e->sw.prev_pid);
+	if (prev && e->tid == e->sw.prev_pid)
+		prev->st.pid = e->pid;
+	current_is(w, cpu, e->sw.prev_pid, prev, e->time_ns);
 	account_cpu(w, cpu, e->time_ns);
 	w->cpu_curr[cpu] = e->sw.next_pid;
-	prev = tracked(w, e->sw.prev_pid);
 	if (prev) {
 		set_comm(prev->st.comm, e->sw.prev_comm);
 		if (event_switch_involuntary(e)) {
@@ -390,15 +392,16 @@ void wakeup_add(struct wakeup *w, const struct event *e)
 		r->first_ns = e->time_ns;
 	if (e->time_ns > r->last_ns)
 		r->last_ns = e->time_ns;
-	/* the current task of the emitting CPU: its process id, and proof that it runs */
-	if (e->tid > 0) {
-		struct wk_task *cur = task_get(w, e->tid, false);
+	/* the current task of the emitting CPU: its process id, and proof that it runs
+	 * (a switch event does this for its prev task itself, with one lookup) */
+	if (e->type != EV_SWITCH && e->tid >= 0) {
+		struct wk_task *cur = e->tid > 0 ? task_get(w, e->tid, false) : NULL;
 
 		if (cur)
 			cur->st.pid = e->pid;
+		if (valid_cpu(w, e->cpu))
+			current_is(w, e->cpu, e->tid, cur, e->time_ns);
 	}
-	if (e->type != EV_SWITCH && valid_cpu(w, e->cpu) && e->tid >= 0)
-		current_is(w, e->cpu, e->tid, e->time_ns);
 	switch (e->type) {
 	case EV_WAKING:
 		on_wake(w, e);
