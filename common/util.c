@@ -191,6 +191,15 @@ const char *fmt_cpu_list(const int *cpus, int n, char *buf, size_t len)
 	return buf;
 }
 
+const char *fmt_share(double a, double b, int decimals, char *buf, size_t len)
+{
+	if (b <= 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.*f%%", decimals, 100.0 * a / b);
+	return buf;
+}
+
 const char *fmt_count(uint64_t v, char *buf, size_t len)
 {
 	char tmp[32];

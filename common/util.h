@@ -36,6 +36,12 @@ int parse_cpu_list(const char *s, int max_cpu, int **cpus, char *err, size_t err
 /* Format sorted CPU numbers as a list ("0-3,8"). Returns buf. */
 const char *fmt_cpu_list(const int *cpus, int n, char *buf, size_t len);
 
+/*
+ * a as a share of b with the given decimals ("12.3%"), or "-" when b is 0:
+ * a share of nothing is not a measured 0.
+ */
+const char *fmt_share(double a, double b, int decimals, char *buf, size_t len);
+
 /* Format an integer with thousands separators ("40,012") into buf. */
 const char *fmt_count(uint64_t v, char *buf, size_t len);
 /* Format a rate with a K/M/G suffix ("32.41 K") into buf. */

@@ -9,10 +9,6 @@
 
 #define JSON_LINES 100
 
-static double pct(uint64_t a, uint64_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0.0;
-}
 
 static void nodes_text(uint64_t nodes, char *buf, size_t len)
 {
@@ -88,17 +84,19 @@ void cacheline_report_text(FILE *f, const struct cacheline *c, struct symbols *s
 		"remote", "loads", "stores", "st L1%", "nodes");
 	for (int i = 0; i < c->nlines && i < CL_REPORT_LINES; i++) {
 		const struct cl_line *l = &c->lines[i];
-		char nodes[64], verdict[512];
+		char nodes[64], verdict[512], sh[16];
 
 		/* lines without HITM are the noise a c2c table leaves out */
 		if (i >= 3 && !mem_stats_hitm(&l->st))
 			break;
 		nodes_text(l->nodes, nodes, sizeof(nodes));
 		fprintf(f, "   %2d 0x%-14" PRIx64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64
-			   " %6" PRIu64 " %6.1f%% %-5s\n",
+			   " %6" PRIu64 " %7s %-5s\n",
 			i + 1, l->addr, mem_stats_hitm(&l->st), l->st.lcl_hitm, l->st.rmt_hitm,
-			l->st.loads, l->st.stores, pct(l->st.st_l1hit, l->st.stores), nodes);
-		fprintf(f, "      %-6s %5s %6s %6s %6s  %-16s %-10s %s\n", "offset", "HITM%", "loads",
+			l->st.loads, l->st.stores,
+			fmt_share((double)l->st.st_l1hit, (double)l->st.stores, 1, sh, sizeof(sh)),
+			nodes);
+		fprintf(f, "      %-6s %6s %6s %6s %6s  %-16s %-10s %s\n", "offset", "HITM", "loads",
 			"stores", "lat", "threads", "CPUs", "code");
 		for (int k = 0; k < l->noff; k++) {
 			const struct cl_offset *o = &l->off[k];
@@ -113,9 +111,11 @@ void cacheline_report_text(FILE *f, const struct cacheline *c, struct symbols *s
 					 (unsigned long long)(o->lat_sum / o->lat_n));
 			else
 				snprintf(lat, sizeof(lat), "-");
-			fprintf(f, "      %-6s %5.1f %6" PRIu64 " %6" PRIu64 " %6.6s  %-16.16s %-10.10s %.17s\n",
-				off, pct(mem_stats_hitm(&o->st), mem_stats_hitm(&l->st)), o->st.loads,
-				o->st.stores, lat, tids, cpus, ips);
+			fprintf(f, "      %-6s %6s %6" PRIu64 " %6" PRIu64 " %6.6s  %-16.16s %-10.10s %.16s\n",
+				off,
+				fmt_share((double)mem_stats_hitm(&o->st),
+					  (double)mem_stats_hitm(&l->st), 1, sh, sizeof(sh)),
+				o->st.loads, o->st.stores, lat, tids, cpus, ips);
 		}
 		cl_verdict_text(c, l, verdict, sizeof(verdict));
 		fprintf(f, "      => %s\n", verdict);

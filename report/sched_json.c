@@ -129,7 +129,10 @@ static void tasks_json(struct json *j, const struct sched_results *r)
 
 		json_object(j, NULL);
 		json_int(j, "tid", t->tid);
-		json_int(j, "pid", t->pid);
+		if (t->pid >= 0)
+			json_int(j, "pid", t->pid);
+		else
+			json_null(j, "pid"); /* never seen running: its process is not known */
 		json_string(j, "comm", t->comm);
 		json_uint(j, "wakeups", t->wakeups);
 		json_uint(j, "migrations", t->migrations);

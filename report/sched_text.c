@@ -58,10 +58,8 @@ int report_sections_parse(const char *s, unsigned *mask, char *bad, size_t len)
 	return 0;
 }
 
-static double pct(uint64_t a, uint64_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0.0;
-}
+/* Shorthand for the shares in the tables below. */
+#define SHARE(a, b, d, buf) fmt_share((double)(a), (double)(b), d, buf, sizeof(buf))
 
 static void bar(FILE *f, uint64_t v, uint64_t max, int width)
 {
@@ -123,15 +121,15 @@ static void header(FILE *f, const struct sched_results *r, const struct sched_re
 static void class_table(FILE *f, const uint64_t *by_class, uint64_t total, const char *what)
 {
 	uint64_t max = 0;
-	char buf[32];
+	char buf[32], sh[16];
 
 	for (int c = 0; c < LOC_NR; c++)
 		if (by_class[c] > max)
 			max = by_class[c];
 	fprintf(f, "   %-22s %12s %8s\n", what, "count", "share");
 	for (int c = 0; c < LOC_NR; c++) {
-		fprintf(f, "     %-20s %12s %7.1f%%  ", locality_label((enum locality)c),
-			fmt_count(by_class[c], buf, sizeof(buf)), pct(by_class[c], total));
+		fprintf(f, "     %-20s %12s %8s  ", locality_label((enum locality)c),
+			fmt_count(by_class[c], buf, sizeof(buf)), SHARE(by_class[c], total, 1, sh));
 		bar(f, by_class[c], max, 24);
 		fputc('\n', f);
 	}
@@ -152,7 +150,7 @@ static void wakeups(FILE *f, const struct sched_results *r, const struct sched_r
 {
 	struct heatmap h;
 	uint64_t placed = r->placement[0] + r->placement[1] + r->placement[2];
-	char a[32], b[32];
+	char a[32], b[32], s1[16], s2[16], s3[16];
 
 	fprintf(f, "\n Wakeups of the traced tasks: %s (from %s), %s placed\n",
 		fmt_count(r->wakeups, a, sizeof(a)),
@@ -161,10 +159,11 @@ static void wakeups(FILE *f, const struct sched_results *r, const struct sched_r
 	if (r->wakeups == 0)
 		return;
 	class_table(f, r->by_class, r->wakeups_placed, "waker CPU -> target CPU");
-	fprintf(f, "   previous CPU -> target CPU: stayed %.1f%%, pulled to the waker's LLC %.1f%%,\n"
-		   "   moved elsewhere %.1f%%\n",
-		pct(r->placement[PLACE_STAYED], placed), pct(r->placement[PLACE_PULLED], placed),
-		pct(r->placement[PLACE_ELSEWHERE], placed));
+	fprintf(f, "   previous CPU -> target CPU: stayed %s, pulled to the waker's LLC %s,\n"
+		   "   moved elsewhere %s\n",
+		SHARE(r->placement[PLACE_STAYED], placed, 1, s1),
+		SHARE(r->placement[PLACE_PULLED], placed, 1, s2),
+		SHARE(r->placement[PLACE_ELSEWHERE], placed, 1, s3));
 	fprintf(f, "   woken while running: %" PRIu64 "; new tasks placed: %" PRIu64
 		   "; ran elsewhere than chosen: %" PRIu64 "\n",
 		r->wakeups_running, r->wakeups_new, r->moved_before_run);
@@ -236,15 +235,15 @@ static void latency(FILE *f, const struct sched_results *r)
 
 static void pairs(FILE *f, const struct sched_results *r)
 {
-	char n[32], who[48], whom[48];
+	char n[32], who[48], whom[48], sh[16];
 
 	fprintf(f, "\n Top waker -> wakee pairs\n");
 	if (r->npairs == 0) {
 		fprintf(f, "   (none)\n");
 		return;
 	}
-	fprintf(f, "   %9s  %-20s %-20s %4s %4s %4s %4s %4s\n", "wakeups", "waker", "wakee", "cpu%",
-		"smt%", "llc%", "nod%", "rmt%");
+	fprintf(f, "   %9s  %-20s %-20s %4s %4s %4s %4s %4s\n", "wakeups", "waker", "wakee", "cpu",
+		"smt", "llc", "node", "rmt");
 	for (int i = 0; i < r->npairs && i < TOP_ROWS; i++) {
 		const struct pair_stat *p = &r->pairs[i];
 		uint64_t placed = 0;
@@ -258,7 +257,7 @@ static void pairs(FILE *f, const struct sched_results *r)
 		task_name(whom, sizeof(whom), p->wakee_comm, p->wakee_tid);
 		fprintf(f, "   %9s  %-20.20s %-20.20s", fmt_count(p->count, n, sizeof(n)), who, whom);
 		for (int c = 0; c < LOC_NR; c++)
-			fprintf(f, " %4.0f", pct(p->by_class[c], placed));
+			fprintf(f, " %4s", SHARE(p->by_class[c], placed, 0, sh));
 		fputc('\n', f);
 	}
 	if (r->npairs > TOP_ROWS)
@@ -329,7 +328,7 @@ static void switches(FILE *f, const struct sched_results *r)
 
 static void cpus(FILE *f, const struct sched_results *r)
 {
-	char a[32], b[32], w1[32], w2[32];
+	char a[32], b[32], w1[32], w2[32], s1[16], s2[16];
 	int shown = 0;
 
 	fprintf(f, "\n Per CPU (between the first and last event)\n");
@@ -345,8 +344,8 @@ static void cpus(FILE *f, const struct sched_results *r)
 			fprintf(f, "   ... (the JSON output has every CPU)\n");
 			break;
 		}
-		fprintf(f, "   %5d %6.1f%% %8.1f%% %11s %11s %10s %10s\n", c, pct(s->busy_ns, span),
-			pct(s->tracked_ns, span), fmt_count(s->voluntary, a, sizeof(a)),
+		fprintf(f, "   %5d %7s %9s %11s %11s %10s %10s\n", c, SHARE(s->busy_ns, span, 1, s1),
+			SHARE(s->tracked_ns, span, 1, s2), fmt_count(s->voluntary, a, sizeof(a)),
 			fmt_count(s->involuntary, b, sizeof(b)),
 			fmt_count(s->wakeups_to, w1, sizeof(w1)),
 			fmt_count(s->wakeups_from, w2, sizeof(w2)));

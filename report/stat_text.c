@@ -86,19 +86,19 @@ static void print_counter(FILE *f, const struct stat_result *r, int i, struct re
 static void print_split(FILE *f, const struct stat_result *r)
 {
 	double total = r->voluntary_mean + r->involuntary_mean;
-	char tmp[48];
+	char tmp[48], sh[16];
 
 	if (!r->split_supported) {
 		fprintf(f, "%18s        %-24s # %s\n", "not counted", "voluntary/involuntary",
 			r->split_reason);
 		return;
 	}
-	fprintf(f, "%18s        %-24s # %11.1f%% (tasks' own accounting)\n",
+	fprintf(f, "%18s        %-24s # %12s (tasks' own accounting)\n",
 		fmt_count((uint64_t)llround(r->voluntary_mean), tmp, sizeof(tmp)), "voluntary",
-		total > 0 ? 100.0 * r->voluntary_mean / total : 0.0);
-	fprintf(f, "%18s        %-24s # %11.1f%%\n",
+		fmt_share(r->voluntary_mean, total, 1, sh, sizeof(sh)));
+	fprintf(f, "%18s        %-24s # %12s\n",
 		fmt_count((uint64_t)llround(r->involuntary_mean), tmp, sizeof(tmp)),
-		"involuntary", total > 0 ? 100.0 * r->involuntary_mean / total : 0.0);
+		"involuntary", fmt_share(r->involuntary_mean, total, 1, sh, sizeof(sh)));
 }
 
 static void print_per_cpu(FILE *f, const struct stat_result *r)
