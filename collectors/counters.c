@@ -35,6 +35,15 @@ void counters_lib_init(void)
 	}
 }
 
+struct perf_cpu_map *cpu_map_new(const int *cpus, int n)
+{
+	char list[16384];
+
+	if (!cpus)
+		return perf_cpu_map__new(NULL);
+	return perf_cpu_map__new(fmt_cpu_list(cpus, n, list, sizeof(list)));
+}
+
 long counters_fds_needed(int n, const struct count_target *t)
 {
 	long cpus = t->cpus ? t->ncpus : sysconf(_SC_NPROCESSORS_ONLN);
@@ -157,17 +166,8 @@ int counters_open(struct counter_set *cs, const struct event_desc *evs, int n,
 	}
 	if (t->tids && !t->per_cpu) {
 		cs->cpus = perf_cpu_map__dummy_new();
-	} else if (t->cpus) {
-		char list[8192];
-		size_t o = 0;
-
-		list[0] = '\0';
-		for (int i = 0; i < t->ncpus && o + 16 < sizeof(list); i++)
-			o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%d", i ? "," : "",
-					      t->cpus[i]);
-		cs->cpus = perf_cpu_map__new(list);
 	} else {
-		cs->cpus = perf_cpu_map__new(NULL);
+		cs->cpus = cpu_map_new(t->cpus, t->ncpus);
 	}
 	if (!cs->threads || !cs->cpus) {
 		counters_close(cs);

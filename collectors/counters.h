@@ -48,6 +48,9 @@ struct counter_set {
 /* Initialise libperf once (it also learns the page size). */
 void counters_lib_init(void);
 
+/* A libperf CPU map of cpus (NULL: every online CPU). The caller puts it. */
+struct perf_cpu_map *cpu_map_new(const int *cpus, int n);
+
 /*
  * Open every event in evs (copied) on target. An event that fails to open is
  * kept with open false and a reason; only a failure that concerns them all

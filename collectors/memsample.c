@@ -15,16 +15,6 @@
 #include "probe.h"
 #include "../common/util.h"
 
-static struct perf_cpu_map *cpu_map(const int *cpus, int n)
-{
-	char list[8192];
-
-	if (!cpus)
-		return perf_cpu_map__new(NULL);
-	fmt_cpu_list(cpus, n, list, sizeof(list));
-	return perf_cpu_map__new(list);
-}
-
 /* Open one list; precise_ip steps down while the PMU refuses it (EINVAL/EOPNOTSUPP). */
 static int open_list(struct mem_collector *m, int first, int count, bool group, int pages,
 		     char *err, size_t len)
@@ -72,7 +62,7 @@ int mem_open(struct mem_collector *m, const int *cpus, int ncpus, int pages, cha
 	counters_lib_init();
 	if (mem_plan_build(NULL, &m->plan, err, len) < 0)
 		return -1;
-	m->cpus = cpu_map(cpus, ncpus);
+	m->cpus = cpu_map_new(cpus, ncpus);
 	m->threads = perf_thread_map__new_dummy();
 	if (!m->cpus || !m->threads) {
 		snprintf(err, len, "out of memory");

@@ -61,19 +61,6 @@ static int get_str(struct fcur *c, char *out, size_t max)
 	return 0;
 }
 
-static int first_cpu(const char *list, int ncpus)
-{
-	int *cpus, n, first;
-	char err[128];
-
-	n = parse_cpu_list(list, ncpus, &cpus, err, sizeof(err));
-	if (n <= 0)
-		return -1;
-	first = cpus[0];
-	free(cpus);
-	return first;
-}
-
 /* Apply fn's value to every CPU of a list. */
 static int each_cpu(struct pd_file *f, const char *list, int which, int value)
 {
@@ -135,7 +122,7 @@ static int cpu_topology(struct fcur *c)
 	for (uint32_t i = 0; i < n; i++) {
 		if (get_str(c, list, sizeof(list)) < 0)
 			return -1;
-		if (each_cpu(f, list, 0, first_cpu(list, f->nr_cpus_avail)) < 0)
+		if (each_cpu(f, list, 0, cpu_list_first(list, f->nr_cpus_avail)) < 0)
 			return fbad(c, "bad thread-siblings CPU list");
 	}
 	/* second revision: core and socket id per CPU */
@@ -202,7 +189,7 @@ static int cache(struct fcur *c)
 			if (pass == 0 && (int)level > best)
 				best = (int)level;
 			else if (pass == 1 && (int)level == best &&
-				 each_cpu(f, map, 3, first_cpu(map, f->nr_cpus_avail)) < 0)
+				 each_cpu(f, map, 3, cpu_list_first(map, f->nr_cpus_avail)) < 0)
 				return fbad(c, "bad cache CPU map");
 		}
 		if (pass == 0)

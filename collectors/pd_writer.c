@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "../common/bytebuf.h"
 #include "../common/util.h"
 #include "perfdata.h"
 #include "topology.h"
@@ -96,41 +97,15 @@ int pd_writer_add(struct pd_writer *w, const void *rec, size_t len)
 	return 0;
 }
 
-/* A growing feature payload. */
-struct feat_buf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-static void fput(struct feat_buf *b, const void *d, size_t n)
-{
-	if (b->len + n > b->cap) {
-		b->cap = (b->len + n) * 2 + 256;
-		b->p = xrealloc(b->p, b->cap);
-	}
-	memcpy(b->p + b->len, d, n);
-	b->len += n;
-}
-
-static void fput32(struct feat_buf *b, uint32_t v)
-{
-	fput(b, &v, 4);
-}
-
-static void fput64(struct feat_buf *b, uint64_t v)
-{
-	fput(b, &v, 8);
-}
-
 /* perf_header_string: u32 length padded to 64, NUL-padded text */
-static void fstr(struct feat_buf *b, const char *s)
+static void fstr(struct bytebuf *b, const char *s)
 {
 	size_t n = strlen(s) + 1, padded = (n + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
 	uint8_t zero[NAME_ALIGN] = { 0 };
 
-	fput32(b, (uint32_t)padded);
-	fput(b, s, n);
-	fput(b, zero, padded - n);
+	bytebuf_u32(b, (uint32_t)padded);
+	bytebuf_put(b, s, n);
+	bytebuf_put(b, zero, padded - n);
 }
 
 /* CPUs of the topology whose key(cpu) == key, as a list string. */
@@ -169,66 +144,66 @@ static int keys(const struct topology *t, int which, int *out)
 	return n;
 }
 
-static void cpu_topology(struct feat_buf *b, const struct topology *t)
+static void cpu_topology(struct bytebuf *b, const struct topology *t)
 {
 	int *k = xcalloc((size_t)t->ncpus + 1, sizeof(int)), n;
 	char list[16384];
 
 	n = keys(t, 0, k);
-	fput32(b, (uint32_t)n);
+	bytebuf_u32(b, (uint32_t)n);
 	for (int i = 0; i < n; i++) {
 		group_list(t, 0, k[i], list, sizeof(list));
 		fstr(b, list);
 	}
 	n = keys(t, 1, k);
-	fput32(b, (uint32_t)n);
+	bytebuf_u32(b, (uint32_t)n);
 	for (int i = 0; i < n; i++) {
 		group_list(t, 1, k[i], list, sizeof(list));
 		fstr(b, list);
 	}
 	for (int c = 0; c < t->ncpus; c++) {
-		fput32(b, (uint32_t)t->cpu[c].core);
-		fput32(b, (uint32_t)t->cpu[c].package);
+		bytebuf_u32(b, (uint32_t)t->cpu[c].core);
+		bytebuf_u32(b, (uint32_t)t->cpu[c].package);
 	}
 	n = keys(t, 0, k); /* one die per package */
-	fput32(b, (uint32_t)n);
+	bytebuf_u32(b, (uint32_t)n);
 	for (int i = 0; i < n; i++) {
 		group_list(t, 0, k[i], list, sizeof(list));
 		fstr(b, list);
 	}
 	for (int c = 0; c < t->ncpus; c++)
-		fput32(b, (uint32_t)t->cpu[c].die);
+		bytebuf_u32(b, (uint32_t)t->cpu[c].die);
 	free(k);
 }
 
-static void numa_topology(struct feat_buf *b, const struct topology *t)
+static void numa_topology(struct bytebuf *b, const struct topology *t)
 {
 	int *k = xcalloc((size_t)t->ncpus + 1, sizeof(int)), n = keys(t, 2, k);
 	char list[16384];
 
-	fput32(b, (uint32_t)n);
+	bytebuf_u32(b, (uint32_t)n);
 	for (int i = 0; i < n; i++) {
-		fput32(b, (uint32_t)k[i]);
-		fput64(b, 0); /* memory sizes: not recorded */
-		fput64(b, 0);
+		bytebuf_u32(b, (uint32_t)k[i]);
+		bytebuf_u64(b, 0); /* memory sizes: not recorded */
+		bytebuf_u64(b, 0);
 		group_list(t, 2, k[i], list, sizeof(list));
 		fstr(b, list);
 	}
 	free(k);
 }
 
-static void cache(struct feat_buf *b, const struct topology *t)
+static void cache(struct bytebuf *b, const struct topology *t)
 {
 	int *k = xcalloc((size_t)t->ncpus + 1, sizeof(int)), n = keys(t, 3, k);
 	char list[16384];
 
-	fput32(b, 1);
-	fput32(b, (uint32_t)n);
+	bytebuf_u32(b, 1);
+	bytebuf_u32(b, (uint32_t)n);
 	for (int i = 0; i < n; i++) {
-		fput32(b, (uint32_t)t->llc_level);
-		fput32(b, 64);
-		fput32(b, 0);
-		fput32(b, 0);
+		bytebuf_u32(b, (uint32_t)t->llc_level);
+		bytebuf_u32(b, 64);
+		bytebuf_u32(b, 0);
+		bytebuf_u32(b, 0);
 		fstr(b, "Unified");
 		fstr(b, "0K");
 		group_list(t, 3, k[i], list, sizeof(list));
@@ -237,23 +212,23 @@ static void cache(struct feat_buf *b, const struct topology *t)
 	free(k);
 }
 
-static void event_desc(struct feat_buf *b, const struct pd_writer *w)
+static void event_desc(struct bytebuf *b, const struct pd_writer *w)
 {
-	fput32(b, (uint32_t)w->nevs);
-	fput32(b, sizeof(struct perf_event_attr));
+	bytebuf_u32(b, (uint32_t)w->nevs);
+	bytebuf_u32(b, sizeof(struct perf_event_attr));
 	for (int i = 0; i < w->nevs; i++) {
 		struct perf_event_attr a = w->evs[i].attr;
 
 		a.size = sizeof(a);
-		fput(b, &a, sizeof(a));
-		fput32(b, 1);
+		bytebuf_put(b, &a, sizeof(a));
+		bytebuf_u32(b, 1);
 		fstr(b, w->evs[i].name);
-		fput64(b, w->evs[i].id);
+		bytebuf_u64(b, w->evs[i].id);
 	}
 }
 
 /* Build the payload of one feature; false when it is not written. */
-static bool feature(struct feat_buf *b, int feat, const struct pd_writer *w,
+static bool feature(struct bytebuf *b, int feat, const struct pd_writer *w,
 		    const struct pd_writer_meta *m)
 {
 	const struct topology *t = m->topo;
@@ -264,7 +239,7 @@ static bool feature(struct feat_buf *b, int feat, const struct pd_writer *w,
 	case PD_FEAT_TRACING_DATA:
 		if (!m->tracing_data)
 			return false;
-		fput(b, m->tracing_data, m->tracing_len);
+		bytebuf_put(b, m->tracing_data, m->tracing_len);
 		return true;
 	case PD_FEAT_HOSTNAME:
 		fstr(b, u.nodename);
@@ -278,11 +253,11 @@ static bool feature(struct feat_buf *b, int feat, const struct pd_writer *w,
 	case PD_FEAT_NRCPUS:
 		if (!t)
 			return false;
-		fput32(b, (uint32_t)t->ncpus);
-		fput32(b, (uint32_t)t->nonline);
+		bytebuf_u32(b, (uint32_t)t->ncpus);
+		bytebuf_u32(b, (uint32_t)t->nonline);
 		return true;
 	case PD_FEAT_CMDLINE:
-		fput32(b, 1);
+		bytebuf_u32(b, 1);
 		fstr(b, m->cmdline ? m->cmdline : "locus");
 		return true;
 	case PD_FEAT_EVENT_DESC:
@@ -313,7 +288,7 @@ int pd_writer_finish(struct pd_writer *w, const struct pd_writer_meta *meta)
 				     PD_FEAT_ARCH, PD_FEAT_NRCPUS, PD_FEAT_CMDLINE,
 				     PD_FEAT_EVENT_DESC, PD_FEAT_CPU_TOPOLOGY,
 				     PD_FEAT_NUMA_TOPOLOGY, PD_FEAT_CACHE };
-	struct feat_buf payload[sizeof(feats) / sizeof(feats[0])];
+	struct bytebuf payload[sizeof(feats) / sizeof(feats[0])];
 	uint64_t bits[4] = { 0 }, table_off, off, sec[2 * 16];
 	uint8_t h[104];
 	int nfeat = 0, first_err;

@@ -42,20 +42,6 @@ static void explain_open(int err, char *buf, size_t len)
 		snprintf(buf, len, "cannot open sched tracepoints: %s", strerror(err));
 }
 
-static struct perf_cpu_map *cpu_map(const struct sched_opts *o)
-{
-	char list[8192];
-	size_t off = 0;
-
-	if (!o->cpus)
-		return perf_cpu_map__new(NULL);
-	list[0] = '\0';
-	for (int i = 0; i < o->ncpus && off + 16 < sizeof(list); i++)
-		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%d", i ? "," : "",
-					o->cpus[i]);
-	return perf_cpu_map__new(list);
-}
-
 int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err, size_t len)
 {
 	const char *systems[] = { "sched", NULL };
@@ -82,7 +68,7 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 		return -1;
 	}
 	s->have_waking = s->dec.fmt[EV_WAKING].id >= 0;
-	s->cpus = cpu_map(o);
+	s->cpus = cpu_map_new(o->cpus, o->ncpus);
 	s->threads = perf_thread_map__new_dummy();
 	s->evlist = perf_evlist__new();
 	if (!s->cpus || !s->threads || !s->evlist) {

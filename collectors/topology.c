@@ -37,17 +37,11 @@ static int read_int(const char *path, int *out)
 /* First CPU of a list file ("0,32" -> 0), or -1. */
 static int first_of_list(const char *path, int max_cpu)
 {
-	char buf[4096], err[128];
-	int *cpus, n, first;
+	char buf[4096];
 
 	if (read_text_file(path, buf, sizeof(buf)) < 0)
 		return -1;
-	n = parse_cpu_list(buf, max_cpu, &cpus, err, sizeof(err));
-	if (n <= 0)
-		return -1;
-	first = cpus[0];
-	free(cpus);
-	return first;
+	return cpu_list_first(buf, max_cpu);
 }
 
 /* The LLC of a CPU: the highest-level data or unified cache with a sharing list. */

@@ -7,6 +7,7 @@
 #include <traceevent/event-parse.h>
 #include <unistd.h>
 
+#include "../common/bytebuf.h"
 #include "../common/util.h"
 
 static const uint8_t magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -173,33 +174,8 @@ bad:
 	return NULL;
 }
 
-struct blob {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-static void put(struct blob *b, const void *data, size_t n)
-{
-	if (b->len + n > b->cap) {
-		b->cap = (b->len + n) * 2 + 4096;
-		b->p = xrealloc(b->p, b->cap);
-	}
-	memcpy(b->p + b->len, data, n);
-	b->len += n;
-}
-
-static void put_u32(struct blob *b, uint32_t v)
-{
-	put(b, &v, 4);
-}
-
-static void put_u64(struct blob *b, uint64_t v)
-{
-	put(b, &v, 8);
-}
-
 /* A file's content as a u64-sized section. */
-static int put_file(struct blob *b, const char *path, char *err, size_t errlen)
+static int put_file(struct bytebuf *b, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "re");
 	char buf[8192];
@@ -210,9 +186,9 @@ static int put_file(struct blob *b, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	at = b->len;
-	put_u64(b, 0);
+	bytebuf_u64(b, 0);
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		put(b, buf, n);
+		bytebuf_put(b, buf, n);
 	fclose(f);
 	{
 		uint64_t size = b->len - at - 8;
@@ -225,37 +201,37 @@ static int put_file(struct blob *b, const char *path, char *err, size_t errlen)
 uint8_t *tracing_data_build(const char *dir, const char *const *events, int nevents, size_t *len,
 			    char *err, size_t errlen)
 {
-	struct blob b = { 0 };
+	struct bytebuf b = { 0 };
 	char path[512];
 	uint8_t byte;
 
-	put(&b, magic, sizeof(magic));
-	put(&b, "0.6", 4);
+	bytebuf_put(&b, magic, sizeof(magic));
+	bytebuf_put(&b, "0.6", 4);
 	byte = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
-	put(&b, &byte, 1);
+	bytebuf_put(&b, &byte, 1);
 	byte = (uint8_t)sizeof(long);
-	put(&b, &byte, 1);
-	put_u32(&b, (uint32_t)sysconf(_SC_PAGESIZE));
-	put(&b, "header_page", 12);
+	bytebuf_put(&b, &byte, 1);
+	bytebuf_u32(&b, (uint32_t)sysconf(_SC_PAGESIZE));
+	bytebuf_put(&b, "header_page", 12);
 	snprintf(path, sizeof(path), "%s/events/header_page", dir);
 	if (put_file(&b, path, err, errlen) < 0)
 		goto bad;
-	put(&b, "header_event", 13);
+	bytebuf_put(&b, "header_event", 13);
 	snprintf(path, sizeof(path), "%s/events/header_event", dir);
 	if (put_file(&b, path, err, errlen) < 0)
 		goto bad;
-	put_u32(&b, 0); /* no ftrace formats */
-	put_u32(&b, 1); /* one system */
-	put(&b, "sched", 6);
-	put_u32(&b, (uint32_t)nevents);
+	bytebuf_u32(&b, 0); /* no ftrace formats */
+	bytebuf_u32(&b, 1); /* one system */
+	bytebuf_put(&b, "sched", 6);
+	bytebuf_u32(&b, (uint32_t)nevents);
 	for (int i = 0; i < nevents; i++) {
 		snprintf(path, sizeof(path), "%s/events/sched/%s/format", dir, events[i]);
 		if (put_file(&b, path, err, errlen) < 0)
 			goto bad;
 	}
-	put_u32(&b, 0); /* kallsyms */
-	put_u32(&b, 0); /* printk formats */
-	put_u64(&b, 0); /* saved cmdlines (0.6) */
+	bytebuf_u32(&b, 0); /* kallsyms */
+	bytebuf_u32(&b, 0); /* printk formats */
+	bytebuf_u64(&b, 0); /* saved cmdlines (0.6) */
 	*len = b.len;
 	return b.p;
 bad:

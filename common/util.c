@@ -172,6 +172,19 @@ bad:
 	return -1;
 }
 
+int cpu_list_first(const char *list, int max_cpu)
+{
+	int *cpus, n, first;
+	char err[128];
+
+	n = parse_cpu_list(list, max_cpu, &cpus, err, sizeof(err));
+	if (n <= 0)
+		return -1;
+	first = cpus[0];
+	free(cpus);
+	return first;
+}
+
 const char *fmt_cpu_list(const int *cpus, int n, char *buf, size_t len)
 {
 	size_t o = 0;

@@ -33,6 +33,9 @@ int parse_long(const char *s, long min, long max, long *out);
  */
 int parse_cpu_list(const char *s, int max_cpu, int **cpus, char *err, size_t errlen);
 
+/* The lowest CPU of a CPU list text ("0,32" -> 0), or -1 when it is not one. */
+int cpu_list_first(const char *list, int max_cpu);
+
 /* Format sorted CPU numbers as a list ("0-3,8"). Returns buf. */
 const char *fmt_cpu_list(const int *cpus, int n, char *buf, size_t len);
 
