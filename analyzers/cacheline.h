@@ -62,7 +62,6 @@ struct cacheline {
 	int nlines, cap;
 	struct mem_stats total;		/* every sample, placed or not */
 	uint64_t placed;		/* samples with a line */
-	uint64_t max_latency_seen;
 };
 
 void cacheline_init(struct cacheline *c, const struct cacheline_cfg *cfg);

@@ -73,9 +73,14 @@ static void input_text(FILE *f, const struct replay *st, const char *topo_note)
 	if (pf->hostname[0] || pf->cmdline[0])
 		fprintf(f, "   recorded on %s (%s) by '%.200s'\n", pf->hostname[0] ? pf->hostname : "?",
 			pf->osrelease[0] ? pf->osrelease : "?", pf->cmdline);
-	if (pf->unknown_total)
-		fprintf(f, "   %llu records of types locus does not use were skipped\n",
+	if (pf->unknown_total) {
+		fprintf(f, "   %llu records of unknown types were skipped (type:count",
 			(unsigned long long)pf->unknown_total);
+		for (int t = 0; t < PD_REC_MAX; t++)
+			if (pf->unknown[t])
+				fprintf(f, " %d:%llu", t, (unsigned long long)pf->unknown[t]);
+		fprintf(f, ")\n");
+	}
 	if (st->other_tracepoints)
 		fprintf(f, "   %llu samples of other tracepoints (sched_stat_runtime, ...) are not "
 			   "used\n", (unsigned long long)st->other_tracepoints);
@@ -233,6 +238,10 @@ int cmd_report(int argc, char **argv)
 	}
 	if (opts.progress)
 		fprintf(stderr, "\r\033[K");
+	locus_verbose("%s: %zu events held at most, %llu re-sorted within a CPU, %llu late, "
+		      "%llu forced releases (no rounds)", opts.path, st->ro.peak,
+		      (unsigned long long)st->ro.unordered, (unsigned long long)st->ro.late,
+		      (unsigned long long)st->ro.relieved);
 	ro.topo_note = st->topo_note;
 	if (!quiet && strncmp(st->topo_note, "from the file", 13))
 		fprintf(stderr, "locus: %s: topology: %s\n", opts.path, st->topo_note);

@@ -245,10 +245,12 @@ void tracer_stop(struct tracer *t)
 		cacheline_finish(&t->cl);
 	wakeup_finish(&t->an);
 	t->an.r.late = t->ro.late;
-	locus_verbose("reader thread: %.1f ms of CPU for %llu events (%.0f ns each), %zu held at most",
+	locus_verbose("reader thread: %.1f ms of CPU for %llu events (%.0f ns each), %zu held at "
+		      "most, %llu re-sorted within a CPU, %llu late",
 		      (double)t->reader_cpu_ns / 1e6, (unsigned long long)t->col.samples,
 		      t->col.samples ? (double)t->reader_cpu_ns / (double)t->col.samples : 0.0,
-		      t->ro.peak);
+		      t->ro.peak, (unsigned long long)t->ro.unordered,
+		      (unsigned long long)t->ro.late);
 	t->an.r.undecodable = t->col.undecodable;
 }
 

@@ -154,7 +154,6 @@ int launcher_watch(struct launcher *l, pid_t pid)
 
 	if (fd < 0)
 		return -errno;
-	l->watch_pid = pid;
 	l->watch_fd = fd;
 	return 0;
 }

@@ -8,11 +8,10 @@
 
 struct launcher {
 	pid_t pid;	   /* workload pid, or 0 when there is none (-a, -p) */
-	pid_t watch_pid;   /* an existing process to wait for (-p), or 0 */
 	int go_fd;	   /* write end: one byte releases the child to exec */
 	int err_fd;	   /* read end: errno from a failed exec, EOF on success */
 	int sig_fd;	   /* signalfd for INT, TERM, HUP, CHLD */
-	int watch_fd;	   /* pidfd of watch_pid, or -1 */
+	int watch_fd;	   /* pidfd of a process to wait for (-p), or -1 */
 	int interrupts;	   /* SIGINT/SIGTERM/SIGHUP received so far */
 	bool exited;	   /* the workload (or watched process) is gone */
 	int status;	   /* wait status of the workload once exited */
