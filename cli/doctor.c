@@ -220,7 +220,7 @@ static void check_limits(struct check *c, int *n)
 	else
 		add(c, n, ST_WARN, "/proc/schedstat", "wake_affine cross-check",
 		    "absent: kernel built without CONFIG_SCHEDSTATS");
-	getrlimit(RLIMIT_NOFILE, &rl);
+	nofile_original(&rl); /* as the shell gave it; locus itself runs raised */
 	if ((long)rl.rlim_cur >= need)
 		add(c, n, ST_OK, "RLIMIT_NOFILE", "one fd per CPU and event",
 		    "soft %lu >= about %ld needed for %ld CPUs", (unsigned long)rl.rlim_cur, need,

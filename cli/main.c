@@ -64,6 +64,7 @@ int main(int argc, char **argv)
 		snprintf(self_path, sizeof(self_path), "%s", argv[0]);
 	/* A report piped into head must not kill locus before the workload is reaped. */
 	signal(SIGPIPE, SIG_IGN);
+	nofile_raise();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_LOCUS_USAGE;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../common/exitcodes.h"
+#include "../common/util.h"
 #include "procfs.h"
 
 static sigset_t relayed_set(void)
@@ -52,6 +53,7 @@ static void child_exec(int go_rd, int err_wr, char *const argv[])
 
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_DFL);
+	nofile_restore(); /* the workload runs with the limits it was given */
 	do {
 		r = read(go_rd, &go, 1);
 	} while (r < 0 && errno == EINTR);

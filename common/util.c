@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -267,4 +268,36 @@ uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The limit at start: process-wide state, as the limit itself is. */
+static struct rlimit nofile_at_start;
+static int nofile_saved;
+
+void nofile_raise(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return;
+	nofile_at_start = rl;
+	nofile_saved = 1;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+void nofile_restore(void)
+{
+	if (nofile_saved)
+		setrlimit(RLIMIT_NOFILE, &nofile_at_start);
+}
+
+void nofile_original(struct rlimit *rl)
+{
+	if (nofile_saved)
+		*rl = nofile_at_start;
+	else
+		getrlimit(RLIMIT_NOFILE, rl);
 }

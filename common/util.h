@@ -53,6 +53,17 @@ const char *fmt_si(double v, char *buf, size_t len);
 /* Read a whole small text file into buf (NUL-terminated, trailing newline cut). */
 int read_text_file(const char *path, char *buf, size_t len);
 
+struct rlimit;
+/*
+ * Raise the soft RLIMIT_NOFILE to the hard limit (one fd per CPU and event
+ * adds up on big machines), keeping the original for the workload and for
+ * reports: nofile_restore() puts it back (in the child before exec).
+ */
+void nofile_raise(void);
+void nofile_restore(void);
+/* The limit locus was started with. */
+void nofile_original(struct rlimit *rl);
+
 /* Monotonic clock in nanoseconds. */
 uint64_t now_ns(void);
 

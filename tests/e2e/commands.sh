@@ -52,6 +52,19 @@ expect_eq "unknown command: exit 2" 2 $?
 check "unknown command: one line" test "$(wc -l <"$TMP/f.txt")" -eq 1
 expect_eq "--version" "locus $(sed -n 's/^VERSION := //p' Makefile)" "$("$LOCUS" --version)"
 
+# RLIMIT_NOFILE: locus raises its soft limit to the hard one; the workload keeps its own.
+bash -c 'ulimit -Sn 64; exec "$0" stat -q -o /dev/null -e task-clock -- sh -c "ulimit -Sn; sleep 1"' "$LOCUS" >"$TMP/nofile.out" &
+lp=$!
+sleep 0.5
+soft=$(awk '/Max open files/ { print $4 }' /proc/$lp/limits)
+hard=$(awk '/Max open files/ { print $5 }' /proc/$lp/limits)
+wait $lp
+expect_eq "locus runs with the soft fd limit raised to the hard one" "$hard" "$soft"
+expect_eq "the workload keeps the soft fd limit it was given" 64 "$(head -n 1 "$TMP/nofile.out")"
+bash -c 'ulimit -Sn 64; exec "$0" doctor' "$LOCUS" >"$TMP/doc64.txt" 2>&1
+check "doctor reports the limit the shell gave, and that locus raises it" \
+	grep -q "soft 64 < .* needed; locus raises it up to the hard limit" "$TMP/doc64.txt"
+
 # A report written into a closed pipe is not a crash; the workload's status stands.
 "$LOCUS" stat -e task-clock -- sh -c 'exit 4' | true
 expect_eq "report into a closed pipe: workload status kept" 4 "${PIPESTATUS[0]}"
