@@ -64,7 +64,7 @@ static void input_text(FILE *f, const struct replay *st, const char *topo_note)
 	const struct pd_file *pf = &st->f;
 	char a[32], b[32], c[32];
 
-	fprintf(f, "\n Input: %s%s: %s records, %s samples, %s sched events", pf->path,
+	fprintf(f, "\n Input: %s%s\n   %s records, %s samples: %s sched events", pf->path,
 		pf->pipe ? " (pipe mode)" : "", fmt_count(pf->records, a, sizeof(a)),
 		fmt_count(st->samples, b, sizeof(b)), fmt_count(st->sched_samples, c, sizeof(c)));
 	if (st->mem_samples)

@@ -60,15 +60,35 @@ static void code_text(struct symbols *syms, const struct cl_set *s, char *buf, s
 	}
 }
 
+/* Prose within 80 columns: first line after lead, the rest indented under it. */
+static void print_wrapped(FILE *f, const char *lead, const char *text)
+{
+	size_t indent = strlen(lead), width = 80 - indent;
+
+	fputs(lead, f);
+	while (strlen(text) > width) {
+		size_t cut = width;
+
+		while (cut > 0 && text[cut] != ' ')
+			cut--;
+		if (cut == 0)
+			break;
+		fprintf(f, "%.*s\n%*s", (int)cut, text, (int)indent, "");
+		text += cut + 1;
+	}
+	fprintf(f, "%s\n", text);
+}
+
 void cacheline_report_text(FILE *f, const struct cacheline *c, struct symbols *syms)
 {
 	const struct mem_stats *t = &c->total;
 	char a[32], b[32], d[32], e[32];
 
-	fprintf(f, "\n Cachelines: %s memory samples (%s loads, %s stores), %s on %d lines "
-		   "of %u bytes\n", fmt_count(t->samples, a, sizeof(a)),
-		fmt_count(t->loads, b, sizeof(b)), fmt_count(t->stores, d, sizeof(d)),
-		fmt_count(c->placed, e, sizeof(e)), c->nlines, c->cfg.line_size);
+	fprintf(f, "\n Cachelines: %s memory samples (%s loads, %s stores)\n",
+		fmt_count(t->samples, a, sizeof(a)), fmt_count(t->loads, b, sizeof(b)),
+		fmt_count(t->stores, d, sizeof(d)));
+	fprintf(f, "   %s placed on %d lines of %u bytes\n", fmt_count(c->placed, e, sizeof(e)),
+		c->nlines, c->cfg.line_size);
 	fprintf(f, "   HITM %llu (local %llu, remote %llu)", (unsigned long long)mem_stats_hitm(t),
 		(unsigned long long)t->lcl_hitm, (unsigned long long)t->rmt_hitm);
 	if (t->ld_noaddr + t->st_noaddr + t->unparsable)
@@ -96,11 +116,11 @@ void cacheline_report_text(FILE *f, const struct cacheline *c, struct symbols *s
 			l->st.loads, l->st.stores,
 			fmt_share((double)l->st.st_l1hit, (double)l->st.stores, 1, sh, sizeof(sh)),
 			nodes);
-		fprintf(f, "      %-6s %6s %6s %6s %6s  %-16s %-10s %s\n", "offset", "HITM", "loads",
-			"stores", "lat", "threads", "CPUs", "code");
+		fprintf(f, "      %-6s %6s %6s %6s %5s  %-14s %-8s %s\n", "offset", "HITM", "stores",
+			"loads", "lat", "threads", "CPUs", "code");
 		for (int k = 0; k < l->noff; k++) {
 			const struct cl_offset *o = &l->off[k];
-			char tids[64], cpus[64], ips[64], off[16], lat[16];
+			char tids[64], cpus[64], ips[64], off[16], lat[16], sh2[16];
 
 			set_text(&o->tids, false, tids, sizeof(tids));
 			set_text(&o->cpus, false, cpus, sizeof(cpus));
@@ -111,14 +131,17 @@ void cacheline_report_text(FILE *f, const struct cacheline *c, struct symbols *s
 					 (unsigned long long)(o->lat_sum / o->lat_n));
 			else
 				snprintf(lat, sizeof(lat), "-");
-			fprintf(f, "      %-6s %6s %6" PRIu64 " %6" PRIu64 " %6.6s  %-16.16s %-10.10s %.16s\n",
+			/* the offset's shares of the line's HITM and stores */
+			fprintf(f, "      %-6s %6s %6s %6" PRIu64 " %5.5s  %-14.14s %-8.8s %.14s\n",
 				off,
 				fmt_share((double)mem_stats_hitm(&o->st),
 					  (double)mem_stats_hitm(&l->st), 1, sh, sizeof(sh)),
-				o->st.loads, o->st.stores, lat, tids, cpus, ips);
+				fmt_share((double)o->st.stores, (double)l->st.stores, 1, sh2,
+					  sizeof(sh2)),
+				o->st.loads, lat, tids, cpus, ips);
 		}
 		cl_verdict_text(c, l, verdict, sizeof(verdict));
-		fprintf(f, "      => %s\n", verdict);
+		print_wrapped(f, "      => ", verdict);
 		if (syms && symbols_lookup(syms, 0, l->addr + l->off[0].offset, verdict,
 					   sizeof(verdict)))
 			fprintf(f, "      data: %s\n", verdict);
@@ -214,6 +237,12 @@ void cacheline_report_json_members(struct json *j, const struct cacheline *c,
 			json_uint(j, "offset", o->offset);
 			json_uint(j, "loads", o->st.loads);
 			json_uint(j, "stores", o->st.stores);
+			if (l->st.stores)
+				json_number(j, "store_share",
+					    (double)o->st.stores / (double)l->st.stores);
+			if (mem_stats_hitm(&l->st))
+				json_number(j, "hitm_share", (double)mem_stats_hitm(&o->st) /
+								 (double)mem_stats_hitm(&l->st));
 			json_object(j, "hitm");
 			json_uint(j, "local", o->st.lcl_hitm);
 			json_uint(j, "remote", o->st.rmt_hitm);

@@ -35,7 +35,13 @@ assert a["symbols"][0].startswith("memgen_writer_a (memgen.c:"), a["symbols"]
 assert b["symbols"][0].startswith("memgen_writer_b (memgen.c:"), b["symbols"]
 PY
 check "the text names the data and the code" grep -q "data: memgen_pair" "$TMP/c2c.txt"
-check "the verdict is said in words" grep -q "false sharing: +0x0 written by tid 1001 on node 0 and +0x8 written by tid 1002 on node 1" "$TMP/c2c.txt"
+check "the text report fits 80 columns" bash -c "! awk 'length > 80' '$TMP/c2c.txt' | grep -q ."
+check "each offset's share of the line's stores and HITM" python3 -c "
+import json, sys; o = json.load(open(sys.argv[1]))['cachelines'][0]['offsets']
+assert [x['store_share'] for x in o] == [0.5, 0.5] and [x['hitm_share'] for x in o] == [0.5, 0.5]" "$TMP/c2c.json"
+check "the verdict is said in words" python3 -c "
+import sys; t = ' '.join(open(sys.argv[1]).read().split())
+assert 'false sharing: +0x0 written by tid 1001 on node 0 and +0x8 written by tid 1002 on node 1' in t" "$TMP/c2c.txt"
 
 # perf c2c report on the same file: the same HITM per line.
 perf c2c report -i "$TMP/c2c.data" --stdio >"$TMP/perf-c2c.txt" 2>/dev/null
