@@ -111,9 +111,9 @@ int cmd_record(int argc, char **argv)
 			if (rc == EXIT_LOCUS_OK)
 				rc = EXIT_LOCUS_RUNTIME;
 		} else if (!o.quiet) {
-			fprintf(stderr, "[ locus record: wrote %s events (%s MiB, %s lost) to %s ]\n",
+			fprintf(stderr, "[ locus record: wrote %s events (%s, %s lost) to %s ]\n",
 				fmt_count(tracer.col.samples, n, sizeof(n)),
-				fmt_count(tracer.record->data_size >> 20, size, sizeof(size)),
+				fmt_bytes(tracer.record->data_size, size, sizeof(size)),
 				fmt_count(tracer.col.lost, err, sizeof(err)), path);
 		}
 	}

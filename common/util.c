@@ -214,6 +214,19 @@ const char *fmt_share(double a, double b, int decimals, char *buf, size_t len)
 	return buf;
 }
 
+const char *fmt_bytes(uint64_t v, char *buf, size_t len)
+{
+	if (v < 1024)
+		snprintf(buf, len, "%llu bytes", (unsigned long long)v);
+	else if (v < 1024 * 1024)
+		snprintf(buf, len, "%.1f KiB", (double)v / 1024);
+	else if (v < 1024ull * 1024 * 1024)
+		snprintf(buf, len, "%.1f MiB", (double)v / (1024 * 1024));
+	else
+		snprintf(buf, len, "%.2f GiB", (double)v / (1024.0 * 1024 * 1024));
+	return buf;
+}
+
 const char *fmt_count(uint64_t v, char *buf, size_t len)
 {
 	char tmp[32];

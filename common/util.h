@@ -45,6 +45,9 @@ const char *fmt_cpu_list(const int *cpus, int n, char *buf, size_t len);
  */
 const char *fmt_share(double a, double b, int decimals, char *buf, size_t len);
 
+/* Format a byte count: "812 bytes", "41.3 KiB", "2.4 MiB", "1.20 GiB". */
+const char *fmt_bytes(uint64_t v, char *buf, size_t len);
+
 /* Format an integer with thousands separators ("40,012") into buf. */
 const char *fmt_count(uint64_t v, char *buf, size_t len);
 /* Format a rate with a K/M/G suffix ("32.41 K") into buf. */

@@ -87,8 +87,8 @@ static void header(FILE *f, const struct sched_results *r, const struct sched_re
 
 	fprintf(f, "\n Scheduler: %s\n   sched tracepoints on %d CPUs through %s\n", c->scope,
 		c->cpus_traced, c->collector);
-	fprintf(f, "   %s events (%s MiB), %s lost", fmt_count(c->samples, a, sizeof(a)),
-		fmt_count(c->bytes >> 20, b, sizeof(b)), fmt_count(r->lost, l, sizeof(l)));
+	fprintf(f, "   %s events (%s), %s lost", fmt_count(c->samples, a, sizeof(a)),
+		fmt_bytes(c->bytes, b, sizeof(b)), fmt_count(r->lost, l, sizeof(l)));
 	if (r->undecodable)
 		fprintf(f, ", %" PRIu64 " undecodable", r->undecodable);
 	if (r->late)

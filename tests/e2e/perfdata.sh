@@ -125,6 +125,5 @@ hostile "a record of impossible size" "record of size 4"
 "$LOCUS" report -q -i /nonexistent.data >/dev/null 2>"$TMP/h.err"
 expect_eq "a missing file: exit 1" 1 $?
 check "a missing file: says so" grep -q "^locus: /nonexistent.data: cannot open: No such file" "$TMP/h.err"
-"$LOCUS" report -q >/dev/null 2>&1 </dev/null
 check "report with extra words is a usage error" bash -c "'$LOCUS' report -i x y >/dev/null 2>&1; test \$? -eq 2"
 finish

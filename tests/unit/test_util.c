@@ -63,6 +63,8 @@ static void count_format(void **state)
 	assert_string_equal(fmt_count(1234567890ull, buf, sizeof(buf)), "1,234,567,890");
 	assert_string_equal(fmt_si(32410.0, buf, sizeof(buf)), "32.410 K");
 	assert_string_equal(fmt_si(12.5, buf, sizeof(buf)), "12.500");
+	assert_string_equal(fmt_bytes(812, buf, sizeof(buf)), "812 bytes");
+	assert_string_equal(fmt_bytes(2516582, buf, sizeof(buf)), "2.4 MiB");
 	/* a share of nothing is not a measured 0 */
 	assert_string_equal(fmt_share(0, 0, 1, buf, sizeof(buf)), "-");
 	assert_string_equal(fmt_share(1, 3, 1, buf, sizeof(buf)), "33.3%");
