@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../common/exitcodes.h"
@@ -188,11 +189,22 @@ static int close_checked(FILE *f, const char *what)
 int write_file_atomically(const char *path, void (*fn)(FILE *f, void *ctx), void *ctx)
 {
 	char tmp[4096];
+	struct stat st;
 	FILE *f;
 
 	if (!strcmp(path, "-")) {
 		fn(stdout, ctx);
 		return fflush(stdout) == 0 ? 0 : -1;
+	}
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* /dev/null, a fifo, a terminal, a symlink: write through it, never replace it */
+		f = fopen(path, "w");
+		if (!f) {
+			locus_err("cannot write %s: %s", path, strerror(errno));
+			return -1;
+		}
+		fn(f, ctx);
+		return close_checked(f, path);
 	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	f = fopen(tmp, "w");

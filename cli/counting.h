@@ -68,7 +68,11 @@ int cli_parse_pages(const struct cli_cmd *cmd, const char *arg, long *pages);
 /* Columns of the terminal on stdout, or 80 when it is not one. */
 int cli_terminal_width(void);
 
-/* Write a file through a temporary name, renamed into place once complete. */
+/*
+ * Write a regular file through a temporary name, renamed into place once
+ * complete; anything else that exists (/dev/null, a fifo, a symlink) is
+ * written through, never replaced.
+ */
 int write_file_atomically(const char *path, void (*fn)(FILE *f, void *ctx), void *ctx);
 
 #endif

@@ -65,6 +65,13 @@ bash -c 'ulimit -Sn 64; exec "$0" doctor' "$LOCUS" >"$TMP/doc64.txt" 2>&1
 check "doctor reports the limit the shell gave, and that locus raises it" \
 	grep -q "soft 64 < .* needed; locus raises it up to the hard limit" "$TMP/doc64.txt"
 
+# -o never replaces what is not a regular file: /dev/null stays a device, a symlink stays a link.
+check "/dev/null is still a character device after -o /dev/null" test -c /dev/null
+ln -s "$TMP/target.txt" "$TMP/link.txt"
+"$LOCUS" stat -q -o "$TMP/link.txt" -e task-clock -- true
+check "-o through a symlink keeps the link" test -L "$TMP/link.txt"
+check "-o through a symlink writes its target" grep -q "task-clock" "$TMP/target.txt"
+
 # A report written into a closed pipe is not a crash; the workload's status stands.
 "$LOCUS" stat -e task-clock -- sh -c 'exit 4' | true
 expect_eq "report into a closed pipe: workload status kept" 4 "${PIPESTATUS[0]}"
