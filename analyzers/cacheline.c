@@ -265,3 +265,36 @@ void cl_verdict_text(const struct cacheline *c, const struct cl_line *l, char *b
 	}
 	snprintf(buf, len, "private: written by one thread");
 }
+
+static bool summary_before(const struct cl_summary *a, const struct cl_summary *b)
+{
+	return a->hitm != b->hitm ? a->hitm > b->hitm : a->stores > b->stores;
+}
+
+int cacheline_top(const struct cacheline *c, struct cl_summary *out, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < c->nlines && max > 0; i++) {
+		const struct cl_line *l = &c->lines[i];
+		struct cl_summary s = { l->addr, cl_line_hitm(c, l), l->st.lcl_hitm, l->st.rmt_hitm,
+					l->st.loads, l->st.stores, l->noff, 0 };
+		int at;
+
+		if (!s.hitm && !s.stores)
+			continue;
+		if (n == max && !summary_before(&s, &out[max - 1]))
+			continue;
+		for (int k = 0; k < l->noff; k++)
+			s.writers += (uint64_t)l->off[k].writers.len;
+		at = n < max ? n : max - 1;
+		while (at > 0 && summary_before(&s, &out[at - 1])) {
+			out[at] = out[at - 1];
+			at--;
+		}
+		out[at] = s;
+		if (n < max)
+			n++;
+	}
+	return n;
+}

@@ -75,6 +75,20 @@ const char *cl_verdict_name(enum cl_verdict v);	/* "false_sharing", ... (JSON) *
 /* The verdict in words: "false sharing: +0x0 written by tid 2101 on node 0 and +0x8 ..." */
 void cl_verdict_text(const struct cacheline *c, const struct cl_line *l, char *buf, size_t len);
 
+/* One line in brief, for a live view. */
+struct cl_summary {
+	uint64_t addr;
+	uint64_t hitm, local_hitm, remote_hitm, loads, stores;
+	int noffsets;
+	uint64_t writers;	/* writer threads, summed over offsets (up to CL_SET_MAX each) */
+};
+
+/*
+ * The top max lines by HITM (then stores) while samples still arrive: the
+ * lines are not re-sorted, so cacheline_add may go on. Returns how many.
+ */
+int cacheline_top(const struct cacheline *c, struct cl_summary *out, int max);
+
 /* Sort key of a line. */
 uint64_t cl_line_hitm(const struct cacheline *c, const struct cl_line *l);
 

@@ -34,3 +34,25 @@ void sched_results_release(struct sched_results *r)
 	free(r->pairs);
 	memset(r, 0, sizeof(*r));
 }
+
+int sched_task_cmp(const void *a, const void *b)
+{
+	const struct task_stat *x = a, *y = b;
+
+	if (x->wakeups != y->wakeups)
+		return x->wakeups < y->wakeups ? 1 : -1;
+	if (x->run_ns != y->run_ns)
+		return x->run_ns < y->run_ns ? 1 : -1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+int sched_pair_cmp(const void *a, const void *b)
+{
+	const struct pair_stat *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	if (x->waker_tid != y->waker_tid)
+		return (x->waker_tid > y->waker_tid) - (x->waker_tid < y->waker_tid);
+	return (x->wakee_tid > y->wakee_tid) - (x->wakee_tid < y->wakee_tid);
+}

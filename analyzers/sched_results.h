@@ -69,6 +69,7 @@ struct sched_results {
 	struct hist delay;		/* wake-to-run, ns */
 	struct hist delay_class[LOC_NR];/* by waker -> target class */
 	struct hist *delay_cpu;		/* by the CPU it ran on, ncpus entries */
+	bool no_cpu_delays;		/* a light snapshot: delay_cpu left empty */
 
 	uint64_t migrations;
 	uint64_t *mig_matrix;		/* [orig * ncpus + dest] */
@@ -92,5 +93,8 @@ struct sched_results {
 /* Allocate the per-CPU parts for ncpus CPUs. */
 void sched_results_init(struct sched_results *r, const struct topology *topo);
 void sched_results_release(struct sched_results *r);
+/* qsort orders: tasks by wakeups, then run time, then tid; pairs by count, then tids. */
+int sched_task_cmp(const void *a, const void *b);
+int sched_pair_cmp(const void *a, const void *b);
 
 #endif

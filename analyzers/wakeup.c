@@ -429,28 +429,6 @@ void wakeup_add(struct wakeup *w, const struct event *e)
 	}
 }
 
-static int by_task_activity(const void *a, const void *b)
-{
-	const struct task_stat *x = a, *y = b;
-
-	if (x->wakeups != y->wakeups)
-		return x->wakeups < y->wakeups ? 1 : -1;
-	if (x->run_ns != y->run_ns)
-		return x->run_ns < y->run_ns ? 1 : -1;
-	return (x->tid > y->tid) - (x->tid < y->tid);
-}
-
-static int by_pair_count(const void *a, const void *b)
-{
-	const struct pair_stat *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count < y->count ? 1 : -1;
-	if (x->waker_tid != y->waker_tid)
-		return (x->waker_tid > y->waker_tid) - (x->waker_tid < y->waker_tid);
-	return (x->wakee_tid > y->wakee_tid) - (x->wakee_tid < y->wakee_tid);
-}
-
 void wakeup_finish(struct wakeup *w)
 {
 	struct sched_results *r = &w->r;
@@ -472,7 +450,7 @@ void wakeup_finish(struct wakeup *w)
 		r->tasks[n++] = t->st;
 	}
 	r->ntasks = n;
-	qsort(r->tasks, (size_t)n, sizeof(*r->tasks), by_task_activity);
+	qsort(r->tasks, (size_t)n, sizeof(*r->tasks), sched_task_cmp);
 	/* pair names: the comm each task ended with */
 	for (int i = 0; i < w->npairs; i++) {
 		struct pair_stat *p = &w->pairs[i];
@@ -489,7 +467,7 @@ void wakeup_finish(struct wakeup *w)
 	if (w->npairs)
 		memcpy(r->pairs, w->pairs, (size_t)w->npairs * sizeof(*r->pairs));
 	r->npairs = w->npairs;
-	qsort(r->pairs, (size_t)r->npairs, sizeof(*r->pairs), by_pair_count);
+	qsort(r->pairs, (size_t)r->npairs, sizeof(*r->pairs), sched_pair_cmp);
 }
 
 struct sched_results *wakeup_results(struct wakeup *w)

@@ -6,11 +6,10 @@
 #include "../collectors/topology.h"
 #include "../common/exitcodes.h"
 #include "../common/util.h"
-#include "../collectors/probe.h"
-#include "../report/cacheline_report.h"
 #include "../report/sched_report.h"
 #include "commands.h"
 #include "counting.h"
+#include "traced.h"
 
 enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_TRACEFS };
 
@@ -50,42 +49,6 @@ struct run_opts {
 	long pages;
 };
 
-struct run_report {
-	struct sched_results *res;
-	struct sched_report_ctx ctx;
-	unsigned sections;
-	char mem_why[320];	/* why there are no cachelines in a live run */
-	struct tracer *tracer;
-};
-
-static void sched_text(FILE *f, void *arg)
-{
-	struct run_report *rr = arg;
-
-	if (rr->sections & SEC_SCHED)
-		sched_report_text(f, rr->res, rr->sections, &rr->ctx);
-	if ((rr->sections & SEC_CACHELINES) && rr->tracer->mem_on)
-		cacheline_report_text(f, &rr->tracer->cl, &rr->tracer->syms);
-	else if (rr->sections & SEC_CACHELINES)
-		cacheline_report_unsupported(f, rr->mem_why);
-}
-
-static void sched_json(struct json *j, void *arg)
-{
-	struct run_report *rr = arg;
-
-	if (rr->sections & SEC_SCHED)
-		sched_report_json_members(j, rr->res, &rr->ctx);
-	if ((rr->sections & SEC_CACHELINES) && rr->tracer->mem_on) {
-		cacheline_report_json_members(j, &rr->tracer->cl, &rr->tracer->syms);
-	} else if (rr->sections & SEC_CACHELINES) {
-		json_object(j, "memory");
-		json_bool(j, "supported", false);
-		json_string(j, "reason", rr->mem_why);
-		json_object_end(j);
-	}
-}
-
 static int take_run_opt(struct run_opts *ro, int c, const char *arg)
 {
 	char bad[64];
@@ -124,7 +87,7 @@ int cmd_run(int argc, char **argv)
 	struct topology topo;
 	struct tracer tracer;
 	struct tracer_cfg tc;
-	struct run_report rr;
+	struct traced_report rr;
 	struct report_extra extra;
 	struct cli_parser p;
 	char **cmdv;
@@ -179,24 +142,8 @@ int cmd_run(int argc, char **argv)
 	rc = out.exit_code;
 	if (cfg.trace && !out.traced && !out.failed && res.runs > 0 && !o.quiet)
 		locus_err("%s; reporting counters only", out.trace_reason);
-	rr.res = out.traced ? tracer_results(&tracer) : NULL;
-	rr.sections = ro.sections;
-	rr.ctx = (struct sched_report_ctx){
-		out.traced, out.trace_reason, "perf ring buffers",
-		tc.system_wide ? "every task but locus (system-wide)" : "the workload's tasks",
-		tracer.cpus_traced, tracer.col.samples, tracer.col.bytes, cli_terminal_width()
-	};
-	rr.tracer = &tracer;
-	if ((ro.sections & SEC_CACHELINES) && !tracer.mem_on) {
-		if (tracer.mem_why[0])
-			snprintf(rr.mem_why, sizeof(rr.mem_why), "%s", tracer.mem_why);
-		else if (probe_memory_sampling(rr.mem_why, sizeof(rr.mem_why)))
-			snprintf(rr.mem_why, sizeof(rr.mem_why), "memory sampling runs with the "
-				 "scheduler tracing, which could not start");
-	}
-	extra = (struct report_extra){ (ro.sections & SEC_COUNTERS) != 0,
-				       (ro.sections & ~SEC_COUNTERS) ? sched_text : NULL,
-				       (ro.sections & ~SEC_COUNTERS) ? sched_json : NULL, &rr };
+	traced_report_init(&rr, &tracer, &tc, &out, ro.sections);
+	extra = traced_report_extra(&rr);
 	if (res.runs > 0 && counting_report(&o, &res, &out, cmdv, &extra) != 0)
 		rc = EXIT_LOCUS_RUNTIME;
 	if (res.runs > 0 && ro.svg && rr.res) {

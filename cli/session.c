@@ -117,6 +117,35 @@ static void start_tracing(const struct session_cfg *cfg, const struct launcher *
 		out->traced = true;
 }
 
+/* Wait for the workload (or an interrupt), calling the watcher meanwhile. */
+static void wait_workload(const struct session_cfg *cfg, struct launcher *l,
+			  struct counter_set *cs, struct session_outcome *out)
+{
+	const struct session_watch *w = cfg->watch;
+	uint64_t stop_at = 0;
+	int ms = 0;
+
+	if (!w) {
+		while (!launcher_wait(l, -1))
+			;
+		return;
+	}
+	l->input_fd = w->fd;
+	while (!launcher_wait(l, out->stopped ? 100 : ms)) {
+		if (!out->stopped && (ms = w->tick(w->ctx, cs)) < 0) {
+			out->stopped = true;
+			l->input_fd = -1; /* keys no longer matter: wait without spinning */
+			if (!cfg->argv)
+				break; /* attached or system-wide: nothing of ours to end */
+			launcher_stop(l, false);
+			stop_at = now_ns();
+		} else if (out->stopped && now_ns() - stop_at > 2000000000ull) {
+			launcher_stop(l, true); /* it ignored SIGTERM */
+		}
+	}
+	l->input_fd = -1;
+}
+
 /* One run. Returns 0, or an exit code after printing why the run failed. */
 static int one_run(const struct session_cfg *cfg, struct launcher *l, struct stat_result *res,
 		   struct session_outcome *out)
@@ -181,8 +210,7 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 		free(evs);
 		return EXIT_LOCUS_NOEXEC;
 	}
-	while (!launcher_wait(l, -1))
-		;
+	wait_workload(cfg, l, &cs, out);
 	t1 = now_ns();
 	if (out->traced)
 		tracer_stop(cfg->tracer);

@@ -9,6 +9,20 @@
 #include "../collectors/events.h"
 #include "tracer.h"
 
+struct counter_set;
+
+/* A watcher called while the workload runs (the dashboard). */
+struct session_watch {
+	int fd;			/* also call tick when this is readable (the terminal), or -1 */
+	/*
+	 * Returns the milliseconds until it wants to be called again, or -1 to
+	 * end the session: the workload gets SIGTERM (SIGKILL 2 s later); an
+	 * attached process or a system-wide session just stops.
+	 */
+	int (*tick)(void *ctx, struct counter_set *cs);
+	void *ctx;
+};
+
 struct session_cfg {
 	char **argv;		/* the workload, or NULL */
 	pid_t pid;		/* -p: an existing process, or 0 */
@@ -25,11 +39,13 @@ struct session_cfg {
 					 * and cpu-migrations from the trace: no counter
 					 * then taxes every context switch */
 	struct tracer *tracer;		/* where the tracing goes */
+	const struct session_watch *watch;	/* or NULL */
 };
 
 struct session_outcome {
 	int exit_code;		/* the workload's status, 127 when it could not run */
 	bool interrupted;	/* a signal cut the session short */
+	bool stopped;		/* the watcher ended it (the user quit the dashboard) */
 	bool failed;		/* locus failed (message printed); exit 1 */
 	bool traced;		/* the scheduler was traced: results in cfg->tracer */
 	char trace_reason[320];	/* why not, when tracing was asked for */

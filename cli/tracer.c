@@ -5,6 +5,7 @@
 #include "../collectors/pd_writer.h"
 #include "../collectors/perfdata.h"
 #include "../collectors/procfs.h"
+#include "../analyzers/sched_delta.h"
 #include "../collectors/tracing_data.h"
 #include "../common/util.h"
 
@@ -83,7 +84,9 @@ static void add_map(void *ctx, uint64_t start, uint64_t end, uint64_t off, const
 static void drain(struct tracer *t)
 {
 	if (t->mem_on) {
+		pthread_mutex_lock(&t->lock);
 		mem_read(&t->mem, mem_sink, t);
+		pthread_mutex_unlock(&t->lock);
 		if (t->maps_pid > 0) /* the maps go with the process: read them while it lives */
 			proc_maps(t->maps_pid, add_map, t);
 	}
@@ -97,8 +100,10 @@ static void drain(struct tracer *t)
 			pd_writer_add(t->record, &round, sizeof(round));
 		return;
 	}
+	pthread_mutex_lock(&t->lock);
 	sched_read(&t->col, enqueue, t);
 	reorder_round(&t->ro, analyze, t);
+	pthread_mutex_unlock(&t->lock);
 }
 
 static void *reader_main(void *arg)
@@ -192,6 +197,7 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, char *err, size
 	struct wakeup_cfg wc = { 0 };
 
 	memset(t, 0, sizeof(*t));
+	pthread_mutex_init(&t->lock, NULL);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL); /* no SA_RESTART: poll returns EINTR */
 	if (sched_open(&t->col, &so, err, len) < 0)
@@ -254,6 +260,20 @@ void tracer_stop(struct tracer *t)
 	t->an.r.undecodable = t->col.undecodable;
 }
 
+void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summary *lines, int max,
+		     int *nlines)
+{
+	pthread_mutex_lock(&t->lock);
+	wakeup_finish(&t->an); /* closes intervals up to the last event: collection goes on */
+	t->an.r.late = t->ro.late;
+	t->an.r.undecodable = t->col.undecodable;
+	sched_results_copy_light(dst, &t->an.r); /* a live view shows no per-CPU delays */
+	*nlines = 0;
+	if (t->mem_on && max > 0)
+		*nlines = cacheline_top(&t->cl, lines, max);
+	pthread_mutex_unlock(&t->lock);
+}
+
 struct sched_results *tracer_results(struct tracer *t)
 {
 	return wakeup_results(&t->an);
@@ -271,4 +291,5 @@ void tracer_release(struct tracer *t)
 	sched_close(&t->col);
 	wakeup_release(&t->an);
 	reorder_release(&t->ro);
+	pthread_mutex_destroy(&t->lock);
 }

@@ -34,6 +34,7 @@ struct tracer {
 	struct reorder ro;
 	struct wakeup an;
 	pthread_t thread;
+	pthread_mutex_t lock;	/* the analyzers, between the reader and snapshots */
 	atomic_int stop;
 	bool started;
 	int32_t exclude[2];	/* locus's main thread and the reader */
@@ -63,6 +64,13 @@ struct tracer {
 int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, char *err, size_t len);
 /* Stop collecting, drain every buffer, and finish the analysis. */
 void tracer_stop(struct tracer *t);
+/*
+ * A copy of the results so far, taken while collection goes on (dst as for
+ * sched_results_copy_light: no per-CPU delay histograms). Also the top cachelines by HITM when memory is
+ * sampled: up to max of them into lines, their count in *nlines.
+ */
+void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summary *lines, int max,
+		     int *nlines);
 /* The results (after tracer_stop). */
 struct sched_results *tracer_results(struct tracer *t);
 void tracer_release(struct tracer *t);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -35,7 +36,7 @@ int launcher_init(struct launcher *l)
 	sigset_t set = relayed_set();
 
 	memset(l, 0, sizeof(*l));
-	l->go_fd = l->err_fd = l->sig_fd = l->watch_fd = -1;
+	l->go_fd = l->err_fd = l->sig_fd = l->watch_fd = l->input_fd = -1;
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
 		return -errno;
 	l->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -53,6 +54,8 @@ static void child_exec(int go_rd, int err_wr, char *const argv[])
 
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_DFL);
+	/* if locus dies (a crash, SIGKILL), the workload it measures goes with it */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	nofile_restore(); /* the workload runs with the limits it was given */
 	do {
 		r = read(go_rd, &go, 1);
@@ -197,11 +200,18 @@ static void on_signal(struct launcher *l, const struct signalfd_siginfo *si)
 		kill(l->pid, sig);
 }
 
+void launcher_stop(struct launcher *l, bool force)
+{
+	if (l->pid > 0 && !l->exited)
+		kill(l->pid, force ? SIGKILL : SIGTERM);
+}
+
 bool launcher_wait(struct launcher *l, int timeout_ms)
 {
-	struct pollfd pfd[2] = {
+	struct pollfd pfd[3] = {
 		{ .fd = l->sig_fd, .events = POLLIN },
-		{ .fd = l->watch_fd, .events = POLLIN },
+		{ .fd = l->watch_fd, .events = POLLIN },	/* negative fds are ignored */
+		{ .fd = l->input_fd, .events = POLLIN },
 	};
 	struct signalfd_siginfo si;
 
@@ -209,7 +219,7 @@ bool launcher_wait(struct launcher *l, int timeout_ms)
 		try_reap(l);
 	if (l->exited)
 		return true;
-	if (poll(pfd, l->watch_fd >= 0 ? 2 : 1, timeout_ms) < 0 && errno != EINTR)
+	if (poll(pfd, 3, timeout_ms) < 0 && errno != EINTR)
 		return true;
 	while (read(l->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
 		on_signal(l, &si);
@@ -235,7 +245,7 @@ void launcher_release(struct launcher *l)
 		close(l->sig_fd);
 	if (l->watch_fd >= 0)
 		close(l->watch_fd);
-	l->go_fd = l->err_fd = l->sig_fd = l->watch_fd = -1;
+	l->go_fd = l->err_fd = l->sig_fd = l->watch_fd = l->input_fd = -1;
 }
 
 int launcher_exit_code(const struct launcher *l)

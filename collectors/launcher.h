@@ -12,6 +12,7 @@ struct launcher {
 	int err_fd;	   /* read end: errno from a failed exec, EOF on success */
 	int sig_fd;	   /* signalfd for INT, TERM, HUP, CHLD */
 	int watch_fd;	   /* pidfd of a process to wait for (-p), or -1 */
+	int input_fd;	   /* launcher_wait also returns (false) when this is readable, or -1 */
 	int interrupts;	   /* SIGINT/SIGTERM/SIGHUP received so far */
 	bool exited;	   /* the workload (or watched process) is gone */
 	int status;	   /* wait status of the workload once exited */
@@ -53,6 +54,12 @@ int launcher_watch(struct launcher *l, pid_t pid);
  * interrupt arrived and there is no workload to wait for.
  */
 bool launcher_wait(struct launcher *l, int timeout_ms);
+
+/*
+ * Ask the workload to end (SIGTERM), or end it (SIGKILL) when force. The
+ * caller goes on waiting with launcher_wait.
+ */
+void launcher_stop(struct launcher *l, bool force);
 
 /* Kill and reap a workload that is still running, close every fd. */
 void launcher_release(struct launcher *l);

@@ -1,0 +1,65 @@
+/* traced.c - what run and top print after a traced session: scheduler and cacheline sections. */
+#include "traced.h"
+
+#include <stdio.h>
+
+#include "../collectors/probe.h"
+#include "../report/cacheline_report.h"
+
+static void sched_text(FILE *f, void *arg)
+{
+	struct traced_report *rr = arg;
+
+	if (rr->sections & SEC_SCHED)
+		sched_report_text(f, rr->res, rr->sections, &rr->ctx);
+	if ((rr->sections & SEC_CACHELINES) && rr->tracer->mem_on)
+		cacheline_report_text(f, &rr->tracer->cl, &rr->tracer->syms);
+	else if (rr->sections & SEC_CACHELINES)
+		cacheline_report_unsupported(f, rr->mem_why);
+}
+
+static void sched_json(struct json *j, void *arg)
+{
+	struct traced_report *rr = arg;
+
+	if (rr->sections & SEC_SCHED)
+		sched_report_json_members(j, rr->res, &rr->ctx);
+	if ((rr->sections & SEC_CACHELINES) && rr->tracer->mem_on) {
+		cacheline_report_json_members(j, &rr->tracer->cl, &rr->tracer->syms);
+	} else if (rr->sections & SEC_CACHELINES) {
+		json_object(j, "memory");
+		json_bool(j, "supported", false);
+		json_string(j, "reason", rr->mem_why);
+		json_object_end(j);
+	}
+}
+
+void traced_report_init(struct traced_report *rr, struct tracer *tracer,
+			const struct tracer_cfg *tc, const struct session_outcome *out,
+			unsigned sections)
+{
+	rr->res = out->traced ? tracer_results(tracer) : NULL;
+	rr->sections = sections;
+	rr->ctx = (struct sched_report_ctx){
+		out->traced, out->trace_reason, "perf ring buffers",
+		tc->system_wide ? "every task but locus (system-wide)" : "the workload's tasks",
+		tracer->cpus_traced, tracer->col.samples, tracer->col.bytes, cli_terminal_width()
+	};
+	rr->tracer = tracer;
+	rr->mem_why[0] = '\0';
+	if ((sections & SEC_CACHELINES) && !tracer->mem_on) {
+		if (tracer->mem_why[0])
+			snprintf(rr->mem_why, sizeof(rr->mem_why), "%s", tracer->mem_why);
+		else if (probe_memory_sampling(rr->mem_why, sizeof(rr->mem_why)))
+			snprintf(rr->mem_why, sizeof(rr->mem_why), "memory sampling runs with the "
+				 "scheduler tracing, which could not start");
+	}
+}
+
+struct report_extra traced_report_extra(struct traced_report *rr)
+{
+	bool sched = (rr->sections & ~SEC_COUNTERS) != 0;
+
+	return (struct report_extra){ (rr->sections & SEC_COUNTERS) != 0,
+				      sched ? sched_text : NULL, sched ? sched_json : NULL, rr };
+}
