@@ -14,7 +14,8 @@ PKGS := libperf numa libtracefs libtraceevent libdw
 # Recursive (=) so they are read after `deps` has installed what a fresh machine lacks.
 PERF_LIBDIR = $(shell $(PKGCONF) --variable=libdir libperf 2>/dev/null)
 DEP_CFLAGS = $(shell $(PKGCONF) --cflags $(PKGS) 2>/dev/null)
-DEP_LIBS = $(shell $(PKGCONF) --libs $(PKGS) 2>/dev/null) -lpfm -lm -lpthread \
+# ncursesw: only report/tui.c includes curses (it sets its own feature macros)
+DEP_LIBS = $(shell $(PKGCONF) --libs $(PKGS) ncursesw 2>/dev/null) -lpfm -lm -lpthread \
 	   -Wl,-rpath,$(PERF_LIBDIR)
 
 # snprintf truncation is deliberate (bounded text fields), so that warning is off.
@@ -131,7 +132,7 @@ check: locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san build/memgen
 # Benchmarks against perf, interleaved, medians; results in bench/results.md (needs root).
 bench: locus | test-deps
 	@{ echo "# locus benchmarks"; echo; echo "Machine: $$(nproc) CPUs, $$(uname -r), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"; echo; \
-	   bench/perturb.sh 5; echo; bench/report_speed.sh 5; } | tee bench/results.md
+	   bench/perturb.sh 5; echo; bench/report_speed.sh 5; echo; bench/dashboard.sh 5 20; } | tee bench/results.md
 
 install: locus
 	install -D -m 0755 locus $(DESTDIR)$(PREFIX)/bin/locus

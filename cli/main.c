@@ -18,6 +18,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "wrap a workload, collect everything available, print a report" },
+	{ "top", cmd_top, "live dashboard of a workload (or the machine): wakeups, heatmap, CPUs" },
 	{ "stat", cmd_stat, "count events for a workload (like perf stat), -r N repeats" },
 	{ "record", cmd_record, "write a perf.data file (sched tracepoints) that perf reads too" },
 	{ "report", cmd_report, "analyze a perf.data file (locus record, perf sched record, ...)" },

@@ -8,7 +8,8 @@
 
 #include "../common/util.h"
 
-static const char ramp[] = " .:-=+*#%@";
+const char heatmap_ramp[] = " .:-=+*#%@";
+#define ramp heatmap_ramp
 
 int heatmap_level(uint64_t v, uint64_t max)
 {

@@ -31,6 +31,9 @@ void heatmap_release(struct heatmap *h);
 void heatmap_print(FILE *f, const struct heatmap *h, const char *row_what, const char *col_what,
 		   int width);
 
+/* The ten ramp characters, empty to full: " .:-=+*#%@". */
+extern const char heatmap_ramp[];
+
 /* The ramp character index (0-9) of a value on the log scale up to max. */
 int heatmap_level(uint64_t v, uint64_t max);
 

@@ -1,0 +1,510 @@
+/* top.c - `locus top`: the live dashboard over a workload or the whole machine. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "../analyzers/sched_delta.h"
+#include "../collectors/counters.h"
+#include "../collectors/probe.h"
+#include "../collectors/topology.h"
+#include "../common/exitcodes.h"
+#include "../common/util.h"
+#include "../report/dash.h"
+#include "../report/tui.h"
+#include "commands.h"
+#include "counting.h"
+#include "traced.h"
+
+enum { OPT_EXIT_ON_END = OPT_SYSFS_ROOT + 1, OPT_TEXT, OPT_TRACEFS };
+
+static const struct cli_opt top_opts[] = {
+	{ "delay", 'd', "SECS", "refresh every SECS seconds (default 1, at least 0.1)" },
+	{ "iterations", 'n', "N", "stop after N refreshes" },
+	{ "all-cpus", 'a', NULL, "watch every task on every CPU but locus (the default "
+				 "without a command)" },
+	{ "cpu", 'C', "LIST", "watch these CPUs only (0-3,8)" },
+	{ "pid", 'p', "PID", "watch an existing process and its threads" },
+	{ "event", 'e', "LIST", "counters for the final report (default set otherwise)" },
+	{ "exit-on-end", OPT_EXIT_ON_END, NULL, "leave as soon as the workload exits" },
+	{ "text", OPT_TEXT, NULL, "print a text snapshot each interval, no full screen" },
+	{ "json", OPT_JSON, "FILE", "write the final results as JSON (- for stdout)" },
+	{ "output", 'o', "FILE", "write the final text report to FILE instead of stdout" },
+	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "read the CPU topology from DIR instead of /sys" },
+	{ "tracefs", OPT_TRACEFS, "DIR", "tracefs mount point (default: found, or mounted)" },
+	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two" },
+	{ "quiet", 'q', NULL, "no notes on stderr" },
+	{ "verbose", 'v', NULL, "more detail on stderr (-v: the dashboard's own CPU use)" },
+	{ "help", 'h', NULL, "show this help" },
+	{ 0 },
+};
+
+static const struct cli_cmd top_cmd = {
+	"top", "[options] [-- COMMAND [ARGS...]]",
+	"Watch a workload live: context switches, migrations and wakeups per second,\n"
+	"the wakeup heatmap (waker x target CPU), locality classes, wake-to-run\n"
+	"delay, the busiest task pairs, per-CPU busy time, and hot cachelines where\n"
+	"the PMU samples memory. Without a command, watches the whole machine.\n"
+	"Keys: q quit, space pause, tab or 1-4 focus, s sort, i interval/cumulative,\n"
+	"r reset, h or ? help, arrows scroll. Without a terminal (or with --text) it\n"
+	"prints a text snapshot each interval. The text report follows at the end.",
+	top_opts,
+};
+
+struct top {
+	/* options */
+	int interval_ms;
+	long iterations;
+	bool exit_on_end, text;
+	/* the session */
+	struct tracer *tracer;
+	const struct topology *topo;
+	char command[512];
+	char cannot[400];
+	char mem_why[320];
+	const char *scope;
+	/* screen */
+	struct tui *tui;
+	struct dash_ui ui;
+	struct dash_series_state series[DS_NR];
+	bool redraw;
+	/* snapshots: the latest, the one before, and the base after a reset */
+	struct sched_results snap[2], base, interval, cumul;
+	const struct sched_results *cumul_view;	/* cumul, or the latest snapshot without a base */
+	int cur;			/* index of the latest in snap */
+	bool have_prev, have_base;
+	double interval_s, cumul_s;	/* what interval and cumul cover */
+	struct cl_summary lines[16];
+	int nlines;
+	int counter_idx[2];		/* cache-misses and hitm in the counter set, or -1 */
+	double counter_prev[2], counter_base[2];
+	uint64_t t0, t_prev, t_base, next;
+	long refreshes;
+	char state[96];
+	uint64_t draw_cpu_ns;		/* the dashboard's own CPU time (main thread) */
+	const struct session_outcome *out;	/* why tracing did not start, if it did not */
+	uint64_t draw_wall_ns;
+};
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) < 0)
+		return 0;
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
+}
+
+static void draw(struct top *tp)
+{
+	struct dash_view v = { 0 };
+	struct canvas c;
+	int w = 80, h = 24;
+
+	if (tp->tui)
+		tui_size(tp->tui, &w, &h);
+	else if (cli_terminal_width() > w)
+		w = cli_terminal_width();
+	v.r = tp->ui.cumulative ? tp->cumul_view : &tp->interval;
+	v.topo = tp->topo;
+	v.span_s = tp->ui.cumulative ? tp->cumul_s : tp->interval_s;
+	v.interval_s = tp->interval_ms / 1000.0;
+	v.command = tp->command;
+	v.state = tp->state;
+	v.elapsed_s = (double)(now_ns() - tp->t0) / 1e9;
+	v.cpus_traced = tp->tracer->cpus_traced;
+	v.lost = tp->snap[tp->cur].lost;
+	v.cannot = tp->cannot;
+	v.scope = tp->scope;
+	if (!tp->tracer->started && tp->out && tp->out->trace_reason[0])
+		v.scope = tp->out->trace_reason; /* nothing to show but why */
+	memcpy(v.series, tp->series, sizeof(v.series));
+	for (int i = 0; i < DS_NR; i++)
+		if (tp->ui.cumulative && tp->cumul_s > 0)
+			v.series[i].rate = (double)v.series[i].total / tp->cumul_s;
+	v.lines = tp->tracer->mem_on ? tp->lines : NULL;
+	v.nlines = tp->nlines;
+	v.mem_why = tp->mem_why;
+	v.ui = &tp->ui;
+	canvas_init(&c, w, h, tp->tui ? tui_utf8(tp->tui) : false);
+	dash_render(&c, &v);
+	if (tp->tui) {
+		tui_draw(tp->tui, &c);
+	} else {
+		printf("\n");
+		canvas_print(&c, stdout);
+		fflush(stdout);
+	}
+	canvas_release(&c);
+}
+
+/* A counter's value now, or -1 when it is not counting. */
+static double counter_now(struct counter_set *cs, int idx)
+{
+	if (!cs || idx < 0 || idx >= cs->n || !cs->c[idx].open)
+		return -1;
+	return cs->c[idx].value;
+}
+
+static void set_series(struct top *tp, int s, uint64_t in_interval, uint64_t total)
+{
+	struct dash_series_state *st = &tp->series[s];
+
+	st->rate = tp->interval_s > 0 ? (double)in_interval / tp->interval_s : 0;
+	st->total = total;
+	dash_series_push(st, st->rate);
+}
+
+/* Take a snapshot and work out the interval and the totals since the base. */
+static void sample(struct top *tp, struct counter_set *cs)
+{
+	struct sched_results *cur, *prev;
+	uint64_t now = now_ns();
+
+	tp->cur ^= 1;
+	cur = &tp->snap[tp->cur];
+	prev = &tp->snap[tp->cur ^ 1];
+	tracer_snapshot(tp->tracer, cur, tp->lines, 16, &tp->nlines);
+	sched_results_delta(&tp->interval, cur, tp->have_prev ? prev : NULL);
+	tp->interval_s = (double)(now - tp->t_prev) / 1e9;
+	if (tp->have_base)
+		sched_results_delta(&tp->cumul, cur, &tp->base);
+	tp->cumul_view = tp->have_base ? &tp->cumul : cur; /* no copy until a reset */
+	tp->cumul_s = (double)(now - tp->t_base) / 1e9;
+	tp->have_prev = true;
+	tp->t_prev = now;
+	set_series(tp, DS_CS_VOL, tp->interval.voluntary, tp->cumul_view->voluntary);
+	set_series(tp, DS_CS_INVOL, tp->interval.involuntary, tp->cumul_view->involuntary);
+	set_series(tp, DS_MIGR, tp->interval.migrations, tp->cumul_view->migrations);
+	set_series(tp, DS_WAKEUPS, tp->interval.wakeups, tp->cumul_view->wakeups);
+	if (cs)
+		counters_read(cs);
+	for (int k = 0; k < 2; k++) {
+		double v = counter_now(cs, tp->counter_idx[k]);
+
+		if (v < 0 || !tp->series[DS_CACHE_MISS + k].supported)
+			continue;
+		set_series(tp, DS_CACHE_MISS + k, (uint64_t)(v - tp->counter_prev[k]),
+			   (uint64_t)(v - tp->counter_base[k]));
+		tp->counter_prev[k] = v;
+	}
+	tp->refreshes++;
+}
+
+static void reset(struct top *tp)
+{
+	sched_results_copy(&tp->base, &tp->snap[tp->cur]);
+	tp->have_base = true;
+	tp->t_base = tp->t_prev;
+	for (int k = 0; k < 2; k++)
+		tp->counter_base[k] = tp->counter_prev[k];
+	for (int i = 0; i < DS_NR; i++) {
+		tp->series[i].nhist = 0;
+		tp->series[i].total = 0;
+	}
+	sched_results_delta(&tp->cumul, &tp->snap[tp->cur], &tp->base);
+	tp->cumul_view = &tp->cumul;
+	tp->cumul_s = 0;
+}
+
+/* Keys waiting on the terminal. Returns false when the user quits. */
+static bool keys(struct top *tp)
+{
+	int k;
+
+	if (!tp->tui)
+		return true;
+	while ((k = tui_key(tp->tui)) != -1) {
+		switch (k ? dash_key(&tp->ui, k) : DASH_REDRAW) {
+		case DASH_QUIT:
+			return false;
+		case DASH_RESET:
+			reset(tp);
+			tp->redraw = true;
+			break;
+		case DASH_NONE:
+			break;
+		default:
+			tp->redraw = true;
+		}
+	}
+	return true;
+}
+
+static int tick(void *ctx, struct counter_set *cs)
+{
+	struct top *tp = ctx;
+	uint64_t now = now_ns(), c0 = thread_cpu_ns();
+	int wait;
+
+	if (!keys(tp))
+		return -1;
+	if (now >= tp->next && !tp->ui.paused) {
+		sample(tp, cs);
+		tp->next += (uint64_t)tp->interval_ms * 1000000ull;
+		if (tp->next < now)
+			tp->next = now + (uint64_t)tp->interval_ms * 1000000ull;
+		tp->redraw = true;
+	} else if (tp->ui.paused && now >= tp->next) {
+		tp->next = now + (uint64_t)tp->interval_ms * 1000000ull;
+	}
+	if (tp->redraw)
+		draw(tp);
+	tp->redraw = false;
+	tp->draw_cpu_ns += thread_cpu_ns() - c0;
+	if (tp->iterations && tp->refreshes >= tp->iterations)
+		return -1;
+	wait = (int)(((int64_t)tp->next - (int64_t)now_ns()) / 1000000) + 1;
+	return wait > 0 ? wait : 0;
+}
+
+static int take_top_opt(struct top *tp, struct counting_opts *o, const char **sysfs_root,
+			const char **tracefs, long *pages, int c, const char *arg)
+{
+	char *end;
+	double d;
+
+	switch (c) {
+	case 'd':
+		d = strtod(arg, &end);
+		if (end == arg || *end || !(d >= 0.1 && d <= 3600)) {
+			cli_usage_error(&top_cmd, "bad refresh delay '%s' (seconds, 0.1 to 3600)", arg);
+			return -1;
+		}
+		tp->interval_ms = (int)(d * 1000 + 0.5);
+		return 1;
+	case 'n':
+		if (parse_long(arg, 1, 1000000000L, &tp->iterations) < 0) {
+			cli_usage_error(&top_cmd, "bad iteration count '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case OPT_EXIT_ON_END:
+		tp->exit_on_end = true;
+		return 1;
+	case OPT_TEXT:
+		tp->text = true;
+		return 1;
+	case OPT_SYSFS_ROOT:
+		*sysfs_root = arg;
+		return 1;
+	case OPT_TRACEFS:
+		*tracefs = arg;
+		return 1;
+	case 'm':
+		return cli_parse_pages(&top_cmd, arg, pages) < 0 ? -1 : 1;
+	case 'r':
+	case 'A':
+		cli_usage_error(&top_cmd, "option -%c is for locus stat and locus run", c);
+		return -1;
+	}
+	return counting_take(o, &top_cmd, c, arg);
+}
+
+/* What the dashboard cannot show here, in one line, and which counters feed it. */
+static void describe_limits(struct top *tp, const struct counting_opts *o)
+{
+	static const char *const names[2] = { "cache-misses", "hitm" };
+	size_t at = 0;
+
+	for (int k = 0; k < 2; k++) {
+		struct dash_series_state *st = &tp->series[DS_CACHE_MISS + k];
+		const struct event_desc *ev = NULL;
+
+		tp->counter_idx[k] = -1;
+		for (int i = 0; i < o->nevs; i++)
+			if (!strcmp(o->evs[i].name, names[k])) {
+				ev = &o->evs[i];
+				tp->counter_idx[k] = i;
+			}
+		st->supported = ev && ev->resolved;
+		if (!ev)
+			snprintf(st->why, sizeof(st->why), "not in -e");
+		else if (!ev->resolved)
+			snprintf(st->why, sizeof(st->why), "%s", ev->reason);
+		if (!st->supported && ev && at < sizeof(tp->cannot))
+			at += (size_t)snprintf(tp->cannot + at, sizeof(tp->cannot) - at, "%s%s (%s)",
+					       at ? "; " : "", names[k], ev->reason);
+	}
+	for (int i = 0; i < DS_CACHE_MISS; i++)
+		tp->series[i].supported = true;
+	if (tp->topo && !tp->topo->llc_known && at < sizeof(tp->cannot))
+		snprintf(tp->cannot + at, sizeof(tp->cannot) - at, "%sLLC sharing (sysfs has no "
+			 "cache topology)", at ? "; " : "");
+}
+
+static void exit_state(struct top *tp, const struct session_outcome *out, bool system_wide)
+{
+	int rc = out->exit_code;
+
+	if (system_wide)
+		snprintf(tp->state, sizeof(tp->state), "ended");
+	else if (out->stopped)
+		snprintf(tp->state, sizeof(tp->state), "stopped (q)");
+	else if (rc > 128)
+		snprintf(tp->state, sizeof(tp->state), "killed by signal %d (%s)", rc - 128,
+			 sigabbrev_np(rc - 128) ? sigabbrev_np(rc - 128) : "?");
+	else
+		snprintf(tp->state, sizeof(tp->state), "exited %d", rc);
+	if (tp->tui)
+		snprintf(tp->state + strlen(tp->state), sizeof(tp->state) - strlen(tp->state),
+			 ", q to leave");
+}
+
+/* The workload has ended: show the final screen until q. */
+static void final_screen(struct top *tp)
+{
+	sigset_t set;
+	struct pollfd pfd[2] = { { tui_fd(tp->tui), POLLIN, 0 }, { -1, POLLIN, 0 } };
+	int rc;
+
+	tp->ui.paused = false;
+	tp->next = 0;
+	sample(tp, NULL);
+	tp->ui.cumulative = true; /* what the run did, whole */
+	draw(tp);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pfd[1].fd = signalfd(-1, &set, SFD_CLOEXEC); /* still blocked since the session */
+	for (;;) {
+		rc = poll(pfd, 2, -1);
+		if ((rc < 0 && errno != EINTR) || (rc > 0 && pfd[1].revents))
+			break; /* Ctrl-C, kill or hangup: leave like q */
+		if (!keys(tp))
+			break;
+		draw(tp); /* a resize interrupts poll too */
+	}
+	if (pfd[1].fd >= 0)
+		close(pfd[1].fd);
+}
+
+static void release_top(struct top *tp)
+{
+	for (int i = 0; i < 2; i++)
+		sched_results_release(&tp->snap[i]);
+	sched_results_release(&tp->base);
+	sched_results_release(&tp->interval);
+	sched_results_release(&tp->cumul);
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct counting_opts o = { 0 };
+	struct top tp = { .interval_ms = 1000 };
+	const char *sysfs_root = NULL, *tracefs = NULL;
+	long pages = 0;
+	struct session_watch watch;
+	struct session_cfg cfg;
+	struct session_outcome out;
+	struct stat_result res;
+	struct topology topo;
+	struct tracer tracer;
+	struct tracer_cfg tc;
+	struct traced_report rr;
+	struct report_extra extra;
+	struct cli_parser p;
+	char **cmdv, why[200];
+	int c, rc, took;
+
+	cli_parser_init(&p, &top_cmd);
+	while ((c = cli_next(&p, argc, argv)) != -1) {
+		if (c == -2)
+			return EXIT_LOCUS_USAGE;
+		if (c == 'h') {
+			cli_print_help(stdout, &top_cmd);
+			return EXIT_LOCUS_OK;
+		}
+		took = take_top_opt(&tp, &o, &sysfs_root, &tracefs, &pages, c, optarg);
+		if (took == 0)
+			cli_usage_error(&top_cmd, "option not handled");
+		if (took <= 0) {
+			counting_release(&o);
+			return EXIT_LOCUS_USAGE;
+		}
+	}
+	cmdv = argv + optind;
+	if (!cmdv[0] && !o.pid && !o.cpu_list)
+		o.all_cpus = true; /* no command: the whole machine */
+	if (counting_finish(&o, &top_cmd, cmdv) < 0) {
+		counting_release(&o);
+		return EXIT_LOCUS_USAGE;
+	}
+	if ((rc = cli_load_topology(&top_cmd, sysfs_root, &topo))) {
+		counting_release(&o);
+		return rc;
+	}
+	counting_session(&o, cmdv, &cfg);
+	cfg.derive_software = !o.events;
+	tc = (struct tracer_cfg){ &topo, o.cpus, o.ncpus, tracefs, (int)pages,
+				  o.all_cpus || o.cpu_list, NULL, 0, NULL, NULL, true };
+	memset(&tracer, 0, sizeof(tracer));
+	cfg.trace = &tc;
+	cfg.tracer = &tracer;
+	tp.tracer = &tracer;
+	tp.topo = &topo;
+	tp.scope = tc.system_wide ? "every task but locus (system-wide), perf ring buffers" :
+		   "the workload's tasks, perf ring buffers";
+	if (cmdv[0])
+		session_command_text(cmdv, tp.command, sizeof(tp.command));
+	else if (o.pid)
+		snprintf(tp.command, sizeof(tp.command), "pid %ld", o.pid);
+	else
+		snprintf(tp.command, sizeof(tp.command), "system-wide");
+	snprintf(tp.state, sizeof(tp.state), "running");
+	describe_limits(&tp, &o);
+	if (probe_memory_sampling(tp.mem_why, sizeof(tp.mem_why)))
+		tp.mem_why[0] = '\0'; /* supported: lines will come */
+	if (!tp.text) {
+		tp.tui = tui_open(why, sizeof(why));
+		if (!tp.tui && !o.quiet)
+			locus_err("no full-screen dashboard (%s): printing a text snapshot each "
+				  "interval", why);
+	}
+	sched_results_init(&tp.interval, &topo); /* empty until the first interval */
+	sched_results_init(&tp.cumul, &topo);
+	tp.cumul_view = &tp.cumul;
+	tp.out = &out;
+	tp.t0 = tp.t_prev = tp.t_base = now_ns();
+	tp.next = tp.t0 + (uint64_t)tp.interval_ms * 1000000ull; /* the first full interval */
+	tp.redraw = tp.tui != NULL; /* a frame at once, filled at the first interval */
+	watch = (struct session_watch){ tp.tui ? tui_fd(tp.tui) : -1, tick, &tp };
+	cfg.watch = &watch;
+	session_count(&cfg, &res, &out);
+	rc = out.stopped ? EXIT_LOCUS_OK : out.exit_code;
+	if (out.traced && tracer.mem_on)
+		tp.mem_why[0] = '\0';
+	else if (tracer.mem_why[0])
+		snprintf(tp.mem_why, sizeof(tp.mem_why), "%s", tracer.mem_why);
+	exit_state(&tp, &out, !cmdv[0] && !o.pid);
+	if (tp.tui && out.traced && !tp.exit_on_end && !out.interrupted && !out.stopped &&
+	    !out.failed && !(tp.iterations && tp.refreshes >= tp.iterations))
+		final_screen(&tp);
+	tui_close(tp.tui);
+	locus_verbose("dashboard: %ld refreshes, %.1f ms of CPU in the main thread over %.1f s "
+		      "(%.2f%% of one CPU)", tp.refreshes, (double)tp.draw_cpu_ns / 1e6,
+		      (double)(now_ns() - tp.t0) / 1e9,
+		      100.0 * (double)tp.draw_cpu_ns / (double)(now_ns() - tp.t0));
+	if (cfg.trace && !out.traced && !out.failed && res.runs > 0 && !o.quiet)
+		locus_err("%s; reporting counters only", out.trace_reason);
+	traced_report_init(&rr, &tracer, &tc, &out, SEC_ALL);
+	extra = traced_report_extra(&rr);
+	if (res.runs > 0 && counting_report(&o, &res, &out, cmdv, &extra) != 0)
+		rc = EXIT_LOCUS_RUNTIME;
+	if (out.failed)
+		rc = EXIT_LOCUS_RUNTIME;
+	tracer_release(&tracer);
+	release_top(&tp);
+	stat_release(&res);
+	topology_release(&topo);
+	counting_release(&o);
+	return rc;
+}

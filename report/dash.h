@@ -1,0 +1,88 @@
+/*
+ * dash.h - the `locus top` dashboard without the terminal: a view of one
+ * snapshot, the keys, and panes drawn onto a canvas (report/tui.c shows it).
+ */
+#ifndef LOCUS_DASH_H
+#define LOCUS_DASH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../analyzers/cacheline.h"
+#include "../analyzers/sched_results.h"
+#include "canvas.h"
+
+/* The counter rows, each with a rate and a sparkline. */
+enum dash_series {
+	DS_CS_VOL,	/* voluntary context switches of the tracked tasks */
+	DS_CS_INVOL,	/* involuntary (preempted) */
+	DS_MIGR,	/* migrations */
+	DS_WAKEUPS,	/* wakeups */
+	DS_CACHE_MISS,	/* cache-misses counter */
+	DS_HITM,	/* HITM loads (counter or memory samples) */
+	DS_NR
+};
+
+#define DASH_HIST 120	/* sparkline points kept */
+
+struct dash_series_state {
+	bool supported;
+	char why[160];		/* when not */
+	double rate;		/* per second over the shown span */
+	uint64_t total;		/* since the start */
+	double hist[DASH_HIST];	/* interval rates, oldest first */
+	int nhist;
+};
+
+/* Panes that take focus (keys 1-4, tab). */
+enum dash_pane { PANE_COUNTERS, PANE_HEATMAP, PANE_TASKS, PANE_CPUS, PANE_NR };
+
+/* What the user changed with keys. */
+struct dash_ui {
+	int focus;		/* enum dash_pane */
+	int scroll[PANE_NR];	/* first row shown */
+	int sort[PANE_NR];	/* sort order (heatmap: which matrix) */
+	bool cumulative;	/* totals since start (else the last interval) */
+	bool paused;		/* keep showing the same snapshot */
+	bool help;
+};
+
+/* Key codes besides printable characters. */
+enum { DASH_KEY_UP = 0x1000, DASH_KEY_DOWN, DASH_KEY_PGUP, DASH_KEY_PGDN, DASH_KEY_HOME,
+       DASH_KEY_TAB, DASH_KEY_BTAB };
+
+enum dash_action { DASH_NONE, DASH_REDRAW, DASH_QUIT, DASH_RESET, DASH_PAUSE };
+
+/* Apply a key to the UI state and say what the caller should do. */
+enum dash_action dash_key(struct dash_ui *ui, int key);
+
+/* Everything one screen shows. Pointers are borrowed for the draw. */
+struct dash_view {
+	const struct sched_results *r;	/* interval or cumulative, per ui->cumulative */
+	const struct topology *topo;
+	double span_s;			/* seconds r covers */
+	double interval_s;		/* refresh period */
+	const char *command;		/* the workload, or "system-wide" */
+	const char *state;		/* "running", "exited 0", "killed by SIGSEGV" */
+	double elapsed_s;
+	int cpus_traced;
+	uint64_t lost;			/* records the kernel dropped, since the start */
+	const char *cannot;		/* what this machine cannot measure, or "" */
+	const char *scope;		/* whose events: "the workload's tasks" */
+	struct dash_series_state series[DS_NR];
+	const struct cl_summary *lines;	/* top cachelines, or NULL */
+	int nlines;
+	const char *mem_why;		/* why no cachelines, when lines is NULL */
+	const struct dash_ui *ui;
+};
+
+/* Draw the whole screen (sized by the canvas) from a view. */
+void dash_render(struct canvas *c, const struct dash_view *v);
+
+/* Record one interval's rate in a series' sparkline history. */
+void dash_series_push(struct dash_series_state *s, double rate);
+
+/* Rows a pane shows at once in a w x h screen (for page up/down), 0 when hidden. */
+int dash_pane_rows(int w, int h, enum dash_pane p);
+
+#endif

@@ -1,0 +1,125 @@
+/* dash_counters.c - the counters pane (rates and sparklines) and the locality pane. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../common/util.h"
+#include "dash_panes.h"
+
+static const char *const series_label[DS_NR] = {
+	"cs vol", "cs invol", "migrations", "wakeups", "cache-miss", "HITM",
+};
+
+static void sparkline(struct canvas *c, int x, int y, int w, const struct dash_series_state *s)
+{
+	int n = s->nhist < w ? s->nhist : w;
+	double max = 0;
+
+	for (int i = s->nhist - n; i < s->nhist; i++)
+		if (s->hist[i] > max)
+			max = s->hist[i];
+	for (int i = 0; i < n; i++) {
+		double v = s->hist[s->nhist - n + i];
+		int level = max > 0 ? (int)(v / max * 7.0 + 0.5) : 0;
+
+		canvas_put(c, x + w - n + i, y, CV_SPARK, canvas_spark(c, level));
+	}
+}
+
+void pane_counters(struct canvas *c, struct dash_rect r, const struct dash_view *v, bool focus)
+{
+	int iw = r.w - 2, rows = r.h - 2, first;
+	bool totals = iw >= 52;
+	char title[64];
+
+	snprintf(title, sizeof(title), "1 counters /s, %s", v->ui->cumulative ?
+		 "average since start" : "last interval");
+	canvas_box(c, r.x, r.y, r.w, r.h, title, focus);
+	first = dash_first_row(v->ui->scroll[PANE_COUNTERS], DS_NR, rows);
+	for (int i = first; i < DS_NR && i - first < rows; i++) {
+		const struct dash_series_state *s = &v->series[i];
+		int x = r.x + 1, y = r.y + 1 + i - first, lw = 11;
+		char buf[32];
+
+		canvas_text(c, x, y, lw, CV_NORMAL, series_label[i]);
+		x += lw;
+		if (!s->supported) {
+			canvas_text(c, x, y, 7, CV_DIM, "    n/a");
+			canvas_text(c, x + 8, y, iw - lw - 8, CV_DIM, s->why);
+			continue;
+		}
+		canvas_printf(c, x, y, 7, CV_BOLD, "%7s", dash_fmt_num(s->rate, buf, sizeof(buf)));
+		x += 8;
+		if (totals) {
+			canvas_printf(c, x, y, 12, CV_DIM, "%12s", fmt_count(s->total, buf,
+									 sizeof(buf)));
+			x += 13;
+		}
+		if (r.x + r.w - 1 - x > 0)
+			sparkline(c, x, y, r.x + r.w - 1 - x, s);
+	}
+}
+
+static const char class_letter[LOC_NR] = { 'c', 's', 'l', 'n', 'r' };
+static const char *const class_short[LOC_NR] = { "same CPU", "SMT", "LLC", "node", "remote" };
+
+static void class_bar(struct canvas *c, int x, int y, int w, const struct sched_results *r)
+{
+	uint64_t total = 0;
+	int at = 0;
+	double acc = 0;
+
+	for (int k = 0; k < LOC_NR; k++)
+		total += r->by_class[k];
+	if (!total) {
+		canvas_text(c, x, y, w, CV_DIM, "no placed wakeups in this span");
+		return;
+	}
+	/* cumulative rounding: the segments add up to the width exactly */
+	for (int k = 0; k < LOC_NR; k++) {
+		int end;
+
+		acc += (double)r->by_class[k];
+		end = (int)(acc / (double)total * w + 0.5);
+		if (r->by_class[k] && end == at && at < w)
+			end = at + 1; /* a class that happened shows */
+		canvas_fill(c, x + at, y, end - at, CV_CLASS0 + k, (uint32_t)class_letter[k]);
+		at = end > at ? end : at;
+	}
+}
+
+void pane_locality(struct canvas *c, struct dash_rect r, const struct dash_view *v)
+{
+	const struct sched_results *s = v->r;
+	uint64_t total = 0, placed = 0;
+	char a[24], b[24], d[24];
+	int x = r.x + 1, y = r.y + 1, iw = r.w - 2;
+
+	canvas_box(c, r.x, r.y, r.w, r.h, "wakeup locality: waker CPU to target CPU", false);
+	class_bar(c, x, y, iw, s);
+	for (int k = 0; k < LOC_NR; k++)
+		total += s->by_class[k];
+	for (int k = 0; k < LOC_NR; k++) {
+		const char *share = fmt_share((double)s->by_class[k], (double)total, 1, a, sizeof(a));
+
+		if (k == LOC_LLC && v->topo && !v->topo->llc_known)
+			share = "unknown";
+		x += canvas_printf(c, x, y + 1, 0, CV_CLASS0 + k, "%c", class_letter[k]);
+		x += canvas_printf(c, x, y + 1, r.x + r.w - 1 - x, CV_NORMAL, " %s %s  ",
+				   class_short[k], share);
+	}
+	x = r.x + 1;
+	if (s->delay.count)
+		x += canvas_printf(c, x, y + 2, 0, CV_NORMAL, "wake-to-run p50 %s  p99 %s  ",
+				   dash_fmt_ns(hist_percentile(&s->delay, 50), a, sizeof(a)),
+				   dash_fmt_ns(hist_percentile(&s->delay, 99), b, sizeof(b)));
+	else
+		x += canvas_text(c, x, y + 2, 0, CV_DIM, "wake-to-run: none measured  ");
+	for (int p = 0; p < PLACE_NR; p++)
+		placed += s->placement[p];
+	canvas_printf(c, x, y + 2, r.x + r.w - 1 - x, CV_NORMAL,
+		      "placed: stayed %s pulled %s elsewhere %s",
+		      fmt_share((double)s->placement[PLACE_STAYED], (double)placed, 0, a, sizeof(a)),
+		      fmt_share((double)s->placement[PLACE_PULLED], (double)placed, 0, b, sizeof(b)),
+		      fmt_share((double)s->placement[PLACE_ELSEWHERE], (double)placed, 0, d,
+				sizeof(d)));
+}

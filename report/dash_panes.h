@@ -1,0 +1,36 @@
+/* dash_panes.h - the dashboard's panes (one file each) and the helpers they share. */
+#ifndef LOCUS_DASH_PANES_H
+#define LOCUS_DASH_PANES_H
+
+#include <stddef.h>
+
+#include "dash.h"
+
+struct dash_rect {
+	int x, y, w, h;
+};
+
+struct dash_layout {
+	bool too_small;
+	struct dash_rect header, counters, heatmap, locality, tasks, cpus, footer;
+};
+
+/* Where each pane goes on a w x h screen; a pane with h == 0 is hidden. */
+void dash_layout(int w, int h, struct dash_layout *l);
+
+void pane_counters(struct canvas *c, struct dash_rect r, const struct dash_view *v, bool focus);
+void pane_heatmap(struct canvas *c, struct dash_rect r, const struct dash_view *v, bool focus);
+void pane_locality(struct canvas *c, struct dash_rect r, const struct dash_view *v);
+void pane_tasks(struct canvas *c, struct dash_rect r, const struct dash_view *v, bool focus);
+void pane_cpus(struct canvas *c, struct dash_rect r, const struct dash_view *v, bool focus);
+
+/* "812 ns", "4.1 us", "38 us", "1.2 ms", "2.30 s". */
+const char *dash_fmt_ns(uint64_t ns, char *buf, size_t len);
+/* A compact number: "812", "4.3", "52.7K", "1.20M". */
+const char *dash_fmt_num(double x, char *buf, size_t len);
+/* A rate per second of a count over the view's span: "20.1 K", "0", "-" without a span. */
+const char *dash_fmt_rate(const struct dash_view *v, uint64_t count, char *buf, size_t len);
+/* The first row to show of n rows in a window of rows, given the user's scroll. */
+int dash_first_row(int scroll, int n, int rows);
+
+#endif

@@ -1,0 +1,279 @@
+/* dash_render.c - the dashboard's layout, header, footer, help and keys. */
+#include "dash.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../common/util.h"
+#include "dash_panes.h"
+
+#define MIN_W 40
+#define MIN_H 12
+
+void dash_layout(int w, int h, struct dash_layout *l)
+{
+	int body, rest, top, left;
+
+	memset(l, 0, sizeof(*l));
+	if (w < MIN_W || h < MIN_H) {
+		l->too_small = true;
+		return;
+	}
+	l->header = (struct dash_rect){ 0, 0, w, 2 };
+	l->footer = (struct dash_rect){ 0, h - 1, w, 1 };
+	body = h - 3;
+	if (w >= 160 && h >= 30) {
+		/* wide: the heatmap takes the right side, top to bottom */
+		int lw = w * 11 / 20, tw = lw * 3 / 5;
+
+		l->counters = (struct dash_rect){ 0, 2, lw, 8 };
+		l->locality = (struct dash_rect){ 0, 10, lw, 5 };
+		l->tasks = (struct dash_rect){ 0, 15, tw, body - 13 };
+		l->cpus = (struct dash_rect){ tw, 15, lw - tw, body - 13 };
+		l->heatmap = (struct dash_rect){ lw, 2, w - lw, body };
+		return;
+	}
+	rest = body - 5;			/* the locality pane: a frame around 3 rows */
+	top = rest * 11 / 20;
+	if (top < 8)
+		top = rest < 8 ? rest : 8;	/* six counters in a frame */
+	left = w / 2 < 64 ? w / 2 : 64;
+	l->counters = (struct dash_rect){ 0, 2, left, top };
+	l->heatmap = (struct dash_rect){ left, 2, w - left, top };
+	l->locality = (struct dash_rect){ 0, 2 + top, w, 5 };
+	if (rest - top >= 4) {
+		int tw = w * 3 / 5;
+
+		l->tasks = (struct dash_rect){ 0, 7 + top, tw, rest - top };
+		l->cpus = (struct dash_rect){ tw, 7 + top, w - tw, rest - top };
+	}
+}
+
+int dash_pane_rows(int w, int h, enum dash_pane p)
+{
+	struct dash_layout l;
+	const struct dash_rect *r[PANE_NR] = { &l.counters, &l.heatmap, &l.tasks, &l.cpus };
+
+	dash_layout(w, h, &l);
+	return l.too_small || r[p]->h < 3 ? 0 : r[p]->h - 2;
+}
+
+int dash_first_row(int scroll, int n, int rows)
+{
+	int max = n - rows;
+
+	if (max < 0)
+		max = 0;
+	return scroll < 0 ? 0 : scroll > max ? max : scroll;
+}
+
+const char *dash_fmt_ns(uint64_t ns, char *buf, size_t len)
+{
+	double v = (double)ns;
+
+	if (ns < 1000)
+		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+	else if (ns < 10000)
+		snprintf(buf, len, "%.1f us", v / 1e3);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.0f us", v / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.1f ms", v / 1e6);
+	else
+		snprintf(buf, len, "%.2f s", v / 1e9);
+	return buf;
+}
+
+const char *dash_fmt_num(double x, char *buf, size_t len)
+{
+	static const char unit[] = " KMGTP";
+	int u = 0;
+
+	if (x < 0)
+		x = 0;
+	while (x >= 999.5 && u < 5) {
+		x /= 1000;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, x < 10 && x != (double)(uint64_t)x ? "%.1f" : "%.0f", x);
+	else
+		snprintf(buf, len, x < 9.995 ? "%.2f%c" : x < 99.95 ? "%.1f%c" : "%.0f%c", x,
+			 unit[u]);
+	return buf;
+}
+
+const char *dash_fmt_rate(const struct dash_view *v, uint64_t count, char *buf, size_t len)
+{
+	if (v->span_s <= 0) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	return dash_fmt_num((double)count / v->span_s, buf, len);
+}
+
+void dash_series_push(struct dash_series_state *s, double rate)
+{
+	if (s->nhist == DASH_HIST) {
+		memmove(s->hist, s->hist + 1, (DASH_HIST - 1) * sizeof(s->hist[0]));
+		s->nhist--;
+	}
+	s->hist[s->nhist++] = rate;
+}
+
+enum dash_action dash_key(struct dash_ui *ui, int key)
+{
+	if (ui->help && key != 'q' && key != 'Q') {
+		ui->help = false; /* any key closes the help */
+		return DASH_REDRAW;
+	}
+	switch (key) {
+	case 'q':
+	case 'Q':
+		return DASH_QUIT;
+	case ' ':
+		ui->paused = !ui->paused;
+		return DASH_PAUSE;
+	case '\t':
+	case DASH_KEY_TAB:
+		ui->focus = (ui->focus + 1) % PANE_NR;
+		return DASH_REDRAW;
+	case DASH_KEY_BTAB:
+		ui->focus = (ui->focus + PANE_NR - 1) % PANE_NR;
+		return DASH_REDRAW;
+	case '1': case '2': case '3': case '4':
+		ui->focus = key - '1';
+		return DASH_REDRAW;
+	case 's':
+		ui->sort[ui->focus] = (ui->sort[ui->focus] + 1) % 3;
+		ui->scroll[ui->focus] = 0;
+		return DASH_REDRAW;
+	case 'i':
+		ui->cumulative = !ui->cumulative;
+		return DASH_REDRAW;
+	case 'r':
+		return DASH_RESET;
+	case 'h':
+	case '?':
+		ui->help = true;
+		return DASH_REDRAW;
+	case DASH_KEY_UP:
+		ui->scroll[ui->focus] -= ui->scroll[ui->focus] > 0;
+		return DASH_REDRAW;
+	case DASH_KEY_DOWN:
+		ui->scroll[ui->focus]++; /* clamped when drawn */
+		return DASH_REDRAW;
+	case DASH_KEY_PGUP:
+		ui->scroll[ui->focus] -= 10;
+		if (ui->scroll[ui->focus] < 0)
+			ui->scroll[ui->focus] = 0;
+		return DASH_REDRAW;
+	case DASH_KEY_PGDN:
+		ui->scroll[ui->focus] += 10;
+		return DASH_REDRAW;
+	case DASH_KEY_HOME:
+		ui->scroll[ui->focus] = 0;
+		return DASH_REDRAW;
+	}
+	return DASH_NONE;
+}
+
+static void header(struct canvas *c, struct dash_rect r, const struct dash_view *v)
+{
+	const struct dash_ui *ui = v->ui;
+	char mode[48], lost[32], rest[96];
+	int x, room, secs = (int)v->elapsed_s;
+
+	if (ui->paused)
+		snprintf(mode, sizeof(mode), "[paused]");
+	else if (ui->cumulative)
+		snprintf(mode, sizeof(mode), "[cumulative]");
+	else
+		snprintf(mode, sizeof(mode), "[interval %.1f s]", v->interval_s);
+	snprintf(rest, sizeof(rest), "  %d:%02d:%02d  %d CPUs  lost %s", secs / 3600,
+		 secs / 60 % 60, secs % 60, v->cpus_traced, fmt_count(v->lost, lost, sizeof(lost)));
+	room = r.w - 10 - (int)strlen(v->state) - 2 - (int)strlen(rest) - (int)strlen(mode) - 1;
+	x = canvas_text(c, r.x, r.y, 0, CV_BOLD, "locus top ");
+	x += canvas_text(c, r.x + x, r.y, room > 8 ? room : 8, CV_NORMAL, v->command);
+	x += canvas_printf(c, r.x + x, r.y, 0, CV_TITLE, "  %s", v->state);
+	x += canvas_text(c, r.x + x, r.y, 0, v->lost ? CV_WARN : CV_NORMAL, rest);
+	if (r.w - (int)strlen(mode) > x + 1)
+		canvas_text(c, r.x + r.w - (int)strlen(mode), r.y, 0,
+			    ui->paused ? CV_WARN : CV_FOCUS, mode);
+	x = canvas_printf(c, r.x, r.y + 1, 0, CV_DIM, "%s", v->scope);
+	if (v->cannot && v->cannot[0])
+		canvas_printf(c, r.x + x, r.y + 1, 0, CV_WARN, "; cannot measure here: %s",
+			      v->cannot);
+}
+
+static void footer(struct canvas *c, struct dash_rect r)
+{
+	static const char *const keys[][2] = {
+		{ "q", "quit" }, { "space", "pause" }, { "tab/1-4", "focus" }, { "s", "sort" },
+		{ "i", "interval/total" }, { "r", "reset" }, { "?", "help" },
+		{ "arrows", "scroll" },
+	};
+	int x = r.x;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		int need = (int)(strlen(keys[i][0]) + strlen(keys[i][1])) + 3;
+
+		if (x + need > r.x + r.w)
+			break;
+		x += canvas_text(c, x, r.y, 0, CV_KEY, keys[i][0]);
+		x += canvas_printf(c, x, r.y, 0, CV_DIM, " %s  ", keys[i][1]);
+	}
+}
+
+static void help(struct canvas *c)
+{
+	static const char *const lines[] = {
+		"q          quit (stops the workload)",
+		"space      pause / resume the display",
+		"tab, 1-4   focus: counters, heatmap, tasks, CPUs",
+		"s          sort the focused pane (heatmap: which",
+		"           matrix: wakeups, previous CPU, migrations)",
+		"i          last interval / cumulative since start",
+		"r          reset: start counting from now",
+		"arrows     scroll the focused pane (PgUp/PgDn, Home)",
+		"h, ?       this help; any key closes it",
+	};
+	int n = (int)(sizeof(lines) / sizeof(lines[0]));
+	int w = 58, h = n + 2, x = (c->w - w) / 2, y = (c->h - h) / 2;
+
+	if (x < 0)
+		x = 0;
+	if (y < 0)
+		y = 0;
+	for (int i = 0; i < h; i++)
+		canvas_fill(c, x, y + i, w, CV_NORMAL, ' ');
+	canvas_box(c, x, y, w, h, "keys", true);
+	for (int i = 0; i < n; i++)
+		canvas_text(c, x + 2, y + 1 + i, w - 4, CV_NORMAL, lines[i]);
+}
+
+void dash_render(struct canvas *c, const struct dash_view *v)
+{
+	struct dash_layout l;
+	int f = v->ui->focus;
+
+	canvas_clear(c);
+	dash_layout(c->w, c->h, &l);
+	if (l.too_small) {
+		canvas_printf(c, 0, 0, 0, CV_WARN, "locus top: terminal %dx%d is too small",
+			      c->w, c->h);
+		canvas_printf(c, 0, 1, 0, CV_NORMAL, "(needs %dx%d; q quits)", MIN_W, MIN_H);
+		return;
+	}
+	header(c, l.header, v);
+	pane_counters(c, l.counters, v, f == PANE_COUNTERS);
+	pane_heatmap(c, l.heatmap, v, f == PANE_HEATMAP);
+	pane_locality(c, l.locality, v);
+	if (l.tasks.h) {
+		pane_tasks(c, l.tasks, v, f == PANE_TASKS);
+		pane_cpus(c, l.cpus, v, f == PANE_CPUS);
+	}
+	footer(c, l.footer);
+	if (v->ui->help)
+		help(c);
+}

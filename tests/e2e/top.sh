@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# top.sh - the live dashboard in tmux: panes, resize, keys, exit codes, terminal restored.
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v tmux >/dev/null; then
+	skip "tmux is not installed"
+	finish
+fi
+if ! have_root; then
+	skip "locus top traces sched tracepoints: needs root here"
+	finish
+fi
+SOCK="locus-e2e-$$"
+T() { tmux -L "$SOCK" "$@"; }
+trap 'T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+# wait_for FILE SECONDS: until FILE exists
+wait_for() {
+	for _ in $(seq 1 $(($2 * 10))); do [ -s "$1" ] && return 0; sleep 0.1; done
+	return 1
+}
+# pane_until REGEX SECONDS: until the pane shows REGEX
+pane_until() {
+	for _ in $(seq 1 $(($2 * 10))); do T capture-pane -p | grep -Eq "$1" && return 0; sleep 0.1; done
+	return 1
+}
+# widest line of the pane
+pane_width() {
+	local w=0 l
+	while IFS= read -r l; do [ ${#l} -gt $w ] && w=${#l}; done < <(T capture-pane -p)
+	echo $w
+}
+export LC_ALL=C.UTF-8 # ${#l} counts characters, not bytes
+workload_alive() { pgrep -f "^$LOCUS bench pingpong --loops $1\$" >/dev/null; }
+
+# 1. A workload in a 120x40 pane: every pane, then 60x20 and back, then q.
+T new-session -d -x 120 -y 40 \
+	"TERM=xterm-256color LANG=C.UTF-8 $LOCUS top -o $TMP/r1.txt -- $LOCUS bench pingpong --loops 4000001; echo \$? >$TMP/rc1; sleep 60"
+pane_until 'wakeups +[0-9.]+K' 8
+T capture-pane -p >"$TMP/s1.txt"
+T capture-pane -p -e >"$TMP/s1e.txt"
+for pane in "locus top $LOCUS bench pingpong" "1 counters /s" "2 wakeups: waker x target CPU" \
+	    "wakeup locality" "3 tasks: who wakes whom" "4 CPUs busy" "q quit"; do
+	check "120x40 shows '$pane'" grep -qF -- "$pane" "$TMP/s1.txt"
+done
+check "counters: voluntary switches per second, non-zero" grep -Eq 'cs vol +[0-9.]+K ' "$TMP/s1.txt"
+check "counters: wakeups per second, non-zero" grep -Eq 'wakeups +[0-9.]+K ' "$TMP/s1.txt"
+check "counters: cache misses say why not (no PMU)" grep -Eq 'cache-miss +(n/a|[0-9])' "$TMP/s1.txt"
+check "locality: class shares of the wakeups" grep -Eq 'same CPU [0-9.]+%.*node [0-9.]+%' "$TMP/s1.txt"
+check "locality: wake-to-run percentiles" grep -Eq 'wake-to-run p50 [0-9.]+ [un]s +p99' "$TMP/s1.txt"
+check "tasks: the ping-pong pair with its rate" grep -Eq 'locus:[0-9]+ > locus:[0-9]+ +[0-9.]+K' "$TMP/s1.txt"
+check "CPUs: busy share per CPU" grep -Eq '^.* +0 +[0-9.]+% ' "$TMP/s1.txt"
+check "heatmap: cells painted in 256 colours" grep -q $'\e\\[48;5;[0-9]*m' "$TMP/s1e.txt"
+expect_eq "120x40: every line fits" 120 "$(pane_width)"
+T resize-window -x 60 -y 20
+pane_until '^q quit' 3
+sleep 1.2
+T capture-pane -p >"$TMP/s2.txt"
+check "60x20: the counters pane" grep -q "1 counters" "$TMP/s2.txt"
+check "60x20: the heatmap pane" grep -q "2 wakeups" "$TMP/s2.txt"
+check "60x20: the tasks pane" grep -q "3 tasks" "$TMP/s2.txt"
+check "60x20: nothing wider than the pane" test "$(pane_width)" -le 60
+T resize-window -x 120 -y 40
+sleep 1.2
+expect_eq "back to 120x40: full width again" 120 "$(pane_width)"
+T send-keys 2 s
+pane_until "2 wakeups: previous x target CPU" 3 && ok "2 then s: the heatmap shows previous x target" ||
+	fail "2 then s did not switch the heatmap"
+T send-keys '?'
+pane_until "any key closes it" 3 && ok "? shows the help" || fail "? shows no help"
+T send-keys x
+T send-keys q
+wait_for "$TMP/rc1" 10
+expect_eq "q exits 0" 0 "$(cat "$TMP/rc1" 2>/dev/null)"
+expect_eq "q restores the normal screen" 0 "$(T display -p '#{alternate_on}')"
+expect_eq "q restores the cursor" 1 "$(T display -p '#{cursor_flag}')"
+sleep 0.3
+workload_alive 4000001 && fail "q left the workload running" || ok "q stopped the workload"
+check "the text report follows (-o)" grep -q "Wake-to-run delay" "$TMP/r1.txt"
+T kill-server 2>/dev/null
+sleep 0.3
+
+# 2. The workload ends by itself: the final screen stays until q; its exit status is locus's.
+T new-session -d -x 100 -y 30 \
+	"TERM=xterm LANG=C LC_ALL=C $LOCUS top -d 0.5 -- sh -c '$LOCUS bench pingpong --loops 30000 >/dev/null; exit 3'; echo \$? >$TMP/rc2; sleep 60"
+pane_until "exited 3, q to leave" 15 && ok "final screen says the workload exited 3" ||
+	fail "no final screen: $(T capture-pane -p | head -3)"
+check "the final screen stays (alternate screen on)" test "$(T display -p '#{alternate_on}')" = 1
+check "no colours (TERM=xterm is 8 colours): still a frame" grep -q "wakeup locality" <(T capture-pane -p)
+check "plain C locale: ASCII frames" grep -q '^+ wakeup locality' <(T capture-pane -p)
+T send-keys q
+wait_for "$TMP/rc2" 5
+expect_eq "after q: the workload's exit status" 3 "$(cat "$TMP/rc2" 2>/dev/null)"
+check "after q: the report on the terminal" grep -q "Wake-to-run delay" <(T capture-pane -p -S -200)
+T kill-server 2>/dev/null
+sleep 0.3
+
+# 3. --exit-on-end leaves at once; a monochrome terminal draws the heatmap with characters.
+T new-session -d -x 100 -y 30 \
+	"TERM=vt100 LANG=C LC_ALL=C $LOCUS top --exit-on-end -d 0.3 -o $TMP/r3.txt -- sh -c '$LOCUS bench pingpong --loops 60000 >/dev/null; exit 5'; echo \$? >$TMP/rc3; sleep 60"
+sleep 1.2
+T capture-pane -p >"$TMP/s3.txt"
+grep -Eq '\|[01] +[.:=+*#%@-]+ ' "$TMP/s3.txt" && ok "monochrome: heatmap cells are ramp characters" || fail "monochrome: no ramp characters: $(head -8 "$TMP/s3.txt")"
+wait_for "$TMP/rc3" 20
+expect_eq "--exit-on-end: the workload's status at once" 5 "$(cat "$TMP/rc3" 2>/dev/null)"
+T kill-server 2>/dev/null
+sleep 0.3
+
+# 4. A fatal signal to locus still gives the terminal back.
+T new-session -d -x 100 -y 30 \
+	"TERM=xterm-256color $LOCUS top -- $LOCUS bench pingpong --loops 4000002; echo \$? >$TMP/rc4; sleep 60"
+pane_until "wakeups" 8
+pkill -SEGV -f "^$LOCUS top -- $LOCUS bench pingpong --loops 4000002"
+wait_for "$TMP/rc4" 10
+expect_eq "SIGSEGV: locus dies of it" 139 "$(cat "$TMP/rc4" 2>/dev/null)"
+expect_eq "SIGSEGV: the normal screen is back" 0 "$(T display -p '#{alternate_on}')"
+expect_eq "SIGSEGV: the cursor is back" 1 "$(T display -p '#{cursor_flag}')"
+sleep 0.5
+workload_alive 4000002 && { fail "the workload outlived locus"; pkill -f "bench pingpong --loops 4000002"; } ||
+	ok "the workload did not outlive locus"
+T kill-server 2>/dev/null
+
+# 5. No terminal: a text snapshot each interval, then the report.
+TERM= "$LOCUS" top -n 2 -d 0.3 -- "$LOCUS" bench pingpong --loops 2000000 >"$TMP/t5.txt" 2>"$TMP/t5.err"
+expect_eq "text mode: -n 2 ends the session, exit 0" 0 $?
+expect_eq "text mode: two snapshots" 2 "$(grep -c '^+ wakeup locality' "$TMP/t5.txt")"
+check "text mode: says why on stderr" grep -q "no full-screen dashboard (standard input or output is not a terminal)" "$TMP/t5.err"
+check "text mode: the report follows" grep -q "Wake-to-run delay" "$TMP/t5.txt"
+check "text mode: snapshots are 80 columns" test "$(awk '/^\+ wakeup/ { print length($0); exit }' "$TMP/t5.txt")" -le 80
+workload_alive 2000000 && fail "-n left the workload running" || ok "-n stopped the workload"
+
+# 6. Usage errors.
+for bad in "-d 0" "-d x" "-n 0" "-r 3" "--nosuch"; do
+	# shellcheck disable=SC2086
+	"$LOCUS" top $bad -- true >/dev/null 2>"$TMP/u.txt"
+	rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/u.txt")" -eq 1 ]; then ok "top $bad: usage error"; else fail "top $bad: exit $rc: $(cat "$TMP/u.txt")"; fi
+done
+finish

@@ -1,0 +1,291 @@
+/* test_dash.c - dashboard renders from fixed results (2 to 512 CPUs), keys, interval deltas. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../analyzers/sched_delta.h"
+#include "../../report/dash.h"
+#include "flows.h"
+#include "golden.h"
+
+struct scene {
+	const char *fixture;	/* NULL: a 2-CPU machine built from arrays */
+	struct flow fl[6];
+	int nflows;
+};
+
+static const struct scene scenes[] = {
+	{ NULL, { { 0, 1, 1, 40 }, { 1, 0, 0, 30 }, { 0, 0, 0, 5 } }, 3 },
+	{ "tests/fixtures/topology/desktop-4c8t",
+	  { { 1, 5, 5, 40 }, { 1, 2, 2, 25 }, { 0, 0, 0, 10 }, { 3, 6, 3, 5 } }, 4 },
+	{ "tests/fixtures/topology/2s16c2t-64",
+	  { { 0, 32, 32, 50 }, { 0, 1, 1, 30 }, { 0, 16, 16, 9 }, { 5, 5, 5, 20 },
+	    { 17, 40, 17, 6 }, { 63, 2, 31, 3 } }, 6 },
+	{ "tests/fixtures/topology/8n512",
+	  { { 0, 256, 256, 50 }, { 0, 1, 1, 30 }, { 0, 16, 16, 20 }, { 0, 32, 32, 10 },
+	    { 300, 300, 300, 15 }, { 511, 100, 200, 4 } }, 6 },
+};
+
+static void load_topo(const struct scene *s, struct topology *topo)
+{
+	static const int core[2] = { 0, 1 }, llc[2] = { 0, 0 }, node[2] = { 0, 0 };
+	char err[256];
+
+	if (!s->fixture) {
+		topology_from_arrays(topo, 2, core, llc, node);
+		snprintf(topo->source, sizeof(topo->source), "two CPUs");
+		return;
+	}
+	assert_int_equal(topology_load(topo, s->fixture, err, sizeof(err)), 0);
+}
+
+/* A view with fixed counters: rates rise and fall over 90 intervals. */
+static void fixed_view(struct dash_view *v, const struct sched_results *r,
+		       const struct topology *topo, const struct dash_ui *ui)
+{
+	memset(v, 0, sizeof(*v));
+	v->r = r;
+	v->topo = topo;
+	v->span_s = (double)(r->last_ns - r->first_ns) / 1e9;
+	v->interval_s = 1;
+	v->command = "locus bench pingpong --loops 1000000";
+	v->state = "running, pid 4242";
+	v->elapsed_s = 93;
+	v->cpus_traced = topo->nonline;
+	v->lost = 0;
+	v->cannot = "cache-misses, HITM (no hardware PMU: perf_event_open of cycles says ENOENT)";
+	v->scope = "the workload's tasks, perf ring buffers";
+	for (int s = 0; s < DS_NR; s++) {
+		struct dash_series_state *st = &v->series[s];
+
+		st->supported = s < DS_CACHE_MISS;
+		if (!st->supported) {
+			snprintf(st->why, sizeof(st->why), "no hardware PMU");
+			continue;
+		}
+		for (int i = 0; i < 90; i++)
+			dash_series_push(st, (double)((i * 37 + s * 11) % 50) * 100.0 * (s + 1));
+		st->rate = st->hist[st->nhist - 1];
+		st->total = (uint64_t)(st->rate * 93);
+	}
+	v->mem_why = "no PMU here: memory sampling needs PEBS (Intel) or IBS (AMD)";
+	v->ui = ui;
+}
+
+static char *render_scene(const struct scene *s, int w, int h, bool utf8,
+			  const struct dash_ui *ui, const struct cl_summary *lines, int nlines)
+{
+	struct topology topo;
+	struct wakeup an;
+	struct wakeup_cfg cfg = { 0 };
+	struct dash_view v;
+	struct canvas c;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	load_topo(s, &topo);
+	cfg.topo = &topo;
+	cfg.waking_source = true;
+	wakeup_init(&an, &cfg);
+	play(&an, s->fl, s->nflows);
+	fixed_view(&v, wakeup_results(&an), &topo, ui);
+	v.lines = lines;
+	v.nlines = nlines;
+	canvas_init(&c, w, h, utf8);
+	dash_render(&c, &v);
+	f = open_memstream(&buf, &len);
+	canvas_print(&c, f);
+	fclose(f);
+	canvas_release(&c);
+	wakeup_release(&an);
+	topology_release(&topo);
+	return buf;
+}
+
+static void check(int scene, int w, int h, bool utf8, const struct dash_ui *ui,
+		  const char *golden)
+{
+	static const struct dash_ui plain = { 0 };
+	char *text = render_scene(&scenes[scene], w, h, utf8, ui ? ui : &plain, NULL, 0);
+	char path[256];
+	int lines = 0;
+
+	snprintf(path, sizeof(path), "tests/golden/dash/%s", golden);
+	assert_int_equal(golden_compare(path, text), 0);
+	for (char *p = text; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, h);
+	free(text);
+}
+
+static void two_cpus(void **state)
+{
+	check(0, 80, 24, true, NULL, "2cpu_80x24.txt");
+	check(0, 200, 60, true, NULL, "2cpu_200x60.txt");
+	check(0, 80, 24, false, NULL, "2cpu_80x24_ascii.txt");
+}
+
+static void eight_cpus(void **state)
+{
+	check(1, 80, 24, true, NULL, "8cpu_80x24.txt");
+	check(1, 200, 60, true, NULL, "8cpu_200x60.txt");
+}
+
+static void sixty_four_cpus(void **state)
+{
+	check(2, 80, 24, true, NULL, "64cpu_80x24.txt");
+	check(2, 200, 60, true, NULL, "64cpu_200x60.txt");
+}
+
+static void five_twelve_cpus(void **state)
+{
+	check(3, 80, 24, true, NULL, "512cpu_80x24.txt");
+	check(3, 200, 60, true, NULL, "512cpu_200x60.txt");
+}
+
+static void focus_sort_help_small(void **state)
+{
+	struct dash_ui ui = { 0 };
+
+	assert_int_equal(dash_key(&ui, '2'), DASH_REDRAW);
+	assert_int_equal(dash_key(&ui, 's'), DASH_REDRAW); /* previous CPU x target */
+	assert_int_equal(ui.sort[PANE_HEATMAP], 1);
+	assert_int_equal(dash_key(&ui, 'i'), DASH_REDRAW);
+	check(2, 80, 24, true, &ui, "64cpu_80x24_prev_cumulative.txt");
+	assert_int_equal(dash_key(&ui, '?'), DASH_REDRAW);
+	check(0, 80, 24, true, &ui, "2cpu_80x24_help.txt");
+	assert_int_equal(dash_key(&ui, 'x'), DASH_REDRAW); /* any key closes help */
+	assert_false(ui.help);
+	check(0, 30, 8, true, &ui, "2cpu_too_small.txt");
+	check(0, 60, 20, true, NULL, "2cpu_60x20.txt");
+}
+
+static void cachelines_pane(void **state)
+{
+	static const struct dash_ui ui = { 0 };
+	const struct cl_summary l[] = {
+		{ 0x7f3a12c40, 812, 12, 800, 900, 4000, 2, 2 },
+		{ 0x55d0e0a080, 40, 40, 0, 300, 100, 1, 3 },
+	};
+	char *text = render_scene(&scenes[1], 120, 40, true, &ui, l, 2);
+
+	assert_int_equal(golden_compare("tests/golden/dash/8cpu_120x40_lines.txt", text), 0);
+	assert_non_null(strstr(text, "0x0007f3a12c40 HITM 812 (remote 800)"));
+	free(text);
+}
+
+static void keys(void **state)
+{
+	struct dash_ui ui = { 0 };
+
+	assert_int_equal(dash_key(&ui, 'q'), DASH_QUIT);
+	assert_int_equal(dash_key(&ui, ' '), DASH_PAUSE);
+	assert_true(ui.paused);
+	assert_int_equal(dash_key(&ui, '\t'), DASH_REDRAW);
+	assert_int_equal(ui.focus, PANE_HEATMAP);
+	assert_int_equal(dash_key(&ui, DASH_KEY_BTAB), DASH_REDRAW);
+	assert_int_equal(dash_key(&ui, DASH_KEY_BTAB), DASH_REDRAW);
+	assert_int_equal(ui.focus, PANE_CPUS);
+	assert_int_equal(dash_key(&ui, DASH_KEY_UP), DASH_REDRAW);
+	assert_int_equal(ui.scroll[PANE_CPUS], 0);
+	assert_int_equal(dash_key(&ui, DASH_KEY_PGDN), DASH_REDRAW);
+	assert_int_equal(ui.scroll[PANE_CPUS], 10);
+	assert_int_equal(dash_key(&ui, DASH_KEY_HOME), DASH_REDRAW);
+	assert_int_equal(ui.scroll[PANE_CPUS], 0);
+	assert_int_equal(dash_key(&ui, 'r'), DASH_RESET);
+	assert_int_equal(dash_key(&ui, 'Z'), DASH_NONE);
+	assert_int_equal(dash_pane_rows(80, 24, PANE_TASKS), 6);
+	assert_int_equal(dash_pane_rows(30, 8, PANE_TASKS), 0);
+}
+
+static void series_history(void **state)
+{
+	struct dash_series_state s = { 0 };
+
+	for (int i = 0; i < DASH_HIST + 5; i++)
+		dash_series_push(&s, i);
+	assert_int_equal(s.nhist, DASH_HIST);
+	assert_true(s.hist[0] == 5.0);
+	assert_true(s.hist[DASH_HIST - 1] == DASH_HIST + 4);
+}
+
+/* The interval between two snapshots holds exactly what was played in between. */
+static void interval_delta(void **state)
+{
+	const struct flow a[] = { { 0, 1, 1, 40 }, { 1, 0, 0, 30 } };
+	const struct flow b[] = { { 0, 0, 0, 25 } };
+	struct sched_results first = { 0 }, second = { 0 }, d = { 0 };
+	struct topology topo;
+	struct wakeup an;
+	struct wakeup_cfg cfg = { 0 };
+	uint64_t sum = 0;
+
+	load_topo(&scenes[0], &topo);
+	cfg.topo = &topo;
+	cfg.waking_source = true;
+	wakeup_init(&an, &cfg);
+	play(&an, a, 2);
+	sched_results_copy(&first, wakeup_results(&an));
+	play(&an, b, 1); /* a new wakee and waker (tids 1000, 2000 again: flow 0) */
+	sched_results_copy(&second, wakeup_results(&an));
+	sched_results_delta(&d, &second, &first);
+	assert_int_equal(d.wakeups, second.wakeups - first.wakeups);
+	assert_int_equal(d.wakeups, 25);
+	for (int i = 0; i < 4; i++)
+		sum += d.wake_matrix[i];
+	assert_int_equal(sum, d.wakeups_placed);
+	assert_int_equal(d.wake_matrix[0], 25); /* CPU 0 woke onto CPU 0 */
+	assert_int_equal(d.by_class[LOC_SAME_CPU], 25);
+	assert_int_equal(d.delay.count, second.delay.count - first.delay.count);
+	assert_int_equal(d.npairs, 1);
+	assert_int_equal(d.pairs[0].count, 25);
+	assert_int_equal(d.pairs[0].waker_tid, 2000);
+	/* delays of 1..7 us: percentiles of the interval stay within them */
+	assert_true(hist_percentile(&d.delay, 50) >= 1000 && hist_percentile(&d.delay, 99) <= 7000);
+	sched_results_delta(&d, &second, &second);
+	assert_int_equal(d.wakeups, 0);
+	assert_int_equal(d.npairs, 0);
+	assert_int_equal(d.delay.count, 0);
+	assert_int_equal(hist_percentile(&d.delay, 50), 0);
+	sched_results_release(&first);
+	sched_results_release(&second);
+	sched_results_release(&d);
+	wakeup_release(&an);
+	topology_release(&topo);
+}
+
+static void hist_subtract(void **state)
+{
+	struct hist a, b, d;
+
+	hist_init(&a);
+	hist_init(&b);
+	for (int i = 1; i <= 100; i++)
+		hist_add(&a, (uint64_t)i * 1000);
+	b = a;
+	for (int i = 0; i < 10; i++)
+		hist_add(&a, 1000000);
+	hist_sub(&d, &a, &b);
+	assert_int_equal(d.count, 10);
+	assert_true(d.min <= 1000000 && d.max == 1000000);
+	assert_true(hist_percentile(&d, 50) >= 960000 && hist_percentile(&d, 50) <= 1000000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(two_cpus), cmocka_unit_test(eight_cpus),
+		cmocka_unit_test(sixty_four_cpus), cmocka_unit_test(five_twelve_cpus),
+		cmocka_unit_test(focus_sort_help_small), cmocka_unit_test(cachelines_pane),
+		cmocka_unit_test(keys), cmocka_unit_test(series_history),
+		cmocka_unit_test(interval_delta), cmocka_unit_test(hist_subtract),
+	};
+
+	return cmocka_run_group_tests_name("dash", tests, NULL, NULL);
+}
