@@ -107,12 +107,20 @@ build/fuzz_perfdata: tests/fuzz/fuzz_perfdata.c tests/fuzz/target.h build/libloc
 	$(Q)clang -std=gnu11 -g -O1 -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) \
 		-fsanitize=fuzzer,address,undefined -o $@ $< build/liblocus-fuzz.a $(DEP_LIBS)
 
-# Fuzz the perf.data reader for FUZZ_SECONDS (default 60) from the seed corpus.
-fuzz: build/fuzz_perfdata
-	@mkdir -p build/fuzz-corpus
+build/fuzz_sweep: tests/fuzz/fuzz_sweep.c build/liblocus-fuzz.a
+	@echo "  LINK    $@"
+	$(Q)clang -std=gnu11 -g -O1 -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) \
+		-fsanitize=fuzzer,address,undefined -o $@ $< build/liblocus-fuzz.a $(DEP_LIBS)
+
+# Fuzz the perf.data reader, then the run JSON reader (locus diff), FUZZ_SECONDS each
+# (default 60), from the seed corpora.
+fuzz: build/fuzz_perfdata build/fuzz_sweep
+	@mkdir -p build/fuzz-corpus build/fuzz-corpus-sweep
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp build/fuzz_perfdata \
 		-max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
 		build/fuzz-corpus tests/fuzz/corpus
+	build/fuzz_sweep -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
+		build/fuzz-corpus-sweep tests/fuzz/corpus-sweep
 
 # Build, then run the main job on the built-in workload.
 demo: locus

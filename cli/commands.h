@@ -5,6 +5,7 @@
 int cmd_stat(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_top(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_list(int argc, char **argv);

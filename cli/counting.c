@@ -153,6 +153,7 @@ void counting_session(const struct counting_opts *o, char **argv, struct session
 	cfg->repeat = (int)o->repeat;
 	cfg->evs = o->evs;
 	cfg->nevs = o->nevs;
+	cfg->output_fd = -1;
 }
 
 static void scope_text(const struct counting_opts *o, char *const *argv, char *cmd, size_t clen,

@@ -9,19 +9,31 @@
 #include "../report/sched_report.h"
 #include "commands.h"
 #include "counting.h"
+#include "sweep.h"
 #include "traced.h"
 
-enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_TRACEFS };
+enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_TRACEFS, OPT_SWEEP, OPT_METRIC,
+       OPT_DIRECTION, OPT_SHOW_OUTPUT };
 
 static const struct cli_opt run_opts[] = {
 	{ "event", 'e', "LIST", "counters to use: libpfm4 or perf names, sys:tracepoint, hitm" },
 	{ "all-cpus", 'a', NULL, "collect system-wide on every CPU (every task but locus)" },
 	{ "cpu", 'C', "LIST", "collect system-wide on these CPUs only (0-3,8)" },
 	{ "per-cpu", 'A', NULL, "also show each counter per CPU" },
+	{ "repeat", 'r', "N", "run the command N times: a table of every run, mean, stddev" },
+	{ "sweep", OPT_SWEEP, "NAME=V1,V2", "run once per value (times -r), {NAME} in the command "
+					  "replaced by it" },
+	{ "metric", OPT_METRIC, "PRESET|REGEX", "the benchmark's figure of merit from its output: "
+						"tbench, hackbench, pgbench, sysbench, netperf, "
+						"schbench, pingpong, or a regex with one group" },
+	{ "direction", OPT_DIRECTION, "higher|lower", "which way the --metric regex is better" },
+	{ "show-output", OPT_SHOW_OUTPUT, NULL, "with -r/--sweep/--metric, echo the workload's "
+					       "output to stderr" },
 	{ "sections", OPT_SECTIONS, "LIST", "report only these: counters,wakeups,latency,pairs,"
 					      "migrations,switches,cpus,cachelines (default all)" },
 	{ "json", OPT_JSON, "FILE", "also write the results as JSON (- for stdout)" },
-	{ "svg", OPT_SVG, "FILE", "draw the wakeup heatmap (waker x target CPU) as SVG" },
+	{ "svg", OPT_SVG, "FILE", "draw the wakeup heatmap (waker x target CPU) as SVG; with "
+				  "-r/--sweep, the metric per value and class shares" },
 	{ "output", 'o', "FILE", "write the text report to FILE instead of stdout" },
 	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "read the CPU topology from DIR instead of /sys" },
 	{ "tracefs", OPT_TRACEFS, "DIR", "tracefs mount point (default: found, or mounted)" },
@@ -37,11 +49,15 @@ static const struct cli_cmd run_cmd = {
 	"Run a workload and report its counters and its scheduling: where wakeups\n"
 	"landed relative to the waker and the previous CPU (same CPU, SMT, LLC, node,\n"
 	"remote), wake-to-run delay, migrations, context switches and CPU use.\n"
-	"Without a command, runs the built-in workload 'locus bench pingpong'.",
+	"Without a command, runs the built-in workload 'locus bench pingpong'.\n"
+	"With -r, --sweep or --metric it runs the benchmark loop instead: each sweep value\n"
+	"N times, the benchmark's metric next to switches/s, migrations/s, class shares,\n"
+	"p99 wake-to-run and HITM/s per run; --json keeps every run for 'locus diff'.",
 	run_opts,
 };
 
 struct run_opts {
+	struct sweep_opts sw;
 	unsigned sections;
 	const char *svg;
 	const char *sysfs_root;
@@ -64,6 +80,18 @@ static int take_run_opt(struct run_opts *ro, int c, const char *arg)
 	case OPT_SVG:
 		ro->svg = arg;
 		return 1;
+	case OPT_SWEEP:
+		ro->sw.sweep = arg;
+		return 1;
+	case OPT_METRIC:
+		ro->sw.metric = arg;
+		return 1;
+	case OPT_DIRECTION:
+		ro->sw.direction = arg;
+		return 1;
+	case OPT_SHOW_OUTPUT:
+		ro->sw.show_output = true;
+		return 1;
 	case OPT_SYSFS_ROOT:
 		ro->sysfs_root = arg;
 		return 1;
@@ -79,7 +107,7 @@ static int take_run_opt(struct run_opts *ro, int c, const char *arg)
 int cmd_run(int argc, char **argv)
 {
 	struct counting_opts o = { 0 };
-	struct run_opts ro = { SEC_ALL, NULL, NULL, NULL, 0 };
+	struct run_opts ro = { .sections = SEC_ALL };
 	char *builtin[] = { (char *)locus_self_path(), "bench", "pingpong", NULL };
 	struct session_cfg cfg;
 	struct session_outcome out;
@@ -91,6 +119,7 @@ int cmd_run(int argc, char **argv)
 	struct report_extra extra;
 	struct cli_parser p;
 	char **cmdv;
+	bool loop;
 	int c, rc;
 
 	cli_parser_init(&p, &run_cmd);
@@ -122,7 +151,23 @@ int cmd_run(int argc, char **argv)
 		counting_release(&o);
 		return EXIT_LOCUS_USAGE;
 	}
+	loop = o.repeat > 1 || ro.sw.sweep || ro.sw.metric || ro.sw.direction;
+	if (loop && sweep_check(&run_cmd, &ro.sw, cmdv) < 0) {
+		counting_release(&o);
+		return EXIT_LOCUS_USAGE;
+	}
 	if ((rc = cli_load_topology(&run_cmd, ro.sysfs_root, &topo))) {
+		counting_release(&o);
+		return rc;
+	}
+	if (loop) {
+		ro.sw.svg = ro.svg;
+		ro.sw.tracefs = ro.tracefs;
+		ro.sw.pages = ro.pages;
+		ro.sw.argc = argc;
+		ro.sw.argv = argv;
+		rc = sweep_main(&o, &ro.sw, cmdv, &topo);
+		topology_release(&topo);
 		counting_release(&o);
 		return rc;
 	}

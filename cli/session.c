@@ -252,6 +252,7 @@ void session_count(const struct session_cfg *cfg, struct stat_result *res,
 		out->exit_code = EXIT_LOCUS_RUNTIME;
 		return;
 	}
+	l.output_fd = cfg->output_fd;
 	if (cfg->pid && !cfg->argv && (err = launcher_watch(&l, cfg->pid)) < 0) {
 		locus_err("cannot watch pid %d: %s", (int)cfg->pid, strerror(-err));
 		out->failed = true;

@@ -40,6 +40,7 @@ struct session_cfg {
 					 * then taxes every context switch */
 	struct tracer *tracer;		/* where the tracing goes */
 	const struct session_watch *watch;	/* or NULL */
+	int output_fd;			/* the workload's stdout and stderr, or -1 (inherit) */
 };
 
 struct session_outcome {

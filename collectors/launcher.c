@@ -36,7 +36,7 @@ int launcher_init(struct launcher *l)
 	sigset_t set = relayed_set();
 
 	memset(l, 0, sizeof(*l));
-	l->go_fd = l->err_fd = l->sig_fd = l->watch_fd = l->input_fd = -1;
+	l->go_fd = l->err_fd = l->sig_fd = l->watch_fd = l->input_fd = l->output_fd = -1;
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
 		return -errno;
 	l->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -45,7 +45,7 @@ int launcher_init(struct launcher *l)
 	return 0;
 }
 
-static void child_exec(int go_rd, int err_wr, char *const argv[])
+static void child_exec(int go_rd, int err_wr, int out_fd, char *const argv[])
 {
 	sigset_t set = relayed_set();
 	char go;
@@ -56,6 +56,8 @@ static void child_exec(int go_rd, int err_wr, char *const argv[])
 	signal(SIGPIPE, SIG_DFL);
 	/* if locus dies (a crash, SIGKILL), the workload it measures goes with it */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (out_fd >= 0 && (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0))
+		_exit(EXIT_LOCUS_NOEXEC);
 	nofile_restore(); /* the workload runs with the limits it was given */
 	do {
 		r = read(go_rd, &go, 1);
@@ -98,7 +100,7 @@ int launcher_fork(struct launcher *l, char *const argv[])
 	if (pid == 0) {
 		close(go[1]);
 		close(err[0]);
-		child_exec(go[0], err[1], argv);
+		child_exec(go[0], err[1], l->output_fd, argv);
 	}
 	close(go[0]);
 	close(err[1]);

@@ -13,6 +13,7 @@ struct launcher {
 	int sig_fd;	   /* signalfd for INT, TERM, HUP, CHLD */
 	int watch_fd;	   /* pidfd of a process to wait for (-p), or -1 */
 	int input_fd;	   /* launcher_wait also returns (false) when this is readable, or -1 */
+	int output_fd;	   /* the workload's stdout and stderr go here, or -1: locus's own */
 	int interrupts;	   /* SIGINT/SIGTERM/SIGHUP received so far */
 	bool exited;	   /* the workload (or watched process) is gone */
 	int status;	   /* wait status of the workload once exited */

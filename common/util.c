@@ -314,3 +314,22 @@ void nofile_original(struct rlimit *rl)
 	else
 		getrlimit(RLIMIT_NOFILE, rl);
 }
+
+const char *fmt_short(double x, char *buf, size_t len)
+{
+	static const char unit[] = " KMGTP";
+	int u = 0;
+
+	if (x < 0)
+		x = 0;
+	while (x >= 999.5 && u < 5) {
+		x /= 1000;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, x < 10 && x != (double)(uint64_t)x ? "%.1f" : "%.0f", x);
+	else
+		snprintf(buf, len, x < 9.995 ? "%.2f%c" : x < 99.95 ? "%.1f%c" : "%.0f%c", x,
+			 unit[u]);
+	return buf;
+}

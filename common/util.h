@@ -50,6 +50,8 @@ const char *fmt_bytes(uint64_t v, char *buf, size_t len);
 
 /* Format an integer with thousands separators ("40,012") into buf. */
 const char *fmt_count(uint64_t v, char *buf, size_t len);
+/* A compact number for narrow columns: "812", "4.3", "52.7K", "1.20M" (negatives as 0). */
+const char *fmt_short(double x, char *buf, size_t len);
 /* Format a rate with a K/M/G suffix ("32.41 K") into buf. */
 const char *fmt_si(double v, char *buf, size_t len);
 

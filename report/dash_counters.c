@@ -47,7 +47,7 @@ void pane_counters(struct canvas *c, struct dash_rect r, const struct dash_view 
 			canvas_text(c, x + 8, y, iw - lw - 8, CV_DIM, s->why);
 			continue;
 		}
-		canvas_printf(c, x, y, 7, CV_BOLD, "%7s", dash_fmt_num(s->rate, buf, sizeof(buf)));
+		canvas_printf(c, x, y, 7, CV_BOLD, "%7s", fmt_short(s->rate, buf, sizeof(buf)));
 		x += 8;
 		if (totals) {
 			canvas_printf(c, x, y, 12, CV_DIM, "%12s", fmt_count(s->total, buf,

@@ -26,8 +26,6 @@ void pane_cpus(struct canvas *c, struct dash_rect r, const struct dash_view *v, 
 
 /* "812 ns", "4.1 us", "38 us", "1.2 ms", "2.30 s". */
 const char *dash_fmt_ns(uint64_t ns, char *buf, size_t len);
-/* A compact number: "812", "4.3", "52.7K", "1.20M". */
-const char *dash_fmt_num(double x, char *buf, size_t len);
 /* A rate per second of a count over the view's span: "20.1 K", "0", "-" without a span. */
 const char *dash_fmt_rate(const struct dash_view *v, uint64_t count, char *buf, size_t len);
 /* The first row to show of n rows in a window of rows, given the user's scroll. */

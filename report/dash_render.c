@@ -84,32 +84,13 @@ const char *dash_fmt_ns(uint64_t ns, char *buf, size_t len)
 	return buf;
 }
 
-const char *dash_fmt_num(double x, char *buf, size_t len)
-{
-	static const char unit[] = " KMGTP";
-	int u = 0;
-
-	if (x < 0)
-		x = 0;
-	while (x >= 999.5 && u < 5) {
-		x /= 1000;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, len, x < 10 && x != (double)(uint64_t)x ? "%.1f" : "%.0f", x);
-	else
-		snprintf(buf, len, x < 9.995 ? "%.2f%c" : x < 99.95 ? "%.1f%c" : "%.0f%c", x,
-			 unit[u]);
-	return buf;
-}
-
 const char *dash_fmt_rate(const struct dash_view *v, uint64_t count, char *buf, size_t len)
 {
 	if (v->span_s <= 0) {
 		snprintf(buf, len, "-");
 		return buf;
 	}
-	return dash_fmt_num((double)count / v->span_s, buf, len);
+	return fmt_short((double)count / v->span_s, buf, len);
 }
 
 void dash_series_push(struct dash_series_state *s, double rate)

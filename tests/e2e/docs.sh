@@ -3,7 +3,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 help_opts() { "$LOCUS" "$@" --help | grep -Eo -- '--[a-z][a-z-]*' | sort -u; }
-for spec in "stat:locus-stat.1" "run:locus-run.1" "top:locus-top.1" "record:locus-record.1" "report:locus-report.1" "doctor:locus-doctor.1" "list:locus-list.1" \
+for spec in "stat:locus-stat.1" "run:locus-run.1" "top:locus-top.1" "diff:locus-diff.1" "record:locus-record.1" "report:locus-report.1" "doctor:locus-doctor.1" "list:locus-list.1" \
 	    "bench pingpong:locus-bench.1" "bench falseshare:locus-bench.1"; do
 	cmd=${spec%%:*} page=man/${spec#*:}
 	# shellcheck disable=SC2086
@@ -12,7 +12,7 @@ for spec in "stat:locus-stat.1" "run:locus-run.1" "top:locus-top.1" "record:locu
 		check "'locus $cmd' option $opt is in $page" grep -q -- "$esc" "$page"
 	done
 done
-for cmd in run top stat record report doctor list bench; do
+for cmd in run top diff stat record report doctor list bench; do
 	check "locus(1) lists '$cmd'" grep -q "^\.B $cmd$" man/locus.1
 	check "locus --help lists '$cmd'" bash -c "\"$LOCUS\" --help | grep -q '^  $cmd '"
 done

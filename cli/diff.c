@@ -1,0 +1,130 @@
+/* diff.c - `locus diff BASE.json NEW.json...`: compare benchmark loops, mmtests style. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../collectors/sweep_file.h"
+#include "../common/exitcodes.h"
+#include "../common/util.h"
+#include "../report/sweep_report.h"
+#include "commands.h"
+#include "counting.h"
+
+static const struct cli_opt diff_opts[] = {
+	{ "json", OPT_JSON, "FILE", "also write the comparison as JSON (- for stdout)" },
+	{ "output", 'o', "FILE", "write the text to FILE instead of stdout" },
+	{ "quiet", 'q', NULL, "no notes on stderr" },
+	{ "help", 'h', NULL, "show this help" },
+	{ 0 },
+};
+
+static const struct cli_cmd diff_cmd = {
+	"diff", "[options] BASE.json NEW.json [NEW2.json...]",
+	"Compare benchmark loops written by 'locus run -r N [--sweep ...] --json FILE':\n"
+	"for each sweep value and measure, the base and new means, their stddev in %,\n"
+	"the ratio new/base and the change. A '*' marks a difference larger than the two\n"
+	"95% confidence intervals together, with 'better' or 'worse' where the measure\n"
+	"has a direction (the metric's own; lower p99 wake-to-run and HITM/s).",
+	diff_opts,
+};
+
+struct diff_job {
+	const struct diff_input *base, *cur;
+	int n;
+};
+
+static void text_doc(FILE *f, void *ctx)
+{
+	struct diff_job *d = ctx;
+
+	for (int i = 0; i < d->n; i++)
+		diff_report_text(f, d->base, &d->cur[i]);
+}
+
+static void json_doc(FILE *f, void *ctx)
+{
+	struct diff_job *d = ctx;
+
+	if (d->n == 1) {
+		diff_report_json(f, d->base, &d->cur[0]);
+		return;
+	}
+	fputs("[\n", f);
+	for (int i = 0; i < d->n; i++) {
+		diff_report_json(f, d->base, &d->cur[i]);
+		if (i + 1 < d->n)
+			fputs(",\n", f);
+	}
+	fputs("]\n", f);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	const char *json = NULL, *out = NULL;
+	struct sweep_set *sets;
+	struct diff_input *in;
+	struct diff_job job;
+	struct cli_parser p;
+	char err[400];
+	int c, n, rc = EXIT_LOCUS_OK, marked = 0;
+	bool quiet = false;
+
+	cli_parser_init(&p, &diff_cmd);
+	while ((c = cli_next(&p, argc, argv)) != -1) {
+		switch (c) {
+		case -2:
+			return EXIT_LOCUS_USAGE;
+		case 'h':
+			cli_print_help(stdout, &diff_cmd);
+			return EXIT_LOCUS_OK;
+		case OPT_JSON:
+			json = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		}
+	}
+	n = argc - optind;
+	if (n < 2) {
+		cli_usage_error(&diff_cmd, "give a base file and at least one new file");
+		return EXIT_LOCUS_USAGE;
+	}
+	sets = xcalloc((size_t)n, sizeof(*sets));
+	in = xcalloc((size_t)n, sizeof(*in));
+	for (int i = 0; i < n; i++) {
+		if (sweep_load(argv[optind + i], &sets[i], err, sizeof(err)) < 0) {
+			locus_err("%s", err);
+			rc = EXIT_LOCUS_RUNTIME;
+			n = i;
+			goto done;
+		}
+		in[i] = (struct diff_input){ argv[optind + i], &sets[i] };
+	}
+	for (int i = 1; i < n; i++) {
+		if (strcmp(sets[0].sweep_name, sets[i].sweep_name) && !quiet)
+			locus_err("%s sweeps '%s', %s sweeps '%s': rows pair values by name",
+				  in[0].name, sets[0].sweep_name, in[i].name, sets[i].sweep_name);
+		marked += diff_significant(&in[0], &in[i]);
+	}
+	job = (struct diff_job){ &in[0], &in[1], n - 1 };
+	if (out) {
+		if (write_file_atomically(out, text_doc, &job) < 0)
+			rc = EXIT_LOCUS_RUNTIME;
+	} else if (!(json && !strcmp(json, "-"))) {
+		text_doc(stdout, &job);
+	}
+	if (json && write_file_atomically(json, json_doc, &job) < 0)
+		rc = EXIT_LOCUS_RUNTIME;
+	if (!quiet)
+		fprintf(stderr, "locus: %d significant difference%s\n", marked, marked == 1 ? "" : "s");
+done:
+	for (int i = 0; i < n; i++)
+		sweep_set_release(&sets[i]);
+	free(sets);
+	free(in);
+	return rc;
+}

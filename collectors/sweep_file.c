@@ -1,0 +1,149 @@
+/* sweep_file.c - a locus run JSON file back into a sweep set, every field checked. */
+#include "sweep_file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/jsonread.h"
+#include "../common/util.h"
+
+#define MAX_FILE (256u << 20)
+
+static void copy_str(char *dst, size_t len, const struct jv *obj, const char *key)
+{
+	snprintf(dst, len, "%s", jv_str(obj, key, ""));
+}
+
+static int bad(char *err, size_t len, const char *what)
+{
+	snprintf(err, len, "not a locus run file: %s", what);
+	return -1;
+}
+
+static int read_values(struct sweep_set *s, const struct jv *sweep, char *err, size_t len)
+{
+	const struct jv *vals = jv_get(sweep, "values");
+
+	if (!vals || vals->type != JV_ARRAY || vals->n == 0 || vals->n > 100000)
+		return bad(err, len, "sweep.values is not a list of values");
+	s->values = xcalloc(vals->n, sizeof(*s->values));
+	for (size_t i = 0; i < vals->n; i++) {
+		if (vals->items[i].type != JV_STRING)
+			return bad(err, len, "a sweep value is not a string");
+		snprintf(s->values[i], sizeof(s->values[i]), "%s", vals->items[i].str);
+	}
+	s->nvalues = (int)vals->n;
+	return 0;
+}
+
+static int read_run(struct sweep_set *s, const struct jv *r, char *err, size_t len)
+{
+	struct sweep_run run = { 0 };
+	const struct jv *ok = jv_get(r, "ok"), *ms = jv_get(r, "measures");
+
+	if (r->type != JV_OBJECT || !jv_get(r, "value") || !ok || ok->type != JV_BOOL ||
+	    !ms || ms->type != JV_OBJECT)
+		return bad(err, len, "a run lacks value, ok or measures");
+	copy_str(run.value, sizeof(run.value), r, "value");
+	run.rep = (int)jv_num(r, "run", 0);
+	run.exit_code = (int)jv_num(r, "exit_code", 0);
+	run.ok = ok->b;
+	for (size_t i = 0; i < ms->n; i++) {
+		int m = measure_by_key(ms->keys[i]);
+
+		if (m < 0)
+			continue; /* a measure of a later locus */
+		if (ms->items[i].type != JV_NUMBER)
+			return bad(err, len, "a measure is not a number");
+		run.m[m] = ms->items[i].num;
+		run.have[m] = true;
+	}
+	sweep_set_add(s, &run);
+	return 0;
+}
+
+int sweep_parse(const char *text, size_t len, struct sweep_set *s, char *err, size_t errlen)
+{
+	char why[200];
+	struct jv *root = jv_parse(text, len, why, sizeof(why));
+	const struct jv *env, *metric, *sweep, *runs;
+	int rc = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (!root) {
+		snprintf(err, errlen, "bad JSON: %s", why);
+		return -1;
+	}
+	env = jv_get(root, "env");
+	metric = jv_get(root, "metric");
+	sweep = jv_get(root, "sweep");
+	runs = jv_get(root, "runs");
+	if (strcmp(jv_str(root, "format", ""), "locus-sweep-1")) {
+		rc = bad(err, errlen, "format is not locus-sweep-1 (write it with locus run --json)");
+	} else if (!sweep || !runs || runs->type != JV_ARRAY) {
+		rc = bad(err, errlen, "no sweep or runs");
+	} else {
+		copy_str(s->kernel, sizeof(s->kernel), env, "kernel");
+		copy_str(s->cpu_model, sizeof(s->cpu_model), env, "cpu_model");
+		copy_str(s->topology, sizeof(s->topology), env, "topology");
+		copy_str(s->cmdline, sizeof(s->cmdline), env, "command_line");
+		copy_str(s->version, sizeof(s->version), env, "locus_version");
+		copy_str(s->time, sizeof(s->time), env, "time");
+		copy_str(s->command, sizeof(s->command), root, "command");
+		copy_str(s->hitm_why, sizeof(s->hitm_why), root, "hitm_unsupported");
+		if (metric) {
+			const struct jv *p = jv_get(metric, "present"), *h;
+
+			h = jv_get(metric, "higher_is_better");
+			s->have_metric = p && p->type == JV_BOOL && p->b;
+			s->metric_higher = !h || h->type != JV_BOOL || h->b;
+			copy_str(s->metric_name, sizeof(s->metric_name), metric, "name");
+			copy_str(s->metric_unit, sizeof(s->metric_unit), metric, "unit");
+		}
+		copy_str(s->sweep_name, sizeof(s->sweep_name), sweep, "name");
+		s->repeat = (int)jv_num(sweep, "repeat", 1);
+		rc = read_values(s, sweep, err, errlen);
+		for (size_t i = 0; rc == 0 && i < runs->n; i++)
+			rc = read_run(s, &runs->items[i], err, errlen);
+	}
+	jv_free(root);
+	if (rc)
+		sweep_set_release(s);
+	return rc;
+}
+
+int sweep_load(const char *path, struct sweep_set *s, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL, why[300];
+	size_t len = 0, cap = 0, n;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	if (!f) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	do {
+		if (len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			buf = xrealloc(buf, cap);
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0 && len <= MAX_FILE);
+	rc = ferror(f);
+	fclose(f);
+	if (rc || len > MAX_FILE) {
+		snprintf(err, errlen, "cannot read %s: %s", path, rc ? "read error" : "larger than 256 MiB");
+		free(buf);
+		return -1;
+	}
+	rc = sweep_parse(buf, len, s, why, sizeof(why));
+	if (rc)
+		snprintf(err, errlen, "%s: %s", path, why);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,197 @@
+/* diff_report.c - locus diff: two benchmark loops side by side, ratios and significance. */
+#include <string.h>
+
+#include "../common/util.h"
+#include "json.h"
+#include "sweep_report.h"
+
+static bool has_value(const struct sweep_set *s, const char *v)
+{
+	for (int i = 0; i < s->nvalues; i++)
+		if (!strcmp(s->values[i], v))
+			return true;
+	return false;
+}
+
+/* Calls fn for each (value, measure) both sets measured. */
+static void each_row(const struct diff_input *base, const struct diff_input *cur,
+		     void (*fn)(void *ctx, const char *value, int m, const struct diff_row *row),
+		     void *ctx)
+{
+	const struct sweep_set *a = base->set, *b = cur->set;
+
+	for (int v = 0; v < a->nvalues; v++) {
+		const char *val = a->values[v];
+
+		if (!has_value(b, val))
+			continue;
+		for (int m = 0; m < M_NR; m++) {
+			struct measure_sum sa, sb;
+			struct diff_row row;
+
+			if (m == M_METRIC && (!a->have_metric || !b->have_metric))
+				continue;
+			sweep_summarize(a->runs, a->nruns, val, (enum measure)m, &sa);
+			sweep_summarize(b->runs, b->nruns, val, (enum measure)m, &sb);
+			if (!sa.n || !sb.n || (sa.mean == 0 && sb.mean == 0 && !sa.stddev &&
+						    !sb.stddev))
+				continue; /* none on either side: nothing to compare */
+			sweep_compare(&sa, &sb, sweep_better(a, (enum measure)m), &row);
+			fn(ctx, val, m, &row);
+		}
+	}
+}
+
+struct text_ctx {
+	FILE *f;
+	const struct sweep_set *set;
+	int vw;
+};
+
+static const char *label(const struct sweep_set *s, int m)
+{
+	if (m == M_METRIC)
+		return s->metric_unit[0] ? s->metric_unit : "metric";
+	return measure_info((enum measure)m)->label;
+}
+
+static void sd_pct(char *buf, size_t len, const struct measure_sum *s)
+{
+	if (s->n < 2 || s->mean == 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f", 100.0 * s->stddev / (s->mean < 0 ? -s->mean : s->mean));
+}
+
+/* Means keep four significant digits below 1000: "0.1234", "45.1", "13.4K". */
+static const char *mean_text(double v, char *buf, size_t len)
+{
+	if (v > -1000 && v < 1000)
+		snprintf(buf, len, "%.4g", v);
+	else
+		fmt_short(v, buf, len);
+	return buf;
+}
+
+static void text_row(void *arg, const char *value, int m, const struct diff_row *r)
+{
+	struct text_ctx *t = arg;
+	char a[24], b[24], sa[16], sb[16], ratio[16], change[16];
+
+	sd_pct(sa, sizeof(sa), &r->base);
+	sd_pct(sb, sizeof(sb), &r->cur);
+	if (r->base.mean != 0) {
+		snprintf(ratio, sizeof(ratio), "%.3f", r->ratio);
+		snprintf(change, sizeof(change), "%+.1f%%", r->change_pct);
+	} else {
+		snprintf(ratio, sizeof(ratio), "-");
+		snprintf(change, sizeof(change), "-");
+	}
+	fprintf(t->f, "   %-*s %-7s %9s %6s %9s %6s %7s %8s%s\n", t->vw, value, label(t->set, m),
+		mean_text(r->base.mean, a, sizeof(a)), sa, mean_text(r->cur.mean, b, sizeof(b)), sb,
+		ratio, change, !r->significant ? "" : r->verdict > 0 ? "  * better" :
+		r->verdict < 0 ? "  * worse" : "  *");
+}
+
+static void describe(FILE *f, const char *what, const struct diff_input *in)
+{
+	const struct sweep_set *s = in->set;
+
+	fprintf(f, "   %-5s %s: %s, %s; %s; %d run%s per value, %s\n", what, in->name,
+		s->kernel[0] ? s->kernel : "kernel unknown", s->cpu_model[0] ? s->cpu_model : "?",
+		s->topology, s->repeat, s->repeat == 1 ? "" : "s", s->time);
+}
+
+static void count_row(void *arg, const char *value, int m, const struct diff_row *r)
+{
+	(void)value;
+	(void)m;
+	*(int *)arg += r->significant;
+}
+
+int diff_significant(const struct diff_input *base, const struct diff_input *cur)
+{
+	int n = 0;
+
+	each_row(base, cur, count_row, &n);
+	return n;
+}
+
+void diff_report_text(FILE *f, const struct diff_input *base, const struct diff_input *cur)
+{
+	struct text_ctx t = { f, base->set, 5 };
+	const struct sweep_set *a = base->set, *b = cur->set;
+
+	fprintf(f, "\n locus diff: %s -> %s\n", base->name, cur->name);
+	describe(f, "base", base);
+	describe(f, "new", cur);
+	if (strcmp(a->command, b->command))
+		fprintf(f, "   commands differ: '%s' vs '%s'\n", a->command, b->command);
+	if (a->have_metric)
+		fprintf(f, "   metric: %s (%s is better)%s\n", a->metric_name,
+			a->metric_higher ? "higher" : "lower",
+			b->have_metric && strcmp(a->metric_name, b->metric_name) ?
+			"; the new file's metric differs" : "");
+	fprintf(f, "   ratio = new/base; '*' marks a difference larger than both 95%% confidence "
+		   "intervals together\n\n");
+	for (int v = 0; v < a->nvalues; v++)
+		if ((int)strlen(a->values[v]) > t.vw)
+			t.vw = (int)strlen(a->values[v]);
+	fprintf(f, "   %-*s %-7s %9s %6s %9s %6s %7s %8s\n", t.vw,
+		a->sweep_name[0] ? a->sweep_name : "", "measure", "base", "±sd%", "new", "±sd%",
+		"ratio", "change");
+	each_row(base, cur, text_row, &t);
+	for (int v = 0; v < a->nvalues; v++)
+		if (!has_value(b, a->values[v]))
+			fprintf(f, "   %s=%s: only in %s\n", a->sweep_name, a->values[v], base->name);
+	for (int v = 0; v < b->nvalues; v++)
+		if (!has_value(a, b->values[v]))
+			fprintf(f, "   %s=%s: only in %s\n", b->sweep_name, b->values[v], cur->name);
+}
+
+static void sum_json(struct json *j, const char *key, const struct measure_sum *s)
+{
+	json_object(j, key);
+	json_int(j, "n", s->n);
+	json_number(j, "mean", s->mean);
+	json_number(j, "stddev", s->stddev);
+	json_number(j, "ci95", s->ci95);
+	json_object_end(j);
+}
+
+static void json_row(void *arg, const char *value, int m, const struct diff_row *r)
+{
+	struct json *j = arg;
+
+	json_object(j, NULL);
+	json_string(j, "value", value);
+	json_string(j, "measure", measure_info((enum measure)m)->key);
+	sum_json(j, "base", &r->base);
+	sum_json(j, "new", &r->cur);
+	if (r->base.mean != 0) {
+		json_number(j, "ratio", r->ratio);
+		json_number(j, "change_pct", r->change_pct);
+	} else {
+		json_null(j, "ratio");
+		json_null(j, "change_pct");
+	}
+	json_bool(j, "significant", r->significant);
+	json_string(j, "verdict", r->verdict > 0 ? "better" : r->verdict < 0 ? "worse" : "none");
+	json_object_end(j);
+}
+
+void diff_report_json(FILE *f, const struct diff_input *base, const struct diff_input *cur)
+{
+	struct json j;
+
+	json_init(&j, f);
+	json_object(&j, NULL);
+	json_string(&j, "base", base->name);
+	json_string(&j, "new", cur->name);
+	json_string(&j, "sweep", base->set->sweep_name);
+	json_array(&j, "rows");
+	each_row(base, cur, json_row, &j);
+	json_array_end(&j);
+	json_object_end(&j);
+	json_end(&j);
+}

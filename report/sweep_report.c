@@ -1,0 +1,153 @@
+/* sweep_report.c - the benchmark loop as text tables and as JSON. */
+#include "sweep_report.h"
+
+#include <string.h>
+
+#include "../common/util.h"
+#include "json.h"
+
+/* Measures some run of the set has, metric first. */
+static int present(const struct sweep_set *s, int *cols)
+{
+	int n = 0;
+
+	for (int m = 0; m < M_NR; m++) {
+		bool any = false;
+
+		for (int i = 0; i < s->nruns && !any; i++)
+			any = s->runs[i].have[m];
+		if (any)
+			cols[n++] = m;
+	}
+	return n;
+}
+
+static const char *label_of(const struct sweep_set *s, int m)
+{
+	if (m == M_METRIC)
+		return s->metric_unit[0] ? s->metric_unit : "metric";
+	return measure_info((enum measure)m)->label;
+}
+
+static void cell(FILE *f, int width, double v)
+{
+	char buf[32];
+
+	if (v != 0 && v < 100 && v > -100)
+		snprintf(buf, sizeof(buf), v < 10 ? "%.3f" : "%.2f", v);
+	else
+		fmt_short(v, buf, sizeof(buf));
+	fprintf(f, " %*s", width, buf);
+}
+
+void sweep_report_text(FILE *f, const struct sweep_set *s)
+{
+	int cols[M_NR], ncols = present(s, cols);
+
+	fprintf(f, "\n Benchmark loop: %s\n", s->command);
+	if (s->have_metric)
+		fprintf(f, "   metric: %s (%s is better)\n", s->metric_name,
+			s->metric_higher ? "higher" : "lower");
+	if (s->hitm_why[0])
+		fprintf(f, "   HITM/s: not supported: %s\n", s->hitm_why);
+	for (int v = 0; v < s->nvalues; v++) {
+		const char *val = s->values[v];
+
+		if (s->sweep_name[0])
+			fprintf(f, "\n %s=%s\n", s->sweep_name, val);
+		else
+			fprintf(f, "\n");
+		fprintf(f, "   %-7s", "run");
+		for (int c = 0; c < ncols; c++)
+			fprintf(f, " %*s", c == 0 && cols[0] == M_METRIC ? 9 : 7,
+				label_of(s, cols[c]));
+		fprintf(f, "\n");
+		for (int i = 0; i < s->nruns; i++) {
+			const struct sweep_run *r = &s->runs[i];
+
+			if (strcmp(r->value, val))
+				continue;
+			fprintf(f, "   %-7d", r->rep);
+			for (int c = 0; c < ncols; c++) {
+				int w = c == 0 && cols[0] == M_METRIC ? 9 : 7;
+
+				if (r->have[cols[c]])
+					cell(f, w, r->m[cols[c]]);
+				else
+					fprintf(f, " %*s", w, "-");
+			}
+			if (!r->ok)
+				fprintf(f, "  failed (exit %d)", r->exit_code);
+			fprintf(f, "\n");
+		}
+		for (int row = 0; row < 2; row++) {
+			fprintf(f, "   %-7s", row ? "stddev%" : "mean");
+			for (int c = 0; c < ncols; c++) {
+				struct measure_sum ms;
+				int w = c == 0 && cols[0] == M_METRIC ? 9 : 7;
+
+				sweep_summarize(s->runs, s->nruns, val, (enum measure)cols[c], &ms);
+				if (!ms.n || (row && (ms.n < 2 || ms.mean == 0)))
+					fprintf(f, " %*s", w, "-");
+				else if (row)
+					fprintf(f, " %*.1f", w, 100.0 * ms.stddev / ms.mean);
+				else
+					cell(f, w, ms.mean);
+			}
+			fprintf(f, "\n");
+		}
+	}
+}
+
+void sweep_report_json(FILE *f, const struct sweep_set *s)
+{
+	struct json j;
+
+	json_init(&j, f);
+	json_object(&j, NULL);
+	json_string(&j, "format", "locus-sweep-1");
+	json_object(&j, "env");
+	json_string(&j, "locus_version", s->version);
+	json_string(&j, "kernel", s->kernel);
+	json_string(&j, "cpu_model", s->cpu_model);
+	json_string(&j, "topology", s->topology);
+	json_string(&j, "command_line", s->cmdline);
+	json_string(&j, "time", s->time);
+	json_object_end(&j);
+	json_string(&j, "command", s->command);
+	json_object(&j, "metric");
+	json_bool(&j, "present", s->have_metric);
+	json_string(&j, "name", s->metric_name);
+	json_string(&j, "unit", s->metric_unit);
+	json_bool(&j, "higher_is_better", s->metric_higher);
+	json_object_end(&j);
+	json_object(&j, "sweep");
+	json_string(&j, "name", s->sweep_name);
+	json_array(&j, "values");
+	for (int v = 0; v < s->nvalues; v++)
+		json_string(&j, NULL, s->values[v]);
+	json_array_end(&j);
+	json_int(&j, "repeat", s->repeat);
+	json_object_end(&j);
+	if (s->hitm_why[0])
+		json_string(&j, "hitm_unsupported", s->hitm_why);
+	json_array(&j, "runs");
+	for (int i = 0; i < s->nruns; i++) {
+		const struct sweep_run *r = &s->runs[i];
+
+		json_object(&j, NULL);
+		json_string(&j, "value", r->value);
+		json_int(&j, "run", r->rep);
+		json_int(&j, "exit_code", r->exit_code);
+		json_bool(&j, "ok", r->ok);
+		json_object(&j, "measures");
+		for (int m = 0; m < M_NR; m++)
+			if (r->have[m])
+				json_number(&j, measure_info((enum measure)m)->key, r->m[m]);
+		json_object_end(&j);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_end(&j);
+}

@@ -1,0 +1,26 @@
+/* sweep_report.h - the benchmark loop's tables and JSON, and locus diff's comparison. */
+#ifndef LOCUS_SWEEP_REPORT_H
+#define LOCUS_SWEEP_REPORT_H
+
+#include <stdio.h>
+
+#include "../analyzers/sweep.h"
+
+/* A table per sweep value: every run, the mean and the stddev in % of the mean. */
+void sweep_report_text(FILE *f, const struct sweep_set *s);
+/* The whole set, environment and every run, as JSON (what locus diff reads). */
+void sweep_report_json(FILE *f, const struct sweep_set *s);
+/* An SVG: the metric against the sweep value (each run and the mean), class shares beside. */
+int sweep_report_svg(const char *path, const struct sweep_set *s);
+
+/* locus diff: a row per sweep value present in both and per measure. */
+struct diff_input {
+	const char *name;		/* the file */
+	const struct sweep_set *set;
+};
+void diff_report_text(FILE *f, const struct diff_input *base, const struct diff_input *cur);
+void diff_report_json(FILE *f, const struct diff_input *base, const struct diff_input *cur);
+/* Rows marked significant. */
+int diff_significant(const struct diff_input *base, const struct diff_input *cur);
+
+#endif

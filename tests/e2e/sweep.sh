@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# sweep.sh - the benchmark loop (run -r/--sweep/--metric) and locus diff, end to end.
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v hackbench >/dev/null; then
+	skip "hackbench (rt-tests) is not installed"
+	finish
+fi
+
+# The issue's command, twice.
+for f in a b; do
+	"$LOCUS" run -r 3 --sweep n=1,2 --metric hackbench --json "$TMP/$f.json" --svg "$TMP/$f.svg" \
+		-- hackbench -g {n} -l 200 >"$TMP/$f.txt" 2>"$TMP/$f.err"
+	expect_eq "sweep $f: exit 0" 0 $?
+done
+check "the table of n=1" grep -q '^ n=1$' "$TMP/a.txt"
+check "the table of n=2" grep -q '^ n=2$' "$TMP/a.txt"
+expect_eq "three runs per value, each with hackbench's time" 6 \
+	"$(grep -Ec '^   [123] +[0-9]+\.[0-9]+ ' "$TMP/a.txt")"
+expect_eq "a mean and a stddev% row per value" 4 "$(grep -Ec '^   (mean|stddev%) ' "$TMP/a.txt")"
+check "the metric and its direction are named" grep -q 'metric: hackbench time (lower is better)' "$TMP/a.txt"
+check "columns: metric, switches, migrations, class shares, p99" \
+	grep -Eq '^   run +s +cs/s +migr/s +wake/s +same% .* p99us +secs$' "$TMP/a.txt"
+check "HITM says why not here" grep -q 'HITM/s: not supported' "$TMP/a.txt"
+check "progress per run on stderr" grep -q '^locus: n=2 run 3/3: [0-9.]* s, ' "$TMP/a.err"
+check "JSON: six runs, all ok" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["runs"]
+assert len(r) == 6 and all(x["ok"] for x in r), r
+assert all("metric" in x["measures"] and "cs_per_s" in x["measures"] for x in r)
+assert d["env"]["kernel"] and d["env"]["cpu_model"] and d["env"]["time"] and d["env"]["topology"]
+assert d["env"]["command_line"].startswith("locus run -r 3 --sweep n=1,2")
+assert d["sweep"] == {"name": "n", "values": ["1", "2"], "repeat": 3}
+' "$TMP/a.json"
+check "SVG: a whole document" bash -c "head -c 5 '$TMP/a.svg' | grep -q '<svg' && tail -n 1 '$TMP/a.svg' | grep -q '</svg>'"
+
+"$LOCUS" diff "$TMP/a.json" "$TMP/b.json" >"$TMP/d.txt" 2>"$TMP/d.err"
+expect_eq "diff: exit 0" 0 $?
+check "diff: a row per value for the metric" test "$(grep -Ec '^   [12] +s ' "$TMP/d.txt")" -eq 2
+check "diff: metric ratios near 1 (0.5 to 2)" awk '$2 == "s" && $1 ~ /^[12]$/ { if ($7 < 0.5 || $7 > 2) exit 1 }' "$TMP/d.txt"
+# Two batches run one after the other on a VM can drift apart for real (16% once here),
+# and then marking them is right; a sound comparison marks most same-workload pairs nothing.
+quiet=0
+for try in 1 2 3; do
+	if ! grep -Eq '^   [12] +s .*\*' "$TMP/d.txt"; then quiet=1; break; fi
+	"$LOCUS" run -q -r 3 --sweep n=1,2 --metric hackbench --json "$TMP/a.json" -- hackbench -g {n} -l 200 >/dev/null 2>&1
+	"$LOCUS" run -q -r 3 --sweep n=1,2 --metric hackbench --json "$TMP/b.json" -- hackbench -g {n} -l 200 >/dev/null 2>&1
+	"$LOCUS" diff "$TMP/a.json" "$TMP/b.json" >"$TMP/d.txt" 2>/dev/null
+done
+expect_eq "diff: same workload, metric not marked (in one of 3 pairs at most)" 1 "$quiet"
+"$LOCUS" diff --json - "$TMP/a.json" "$TMP/b.json" 2>/dev/null >"$TMP/d.json"
+check "diff --json -: rows with ratios" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = [r for r in d["rows"] if r["measure"] == "metric"]
+assert len(m) == 2 and all(0.5 < r["ratio"] < 2 for r in m), m
+' "$TMP/d.json"
+
+# A crafted pair with the metric doubled is marked, in the metric's direction.
+"$LOCUS" diff tests/fixtures/sweep/base.json tests/fixtures/sweep/slower2x.json >"$TMP/x.txt" 2>"$TMP/x.err"
+check "2x slower: the metric rows marked worse" test "$(grep -Ec '^   [124] +s .*\+100\.0%  \* worse$' "$TMP/x.txt")" -eq 3
+check "2x slower: stderr counts them" grep -q '^locus: 12 significant differences$' "$TMP/x.err"
+
+# Bad input: one line, exit 2; a broken file: one line, exit 1.
+for bad in "--metric ([0-9]+ -- true" "--metric nogroup -- true" "--metric tbench --direction up -- true" \
+	   "--sweep n=1,2 -- true" "--sweep =1 -- true" "--sweep n= -- echo {n}" "-r 0 -- true" "--direction lower -- true"; do
+	# shellcheck disable=SC2086
+	"$LOCUS" run $bad >/dev/null 2>"$TMP/u.txt"
+	rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/u.txt")" -eq 1 ]; then ok "run $bad: usage error"; else fail "run $bad: exit $rc: $(cat "$TMP/u.txt")"; fi
+done
+echo '{"format": "locus-sweep-1", "runs": [' >"$TMP/broken.json"
+"$LOCUS" diff "$TMP/broken.json" "$TMP/a.json" >/dev/null 2>"$TMP/bd.txt"
+expect_eq "diff of a truncated file: exit 1" 1 $?
+check "diff of a truncated file: one line saying where" grep -Eq "^locus: $TMP/broken.json: bad JSON: line [0-9]+: unexpected end of input$" "$TMP/bd.txt"
+"$LOCUS" diff "$TMP/a.json" >/dev/null 2>&1
+expect_eq "diff of one file: usage error" 2 $?
+
+# The metric missing from the output, and a failing run in the middle: runs kept.
+"$LOCUS" run -q --metric tbench --json "$TMP/m.json" -- "$LOCUS" bench pingpong --loops 500 >/dev/null 2>"$TMP/m.err"
+expect_eq "metric not in the output: exit 1" 1 $?
+check "metric not in the output: says which and shows the last line" \
+	grep -q "run 1/1: the metric (tbench throughput) is not in the workload's output (its last line: 'pingpong: 1 pair" "$TMP/m.err"
+check "metric not in the output: the run is kept, ok false" python3 -c '
+import json, sys; r = json.load(open(sys.argv[1]))["runs"]; assert len(r) == 1 and not r[0]["ok"]' "$TMP/m.json"
+"$LOCUS" run -q --sweep n=1,2,3 --metric pingpong --json "$TMP/f.json" \
+	-- sh -c "$LOCUS bench pingpong --loops 500; test {n} != 2" >"$TMP/f.txt" 2>"$TMP/f.err"
+expect_eq "a failing run in the middle: the workload's status" 1 $?
+check "a failing run in the middle: says which" grep -q '^locus: n=2 run 1/1: the workload exited 1$' "$TMP/f.err"
+check "a failing run in the middle: the sweep went on" python3 -c '
+import json, sys; r = json.load(open(sys.argv[1]))["runs"]
+assert [x["ok"] for x in r] == [True, False, True], r' "$TMP/f.json"
+check "a failing run in the middle: marked in the table" grep -q 'failed (exit 1)' "$TMP/f.txt"
+
+# Ctrl-C in the middle of a sweep keeps the runs done.
+"$LOCUS" run -q --sweep n=1,2,3,4,5,6 --json "$TMP/i.json" -- sh -c 'sleep 0.4; echo {n}' >/dev/null 2>"$TMP/i.err" &
+lp=$!
+sleep 1.3
+kill -INT $lp
+wait $lp
+check "Ctrl-C: says how many runs were kept" grep -Eq '^locus: interrupted: [0-9]+ runs? kept$' "$TMP/i.err"
+check "Ctrl-C: the runs done are in the JSON" python3 -c '
+import json, sys; r = json.load(open(sys.argv[1]))["runs"]; assert 2 <= len(r) < 6, r' "$TMP/i.json"
+finish
