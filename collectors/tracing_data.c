@@ -134,12 +134,22 @@ struct tep_handle *tracing_data_parse(const uint8_t *blob, size_t len, char *err
 									   : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(tep, long_size);
 	tep_set_page_size(tep, (int)page_size);
-	if (take_str(&c, name, sizeof(name), "no header_page") < 0 || strcmp(name, "header_page") ||
-	    section64(&c, &data, &size, "truncated header_page") < 0)
+	if (take_str(&c, name, sizeof(name), "no header_page") < 0)
+		goto bad;
+	if (strcmp(name, "header_page")) {
+		fail(&c, "no header_page");
+		goto bad;
+	}
+	if (section64(&c, &data, &size, "truncated header_page") < 0)
 		goto bad;
 	tep_parse_header_page(tep, (char *)data, (unsigned long)size, long_size);
-	if (take_str(&c, name, sizeof(name), "no header_event") < 0 ||
-	    strcmp(name, "header_event") || section64(&c, &data, &size, "truncated header_event") < 0)
+	if (take_str(&c, name, sizeof(name), "no header_event") < 0)
+		goto bad;
+	if (strcmp(name, "header_event")) {
+		fail(&c, "no header_event");
+		goto bad;
+	}
+	if (section64(&c, &data, &size, "truncated header_event") < 0)
 		goto bad;
 	/* ftrace's own formats: not needed for sched events */
 	if (take(&c, &nr, 4, "truncated ftrace formats") < 0)
