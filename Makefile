@@ -15,15 +15,21 @@ PKGS := libperf numa libtracefs libtraceevent libdw
 PERF_LIBDIR = $(shell $(PKGCONF) --variable=libdir libperf 2>/dev/null)
 DEP_CFLAGS = $(shell $(PKGCONF) --cflags $(PKGS) 2>/dev/null)
 # ncursesw: only report/tui.c includes curses (it sets its own feature macros)
-DEP_LIBS = $(shell $(PKGCONF) --libs $(PKGS) ncursesw 2>/dev/null) -lpfm -lm -lpthread \
+DEP_LIBS = $(shell $(PKGCONF) --libs $(PKGS) ncursesw libbpf 2>/dev/null) -lpfm -lm -lpthread \
 	   -Wl,-rpath,$(PERF_LIBDIR)
 
 # snprintf truncation is deliberate (bounded text fields), so that warning is off.
 WARN := -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes -Wno-unused-parameter \
 	-Wno-format-truncation
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) -I$(BPF_DIR) -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+# The BPF collector: clang -target bpf against the running kernel's BTF (CO-RE), and a
+# bpftool skeleton. Without BTF or bpftool at build time the skeleton header says so
+# and the collector reports itself absent.
+BPF_DIR := build/bpf
+BTF := /sys/kernel/btf/vmlinux
 
 LIB_SRCS := $(wildcard common/*.c collectors/*.c analyzers/*.c report/*.c workloads/*.c) \
 	    $(filter-out cli/main.c,$(wildcard cli/*.c))
@@ -51,6 +57,22 @@ test-deps: deps
 locus: $(OBJ_DIR)/cli/main.o build/liblocus.a | deps
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(DEP_LIBS)
+
+$(BPF_DIR)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/sched_bpf.h | deps
+	@mkdir -p $(@D)
+	@echo "  BPF     $@"
+	$(Q)if test -r $(BTF) && command -v bpftool >/dev/null && command -v clang >/dev/null; then \
+		bpftool btf dump file $(BTF) format c >$(BPF_DIR)/vmlinux.h && \
+		clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(BPF_DIR) -Icollectors/bpf \
+			-c $< -o $(BPF_DIR)/sched.bpf.o && \
+		bpftool gen skeleton $(BPF_DIR)/sched.bpf.o name locus_sched >$@.tmp && mv $@.tmp $@; \
+	else \
+		echo "/* no kernel BTF, bpftool or clang at build time */" >$@; \
+		echo "#define LOCUS_NO_BPF 1" >>$@; \
+	fi
+
+$(OBJ_DIR)/collectors/bpf_sched.o $(SAN_DIR)/collectors/bpf_sched.o: $(BPF_DIR)/sched.skel.h
+build/fuzz/collectors/bpf_sched.o: $(BPF_DIR)/sched.skel.h
 
 build/liblocus.a: $(LIB_OBJS)
 	@mkdir -p $(@D)
@@ -97,7 +119,7 @@ FUZZ_SECONDS ?= 60
 $(FUZZ_DIR)/%.o: %.c | test-deps
 	@mkdir -p $(@D)
 	@echo "  CC-FUZZ $<"
-	$(Q)clang -std=gnu11 -g -O1 -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) $(FUZZ_FLAGS) -c -o $@ $<
+	$(Q)clang -std=gnu11 -g -O1 -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) -I$(BPF_DIR) $(FUZZ_FLAGS) -c -o $@ $<
 
 build/liblocus-fuzz.a: $(FUZZ_OBJS)
 	$(Q)$(AR) rcs $@ $^

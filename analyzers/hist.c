@@ -40,6 +40,19 @@ void hist_add(struct hist *h, uint64_t v)
 	h->b[hist_index(v)]++;
 }
 
+void hist_add_n(struct hist *h, uint64_t v, uint64_t n)
+{
+	if (!n)
+		return;
+	if (h->count == 0 || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count += n;
+	h->sum += (double)v * (double)n;
+	h->b[hist_index(v)] += n;
+}
+
 void hist_merge(struct hist *dst, const struct hist *src)
 {
 	if (src->count == 0)

@@ -17,6 +17,8 @@ struct hist {
 
 void hist_init(struct hist *h);
 void hist_add(struct hist *h, uint64_t v);
+/* Add n values of v at once. */
+void hist_add_n(struct hist *h, uint64_t v, uint64_t n);
 /* Add every value of src into dst. */
 void hist_merge(struct hist *dst, const struct hist *src);
 /* The value at percentile p (0-100): the bucket's midpoint, clamped to [min, max]; 0 if empty. */

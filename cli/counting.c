@@ -310,3 +310,18 @@ int cli_terminal_width(void)
 		return ws.ws_col;
 	return 80;
 }
+
+int cli_parse_collector(const struct cli_cmd *cmd, const char *arg, int *kind)
+{
+	if (!strcmp(arg, "auto"))
+		*kind = COLLECTOR_AUTO;
+	else if (!strcmp(arg, "bpf"))
+		*kind = COLLECTOR_BPF;
+	else if (!strcmp(arg, "perf"))
+		*kind = COLLECTOR_PERF;
+	else {
+		cli_usage_error(cmd, "bad collector '%s' (bpf, perf or auto)", arg);
+		return -1;
+	}
+	return 0;
+}

@@ -65,6 +65,8 @@ struct topology;
 int cli_load_topology(const struct cli_cmd *cmd, const char *sysfs_root, struct topology *t);
 /* Parse --mmap-pages: a power of two. Returns 0, or -1 after a usage error. */
 int cli_parse_pages(const struct cli_cmd *cmd, const char *arg, long *pages);
+/* Parse --collector bpf|perf|auto (enum collector_kind). Returns 0, or -1 after a usage error. */
+int cli_parse_collector(const struct cli_cmd *cmd, const char *arg, int *kind);
 /* Columns of the terminal on stdout, or 80 when it is not one. */
 int cli_terminal_width(void);
 

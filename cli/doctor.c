@@ -8,8 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../collectors/bpf_sched.h"
 #include "../collectors/events.h"
 #include "../collectors/probe.h"
+#include "../collectors/topology.h"
 #include "../common/exitcodes.h"
 #include "../common/util.h"
 #include "commands.h"
@@ -125,6 +127,29 @@ static void check_memory_sampling(struct check *c, int *n)
 
 	add(c, n, ok ? ST_OK : ST_NO, "precise memory samples",
 	    "false sharing: HITM per cacheline, code, data", "%s", what);
+}
+
+/* Load the BPF collector for real, then unload it. */
+static void check_bpf(struct check *c, int *n)
+{
+	struct topology t;
+	struct bpf_sched_cfg bc = { &t, false, getpid(), NULL };
+	struct bpf_sched *b;
+	char why[320];
+
+	if (topology_load(&t, NULL, why, sizeof(why)) < 0) {
+		add(c, n, ST_NO, "BPF collector", "in-kernel aggregation", "%s", why);
+		return;
+	}
+	b = bpf_sched_open(&bc, why, sizeof(why));
+	if (b)
+		add(c, n, ST_OK, "BPF collector", "run/top aggregate in the kernel (cheapest)",
+		    "programs load and verify against /sys/kernel/btf/vmlinux");
+	else
+		add(c, n, ST_NO, "BPF collector", "run/top aggregate in the kernel (cheapest)",
+		    "%s; run and top stream through perf instead", why);
+	bpf_sched_close(b);
+	topology_release(&t);
 }
 
 static void check_tracepoints(struct check *c, int *n)
@@ -264,6 +289,7 @@ int cmd_doctor(int argc, char **argv)
 	check_pmu(checks, &n);
 	check_memory_sampling(checks, &n);
 	check_tracepoints(checks, &n);
+	check_bpf(checks, &n);
 	check_topology(checks, &n);
 	check_limits(checks, &n);
 	for (int i = 0; i < n; i++)

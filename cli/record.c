@@ -92,8 +92,10 @@ int cmd_record(int argc, char **argv)
 	session_command_text(cmdv, cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline));
 	counting_session(&o, cmdv, &cfg);
 	cfg.nevs = 0;
-	tc = (struct tracer_cfg){ &topo, o.cpus, o.ncpus, tracefs, (int)pages,
-				  o.all_cpus || o.cpu_list, NULL, 0, path, cmdline, false };
+	tc = (struct tracer_cfg){ .topo = &topo, .cpus = o.cpus, .ncpus = o.ncpus,
+				  .tracefs = tracefs, .mmap_pages = (int)pages,
+				  .system_wide = o.all_cpus || o.cpu_list, .record_path = path,
+				  .cmdline = cmdline, .collector = COLLECTOR_PERF };
 	memset(&tracer, 0, sizeof(tracer));
 	cfg.trace = &tc;
 	cfg.tracer = &tracer;

@@ -252,7 +252,7 @@ int cmd_report(int argc, char **argv)
 					     "a perf.data file",
 					     pid ? "one task and its children" : "every task",
 					     st->topo.nonline, st->sched_samples, st->f.pos,
-					     cli_terminal_width() };
+					     cli_terminal_width(), false };
 	if (out) {
 		if (write_file_atomically(out, text_doc, &ro) < 0)
 			rc = EXIT_LOCUS_RUNTIME;

@@ -13,7 +13,7 @@
 #include "traced.h"
 
 enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_TRACEFS, OPT_SWEEP, OPT_METRIC,
-       OPT_DIRECTION, OPT_SHOW_OUTPUT };
+       OPT_DIRECTION, OPT_SHOW_OUTPUT, OPT_COLLECTOR, OPT_BTF };
 
 static const struct cli_opt run_opts[] = {
 	{ "event", 'e', "LIST", "counters to use: libpfm4 or perf names, sys:tracepoint, hitm" },
@@ -36,6 +36,10 @@ static const struct cli_opt run_opts[] = {
 				  "-r/--sweep, the metric per value and class shares" },
 	{ "output", 'o', "FILE", "write the text report to FILE instead of stdout" },
 	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "read the CPU topology from DIR instead of /sys" },
+	{ "collector", OPT_COLLECTOR, "KIND", "bpf (aggregate in the kernel), perf (stream through "
+					     "ring buffers) or auto (default: bpf where it loads)" },
+	{ "btf", OPT_BTF, "FILE", "kernel BTF for the BPF collector (a missing file acts as a "
+				  "kernel without BTF)" },
 	{ "tracefs", OPT_TRACEFS, "DIR", "tracefs mount point (default: found, or mounted)" },
 	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two" },
 	{ "quiet", 'q', NULL, "no notes on stderr" },
@@ -91,6 +95,11 @@ static int take_run_opt(struct run_opts *ro, int c, const char *arg)
 		return 1;
 	case OPT_SHOW_OUTPUT:
 		ro->sw.show_output = true;
+		return 1;
+	case OPT_COLLECTOR:
+		return cli_parse_collector(&run_cmd, arg, &ro->sw.collector) < 0 ? -1 : 1;
+	case OPT_BTF:
+		ro->sw.btf = arg;
 		return 1;
 	case OPT_SYSFS_ROOT:
 		ro->sysfs_root = arg;
@@ -175,9 +184,11 @@ int cmd_run(int argc, char **argv)
 	if (!(ro.sections & SEC_COUNTERS))
 		cfg.nevs = 0; /* counters cost every context switch something: open none */
 	cfg.derive_software = !o.events; /* the default set: cheap sources where they exist */
-	tc = (struct tracer_cfg){ &topo, o.cpus, o.ncpus, ro.tracefs, (int)ro.pages,
-				  o.all_cpus || o.cpu_list, NULL, 0, NULL, NULL,
-				  (ro.sections & SEC_CACHELINES) != 0 };
+	tc = (struct tracer_cfg){ .topo = &topo, .cpus = o.cpus, .ncpus = o.ncpus,
+				  .tracefs = ro.tracefs, .mmap_pages = (int)ro.pages,
+				  .system_wide = o.all_cpus || o.cpu_list,
+				  .memory = (ro.sections & SEC_CACHELINES) != 0,
+				  .collector = ro.sw.collector, .btf = ro.sw.btf, .quiet = o.quiet };
 	memset(&tracer, 0, sizeof(tracer));
 	if (ro.sections & (SEC_SCHED | SEC_CACHELINES)) {
 		cfg.trace = &tc;

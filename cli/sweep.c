@@ -240,8 +240,9 @@ static void one(struct loop *lp, const char *value, int rep, char **argv)
 	struct session_outcome out;
 	struct stat_result res;
 	struct tracer *tracer = xcalloc(1, sizeof(*tracer));
-	struct tracer_cfg tc = { lp->topo, NULL, 0, lp->so->tracefs, (int)lp->so->pages, false,
-				 NULL, 0, NULL, NULL, false };
+	struct tracer_cfg tc = { .topo = lp->topo, .tracefs = lp->so->tracefs,
+				 .mmap_pages = (int)lp->so->pages, .collector = lp->so->collector,
+				 .btf = lp->so->btf, .quiet = lp->set.nruns > 0 || lp->o->quiet };
 	char label[128], *text;
 	double secs;
 	int fd = memfd_create("locus-workload-output", MFD_CLOEXEC);

@@ -14,6 +14,8 @@ struct sweep_opts {
 	const char *tracefs;
 	long pages;
 	bool show_output;	/* echo the workload's output to stderr */
+	int collector;		/* enum collector_kind */
+	const char *btf;
 	int argc;		/* locus's own command line, for the record */
 	char **argv;
 };

@@ -22,7 +22,7 @@
 #include "counting.h"
 #include "traced.h"
 
-enum { OPT_EXIT_ON_END = OPT_SYSFS_ROOT + 1, OPT_TEXT, OPT_TRACEFS };
+enum { OPT_EXIT_ON_END = OPT_SYSFS_ROOT + 1, OPT_TEXT, OPT_TRACEFS, OPT_COLLECTOR, OPT_BTF };
 
 static const struct cli_opt top_opts[] = {
 	{ "delay", 'd', "SECS", "refresh every SECS seconds (default 1, at least 0.1)" },
@@ -37,6 +37,8 @@ static const struct cli_opt top_opts[] = {
 	{ "json", OPT_JSON, "FILE", "write the final results as JSON (- for stdout)" },
 	{ "output", 'o', "FILE", "write the final text report to FILE instead of stdout" },
 	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "read the CPU topology from DIR instead of /sys" },
+	{ "collector", OPT_COLLECTOR, "KIND", "bpf, perf or auto (default: bpf where it loads)" },
+	{ "btf", OPT_BTF, "FILE", "kernel BTF for the BPF collector" },
 	{ "tracefs", OPT_TRACEFS, "DIR", "tracefs mount point (default: found, or mounted)" },
 	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two" },
 	{ "quiet", 'q', NULL, "no notes on stderr" },
@@ -62,6 +64,8 @@ struct top {
 	int interval_ms;
 	long iterations;
 	bool exit_on_end, text;
+	int collector;			/* enum collector_kind */
+	const char *btf;
 	/* the session */
 	struct tracer *tracer;
 	const struct topology *topo;
@@ -298,6 +302,11 @@ static int take_top_opt(struct top *tp, struct counting_opts *o, const char **sy
 	case OPT_TRACEFS:
 		*tracefs = arg;
 		return 1;
+	case OPT_COLLECTOR:
+		return cli_parse_collector(&top_cmd, arg, &tp->collector) < 0 ? -1 : 1;
+	case OPT_BTF:
+		tp->btf = arg;
+		return 1;
 	case 'm':
 		return cli_parse_pages(&top_cmd, arg, pages) < 0 ? -1 : 1;
 	case 'r':
@@ -444,8 +453,10 @@ int cmd_top(int argc, char **argv)
 	}
 	counting_session(&o, cmdv, &cfg);
 	cfg.derive_software = !o.events;
-	tc = (struct tracer_cfg){ &topo, o.cpus, o.ncpus, tracefs, (int)pages,
-				  o.all_cpus || o.cpu_list, NULL, 0, NULL, NULL, true };
+	tc = (struct tracer_cfg){ .topo = &topo, .cpus = o.cpus, .ncpus = o.ncpus,
+				  .tracefs = tracefs, .mmap_pages = (int)pages,
+				  .system_wide = o.all_cpus || o.cpu_list, .memory = true,
+				  .collector = tp.collector, .btf = tp.btf, .quiet = o.quiet };
 	memset(&tracer, 0, sizeof(tracer));
 	cfg.trace = &tc;
 	cfg.tracer = &tracer;

@@ -41,9 +41,10 @@ void traced_report_init(struct traced_report *rr, struct tracer *tracer,
 	rr->res = out->traced ? tracer_results(tracer) : NULL;
 	rr->sections = sections;
 	rr->ctx = (struct sched_report_ctx){
-		out->traced, out->trace_reason, "perf ring buffers",
+		out->traced, out->trace_reason, tracer->collector,
 		tc->system_wide ? "every task but locus (system-wide)" : "the workload's tasks",
-		tracer->cpus_traced, tracer->col.samples, tracer->col.bytes, cli_terminal_width()
+		tracer->cpus_traced, tracer->col.samples, tracer->col.bytes, cli_terminal_width(),
+		tracer->bs != NULL
 	};
 	rr->tracer = tracer;
 	rr->mem_why[0] = '\0';

@@ -90,6 +90,8 @@ static void drain(struct tracer *t)
 		if (t->maps_pid > 0) /* the maps go with the process: read them while it lives */
 			proc_maps(t->maps_pid, add_map, t);
 	}
+	if (t->bs)
+		return; /* the scheduler is aggregated in the kernel */
 	if (t->record) {
 		const struct perf_event_header round = { PD_REC_FINISHED_ROUND, 0, 8 };
 
@@ -113,7 +115,10 @@ static void *reader_main(void *arg)
 
 	t->exclude[1] = (int32_t)gettid();
 	while (!atomic_load(&t->stop)) {
-		sched_poll(&t->col, READER_TICK_MS);
+		if (t->bs)
+			usleep(READER_TICK_MS * 1000); /* memory samples only; SIGUSR1 cuts it */
+		else
+			sched_poll(&t->col, READER_TICK_MS);
 		drain(t);
 	}
 	drain(t);
@@ -188,6 +193,64 @@ static void start_memory(struct tracer *t, const struct tracer_cfg *cfg)
 	mem_enable(&t->mem);
 }
 
+static void start_memory(struct tracer *t, const struct tracer_cfg *cfg);
+static void *reader_main(void *arg);
+
+/* The BPF collector: 0 when it runs, else -1 with why. */
+static int start_bpf(struct tracer *t, const struct tracer_cfg *cfg, char *why, size_t len)
+{
+	struct bpf_sched_cfg bc = { cfg->topo, cfg->system_wide, getpid(), cfg->btf };
+
+	t->bs = bpf_sched_open(&bc, why, len);
+	if (!t->bs)
+		return -1;
+	for (int i = 0; i < cfg->ntrack; i++)
+		if (bpf_sched_track(t->bs, cfg->track[i], why, len) < 0)
+			goto fail;
+	if (bpf_sched_attach(t->bs, why, len) < 0)
+		goto fail;
+	return 0;
+fail:
+	bpf_sched_close(t->bs);
+	t->bs = NULL;
+	return -1;
+}
+
+static int start_reader(struct tracer *t, char *err, size_t len)
+{
+	if (pthread_create(&t->thread, NULL, reader_main, t) != 0) {
+		snprintf(err, len, "cannot start the reader thread");
+		return -1;
+	}
+	t->reader = true;
+	return 0;
+}
+
+/* The rest of a session whose scheduler part runs in the kernel. */
+static int start_bpf_session(struct tracer *t, const struct tracer_cfg *cfg, char *err,
+			     size_t len)
+{
+	struct wakeup_cfg wc = { 0 };
+
+	wc.topo = cfg->topo;
+	wc.system_wide = cfg->system_wide;
+	wc.waking_source = true;
+	wakeup_init(&t->an, &wc); /* holds the results the maps are read into */
+	reorder_init(&t->ro);
+	t->cpus_traced = cfg->cpus ? cfg->ncpus : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (cfg->memory)
+		start_memory(t, cfg);
+	if (t->mem_on && start_reader(t, err, len) < 0) {
+		bpf_sched_close(t->bs);
+		t->bs = NULL;
+		wakeup_release(&t->an);
+		reorder_release(&t->ro);
+		return -1;
+	}
+	t->started = true;
+	return 0;
+}
+
 int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, char *err, size_t len)
 {
 	struct sigaction sa = { .sa_handler = wake_reader };
@@ -200,6 +263,24 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, char *err, size
 	pthread_mutex_init(&t->lock, NULL);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL); /* no SA_RESTART: poll returns EINTR */
+	snprintf(t->collector, sizeof(t->collector), "perf ring buffers");
+	if (!cfg->record_path && cfg->collector != COLLECTOR_PERF) {
+		char why[320];
+
+		if (start_bpf(t, cfg, why, sizeof(why)) == 0) {
+			snprintf(t->collector, sizeof(t->collector), "BPF, aggregated in the kernel");
+			return start_bpf_session(t, cfg, err, len);
+		}
+		if (cfg->collector == COLLECTOR_BPF) {
+			snprintf(err, len, "the BPF collector cannot run: %s", why);
+			return -1;
+		}
+		if (!cfg->quiet)
+			locus_err("BPF collector not used (%s): streaming through perf ring buffers",
+				  why);
+		snprintf(t->collector, sizeof(t->collector), "perf ring buffers (BPF not used: %s)",
+			 why);
+	}
 	if (sched_open(&t->col, &so, err, len) < 0)
 		return -1;
 	t->exclude[0] = (int32_t)getpid();
@@ -223,8 +304,7 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, char *err, size
 	if (cfg->memory)
 		start_memory(t, cfg);
 	sched_enable(&t->col);
-	if (pthread_create(&t->thread, NULL, reader_main, t) != 0) {
-		snprintf(err, len, "cannot start the reader thread");
+	if (start_reader(t, err, len) < 0) {
 		sched_close(&t->col);
 		wakeup_release(&t->an);
 		reorder_release(&t->ro);
@@ -238,13 +318,26 @@ void tracer_stop(struct tracer *t)
 {
 	if (!t->started)
 		return;
-	sched_disable(&t->col);
+	if (t->bs)
+		bpf_sched_detach(t->bs);
+	else
+		sched_disable(&t->col);
 	if (t->mem_on)
 		mem_disable(&t->mem);
 	atomic_store(&t->stop, 1);
-	pthread_kill(t->thread, SIGUSR1); /* cut its poll short: answer now, not at the tick */
-	pthread_join(t->thread, NULL);
+	if (t->reader) {
+		pthread_kill(t->thread, SIGUSR1); /* cut its poll short: answer now */
+		pthread_join(t->thread, NULL);
+		t->reader = false;
+	}
 	t->started = false;
+	if (t->bs) {
+		if (t->mem_on)
+			cacheline_finish(&t->cl);
+		bpf_sched_read(t->bs, &t->an.r, true);
+		t->col.samples = bpf_sched_events(t->bs);
+		return;
+	}
 	if (t->record)
 		finish_record(t);
 	if (t->mem_on)
@@ -264,7 +357,10 @@ void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summ
 		     int *nlines)
 {
 	pthread_mutex_lock(&t->lock);
-	wakeup_finish(&t->an); /* closes intervals up to the last event: collection goes on */
+	if (t->bs)
+		bpf_sched_read(t->bs, &t->an.r, false); /* the maps as they are now */
+	else
+		wakeup_finish(&t->an); /* closes intervals up to the last event: goes on */
 	t->an.r.late = t->ro.late;
 	t->an.r.undecodable = t->col.undecodable;
 	sched_results_copy_light(dst, &t->an.r); /* a live view shows no per-CPU delays */
@@ -289,6 +385,8 @@ void tracer_release(struct tracer *t)
 		symbols_release(&t->syms);
 	}
 	sched_close(&t->col);
+	bpf_sched_close(t->bs);
+	t->bs = NULL;
 	wakeup_release(&t->an);
 	reorder_release(&t->ro);
 	pthread_mutex_destroy(&t->lock);

@@ -14,6 +14,9 @@
 #include "../collectors/pd_writer.h"
 #include "../collectors/symbols.h"
 #include "../collectors/sched.h"
+#include "../collectors/bpf_sched.h"
+
+enum collector_kind { COLLECTOR_AUTO, COLLECTOR_PERF, COLLECTOR_BPF };
 
 struct tracer_cfg {
 	const struct topology *topo;
@@ -27,16 +30,22 @@ struct tracer_cfg {
 	const char *record_path; /* write the raw records to this perf.data, not analyze */
 	const char *cmdline;	/* the locus command line, for the file's header */
 	bool memory;		/* also sample memory accesses (cachelines), where the PMU can */
+	enum collector_kind collector;	/* auto: BPF where it loads, else perf; record: perf */
+	const char *btf;	/* kernel BTF for the BPF collector (NULL: the running kernel's) */
+	bool quiet;		/* no note when auto falls back to perf */
 };
 
 struct tracer {
 	struct sched_collector col;
 	struct reorder ro;
 	struct wakeup an;
+	struct bpf_sched *bs;	/* the BPF collector, when it runs */
+	char collector[400];	/* which collector ran, and why perf when BPF was possible */
 	pthread_t thread;
 	pthread_mutex_t lock;	/* the analyzers, between the reader and snapshots */
 	atomic_int stop;
 	bool started;
+	bool reader;		/* the reader thread runs */
 	int32_t exclude[2];	/* locus's main thread and the reader */
 	int cpus_traced;
 	uint64_t reader_cpu_ns;	/* CPU time the reader thread used */

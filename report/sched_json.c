@@ -204,6 +204,7 @@ void sched_report_json_members(struct json *j, const struct sched_results *r,
 	json_int(j, "cpus_traced", ctx->cpus_traced);
 	json_uint(j, "events", ctx->samples);
 	json_uint(j, "bytes", ctx->bytes);
+	json_bool(j, "in_kernel", ctx->in_kernel);
 	json_uint(j, "span_ns", r->last_ns > r->first_ns ? r->last_ns - r->first_ns : 0);
 	json_uint(j, "undecodable", r->undecodable);
 	json_uint(j, "late", r->late);

@@ -34,6 +34,7 @@ struct sched_report_ctx {
 	uint64_t samples;
 	uint64_t bytes;
 	int width;		/* columns the report may use (heatmaps fold to fit) */
+	bool in_kernel;		/* aggregated in the kernel: no events were copied out */
 };
 
 void sched_report_text(FILE *f, const struct sched_results *r, unsigned sections,

@@ -87,8 +87,14 @@ static void header(FILE *f, const struct sched_results *r, const struct sched_re
 
 	fprintf(f, "\n Scheduler: %s\n   sched tracepoints on %d CPUs through %s\n", c->scope,
 		c->cpus_traced, c->collector);
-	fprintf(f, "   %s events (%s), %s lost", fmt_count(c->samples, a, sizeof(a)),
-		fmt_bytes(c->bytes, b, sizeof(b)), fmt_count(r->lost, l, sizeof(l)));
+	if (c->in_kernel)
+		fprintf(f, "   %s events, counted in the kernel (none copied out), none lost",
+			fmt_count(c->samples, a, sizeof(a)));
+	else
+		fprintf(f, "   %s events (%s), %s lost", fmt_count(c->samples, a, sizeof(a)),
+			fmt_bytes(c->bytes, b, sizeof(b)), fmt_count(r->lost, l, sizeof(l)));
+	if (r->pairs_dropped)
+		fprintf(f, ", %" PRIu64 " wakeups beyond the pair table", r->pairs_dropped);
 	if (r->undecodable)
 		fprintf(f, ", %" PRIu64 " undecodable", r->undecodable);
 	if (r->late)

@@ -19,13 +19,16 @@ pkg-config:/usr/bin/pkg-config
 make:/usr/bin/make
 gcc:/usr/bin/gcc
 xz-utils:/usr/bin/xz
+clang:/usr/bin/clang
+libbpf-dev:/usr/include/bpf/libbpf.h
+bpftool:/usr/sbin/bpftool
 "
 test_pkgs="
 libcmocka-dev:/usr/include/cmocka.h
 tmux:/usr/bin/tmux
 rt-tests:/usr/bin/hackbench
 linux-perf:/usr/bin/perf
-clang:/usr/bin/clang
+bpftrace:/usr/bin/bpftrace
 libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
 bc:/usr/bin/bc
 "

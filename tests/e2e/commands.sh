@@ -33,7 +33,7 @@ expect_eq "run passes the exit status on" 3 $?
 expect_eq "doctor exits 0 here" 0 $?
 for cap in "software events" "privileges" "hardware PMU" "HITM counting event" \
 	   "precise memory samples" "tracefs" "sched:sched_switch" "sched:sched_waking" \
-	   "sched:sched_migrate_task" "NUMA nodes" "LLC groups" "/proc/schedstat" "RLIMIT_NOFILE"; do
+	   "sched:sched_migrate_task" "BPF collector" "NUMA nodes" "LLC groups" "/proc/schedstat" "RLIMIT_NOFILE"; do
 	check "doctor reports '$cap'" grep -qF -- " $cap " "$TMP/doc.txt"
 done
 if [ ! -e /sys/bus/event_source/devices/cpu ]; then

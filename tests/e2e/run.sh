@@ -87,7 +87,7 @@ assert d["wakeups"]["new_tasks"] >= 1000, d["wakeups"]["new_tasks"]
 PY
 
 # tracefs missing: one line, the counters still reported, the status kept.
-"$LOCUS" run --tracefs /nonexistent --json "$TMP/nt.json" -- sh -c 'exit 3' >"$TMP/nt.txt" 2>"$TMP/nt.err"
+"$LOCUS" run --collector perf --tracefs /nonexistent --json "$TMP/nt.json" -- sh -c 'exit 3' >"$TMP/nt.txt" 2>"$TMP/nt.err"
 expect_eq "no tracefs: the workload's status" 3 $?
 check "no tracefs: one line on stderr" test "$(wc -l <"$TMP/nt.err")" -eq 1
 check "no tracefs: it says what is missing" grep -q "cannot read the sched tracepoint formats under /nonexistent" "$TMP/nt.err"

@@ -34,7 +34,7 @@ san_run 0 "falseshare" bench falseshare --loops 100000
 san_run 0 "run (built-in workload)" run -q
 san_run 0 "run -a with every section and --svg" run -q -a --svg "$TMP/s.svg" --json "$TMP/r.json" -- "$SAN" bench pingpong --loops 3000
 san_run 0 "run with a 512-CPU fixture topology" run -q --sysfs-root tests/fixtures/topology/8n512 -- "$SAN" bench pingpong --loops 3000
-san_run 3 "run without tracefs" run -q --tracefs /nonexistent -- sh -c "exit 3"
+san_run 3 "run without tracefs (perf collector)" run -q --collector perf --tracefs /nonexistent -- sh -c "exit 3"
 san_run 0 "top, text snapshots, 512-CPU topology" top -q --text -n 3 -d 0.2 --sysfs-root tests/fixtures/topology/8n512 -- "$SAN" bench pingpong --loops 200000
 san_run 4 "top: the workload ends first" top -q --text -d 0.2 -- sh -c "$SAN bench pingpong --loops 3000; exit 4"
 san_run 0 "run: a sweep with a metric, JSON and SVG" run -q -r 2 --sweep n=100,200 --metric pingpong --json "$TMP/sw.json" --svg "$TMP/sw.svg" -- "$SAN" bench pingpong --loops {n}

@@ -22,7 +22,7 @@ static char *render(const char *fixture, const struct flow *flows, int nflows, i
 	struct wakeup w;
 	struct wakeup_cfg cfg = { 0 };
 	struct sched_report_ctx ctx = { true, NULL, "test events", "the workload's tasks", 0, 0, 0,
-					width };
+					width, false };
 	char err[256], *buf = NULL;
 	size_t len = 0;
 	FILE *f;

@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched.bpf.c - locus's in-kernel scheduler aggregator: wakeup placement by
+ * class, waker x target and previous x target matrices, wake-to-run delay
+ * histograms, migrations, switches and CPU time, task pairs; no event leaves
+ * the kernel. Attached to the sched tracepoints through BTF (tp_btf).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "sched_bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by user space before load. */
+const volatile int ncpus = 1;
+const volatile int system_wide = 0;
+const volatile int exclude_tgid = 0;	/* locus itself */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct lb_tstate);
+} tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lb_pcpu);
+} pcpu SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LB_MAX_CPUS);
+	__type(key, __u32);
+	__type(value, struct lb_cpu);
+} topo SEC(".maps");
+
+/* ncpus x ncpus each; sized by user space, which maps them to read them */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} wake_matrix SEC(".maps"), prev_matrix SEC(".maps"), mig_matrix SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct lb_pair);
+} pairs SEC(".maps");
+
+/* tasks that exited, and every tracked task seen (tid -> pid), both bounded */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, int);
+	__type(value, struct lb_task);
+} done SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, int);
+	__type(value, int);
+} seen SEC(".maps");
+
+static __always_inline struct lb_pcpu *me(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&pcpu, &zero);
+}
+
+static __always_inline int task_cpu(struct task_struct *p)
+{
+	return BPF_CORE_READ(p, thread_info.cpu);
+}
+
+static __always_inline int valid(int cpu)
+{
+	return cpu >= 0 && cpu < ncpus && cpu < LB_MAX_CPUS;
+}
+
+static __always_inline int classify(int a, int b)
+{
+	struct lb_cpu *x, *y;
+	__u32 ka = a, kb = b;
+
+	if (a == b)
+		return 0;
+	x = bpf_map_lookup_elem(&topo, &ka);
+	y = bpf_map_lookup_elem(&topo, &kb);
+	if (!x || !y)
+		return 4;
+	if (x->core == y->core)
+		return 1;
+	if (x->llc >= 0 && x->llc == y->llc)
+		return 2;
+	if (x->node == y->node)
+		return 3;
+	return 4;
+}
+
+static __always_inline void matrix_add(void *map, int a, int b)
+{
+	__u32 k = (__u32)a * (__u32)ncpus + (__u32)b;
+	__u64 *v = bpf_map_lookup_elem(map, &k);
+
+	if (v)
+		__sync_fetch_and_add(v, 1);
+}
+
+static __always_inline int log2_bucket(__u64 v)
+{
+	int k = 0;
+
+	if (v >> 32) { v >>= 32; k += 32; }
+	if (v >> 16) { v >>= 16; k += 16; }
+	if (v >> 8) { v >>= 8; k += 8; }
+	if (v >> 4) { v >>= 4; k += 4; }
+	if (v >> 2) { v >>= 2; k += 2; }
+	if (v >> 1) { k += 1; }
+	return k;
+}
+
+static __always_inline void note(struct lb_pcpu *c, int ev, __u64 now)
+{
+	c->n[ev]++;
+	if (!c->first_ns)
+		c->first_ns = now;
+	c->last_ns = now;
+}
+
+/* The task's state; created (and its tracking decided) on first sight. */
+static __always_inline struct lb_tstate *state(struct task_struct *p, int create)
+{
+	struct lb_tstate *t = bpf_task_storage_get(&tasks, p, 0,
+						create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+
+	if (t && !t->known) {
+		int tid = BPF_CORE_READ(p, pid), tgid = BPF_CORE_READ(p, tgid);
+
+		t->known = 1;
+		t->st.tid = tid;
+		t->st.pid = tgid;
+		t->waker_cpu = t->prev_cpu = t->target_cpu = -1;
+		if (system_wide && tgid != exclude_tgid && tid != 0)
+			t->tracked = 1;
+		if (t->tracked && bpf_map_update_elem(&seen, &tid, &tgid, BPF_ANY) < 0) {
+			struct lb_pcpu *c = me();
+
+			if (c)
+				c->n[LB_TASKS_DROPPED]++;
+		}
+	}
+	return t;
+}
+
+static __always_inline struct lb_tstate *tracked(struct task_struct *p)
+{
+	struct lb_tstate *t = state(p, system_wide);
+
+	return t && t->tracked ? t : 0;
+}
+
+/* The wakee's CPU is known: count the placement once. */
+static __always_inline void place(struct lb_pcpu *c, struct lb_tstate *t, int target)
+{
+	int cls;
+
+	if (t->placed || !valid(target))
+		return;
+	t->placed = 1;
+	t->target_cpu = target;
+	c->n[LB_PLACED]++;
+	if (valid(t->waker_cpu)) {
+		struct lb_pair *pr;
+
+		cls = classify(t->waker_cpu, target);
+		matrix_add(&wake_matrix, t->waker_cpu, target);
+		if (cls >= 0 && cls < LB_CLASSES) {
+			c->by_class[cls]++;
+			pr = bpf_map_lookup_elem(&pairs, &t->pair_key);
+			if (pr)
+				__sync_fetch_and_add(&pr->by_class[cls], 1);
+		}
+	}
+	if (valid(t->prev_cpu)) {
+		int pl;
+
+		matrix_add(&prev_matrix, t->prev_cpu, target);
+		cls = classify(t->prev_cpu, target);
+		if (cls >= 0 && cls < LB_CLASSES)
+			c->prev_by_class[cls]++;
+		if (target == t->prev_cpu)
+			pl = 0;
+		else if (valid(t->waker_cpu) && classify(t->waker_cpu, target) <= 2)
+			pl = 1;
+		else
+			pl = 2;
+		c->placement[pl]++;
+	}
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(on_waking, struct task_struct *p)
+{
+	struct lb_pcpu *c = me();
+	struct lb_tstate *t;
+	struct task_struct *cur;
+	__u64 key;
+	int waker;
+
+	if (!c)
+		return 0;
+	note(c, LB_EV_WAKING, bpf_ktime_get_ns());
+	t = tracked(p);
+	if (!t)
+		return 0;
+	if (t->running) {
+		c->n[LB_RUNNING]++;
+		return 0;
+	}
+	c->n[LB_WAKEUPS]++;
+	t->st.wakeups++;
+	t->pending = 1;
+	t->placed = 0;
+	t->wake_ns = bpf_ktime_get_ns();
+	t->waker_cpu = bpf_get_smp_processor_id();
+	t->prev_cpu = task_cpu(p);
+	t->target_cpu = -1;
+	cur = bpf_get_current_task_btf();
+	waker = BPF_CORE_READ(cur, pid);
+	key = (__u64)(__u32)waker << 32 | (__u32)t->st.tid;
+	t->pair_key = key;
+	if (!bpf_map_lookup_elem(&pairs, &key)) {
+		struct lb_pair np = {};
+
+		BPF_CORE_READ_STR_INTO(&np.waker_comm, cur, comm);
+		BPF_CORE_READ_STR_INTO(&np.wakee_comm, p, comm);
+		if (bpf_map_update_elem(&pairs, &key, &np, BPF_NOEXIST) < 0 &&
+		    !bpf_map_lookup_elem(&pairs, &key)) {
+			c->n[LB_PAIRS_DROPPED]++;
+			t->pair_key = ~0ull;
+			return 0;
+		}
+	}
+	{
+		struct lb_pair *pr = bpf_map_lookup_elem(&pairs, &key);
+
+		if (pr)
+			__sync_fetch_and_add(&pr->count, 1);
+	}
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(on_wakeup, struct task_struct *p)
+{
+	struct lb_pcpu *c = me();
+	struct lb_tstate *t;
+
+	if (!c)
+		return 0;
+	note(c, LB_EV_WAKEUP, bpf_ktime_get_ns());
+	t = tracked(p);
+	if (t && t->pending)
+		place(c, t, task_cpu(p));
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(on_wakeup_new, struct task_struct *p)
+{
+	struct lb_pcpu *c = me();
+
+	if (!c)
+		return 0;
+	note(c, LB_EV_WAKEUP_NEW, bpf_ktime_get_ns());
+	if (tracked(p))
+		c->n[LB_NEW]++;
+	return 0;
+}
+
+SEC("tp_btf/sched_migrate_task")
+int BPF_PROG(on_migrate, struct task_struct *p, int dest)
+{
+	struct lb_pcpu *c = me();
+	struct lb_tstate *t;
+	int orig, cls;
+
+	if (!c)
+		return 0;
+	note(c, LB_EV_MIGRATE, bpf_ktime_get_ns());
+	t = tracked(p);
+	if (!t)
+		return 0;
+	orig = task_cpu(p);
+	c->n[LB_MIGRATIONS]++;
+	t->st.migrations++;
+	if (valid(orig) && valid(dest)) {
+		matrix_add(&mig_matrix, orig, dest);
+		cls = classify(orig, dest);
+		if (cls >= 0 && cls < LB_CLASSES)
+			c->mig_by_class[cls]++;
+	}
+	if (t->pending && !t->placed)
+		place(c, t, dest); /* set_task_cpu during the wakeup, before sched_wakeup */
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	struct lb_pcpu *c = me();
+	__u64 now = bpf_ktime_get_ns();
+	int cpu = bpf_get_smp_processor_id();
+	int prev_pid = BPF_CORE_READ(prev, pid), next_pid = BPF_CORE_READ(next, pid);
+	struct lb_tstate *t;
+
+	if (!c)
+		return 0;
+	note(c, LB_EV_SWITCH, now);
+	/* this CPU's time since its last switch */
+	if (c->since_ns && now > c->since_ns) {
+		__u64 d = now - c->since_ns;
+
+		if (prev_pid == 0) {
+			c->idle_ns += d;
+		} else {
+			c->busy_ns += d;
+			if (c->curr_tracked)
+				c->tracked_ns += d;
+		}
+	}
+	c->since_ns = now;
+	t = prev_pid ? tracked(prev) : 0;
+	if (t) {
+		unsigned int st = BPF_CORE_READ(prev, __state);
+
+		if (preempt || (st & 0xff) == 0) {
+			c->involuntary++;
+			t->st.involuntary++;
+		} else {
+			c->voluntary++;
+			t->st.voluntary++;
+		}
+		if (t->running && now > t->on_cpu_since)
+			t->st.run_ns += now - t->on_cpu_since;
+		t->running = 0;
+	}
+	c->curr_pid = next_pid;
+	c->curr_tracked = 0;
+	t = next_pid ? tracked(next) : 0;
+	if (!t)
+		return 0;
+	c->curr_tracked = 1;
+	if (t->pending) {
+		__u64 d = now >= t->wake_ns ? now - t->wake_ns : 0;
+		int k = log2_bucket(d);
+
+		if (!t->placed)
+			place(c, t, cpu);
+		if (t->target_cpu != cpu)
+			c->n[LB_MOVED]++;
+		if (k >= 0 && k < LB_BUCKETS) {
+			int cls = valid(t->waker_cpu) ? classify(t->waker_cpu, t->target_cpu) : -1;
+
+			c->delay[k]++;
+			if (cls >= 0 && cls < LB_CLASSES)
+				c->delay_class[cls][k]++;
+		}
+		c->delay_sum_ns += d;
+		t->st.delays++;
+		t->st.delay_sum_ns += d;
+		t->pending = 0;
+	}
+	t->running = 1;
+	t->on_cpu_since = now;
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
+{
+	struct lb_pcpu *c = me();
+	struct lb_tstate *pt, *ct;
+
+	if (!c)
+		return 0;
+	note(c, LB_EV_FORK, bpf_ktime_get_ns());
+	if (system_wide)
+		return 0;
+	pt = bpf_task_storage_get(&tasks, parent, 0, 0);
+	if (!pt || !pt->tracked)
+		return 0;
+	ct = bpf_task_storage_get(&tasks, child, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (ct && !ct->tracked) {
+		int tid = BPF_CORE_READ(child, pid), tgid = BPF_CORE_READ(child, tgid);
+
+		ct->tracked = 1;
+		ct->known = 1;
+		ct->st.tid = tid;
+		ct->st.pid = tgid;
+		ct->waker_cpu = ct->prev_cpu = ct->target_cpu = -1;
+		if (bpf_map_update_elem(&seen, &tid, &tgid, BPF_ANY) < 0)
+			c->n[LB_TASKS_DROPPED]++;
+	}
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(on_exit, struct task_struct *p)
+{
+	struct lb_pcpu *c = me();
+	struct lb_tstate *t;
+	int tid;
+
+	if (!c)
+		return 0;
+	note(c, LB_EV_EXIT, bpf_ktime_get_ns());
+	t = bpf_task_storage_get(&tasks, p, 0, 0);
+	if (!t || !t->tracked)
+		return 0;
+	tid = t->st.tid;
+	BPF_CORE_READ_STR_INTO(&t->st.comm, p, comm);
+	if (bpf_map_update_elem(&done, &tid, &t->st, BPF_ANY) < 0)
+		c->n[LB_TASKS_DROPPED]++;
+	return 0;
+}

@@ -1,0 +1,65 @@
+/* sched_bpf.h - what the in-kernel scheduler aggregator and its user-space reader share. */
+#ifndef LOCUS_SCHED_BPF_H
+#define LOCUS_SCHED_BPF_H
+
+#define LB_MAX_CPUS 4096	/* the topology table's size */
+#define LB_BUCKETS 64		/* log2 buckets of a delay in ns: bucket k holds [2^k, 2^(k+1)) */
+#define LB_CLASSES 5		/* same CPU, SMT, LLC, node, remote (enum locality) */
+#define LB_COMM 16
+
+/* Per CPU: where it sits; user space fills it before attaching. */
+struct lb_cpu {
+	int core, llc, node;	/* llc -1: unknown (then same node counts as node) */
+	int present;
+};
+
+/* Event counters, one set per CPU (summed by user space). */
+enum lb_counter {
+	LB_WAKEUPS, LB_PLACED, LB_RUNNING, LB_NEW, LB_MOVED, LB_MIGRATIONS,
+	LB_PAIRS_DROPPED, LB_TASKS_DROPPED,
+	LB_EV_WAKING, LB_EV_WAKEUP, LB_EV_WAKEUP_NEW, LB_EV_SWITCH, LB_EV_MIGRATE, LB_EV_FORK,
+	LB_EV_EXIT,
+	LB_NR
+};
+
+/* The per-CPU aggregate: counters, class tallies, delay histograms, this CPU's time. */
+struct lb_pcpu {
+	unsigned long long n[LB_NR];
+	unsigned long long by_class[LB_CLASSES];
+	unsigned long long prev_by_class[LB_CLASSES];
+	unsigned long long mig_by_class[LB_CLASSES];
+	unsigned long long placement[3];	/* stayed, pulled, elsewhere */
+	unsigned long long delay[LB_BUCKETS];	/* wakeups that ran on this CPU */
+	unsigned long long delay_class[LB_CLASSES][LB_BUCKETS];
+	unsigned long long delay_sum_ns;
+	unsigned long long voluntary, involuntary;
+	unsigned long long busy_ns, idle_ns, tracked_ns;
+	unsigned long long first_ns, last_ns;	/* first and last event seen here */
+	unsigned long long since_ns;		/* last switch on this CPU */
+	int curr_pid;				/* running since then, -1 unknown */
+	int curr_tracked;
+};
+
+/* A waker -> wakee pair (key: waker tid << 32 | wakee tid). */
+struct lb_pair {
+	unsigned long long count;
+	unsigned long long by_class[LB_CLASSES];
+	char waker_comm[LB_COMM], wakee_comm[LB_COMM];
+};
+
+/* A task's totals, kept while it lives and copied out when it exits. */
+struct lb_task {
+	int tid, pid;
+	char comm[LB_COMM];
+	unsigned long long wakeups, migrations, voluntary, involuntary, run_ns, delays, delay_sum_ns;
+};
+
+/* A task's state in its task storage (user space sets the first tracked task's). */
+struct lb_tstate {
+	struct lb_task st;
+	unsigned long long wake_ns, on_cpu_since, pair_key;
+	int waker_cpu, prev_cpu, target_cpu;
+	unsigned char tracked, running, pending, placed, known;
+};
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * bpf_sched.h - the in-kernel scheduler collector: BPF programs on the sched
+ * tracepoints aggregate into maps; user space reads the maps into the same
+ * sched_results the stream analyzer fills.
+ */
+#ifndef LOCUS_BPF_SCHED_H
+#define LOCUS_BPF_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "../analyzers/sched_results.h"
+
+struct bpf_sched;
+
+struct bpf_sched_cfg {
+	const struct topology *topo;
+	bool system_wide;	/* every task but locus's own */
+	pid_t exclude_tgid;	/* locus */
+	const char *btf_path;	/* kernel BTF (NULL: /sys/kernel/btf/vmlinux) */
+};
+
+/*
+ * Load and verify the programs, fill the topology table. Returns NULL with a
+ * one-line reason (not built with BPF, no BTF, not permitted, verifier) in err.
+ */
+struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, size_t len);
+/* Follow tid and (through fork, in the kernel) its future children. Returns 0 or -1. */
+int bpf_sched_track(struct bpf_sched *b, pid_t tid, char *err, size_t len);
+/* Start collecting. Returns 0, or -1 with why. */
+int bpf_sched_attach(struct bpf_sched *b, char *err, size_t len);
+/* Stop collecting (the maps stay readable). */
+void bpf_sched_detach(struct bpf_sched *b);
+/*
+ * Read the maps into r (initialised for the topology): counters, matrices,
+ * histograms, per-CPU figures and pairs; with tasks, the per-task table too
+ * (one lookup per task: for the final report, not for every refresh).
+ */
+void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks);
+/* Events the programs saw, all types. */
+uint64_t bpf_sched_events(struct bpf_sched *b);
+void bpf_sched_close(struct bpf_sched *b);
+
+#endif

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# bpf.sh - the in-kernel collector against the streaming one on the same workloads; fallbacks.
+. "$(dirname "$0")/../lib.sh"
+
+if ! have_root; then
+	skip "the BPF collector needs root here"
+	finish
+fi
+if ! "$LOCUS" doctor 2>/dev/null | grep -q '^ok  *BPF collector'; then
+	skip "the BPF collector does not load here: $("$LOCUS" doctor 2>/dev/null | grep 'BPF collector')"
+	finish
+fi
+
+# pinned ping-pong under each collector: same matrix and classes within 1%, same delays
+# within one log2 bucket
+for pin in 0,1 0,0; do
+	for c in bpf perf; do
+		"$LOCUS" run -q --collector $c --sections wakeups,latency --json "$TMP/$c-$pin.json" \
+			-- "$LOCUS" bench pingpong --pin $pin --loops 20000 >"$TMP/$c-$pin.txt" 2>&1
+		expect_eq "pin $pin, collector $c: exit 0" 0 $?
+	done
+	check "pin $pin: the report names the BPF collector" \
+		grep -q "through BPF, aggregated in the kernel" "$TMP/bpf-$pin.txt"
+	check "pin $pin: BPF copies no events out" grep -q "counted in the kernel (none copied out)" "$TMP/bpf-$pin.txt"
+	check "pin $pin: BPF and perf agree (matrix, classes 1%; p50, p99 one log2 bucket)" python3 - "$TMP/bpf-$pin.json" "$TMP/perf-$pin.json" <<'PY'
+import json, math, sys
+b, p = (json.load(open(f)) for f in sys.argv[1:3])
+total = max(b["wakeups"]["total"], p["wakeups"]["total"])
+def close(x, y, what):  # within 1% of all wakeups (a few stray wakeups of the launch differ)
+    assert abs(x - y) <= 0.01 * total, (what, x, y)
+mb, mp = b["wakeups"]["matrix"], p["wakeups"]["matrix"]
+for i in range(len(mb)):
+    for j in range(len(mb)):
+        close(mb[i][j], mp[i][j], f"matrix {i},{j}")
+for k, v in b["wakeups"]["by_class"].items():
+    close(v, p["wakeups"]["by_class"][k], k)
+close(b["wakeups"]["total"], p["wakeups"]["total"], "total")
+for q in ("p50", "p99"):
+    x, y = b["latency"]["wake_to_run_ns"][q], p["latency"]["wake_to_run_ns"][q]
+    assert abs(math.floor(math.log2(x)) - math.floor(math.log2(y))) <= 1, (q, x, y)
+PY
+done
+check "pin 0,1: wakeups cross CPUs (BPF)" python3 -c '
+import json, sys; m = json.load(open(sys.argv[1]))["wakeups"]["matrix"]
+assert m[0][1] + m[1][0] > 0.999 * sum(map(sum, m)), m' "$TMP/bpf-0,1.json"
+check "pin 0,0: wakeups stay on CPU 0 (BPF)" python3 -c '
+import json, sys; c = json.load(open(sys.argv[1]))["wakeups"]["by_class"]
+assert c["same_cpu"] > 0.999 * sum(c.values()), c' "$TMP/bpf-0,0.json"
+
+# Switches and migrations agree with the workload's own accounting and with perf stat.
+"$LOCUS" run -q --collector bpf --sections counters,switches -- "$LOCUS" bench pingpong --pin 0,1 --loops 20000 >"$TMP/sw.txt" 2>&1
+cs=$(counter_value context-switches "$TMP/sw.txt")
+check "BPF: ~40,000 context switches for 20,000 round trips (got $cs)" within_pct "$cs" 40000 2
+
+# No BTF (simulated): auto falls back to perf with one line; bpf alone says why.
+"$LOCUS" run --btf /nonexistent/vmlinux --sections wakeups -- "$LOCUS" bench pingpong --loops 2000 >"$TMP/nb.txt" 2>"$TMP/nb.err"
+expect_eq "no BTF: the workload still runs, exit 0" 0 $?
+expect_eq "no BTF: one line on stderr" 1 "$(grep -c '^locus:' "$TMP/nb.err")"
+check "no BTF: the line says why and what instead" \
+	grep -q "^locus: BPF collector not used (no kernel BTF at /nonexistent/vmlinux .*): streaming through perf ring buffers$" "$TMP/nb.err"
+check "no BTF: the report says perf and why" grep -q "through perf ring buffers (BPF not used: no kernel BTF" "$TMP/nb.txt"
+check "no BTF: wakeups still reported" grep -q "^ Wakeups of the traced tasks: " "$TMP/nb.txt"
+"$LOCUS" run --collector bpf --btf /nonexistent/vmlinux -- true >"$TMP/nb2.txt" 2>"$TMP/nb2.err"
+expect_eq "--collector bpf without BTF: the workload's status" 0 $?
+check "--collector bpf without BTF: says the BPF collector cannot run" \
+	grep -q "the BPF collector cannot run: no kernel BTF at /nonexistent/vmlinux" "$TMP/nb2.err"
+"$LOCUS" run --collector nope -- true >/dev/null 2>"$TMP/bad.err"
+expect_eq "--collector nope: usage error" 2 $?
+
+# Unprivileged: BPF is not permitted; auto says so in one line and tries perf.
+if id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
+	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
+		"$LOCUS" run -- true >"$TMP/np.txt" 2>"$TMP/np.err"
+	check "unprivileged: BPF not permitted, said once" \
+		test "$(grep -c 'BPF collector not used (loading BPF programs is not permitted' "$TMP/np.err")" -eq 1
+	check "unprivileged: the counters are still reported" grep -q "task-clock" "$TMP/np.txt"
+else
+	skip "no nobody user or setpriv"
+fi
+
+# Maps are bounded: their memory is the same early and late in a run; drops are counted.
+"$LOCUS" run -q --collector bpf -- "$LOCUS" bench pingpong --loops 400000 >/dev/null 2>&1 &
+lp=$!
+mem() { bpftool map show -j 2>/dev/null | python3 -c '
+import json, sys
+names = {"tasks", "pcpu", "topo", "wake_matrix", "prev_matrix", "mig_matrix", "pairs", "done", "seen"}
+print(sum(m.get("bytes_memlock", 0) for m in json.load(sys.stdin) if m.get("name") in names))'; }
+sleep 1.5
+m1=$(mem)
+sleep 2.5
+m2=$(mem)
+kill $lp 2>/dev/null
+wait $lp 2>/dev/null
+check "BPF maps: memory early ($m1) equals memory later ($m2)" test "$m1" = "$m2" -a "${m1:-0}" -gt 0
+LOCUS_BPF_PAIR_TABLE=4 "$LOCUS" run -q --collector bpf --sections pairs --json "$TMP/pd.json" -- hackbench -g 2 -l 50 >"$TMP/pd.txt" 2>&1
+check "a full pair table: the drops are reported" grep -Eq '[0-9]+ wakeups of pairs beyond the table' "$TMP/pd.txt"
+check "a full pair table: JSON pairs_dropped > 0" python3 -c '
+import json, sys; d = json.load(open(sys.argv[1])); assert d["pairs_dropped"] > 0, d.get("pairs_dropped")' "$TMP/pd.json"
+finish
