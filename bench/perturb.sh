@@ -16,7 +16,7 @@ trap 'rm -rf "$TMP"' EXIT
 command -v hackbench >/dev/null || { echo "perturb.sh: needs hackbench (rt-tests)" >&2; exit 1; }
 
 PP="$LOCUS bench pingpong --pin 0,1 --loops 200000"
-HB="hackbench -g 4 -l 2000"
+HB="$(command -v hackbench) -g 4 -l 2000"
 
 # run VARIANT WORKLOAD: prints "metric wall_seconds"
 run() {
@@ -26,6 +26,17 @@ run() {
 	case $variant in
 	bare) $cmd >"$out" 2>&1 ;;
 	locus) "$LOCUS" run -q -- $cmd >"$out" 2>&1 ;;
+	locus-bpf) "$LOCUS" run -q --collector bpf -- $cmd >"$out" 2>&1 ;;
+	locus-perf) "$LOCUS" run -q --collector perf -- $cmd >"$out" 2>&1 ;;
+	locus-stat) "$LOCUS" stat -q -- $cmd >"$out" 2>&1 ;;
+	perf-stat) perf stat -- $cmd >"$out" 2>"$TMP/perr" ;;
+	bpftrace)
+		# the one-liner users reach for: wakeups by (cpu, target_cpu), switches, migrations
+		bpftrace -q -e 'tracepoint:sched:sched_waking { @w[cpu, args->target_cpu] = count(); }
+			tracepoint:sched:sched_switch { @s[cpu] = count(); }
+			tracepoint:sched:sched_migrate_task { @m[args->orig_cpu, args->dest_cpu] = count(); }' \
+			-c "$cmd" >"$out" 2>"$TMP/berr"
+		;;
 	perf-sched)
 		perf sched record -o "$TMP/p.data" -- $cmd >"$out" 2>"$TMP/perr"
 		perf sched latency -i "$TMP/p.data" >/dev/null 2>&1
@@ -42,7 +53,8 @@ run() {
 
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-variants="bare locus perf-sched"
+variants=${VARIANTS:-"bare locus-bpf bpftrace locus-perf perf-sched locus-stat perf-stat"}
+command -v bpftrace >/dev/null || variants=$(echo "$variants" | sed 's/ bpftrace//')
 for wl in pingpong hackbench; do
 	for i in $(seq "$N"); do
 		for v in $variants; do
@@ -72,3 +84,6 @@ for wl in pingpong hackbench; do
 done
 echo
 echo "'vs bare' is the workload's speed relative to bare (1.000 = unperturbed, lower is slower)."
+echo "locus-bpf: locus run --collector bpf (the default where BPF loads); locus-perf: --collector"
+echo "perf (every event streamed); bpftrace: the one-liner counting wakeups by (cpu, target_cpu),"
+echo "switches and migrations; locus-stat / perf-stat: counting only."

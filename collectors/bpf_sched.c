@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../common/util.h"
+#include "bpf/sched_bpf.h"
 #include "sched.skel.h" /* build/bpf: the skeleton, or a note that there is none */
 
 #ifdef LOCUS_NO_BPF
@@ -60,8 +61,6 @@ void bpf_sched_close(struct bpf_sched *b)
 #include <bpf/libbpf.h>
 
 #include <fcntl.h>
-
-#include "bpf/sched_bpf.h"
 
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
@@ -145,10 +144,9 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	}
 	for (int c = 0; c < b->ncpus; c++) {
 		const struct cpu_topo *t = &cfg->topo->cpu[c];
-		struct lb_cpu v = { t->core, cfg->topo->llc_known ? t->llc : -1, t->node, t->present };
-		uint32_t k = (uint32_t)c;
 
-		bpf_map_update_elem(bpf_map__fd(b->skel->maps.topo), &k, &v, BPF_ANY);
+		b->skel->bss->topo[c] = (struct lb_cpu){ t->core, cfg->topo->llc_known ? t->llc : -1,
+							  t->node, t->present };
 	}
 	b->mat_len = (n * sizeof(uint64_t) + (size_t)getpagesize() - 1) &
 		     ~((size_t)getpagesize() - 1);
@@ -317,7 +315,7 @@ static void read_tasks(struct bpf_sched *b, struct sched_results *r)
 }
 
 static const int ev_of[EV_TYPE_NR] = {
-	[EV_WAKING] = LB_EV_WAKING, [EV_WAKEUP] = LB_EV_WAKEUP, [EV_WAKEUP_NEW] = LB_EV_WAKEUP_NEW,
+	[EV_WAKING] = LB_EV_WAKING, [EV_WAKEUP] = -1, [EV_WAKEUP_NEW] = LB_EV_WAKEUP_NEW,
 	[EV_SWITCH] = LB_EV_SWITCH, [EV_MIGRATE] = LB_EV_MIGRATE, [EV_FORK] = LB_EV_FORK,
 	[EV_EXIT] = LB_EV_EXIT, [EV_LOST] = -1, [EV_MEM] = -1,
 };

@@ -3,7 +3,10 @@
  * sched.bpf.c - locus's in-kernel scheduler aggregator: wakeup placement by
  * class, waker x target and previous x target matrices, wake-to-run delay
  * histograms, migrations, switches and CPU time, task pairs; no event leaves
- * the kernel. Attached to the sched tracepoints through BTF (tp_btf).
+ * the kernel. Attached to the sched tracepoints through BTF (tp_btf). The CPU
+ * chosen for a wakeup is where set_task_cpu moved the task (sched_migrate_task
+ * during the wakeup) or, when it did not move, the CPU it then runs on: no
+ * program on sched_wakeup is needed.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -33,12 +36,8 @@ struct {
 	__type(value, struct lb_pcpu);
 } pcpu SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, LB_MAX_CPUS);
-	__type(key, __u32);
-	__type(value, struct lb_cpu);
-} topo SEC(".maps");
+/* Each CPU's core, LLC and node: a global array, read without a helper call. */
+struct lb_cpu topo[LB_MAX_CPUS];
 
 /* ncpus x ncpus each; sized by user space, which maps them to read them */
 struct {
@@ -80,7 +79,7 @@ static __always_inline struct lb_pcpu *me(void)
 
 static __always_inline int task_cpu(struct task_struct *p)
 {
-	return BPF_CORE_READ(p, thread_info.cpu);
+	return p->thread_info.cpu; /* tp_btf: a trusted pointer, read directly */
 }
 
 static __always_inline int valid(int cpu)
@@ -88,15 +87,25 @@ static __always_inline int valid(int cpu)
 	return cpu >= 0 && cpu < ncpus && cpu < LB_MAX_CPUS;
 }
 
+/* A CPU's entry; each index checked on its own, where the verifier sees it. */
+static __always_inline struct lb_cpu *cpu_at(int cpu)
+{
+	__u32 i = (__u32)cpu;
+
+	barrier_var(i);
+	if (i >= LB_MAX_CPUS)
+		return 0;
+	return &topo[i];
+}
+
 static __always_inline int classify(int a, int b)
 {
 	struct lb_cpu *x, *y;
-	__u32 ka = a, kb = b;
 
 	if (a == b)
 		return 0;
-	x = bpf_map_lookup_elem(&topo, &ka);
-	y = bpf_map_lookup_elem(&topo, &kb);
+	x = cpu_at(a);
+	y = cpu_at(b);
 	if (!x || !y)
 		return 4;
 	if (x->core == y->core)
@@ -130,12 +139,9 @@ static __always_inline int log2_bucket(__u64 v)
 	return k;
 }
 
-static __always_inline void note(struct lb_pcpu *c, int ev, __u64 now)
+static __always_inline void note(struct lb_pcpu *c, int ev)
 {
 	c->n[ev]++;
-	if (!c->first_ns)
-		c->first_ns = now;
-	c->last_ns = now;
 }
 
 /* The task's state; created (and its tracking decided) on first sight. */
@@ -145,7 +151,7 @@ static __always_inline struct lb_tstate *state(struct task_struct *p, int create
 						create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 
 	if (t && !t->known) {
-		int tid = BPF_CORE_READ(p, pid), tgid = BPF_CORE_READ(p, tgid);
+		int tid = p->pid, tgid = p->tgid;
 
 		t->known = 1;
 		t->st.tid = tid;
@@ -215,12 +221,13 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	struct lb_pcpu *c = me();
 	struct lb_tstate *t;
 	struct task_struct *cur;
+	struct lb_pair *pr;
 	__u64 key;
 	int waker;
 
 	if (!c)
 		return 0;
-	note(c, LB_EV_WAKING, bpf_ktime_get_ns());
+	note(c, LB_EV_WAKING);
 	t = tracked(p);
 	if (!t)
 		return 0;
@@ -237,42 +244,25 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	t->prev_cpu = task_cpu(p);
 	t->target_cpu = -1;
 	cur = bpf_get_current_task_btf();
-	waker = BPF_CORE_READ(cur, pid);
+	waker = cur->pid;
 	key = (__u64)(__u32)waker << 32 | (__u32)t->st.tid;
 	t->pair_key = key;
-	if (!bpf_map_lookup_elem(&pairs, &key)) {
-		struct lb_pair np = {};
+	pr = bpf_map_lookup_elem(&pairs, &key);
+	if (!pr) {
+		struct lb_pair np = { .count = 1 };
 
 		BPF_CORE_READ_STR_INTO(&np.waker_comm, cur, comm);
 		BPF_CORE_READ_STR_INTO(&np.wakee_comm, p, comm);
-		if (bpf_map_update_elem(&pairs, &key, &np, BPF_NOEXIST) < 0 &&
-		    !bpf_map_lookup_elem(&pairs, &key)) {
-			c->n[LB_PAIRS_DROPPED]++;
+		if (bpf_map_update_elem(&pairs, &key, &np, BPF_NOEXIST) == 0)
+			return 0;
+		pr = bpf_map_lookup_elem(&pairs, &key); /* another CPU added it meanwhile */
+		if (!pr) {
+			c->n[LB_PAIRS_DROPPED]++; /* the table is full */
 			t->pair_key = ~0ull;
 			return 0;
 		}
 	}
-	{
-		struct lb_pair *pr = bpf_map_lookup_elem(&pairs, &key);
-
-		if (pr)
-			__sync_fetch_and_add(&pr->count, 1);
-	}
-	return 0;
-}
-
-SEC("tp_btf/sched_wakeup")
-int BPF_PROG(on_wakeup, struct task_struct *p)
-{
-	struct lb_pcpu *c = me();
-	struct lb_tstate *t;
-
-	if (!c)
-		return 0;
-	note(c, LB_EV_WAKEUP, bpf_ktime_get_ns());
-	t = tracked(p);
-	if (t && t->pending)
-		place(c, t, task_cpu(p));
+	__sync_fetch_and_add(&pr->count, 1);
 	return 0;
 }
 
@@ -283,7 +273,7 @@ int BPF_PROG(on_wakeup_new, struct task_struct *p)
 
 	if (!c)
 		return 0;
-	note(c, LB_EV_WAKEUP_NEW, bpf_ktime_get_ns());
+	note(c, LB_EV_WAKEUP_NEW);
 	if (tracked(p))
 		c->n[LB_NEW]++;
 	return 0;
@@ -298,7 +288,7 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 
 	if (!c)
 		return 0;
-	note(c, LB_EV_MIGRATE, bpf_ktime_get_ns());
+	note(c, LB_EV_MIGRATE);
 	t = tracked(p);
 	if (!t)
 		return 0;
@@ -322,12 +312,15 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	struct lb_pcpu *c = me();
 	__u64 now = bpf_ktime_get_ns();
 	int cpu = bpf_get_smp_processor_id();
-	int prev_pid = BPF_CORE_READ(prev, pid), next_pid = BPF_CORE_READ(next, pid);
+	int prev_pid = prev->pid, next_pid = next->pid;
 	struct lb_tstate *t;
 
 	if (!c)
 		return 0;
-	note(c, LB_EV_SWITCH, now);
+	note(c, LB_EV_SWITCH);
+	if (!c->first_ns)
+		c->first_ns = now;
+	c->last_ns = now;
 	/* this CPU's time since its last switch */
 	if (c->since_ns && now > c->since_ns) {
 		__u64 d = now - c->since_ns;
@@ -343,7 +336,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	c->since_ns = now;
 	t = prev_pid ? tracked(prev) : 0;
 	if (t) {
-		unsigned int st = BPF_CORE_READ(prev, __state);
+		unsigned int st = prev->__state;
 
 		if (preempt || (st & 0xff) == 0) {
 			c->involuntary++;
@@ -395,7 +388,7 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 
 	if (!c)
 		return 0;
-	note(c, LB_EV_FORK, bpf_ktime_get_ns());
+	note(c, LB_EV_FORK);
 	if (system_wide)
 		return 0;
 	pt = bpf_task_storage_get(&tasks, parent, 0, 0);
@@ -403,7 +396,7 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 		return 0;
 	ct = bpf_task_storage_get(&tasks, child, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (ct && !ct->tracked) {
-		int tid = BPF_CORE_READ(child, pid), tgid = BPF_CORE_READ(child, tgid);
+		int tid = child->pid, tgid = child->tgid;
 
 		ct->tracked = 1;
 		ct->known = 1;
@@ -425,7 +418,7 @@ int BPF_PROG(on_exit, struct task_struct *p)
 
 	if (!c)
 		return 0;
-	note(c, LB_EV_EXIT, bpf_ktime_get_ns());
+	note(c, LB_EV_EXIT);
 	t = bpf_task_storage_get(&tasks, p, 0, 0);
 	if (!t || !t->tracked)
 		return 0;
