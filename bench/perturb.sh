@@ -55,7 +55,7 @@ median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]
 
 variants=${VARIANTS:-"bare locus-bpf bpftrace locus-perf perf-sched locus-stat perf-stat"}
 command -v bpftrace >/dev/null || variants=$(echo "$variants" | sed 's/ bpftrace//')
-for wl in pingpong hackbench; do
+for wl in ${WORKLOADS:-pingpong hackbench}; do
 	for i in $(seq "$N"); do
 		for v in $variants; do
 			run "$v" "$wl" >>"$TMP/$wl.$v"
@@ -67,7 +67,7 @@ echo "## Perturbation: $(date -u +%Y-%m-%d), $(nproc) CPUs, $(uname -r), median 
 echo
 echo "| workload | variant | workload's own measure | vs bare | time to answer (s) |"
 echo "| --- | --- | --- | --- | --- |"
-for wl in pingpong hackbench; do
+for wl in ${WORKLOADS:-pingpong hackbench}; do
 	base=$(cut -d' ' -f1 "$TMP/$wl.bare" | median)
 	for v in $variants; do
 		m=$(cut -d' ' -f1 "$TMP/$wl.$v" | median)

@@ -75,7 +75,34 @@ struct bpf_sched {
 	size_t mat_len;
 	struct lb_pcpu *pc;	/* nposs values */
 	size_t pc_stride;
+	uint64_t t0;		/* CLOCK_MONOTONIC (the kernel's ktime) at attach */
+	uint64_t t_end;		/* at detach, or 0 */
+	uint64_t *busy0, *idle0;/* /proc/stat per CPU at attach, ns */
 };
+
+/* Busy and idle time of each CPU from /proc/stat, in ns (USER_HZ ticks). */
+static void cpu_times(int ncpus, uint64_t *busy, uint64_t *idle)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	char line[512];
+	long hz = sysconf(_SC_CLK_TCK);
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long v[10] = { 0 };
+		int cpu;
+
+		if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+			continue;
+		if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 9 || cpu < 0 || cpu >= ncpus)
+			continue;
+		/* user nice system idle iowait irq softirq steal */
+		busy[cpu] = (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) * 1000000000ull / (uint64_t)hz;
+		idle[cpu] = (v[3] + v[4]) * 1000000000ull / (uint64_t)hz;
+	}
+	if (f)
+		fclose(f);
+}
 
 static int no_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -197,6 +224,10 @@ int bpf_sched_track(struct bpf_sched *b, pid_t tid, char *err, size_t len)
 
 int bpf_sched_attach(struct bpf_sched *b, char *err, size_t len)
 {
+	b->busy0 = xcalloc((size_t)b->ncpus + 1, sizeof(uint64_t));
+	b->idle0 = xcalloc((size_t)b->ncpus + 1, sizeof(uint64_t));
+	cpu_times(b->ncpus, b->busy0, b->idle0);
+	b->t0 = now_ns();
 	if (locus_sched__attach(b->skel) < 0) {
 		snprintf(err, len, "cannot attach to the sched tracepoints: %s", strerror(errno));
 		return -1;
@@ -206,8 +237,10 @@ int bpf_sched_attach(struct bpf_sched *b, char *err, size_t len)
 
 void bpf_sched_detach(struct bpf_sched *b)
 {
-	if (b)
-		locus_sched__detach(b->skel);
+	if (!b)
+		return;
+	locus_sched__detach(b->skel);
+	b->t_end = now_ns();
 }
 
 static const struct lb_pcpu *pcpu_of(const struct bpf_sched *b, int i)
@@ -256,8 +289,8 @@ static void read_pairs(struct bpf_sched *b, struct sched_results *r)
 	qsort(r->pairs, (size_t)n, sizeof(*r->pairs), sched_pair_cmp);
 }
 
-/* A live task's totals from its task storage (looked up by pidfd), and its comm. */
-static bool live_task(struct bpf_sched *b, int tid, struct lb_task *out)
+/* A live task's state from its task storage (looked up by pidfd), and its comm. */
+static bool live_task(struct bpf_sched *b, int tid, struct lb_tstate *out)
 {
 	struct lb_tstate st;
 	char path[64], comm[32];
@@ -272,29 +305,53 @@ static bool live_task(struct bpf_sched *b, int tid, struct lb_task *out)
 		return false;
 	}
 	close(fd);
-	*out = st.st;
+	*out = st;
 	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
 	if (read_text_file(path, comm, sizeof(comm)) == 0)
-		snprintf(out->comm, sizeof(out->comm), "%s", comm);
+		snprintf(out->st.comm, sizeof(out->st.comm), "%s", comm);
 	return true;
 }
 
-static void read_tasks(struct bpf_sched *b, struct sched_results *r)
+/* Wakeups a live task holds back from the pair table (its current waker's batch). */
+struct pending {
+	int waker, wakee;
+	uint64_t count, by_class[LOC_NR];
+	char comm[TASK_COMM_LEN];
+};
+
+static void read_tasks(struct bpf_sched *b, struct sched_results *r, struct pending **pend,
+		       int *npend)
 {
 	int seen = bpf_map__fd(b->skel->maps.seen), done = bpf_map__fd(b->skel->maps.done);
-	int key, next, *prev = NULL, n = 0, cap = 64;
+	int key, next, *prev = NULL, n = 0, cap = 64, np = 0;
+	struct lb_tstate ts;
 	struct lb_task t;
 
 	free(r->tasks);
 	r->tasks = xcalloc((size_t)cap, sizeof(*r->tasks));
+	*pend = xcalloc((size_t)cap, sizeof(**pend));
 	while (bpf_map_get_next_key(seen, prev, &next) == 0) {
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(done, &key, &t) < 0 && !live_task(b, key, &t))
-			continue;
+		if (bpf_map_lookup_elem(done, &key, &t) < 0) {
+			if (!live_task(b, key, &ts))
+				continue;
+			t = ts.st;
+			if (ts.pend_count) {
+				struct pending *pe = &(*pend)[np++];
+
+				pe->waker = ts.pend_waker;
+				pe->wakee = key;
+				pe->count = ts.pend_count;
+				for (int c = 0; c < LOC_NR; c++)
+					pe->by_class[c] = ts.pend_class[c];
+				memcpy(pe->comm, t.comm, TASK_COMM_LEN);
+			}
+		}
 		if (n == cap) {
 			cap *= 2;
 			r->tasks = xrealloc(r->tasks, (size_t)cap * sizeof(*r->tasks));
+			*pend = xrealloc(*pend, (size_t)cap * sizeof(**pend));
 		}
 		memset(&r->tasks[n], 0, sizeof(r->tasks[n]));
 		r->tasks[n].tid = t.tid;
@@ -311,7 +368,45 @@ static void read_tasks(struct bpf_sched *b, struct sched_results *r)
 		n++;
 	}
 	r->ntasks = n;
+	*npend = np;
 	qsort(r->tasks, (size_t)n, sizeof(*r->tasks), sched_task_cmp);
+}
+
+/* The pairs' held-back wakeups added, and the top pairs' wakers named. */
+static void finish_pairs(struct sched_results *r, const struct pending *pend, int npend)
+{
+	for (int i = 0; i < npend; i++) {
+		struct pair_stat *p = NULL;
+
+		for (int k = 0; k < r->npairs && !p; k++)
+			if (r->pairs[k].waker_tid == pend[i].waker && r->pairs[k].wakee_tid == pend[i].wakee)
+				p = &r->pairs[k];
+		if (!p) {
+			r->pairs = xrealloc(r->pairs, (size_t)(r->npairs + 1) * sizeof(*r->pairs));
+			p = &r->pairs[r->npairs++];
+			memset(p, 0, sizeof(*p));
+			p->waker_tid = pend[i].waker;
+			p->wakee_tid = pend[i].wakee;
+			memcpy(p->wakee_comm, pend[i].comm, TASK_COMM_LEN);
+		}
+		p->count += pend[i].count;
+		for (int c = 0; c < LOC_NR; c++)
+			p->by_class[c] += pend[i].by_class[c];
+	}
+	qsort(r->pairs, (size_t)r->npairs, sizeof(*r->pairs), sched_pair_cmp);
+	for (int k = 0; k < r->npairs && k < 100; k++) {
+		struct pair_stat *p = &r->pairs[k];
+		char path[64], comm[32];
+
+		if (p->waker_comm[0] || p->waker_tid <= 0)
+			continue;
+		for (int i = 0; i < r->ntasks && !p->waker_comm[0]; i++)
+			if (r->tasks[i].tid == p->waker_tid)
+				memcpy(p->waker_comm, r->tasks[i].comm, TASK_COMM_LEN);
+		snprintf(path, sizeof(path), "/proc/%d/comm", p->waker_tid);
+		if (!p->waker_comm[0] && read_text_file(path, comm, sizeof(comm)) == 0)
+			snprintf(p->waker_comm, sizeof(p->waker_comm), "%s", comm);
+	}
 }
 
 static const int ev_of[EV_TYPE_NR] = {
@@ -331,7 +426,8 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 	memcpy(r->prev_matrix, b->mat[1], n * n * sizeof(uint64_t));
 	memcpy(r->mig_matrix, b->mat[2], n * n * sizeof(uint64_t));
 	r->waking_source = true;
-	r->first_ns = r->last_ns = 0;
+	r->first_ns = b->t0;
+	r->last_ns = b->t_end ? b->t_end : now_ns();
 	r->wakeups = r->wakeups_placed = r->wakeups_running = r->wakeups_new = 0;
 	r->moved_before_run = r->migrations = r->voluntary = r->involuntary = 0;
 	r->pairs_dropped = 0;
@@ -347,10 +443,6 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 	for (int i = 0; i < b->nposs; i++) {
 		const struct lb_pcpu *p = pcpu_of(b, i);
 
-		if (p->first_ns && (!r->first_ns || p->first_ns < r->first_ns))
-			r->first_ns = p->first_ns;
-		if (p->last_ns > r->last_ns)
-			r->last_ns = p->last_ns;
 		r->wakeups += p->n[LB_WAKEUPS];
 		r->wakeups_placed += p->n[LB_PLACED];
 		r->wakeups_running += p->n[LB_RUNNING];
@@ -377,14 +469,24 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 
 			cs->voluntary = p->voluntary;
 			cs->involuntary = p->involuntary;
-			cs->busy_ns = p->busy_ns;
-			cs->idle_ns = p->idle_ns;
 			cs->tracked_ns = p->tracked_ns;
 			if (!r->no_cpu_delays) {
 				hist_init(&r->delay_cpu[i]);
 				add_log2(&r->delay_cpu[i], p->delay);
 			}
 		}
+	}
+	{
+		uint64_t *busy = xcalloc(n + 1, sizeof(uint64_t)), *idle = xcalloc(n + 1, 8);
+
+		/* CPU time from the kernel's own accounting, over the session (tick resolution) */
+		cpu_times(b->ncpus, busy, idle);
+		for (size_t i = 0; i < n; i++) {
+			r->cpu[i].busy_ns = busy[i] > b->busy0[i] ? busy[i] - b->busy0[i] : 0;
+			r->cpu[i].idle_ns = idle[i] > b->idle0[i] ? idle[i] - b->idle0[i] : 0;
+		}
+		free(busy);
+		free(idle);
 	}
 	/* row and column sums of the matrices: wakeups sent and received, migrations */
 	for (size_t a = 0; a < n; a++)
@@ -395,8 +497,16 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 			r->cpu[c].migrations_in += r->mig_matrix[a * n + c];
 		}
 	read_pairs(b, r);
-	if (tasks)
-		read_tasks(b, r);
+	if (tasks) {
+		struct pending *pend = NULL;
+		int npend = 0;
+
+		read_tasks(b, r, &pend, &npend);
+		finish_pairs(r, pend, npend);
+		free(pend);
+	} else {
+		finish_pairs(r, NULL, 0);
+	}
 }
 
 uint64_t bpf_sched_events(struct bpf_sched *b)
@@ -421,6 +531,8 @@ void bpf_sched_close(struct bpf_sched *b)
 			munmap(b->mat[i], b->mat_len);
 	locus_sched__destroy(b->skel);
 	free(b->pc);
+	free(b->busy0);
+	free(b->idle0);
 	free(b);
 }
 

@@ -332,12 +332,16 @@ static void switches(FILE *f, const struct sched_results *r)
 		fprintf(f, "   ... %d more tasks\n", r->ntasks - TOP_ROWS);
 }
 
-static void cpus(FILE *f, const struct sched_results *r)
+static void cpus(FILE *f, const struct sched_results *r, bool in_kernel)
 {
 	char a[32], b[32], w1[32], w2[32], s1[16], s2[16];
 	int shown = 0;
 
-	fprintf(f, "\n Per CPU (between the first and last event)\n");
+	if (in_kernel)
+		fprintf(f, "\n Per CPU (busy: the kernel's CPU time over the session, to a tick;"
+			   "\n traced: the tasks' own runtime)\n");
+	else
+		fprintf(f, "\n Per CPU (between the first and last event)\n");
 	fprintf(f, "   %5s %7s %9s %11s %11s %10s %10s\n", "CPU", "busy", "traced", "voluntary",
 		"involuntary", "woken on", "woke");
 	for (int c = 0; c < r->ncpus; c++) {
@@ -379,6 +383,6 @@ void sched_report_text(FILE *f, const struct sched_results *r, unsigned sections
 	if (sections & SEC_SWITCHES)
 		switches(f, r);
 	if (sections & SEC_CPUS)
-		cpus(f, r);
+		cpus(f, r, ctx->in_kernel);
 	fputc('\n', f);
 }

@@ -157,6 +157,8 @@ static __always_inline struct lb_tstate *state(struct task_struct *p, int create
 		t->st.tid = tid;
 		t->st.pid = tgid;
 		t->waker_cpu = t->prev_cpu = t->target_cpu = -1;
+		t->pend_waker = -1;
+		t->last_sum = p->se.sum_exec_runtime;
 		if (system_wide && tgid != exclude_tgid && tid != 0)
 			t->tracked = 1;
 		if (t->tracked && bpf_map_update_elem(&seen, &tid, &tgid, BPF_ANY) < 0) {
@@ -176,6 +178,45 @@ static __always_inline struct lb_tstate *tracked(struct task_struct *p)
 	return t && t->tracked ? t : 0;
 }
 
+/*
+ * Add the wakee's batched wakeups by its current waker to the pair table
+ * (the table is touched once per LB_PAIR_BATCH wakeups of a steady pair).
+ */
+static __always_inline void flush_pair(struct lb_pcpu *c, struct lb_tstate *t,
+				       struct task_struct *wakee)
+{
+	__u64 key;
+	struct lb_pair *pr;
+
+	if (!t->pend_count)
+		return;
+	key = (__u64)(__u32)t->pend_waker << 32 | (__u32)t->st.tid;
+	pr = bpf_map_lookup_elem(&pairs, &key);
+	if (!pr) {
+		struct lb_pair np = {};
+
+		if (wakee)
+			BPF_CORE_READ_STR_INTO(&np.wakee_comm, wakee, comm);
+		np.waker_comm[0] = 0; /* named by user space from the task table */
+		if (bpf_map_update_elem(&pairs, &key, &np, BPF_NOEXIST) < 0 &&
+		    !bpf_map_lookup_elem(&pairs, &key)) {
+			c->n[LB_PAIRS_DROPPED] += t->pend_count; /* the table is full */
+			goto out;
+		}
+		pr = bpf_map_lookup_elem(&pairs, &key);
+		if (!pr)
+			goto out;
+	}
+	__sync_fetch_and_add(&pr->count, t->pend_count);
+	for (int k = 0; k < LB_CLASSES; k++)
+		if (t->pend_class[k])
+			__sync_fetch_and_add(&pr->by_class[k], t->pend_class[k]);
+out:
+	t->pend_count = 0;
+	for (int k = 0; k < LB_CLASSES; k++)
+		t->pend_class[k] = 0;
+}
+
 /* The wakee's CPU is known: count the placement once. */
 static __always_inline void place(struct lb_pcpu *c, struct lb_tstate *t, int target)
 {
@@ -187,15 +228,11 @@ static __always_inline void place(struct lb_pcpu *c, struct lb_tstate *t, int ta
 	t->target_cpu = target;
 	c->n[LB_PLACED]++;
 	if (valid(t->waker_cpu)) {
-		struct lb_pair *pr;
-
 		cls = classify(t->waker_cpu, target);
 		matrix_add(&wake_matrix, t->waker_cpu, target);
 		if (cls >= 0 && cls < LB_CLASSES) {
 			c->by_class[cls]++;
-			pr = bpf_map_lookup_elem(&pairs, &t->pair_key);
-			if (pr)
-				__sync_fetch_and_add(&pr->by_class[cls], 1);
+			t->pend_class[cls]++;
 		}
 	}
 	if (valid(t->prev_cpu)) {
@@ -220,9 +257,6 @@ int BPF_PROG(on_waking, struct task_struct *p)
 {
 	struct lb_pcpu *c = me();
 	struct lb_tstate *t;
-	struct task_struct *cur;
-	struct lb_pair *pr;
-	__u64 key;
 	int waker;
 
 	if (!c)
@@ -243,26 +277,12 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	t->waker_cpu = bpf_get_smp_processor_id();
 	t->prev_cpu = task_cpu(p);
 	t->target_cpu = -1;
-	cur = bpf_get_current_task_btf();
-	waker = cur->pid;
-	key = (__u64)(__u32)waker << 32 | (__u32)t->st.tid;
-	t->pair_key = key;
-	pr = bpf_map_lookup_elem(&pairs, &key);
-	if (!pr) {
-		struct lb_pair np = { .count = 1 };
-
-		BPF_CORE_READ_STR_INTO(&np.waker_comm, cur, comm);
-		BPF_CORE_READ_STR_INTO(&np.wakee_comm, p, comm);
-		if (bpf_map_update_elem(&pairs, &key, &np, BPF_NOEXIST) == 0)
-			return 0;
-		pr = bpf_map_lookup_elem(&pairs, &key); /* another CPU added it meanwhile */
-		if (!pr) {
-			c->n[LB_PAIRS_DROPPED]++; /* the table is full */
-			t->pair_key = ~0ull;
-			return 0;
-		}
+	waker = (int)(__u32)bpf_get_current_pid_tgid();
+	if (waker != t->pend_waker || t->pend_count >= LB_PAIR_BATCH) {
+		flush_pair(c, t, p);
+		t->pend_waker = waker;
 	}
-	__sync_fetch_and_add(&pr->count, 1);
+	t->pend_count++;
 	return 0;
 }
 
@@ -310,33 +330,16 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	struct lb_pcpu *c = me();
-	__u64 now = bpf_ktime_get_ns();
-	int cpu = bpf_get_smp_processor_id();
 	int prev_pid = prev->pid, next_pid = next->pid;
 	struct lb_tstate *t;
 
 	if (!c)
 		return 0;
 	note(c, LB_EV_SWITCH);
-	if (!c->first_ns)
-		c->first_ns = now;
-	c->last_ns = now;
-	/* this CPU's time since its last switch */
-	if (c->since_ns && now > c->since_ns) {
-		__u64 d = now - c->since_ns;
-
-		if (prev_pid == 0) {
-			c->idle_ns += d;
-		} else {
-			c->busy_ns += d;
-			if (c->curr_tracked)
-				c->tracked_ns += d;
-		}
-	}
-	c->since_ns = now;
 	t = prev_pid ? tracked(prev) : 0;
 	if (t) {
 		unsigned int st = prev->__state;
+		__u64 sum = prev->se.sum_exec_runtime;
 
 		if (preempt || (st & 0xff) == 0) {
 			c->involuntary++;
@@ -345,18 +348,21 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			c->voluntary++;
 			t->st.voluntary++;
 		}
-		if (t->running && now > t->on_cpu_since)
-			t->st.run_ns += now - t->on_cpu_since;
+		/* the scheduler's own account of the time it just ran: no clock read */
+		if (sum > t->last_sum) {
+			t->st.run_ns += sum - t->last_sum;
+			c->tracked_ns += sum - t->last_sum;
+		}
+		t->last_sum = sum;
 		t->running = 0;
 	}
-	c->curr_pid = next_pid;
-	c->curr_tracked = 0;
 	t = next_pid ? tracked(next) : 0;
 	if (!t)
 		return 0;
-	c->curr_tracked = 1;
 	if (t->pending) {
+		__u64 now = bpf_ktime_get_ns();
 		__u64 d = now >= t->wake_ns ? now - t->wake_ns : 0;
+		int cpu = bpf_get_smp_processor_id();
 		int k = log2_bucket(d);
 
 		if (!t->placed)
@@ -376,7 +382,6 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		t->pending = 0;
 	}
 	t->running = 1;
-	t->on_cpu_since = now;
 	return 0;
 }
 
@@ -403,6 +408,7 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 		ct->st.tid = tid;
 		ct->st.pid = tgid;
 		ct->waker_cpu = ct->prev_cpu = ct->target_cpu = -1;
+		ct->pend_waker = -1;
 		if (bpf_map_update_elem(&seen, &tid, &tgid, BPF_ANY) < 0)
 			c->n[LB_TASKS_DROPPED]++;
 	}
@@ -423,6 +429,7 @@ int BPF_PROG(on_exit, struct task_struct *p)
 	if (!t || !t->tracked)
 		return 0;
 	tid = t->st.tid;
+	flush_pair(c, t, p);
 	BPF_CORE_READ_STR_INTO(&t->st.comm, p, comm);
 	if (bpf_map_update_elem(&done, &tid, &t->st, BPF_ANY) < 0)
 		c->n[LB_TASKS_DROPPED]++;

