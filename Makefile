@@ -106,6 +106,10 @@ build/locus-san: $(SAN_DIR)/cli/main.o build/liblocus-san.a
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(DEP_LIBS)
 
+build/synth: bench/synth.c build/liblocus.a
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< build/liblocus.a $(DEP_LIBS)
+
 build/mutate-san: tests/fuzz/mutate.c tests/fuzz/target.h build/liblocus-san.a
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $< build/liblocus-san.a $(DEP_LIBS)
@@ -160,9 +164,11 @@ check: locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san build/memgen
 	@tests/run.sh
 
 # Benchmarks against perf, interleaved, medians; results in bench/results.md (needs root).
-bench: locus | test-deps
+bench: locus build/synth | test-deps
 	@{ echo "# locus benchmarks"; echo; echo "Machine: $$(nproc) CPUs, $$(uname -r), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"; echo; \
-	   bench/perturb.sh 5; echo; bench/report_speed.sh 5; echo; bench/dashboard.sh 5 20; } | tee bench/results.md
+	   bench/perturb.sh 5; echo; bench/report_speed.sh 5; echo; bench/dashboard.sh 5 20; echo; \
+	   echo "## Analyzers at 512 CPUs (bench/synth.c)"; echo; echo '```'; \
+	   build/synth tests/fixtures/topology/8n512 20000000 100000; echo '```'; } | tee bench/results.md
 
 install: locus
 	install -D -m 0755 locus $(DESTDIR)$(PREFIX)/bin/locus
