@@ -107,9 +107,9 @@ int cmd_record(int argc, char **argv)
 			rc = EXIT_LOCUS_RUNTIME;
 	} else if (out.traced) {
 		if (tracer.write_err) {
-			locus_err("%s: %s: the file holds the %s whole records written before it",
+			locus_err("%s: %s: the file holds the %s whole records written before it (locus report reads them)",
 				  path, strerror(-tracer.write_err),
-				  fmt_count(tracer.record ? tracer.record->records : 0, n, sizeof(n)));
+				  fmt_count(tracer.record ? tracer.record->records_on_disk : 0, n, sizeof(n)));
 			if (rc == EXIT_LOCUS_OK)
 				rc = EXIT_LOCUS_RUNTIME;
 		} else if (!o.quiet) {

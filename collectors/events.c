@@ -3,7 +3,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 #include <perfmon/pfmlib_perf_event.h>
 
 #include "../common/util.h"
@@ -79,7 +81,11 @@ static enum ev_kind kind_of(const struct perf_event_attr *attr)
 	}
 }
 
-/* "sys:name" naming an existing tracepoint: fill attr and return 1; 0 if not one. */
+/*
+ * "sys:name" naming an existing tracepoint: fill attr and return 1; 0 if not
+ * one; -1 when it has a tracepoint's shape but tracefs cannot be read here
+ * (ev->reason says what would allow it).
+ */
 static int tracepoint_resolve(const char *name, struct event_desc *ev)
 {
 	const char *colon = strchr(name, ':');
@@ -94,9 +100,17 @@ static int tracepoint_resolve(const char *name, struct event_desc *ev)
 			return 0;
 	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - name), name);
 	dir = probe_tracefs(why, sizeof(why));
-	if (!dir)
-		return 0;
-	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys, colon + 1);
+	if (dir)
+		snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys, colon + 1);
+	if (!dir || (access(path, F_OK) < 0 && errno == EACCES) ||
+	    (access(path, F_OK) == 0 && access(path, R_OK) < 0)) {
+		if (geteuid() == 0 && !dir)
+			return 0;
+		snprintf(ev->reason, sizeof(ev->reason), "tracepoints need root or CAP_PERFMON and a "
+			 "readable tracefs (%s; or sysctl kernel.perf_event_paranoid=-1 and mount "
+			 "tracefs with mode=755)", dir ? "tracefs is not readable by this user" : why);
+		return -1;
+	}
 	if (read_text_file(path, buf, sizeof(buf)) < 0 || parse_long(buf, 0, 1L << 40, &id) < 0)
 		return 0;
 	memset(&ev->attr, 0, sizeof(ev->attr));
@@ -145,9 +159,10 @@ int event_resolve(const char *name, struct event_desc *ev, char *err, size_t err
 		snprintf(err, errlen, "event name '%.40s...' is too long", name);
 		return -1;
 	}
-	if (tracepoint_resolve(name, ev)) {
+	r = tracepoint_resolve(name, ev);
+	if (r) {
 		ev->kind = EV_TRACEPOINT;
-		ev->resolved = true;
+		ev->resolved = r > 0; /* else not supported here, with the reason */
 		return 0;
 	}
 	if (!pfm_init_once()) {

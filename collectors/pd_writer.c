@@ -22,6 +22,7 @@ static int write_all(struct pd_writer *w, const void *p, size_t n)
 {
 	const uint8_t *b = p;
 
+	w->last_written = 0;
 	while (n) {
 		ssize_t r = write(w->fd, b, n);
 
@@ -34,8 +35,34 @@ static int write_all(struct pd_writer *w, const void *p, size_t n)
 		}
 		b += r;
 		n -= (size_t)r;
+		w->last_written += (size_t)r;
 	}
 	return 0;
+}
+
+/* A ballast file beside the output: on a full disk, deleting it makes room for the metadata. */
+#define RESERVE_SIZE (256u << 10)
+
+static void make_reserve(struct pd_writer *w)
+{
+	int fd;
+
+	snprintf(w->reserve, sizeof(w->reserve), "%s.reserve", w->path);
+	fd = open(w->reserve, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || posix_fallocate(fd, 0, RESERVE_SIZE) != 0) {
+		if (fd >= 0)
+			unlink(w->reserve);
+		w->reserve[0] = '\0'; /* no room even for that: go without */
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+static void drop_reserve(struct pd_writer *w)
+{
+	if (w->reserve[0])
+		unlink(w->reserve);
+	w->reserve[0] = '\0';
 }
 
 static int pwrite_all(struct pd_writer *w, const void *p, size_t n, uint64_t off)
@@ -59,6 +86,7 @@ int pd_writer_open(struct pd_writer *w, const char *path, const struct pd_writer
 	if (w->fd < 0)
 		return -errno;
 	w->buf = xmalloc(BUF_SIZE);
+	make_reserve(w);
 	/* header (rewritten at the end), one id per event, then the attributes */
 	if (write_all(w, zero, sizeof(zero)) < 0)
 		return -w->err;
@@ -79,9 +107,27 @@ int pd_writer_open(struct pd_writer *w, const char *path, const struct pd_writer
 
 static int flush(struct pd_writer *w)
 {
-	if (w->buf_len && !w->failed && write_all(w, w->buf, w->buf_len) == 0)
-		w->data_size += w->buf_len;
+	if (w->buf_len && !w->failed) {
+		if (write_all(w, w->buf, w->buf_len) == 0) {
+			w->data_size += w->buf_len;
+			w->records_on_disk += w->buf_records;
+		} else {
+			/* a short write: the data section ends at the last whole record written */
+			size_t pos = 0;
+
+			while (pos + sizeof(struct perf_event_header) <= w->last_written) {
+				const struct perf_event_header *h = (const void *)(w->buf + pos);
+
+				if (!h->size || pos + h->size > w->last_written)
+					break;
+				pos += h->size;
+				w->records_on_disk++;
+			}
+			w->data_size += pos;
+		}
+	}
 	w->buf_len = 0;
+	w->buf_records = 0;
 	return w->failed ? -w->err : 0;
 }
 
@@ -94,6 +140,7 @@ int pd_writer_add(struct pd_writer *w, const void *rec, size_t len)
 	memcpy(w->buf + w->buf_len, rec, len);
 	w->buf_len += len;
 	w->records++;
+	w->buf_records++;
 	return 0;
 }
 
@@ -295,6 +342,9 @@ int pd_writer_finish(struct pd_writer *w, const struct pd_writer_meta *meta)
 
 	flush(w);
 	first_err = w->failed ? -w->err : 0;
+	drop_reserve(w); /* its space now holds the metadata */
+	if (first_err && ftruncate(w->fd, (off_t)(w->data_off + w->data_size)) < 0)
+		first_err = first_err ? first_err : -errno; /* features go after the last record */
 	memset(payload, 0, sizeof(payload));
 	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
 		if (!feature(&payload[nfeat], feats[i], w, meta))

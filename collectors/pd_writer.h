@@ -23,7 +23,11 @@ struct pd_writer {
 	uint64_t data_off, data_size;	/* data_size counts whole records only */
 	uint8_t *buf;
 	size_t buf_len;
-	uint64_t records;
+	uint64_t records;		/* added */
+	uint64_t records_on_disk;	/* whole records in the data section */
+	uint64_t buf_records;		/* records in buf */
+	size_t last_written;		/* bytes the last write_all wrote before it failed */
+	char reserve[4200];		/* ballast file freed for the metadata on a full disk */
 	bool failed;			/* a write failed: nothing more is written */
 	int err;			/* its errno */
 };

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# faults.sh - what locus does when things go wrong: signals, crashing workloads, a full
+# disk, a read-only path, an unprivileged user. Each case: the exit status, the message,
+# and that nothing already measured is lost.
+. "$(dirname "$0")/../lib.sh"
+
+# wait_for_workload PATTERN: until a process matching PATTERN exists (up to 5 s)
+wait_for_workload() {
+	for _ in $(seq 50); do pgrep -f "$1" >/dev/null && return 0; sleep 0.1; done
+	return 1
+}
+
+# Signals to locus run: relayed to the workload; the report of what ran is still printed.
+# (a background job starts with SIGINT ignored: the workload sets it back to default)
+for sig in INT TERM HUP; do
+	"$LOCUS" run -q --sections counters,wakeups -- python3 -c 'import signal, time
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+time.sleep(30)' >"$TMP/$sig.txt" 2>&1 &
+	lp=$!
+	wait_for_workload "^python3 -c import signal"
+	sleep 0.3
+	kill -$sig $lp
+	wait $lp
+	rc=$?
+	want=$((128 + $(kill -l $sig)))
+	expect_eq "SIG$sig to locus run: the workload's status ($want)" "$want" "$rc"
+	check "SIG$sig to locus run: the report is printed" grep -q "task-clock" "$TMP/$sig.txt"
+done
+
+# A workload that crashes: its status, and the report of the run up to the crash.
+"$LOCUS" run -q --sections counters,wakeups -- sh -c '"$0" bench pingpong --loops 2000 >/dev/null; kill -SEGV $$' "$LOCUS" >"$TMP/segv.txt" 2>&1
+expect_eq "a workload killed by SIGSEGV: 139" 139 $?
+check "a crashed workload: its wakeups are reported" grep -q "^ Wakeups of the traced tasks: [1-9]" "$TMP/segv.txt"
+
+# A full disk while recording: locus says so, and the file reads up to the last whole record.
+if have_root && mkdir -p "$TMP/small" && mount -t tmpfs -o size=700k tmpfs "$TMP/small" 2>/dev/null; then
+	"$LOCUS" record -o "$TMP/small/x.data" -- "$LOCUS" bench pingpong --loops 20000 >/dev/null 2>"$TMP/full.err"
+	expect_eq "disk full while recording: exit 1" 1 $?
+	check "disk full: one line saying how many whole records the file holds" \
+		grep -Eq "^locus: $TMP/small/x.data: No space left on device: the file holds the [0-9,]+ whole records" "$TMP/full.err"
+	n=$(sed -n 's/.*the file holds the \([0-9,]*\) whole records.*/\1/p' "$TMP/full.err" | tr -d ,)
+	"$LOCUS" report -q -i "$TMP/small/x.data" --sections wakeups >"$TMP/full.txt" 2>&1
+	expect_eq "disk full: locus report reads the file" 0 $?
+	got=$(sed -n 's/^   \([0-9,]*\) records,.*/\1/p' "$TMP/full.txt" | tr -d ,)
+	expect_eq "disk full: the report reads exactly those records" "$n" "$got"
+	check "disk full: the tracepoint formats made it (events decoded)" grep -Eq "^ Wakeups of the traced tasks: [1-9]" "$TMP/full.txt"
+	if command -v perf >/dev/null; then
+		check "disk full: perf script reads it too" bash -c "perf script -i '$TMP/small/x.data' 2>/dev/null | grep -q sched_switch"
+	fi
+	check "disk full: no ballast file left behind" test ! -e "$TMP/small/x.data.reserve"
+	umount "$TMP/small"
+else
+	skip "disk full: cannot mount a small tmpfs here"
+fi
+
+# Output into a read-only place: one line, exit 1, the workload's run not lost on stdout.
+if have_root && mkdir -p "$TMP/ro" && mount -t tmpfs -o ro tmpfs "$TMP/ro" 2>/dev/null; then
+	"$LOCUS" stat -q -o "$TMP/ro/out.txt" --json "$TMP/ok.json" -e task-clock -- true 2>"$TMP/ro.err"
+	expect_eq "read-only -o: exit 1" 1 $?
+	check "read-only -o: says why" grep -q "Read-only file system" "$TMP/ro.err"
+	check "read-only -o: the JSON asked for still written" test -s "$TMP/ok.json"
+	"$LOCUS" record -o "$TMP/ro/x.data" -- true >/dev/null 2>"$TMP/ro2.err"
+	expect_eq "read-only record -o: exit 1" 1 $?
+	check "read-only record: one line" test "$(wc -l <"$TMP/ro2.err")" -eq 1
+	umount "$TMP/ro"
+else
+	skip "read-only output: cannot mount a read-only tmpfs here"
+fi
+
+# An unprivileged user (perf_event_paranoid 2): counting the own workload works; what
+# needs more says which sysctl or capability.
+if have_root && id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
+	NB() { setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$@"; }
+	NB "$LOCUS" stat -e task-clock,page-faults,sched:sched_switch -- "$LOCUS" bench pingpong --loops 2000 >"$TMP/nb.txt" 2>&1
+	expect_eq "unprivileged stat: exit 0" 0 $?
+	check "unprivileged stat: task-clock counted" grep -Eq '^ +[0-9.]+ msec task-clock' "$TMP/nb.txt"
+	check "unprivileged stat: the tracepoint says what would allow it" \
+		grep -q "tracepoints need root or CAP_PERFMON" "$TMP/nb.txt"
+	NB "$LOCUS" run -a -- true >"$TMP/nba.txt" 2>&1
+	check "unprivileged run -a: says what it needs" grep -Eq "CAP_PERFMON|perf_event_paranoid|run as root" "$TMP/nba.txt"
+	NB "$LOCUS" doctor >"$TMP/nbd.txt" 2>&1
+	check "unprivileged doctor: names the privilege it lacks" grep -q "privileges" "$TMP/nbd.txt"
+else
+	skip "unprivileged: no nobody user or setpriv"
+fi
+finish
