@@ -174,6 +174,8 @@ install: locus
 	install -D -m 0755 locus $(DESTDIR)$(PREFIX)/bin/locus
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -D -m 0644 contrib/locus.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/locus
 
 format:
 	clang-format -i $(LIB_SRCS) $(MAIN_SRC) $(UNIT_SRCS)

@@ -62,13 +62,16 @@ void heatmap_build(struct heatmap *h, const struct topology *t, const uint64_t *
 	size_t li = 0;
 
 	memset(h, 0, sizeof(*h));
-	for (li = 0; li < ARRAY_SIZE(levels); li++) {
+	/* the finest level that fits; the last (nodes) whatever its size */
+	for (li = 0; li + 1 < ARRAY_SIZE(levels); li++) {
 		if (levels[li] == LOC_LLC && !t->llc_known)
 			continue;
 		h->n = fold(t, levels[li], index, first);
-		if (h->n <= max_groups || li + 1 == ARRAY_SIZE(levels))
+		if (h->n <= max_groups)
 			break;
 	}
+	if (li + 1 == ARRAY_SIZE(levels))
+		h->n = fold(t, levels[li], index, first);
 	snprintf(h->unit, sizeof(h->unit), "%s", units[li]);
 	h->cell = xcalloc((size_t)h->n * (size_t)h->n, sizeof(uint64_t));
 	h->label = xcalloc((size_t)h->n, sizeof(*h->label));

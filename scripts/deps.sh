@@ -29,6 +29,8 @@ tmux:/usr/bin/tmux
 rt-tests:/usr/bin/hackbench
 linux-perf:/usr/bin/perf
 bpftrace:/usr/bin/bpftrace
+valgrind:/usr/bin/valgrind
+cppcheck:/usr/bin/cppcheck
 libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
 bc:/usr/bin/bc
 "
@@ -49,6 +51,10 @@ have_libperf || missing="$missing linux-source-6.1"
 
 [ -z "$missing" ] && exit 0
 
+if ! command -v apt-get >/dev/null; then
+	echo "locus: missing:$missing (Debian names; on Fedora see README: dnf install ...)" >&2
+	exit 1
+fi
 if [ "$(id -u)" -ne 0 ]; then
 	echo "locus: missing packages:$missing (run scripts/deps.sh as root, or install them)" >&2
 	exit 1

@@ -23,4 +23,14 @@ done
 make -s install DESTDIR="$TMP/root" PREFIX=/usr >/dev/null 2>&1
 check "make install puts the binary under DESTDIR/PREFIX" test -x "$TMP/root/usr/bin/locus"
 check "make install puts the man pages under DESTDIR/PREFIX" test -f "$TMP/root/usr/share/man/man1/locus-stat.1"
+check "make install puts the bash completion in place" test -f "$TMP/root/usr/share/bash-completion/completions/locus"
+# the completion: subcommands, then a subcommand's options from its --help
+comp() {
+	PATH="$(dirname "$LOCUS"):$PATH" bash -c '. contrib/locus.bash-completion
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _locus; printf "%s\n" "${COMPREPLY[@]}"' _ "$@"
+}
+check "completion: 'locus t' offers top" bash -c "$(declare -f comp); comp locus t | grep -qx top"
+check "completion: 'locus run --coll' offers --collector" bash -c "$(declare -f comp); comp locus run --coll | grep -qx -- --collector"
+check "completion: 'locus run --collector ' offers bpf" bash -c "$(declare -f comp); comp locus run --collector '' | grep -qx bpf"
+check "completion: 'locus bench p' offers pingpong" bash -c "$(declare -f comp); comp locus bench p | grep -qx pingpong"
 finish
