@@ -156,11 +156,15 @@ unit: $(UNITS)
 unit-san: $(SAN_UNITS)
 
 # Every test layer; the last line is the runner's summary.
+build/schedgen: tests/tools/schedgen.c build/liblocus.a
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< build/liblocus.a $(DEP_LIBS)
+
 build/memgen: tests/tools/memgen.c build/liblocus.a
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< build/liblocus.a $(DEP_LIBS)
 
-check: locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san build/memgen | test-deps
+check: locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san build/memgen build/schedgen | test-deps
 	@tests/run.sh
 
 # Benchmarks against perf, interleaved, medians; results in bench/results.md (needs root).

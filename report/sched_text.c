@@ -113,12 +113,23 @@ static void header(FILE *f, const struct sched_results *r, const struct sched_re
 		fprintf(f, ");\n   those tasks were placed by the first event they ran, and their\n"
 			   "   wake-to-run delay is not measured\n");
 	}
-	fprintf(f, "   topology: %d CPUs, %d cores, ", t->nonline, t->ncores);
-	if (t->llc_known)
-		fprintf(f, "%d LLC group%s (L%d)", t->nllcs, t->nllcs == 1 ? "" : "s", t->llc_level);
-	else
-		fprintf(f, "LLC unknown");
-	fprintf(f, ", %d node%s [%s]\n", t->nnodes, t->nnodes == 1 ? "" : "s", t->source);
+	{
+		char line[512], llc[48];
+		int n;
+
+		if (t->llc_known)
+			snprintf(llc, sizeof(llc), "%d LLC group%s (L%d)", t->nllcs,
+				 t->nllcs == 1 ? "" : "s", t->llc_level);
+		else
+			snprintf(llc, sizeof(llc), "LLC unknown");
+		n = snprintf(line, sizeof(line), "   topology: %d CPUs, %d cores, %s, %d node%s",
+			     t->nonline, t->ncores, llc, t->nnodes, t->nnodes == 1 ? "" : "s");
+		/* the source on the same line when it fits the width */
+		if (n + 3 + (int)strlen(t->source) <= (c->width > 0 ? c->width : 80))
+			fprintf(f, "%s [%s]\n", line, t->source);
+		else
+			fprintf(f, "%s\n   [%s]\n", line, t->source);
+	}
 	if (!t->llc_known)
 		fprintf(f, "   note: sysfs has no cache information, so which CPUs share a last-level\n"
 			   "   cache is unknown: pairs that share a node count as 'same node'\n");

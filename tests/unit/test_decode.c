@@ -27,7 +27,7 @@ static int load_formats(void **state)
 		FILE *f;
 		size_t n;
 
-		snprintf(path, sizeof(path), "tests/fixtures/tracefs-6.18/%s/format", evs[i]);
+		snprintf(path, sizeof(path), "tests/fixtures/tracefs-tree/events/sched/%s/format", evs[i]);
 		f = fopen(path, "r");
 		if (!f)
 			return -1;
