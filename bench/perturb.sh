@@ -17,11 +17,16 @@ command -v hackbench >/dev/null || { echo "perturb.sh: needs hackbench (rt-tests
 
 PP="$LOCUS bench pingpong --pin 0,1 --loops 200000"
 HB="$(command -v hackbench) -g 4 -l 2000"
+TB="$(command -v tbench 2>/dev/null) -t 10 2 127.0.0.1"
 
 # run VARIANT WORKLOAD: prints "metric wall_seconds"
 run() {
 	local variant=$1 wl=$2 out=$TMP/out t0 t1 cmd
-	if [ "$wl" = pingpong ]; then cmd=$PP; else cmd=$HB; fi
+	case $wl in
+	pingpong) cmd=$PP ;;
+	hackbench) cmd=$HB ;;
+	*) cmd=$TB ;;
+	esac
 	t0=$(date +%s.%N)
 	case $variant in
 	bare) $cmd >"$out" 2>&1 ;;
@@ -37,25 +42,41 @@ run() {
 			tracepoint:sched:sched_migrate_task { @m[args->orig_cpu, args->dest_cpu] = count(); }' \
 			-c "$cmd" >"$out" 2>"$TMP/berr"
 		;;
+	perf-record)
+		# the same four tracepoints, every event to a file
+		perf record -q -a -o "$TMP/r.data" -e sched:sched_waking,sched:sched_wakeup \
+			-e sched:sched_switch,sched:sched_migrate_task -- $cmd >"$out" 2>"$TMP/perr"
+		;;
 	perf-sched)
 		perf sched record -o "$TMP/p.data" -- $cmd >"$out" 2>"$TMP/perr"
 		perf sched latency -i "$TMP/p.data" >/dev/null 2>&1
 		;;
 	esac
 	t1=$(date +%s.%N)
-	if [ "$wl" = pingpong ]; then
-		m=$(sed -n 's/.* \([0-9]*\) round trips\/s$/\1/p' "$out" | head -n 1)
-	else
-		m=$(sed -n 's/^Time: //p' "$out" | head -n 1)
-	fi
+	case $wl in
+	pingpong) m=$(sed -n 's/.* \([0-9]*\) round trips\/s$/\1/p' "$out" | head -n 1) ;;
+	hackbench) m=$(sed -n 's/^Time: //p' "$out" | head -n 1) ;;
+	*) m=$(sed -n 's/^Throughput \([0-9.]*\) MB\/sec.*/\1/p' "$out" | head -n 1) ;;
+	esac
 	echo "${m:-NaN} $(echo "$t1 - $t0" | bc)"
 }
 
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-variants=${VARIANTS:-"bare locus-bpf bpftrace locus-perf perf-sched locus-stat perf-stat"}
+variants=${VARIANTS:-"bare locus-bpf bpftrace locus-perf perf-sched perf-record locus-stat perf-stat"}
 command -v bpftrace >/dev/null || variants=$(echo "$variants" | sed 's/ bpftrace//')
-for wl in ${WORKLOADS:-pingpong hackbench}; do
+workloads=${WORKLOADS:-pingpong hackbench tbench}
+if [[ $workloads == *tbench* ]]; then
+	if command -v tbench_srv >/dev/null; then
+		tbench_srv >/dev/null 2>&1 &
+		srv=$!
+		trap 'kill $srv 2>/dev/null; rm -rf "$TMP"' EXIT
+		sleep 0.5
+	else
+		workloads=${workloads/tbench/}
+	fi
+fi
+for wl in $workloads; do
 	for i in $(seq "$N"); do
 		for v in $variants; do
 			run "$v" "$wl" >>"$TMP/$wl.$v"
@@ -67,18 +88,16 @@ echo "## Perturbation: $(date -u +%Y-%m-%d), $(nproc) CPUs, $(uname -r), median 
 echo
 echo "| workload | variant | workload's own measure | vs bare | time to answer (s) |"
 echo "| --- | --- | --- | --- | --- |"
-for wl in ${WORKLOADS:-pingpong hackbench}; do
+for wl in $workloads; do
 	base=$(cut -d' ' -f1 "$TMP/$wl.bare" | median)
 	for v in $variants; do
 		m=$(cut -d' ' -f1 "$TMP/$wl.$v" | median)
 		w=$(cut -d' ' -f2 "$TMP/$wl.$v" | median)
-		if [ "$wl" = pingpong ]; then
-			unit="round trips/s"
-			ratio=$(echo "scale=3; $m / $base" | bc)
-		else
-			unit="s (Time:)"
-			ratio=$(echo "scale=3; $base / $m" | bc)
-		fi
+		case $wl in
+		pingpong) unit="round trips/s"; ratio=$(echo "scale=3; $m / $base" | bc) ;;
+		tbench) unit="MB/sec"; ratio=$(echo "scale=3; $m / $base" | bc) ;;
+		*) unit="s (Time:)"; ratio=$(echo "scale=3; $base / $m" | bc) ;;
+		esac
 		printf '| %s | %s | %s %s | %s | %.2f |\n' "$wl" "$v" "$m" "$unit" "$ratio" "$w"
 	done
 done
@@ -86,4 +105,6 @@ echo
 echo "'vs bare' is the workload's speed relative to bare (1.000 = unperturbed, lower is slower)."
 echo "locus-bpf: locus run --collector bpf (the default where BPF loads); locus-perf: --collector"
 echo "perf (every event streamed); bpftrace: the one-liner counting wakeups by (cpu, target_cpu),"
-echo "switches and migrations; locus-stat / perf-stat: counting only."
+echo "switches and migrations; perf-record: perf record -a of the four sched tracepoints;"
+echo "perf-sched: perf sched record (time to answer includes perf sched latency);"
+echo "locus-stat / perf-stat: counting only. tbench: 2 clients on loopback, 10 s, tbench_srv."

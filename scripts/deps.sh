@@ -29,6 +29,7 @@ tmux:/usr/bin/tmux
 rt-tests:/usr/bin/hackbench
 linux-perf:/usr/bin/perf
 bpftrace:/usr/bin/bpftrace
+dbench:/usr/bin/tbench
 valgrind:/usr/bin/valgrind
 cppcheck:/usr/bin/cppcheck
 libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
