@@ -7,7 +7,8 @@
 #include "perfdata.h"
 #include "topology.h"
 
-#define MAX_CPUS 65536
+/* CPU x CPU matrices are dense: 4096 CPUs is 384 MiB of them; a file claiming more is refused */
+#define MAX_CPUS 4096
 
 struct fcur {
 	const uint8_t *p;
@@ -93,7 +94,9 @@ static int nrcpus(struct fcur *c)
 
 	if (get32(c, &avail) < 0 || get32(c, &online) < 0)
 		return -1;
-	if (avail == 0 || avail > MAX_CPUS || online > avail)
+	if (avail > MAX_CPUS)
+		return fbad(c, "the file claims more than 4096 CPUs, more than locus handles");
+	if (avail == 0 || online > avail)
 		return fbad(c, "bad CPU count");
 	f->nr_cpus_avail = (int)avail;
 	f->nr_cpus_online = (int)online;
