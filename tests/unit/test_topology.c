@@ -3,6 +3,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <cmocka.h>
 #include <string.h>
 
@@ -114,12 +116,112 @@ static void out_of_range_is_remote(void **state)
 	topology_release(&t);
 }
 
+struct tree {
+	char path[64][300];	/* relative */
+	char text[64][512];
+	size_t len[64];
+	int n;
+};
+
+/* Read a fixture tree's files and make its directories under dst. */
+static void load_tree(const char *src, const char *dst, struct tree *t)
+{
+	char cmd[1024], line[300];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && find . -type d -exec mkdir -p '%s/{}' ';' && "
+		 "find . -type f", src, dst);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	t->n = 0;
+	while (t->n < 64 && fgets(line, sizeof(line), p)) {
+		char from[700];
+		FILE *f;
+
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(t->path[t->n], sizeof(t->path[0]), "%s", line + 2);
+		snprintf(from, sizeof(from), "%s/%s", src, t->path[t->n]);
+		f = fopen(from, "r");
+		assert_non_null(f);
+		t->len[t->n] = fread(t->text[t->n], 1, sizeof(t->text[0]), f);
+		fclose(f);
+		t->n++;
+	}
+	pclose(p);
+}
+
+/* Write the tree's files under dst, one in eight flipped, cut or garbled. */
+static void write_mutated(const struct tree *t, const char *dst, uint64_t *x)
+{
+	for (int i = 0; i < t->n; i++) {
+		char to[700], buf[512];
+		size_t len = t->len[i];
+		FILE *g;
+
+		memcpy(buf, t->text[i], len);
+		*x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+		if (*x % 8 == 0 && len) {
+			size_t at = (*x >> 8) % len;
+
+			switch ((*x >> 20) % 4) {
+			case 0: buf[at] = "0123456789,-x \n"[(*x >> 30) % 15]; break;
+			case 1: len = at; break;
+			case 2: memset(buf + at, '9', len - at); break;
+			default: buf[at] ^= (char)(1 << ((*x >> 33) % 8));
+			}
+		}
+		snprintf(to, sizeof(to), "%s/%s", dst, t->path[i]);
+		g = fopen(to, "w");
+		assert_non_null(g);
+		fwrite(buf, 1, len, g);
+		fclose(g);
+	}
+}
+
+/* sysfs fixture trees with garbled files: each loads, or fails with a reason. */
+static void mutated_trees(void **state)
+{
+	static const char *const src[] = { "tests/fixtures/topology/core2quad",
+					   "tests/fixtures/topology/desktop-4c8t" };
+	static struct tree trees[2];
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	char dir[2][32] = { "/tmp/locus-topo-XXXXXX", "/tmp/locus-topo-XXXXXX" }, cmd[200];
+	int loaded = 0;
+
+	for (int k = 0; k < 2; k++) {
+		assert_non_null(mkdtemp(dir[k]));
+		load_tree(src[k], dir[k], &trees[k]);
+	}
+	for (int i = 0; i < 800; i++) {
+		struct topology t;
+		char err[256] = "";
+
+		write_mutated(&trees[i % 2], dir[i % 2], &x);
+		if (topology_load(&t, dir[i % 2], err, sizeof(err)) == 0) {
+			loaded++;
+			/* whatever it read classifies every pair */
+			for (int a = 0; a < t.ncpus; a++)
+				for (int b = 0; b < t.ncpus; b++)
+					assert_true(topology_class(&t, a, b) < LOC_NR);
+			topology_release(&t);
+		} else {
+			assert_true(err[0] != '\0');
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir[k]);
+		assert_int_equal(system(cmd), 0);
+	}
+	assert_true(loaded > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(two_socket_smt), cmocka_unit_test(core2quad_l2_pairs),
 		cmocka_unit_test(desktop),	  cmocka_unit_test(big_512),
 		cmocka_unit_test(missing_tree),	  cmocka_unit_test(out_of_range_is_remote),
+		cmocka_unit_test(mutated_trees),
 	};
 
 	return cmocka_run_group_tests_name("topology", tests, NULL, NULL);
