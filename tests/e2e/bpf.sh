@@ -80,7 +80,7 @@ else
 fi
 
 # Maps are bounded: their memory is the same early and late in a run; drops are counted.
-"$LOCUS" run -q --collector bpf -- "$LOCUS" bench pingpong --loops 400000 >/dev/null 2>&1 &
+"$LOCUS" run -q --collector bpf -- "$LOCUS" bench pingpong --loops 5000000 >/dev/null 2>&1 &
 lp=$!
 mem() { bpftool map show -j 2>/dev/null | python3 -c '
 import json, sys
