@@ -37,7 +37,7 @@ done
 echo "## Dashboard cost (locus top, 1 s refresh, ${SECS} s, median of $N)"
 echo
 echo "CPU time of locus top's main thread (snapshot, interval delta, render, draw) as a share of"
-echo "one CPU, while the reader thread collects an unpinned ping-pong (~80k wakeups/s here)."
+echo "one CPU, while locus collects an unpinned ping-pong (~80k wakeups/s here; BPF collector)."
 echo
 echo "| screen | topology | main thread, % of one CPU | runs |"
 echo "| --- | --- | --- | --- |"
