@@ -58,7 +58,7 @@ static struct cl_offset *offset_of(struct cl_line *l, uint32_t off)
 		if (l->off[i].offset == off)
 			return &l->off[i];
 	if (l->noff == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 4;
+		l->cap = l->cap ? l->cap * 2 : 1; /* most lines are touched at one offset */
 		l->off = xrealloc(l->off, (size_t)l->cap * sizeof(*l->off));
 	}
 	memset(&l->off[l->noff], 0, sizeof(l->off[0]));
