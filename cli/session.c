@@ -126,7 +126,8 @@ static void wait_workload(const struct session_cfg *cfg, struct launcher *l,
 	int ms = 0;
 
 	if (!w) {
-		while (!launcher_wait(l, -1))
+		/* a second's timeout: each wait also reaps, should a SIGCHLD ever go missing */
+		while (!launcher_wait(l, 1000))
 			;
 		return;
 	}

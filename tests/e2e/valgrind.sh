@@ -7,7 +7,7 @@ if ! command -v valgrind >/dev/null; then
 	skip "valgrind is not installed"
 	finish
 fi
-VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp"
+VG="timeout 300 valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp"
 vg() {
 	local want=$1 what=$2
 	shift 2
