@@ -93,7 +93,6 @@ struct top {
 	char state[96];
 	uint64_t draw_cpu_ns;		/* the dashboard's own CPU time (main thread) */
 	const struct session_outcome *out;	/* why tracing did not start, if it did not */
-	uint64_t draw_wall_ns;
 };
 
 static uint64_t thread_cpu_ns(void)

@@ -277,9 +277,8 @@ static void read_pairs(struct bpf_sched *b, struct sched_results *r)
 		memset(&r->pairs[n], 0, sizeof(r->pairs[n]));
 		r->pairs[n].waker_tid = (int32_t)(key >> 32);
 		r->pairs[n].wakee_tid = (int32_t)(uint32_t)key;
-		memcpy(r->pairs[n].waker_comm, v.waker_comm, TASK_COMM_LEN);
 		memcpy(r->pairs[n].wakee_comm, v.wakee_comm, TASK_COMM_LEN);
-		r->pairs[n].waker_comm[TASK_COMM_LEN - 1] = r->pairs[n].wakee_comm[TASK_COMM_LEN - 1] = 0;
+		r->pairs[n].wakee_comm[TASK_COMM_LEN - 1] = '\0';
 		r->pairs[n].count = v.count;
 		for (int c = 0; c < LOC_NR; c++)
 			r->pairs[n].by_class[c] = v.by_class[c];

@@ -47,6 +47,10 @@ void pane_counters(struct canvas *c, struct dash_rect r, const struct dash_view 
 			canvas_text(c, x + 8, y, iw - lw - 8, CV_DIM, s->why);
 			continue;
 		}
+		if (!s->nhist) { /* no interval measured yet: no rate to show, not a 0 */
+			canvas_text(c, x, y, 7, CV_DIM, "      -");
+			continue;
+		}
 		canvas_printf(c, x, y, 7, CV_BOLD, "%7s", fmt_short(s->rate, buf, sizeof(buf)));
 		x += 8;
 		if (totals) {

@@ -197,7 +197,6 @@ static __always_inline void flush_pair(struct lb_pcpu *c, struct lb_tstate *t,
 
 		if (wakee)
 			BPF_CORE_READ_STR_INTO(&np.wakee_comm, wakee, comm);
-		np.waker_comm[0] = 0; /* named by user space from the task table */
 		if (bpf_map_update_elem(&pairs, &key, &np, BPF_NOEXIST) < 0 &&
 		    !bpf_map_lookup_elem(&pairs, &key)) {
 			c->n[LB_PAIRS_DROPPED] += t->pend_count; /* the table is full */

@@ -40,7 +40,7 @@ struct lb_pcpu {
 struct lb_pair {
 	unsigned long long count;
 	unsigned long long by_class[LB_CLASSES];
-	char waker_comm[LB_COMM], wakee_comm[LB_COMM];
+	char wakee_comm[LB_COMM];	/* the waker is named by user space, from its tid */
 };
 
 /* A task's totals, kept while it lives and copied out when it exits. */
