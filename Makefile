@@ -63,7 +63,7 @@ $(BPF_DIR)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/sched_bpf.h |
 	@echo "  BPF     $@"
 	$(Q)if test -r $(BTF) && command -v bpftool >/dev/null && command -v clang >/dev/null; then \
 		bpftool btf dump file $(BTF) format c >$(BPF_DIR)/vmlinux.h && \
-		clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(BPF_DIR) -Icollectors/bpf \
+		clang -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -I$(BPF_DIR) -Icollectors/bpf \
 			-c $< -o $(BPF_DIR)/sched.bpf.o && \
 		bpftool gen skeleton $(BPF_DIR)/sched.bpf.o name locus_sched >$@.tmp && mv $@.tmp $@; \
 	else \

@@ -198,27 +198,41 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	return b;
 }
 
+/* Follow a task: its slot, or its task storage when another task holds the slot. */
 int bpf_sched_track(struct bpf_sched *b, pid_t tid, char *err, size_t len)
 {
-	struct lb_tstate st = { 0 };
-	int fd = (int)syscall(SYS_pidfd_open, tid, 0), tgid = tid;
+	struct lb_tstate st = { 0 }, cur;
+	uint32_t k = (uint32_t)tid & (LB_SLOTS - 1);
+	int slots = bpf_map__fd(b->skel->maps.slots), tgid = tid, fd, e = 0;
 
-	if (fd < 0)
-		fd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
-	if (fd < 0) {
-		snprintf(err, len, "cannot follow task %d: %s", (int)tid, strerror(errno));
-		return -1;
-	}
 	st.st.tid = st.st.pid = tid;
 	st.tracked = st.known = 1;
-	st.waker_cpu = st.prev_cpu = st.target_cpu = -1;
-	if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.tasks), &fd, &st, BPF_ANY) < 0 ||
-	    bpf_map_update_elem(bpf_map__fd(b->skel->maps.seen), &tid, &tgid, BPF_ANY) < 0) {
-		snprintf(err, len, "cannot follow task %d: %s", (int)tid, strerror(errno));
+	st.waker_cpu = st.prev_cpu = st.target_cpu = st.pend_waker = -1;
+	if (bpf_map_lookup_elem(slots, &k, &cur) == 0 && (!cur.owner || cur.owner == tid)) {
+		st.owner = tid;
+		st.overflow = cur.overflow;
+		if (bpf_map_update_elem(slots, &k, &st, BPF_ANY) < 0)
+			e = errno;
+	} else {
+		fd = (int)syscall(SYS_pidfd_open, tid, 0);
+		if (fd < 0)
+			fd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+		if (fd < 0) {
+			snprintf(err, len, "cannot follow task %d: %s", (int)tid, strerror(errno));
+			return -1;
+		}
+		cur.overflow = 1; /* the programs look in task storage for this index */
+		if (bpf_map_update_elem(slots, &k, &cur, BPF_ANY) < 0 ||
+		    bpf_map_update_elem(bpf_map__fd(b->skel->maps.tasks), &fd, &st, BPF_ANY) < 0)
+			e = errno;
 		close(fd);
+	}
+	if (!e && bpf_map_update_elem(bpf_map__fd(b->skel->maps.seen), &tid, &tgid, BPF_ANY) < 0)
+		e = errno;
+	if (e) {
+		snprintf(err, len, "cannot follow task %d: %s", (int)tid, strerror(e));
 		return -1;
 	}
-	close(fd);
 	return 0;
 }
 
@@ -288,23 +302,26 @@ static void read_pairs(struct bpf_sched *b, struct sched_results *r)
 	qsort(r->pairs, (size_t)n, sizeof(*r->pairs), sched_pair_cmp);
 }
 
-/* A live task's state from its task storage (looked up by pidfd), and its comm. */
+/* A live task's state from its slot or its task storage (looked up by pidfd), and its comm. */
 static bool live_task(struct bpf_sched *b, int tid, struct lb_tstate *out)
 {
-	struct lb_tstate st;
+	uint32_t k = (uint32_t)tid & (LB_SLOTS - 1);
 	char path[64], comm[32];
-	int fd = (int)syscall(SYS_pidfd_open, tid, 0);
+	int fd;
 
-	if (fd < 0)
-		fd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
-	if (fd < 0)
-		return false;
-	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.tasks), &fd, &st) < 0) {
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.slots), &k, out) < 0 ||
+	    out->owner != tid) {
+		fd = (int)syscall(SYS_pidfd_open, tid, 0);
+		if (fd < 0)
+			fd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+		if (fd < 0)
+			return false;
+		if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.tasks), &fd, out) < 0) {
+			close(fd);
+			return false;
+		}
 		close(fd);
-		return false;
 	}
-	close(fd);
-	*out = st;
 	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
 	if (read_text_file(path, comm, sizeof(comm)) == 0)
 		snprintf(out->st.comm, sizeof(out->st.comm), "%s", comm);

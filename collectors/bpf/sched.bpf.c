@@ -6,7 +6,9 @@
  * the kernel. Attached to the sched tracepoints through BTF (tp_btf). The CPU
  * chosen for a wakeup is where set_task_cpu moved the task (sched_migrate_task
  * during the wakeup) or, when it did not move, the CPU it then runs on: no
- * program on sched_wakeup is needed.
+ * program on sched_wakeup is needed. A task's state lives in a tid-indexed array
+ * (task storage only for tasks whose index is taken); the switch-in, which the
+ * woken task waits for, does nothing.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -28,6 +30,13 @@ struct {
 	__type(key, int);
 	__type(value, struct lb_tstate);
 } tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LB_SLOTS);
+	__type(key, __u32);
+	__type(value, struct lb_tstate);
+} slots SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -144,36 +153,59 @@ static __always_inline void note(struct lb_pcpu *c, int ev)
 	c->n[ev]++;
 }
 
-/* The task's state; created (and its tracking decided) on first sight. */
-static __always_inline struct lb_tstate *state(struct task_struct *p, int create)
+/* The task's first sight: its identity, and whether it is tracked. */
+static __always_inline void init_task(struct lb_tstate *t, struct task_struct *p, int tracked)
 {
-	struct lb_tstate *t = bpf_task_storage_get(&tasks, p, 0,
-						create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	int tid = p->pid, tgid = p->tgid;
 
-	if (t && !t->known) {
-		int tid = p->pid, tgid = p->tgid;
+	t->known = 1;
+	t->st.tid = tid;
+	t->st.pid = tgid;
+	t->waker_cpu = t->prev_cpu = t->target_cpu = -1;
+	t->pend_waker = -1;
+	t->last_sum = p->se.sum_exec_runtime;
+	if (tracked || (system_wide && tgid != exclude_tgid && tid != 0))
+		t->tracked = 1;
+	if (t->tracked && bpf_map_update_elem(&seen, &tid, &tgid, BPF_ANY) < 0) {
+		struct lb_pcpu *c = me();
 
-		t->known = 1;
-		t->st.tid = tid;
-		t->st.pid = tgid;
-		t->waker_cpu = t->prev_cpu = t->target_cpu = -1;
-		t->pend_waker = -1;
-		t->last_sum = p->se.sum_exec_runtime;
-		if (system_wide && tgid != exclude_tgid && tid != 0)
-			t->tracked = 1;
-		if (t->tracked && bpf_map_update_elem(&seen, &tid, &tgid, BPF_ANY) < 0) {
-			struct lb_pcpu *c = me();
-
-			if (c)
-				c->n[LB_TASKS_DROPPED]++;
-		}
+		if (c)
+			c->n[LB_TASKS_DROPPED]++;
 	}
-	return t;
+}
+
+/*
+ * The task's state: its slot when it owns it (an array lookup the verifier
+ * inlines), else its task storage when a task with the same slot index came
+ * first (a helper call). Created, and its tracking decided, when create is set.
+ */
+static __always_inline struct lb_tstate *state(struct task_struct *p, int create, int tracked)
+{
+	int tid = p->pid;
+	__u32 k = (__u32)tid & (LB_SLOTS - 1);
+	struct lb_tstate *t = bpf_map_lookup_elem(&slots, &k), *s;
+
+	if (!t)
+		return 0;
+	if (t->owner != tid && create && !t->owner)
+		__sync_val_compare_and_swap(&t->owner, 0, tid); /* a free slot is all zeros */
+	if (t->owner == tid) {
+		if (!t->known)
+			init_task(t, p, tracked);
+		return t;
+	}
+	if (!create && !t->overflow)
+		return 0; /* no task with this index lives in task storage */
+	t->overflow = 1;
+	s = bpf_task_storage_get(&tasks, p, 0, create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (s && !s->known)
+		init_task(s, p, tracked);
+	return s;
 }
 
 static __always_inline struct lb_tstate *tracked(struct task_struct *p)
 {
-	struct lb_tstate *t = state(p, system_wide);
+	struct lb_tstate *t = state(p, system_wide, 0);
 
 	return t && t->tracked ? t : 0;
 }
@@ -264,7 +296,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	t = tracked(p);
 	if (!t)
 		return 0;
-	if (t->running) {
+	if (p->on_cpu) { /* not yet switched out: the wakeup only sets it running again */
 		c->n[LB_RUNNING]++;
 		return 0;
 	}
@@ -325,6 +357,104 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 	return 0;
 }
 
+/*
+ * Where the kernel keeps them (CONFIG_FAIR_GROUP_SCHED and CONFIG_SCHED_INFO),
+ * the runqueue's clock and the task's last arrival on a CPU: local flavours,
+ * relocated (or found missing) at load.
+ */
+struct rq___lb {
+	__u64 clock;
+} __attribute__((preserve_access_index));
+
+struct cfs_rq___lb {
+	struct rq___lb *rq;
+} __attribute__((preserve_access_index));
+
+struct sched_entity___lb {
+	struct cfs_rq___lb *cfs_rq;
+} __attribute__((preserve_access_index));
+
+struct sched_info___lb {
+	unsigned long long last_arrival;
+} __attribute__((preserve_access_index));
+
+struct task_struct___lb {
+	struct sched_entity___lb se;
+	struct sched_info___lb sched_info;
+} __attribute__((preserve_access_index));
+
+static __always_inline int have_rq_clock(void)
+{
+	struct task_struct___lb *q = 0;
+
+	return bpf_core_field_exists(q->se.cfs_rq) && bpf_core_field_exists(q->sched_info) &&
+	       bpf_core_field_exists(((struct cfs_rq___lb *)0)->rq);
+}
+
+/*
+ * When p, switching out now, was switched in. The runqueue clock was updated
+ * for this switch and p's arrival was stamped with it: the time it ran, taken
+ * from the clock read now, gives the switch-in without a clock read there.
+ */
+static __always_inline __u64 switched_in(struct lb_tstate *t, struct task_struct *p)
+{
+	if (have_rq_clock()) {
+		struct task_struct___lb *q = (void *)p;
+		__u64 now = bpf_ktime_get_ns(), rc = q->se.cfs_rq->rq->clock;
+		__u64 in = q->sched_info.last_arrival;
+
+		return in && rc >= in && now >= rc - in ? now - (rc - in) : now;
+	}
+	return t->in_ns;
+}
+
+/* A woken task's first run ends: its placement, delay and the CPU it ran on. */
+static __always_inline void finish(struct lb_pcpu *c, struct lb_tstate *t, struct task_struct *p)
+{
+	int cpu = bpf_get_smp_processor_id();
+	__u64 in = switched_in(t, p);
+	__u64 d = in >= t->wake_ns ? in - t->wake_ns : 0;
+	int k = log2_bucket(d);
+
+	if (!t->placed)
+		place(c, t, cpu);
+	if (t->target_cpu != cpu)
+		c->n[LB_MOVED]++;
+	if (k >= 0 && k < LB_BUCKETS) {
+		int cls = valid(t->waker_cpu) ? classify(t->waker_cpu, t->target_cpu) : -1;
+
+		c->delay[k]++;
+		if (cls >= 0 && cls < LB_CLASSES)
+			c->delay_class[cls][k]++;
+	}
+	c->delay_sum_ns += d;
+	t->st.delays++;
+	t->st.delay_sum_ns += d;
+	t->pending = 0;
+}
+
+/* A task's last switch-out: its totals to `done`, its slot freed. */
+static __always_inline void retire(struct lb_pcpu *c, struct lb_tstate *t, struct task_struct *p)
+{
+	int tid = t->st.tid;
+
+	flush_pair(c, t, p);
+	BPF_CORE_READ_STR_INTO(&t->st.comm, p, comm);
+	if (bpf_map_update_elem(&done, &tid, &t->st, BPF_ANY) < 0)
+		c->n[LB_TASKS_DROPPED]++;
+	if (t->owner != tid)
+		return; /* task storage: freed with the task */
+	__builtin_memset(t, 0, __builtin_offsetof(struct lb_tstate, owner));
+	t->tracked = t->pending = t->placed = t->known = 0;
+	barrier();
+	t->owner = 0;
+}
+
+/*
+ * The switch-in is on the woken task's path to running: nothing is done there
+ * (where the kernel has a runqueue clock); the wakeup is accounted at the
+ * task's switch-out, which no one waits for.
+ */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
@@ -353,34 +483,16 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			c->tracked_ns += sum - t->last_sum;
 		}
 		t->last_sum = sum;
-		t->running = 0;
+		if (t->pending)
+			finish(c, t, prev);
+		if (st & 0x80) /* TASK_DEAD */
+			retire(c, t, prev);
 	}
-	t = next_pid ? tracked(next) : 0;
-	if (!t)
+	if (have_rq_clock() || !next_pid)
 		return 0;
-	if (t->pending) {
-		__u64 now = bpf_ktime_get_ns();
-		__u64 d = now >= t->wake_ns ? now - t->wake_ns : 0;
-		int cpu = bpf_get_smp_processor_id();
-		int k = log2_bucket(d);
-
-		if (!t->placed)
-			place(c, t, cpu);
-		if (t->target_cpu != cpu)
-			c->n[LB_MOVED]++;
-		if (k >= 0 && k < LB_BUCKETS) {
-			int cls = valid(t->waker_cpu) ? classify(t->waker_cpu, t->target_cpu) : -1;
-
-			c->delay[k]++;
-			if (cls >= 0 && cls < LB_CLASSES)
-				c->delay_class[cls][k]++;
-		}
-		c->delay_sum_ns += d;
-		t->st.delays++;
-		t->st.delay_sum_ns += d;
-		t->pending = 0;
-	}
-	t->running = 1;
+	t = tracked(next);
+	if (t && t->pending)
+		t->in_ns = bpf_ktime_get_ns();
 	return 0;
 }
 
@@ -388,29 +500,16 @@ SEC("tp_btf/sched_process_fork")
 int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 {
 	struct lb_pcpu *c = me();
-	struct lb_tstate *pt, *ct;
+	struct lb_tstate *pt;
 
 	if (!c)
 		return 0;
 	note(c, LB_EV_FORK);
 	if (system_wide)
 		return 0;
-	pt = bpf_task_storage_get(&tasks, parent, 0, 0);
-	if (!pt || !pt->tracked)
-		return 0;
-	ct = bpf_task_storage_get(&tasks, child, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (ct && !ct->tracked) {
-		int tid = child->pid, tgid = child->tgid;
-
-		ct->tracked = 1;
-		ct->known = 1;
-		ct->st.tid = tid;
-		ct->st.pid = tgid;
-		ct->waker_cpu = ct->prev_cpu = ct->target_cpu = -1;
-		ct->pend_waker = -1;
-		if (bpf_map_update_elem(&seen, &tid, &tgid, BPF_ANY) < 0)
-			c->n[LB_TASKS_DROPPED]++;
-	}
+	pt = state(parent, 0, 0);
+	if (pt && pt->tracked)
+		state(child, 1, 1);
 	return 0;
 }
 
@@ -418,19 +517,8 @@ SEC("tp_btf/sched_process_exit")
 int BPF_PROG(on_exit, struct task_struct *p)
 {
 	struct lb_pcpu *c = me();
-	struct lb_tstate *t;
-	int tid;
 
-	if (!c)
-		return 0;
-	note(c, LB_EV_EXIT);
-	t = bpf_task_storage_get(&tasks, p, 0, 0);
-	if (!t || !t->tracked)
-		return 0;
-	tid = t->st.tid;
-	flush_pair(c, t, p);
-	BPF_CORE_READ_STR_INTO(&t->st.comm, p, comm);
-	if (bpf_map_update_elem(&done, &tid, &t->st, BPF_ANY) < 0)
-		c->n[LB_TASKS_DROPPED]++;
+	if (c)
+		note(c, LB_EV_EXIT); /* its totals leave at its last switch-out */
 	return 0;
 }

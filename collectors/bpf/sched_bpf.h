@@ -50,18 +50,26 @@ struct lb_task {
 	unsigned long long wakeups, migrations, voluntary, involuntary, run_ns, delays, delay_sum_ns;
 };
 
-/* A task's state in its task storage (user space sets the first tracked task's). */
+/*
+ * A task's state: in a tid-indexed array slot (LB_SLOTS, the slot's owner is its
+ * tid), or in its task storage when another task holds the slot. User space sets
+ * the first tracked task's.
+ */
 #define LB_PAIR_BATCH 32	/* wakeups by one waker kept in the wakee before the pair table */
+#define LB_SLOTS 16384		/* a power of two */
 
 struct lb_tstate {
 	struct lb_task st;
 	unsigned long long wake_ns;
+	unsigned long long in_ns;		/* its switch-in, where the kernel has no rq clock */
 	unsigned long long last_sum;		/* se.sum_exec_runtime at its last switch-out */
 	/* the current waker's wakeups not yet added to the pair table */
 	unsigned long long pend_count, pend_class[LB_CLASSES];
 	int pend_waker;
 	int waker_cpu, prev_cpu, target_cpu;
-	unsigned char tracked, running, pending, placed, known;
+	int owner;				/* a slot's task (0: free) */
+	unsigned char tracked, pending, placed, known;
+	unsigned char overflow;			/* a slot: some task with its index is in storage */
 };
 
 #endif
