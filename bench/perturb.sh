@@ -86,23 +86,30 @@ done
 
 echo "## Perturbation: $(date -u +%Y-%m-%d), $(nproc) CPUs, $(uname -r), median of $N interleaved runs"
 echo
-echo "| workload | variant | workload's own measure | vs bare | time to answer (s) |"
-echo "| --- | --- | --- | --- | --- |"
+echo "| workload | variant | workload's own measure | vs bare | per-round vs bare | time to answer (s) |"
+echo "| --- | --- | --- | --- | --- | --- |"
 for wl in $workloads; do
 	base=$(cut -d' ' -f1 "$TMP/$wl.bare" | median)
 	for v in $variants; do
 		m=$(cut -d' ' -f1 "$TMP/$wl.$v" | median)
 		w=$(cut -d' ' -f2 "$TMP/$wl.$v" | median)
 		case $wl in
-		pingpong) unit="round trips/s"; ratio=$(echo "scale=3; $m / $base" | bc) ;;
-		tbench) unit="MB/sec"; ratio=$(echo "scale=3; $m / $base" | bc) ;;
-		*) unit="s (Time:)"; ratio=$(echo "scale=3; $base / $m" | bc) ;;
+		pingpong) unit="round trips/s"; ratio=$(echo "scale=3; $m / $base" | bc); inv=0 ;;
+		tbench) unit="MB/sec"; ratio=$(echo "scale=3; $m / $base" | bc); inv=0 ;;
+		*) unit="s (Time:)"; ratio=$(echo "scale=3; $base / $m" | bc); inv=1 ;;
 		esac
-		printf '| %s | %s | %s %s | %s | %.2f |\n' "$wl" "$v" "$m" "$unit" "$ratio" "$w"
+		# each run against the bare run of its own round: robust when the machine
+		# changes speed between rounds (this VM has two speeds, 1.5x apart)
+		round=$(paste -d' ' "$TMP/$wl.bare" "$TMP/$wl.$v" |
+			awk -v inv=$inv '$1 > 0 && $3 > 0 { printf "%.4f\n", inv ? $1 / $3 : $3 / $1 }' | median)
+		printf '| %s | %s | %s %s | %s | %.3f | %.2f |\n' "$wl" "$v" "$m" "$unit" "$ratio" \
+			"${round:-0}" "$w"
 	done
 done
 echo
-echo "'vs bare' is the workload's speed relative to bare (1.000 = unperturbed, lower is slower)."
+echo "'vs bare' is the workload's speed relative to bare (1.000 = unperturbed, lower is slower):"
+echo "the ratio of the medians; 'per-round' is the median of each run's ratio to the bare run"
+echo "of the same round (the variants of a round run back to back)."
 echo "locus-bpf: locus run --collector bpf (the default where BPF loads); locus-perf: --collector"
 echo "perf (every event streamed); bpftrace: the one-liner counting wakeups by (cpu, target_cpu),"
 echo "switches and migrations; perf-record: perf record -a of the four sched tracepoints;"

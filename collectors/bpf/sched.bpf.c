@@ -8,7 +8,7 @@
  * during the wakeup) or, when it did not move, the CPU it then runs on: no
  * program on sched_wakeup is needed. A task's state lives in a tid-indexed array
  * (task storage only for tasks whose index is taken); the switch-in, which the
- * woken task waits for, does nothing.
+ * woken task waits for, only reads the clock.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -357,63 +357,11 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 	return 0;
 }
 
-/*
- * Where the kernel keeps them (CONFIG_FAIR_GROUP_SCHED and CONFIG_SCHED_INFO),
- * the runqueue's clock and the task's last arrival on a CPU: local flavours,
- * relocated (or found missing) at load.
- */
-struct rq___lb {
-	__u64 clock;
-} __attribute__((preserve_access_index));
-
-struct cfs_rq___lb {
-	struct rq___lb *rq;
-} __attribute__((preserve_access_index));
-
-struct sched_entity___lb {
-	struct cfs_rq___lb *cfs_rq;
-} __attribute__((preserve_access_index));
-
-struct sched_info___lb {
-	unsigned long long last_arrival;
-} __attribute__((preserve_access_index));
-
-struct task_struct___lb {
-	struct sched_entity___lb se;
-	struct sched_info___lb sched_info;
-} __attribute__((preserve_access_index));
-
-static __always_inline int have_rq_clock(void)
-{
-	struct task_struct___lb *q = 0;
-
-	return bpf_core_field_exists(q->se.cfs_rq) && bpf_core_field_exists(q->sched_info) &&
-	       bpf_core_field_exists(((struct cfs_rq___lb *)0)->rq);
-}
-
-/*
- * When p, switching out now, was switched in. The runqueue clock was updated
- * for this switch and p's arrival was stamped with it: the time it ran, taken
- * from the clock read now, gives the switch-in without a clock read there.
- */
-static __always_inline __u64 switched_in(struct lb_tstate *t, struct task_struct *p)
-{
-	if (have_rq_clock()) {
-		struct task_struct___lb *q = (void *)p;
-		__u64 now = bpf_ktime_get_ns(), rc = q->se.cfs_rq->rq->clock;
-		__u64 in = q->sched_info.last_arrival;
-
-		return in && rc >= in && now >= rc - in ? now - (rc - in) : now;
-	}
-	return t->in_ns;
-}
-
 /* A woken task's first run ends: its placement, delay and the CPU it ran on. */
-static __always_inline void finish(struct lb_pcpu *c, struct lb_tstate *t, struct task_struct *p)
+static __always_inline void finish(struct lb_pcpu *c, struct lb_tstate *t)
 {
 	int cpu = bpf_get_smp_processor_id();
-	__u64 in = switched_in(t, p);
-	__u64 d = in >= t->wake_ns ? in - t->wake_ns : 0;
+	__u64 d = t->in_ns >= t->wake_ns ? t->in_ns - t->wake_ns : 0;
 	int k = log2_bucket(d);
 
 	if (!t->placed)
@@ -451,9 +399,10 @@ static __always_inline void retire(struct lb_pcpu *c, struct lb_tstate *t, struc
 }
 
 /*
- * The switch-in is on the woken task's path to running: nothing is done there
- * (where the kernel has a runqueue clock); the wakeup is accounted at the
- * task's switch-out, which no one waits for.
+ * The switch-in is on the woken task's path to running: only the time is taken
+ * there (the runqueue clock is not it: the scheduler skips its update after a
+ * wakeup that preempts); the wakeup is accounted at the task's switch-out,
+ * which no one waits for.
  */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
@@ -484,13 +433,11 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		}
 		t->last_sum = sum;
 		if (t->pending)
-			finish(c, t, prev);
+			finish(c, t);
 		if (st & 0x80) /* TASK_DEAD */
 			retire(c, t, prev);
 	}
-	if (have_rq_clock() || !next_pid)
-		return 0;
-	t = tracked(next);
+	t = next_pid ? tracked(next) : 0;
 	if (t && t->pending)
 		t->in_ns = bpf_ktime_get_ns();
 	return 0;

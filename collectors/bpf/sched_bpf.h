@@ -61,7 +61,7 @@ struct lb_task {
 struct lb_tstate {
 	struct lb_task st;
 	unsigned long long wake_ns;
-	unsigned long long in_ns;		/* its switch-in, where the kernel has no rq clock */
+	unsigned long long in_ns;		/* its switch-in after the wakeup */
 	unsigned long long last_sum;		/* se.sum_exec_runtime at its last switch-out */
 	/* the current waker's wakeups not yet added to the pair table */
 	unsigned long long pend_count, pend_class[LB_CLASSES];

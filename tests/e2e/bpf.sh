@@ -13,11 +13,18 @@ fi
 
 # pinned ping-pong under each collector: same matrix and classes within 1%, same delays
 # within one log2 bucket
+# (the percentiles: medians of three runs each, as one run's p99 on this VM moves by two
+# buckets from run to run under either collector)
 for pin in 0,1 0,0; do
 	for c in bpf perf; do
-		"$LOCUS" run -q --collector $c --sections wakeups,latency --json "$TMP/$c-$pin.json" \
-			-- "$LOCUS" bench pingpong --pin $pin --loops 20000 >"$TMP/$c-$pin.txt" 2>&1
-		expect_eq "pin $pin, collector $c: exit 0" 0 $?
+		for r in 1 2 3; do
+			"$LOCUS" run -q --collector $c --sections wakeups,latency \
+				--json "$TMP/$c-$pin.$r.json" -- "$LOCUS" bench pingpong --pin $pin \
+				--loops 20000 >"$TMP/$c-$pin.$r.txt" 2>&1
+			expect_eq "pin $pin, collector $c, run $r: exit 0" 0 $?
+		done
+		cp "$TMP/$c-$pin.1.json" "$TMP/$c-$pin.json"
+		cp "$TMP/$c-$pin.1.txt" "$TMP/$c-$pin.txt"
 	done
 	check "pin $pin: the report names the BPF collector" \
 		grep -q "through BPF, aggregated in the kernel" "$TMP/bpf-$pin.txt"
@@ -36,8 +43,12 @@ for i in range(len(mb)):
         assert abs(mb[i][j] / tb - mp[i][j] / tp) <= 0.01, ("matrix", i, j, mb[i][j], mp[i][j])
 for k, v in b["wakeups"]["by_class"].items():
     assert abs(v / tb - p["wakeups"]["by_class"][k] / tp) <= 0.01, (k, v, p["wakeups"]["by_class"][k])
+def pct(name, q):
+    v = sorted(json.load(open(name.replace(".json", ".%d.json" % r)))["latency"]["wake_to_run_ns"][q]
+               for r in (1, 2, 3))
+    return v[1]
 for q in ("p50", "p99"):
-    x, y = b["latency"]["wake_to_run_ns"][q], p["latency"]["wake_to_run_ns"][q]
+    x, y = pct(sys.argv[1], q), pct(sys.argv[2], q)
     assert abs(math.floor(math.log2(x)) - math.floor(math.log2(y))) <= 1, (q, x, y)
 PY
 done
