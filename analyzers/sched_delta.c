@@ -196,6 +196,7 @@ void sched_results_delta(struct sched_results *out, const struct sched_results *
 	SUB(wakeups_new);
 	SUB(moved_before_run);
 	SUB(switch_in_missed);
+	SUB(delays_untimed);
 	SUB(migrations);
 	SUB(voluntary);
 	SUB(involuntary);

@@ -70,6 +70,8 @@ struct sched_results {
 	struct hist delay_class[LOC_NR];/* by waker -> target class */
 	struct hist *delay_cpu;		/* by the CPU it ran on, ncpus entries */
 	bool no_cpu_delays;		/* a light snapshot: delay_cpu left empty */
+	uint64_t delays_untimed;	/* wakeups left out of the delay sample */
+	long delay_rate;		/* the BPF collector's timing limit (per s per CPU; 0: all) */
 
 	uint64_t migrations;
 	uint64_t *mig_matrix;		/* [orig * ncpus + dest] */

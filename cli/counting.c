@@ -311,6 +311,16 @@ int cli_terminal_width(void)
 	return 80;
 }
 
+int cli_parse_delay_rate(const struct cli_cmd *cmd, const char *arg, long *rate)
+{
+	if (parse_long(arg, 0, 100000000, rate) < 0) {
+		cli_usage_error(cmd, "bad delay rate '%s' (wakeups a second per CPU, 0 for all)",
+				arg);
+		return -1;
+	}
+	return 0;
+}
+
 int cli_parse_collector(const struct cli_cmd *cmd, const char *arg, int *kind)
 {
 	if (!strcmp(arg, "auto"))

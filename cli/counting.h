@@ -67,6 +67,13 @@ int cli_load_topology(const struct cli_cmd *cmd, const char *sysfs_root, struct 
 int cli_parse_pages(const struct cli_cmd *cmd, const char *arg, long *pages);
 /* Parse --collector bpf|perf|auto (enum collector_kind). Returns 0, or -1 after a usage error. */
 int cli_parse_collector(const struct cli_cmd *cmd, const char *arg, int *kind);
+/*
+ * The BPF collector times at most this many wakeups a second per CPU (two clock
+ * reads each); above it, a systematic sample. --delay-rate 0 times all.
+ */
+#define LOCUS_DELAY_RATE 5000
+/* Parse --delay-rate N (0: every wakeup). Returns 0, or -1 after a usage error. */
+int cli_parse_delay_rate(const struct cli_cmd *cmd, const char *arg, long *rate);
 /* Columns of the terminal on stdout, or 80 when it is not one. */
 int cli_terminal_width(void);
 

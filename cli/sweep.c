@@ -242,7 +242,8 @@ static void one(struct loop *lp, const char *value, int rep, char **argv)
 	struct tracer *tracer = xcalloc(1, sizeof(*tracer));
 	struct tracer_cfg tc = { .topo = lp->topo, .tracefs = lp->so->tracefs,
 				 .mmap_pages = (int)lp->so->pages, .collector = lp->so->collector,
-				 .btf = lp->so->btf, .quiet = lp->set.nruns > 0 || lp->o->quiet };
+				 .btf = lp->so->btf, .delay_rate = lp->so->delay_rate,
+				 .quiet = lp->set.nruns > 0 || lp->o->quiet };
 	char label[128], *text;
 	double secs;
 	int fd = memfd_create("locus-workload-output", MFD_CLOEXEC);

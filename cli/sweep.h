@@ -16,6 +16,7 @@ struct sweep_opts {
 	bool show_output;	/* echo the workload's output to stderr */
 	int collector;		/* enum collector_kind */
 	const char *btf;
+	long delay_rate;	/* BPF: wakeups timed per second per CPU (0: all) */
 	int argc;		/* locus's own command line, for the record */
 	char **argv;
 };

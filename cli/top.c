@@ -22,7 +22,8 @@
 #include "counting.h"
 #include "traced.h"
 
-enum { OPT_EXIT_ON_END = OPT_SYSFS_ROOT + 1, OPT_TEXT, OPT_TRACEFS, OPT_COLLECTOR, OPT_BTF };
+enum { OPT_EXIT_ON_END = OPT_SYSFS_ROOT + 1, OPT_TEXT, OPT_TRACEFS, OPT_COLLECTOR, OPT_BTF,
+       OPT_DELAY_RATE };
 
 static const struct cli_opt top_opts[] = {
 	{ "delay", 'd', "SECS", "refresh every SECS seconds (default 1, at least 0.1)" },
@@ -39,6 +40,8 @@ static const struct cli_opt top_opts[] = {
 	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "read the CPU topology from DIR instead of /sys" },
 	{ "collector", OPT_COLLECTOR, "KIND", "bpf, perf or auto (default: bpf where it loads)" },
 	{ "btf", OPT_BTF, "FILE", "kernel BTF for the BPF collector" },
+	{ "delay-rate", OPT_DELAY_RATE, "N", "BPF: time at most N wakeups a second per CPU "
+					     "(default 5000; 0: all)" },
 	{ "tracefs", OPT_TRACEFS, "DIR", "tracefs mount point (default: found, or mounted)" },
 	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two" },
 	{ "quiet", 'q', NULL, "no notes on stderr" },
@@ -66,6 +69,7 @@ struct top {
 	bool exit_on_end, text;
 	int collector;			/* enum collector_kind */
 	const char *btf;
+	long delay_rate;
 	/* the session */
 	struct tracer *tracer;
 	const struct topology *topo;
@@ -306,6 +310,8 @@ static int take_top_opt(struct top *tp, struct counting_opts *o, const char **sy
 	case OPT_BTF:
 		tp->btf = arg;
 		return 1;
+	case OPT_DELAY_RATE:
+		return cli_parse_delay_rate(&top_cmd, arg, &tp->delay_rate) < 0 ? -1 : 1;
 	case 'm':
 		return cli_parse_pages(&top_cmd, arg, pages) < 0 ? -1 : 1;
 	case 'r':
@@ -407,7 +413,7 @@ static void release_top(struct top *tp)
 int cmd_top(int argc, char **argv)
 {
 	struct counting_opts o = { 0 };
-	struct top tp = { .interval_ms = 1000 };
+	struct top tp = { .interval_ms = 1000, .delay_rate = LOCUS_DELAY_RATE };
 	const char *sysfs_root = NULL, *tracefs = NULL;
 	long pages = 0;
 	struct session_watch watch;
@@ -455,7 +461,8 @@ int cmd_top(int argc, char **argv)
 	tc = (struct tracer_cfg){ .topo = &topo, .cpus = o.cpus, .ncpus = o.ncpus,
 				  .tracefs = tracefs, .mmap_pages = (int)pages,
 				  .system_wide = o.all_cpus || o.cpu_list, .memory = true,
-				  .collector = tp.collector, .btf = tp.btf, .quiet = o.quiet };
+				  .collector = tp.collector, .btf = tp.btf,
+				  .delay_rate = tp.delay_rate, .quiet = o.quiet };
 	memset(&tracer, 0, sizeof(tracer));
 	cfg.trace = &tc;
 	cfg.tracer = &tracer;

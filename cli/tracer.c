@@ -199,7 +199,8 @@ static void *reader_main(void *arg);
 /* The BPF collector: 0 when it runs, else -1 with why. */
 static int start_bpf(struct tracer *t, const struct tracer_cfg *cfg, char *why, size_t len)
 {
-	struct bpf_sched_cfg bc = { cfg->topo, cfg->system_wide, getpid(), cfg->btf };
+	struct bpf_sched_cfg bc = { cfg->topo, cfg->system_wide, getpid(), cfg->btf,
+				    cfg->delay_rate };
 
 	t->bs = bpf_sched_open(&bc, why, len);
 	if (!t->bs)

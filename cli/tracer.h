@@ -32,6 +32,7 @@ struct tracer_cfg {
 	bool memory;		/* also sample memory accesses (cachelines), where the PMU can */
 	enum collector_kind collector;	/* auto: BPF where it loads, else perf; record: perf */
 	const char *btf;	/* kernel BTF for the BPF collector (NULL: the running kernel's) */
+	long delay_rate;	/* BPF: wakeups timed per second per CPU at most (0: all) */
 	bool quiet;		/* no note when auto falls back to perf */
 };
 

@@ -78,6 +78,7 @@ struct bpf_sched {
 	uint64_t t0;		/* CLOCK_MONOTONIC (the kernel's ktime) at attach */
 	uint64_t t_end;		/* at detach, or 0 */
 	uint64_t *busy0, *idle0;/* /proc/stat per CPU at attach, ns */
+	long delay_rate;	/* the configured timing limit */
 };
 
 /* Busy and idle time of each CPU from /proc/stat, in ns (USER_HZ ticks). */
@@ -153,6 +154,10 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	b->skel->rodata->ncpus = b->ncpus;
 	b->skel->rodata->system_wide = cfg->system_wide;
 	b->skel->rodata->exclude_tgid = cfg->exclude_tgid;
+	b->delay_rate = cfg->delay_rate;
+	if (cfg->delay_rate > 0) /* per window of LB_WINDOW_MS */
+		b->skel->rodata->timed_per_window =
+			(unsigned int)(cfg->delay_rate * LB_WINDOW_MS / 1000 ?: 1);
 	n = (size_t)b->ncpus * (size_t)b->ncpus;
 	bpf_map__set_max_entries(b->skel->maps.wake_matrix, (uint32_t)n);
 	bpf_map__set_max_entries(b->skel->maps.prev_matrix, (uint32_t)n);
@@ -446,7 +451,8 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 	r->last_ns = b->t_end ? b->t_end : now_ns();
 	r->wakeups = r->wakeups_placed = r->wakeups_running = r->wakeups_new = 0;
 	r->moved_before_run = r->migrations = r->voluntary = r->involuntary = 0;
-	r->pairs_dropped = 0;
+	r->pairs_dropped = r->delays_untimed = 0;
+	r->delay_rate = b->delay_rate;
 	memset(r->by_class, 0, sizeof(r->by_class));
 	memset(r->prev_by_class, 0, sizeof(r->prev_by_class));
 	memset(r->mig_by_class, 0, sizeof(r->mig_by_class));
@@ -466,6 +472,7 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 		r->moved_before_run += p->n[LB_MOVED];
 		r->migrations += p->n[LB_MIGRATIONS];
 		r->pairs_dropped += p->n[LB_PAIRS_DROPPED];
+		r->delays_untimed += p->n[LB_UNTIMED];
 		r->voluntary += p->voluntary;
 		r->involuntary += p->involuntary;
 		for (int e = 0; e < EV_TYPE_NR; e++)

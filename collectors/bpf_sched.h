@@ -19,6 +19,7 @@ struct bpf_sched_cfg {
 	bool system_wide;	/* every task but locus's own */
 	pid_t exclude_tgid;	/* locus */
 	const char *btf_path;	/* kernel BTF (NULL: /sys/kernel/btf/vmlinux) */
+	long delay_rate;	/* wakeups timed per second per CPU at most (0: all) */
 };
 
 /*

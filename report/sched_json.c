@@ -84,6 +84,7 @@ static void topology_json(struct json *j, const struct topology *t)
 static void latency_json(struct json *j, const struct sched_results *r)
 {
 	json_object(j, "latency");
+	json_uint(j, "untimed", r->delays_untimed);
 	percentiles(j, "wake_to_run_ns", &r->delay);
 	json_object(j, "by_class");
 	for (int c = 0; c < LOC_NR; c++)

@@ -209,6 +209,11 @@ static void latency(FILE *f, const struct sched_results *r)
 	char a[24], b[24], n[32];
 
 	fprintf(f, "\n Wake-to-run delay (from the wakeup to the task running)\n");
+	if (r->delays_untimed)
+		fprintf(f, "   a systematic sample: %s of %s wakeups timed (at most %ld a second per\n"
+			   "   CPU are, each costing two clock reads; --delay-rate 0 times all)\n",
+			fmt_count(r->delay.count, a, sizeof(a)),
+			fmt_count(r->delay.count + r->delays_untimed, b, sizeof(b)), r->delay_rate);
 	if (r->delay.count == 0) {
 		fprintf(f, "   (no wakeup was followed by its task running)\n");
 		return;

@@ -23,6 +23,8 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile int ncpus = 1;
 const volatile int system_wide = 0;
 const volatile int exclude_tgid = 0;	/* locus itself */
+const volatile unsigned int timed_per_window = 0; /* wakeups timed per CPU per window; 0: all */
+extern int CONFIG_HZ __kconfig __weak;	/* the jiffy, for the window */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -283,6 +285,30 @@ static __always_inline void place(struct lb_pcpu *c, struct lb_tstate *t, int ta
 	}
 }
 
+/*
+ * Whether this wakeup is timed (two clock reads, one on the waker's path, one
+ * on the wakee's). Every one is, up to timed_per_window a window per CPU; above
+ * that rate, 1 in `every`, a systematic sample, `every` set from the last
+ * window's count. Jiffies cost no clock read (a window is a tenth of a second).
+ */
+static __always_inline int timed(struct lb_pcpu *c)
+{
+	__u64 now, win = (CONFIG_HZ > 0 ? (__u32)CONFIG_HZ : 250u) / 10;
+
+	if (!timed_per_window)
+		return 1;
+	now = bpf_jiffies64();
+	if (now - c->win_start >= win) {
+		c->every = c->win_count / timed_per_window + 1;
+		c->win_count = 0;
+		c->win_start = now;
+	}
+	c->win_count++;
+	if (c->every <= 1)
+		return 1;
+	return c->seq++ % c->every == 0;
+}
+
 SEC("tp_btf/sched_waking")
 int BPF_PROG(on_waking, struct task_struct *p)
 {
@@ -304,7 +330,11 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	t->st.wakeups++;
 	t->pending = 1;
 	t->placed = 0;
-	t->wake_ns = bpf_ktime_get_ns();
+	t->timed = timed(c);
+	if (t->timed)
+		t->wake_ns = bpf_ktime_get_ns();
+	else
+		c->n[LB_UNTIMED]++;
 	t->waker_cpu = bpf_get_smp_processor_id();
 	t->prev_cpu = task_cpu(p);
 	t->target_cpu = -1;
@@ -368,6 +398,9 @@ static __always_inline void finish(struct lb_pcpu *c, struct lb_tstate *t)
 		place(c, t, cpu);
 	if (t->target_cpu != cpu)
 		c->n[LB_MOVED]++;
+	t->pending = 0;
+	if (!t->timed)
+		return;
 	if (k >= 0 && k < LB_BUCKETS) {
 		int cls = valid(t->waker_cpu) ? classify(t->waker_cpu, t->target_cpu) : -1;
 
@@ -378,7 +411,6 @@ static __always_inline void finish(struct lb_pcpu *c, struct lb_tstate *t)
 	c->delay_sum_ns += d;
 	t->st.delays++;
 	t->st.delay_sum_ns += d;
-	t->pending = 0;
 }
 
 /* A task's last switch-out: its totals to `done`, its slot freed. */
@@ -438,7 +470,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			retire(c, t, prev);
 	}
 	t = next_pid ? tracked(next) : 0;
-	if (t && t->pending)
+	if (t && t->pending && t->timed)
 		t->in_ns = bpf_ktime_get_ns();
 	return 0;
 }

@@ -16,7 +16,7 @@ struct lb_cpu {
 /* Event counters, one set per CPU (summed by user space). */
 enum lb_counter {
 	LB_WAKEUPS, LB_PLACED, LB_RUNNING, LB_NEW, LB_MOVED, LB_MIGRATIONS,
-	LB_PAIRS_DROPPED, LB_TASKS_DROPPED,
+	LB_PAIRS_DROPPED, LB_TASKS_DROPPED, LB_UNTIMED,
 	LB_EV_WAKING, LB_EV_WAKEUP, LB_EV_WAKEUP_NEW, LB_EV_SWITCH, LB_EV_MIGRATE, LB_EV_FORK,
 	LB_EV_EXIT,
 	LB_NR
@@ -34,7 +34,12 @@ struct lb_pcpu {
 	unsigned long long delay_sum_ns;
 	unsigned long long voluntary, involuntary;
 	unsigned long long tracked_ns;		/* tracked tasks ran here (their own runtime) */
+	/* timing wakeups sent from this CPU: 1 in `every`, set for each window (jiffies) */
+	unsigned long long win_start;
+	unsigned int win_count, every, seq;
 };
+
+#define LB_WINDOW_MS 100
 
 /* A waker -> wakee pair (key: waker tid << 32 | wakee tid). */
 struct lb_pair {
@@ -68,7 +73,7 @@ struct lb_tstate {
 	int pend_waker;
 	int waker_cpu, prev_cpu, target_cpu;
 	int owner;				/* a slot's task (0: free) */
-	unsigned char tracked, pending, placed, known;
+	unsigned char tracked, pending, placed, known, timed;
 	unsigned char overflow;			/* a slot: some task with its index is in storage */
 };
 

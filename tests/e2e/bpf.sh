@@ -52,6 +52,31 @@ for q in ("p50", "p99"):
     assert abs(math.floor(math.log2(x)) - math.floor(math.log2(y))) <= 1, (q, x, y)
 PY
 done
+# Timing: a systematic sample above --delay-rate wakeups a second per CPU; 0 times every one.
+"$LOCUS" run -q --collector bpf --sections latency,wakeups --json "$TMP/all.json" --delay-rate 0 \
+	-- "$LOCUS" bench pingpong --pin 0,1 --loops 20000 >"$TMP/all.txt" 2>&1
+check "--delay-rate 0: every placed wakeup timed, none left out" python3 -c '
+import json, sys; d = json.load(open(sys.argv[1]))
+t, p = d["latency"]["wake_to_run_ns"]["count"], d["wakeups"]["placed"]
+assert d["latency"]["untimed"] == 0 and abs(t - p) <= 2, (t, p, d["latency"]["untimed"])' "$TMP/all.json"
+expect_eq "--delay-rate 0: the report says nothing of a sample" 0 "$(grep -c "systematic sample" "$TMP/all.txt")"
+"$LOCUS" run -q --collector bpf --sections latency,wakeups --json "$TMP/few.json" --delay-rate 1000 \
+	-- "$LOCUS" bench pingpong --pin 0,1 --loops 20000 >"$TMP/few.txt" 2>&1
+check "--delay-rate 1000: a sample timed, the rest counted as untimed, wakeups all placed" \
+	python3 - "$TMP/few.json" "$TMP/all.json" <<'PY'
+import json, math, sys
+d, a = (json.load(open(f)) for f in sys.argv[1:3])
+t, u, p = d["latency"]["wake_to_run_ns"]["count"], d["latency"]["untimed"], d["wakeups"]["placed"]
+assert 0 < t < p / 3 and abs(t + u - d["wakeups"]["total"]) <= 2, (t, u, p)
+x, y = d["latency"]["wake_to_run_ns"]["p50"], a["latency"]["wake_to_run_ns"]["p50"]
+assert abs(math.floor(math.log2(x)) - math.floor(math.log2(y))) <= 1, (x, y)
+PY
+check "--delay-rate 1000: the report says it is a sample, and how to time all" \
+	grep -q "a systematic sample: .* wakeups timed.*--delay-rate 0 times all" "$TMP/few.txt" -z
+"$LOCUS" run --delay-rate -3 -- true >/dev/null 2>"$TMP/dr.err"
+expect_eq "--delay-rate -3: usage error" 2 $?
+check "--delay-rate -3: says why" grep -q "bad delay rate" "$TMP/dr.err"
+
 check "pin 0,1: wakeups cross CPUs (BPF)" python3 -c '
 import json, sys; m = json.load(open(sys.argv[1]))["wakeups"]["matrix"]
 assert m[0][1] + m[1][0] > 0.999 * sum(map(sum, m)), m' "$TMP/bpf-0,1.json"
