@@ -71,8 +71,8 @@ $(BPF_DIR)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/sched_bpf.h |
 		echo "#define LOCUS_NO_BPF 1" >>$@; \
 	fi
 
-$(OBJ_DIR)/collectors/bpf_sched.o $(SAN_DIR)/collectors/bpf_sched.o: $(BPF_DIR)/sched.skel.h
-build/fuzz/collectors/bpf_sched.o: $(BPF_DIR)/sched.skel.h
+$(OBJ_DIR)/collectors/bpf_sched.o $(SAN_DIR)/collectors/bpf_sched.o $(OBJ_DIR)/collectors/bpf_read.o $(SAN_DIR)/collectors/bpf_read.o: $(BPF_DIR)/sched.skel.h
+build/fuzz/collectors/bpf_sched.o build/fuzz/collectors/bpf_read.o: $(BPF_DIR)/sched.skel.h
 
 build/liblocus.a: $(LIB_OBJS)
 	@mkdir -p $(@D)

@@ -40,12 +40,27 @@ struct {
 	__type(value, struct lb_tstate);
 } slots SEC(".maps");
 
+/*
+ * Read and reset without stopping: the programs add to half `epoch & 1` of the
+ * per-CPU aggregate and of the pair table; user space flips the epoch, waits an
+ * RCU grace period (the programs run inside rcu_read_lock, so none still adds
+ * to the old half after it), then reads the old half and clears it.
+ */
+volatile __u32 epoch;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct lb_pcpu);
+} pcpu SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct lb_pcpu);
-} pcpu SEC(".maps");
+	__type(value, struct lb_pacer);
+} pacer SEC(".maps");
 
 /* Each CPU's core, LLC and node: a global array, read without a helper call. */
 struct lb_cpu topo[LB_MAX_CPUS];
@@ -64,7 +79,7 @@ struct {
 	__uint(max_entries, 16384);
 	__type(key, __u64);
 	__type(value, struct lb_pair);
-} pairs SEC(".maps");
+} pairs0 SEC(".maps"), pairs1 SEC(".maps");
 
 /* tasks that exited, and every tracked task seen (tid -> pid), both bounded */
 struct {
@@ -83,9 +98,9 @@ struct {
 
 static __always_inline struct lb_pcpu *me(void)
 {
-	__u32 zero = 0;
+	__u32 half = epoch & 1;
 
-	return bpf_map_lookup_elem(&pcpu, &zero);
+	return bpf_map_lookup_elem(&pcpu, &half);
 }
 
 static __always_inline int task_cpu(struct task_struct *p)
@@ -216,6 +231,20 @@ static __always_inline struct lb_tstate *tracked(struct task_struct *p)
  * Add the wakee's batched wakeups by its current waker to the pair table
  * (the table is touched once per LB_PAIR_BATCH wakeups of a steady pair).
  */
+/* A pair's entry in one half of the table, created when missing; NULL when it is full. */
+static __always_inline struct lb_pair *pair_entry(void *pairs, __u64 key, struct task_struct *wakee)
+{
+	struct lb_pair *pr = bpf_map_lookup_elem(pairs, &key);
+	struct lb_pair np = {};
+
+	if (pr)
+		return pr;
+	if (wakee)
+		BPF_CORE_READ_STR_INTO(&np.wakee_comm, wakee, comm);
+	bpf_map_update_elem(pairs, &key, &np, BPF_NOEXIST); /* or another CPU's came first */
+	return bpf_map_lookup_elem(pairs, &key);
+}
+
 static __always_inline void flush_pair(struct lb_pcpu *c, struct lb_tstate *t,
 				       struct task_struct *wakee)
 {
@@ -225,20 +254,10 @@ static __always_inline void flush_pair(struct lb_pcpu *c, struct lb_tstate *t,
 	if (!t->pend_count)
 		return;
 	key = (__u64)(__u32)t->pend_waker << 32 | (__u32)t->st.tid;
-	pr = bpf_map_lookup_elem(&pairs, &key);
+	pr = epoch & 1 ? pair_entry(&pairs1, key, wakee) : pair_entry(&pairs0, key, wakee);
 	if (!pr) {
-		struct lb_pair np = {};
-
-		if (wakee)
-			BPF_CORE_READ_STR_INTO(&np.wakee_comm, wakee, comm);
-		if (bpf_map_update_elem(&pairs, &key, &np, BPF_NOEXIST) < 0 &&
-		    !bpf_map_lookup_elem(&pairs, &key)) {
-			c->n[LB_PAIRS_DROPPED] += t->pend_count; /* the table is full */
-			goto out;
-		}
-		pr = bpf_map_lookup_elem(&pairs, &key);
-		if (!pr)
-			goto out;
+		c->n[LB_PAIRS_DROPPED] += t->pend_count; /* the table is full */
+		goto out;
 	}
 	__sync_fetch_and_add(&pr->count, t->pend_count);
 	for (int k = 0; k < LB_CLASSES; k++)
@@ -291,11 +310,16 @@ static __always_inline void place(struct lb_pcpu *c, struct lb_tstate *t, int ta
  * that rate, 1 in `every`, a systematic sample, `every` set from the last
  * window's count. Jiffies cost no clock read (a window is a tenth of a second).
  */
-static __always_inline int timed(struct lb_pcpu *c)
+static __always_inline int timed(void)
 {
 	__u64 now, win = (CONFIG_HZ > 0 ? (__u32)CONFIG_HZ : 250u) / 10;
+	__u32 zero = 0;
+	struct lb_pacer *c;
 
 	if (!timed_per_window)
+		return 1;
+	c = bpf_map_lookup_elem(&pacer, &zero);
+	if (!c)
 		return 1;
 	now = bpf_jiffies64();
 	if (now - c->win_start >= win) {
@@ -330,7 +354,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	t->st.wakeups++;
 	t->pending = 1;
 	t->placed = 0;
-	t->timed = timed(c);
+	t->timed = timed();
 	if (t->timed)
 		t->wake_ns = bpf_ktime_get_ns();
 	else

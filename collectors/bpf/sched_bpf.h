@@ -34,9 +34,12 @@ struct lb_pcpu {
 	unsigned long long delay_sum_ns;
 	unsigned long long voluntary, involuntary;
 	unsigned long long tracked_ns;		/* tracked tasks ran here (their own runtime) */
-	/* timing wakeups sent from this CPU: 1 in `every`, set for each window (jiffies) */
+};	/* only unsigned long long: user space sums two of them word by word */
+
+/* Timing wakeups sent from a CPU: 1 in `every`, set for each window (jiffies). */
+struct lb_pacer {
 	unsigned long long win_start;
-	unsigned int win_count, every, seq;
+	unsigned int win_count, every, seq, pad;
 };
 
 #define LB_WINDOW_MS 100

@@ -13,8 +13,8 @@ fi
 
 # pinned ping-pong under each collector: same matrix and classes within 1%, same delays
 # within one log2 bucket
-# (the percentiles: medians of three runs each, as one run's p99 on this VM moves by two
-# buckets from run to run under either collector)
+# (the percentiles of three runs' delays pooled: on this VM about 1.3-2.3% of the wakeups
+# wait 30-60 us, so one run's p99 jumps between that bucket and 4-8 us under either collector)
 for pin in 0,1 0,0; do
 	for c in bpf perf; do
 		for r in 1 2 3; do
@@ -44,12 +44,19 @@ for i in range(len(mb)):
 for k, v in b["wakeups"]["by_class"].items():
     assert abs(v / tb - p["wakeups"]["by_class"][k] / tp) <= 0.01, (k, v, p["wakeups"]["by_class"][k])
 def pct(name, q):
-    v = sorted(json.load(open(name.replace(".json", ".%d.json" % r)))["latency"]["wake_to_run_ns"][q]
-               for r in (1, 2, 3))
-    return v[1]
-for q in ("p50", "p99"):
+    """the log2 bucket (its lower edge) holding quantile q of three runs' delays pooled"""
+    pool = {}
+    for r in (1, 2, 3):
+        for b in json.load(open(name.replace(".json", ".%d.json" % r)))["latency"]["log2_ns"]:
+            pool[b["from"]] = pool.get(b["from"], 0) + b["count"]
+    total, seen = sum(pool.values()), 0
+    for lo in sorted(pool):
+        seen += pool[lo]
+        if seen >= q * total:
+            return max(lo, 1)
+for q in (0.5, 0.99):
     x, y = pct(sys.argv[1], q), pct(sys.argv[2], q)
-    assert abs(math.floor(math.log2(x)) - math.floor(math.log2(y))) <= 1, (q, x, y)
+    assert abs(math.log2(x) - math.log2(y)) <= 1, (q, x, y)
 PY
 done
 # Timing: a systematic sample above --delay-rate wakeups a second per CPU; 0 times every one.
@@ -83,6 +90,23 @@ assert m[0][1] + m[1][0] > 0.999 * sum(map(sum, m)), m' "$TMP/bpf-0,1.json"
 check "pin 0,0: wakeups stay on CPU 0 (BPF)" python3 -c '
 import json, sys; c = json.load(open(sys.argv[1]))["wakeups"]["by_class"]
 assert c["same_cpu"] > 0.999 * sum(c.values()), c' "$TMP/bpf-0,0.json"
+
+# Read and reset: top drains the per-CPU halves and the pair table every 0.1 s; the totals
+# over all those reads still add up (nothing lost, nothing counted twice).
+"$LOCUS" top --text -q -d 0.1 --exit-on-end --json "$TMP/top.json" --delay-rate 0 -- \
+	"$LOCUS" bench pingpong --pin 0,1 --loops 20000 >"$TMP/top.txt" 2>&1
+expect_eq "top, 0.1 s refreshes: exit 0" 0 $?
+check "top, 0.1 s refreshes: ~40,000 wakeups, all placed and timed, pairs sum to them" \
+	python3 - "$TMP/top.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+w, lat = d["wakeups"], d["latency"]
+assert abs(w["total"] - 40000) <= 0.02 * 40000, w["total"]
+assert abs(w["placed"] - w["total"]) <= 2, (w["placed"], w["total"])
+assert abs(lat["wake_to_run_ns"]["count"] - w["placed"]) <= 2, (lat, w["placed"])
+pairs = sum(p["count"] for p in d["pairs"]) + d.get("pairs_dropped", 0)
+assert abs(pairs - w["total"]) <= 2, (pairs, w["total"])
+PY
 
 # Switches and migrations agree with the workload's own accounting and with perf stat.
 "$LOCUS" run -q --collector bpf --sections counters,switches -- "$LOCUS" bench pingpong --pin 0,1 --loops 20000 >"$TMP/sw.txt" 2>&1

@@ -1,0 +1,381 @@
+/* bpf_read.c - the BPF collector's maps read into results: per-CPU halves read and reset. */
+#define _GNU_SOURCE
+#include "bpf_sched.h"
+
+#include "bpf/sched_bpf.h"
+#include "sched.skel.h" /* build/bpf: the skeleton, or a note that there is none */
+
+#ifndef LOCUS_NO_BPF
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/membarrier.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "../common/util.h"
+#include "bpf_sched_int.h"
+
+/* CPU i's value in a per-CPU lookup's buffer */
+static struct lb_pcpu *pcpu_of(const struct bpf_sched *b, struct lb_pcpu *base, int i)
+{
+	return (struct lb_pcpu *)(void *)((char *)base + (size_t)i * b->pc_stride);
+}
+
+/* Flip the epoch; return once no program can still add to the old half. */
+static uint32_t flip(struct bpf_sched *b)
+{
+	uint32_t old = __atomic_fetch_add(&b->skel->bss->epoch, 1, __ATOMIC_SEQ_CST) & 1;
+
+	/* the programs run inside rcu_read_lock: a grace period outlasts them */
+	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) < 0)
+		usleep(20000); /* nohz_full has no global barrier; a program takes microseconds */
+	return old;
+}
+
+static void add_pair(struct bpf_sched *b, uint64_t key, const struct lb_pair *v)
+{
+	uint32_t *i = u64map_get(&b->pair_idx, key);
+	struct pair_acc *p;
+
+	if (!i) {
+		if (b->npairs >= BPF_PAIRS_KEPT) {
+			b->pairs_over += v->count;
+			return;
+		}
+		if (b->npairs == b->cap_pairs) {
+			b->cap_pairs = b->cap_pairs ? 2 * b->cap_pairs : 256;
+			b->pairs = xrealloc(b->pairs, (size_t)b->cap_pairs * sizeof(*b->pairs));
+		}
+		p = &b->pairs[b->npairs];
+		memset(p, 0, sizeof(*p));
+		p->key = key;
+		memcpy(p->v.wakee_comm, v->wakee_comm, sizeof(p->v.wakee_comm));
+		u64map_put(&b->pair_idx, key, (uint32_t)b->npairs++);
+	} else {
+		p = &b->pairs[*i];
+	}
+	p->v.count += v->count;
+	for (int c = 0; c < LB_CLASSES; c++)
+		p->v.by_class[c] += v->by_class[c];
+}
+
+/* One half of the pair table into the totals, then emptied. */
+static void fold_pairs(struct bpf_sched *b, int fd)
+{
+	uint64_t key, next, *prev = NULL, *keys = NULL;
+	size_t n = 0, cap = 0;
+	struct lb_pair v;
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			keys = xrealloc(keys, cap * sizeof(*keys));
+		}
+		keys[n++] = key;
+		if (bpf_map_lookup_elem(fd, &key, &v) == 0 && v.count)
+			add_pair(b, key, &v);
+	}
+	for (size_t i = 0; i < n; i++)
+		bpf_map_delete_elem(fd, &keys[i]);
+	free(keys);
+}
+
+/* Read and reset: the old half of the per-CPU aggregate and of the pairs into the totals. */
+static void drain(struct bpf_sched *b)
+{
+	size_t words = sizeof(struct lb_pcpu) / sizeof(unsigned long long);
+	int fd = bpf_map__fd(b->skel->maps.pcpu);
+	uint32_t half = flip(b);
+
+	if (bpf_map_lookup_elem(fd, &half, b->pc) == 0) {
+		for (int i = 0; i < b->nposs; i++) {
+			const unsigned long long *v = (const void *)pcpu_of(b, b->pc, i);
+			unsigned long long *a = (void *)pcpu_of(b, b->acc, i);
+
+			for (size_t w = 0; w < words; w++)
+				a[w] += v[w];
+		}
+		memset(b->pc, 0, (size_t)b->nposs * b->pc_stride);
+		bpf_map_update_elem(fd, &half, b->pc, BPF_ANY);
+	}
+	fold_pairs(b, bpf_map__fd(half ? b->skel->maps.pairs1 : b->skel->maps.pairs0));
+}
+
+/* A log2 bucket's counts into a log-linear histogram, at the bucket's middle. */
+static void add_log2(struct hist *h, const unsigned long long *buckets)
+{
+	for (int k = 0; k < LB_BUCKETS; k++)
+		if (buckets[k])
+			hist_add_n(h, k == 0 ? 0 : (1ull << k) + (1ull << k) / 2, buckets[k]);
+}
+
+/* The pairs read so far, the busiest first. */
+static void read_pairs(struct bpf_sched *b, struct sched_results *r)
+{
+	int n = 0;
+
+	free(r->pairs);
+	r->pairs = xcalloc((size_t)b->npairs + 1, sizeof(*r->pairs));
+	for (int i = 0; i < b->npairs; i++) {
+		const struct pair_acc *p = &b->pairs[i];
+		struct pair_stat *s = &r->pairs[n++];
+
+		s->waker_tid = (int32_t)(p->key >> 32);
+		s->wakee_tid = (int32_t)(uint32_t)p->key;
+		memcpy(s->wakee_comm, p->v.wakee_comm, TASK_COMM_LEN);
+		s->wakee_comm[TASK_COMM_LEN - 1] = '\0';
+		s->count = p->v.count;
+		for (int c = 0; c < LOC_NR; c++)
+			s->by_class[c] = p->v.by_class[c];
+	}
+	r->npairs = n;
+	r->pairs_dropped += b->pairs_over;
+	qsort(r->pairs, (size_t)n, sizeof(*r->pairs), sched_pair_cmp);
+}
+
+/* A live task's state from its slot or its task storage (looked up by pidfd), and its comm. */
+static bool live_task(struct bpf_sched *b, int tid, struct lb_tstate *out)
+{
+	uint32_t k = (uint32_t)tid & (LB_SLOTS - 1);
+	char path[64], comm[32];
+	int fd;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.slots), &k, out) < 0 ||
+	    out->owner != tid) {
+		fd = (int)syscall(SYS_pidfd_open, tid, 0);
+		if (fd < 0)
+			fd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+		if (fd < 0)
+			return false;
+		if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.tasks), &fd, out) < 0) {
+			close(fd);
+			return false;
+		}
+		close(fd);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
+	if (read_text_file(path, comm, sizeof(comm)) == 0)
+		snprintf(out->st.comm, sizeof(out->st.comm), "%s", comm);
+	return true;
+}
+
+/* Wakeups a live task holds back from the pair table (its current waker's batch). */
+struct pending {
+	int waker, wakee;
+	uint64_t count, by_class[LOC_NR];
+	char comm[TASK_COMM_LEN];
+};
+
+static void read_tasks(struct bpf_sched *b, struct sched_results *r, struct pending **pend,
+		       int *npend)
+{
+	int seen = bpf_map__fd(b->skel->maps.seen), done = bpf_map__fd(b->skel->maps.done);
+	int key, next, *prev = NULL, n = 0, cap = 64, np = 0;
+	struct lb_tstate ts;
+	struct lb_task t;
+
+	free(r->tasks);
+	r->tasks = xcalloc((size_t)cap, sizeof(*r->tasks));
+	*pend = xcalloc((size_t)cap, sizeof(**pend));
+	while (bpf_map_get_next_key(seen, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(done, &key, &t) < 0) {
+			if (!live_task(b, key, &ts))
+				continue;
+			t = ts.st;
+			if (ts.pend_count) {
+				struct pending *pe = &(*pend)[np++];
+
+				pe->waker = ts.pend_waker;
+				pe->wakee = key;
+				pe->count = ts.pend_count;
+				for (int c = 0; c < LOC_NR; c++)
+					pe->by_class[c] = ts.pend_class[c];
+				memcpy(pe->comm, t.comm, TASK_COMM_LEN);
+			}
+		}
+		if (n == cap) {
+			cap *= 2;
+			r->tasks = xrealloc(r->tasks, (size_t)cap * sizeof(*r->tasks));
+			*pend = xrealloc(*pend, (size_t)cap * sizeof(**pend));
+		}
+		memset(&r->tasks[n], 0, sizeof(r->tasks[n]));
+		r->tasks[n].tid = t.tid;
+		r->tasks[n].pid = t.pid;
+		memcpy(r->tasks[n].comm, t.comm, TASK_COMM_LEN);
+		r->tasks[n].comm[TASK_COMM_LEN - 1] = '\0';
+		r->tasks[n].wakeups = t.wakeups;
+		r->tasks[n].migrations = t.migrations;
+		r->tasks[n].voluntary = t.voluntary;
+		r->tasks[n].involuntary = t.involuntary;
+		r->tasks[n].run_ns = t.run_ns;
+		r->tasks[n].delays = t.delays;
+		r->tasks[n].delay_sum_ns = t.delay_sum_ns;
+		n++;
+	}
+	r->ntasks = n;
+	*npend = np;
+	qsort(r->tasks, (size_t)n, sizeof(*r->tasks), sched_task_cmp);
+}
+
+/* The pairs' held-back wakeups added, and the top pairs' wakers named. */
+static void finish_pairs(struct sched_results *r, const struct pending *pend, int npend)
+{
+	for (int i = 0; i < npend; i++) {
+		struct pair_stat *p = NULL;
+
+		for (int k = 0; k < r->npairs && !p; k++)
+			if (r->pairs[k].waker_tid == pend[i].waker && r->pairs[k].wakee_tid == pend[i].wakee)
+				p = &r->pairs[k];
+		if (!p) {
+			r->pairs = xrealloc(r->pairs, (size_t)(r->npairs + 1) * sizeof(*r->pairs));
+			p = &r->pairs[r->npairs++];
+			memset(p, 0, sizeof(*p));
+			p->waker_tid = pend[i].waker;
+			p->wakee_tid = pend[i].wakee;
+			memcpy(p->wakee_comm, pend[i].comm, TASK_COMM_LEN);
+		}
+		p->count += pend[i].count;
+		for (int c = 0; c < LOC_NR; c++)
+			p->by_class[c] += pend[i].by_class[c];
+	}
+	qsort(r->pairs, (size_t)r->npairs, sizeof(*r->pairs), sched_pair_cmp);
+	for (int k = 0; k < r->npairs && k < 100; k++) {
+		struct pair_stat *p = &r->pairs[k];
+		char path[64], comm[32];
+
+		if (p->waker_comm[0] || p->waker_tid <= 0)
+			continue;
+		for (int i = 0; i < r->ntasks && !p->waker_comm[0]; i++)
+			if (r->tasks[i].tid == p->waker_tid)
+				memcpy(p->waker_comm, r->tasks[i].comm, TASK_COMM_LEN);
+		snprintf(path, sizeof(path), "/proc/%d/comm", p->waker_tid);
+		if (!p->waker_comm[0] && read_text_file(path, comm, sizeof(comm)) == 0)
+			snprintf(p->waker_comm, sizeof(p->waker_comm), "%s", comm);
+	}
+}
+
+static const int ev_of[EV_TYPE_NR] = {
+	[EV_WAKING] = LB_EV_WAKING, [EV_WAKEUP] = -1, [EV_WAKEUP_NEW] = LB_EV_WAKEUP_NEW,
+	[EV_SWITCH] = LB_EV_SWITCH, [EV_MIGRATE] = LB_EV_MIGRATE, [EV_FORK] = LB_EV_FORK,
+	[EV_EXIT] = LB_EV_EXIT, [EV_LOST] = -1, [EV_MEM] = -1,
+};
+
+void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
+{
+	size_t n = (size_t)b->ncpus;
+
+	drain(b);
+	memcpy(r->wake_matrix, b->mat[0], n * n * sizeof(uint64_t));
+	memcpy(r->prev_matrix, b->mat[1], n * n * sizeof(uint64_t));
+	memcpy(r->mig_matrix, b->mat[2], n * n * sizeof(uint64_t));
+	r->waking_source = true;
+	r->first_ns = b->t0;
+	r->last_ns = b->t_end ? b->t_end : now_ns();
+	r->wakeups = r->wakeups_placed = r->wakeups_running = r->wakeups_new = 0;
+	r->moved_before_run = r->migrations = r->voluntary = r->involuntary = 0;
+	r->pairs_dropped = r->delays_untimed = 0;
+	r->delay_rate = b->delay_rate;
+	memset(r->by_class, 0, sizeof(r->by_class));
+	memset(r->prev_by_class, 0, sizeof(r->prev_by_class));
+	memset(r->mig_by_class, 0, sizeof(r->mig_by_class));
+	memset(r->placement, 0, sizeof(r->placement));
+	memset(r->events, 0, sizeof(r->events));
+	memset(r->cpu, 0, n * sizeof(*r->cpu));
+	hist_init(&r->delay);
+	for (int c = 0; c < LOC_NR; c++)
+		hist_init(&r->delay_class[c]);
+	for (int i = 0; i < b->nposs; i++) {
+		const struct lb_pcpu *p = pcpu_of(b, b->acc, i);
+
+		r->wakeups += p->n[LB_WAKEUPS];
+		r->wakeups_placed += p->n[LB_PLACED];
+		r->wakeups_running += p->n[LB_RUNNING];
+		r->wakeups_new += p->n[LB_NEW];
+		r->moved_before_run += p->n[LB_MOVED];
+		r->migrations += p->n[LB_MIGRATIONS];
+		r->pairs_dropped += p->n[LB_PAIRS_DROPPED];
+		r->delays_untimed += p->n[LB_UNTIMED];
+		r->voluntary += p->voluntary;
+		r->involuntary += p->involuntary;
+		for (int e = 0; e < EV_TYPE_NR; e++)
+			if (ev_of[e] >= 0)
+				r->events[e] += p->n[ev_of[e]];
+		for (int c = 0; c < LOC_NR; c++) {
+			r->by_class[c] += p->by_class[c];
+			r->prev_by_class[c] += p->prev_by_class[c];
+			r->mig_by_class[c] += p->mig_by_class[c];
+			add_log2(&r->delay_class[c], p->delay_class[c]);
+		}
+		for (int pl = 0; pl < PLACE_NR; pl++)
+			r->placement[pl] += p->placement[pl];
+		add_log2(&r->delay, p->delay);
+		if (i < b->ncpus) {
+			struct cpu_stat *cs = &r->cpu[i];
+
+			cs->voluntary = p->voluntary;
+			cs->involuntary = p->involuntary;
+			cs->tracked_ns = p->tracked_ns;
+			if (!r->no_cpu_delays) {
+				hist_init(&r->delay_cpu[i]);
+				add_log2(&r->delay_cpu[i], p->delay);
+			}
+		}
+	}
+	{
+		uint64_t *busy = xcalloc(n + 1, sizeof(uint64_t)), *idle = xcalloc(n + 1, 8);
+
+		/* CPU time from the kernel's own accounting, over the session (tick resolution) */
+		bpf_cpu_times(b->ncpus, busy, idle);
+		for (size_t i = 0; i < n; i++) {
+			r->cpu[i].busy_ns = busy[i] > b->busy0[i] ? busy[i] - b->busy0[i] : 0;
+			r->cpu[i].idle_ns = idle[i] > b->idle0[i] ? idle[i] - b->idle0[i] : 0;
+		}
+		free(busy);
+		free(idle);
+	}
+	/* row and column sums of the matrices: wakeups sent and received, migrations */
+	for (size_t a = 0; a < n; a++)
+		for (size_t c = 0; c < n; c++) {
+			r->cpu[a].wakeups_from += r->wake_matrix[a * n + c];
+			r->cpu[c].wakeups_to += r->wake_matrix[a * n + c];
+			r->cpu[a].migrations_out += r->mig_matrix[a * n + c];
+			r->cpu[c].migrations_in += r->mig_matrix[a * n + c];
+		}
+	read_pairs(b, r);
+	if (tasks) {
+		struct pending *pend = NULL;
+		int npend = 0;
+
+		read_tasks(b, r, &pend, &npend);
+		finish_pairs(r, pend, npend);
+		free(pend);
+	} else {
+		finish_pairs(r, NULL, 0);
+	}
+}
+
+uint64_t bpf_sched_events(struct bpf_sched *b)
+{
+	uint32_t half = b->skel->bss->epoch & 1;
+	uint64_t sum = 0;
+	bool live = bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.pcpu), &half, b->pc) == 0;
+
+	/* the halves read so far, and the one in use (read, not reset) */
+	for (int i = 0; i < b->nposs; i++)
+		for (int e = LB_EV_WAKING; e <= LB_EV_EXIT; e++)
+			sum += pcpu_of(b, b->acc, i)->n[e] + (live ? pcpu_of(b, b->pc, i)->n[e] : 0);
+	return sum;
+}
+
+#endif

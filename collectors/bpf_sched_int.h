@@ -1,0 +1,46 @@
+/* bpf_sched_int.h - the BPF collector's state, shared by its loader and its reader. */
+#ifndef LOCUS_BPF_SCHED_INT_H
+#define LOCUS_BPF_SCHED_INT_H
+
+#include <stdint.h>
+
+#include "../common/u64map.h"
+#include "bpf/sched_bpf.h"
+#include "sched.skel.h" /* build/bpf: the skeleton */
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
+/* A pair's counts read so far (the kernel's table is reset each read). */
+struct pair_acc {
+	uint64_t key;		/* waker tid << 32 | wakee tid */
+	struct lb_pair v;
+};
+
+#define BPF_PAIRS_KEPT 65536	/* pairs user space keeps over a session */
+
+struct bpf_sched {
+	struct locus_sched *skel;
+	const struct topology *topo;
+	int ncpus;		/* the topology's */
+	int nposs;		/* possible CPUs: per-CPU map values */
+	uint64_t *mat[3];	/* wake, prev, mig: mapped */
+	size_t mat_len;
+	struct lb_pcpu *pc;	/* nposs values: one half as read */
+	struct lb_pcpu *acc;	/* nposs values: the halves read so far, summed */
+	size_t pc_stride;
+	struct pair_acc *pairs;	/* the pairs read so far */
+	int npairs, cap_pairs;
+	struct u64map pair_idx;	/* key -> index in pairs */
+	uint64_t pairs_over;	/* wakeups of pairs beyond BPF_PAIRS_KEPT */
+	uint64_t t0;		/* CLOCK_MONOTONIC (the kernel's ktime) at attach */
+	uint64_t t_end;		/* at detach, or 0 */
+	uint64_t *busy0, *idle0;/* /proc/stat per CPU at attach, ns */
+	long delay_rate;	/* the configured timing limit */
+};
+
+/* Busy and idle time of each CPU from /proc/stat, in ns (USER_HZ ticks). */
+void bpf_cpu_times(int ncpus, uint64_t *busy, uint64_t *idle);
+
+#endif
