@@ -11,13 +11,15 @@ wait_for_workload() {
 }
 
 # Signals to locus run: relayed to the workload; the report of what ran is still printed.
-# (a background job starts with SIGINT ignored: the workload sets it back to default)
+# (a background job starts with SIGINT ignored, and under nohup SIGHUP too: the workload
+# sets them back to default)
 for sig in INT TERM HUP; do
 	"$LOCUS" run -q --sections counters,wakeups -- python3 -c 'import signal, time
-signal.signal(signal.SIGINT, signal.SIG_DFL)
+for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    signal.signal(s, signal.SIG_DFL)
 time.sleep(30)' >"$TMP/$sig.txt" 2>&1 &
 	lp=$!
-	wait_for_workload "^python3 -c import signal"
+	wait_for_workload "^python3 -c import signal" || echo "# SIG$sig: the workload did not show up in 5 s"
 	sleep 0.3
 	kill -$sig $lp
 	wait $lp
