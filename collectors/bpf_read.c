@@ -121,13 +121,11 @@ static void add_log2(struct hist *h, const unsigned long long *buckets)
 /* The pairs read so far, the busiest first. */
 static void read_pairs(struct bpf_sched *b, struct sched_results *r)
 {
-	int n = 0;
-
 	free(r->pairs);
 	r->pairs = xcalloc((size_t)b->npairs + 1, sizeof(*r->pairs));
 	for (int i = 0; i < b->npairs; i++) {
 		const struct pair_acc *p = &b->pairs[i];
-		struct pair_stat *s = &r->pairs[n++];
+		struct pair_stat *s = &r->pairs[i];
 
 		s->waker_tid = (int32_t)(p->key >> 32);
 		s->wakee_tid = (int32_t)(uint32_t)p->key;
@@ -137,9 +135,9 @@ static void read_pairs(struct bpf_sched *b, struct sched_results *r)
 		for (int c = 0; c < LOC_NR; c++)
 			s->by_class[c] = p->v.by_class[c];
 	}
-	r->npairs = n;
+	r->npairs = b->npairs;
 	r->pairs_dropped += b->pairs_over;
-	qsort(r->pairs, (size_t)n, sizeof(*r->pairs), sched_pair_cmp);
+	qsort(r->pairs, (size_t)b->npairs, sizeof(*r->pairs), sched_pair_cmp);
 }
 
 /* A live task's state from its slot or its task storage (looked up by pidfd), and its comm. */
@@ -367,14 +365,11 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 
 uint64_t bpf_sched_events(struct bpf_sched *b)
 {
-	uint32_t half = b->skel->bss->epoch & 1;
 	uint64_t sum = 0;
-	bool live = bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.pcpu), &half, b->pc) == 0;
 
-	/* the halves read so far, and the one in use (read, not reset) */
 	for (int i = 0; i < b->nposs; i++)
 		for (int e = LB_EV_WAKING; e <= LB_EV_EXIT; e++)
-			sum += pcpu_of(b, b->acc, i)->n[e] + (live ? pcpu_of(b, b->pc, i)->n[e] : 0);
+			sum += pcpu_of(b, b->acc, i)->n[e];
 	return sum;
 }
 

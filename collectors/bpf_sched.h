@@ -39,7 +39,7 @@ void bpf_sched_detach(struct bpf_sched *b);
  * (one lookup per task: for the final report, not for every refresh).
  */
 void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks);
-/* Events the programs saw, all types. */
+/* Events the programs saw, all types, up to the last bpf_sched_read. */
 uint64_t bpf_sched_events(struct bpf_sched *b);
 void bpf_sched_close(struct bpf_sched *b);
 
