@@ -31,7 +31,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 BPF_DIR := build/bpf
 BTF := /sys/kernel/btf/vmlinux
 
-LIB_SRCS := $(wildcard common/*.c collectors/*.c analyzers/*.c report/*.c workloads/*.c) \
+LIB_SRCS := $(wildcard common/*.c model/*.c collectors/*.c analyzers/*.c report/*.c pipeline/*.c workloads/*.c) \
 	    $(filter-out cli/main.c,$(wildcard cli/*.c))
 MAIN_SRC := cli/main.c
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../collectors/topology.h"
-#include "../common/event.h"
+#include "../model/topology.h"
+#include "../model/event.h"
 #include "../common/u64map.h"
 #include "datasrc.h"
 

@@ -5,9 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/event.h"
-
-typedef void (*event_sink)(void *ctx, const struct event *e);
+#include "../model/event.h"
 
 /* The events of one CPU, in time order (a ring of slots). */
 struct reorder_queue {

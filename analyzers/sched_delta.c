@@ -189,22 +189,10 @@ void sched_results_delta(struct sched_results *out, const struct sched_results *
 	}
 	copy_results(out, cur, false, delays); /* every array is computed below */
 	out->first_ns = prev->last_ns ? prev->last_ns : cur->first_ns;
-#define SUB(f) (out->f = sub(cur->f, prev->f))
-	SUB(wakeups);
-	SUB(wakeups_placed);
-	SUB(wakeups_running);
-	SUB(wakeups_new);
-	SUB(moved_before_run);
-	SUB(switch_in_missed);
-	SUB(delays_untimed);
-	SUB(migrations);
-	SUB(voluntary);
-	SUB(involuntary);
-	SUB(pairs_dropped);
-	SUB(lost);
-	SUB(late);
-	SUB(undecodable);
-#undef SUB
+	for (int m = 0; m < SM_NR; m++)
+		if (sched_measures[m].flags & MF_DELTA)
+			*sched_measure_ptr(out, m) = sub(sched_measure_get(cur, m),
+							 sched_measure_get(prev, m));
 	sub_array(out->wake_matrix, cur->wake_matrix, prev->wake_matrix, n * n);
 	sub_array(out->prev_matrix, cur->prev_matrix, prev->prev_matrix, n * n);
 	sub_array(out->mig_matrix, cur->mig_matrix, prev->mig_matrix, n * n);

@@ -2,7 +2,7 @@
 #ifndef LOCUS_SCHED_DELTA_H
 #define LOCUS_SCHED_DELTA_H
 
-#include "sched_results.h"
+#include "../model/sched_results.h"
 
 /*
  * Deep-copy src into dst (dst's own arrays are freed first; dst must be

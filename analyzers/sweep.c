@@ -8,34 +8,6 @@
 #include "../common/util.h"
 #include "stats.h"
 
-static const struct measure_info infos[M_NR] = {
-	[M_METRIC] = { "metric", "metric", 1 },
-	[M_CS] = { "cs_per_s", "cs/s", 0 },
-	[M_MIGR] = { "migrations_per_s", "migr/s", 0 },
-	[M_WAKEUPS] = { "wakeups_per_s", "wake/s", 0 },
-	[M_SAME_CPU] = { "same_cpu_pct", "same%", 0 },
-	[M_SMT] = { "smt_pct", "smt%", 0 },
-	[M_LLC] = { "llc_pct", "llc%", 0 },
-	[M_NODE] = { "node_pct", "node%", 0 },
-	[M_REMOTE] = { "remote_pct", "rmt%", 0 },
-	[M_P99] = { "wake_to_run_p99_us", "p99us", -1 },
-	[M_HITM] = { "hitm_per_s", "hitm/s", -1 },
-	[M_ELAPSED] = { "elapsed_s", "secs", 0 },
-};
-
-const struct measure_info *measure_info(enum measure m)
-{
-	return &infos[m];
-}
-
-int measure_by_key(const char *key)
-{
-	for (int m = 0; m < M_NR; m++)
-		if (!strcmp(infos[m].key, key))
-			return m;
-	return -1;
-}
-
 void sweep_measures(struct sweep_run *run, const struct sched_results *r, double elapsed_s)
 {
 	uint64_t placed = 0;
@@ -45,9 +17,13 @@ void sweep_measures(struct sweep_run *run, const struct sched_results *r, double
 	if (!r || elapsed_s <= 0)
 		return;
 	run->m[M_CS] = (double)(r->voluntary + r->involuntary) / elapsed_s;
-	run->m[M_MIGR] = (double)r->migrations / elapsed_s;
-	run->m[M_WAKEUPS] = (double)r->wakeups / elapsed_s;
-	run->have[M_CS] = run->have[M_MIGR] = run->have[M_WAKEUPS] = true;
+	run->have[M_CS] = true;
+	for (int k = 0; k < SM_NR; k++) {
+		if (!(sched_measures[k].flags & MF_LOOP))
+			continue;
+		run->m[M_S_FIRST + k] = (double)sched_measure_get(r, k) / elapsed_s;
+		run->have[M_S_FIRST + k] = true;
+	}
 	for (int k = 0; k < LOC_NR; k++)
 		placed += r->by_class[k];
 	/* a share of nothing is not a measured 0: left out */
@@ -96,25 +72,3 @@ void sweep_compare(const struct measure_sum *base, const struct measure_sum *cur
 		row->verdict = (d > 0) == (better > 0) ? 1 : -1;
 }
 
-void sweep_set_add(struct sweep_set *s, const struct sweep_run *run)
-{
-	if (s->nruns == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->runs = xrealloc(s->runs, (size_t)s->cap * sizeof(*s->runs));
-	}
-	s->runs[s->nruns++] = *run;
-}
-
-void sweep_set_release(struct sweep_set *s)
-{
-	free(s->runs);
-	free(s->values);
-	memset(s, 0, sizeof(*s));
-}
-
-int sweep_better(const struct sweep_set *s, enum measure m)
-{
-	if (m == M_METRIC)
-		return s->metric_higher ? 1 : -1;
-	return infos[m].better;
-}

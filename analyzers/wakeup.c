@@ -434,6 +434,7 @@ void wakeup_finish(struct wakeup *w)
 	struct sched_results *r = &w->r;
 	int n = 0;
 
+	r->tasks_dropped = 0;
 	for (int c = 0; c < r->ncpus; c++)
 		account_cpu(w, c, r->last_ns);
 	free(r->tasks);
@@ -446,6 +447,10 @@ void wakeup_finish(struct wakeup *w)
 		if (t->running && r->last_ns > t->on_cpu_since) {
 			t->st.run_ns += r->last_ns - t->on_cpu_since;
 			t->on_cpu_since = r->last_ns;
+		}
+		if (w->cfg.max_tasks && n >= w->cfg.max_tasks) {
+			r->tasks_dropped++; /* the table is full: first come, as in the kernel's */
+			continue;
 		}
 		r->tasks[n++] = t->st;
 	}

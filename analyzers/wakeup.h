@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "../common/u64map.h"
-#include "sched_results.h"
+#include "../model/sched_results.h"
 
 struct wakeup_cfg {
 	const struct topology *topo;
@@ -15,6 +15,7 @@ struct wakeup_cfg {
 	int nexclude;
 	bool waking_source;		/* the stream has sched_waking; else wakeups come from sched_wakeup */
 	int max_pairs;			/* size of the task-pair table (0: 16384) */
+	int max_tasks;			/* rows of the task table, first come (0: every task) */
 };
 
 struct wk_task;

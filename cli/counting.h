@@ -6,7 +6,7 @@
 
 #include "../report/json.h"
 #include "opts.h"
-#include "session.h"
+#include "../pipeline/session.h"
 
 /* Option codes shared by the commands that count. */
 enum {

@@ -133,7 +133,7 @@ static void check_memory_sampling(struct check *c, int *n)
 static void check_bpf(struct check *c, int *n)
 {
 	struct topology t;
-	struct bpf_sched_cfg bc = { &t, false, getpid(), NULL, 0 };
+	struct bpf_sched_cfg bc = { .topo = &t, .exclude_tgid = getpid() };
 	struct bpf_sched *b;
 	char why[320];
 

@@ -9,7 +9,7 @@
 #include "../common/util.h"
 #include "../report/sched_report.h"
 #include "commands.h"
-#include "replay.h"
+#include "../pipeline/replay.h"
 #include "counting.h"
 
 enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_LINE_SIZE };
@@ -249,10 +249,7 @@ int cmd_report(int argc, char **argv)
 		locus_err("%s: no sched tracepoint or memory samples in the file (record with locus "
 			  "record, perf sched record or perf c2c record)", opts.path);
 	ro.ctx = (struct sched_report_ctx){ st->sched_samples > 0, "no sched tracepoint samples",
-					     "a perf.data file",
-					     pid ? "one task and its children" : "every task",
-					     st->topo.nonline, st->sched_samples, st->f.pos,
-					     cli_terminal_width(), false };
+					     st->sched_samples, st->f.pos, cli_terminal_width() };
 	if (out) {
 		if (write_file_atomically(out, text_doc, &ro) < 0)
 			rc = EXIT_LOCUS_RUNTIME;

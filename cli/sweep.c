@@ -17,7 +17,7 @@
 #include "../common/exitcodes.h"
 #include "../common/util.h"
 #include "../report/sweep_report.h"
-#include "tracer.h"
+#include "../pipeline/tracer.h"
 
 #define MAX_VALUES 1000
 

@@ -76,7 +76,6 @@ struct top {
 	char command[512];
 	char cannot[400];
 	char mem_why[320];
-	const char *scope;
 	/* screen */
 	struct tui *tui;
 	struct dash_ui ui;
@@ -126,12 +125,12 @@ static void draw(struct top *tp)
 	v.command = tp->command;
 	v.state = tp->state;
 	v.elapsed_s = (double)(now_ns() - tp->t0) / 1e9;
-	v.cpus_traced = tp->tracer->cpus_traced;
-	v.lost = tp->snap[tp->cur].lost;
+	v.total = tp->snap[tp->cur].prov.source != PROV_NONE ? &tp->snap[tp->cur] : NULL;
 	v.cannot = tp->cannot;
-	v.scope = tp->scope;
-	if (!tp->tracer->started && tp->out && tp->out->trace_reason[0])
-		v.scope = tp->out->trace_reason; /* nothing to show but why */
+	if (!tp->tracer->started && tp->out && tp->out->trace_reason[0]) {
+		v.total = NULL;
+		v.why_not = tp->out->trace_reason; /* nothing to show but why */
+	}
 	memcpy(v.series, tp->series, sizeof(v.series));
 	for (int i = 0; i < DS_NR; i++)
 		if (tp->ui.cumulative && tp->cumul_s > 0)
@@ -187,10 +186,10 @@ static void sample(struct top *tp, struct counter_set *cs)
 	tp->cumul_s = (double)(now - tp->t_base) / 1e9;
 	tp->have_prev = true;
 	tp->t_prev = now;
-	set_series(tp, DS_CS_VOL, tp->interval.voluntary, tp->cumul_view->voluntary);
-	set_series(tp, DS_CS_INVOL, tp->interval.involuntary, tp->cumul_view->involuntary);
-	set_series(tp, DS_MIGR, tp->interval.migrations, tp->cumul_view->migrations);
-	set_series(tp, DS_WAKEUPS, tp->interval.wakeups, tp->cumul_view->wakeups);
+	for (int m = 0; m < SM_NR; m++) /* the MF_DASH measures (sched_measures.def) */
+		if (sched_measures[m].flags & MF_DASH)
+			set_series(tp, DS_S_FIRST + m, sched_measure_get(&tp->interval, m),
+				   sched_measure_get(tp->cumul_view, m));
 	if (cs)
 		counters_read(cs);
 	for (int k = 0; k < 2; k++) {
@@ -347,8 +346,8 @@ static void describe_limits(struct top *tp, const struct counting_opts *o)
 			at += (size_t)snprintf(tp->cannot + at, sizeof(tp->cannot) - at, "%s%s (%s)",
 					       at ? "; " : "", names[k], ev->reason);
 	}
-	for (int i = 0; i < DS_CACHE_MISS; i++)
-		tp->series[i].supported = true;
+	for (int m = 0; m < SM_NR; m++)
+		tp->series[DS_S_FIRST + m].supported = (sched_measures[m].flags & MF_DASH) != 0;
 	if (tp->topo && !tp->topo->llc_known && at < sizeof(tp->cannot))
 		snprintf(tp->cannot + at, sizeof(tp->cannot) - at, "%sLLC sharing (sysfs has no "
 			 "cache topology)", at ? "; " : "");
@@ -468,8 +467,6 @@ int cmd_top(int argc, char **argv)
 	cfg.tracer = &tracer;
 	tp.tracer = &tracer;
 	tp.topo = &topo;
-	tp.scope = tc.system_wide ? "every task but locus (system-wide), perf ring buffers" :
-		   "the workload's tasks, perf ring buffers";
 	if (cmdv[0])
 		session_command_text(cmdv, tp.command, sizeof(tp.command));
 	else if (o.pid)

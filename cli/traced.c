@@ -40,12 +40,9 @@ void traced_report_init(struct traced_report *rr, struct tracer *tracer,
 {
 	rr->res = out->traced ? tracer_results(tracer) : NULL;
 	rr->sections = sections;
-	rr->ctx = (struct sched_report_ctx){
-		out->traced, out->trace_reason, tracer->collector,
-		tc->system_wide ? "every task but locus (system-wide)" : "the workload's tasks",
-		tracer->cpus_traced, tracer->col.samples, tracer->col.bytes, cli_terminal_width(),
-		tracer->bs != NULL
-	};
+	rr->ctx = (struct sched_report_ctx){ out->traced, out->trace_reason, tracer->col.samples,
+					     tracer->bs ? 0 : tracer->col.bytes,
+					     cli_terminal_width() };
 	rr->tracer = tracer;
 	rr->mem_why[0] = '\0';
 	if ((sections & SEC_CACHELINES) && !tracer->mem_on) {

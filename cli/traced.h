@@ -4,7 +4,7 @@
 
 #include "../report/sched_report.h"
 #include "counting.h"
-#include "tracer.h"
+#include "../pipeline/tracer.h"
 
 struct traced_report {
 	struct sched_results *res;	/* NULL when the scheduler was not traced */

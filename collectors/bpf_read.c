@@ -22,6 +22,8 @@
 #include "../common/util.h"
 #include "bpf_sched_int.h"
 
+_Static_assert((int)LB_EV_WAKING == (int)SM_NR, "the BPF counters start with the measures, in order");
+
 /* CPU i's value in a per-CPU lookup's buffer */
 static struct lb_pcpu *pcpu_of(const struct bpf_sched *b, struct lb_pcpu *base, int i)
 {
@@ -45,7 +47,7 @@ static void add_pair(struct bpf_sched *b, uint64_t key, const struct lb_pair *v)
 	struct pair_acc *p;
 
 	if (!i) {
-		if (b->npairs >= BPF_PAIRS_KEPT) {
+		if (b->npairs >= (b->max_pairs > 0 ? b->max_pairs : BPF_PAIRS_KEPT)) {
 			b->pairs_over += v->count;
 			return;
 		}
@@ -188,8 +190,10 @@ static void read_tasks(struct bpf_sched *b, struct sched_results *r, struct pend
 		key = next;
 		prev = &key;
 		if (bpf_map_lookup_elem(done, &key, &t) < 0) {
-			if (!live_task(b, key, &ts))
+			if (!live_task(b, key, &ts)) {
+				r->tasks_dropped++; /* its row cannot be read: say so */
 				continue;
+			}
 			t = ts.st;
 			if (ts.pend_count) {
 				struct pending *pe = &(*pend)[np++];
@@ -280,10 +284,8 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 	r->waking_source = true;
 	r->first_ns = b->t0;
 	r->last_ns = b->t_end ? b->t_end : now_ns();
-	r->wakeups = r->wakeups_placed = r->wakeups_running = r->wakeups_new = 0;
-	r->moved_before_run = r->migrations = r->voluntary = r->involuntary = 0;
-	r->pairs_dropped = r->delays_untimed = 0;
-	r->delay_rate = b->delay_rate;
+	for (int m = 0; m < SM_NR; m++) /* every measure is the sum of its LB_ counter */
+		*sched_measure_ptr(r, m) = 0;
 	memset(r->by_class, 0, sizeof(r->by_class));
 	memset(r->prev_by_class, 0, sizeof(r->prev_by_class));
 	memset(r->mig_by_class, 0, sizeof(r->mig_by_class));
@@ -296,16 +298,8 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 	for (int i = 0; i < b->nposs; i++) {
 		const struct lb_pcpu *p = pcpu_of(b, b->acc, i);
 
-		r->wakeups += p->n[LB_WAKEUPS];
-		r->wakeups_placed += p->n[LB_PLACED];
-		r->wakeups_running += p->n[LB_RUNNING];
-		r->wakeups_new += p->n[LB_NEW];
-		r->moved_before_run += p->n[LB_MOVED];
-		r->migrations += p->n[LB_MIGRATIONS];
-		r->pairs_dropped += p->n[LB_PAIRS_DROPPED];
-		r->delays_untimed += p->n[LB_UNTIMED];
-		r->voluntary += p->voluntary;
-		r->involuntary += p->involuntary;
+		for (int m = 0; m < SM_NR; m++)
+			*sched_measure_ptr(r, m) += p->n[m]; /* LB_<field> == SM_<field> */
 		for (int e = 0; e < EV_TYPE_NR; e++)
 			if (ev_of[e] >= 0)
 				r->events[e] += p->n[ev_of[e]];
@@ -321,8 +315,8 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 		if (i < b->ncpus) {
 			struct cpu_stat *cs = &r->cpu[i];
 
-			cs->voluntary = p->voluntary;
-			cs->involuntary = p->involuntary;
+			cs->voluntary = p->n[LB_voluntary];
+			cs->involuntary = p->n[LB_involuntary];
 			cs->tracked_ns = p->tracked_ns;
 			if (!r->no_cpu_delays) {
 				hist_init(&r->delay_cpu[i]);
@@ -336,6 +330,8 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 		/* CPU time from the kernel's own accounting, over the session (tick resolution) */
 		bpf_cpu_times(b->ncpus, busy, idle);
 		for (size_t i = 0; i < n; i++) {
+			if (!b->cpu_on[i])
+				continue; /* -C: not this CPU */
 			r->cpu[i].busy_ns = busy[i] > b->busy0[i] ? busy[i] - b->busy0[i] : 0;
 			r->cpu[i].idle_ns = idle[i] > b->idle0[i] ? idle[i] - b->idle0[i] : 0;
 		}

@@ -144,14 +144,28 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	bpf_map__set_max_entries(b->skel->maps.wake_matrix, (uint32_t)n);
 	bpf_map__set_max_entries(b->skel->maps.prev_matrix, (uint32_t)n);
 	bpf_map__set_max_entries(b->skel->maps.mig_matrix, (uint32_t)n);
-	if (getenv("LOCUS_BPF_PAIR_TABLE")) { /* tests: a small table, to see drops counted */
-		long pairs = atol(getenv("LOCUS_BPF_PAIR_TABLE"));
+	if (cfg->max_pairs > 0) {
+		uint32_t k = (uint32_t)(cfg->max_pairs < 16384 ? cfg->max_pairs : 16384);
 
-		if (pairs > 0 && pairs <= 16384) {
-			bpf_map__set_max_entries(b->skel->maps.pairs0, (uint32_t)pairs);
-			bpf_map__set_max_entries(b->skel->maps.pairs1, (uint32_t)pairs);
-		}
+		bpf_map__set_max_entries(b->skel->maps.pairs0, k);
+		bpf_map__set_max_entries(b->skel->maps.pairs1, k);
+		b->max_pairs = cfg->max_pairs;
 	}
+	if (cfg->max_tasks > 0)
+		bpf_map__set_max_entries(b->skel->maps.seen, (uint32_t)cfg->max_tasks);
+	b->cpu_on = xcalloc((size_t)b->ncpus + 1, 1);
+	for (int i = 0; i < cfg->ncpus; i++) {
+		if (cfg->cpus[i] < 0 || cfg->cpus[i] >= b->ncpus) {
+			snprintf(err, len, "CPU %d is not in the topology (0-%d)", cfg->cpus[i],
+				 b->ncpus - 1);
+			locus_sched__destroy(b->skel);
+			free(b->cpu_on);
+			free(b);
+			return NULL;
+		}
+		b->cpu_on[cfg->cpus[i]] = 1;
+	}
+	b->skel->rodata->cpu_filter = cfg->cpus != NULL;
 	if (locus_sched__load(b->skel) < 0) {
 		why_load(errno, err, len);
 		locus_sched__destroy(b->skel);
@@ -163,6 +177,9 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 
 		b->skel->bss->topo[c] = (struct lb_cpu){ t->core, cfg->topo->llc_known ? t->llc : -1,
 							  t->node, t->present };
+		b->skel->bss->cpu_on[c] = !cfg->cpus || b->cpu_on[c];
+		if (!cfg->cpus)
+			b->cpu_on[c] = 1;
 	}
 	b->mat_len = (n * sizeof(uint64_t) + (size_t)getpagesize() - 1) &
 		     ~((size_t)getpagesize() - 1);
@@ -261,6 +278,7 @@ void bpf_sched_close(struct bpf_sched *b)
 	u64map_release(&b->pair_idx);
 	free(b->busy0);
 	free(b->idle0);
+	free(b->cpu_on);
 	free(b);
 }
 

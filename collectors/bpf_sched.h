@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "../analyzers/sched_results.h"
+#include "../model/sched_results.h"
 
 struct bpf_sched;
 
@@ -20,6 +20,10 @@ struct bpf_sched_cfg {
 	pid_t exclude_tgid;	/* locus */
 	const char *btf_path;	/* kernel BTF (NULL: /sys/kernel/btf/vmlinux) */
 	long delay_rate;	/* wakeups timed per second per CPU at most (0: all) */
+	const int *cpus;	/* only events emitted on these CPUs (NULL: every CPU) */
+	int ncpus;
+	int max_tasks;		/* rows of the task table (0: 65536) */
+	int max_pairs;		/* pairs kept, in the kernel and over the session (0: 16384 / 65536) */
 };
 
 /*

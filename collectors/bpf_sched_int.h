@@ -38,6 +38,8 @@ struct bpf_sched {
 	uint64_t t_end;		/* at detach, or 0 */
 	uint64_t *busy0, *idle0;/* /proc/stat per CPU at attach, ns */
 	long delay_rate;	/* the configured timing limit */
+	int max_pairs;		/* pairs kept over the session (0: BPF_PAIRS_KEPT) */
+	unsigned char *cpu_on;	/* ncpus: the CPUs whose events are counted */
 };
 
 /* Busy and idle time of each CPU from /proc/stat, in ns (USER_HZ ticks). */

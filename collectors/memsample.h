@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../analyzers/reorder.h"
+#include "../model/event.h"
 #include "pmu_event.h"
 
 struct perf_evlist;

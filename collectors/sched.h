@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
-#include "../analyzers/reorder.h"
+#include "../model/event.h"
 #include "tp_decode.h"
 
 struct perf_evlist;

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "../analyzers/sweep.h"
+#include "../model/sweep.h"
 
 /*
  * Parse the JSON text of a locus run (one run or a sweep). Returns 0, or -1

@@ -7,13 +7,6 @@
 
 #include "../common/util.h"
 
-static const char *const names[EV_TYPE_NR] = {
-	[EV_WAKING] = "sched_waking",	    [EV_WAKEUP] = "sched_wakeup",
-	[EV_WAKEUP_NEW] = "sched_wakeup_new", [EV_SWITCH] = "sched_switch",
-	[EV_MIGRATE] = "sched_migrate_task", [EV_FORK] = "sched_process_fork",
-	[EV_EXIT] = "sched_process_exit",
-};
-
 /* Field names per event type, in the order tp_decode reads them. */
 static const char *const fields[EV_TYPE_NR][8] = {
 	[EV_WAKING] = { "pid", "prio", "target_cpu", "comm" },
@@ -26,18 +19,13 @@ static const char *const fields[EV_TYPE_NR][8] = {
 	[EV_EXIT] = { "pid" },
 };
 
-const char *tp_name(enum event_type type)
-{
-	return type < EV_TYPE_NR ? names[type] : NULL;
-}
-
 int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, size_t len)
 {
 	memset(d, 0, sizeof(*d));
 	d->tep = tep;
 	d->swap = tep_is_file_bigendian(tep) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	for (int t = 0; t < EV_TYPE_NR; t++) {
-		struct tep_event *ev = names[t] ? tep_find_event_by_name(tep, "sched", names[t]) : NULL;
+		struct tep_event *ev = event_type_name(t) ? tep_find_event_by_name(tep, "sched", event_type_name(t)) : NULL;
 
 		d->fmt[t].id = -1;
 		if (!ev)
@@ -48,7 +36,7 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, siz
 			d->fmt[t].f[i] = tep_find_field(ev, fields[t][i]);
 			if (!d->fmt[t].f[i]) {
 				snprintf(err, len, "tracepoint sched:%s has no field '%s' in this "
-					 "kernel's format", names[t], fields[t][i]);
+					 "kernel's format", event_type_name(t), fields[t][i]);
 				return -1;
 			}
 		}

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/event.h"
+#include "../model/event.h"
 
 struct tep_handle;
 struct tep_format_field;
@@ -23,9 +23,6 @@ struct tp_decoder {
 	int swap;			/* payloads are in the other byte order */
 	struct tp_format fmt[EV_TYPE_NR];
 };
-
-/* The sched tracepoint behind each event type ("sched_waking", ...); NULL for EV_LOST. */
-const char *tp_name(enum event_type type);
 
 /*
  * Resolve every sched tracepoint's fields in tep. A tracepoint the kernel

@@ -9,19 +9,24 @@
 #include <stdint.h>
 
 #include "../analyzers/cacheline.h"
-#include "../analyzers/sched_results.h"
+#include "../model/sched_results.h"
 #include "canvas.h"
 
 /* The counter rows, each with a rate and a sparkline. */
 enum dash_series {
-	DS_CS_VOL,	/* voluntary context switches of the tracked tasks */
-	DS_CS_INVOL,	/* involuntary (preempted) */
-	DS_MIGR,	/* migrations */
-	DS_WAKEUPS,	/* wakeups */
+	/* a slot per scheduler measure: the MF_DASH ones are shown (sched_measures.def) */
+#define SCHED_MEASURE(field, group, key, label, flags, dash, loop) DS_S_##field,
+#include "../model/sched_measures.def"
+#undef SCHED_MEASURE
 	DS_CACHE_MISS,	/* cache-misses counter */
 	DS_HITM,	/* HITM loads (counter or memory samples) */
 	DS_NR
 };
+
+#define DS_S_FIRST 0	/* DS_S_FIRST + SM_<field> is DS_S_<field> */
+/* Whether the counters pane shows series s, and its label. */
+bool dash_series_shown(int s);
+const char *dash_series_label(int s);
 
 #define DASH_HIST 120	/* sparkline points kept */
 
@@ -65,10 +70,9 @@ struct dash_view {
 	const char *command;		/* the workload, or "system-wide" */
 	const char *state;		/* "running", "exited 0", "killed by SIGSEGV" */
 	double elapsed_s;
-	int cpus_traced;
-	uint64_t lost;			/* records the kernel dropped, since the start */
+	const struct sched_results *total; /* since the start: provenance and drops, or NULL */
 	const char *cannot;		/* what this machine cannot measure, or "" */
-	const char *scope;		/* whose events: "the workload's tasks" */
+	const char *why_not;		/* why nothing is measured (total NULL), or NULL */
 	struct dash_series_state series[DS_NR];
 	const struct cl_summary *lines;	/* top cachelines, or NULL */
 	int nlines;

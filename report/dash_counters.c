@@ -5,9 +5,17 @@
 #include "../common/util.h"
 #include "dash_panes.h"
 
-static const char *const series_label[DS_NR] = {
-	"cs vol", "cs invol", "migrations", "wakeups", "cache-miss", "HITM",
-};
+bool dash_series_shown(int s)
+{
+	return s >= SM_NR ? s < DS_NR : (sched_measures[s].flags & MF_DASH) != 0;
+}
+
+const char *dash_series_label(int s)
+{
+	if (s < SM_NR)
+		return sched_measures[s].dash;
+	return s == DS_CACHE_MISS ? "cache-miss" : "HITM";
+}
 
 static void sparkline(struct canvas *c, int x, int y, int w, const struct dash_series_state *s)
 {
@@ -34,13 +42,19 @@ void pane_counters(struct canvas *c, struct dash_rect r, const struct dash_view 
 	snprintf(title, sizeof(title), "1 counters /s, %s", v->ui->cumulative ?
 		 "average since start" : "last interval");
 	canvas_box(c, r.x, r.y, r.w, r.h, title, focus);
-	first = dash_first_row(v->ui->scroll[PANE_COUNTERS], DS_NR, rows);
-	for (int i = first; i < DS_NR && i - first < rows; i++) {
+	int shown[DS_NR], nshown = 0;
+
+	for (int i = 0; i < DS_NR; i++)
+		if (dash_series_shown(i))
+			shown[nshown++] = i;
+	first = dash_first_row(v->ui->scroll[PANE_COUNTERS], nshown, rows);
+	for (int k = first; k < nshown && k - first < rows; k++) {
+		int i = shown[k];
 		const struct dash_series_state *s = &v->series[i];
-		int x = r.x + 1, y = r.y + 1 + i - first, lw = 11;
+		int x = r.x + 1, y = r.y + 1 + k - first, lw = 11;
 		char buf[32];
 
-		canvas_text(c, x, y, lw, CV_NORMAL, series_label[i]);
+		canvas_text(c, x, y, lw, CV_NORMAL, dash_series_label(i));
 		x += lw;
 		if (!s->supported) {
 			canvas_text(c, x, y, 7, CV_DIM, "    n/a");

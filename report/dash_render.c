@@ -162,7 +162,9 @@ enum dash_action dash_key(struct dash_ui *ui, int key)
 static void header(struct canvas *c, struct dash_rect r, const struct dash_view *v)
 {
 	const struct dash_ui *ui = v->ui;
-	char mode[48], lost[32], rest[96];
+	const struct provenance *p = v->total ? &v->total->prov : NULL;
+	uint64_t dropped = v->total ? sched_results_dropped(v->total) : 0;
+	char mode[48], lost[32], rest[160], scope[96];
 	int x, room, secs = (int)v->elapsed_s;
 
 	if (ui->paused)
@@ -171,17 +173,28 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 		snprintf(mode, sizeof(mode), "[cumulative]");
 	else
 		snprintf(mode, sizeof(mode), "[interval %.1f s]", v->interval_s);
-	snprintf(rest, sizeof(rest), "  %d:%02d:%02d  %d CPUs  lost %s", secs / 3600,
-		 secs / 60 % 60, secs % 60, v->cpus_traced, fmt_count(v->lost, lost, sizeof(lost)));
+	if (p)
+		snprintf(rest, sizeof(rest), "  %d:%02d:%02d  CPUs %s  %s%s", secs / 3600,
+			 secs / 60 % 60, secs % 60, p->cpus_honored,
+			 dropped ? fmt_count(dropped, lost, sizeof(lost)) : "none lost",
+			 dropped ? " lost" : "");
+	else
+		snprintf(rest, sizeof(rest), "  %d:%02d:%02d", secs / 3600, secs / 60 % 60, secs % 60);
 	room = r.w - 10 - (int)strlen(v->state) - 2 - (int)strlen(rest) - (int)strlen(mode) - 1;
 	x = canvas_text(c, r.x, r.y, 0, CV_BOLD, "locus top ");
 	x += canvas_text(c, r.x + x, r.y, room > 8 ? room : 8, CV_NORMAL, v->command);
 	x += canvas_printf(c, r.x + x, r.y, 0, CV_TITLE, "  %s", v->state);
-	x += canvas_text(c, r.x + x, r.y, 0, v->lost ? CV_WARN : CV_NORMAL, rest);
+	x += canvas_text(c, r.x + x, r.y, 0, dropped ? CV_WARN : CV_NORMAL, rest);
 	if (r.w - (int)strlen(mode) > x + 1)
 		canvas_text(c, r.x + r.w - (int)strlen(mode), r.y, 0,
 			    ui->paused ? CV_WARN : CV_FOCUS, mode);
-	x = canvas_printf(c, r.x, r.y + 1, 0, CV_DIM, "%s", v->scope);
+	if (p)
+		x = canvas_printf(c, r.x, r.y + 1, 0, CV_DIM, "%s, %s, delays %s%s",
+				  prov_scope_text(p, scope, sizeof(scope)),
+				  prov_source_name(p->source), prov_delay_key(p->delay),
+				  v->total->delays_untimed ? " (sampled)" : "");
+	else
+		x = canvas_printf(c, r.x, r.y + 1, 0, CV_DIM, "%s", v->why_not ? v->why_not : "");
 	if (v->cannot && v->cannot[0])
 		canvas_printf(c, r.x + x, r.y + 1, 0, CV_WARN, "; cannot measure here: %s",
 			      v->cannot);

@@ -1,7 +1,7 @@
 /* sched_json.c - scheduler results as JSON (schema in man/locus-run.1). */
 #include <string.h>
 
-#include "../collectors/tp_decode.h"
+#include "prov_report.h"
 #include "sched_report.h"
 
 #define JSON_MAX_TASKS 1000
@@ -84,7 +84,7 @@ static void topology_json(struct json *j, const struct topology *t)
 static void latency_json(struct json *j, const struct sched_results *r)
 {
 	json_object(j, "latency");
-	json_uint(j, "untimed", r->delays_untimed);
+	sched_measures_json(j, r, "latency");
 	percentiles(j, "wake_to_run_ns", &r->delay);
 	json_object(j, "by_class");
 	for (int c = 0; c < LOC_NR; c++)
@@ -188,6 +188,13 @@ static void cpus_json(struct json *j, const struct sched_results *r)
 	json_array_end(j);
 }
 
+void sched_measures_json(struct json *j, const struct sched_results *r, const char *group)
+{
+	for (int m = 0; m < SM_NR; m++)
+		if (!strcmp(sched_measures[m].group, group))
+			json_uint(j, sched_measures[m].key, sched_measure_get(r, m));
+}
+
 void sched_report_json_members(struct json *j, const struct sched_results *r,
 			       const struct sched_report_ctx *ctx)
 {
@@ -200,32 +207,19 @@ void sched_report_json_members(struct json *j, const struct sched_results *r,
 			topology_json(j, r->topo);
 		return;
 	}
-	json_string(j, "collector", ctx->collector);
-	json_string(j, "scope", ctx->scope);
-	json_int(j, "cpus_traced", ctx->cpus_traced);
-	json_uint(j, "events", ctx->samples);
-	json_uint(j, "bytes", ctx->bytes);
-	json_bool(j, "in_kernel", ctx->in_kernel);
 	json_uint(j, "span_ns", r->last_ns > r->first_ns ? r->last_ns - r->first_ns : 0);
-	json_uint(j, "undecodable", r->undecodable);
-	json_uint(j, "late", r->late);
 	json_object(j, "events_by_type");
 	for (int t = 0; t < EV_LOST; t++)
 		if (r->events[t])
-			json_uint(j, tp_name((enum event_type)t), r->events[t]);
+			json_uint(j, event_type_name((enum event_type)t), r->events[t]);
 	json_object_end(j);
 	json_object_end(j);
-	json_uint(j, "lost_events", r->lost);
+	prov_report_json(j, r, ctx->samples, ctx->bytes);
 	topology_json(j, r->topo);
 
 	json_object(j, "wakeups");
-	json_uint(j, "total", r->wakeups);
+	sched_measures_json(j, r, "wakeups");
 	json_string(j, "source", r->waking_source ? "sched_waking" : "sched_wakeup");
-	json_uint(j, "placed", r->wakeups_placed);
-	json_uint(j, "woken_while_running", r->wakeups_running);
-	json_uint(j, "new_tasks", r->wakeups_new);
-	json_uint(j, "ran_elsewhere", r->moved_before_run);
-	json_uint(j, "switch_in_missed", r->switch_in_missed);
 	classes(j, "by_class", r->by_class);
 	classes(j, "prev_by_class", r->prev_by_class);
 	json_object(j, "placement");
@@ -239,14 +233,13 @@ void sched_report_json_members(struct json *j, const struct sched_results *r,
 	latency_json(j, r);
 
 	json_object(j, "migrations");
-	json_uint(j, "total", r->migrations);
+	sched_measures_json(j, r, "migrations");
 	classes(j, "by_class", r->mig_by_class);
 	matrix(j, "matrix", r->mig_matrix, r->ncpus);
 	json_object_end(j);
 
 	json_object(j, "context_switches");
-	json_uint(j, "voluntary", r->voluntary);
-	json_uint(j, "involuntary", r->involuntary);
+	sched_measures_json(j, r, "context_switches");
 	json_object_end(j);
 
 	cpus_json(j, r);

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../analyzers/sched_results.h"
+#include "../model/sched_results.h"
 #include "json.h"
 
 /* Report sections `locus run --sections` selects. */
@@ -25,20 +25,19 @@ enum report_section {
 /* Parse "wakeups,latency" into a mask. Returns 0, or -1 naming the bad word in bad. */
 int report_sections_parse(const char *s, unsigned *mask, char *bad, size_t len);
 
+/* What the results do not say of themselves (how they were measured is r->prov). */
 struct sched_report_ctx {
 	bool supported;		/* the scheduler collector ran */
 	const char *reason;	/* why not, when !supported */
-	const char *collector;	/* "perf ring buffers" */
-	const char *scope;	/* "the workload's tasks", "every task (system-wide)" */
-	int cpus_traced;
-	uint64_t samples;
-	uint64_t bytes;
+	uint64_t samples;	/* events the source read */
+	uint64_t bytes;		/* bytes copied out of the kernel (0: aggregated there) */
 	int width;		/* columns the report may use (heatmaps fold to fit) */
-	bool in_kernel;		/* aggregated in the kernel: no events were copied out */
 };
 
 void sched_report_text(FILE *f, const struct sched_results *r, unsigned sections,
 		       const struct sched_report_ctx *ctx);
+/* The measures of JSON group `group` (sched_measures.def) as members of an open object. */
+void sched_measures_json(struct json *j, const struct sched_results *r, const char *group);
 /* Write the scheduler members (topology, wakeups, latency, ...) into an open JSON object. */
 void sched_report_json_members(struct json *j, const struct sched_results *r,
 			       const struct sched_report_ctx *ctx);

@@ -5,6 +5,7 @@
 
 #include "../common/util.h"
 #include "heatmap.h"
+#include "prov_report.h"
 #include "sched_report.h"
 
 #define TOP_ROWS 10
@@ -83,23 +84,10 @@ static void task_name(char *buf, size_t len, const char *comm, int tid)
 static void header(FILE *f, const struct sched_results *r, const struct sched_report_ctx *c)
 {
 	const struct topology *t = r->topo;
-	char a[32], b[32], l[32];
+	char a[32], scope[96];
 
-	fprintf(f, "\n Scheduler: %s\n   sched tracepoints on %d CPUs through %s\n", c->scope,
-		c->cpus_traced, c->collector);
-	if (c->in_kernel)
-		fprintf(f, "   %s events, counted in the kernel (none copied out), none lost",
-			fmt_count(c->samples, a, sizeof(a)));
-	else
-		fprintf(f, "   %s events (%s), %s lost", fmt_count(c->samples, a, sizeof(a)),
-			fmt_bytes(c->bytes, b, sizeof(b)), fmt_count(r->lost, l, sizeof(l)));
-	if (r->pairs_dropped)
-		fprintf(f, ", %" PRIu64 " wakeups beyond the pair table", r->pairs_dropped);
-	if (r->undecodable)
-		fprintf(f, ", %" PRIu64 " undecodable", r->undecodable);
-	if (r->late)
-		fprintf(f, ", %" PRIu64 " out of order beyond the window", r->late);
-	fputc('\n', f);
+	fprintf(f, "\n Scheduler: %s\n", prov_scope_text(&r->prov, scope, sizeof(scope)));
+	prov_report_text(f, r, c->samples, c->bytes);
 	if (r->lost)
 		fprintf(f, "   WARNING: the kernel dropped %" PRIu64 " records: counts below are "
 			   "low (raise -m)\n", r->lost);
@@ -210,10 +198,11 @@ static void latency(FILE *f, const struct sched_results *r)
 
 	fprintf(f, "\n Wake-to-run delay (from the wakeup to the task running)\n");
 	if (r->delays_untimed)
-		fprintf(f, "   a systematic sample: %s of %s wakeups timed (at most %ld a second per\n"
-			   "   CPU are, each costing two clock reads; --delay-rate 0 times all)\n",
+		fprintf(f, "   a systematic sample: %s of %s wakeups timed (see the header)\n",
 			fmt_count(r->delay.count, a, sizeof(a)),
-			fmt_count(r->delay.count + r->delays_untimed, b, sizeof(b)), r->delay_rate);
+			fmt_count(r->delay.count + r->delays_untimed, b, sizeof(b)));
+	if (r->prov.delay == DELAY_LOG2)
+		fprintf(f, "   in power-of-two buckets: each figure is its bucket's midpoint\n");
 	if (r->delay.count == 0) {
 		fprintf(f, "   (no wakeup was followed by its task running)\n");
 		return;
@@ -399,6 +388,6 @@ void sched_report_text(FILE *f, const struct sched_results *r, unsigned sections
 	if (sections & SEC_SWITCHES)
 		switches(f, r);
 	if (sections & SEC_CPUS)
-		cpus(f, r, ctx->in_kernel);
+		cpus(f, r, r->prov.source == PROV_BPF);
 	fputc('\n', f);
 }

@@ -23,6 +23,7 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile int ncpus = 1;
 const volatile int system_wide = 0;
 const volatile int exclude_tgid = 0;	/* locus itself */
+const volatile int cpu_filter = 0;	/* count only events emitted on a CPU of cpu_on (-C) */
 const volatile unsigned int timed_per_window = 0; /* wakeups timed per CPU per window; 0: all */
 extern int CONFIG_HZ __kconfig __weak;	/* the jiffy, for the window */
 
@@ -64,6 +65,8 @@ struct {
 
 /* Each CPU's core, LLC and node: a global array, read without a helper call. */
 struct lb_cpu topo[LB_MAX_CPUS];
+/* The CPUs asked for (-C): events emitted elsewhere are not seen, as perf -C sees them. */
+unsigned char cpu_on[LB_MAX_CPUS];
 
 /* ncpus x ncpus each; sized by user space, which maps them to read them */
 struct {
@@ -96,10 +99,18 @@ struct {
 	__type(value, int);
 } seen SEC(".maps");
 
+/* This CPU's aggregate, or NULL when its events are not counted (-C). */
 static __always_inline struct lb_pcpu *me(void)
 {
 	__u32 half = epoch & 1;
 
+	if (cpu_filter) { /* the verifier drops this without -C */
+		__u32 cpu = bpf_get_smp_processor_id();
+
+		barrier_var(cpu);
+		if (cpu >= LB_MAX_CPUS || !cpu_on[cpu])
+			return 0;
+	}
 	return bpf_map_lookup_elem(&pcpu, &half);
 }
 
@@ -187,7 +198,7 @@ static __always_inline void init_task(struct lb_tstate *t, struct task_struct *p
 		struct lb_pcpu *c = me();
 
 		if (c)
-			c->n[LB_TASKS_DROPPED]++;
+			c->n[LB_tasks_dropped]++;
 	}
 }
 
@@ -256,7 +267,7 @@ static __always_inline void flush_pair(struct lb_pcpu *c, struct lb_tstate *t,
 	key = (__u64)(__u32)t->pend_waker << 32 | (__u32)t->st.tid;
 	pr = epoch & 1 ? pair_entry(&pairs1, key, wakee) : pair_entry(&pairs0, key, wakee);
 	if (!pr) {
-		c->n[LB_PAIRS_DROPPED] += t->pend_count; /* the table is full */
+		c->n[LB_pairs_dropped] += t->pend_count; /* the table is full */
 		goto out;
 	}
 	__sync_fetch_and_add(&pr->count, t->pend_count);
@@ -278,7 +289,7 @@ static __always_inline void place(struct lb_pcpu *c, struct lb_tstate *t, int ta
 		return;
 	t->placed = 1;
 	t->target_cpu = target;
-	c->n[LB_PLACED]++;
+	c->n[LB_wakeups_placed]++;
 	if (valid(t->waker_cpu)) {
 		cls = classify(t->waker_cpu, target);
 		matrix_add(&wake_matrix, t->waker_cpu, target);
@@ -347,10 +358,10 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	if (!t)
 		return 0;
 	if (p->on_cpu) { /* not yet switched out: the wakeup only sets it running again */
-		c->n[LB_RUNNING]++;
+		c->n[LB_wakeups_running]++;
 		return 0;
 	}
-	c->n[LB_WAKEUPS]++;
+	c->n[LB_wakeups]++;
 	t->st.wakeups++;
 	t->pending = 1;
 	t->placed = 0;
@@ -358,7 +369,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	if (t->timed)
 		t->wake_ns = bpf_ktime_get_ns();
 	else
-		c->n[LB_UNTIMED]++;
+		c->n[LB_delays_untimed]++;
 	t->waker_cpu = bpf_get_smp_processor_id();
 	t->prev_cpu = task_cpu(p);
 	t->target_cpu = -1;
@@ -380,7 +391,7 @@ int BPF_PROG(on_wakeup_new, struct task_struct *p)
 		return 0;
 	note(c, LB_EV_WAKEUP_NEW);
 	if (tracked(p))
-		c->n[LB_NEW]++;
+		c->n[LB_wakeups_new]++;
 	return 0;
 }
 
@@ -398,7 +409,7 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 	if (!t)
 		return 0;
 	orig = task_cpu(p);
-	c->n[LB_MIGRATIONS]++;
+	c->n[LB_migrations]++;
 	t->st.migrations++;
 	if (valid(orig) && valid(dest)) {
 		matrix_add(&mig_matrix, orig, dest);
@@ -421,7 +432,7 @@ static __always_inline void finish(struct lb_pcpu *c, struct lb_tstate *t)
 	if (!t->placed)
 		place(c, t, cpu);
 	if (t->target_cpu != cpu)
-		c->n[LB_MOVED]++;
+		c->n[LB_moved_before_run]++;
 	t->pending = 0;
 	if (!t->timed)
 		return;
@@ -445,7 +456,7 @@ static __always_inline void retire(struct lb_pcpu *c, struct lb_tstate *t, struc
 	flush_pair(c, t, p);
 	BPF_CORE_READ_STR_INTO(&t->st.comm, p, comm);
 	if (bpf_map_update_elem(&done, &tid, &t->st, BPF_ANY) < 0)
-		c->n[LB_TASKS_DROPPED]++;
+		c->n[LB_tasks_dropped]++;
 	if (t->owner != tid)
 		return; /* task storage: freed with the task */
 	__builtin_memset(t, 0, __builtin_offsetof(struct lb_tstate, owner));
@@ -476,10 +487,10 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		__u64 sum = prev->se.sum_exec_runtime;
 
 		if (preempt || (st & 0xff) == 0) {
-			c->involuntary++;
+			c->n[LB_involuntary]++;
 			t->st.involuntary++;
 		} else {
-			c->voluntary++;
+			c->n[LB_voluntary]++;
 			t->st.voluntary++;
 		}
 		/* the scheduler's own account of the time it just ran: no clock read */

@@ -13,10 +13,15 @@ struct lb_cpu {
 	int present;
 };
 
-/* Event counters, one set per CPU (summed by user space). */
+/*
+ * Counters, one set per CPU (summed by user space): one per scheduler measure
+ * (LB_<field>, declared in model/sched_measures.def; bpf_read.c sums each into its
+ * field), then the events seen by type.
+ */
 enum lb_counter {
-	LB_WAKEUPS, LB_PLACED, LB_RUNNING, LB_NEW, LB_MOVED, LB_MIGRATIONS,
-	LB_PAIRS_DROPPED, LB_TASKS_DROPPED, LB_UNTIMED,
+#define SCHED_MEASURE(field, group, key, label, flags, dash, loop) LB_##field,
+#include "../../model/sched_measures.def"
+#undef SCHED_MEASURE
 	LB_EV_WAKING, LB_EV_WAKEUP, LB_EV_WAKEUP_NEW, LB_EV_SWITCH, LB_EV_MIGRATE, LB_EV_FORK,
 	LB_EV_EXIT,
 	LB_NR
@@ -32,7 +37,6 @@ struct lb_pcpu {
 	unsigned long long delay[LB_BUCKETS];	/* wakeups that ran on this CPU */
 	unsigned long long delay_class[LB_CLASSES][LB_BUCKETS];
 	unsigned long long delay_sum_ns;
-	unsigned long long voluntary, involuntary;
 	unsigned long long tracked_ns;		/* tracked tasks ran here (their own runtime) */
 };	/* only unsigned long long: user space sums two of them word by word */
 

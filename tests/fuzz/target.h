@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../cli/replay.h"
+#include "../../pipeline/replay.h"
 
 /*
  * Write data to a scratch file and replay it. Returns 1 when it was read,

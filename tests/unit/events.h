@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "../../common/event.h"
+#include "../../model/event.h"
 
 static inline struct event ev_base(uint64_t t, int cpu, int cur, int type)
 {

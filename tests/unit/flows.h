@@ -5,6 +5,8 @@
 #include "../../analyzers/wakeup.h"
 #include "events.h"
 
+#include <stdio.h>
+
 struct flow {
 	int waker_cpu, prev_cpu, target_cpu;
 	int count;
@@ -45,6 +47,20 @@ static inline void play(struct wakeup *w, const struct flow *flows, int nflows)
 		}
 	}
 	wakeup_finish(w);
+}
+
+/* The provenance a perf-stream session on every CPU of topo would stamp. */
+static inline void test_provenance(struct sched_results *r, const struct topology *topo)
+{
+	struct provenance *p = &r->prov;
+
+	p->source = PROV_PERF;
+	snprintf(p->why, sizeof(p->why), "test events");
+	snprintf(p->cpus_asked, sizeof(p->cpus_asked), "all");
+	snprintf(p->cpus_honored, sizeof(p->cpus_honored), "0-%d", topo->nonline - 1);
+	p->ncpus_honored = topo->nonline;
+	p->scope = SCOPE_WORKLOAD;
+	p->delay = DELAY_LOGLIN;
 }
 
 #endif

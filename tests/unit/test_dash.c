@@ -12,6 +12,7 @@
 #include "../../report/dash.h"
 #include "flows.h"
 #include "golden.h"
+#include "../../collectors/topology.h"
 
 struct scene {
 	const char *fixture;	/* NULL: a 2-CPU machine built from arrays */
@@ -56,10 +57,8 @@ static void fixed_view(struct dash_view *v, const struct sched_results *r,
 	v->command = "locus bench pingpong --loops 1000000";
 	v->state = "running, pid 4242";
 	v->elapsed_s = 93;
-	v->cpus_traced = topo->nonline;
-	v->lost = 0;
+	v->total = r;
 	v->cannot = "cache-misses, HITM (no hardware PMU: perf_event_open of cycles says ENOENT)";
-	v->scope = "the workload's tasks, perf ring buffers";
 	for (int s = 0; s < DS_NR; s++) {
 		struct dash_series_state *st = &v->series[s];
 
@@ -94,6 +93,7 @@ static char *render_scene(const struct scene *s, int w, int h, bool utf8,
 	cfg.waking_source = true;
 	wakeup_init(&an, &cfg);
 	play(&an, s->fl, s->nflows);
+	test_provenance(wakeup_results(&an), &topo);
 	fixed_view(&v, wakeup_results(&an), &topo, ui);
 	v.lines = lines;
 	v.nlines = nlines;

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <traceevent/event-parse.h>
 
-#include "../../analyzers/hist.h"
+#include "../../model/hist.h"
 #include "../../analyzers/reorder.h"
 #include "../../collectors/tp_decode.h"
 

@@ -14,6 +14,7 @@
 #include "events.h"
 #include "flows.h"
 #include "golden.h"
+#include "../../collectors/topology.h"
 
 static char *render(const char *fixture, const struct flow *flows, int nflows, int width,
 		    bool json)
@@ -21,8 +22,7 @@ static char *render(const char *fixture, const struct flow *flows, int nflows, i
 	struct topology topo;
 	struct wakeup w;
 	struct wakeup_cfg cfg = { 0 };
-	struct sched_report_ctx ctx = { true, NULL, "test events", "the workload's tasks", 0, 0, 0,
-					width, false };
+	struct sched_report_ctx ctx = { true, NULL, 0, 0, width };
 	char err[256], *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -33,7 +33,7 @@ static char *render(const char *fixture, const struct flow *flows, int nflows, i
 	cfg.waking_source = true;
 	wakeup_init(&w, &cfg);
 	play(&w, flows, nflows);
-	ctx.cpus_traced = topo.nonline;
+	test_provenance(wakeup_results(&w), &topo);
 	f = open_memstream(&buf, &len);
 	if (json) {
 		struct json j;

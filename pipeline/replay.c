@@ -2,6 +2,7 @@
 #include "replay.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
 
@@ -152,6 +153,29 @@ static void add_map(struct replay *rp, const struct pd_record *rec)
 	symbols_add_map(&rp->syms, pid, v[0], v[1], v[2], name);
 }
 
+/* How a replay measures: every CPU the file has, delays exact, its drops. */
+static void stamp(struct replay *rp, struct sched_results *r)
+{
+	struct provenance *p = &r->prov;
+	int n = 0, *on = xcalloc((size_t)rp->topo.ncpus + 1, sizeof(int));
+
+	memset(p, 0, sizeof(*p));
+	p->source = PROV_REPLAY;
+	snprintf(p->why, sizeof(p->why), "%s", rp->o->path);
+	snprintf(p->cpus_asked, sizeof(p->cpus_asked), "all");
+	for (int c = 0; c < rp->topo.ncpus; c++)
+		if (rp->topo.cpu[c].present)
+			on[n++] = c;
+	prov_cpu_list(on, n, p->cpus_honored, sizeof(p->cpus_honored));
+	p->ncpus_honored = n;
+	free(on);
+	p->scope = SCOPE_ALL;
+	p->scope_pid = rp->o->pid;
+	p->delay = DELAY_LOGLIN;
+	r->late = rp->ro.late;
+	r->undecodable = rp->undecodable;
+}
+
 int replay_run(struct replay *rp, char *err, size_t len)
 {
 	struct pd_record rec;
@@ -187,8 +211,7 @@ int replay_run(struct replay *rp, char *err, size_t len)
 	}
 	reorder_flush(&rp->ro, analyze, rp);
 	wakeup_finish(&rp->an);
-	wakeup_results(&rp->an)->late = rp->ro.late;
-	wakeup_results(&rp->an)->undecodable = rp->undecodable;
+	stamp(rp, wakeup_results(&rp->an));
 	cacheline_finish(&rp->cl);
 	return 0;
 }

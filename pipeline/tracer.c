@@ -139,7 +139,7 @@ static int open_record(struct tracer *t, const struct tracer_cfg *cfg, char *err
 	int r;
 
 	for (int i = 0; i < t->col.nopened; i++) {
-		snprintf(t->wnames[i], sizeof(t->wnames[i]), "sched:%s", tp_name(t->col.opened[i]));
+		snprintf(t->wnames[i], sizeof(t->wnames[i]), "sched:%s", event_type_name(t->col.opened[i]));
 		t->wev[i] = (struct pd_writer_event){ t->col.attrs[i], (uint64_t)i + 1, t->wnames[i] };
 	}
 	t->record = xcalloc(1, sizeof(*t->record));
@@ -166,7 +166,7 @@ static void finish_record(struct tracer *t)
 	int r;
 
 	for (int i = 0; i < t->col.nopened; i++)
-		names[i] = tp_name(t->col.opened[i]);
+		names[i] = event_type_name(t->col.opened[i]);
 	td = tracing_data_build(t->col.tracefs, names, t->col.nopened, &tdlen, err, sizeof(err));
 	if (!td)
 		locus_err("%s: the file will lack tracepoint formats", err);
@@ -200,7 +200,8 @@ static void *reader_main(void *arg);
 static int start_bpf(struct tracer *t, const struct tracer_cfg *cfg, char *why, size_t len)
 {
 	struct bpf_sched_cfg bc = { cfg->topo, cfg->system_wide, getpid(), cfg->btf,
-				    cfg->delay_rate };
+				    cfg->delay_rate, cfg->cpus, cfg->ncpus, cfg->max_tasks,
+				    cfg->max_pairs };
 
 	t->bs = bpf_sched_open(&bc, why, len);
 	if (!t->bs)
@@ -238,7 +239,9 @@ static int start_bpf_session(struct tracer *t, const struct tracer_cfg *cfg, cha
 	wc.waking_source = true;
 	wakeup_init(&t->an, &wc); /* holds the results the maps are read into */
 	reorder_init(&t->ro);
-	t->cpus_traced = cfg->cpus ? cfg->ncpus : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	t->prov.delay = DELAY_LOG2;
+	t->prov.delay_rate = cfg->delay_rate;
+	tracer_stamp(t, &t->an.r);
 	if (cfg->memory)
 		start_memory(t, cfg);
 	if (t->mem_on && start_reader(t, err, len) < 0) {
@@ -250,6 +253,45 @@ static int start_bpf_session(struct tracer *t, const struct tracer_cfg *cfg, cha
 	}
 	t->started = true;
 	return 0;
+}
+
+/* What is known of the measurement before it starts: the CPUs, the scope, the source. */
+static void prov_init(struct tracer *t, const struct tracer_cfg *cfg)
+{
+	struct provenance *p = &t->prov;
+	int n = 0, *on = xcalloc((size_t)cfg->topo->ncpus + 1, sizeof(int));
+
+	p->source = PROV_PERF;
+	snprintf(p->why, sizeof(p->why), "%s", cfg->record_path ? "recording streams every event"
+		 : cfg->collector == COLLECTOR_PERF ? "asked for" : "");
+	if (cfg->cpus) {
+		prov_cpu_list(cfg->cpus, cfg->ncpus, p->cpus_asked, sizeof(p->cpus_asked));
+		memcpy(p->cpus_honored, p->cpus_asked, sizeof(p->cpus_honored));
+		p->ncpus_honored = cfg->ncpus;
+	} else {
+		snprintf(p->cpus_asked, sizeof(p->cpus_asked), "all");
+		for (int c = 0; c < cfg->topo->ncpus; c++)
+			if (cfg->topo->cpu[c].present)
+				on[n++] = c;
+		prov_cpu_list(on, n, p->cpus_honored, sizeof(p->cpus_honored));
+		p->ncpus_honored = n;
+	}
+	free(on);
+	p->scope = cfg->system_wide ? SCOPE_SYSTEM : cfg->scope;
+	p->scope_pid = cfg->scope_pid;
+}
+
+void tracer_stamp(struct tracer *t, struct sched_results *r)
+{
+	r->prov = t->prov;
+	if (!t->bs) {
+		r->late = t->ro.late;
+		r->undecodable = t->col.undecodable;
+	}
+	if (t->mem_on) {
+		r->mem_lost = t->mem.lost;
+		r->mem_undecodable = t->mem.undecodable;
+	}
 }
 
 int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, char *err, size_t len)
@@ -264,12 +306,14 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, char *err, size
 	pthread_mutex_init(&t->lock, NULL);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL); /* no SA_RESTART: poll returns EINTR */
-	snprintf(t->collector, sizeof(t->collector), "perf ring buffers");
+	prov_init(t, cfg);
 	if (!cfg->record_path && cfg->collector != COLLECTOR_PERF) {
 		char why[320];
 
 		if (start_bpf(t, cfg, why, sizeof(why)) == 0) {
-			snprintf(t->collector, sizeof(t->collector), "BPF, aggregated in the kernel");
+			t->prov.source = PROV_BPF;
+			snprintf(t->prov.why, sizeof(t->prov.why), "%s",
+				 cfg->collector == COLLECTOR_BPF ? "asked for" : "the default, where it loads");
 			return start_bpf_session(t, cfg, err, len);
 		}
 		if (cfg->collector == COLLECTOR_BPF) {
@@ -279,8 +323,7 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, char *err, size
 		if (!cfg->quiet)
 			locus_err("BPF collector not used (%s): streaming through perf ring buffers",
 				  why);
-		snprintf(t->collector, sizeof(t->collector), "perf ring buffers (BPF not used: %s)",
-			 why);
+		snprintf(t->prov.why, sizeof(t->prov.why), "BPF not used: %s", why);
 	}
 	if (sched_open(&t->col, &so, err, len) < 0)
 		return -1;
@@ -291,6 +334,8 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, char *err, size
 	wc.exclude = t->exclude;
 	wc.nexclude = 2;
 	wc.waking_source = t->col.have_waking;
+	wc.max_tasks = cfg->max_tasks;
+	wc.max_pairs = cfg->max_pairs;
 	wakeup_init(&t->an, &wc);
 	for (int i = 0; i < cfg->ntrack; i++)
 		wakeup_track(&t->an, cfg->track[i]);
@@ -301,7 +346,8 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, char *err, size
 		reorder_release(&t->ro);
 		return -1;
 	}
-	t->cpus_traced = cfg->cpus ? cfg->ncpus : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	t->prov.delay = DELAY_LOGLIN;
+	tracer_stamp(t, &t->an.r);
 	if (cfg->memory)
 		start_memory(t, cfg);
 	sched_enable(&t->col);
@@ -336,6 +382,7 @@ void tracer_stop(struct tracer *t)
 		if (t->mem_on)
 			cacheline_finish(&t->cl);
 		bpf_sched_read(t->bs, &t->an.r, true);
+		tracer_stamp(t, &t->an.r);
 		t->col.samples = bpf_sched_events(t->bs);
 		return;
 	}
@@ -344,14 +391,13 @@ void tracer_stop(struct tracer *t)
 	if (t->mem_on)
 		cacheline_finish(&t->cl);
 	wakeup_finish(&t->an);
-	t->an.r.late = t->ro.late;
+	tracer_stamp(t, &t->an.r);
 	locus_verbose("reader thread: %.1f ms of CPU for %llu events (%.0f ns each), %zu held at "
 		      "most, %llu re-sorted within a CPU, %llu late",
 		      (double)t->reader_cpu_ns / 1e6, (unsigned long long)t->col.samples,
 		      t->col.samples ? (double)t->reader_cpu_ns / (double)t->col.samples : 0.0,
 		      t->ro.peak, (unsigned long long)t->ro.unordered,
 		      (unsigned long long)t->ro.late);
-	t->an.r.undecodable = t->col.undecodable;
 }
 
 void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summary *lines, int max,
@@ -362,8 +408,7 @@ void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summ
 		bpf_sched_read(t->bs, &t->an.r, false); /* the maps as they are now */
 	else
 		wakeup_finish(&t->an); /* closes intervals up to the last event: goes on */
-	t->an.r.late = t->ro.late;
-	t->an.r.undecodable = t->col.undecodable;
+	tracer_stamp(t, &t->an.r);
 	sched_results_copy_light(dst, &t->an.r); /* a live view shows no per-CPU delays */
 	*nlines = 0;
 	if (t->mem_on && max > 0)

@@ -34,6 +34,10 @@ struct tracer_cfg {
 	const char *btf;	/* kernel BTF for the BPF collector (NULL: the running kernel's) */
 	long delay_rate;	/* BPF: wakeups timed per second per CPU at most (0: all) */
 	bool quiet;		/* no note when auto falls back to perf */
+	int max_tasks;		/* rows of the task table (0: the source's default) */
+	int max_pairs;		/* waker->wakee pairs kept (0: the source's default) */
+	enum prov_scope scope;	/* whose events (the session sets it) */
+	int32_t scope_pid;	/* -p */
 };
 
 struct tracer {
@@ -41,14 +45,13 @@ struct tracer {
 	struct reorder ro;
 	struct wakeup an;
 	struct bpf_sched *bs;	/* the BPF collector, when it runs */
-	char collector[400];	/* which collector ran, and why perf when BPF was possible */
+	struct provenance prov;	/* how the results are measured: copied into them at each read */
 	pthread_t thread;
 	pthread_mutex_t lock;	/* the analyzers, between the reader and snapshots */
 	atomic_int stop;
 	bool started;
 	bool reader;		/* the reader thread runs */
 	int32_t exclude[2];	/* locus's main thread and the reader */
-	int cpus_traced;
 	uint64_t reader_cpu_ns;	/* CPU time the reader thread used */
 	struct pd_writer *record;
 	struct pd_writer_event wev[EV_TYPE_NR];
@@ -81,6 +84,8 @@ void tracer_stop(struct tracer *t);
  */
 void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summary *lines, int max,
 		     int *nlines);
+/* Where the provenance and the drop counters go into results (after each read). */
+void tracer_stamp(struct tracer *t, struct sched_results *r);
 /* The results (after tracer_stop). */
 struct sched_results *tracer_results(struct tracer *t);
 void tracer_release(struct tracer *t);

@@ -1,6 +1,7 @@
 /*
  * sched_results.h - wakeup locality, latency, migrations and switches of one run: the
- * contract between whatever collected them (stream analyzer, later BPF) and the reports.
+ * contract between the sources (perf stream, BPF, perf.data replay) and the reports.
+ * Scalar measures are declared in sched_measures.def; how they were measured is in prov.
  */
 #ifndef LOCUS_SCHED_RESULTS_H
 #define LOCUS_SCHED_RESULTS_H
@@ -8,9 +9,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../collectors/topology.h"
-#include "../common/event.h"
+#include "topology.h"
+#include "event.h"
 #include "hist.h"
+#include "provenance.h"
+
+/* Flags of a measure (sched_measures.def). */
+enum measure_flags { MF_DELTA = 1, MF_DROP = 2, MF_DASH = 4, MF_LOOP = 8 };
 
 /* Where the woken task was placed relative to its previous CPU. */
 enum placement {
@@ -53,13 +58,11 @@ struct sched_results {
 	bool waking_source;		/* wakeups from sched_waking (else sched_wakeup) */
 	uint64_t first_ns, last_ns;	/* span of events seen */
 
-	uint64_t wakeups;		/* wakeups of tracked tasks */
-	uint64_t wakeups_placed;	/* ... whose target CPU is known */
-	uint64_t wakeups_running;	/* waking a task that was running: nothing to place */
-	uint64_t wakeups_new;		/* new tasks placed (sched_wakeup_new) */
-	uint64_t moved_before_run;	/* ran on another CPU than the one chosen */
-	uint64_t switch_in_missed;	/* tasks seen running without their switch-in event:
-					 * placed by that evidence, their delay not measured */
+	/* every scalar measure (sched_measures.def) */
+#define SCHED_MEASURE(field, group, key, label, flags, dash, loop) uint64_t field;
+#include "sched_measures.def"
+#undef SCHED_MEASURE
+	struct provenance prov;		/* how all this was measured */
 	uint64_t *wake_matrix;		/* [waker_cpu * ncpus + target_cpu] */
 	uint64_t *prev_matrix;		/* [prev_cpu * ncpus + target_cpu] */
 	uint64_t by_class[LOC_NR];	/* waker CPU -> target CPU */
@@ -70,27 +73,44 @@ struct sched_results {
 	struct hist delay_class[LOC_NR];/* by waker -> target class */
 	struct hist *delay_cpu;		/* by the CPU it ran on, ncpus entries */
 	bool no_cpu_delays;		/* a light snapshot: delay_cpu left empty */
-	uint64_t delays_untimed;	/* wakeups left out of the delay sample */
-	long delay_rate;		/* the BPF collector's timing limit (per s per CPU; 0: all) */
 
-	uint64_t migrations;
 	uint64_t *mig_matrix;		/* [orig * ncpus + dest] */
 	uint64_t mig_by_class[LOC_NR];
 
-	uint64_t voluntary, involuntary;/* switch-outs of tracked tasks */
 	struct cpu_stat *cpu;		/* ncpus entries */
 
 	struct task_stat *tasks;	/* sorted by wakeups, then run time */
 	int ntasks;
 	struct pair_stat *pairs;	/* sorted by count */
 	int npairs;
-	uint64_t pairs_dropped;		/* wakeups whose pair did not fit the table */
 
 	uint64_t events[EV_TYPE_NR];	/* every event seen, by type (all tasks) */
-	uint64_t lost;			/* records the kernel dropped */
-	uint64_t late;			/* arrived after their reordering window */
-	uint64_t undecodable;		/* samples that could not be decoded */
 };
+
+/* One measure's declaration, and its value in r. */
+struct sched_measure {
+	const char *field, *group, *key, *label;
+	unsigned flags;
+	const char *dash, *loop;
+	size_t offset;			/* in struct sched_results */
+};
+enum sched_measure_id {
+#define SCHED_MEASURE(field, group, key, label, flags, dash, loop) SM_##field,
+#include "sched_measures.def"
+#undef SCHED_MEASURE
+	SM_NR
+};
+extern const struct sched_measure sched_measures[SM_NR];
+static inline uint64_t *sched_measure_ptr(struct sched_results *r, int m)
+{
+	return (uint64_t *)(void *)((char *)r + sched_measures[m].offset);
+}
+static inline uint64_t sched_measure_get(const struct sched_results *r, int m)
+{
+	return *(const uint64_t *)(const void *)((const char *)r + sched_measures[m].offset);
+}
+/* Every MF_DROP measure added up: 0 means nothing was lost. */
+uint64_t sched_results_dropped(const struct sched_results *r);
 
 /* Allocate the per-CPU parts for ncpus CPUs. */
 void sched_results_init(struct sched_results *r, const struct topology *topo);

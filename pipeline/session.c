@@ -108,6 +108,9 @@ static void start_tracing(const struct session_cfg *cfg, const struct launcher *
 {
 	struct tracer_cfg tc = *cfg->trace;
 
+	tc.scope = cfg->pid ? SCOPE_PID : SCOPE_WORKLOAD;
+	tc.scope_pid = cfg->pid;
+
 	if (!cfg->system_wide && !cfg->cpus) {
 		/* the workload (held before exec) or the attached process's threads */
 		tc.track = cfg->argv ? &l->pid : t->tids;

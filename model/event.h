@@ -72,4 +72,10 @@ static inline int event_switch_involuntary(const struct event *e)
 	return (e->sw.prev_state & SWITCH_STATE_MASK) == 0;
 }
 
+/* The sched tracepoint of a type ("sched_waking"), NULL for EV_LOST and EV_MEM. */
+const char *event_type_name(enum event_type type);
+
+/* Where a collector or the reorder window delivers events. */
+typedef void (*event_sink)(void *ctx, const struct event *e);
+
 #endif

@@ -1,10 +1,28 @@
-/* sched_results.c - allocation of the scheduler results structure. */
+/* sched_results.c - the scheduler results: allocation, the measures' table, sort orders. */
 #include "sched_results.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/util.h"
+
+const struct sched_measure sched_measures[SM_NR] = {
+#define SCHED_MEASURE(f, g, k, l, fl, d, lp) \
+	{ #f, g, k, l, fl, d, lp, offsetof(struct sched_results, f) },
+#include "sched_measures.def"
+#undef SCHED_MEASURE
+};
+
+uint64_t sched_results_dropped(const struct sched_results *r)
+{
+	uint64_t n = 0;
+
+	for (int m = 0; m < SM_NR; m++)
+		if (sched_measures[m].flags & MF_DROP)
+			n += sched_measure_get(r, m);
+	return n;
+}
 
 void sched_results_init(struct sched_results *r, const struct topology *topo)
 {

@@ -1,0 +1,16 @@
+/* event.c - the tracepoint name of each event type. */
+#include "event.h"
+
+#include <stddef.h>
+
+static const char *const names[EV_TYPE_NR] = {
+	[EV_WAKING] = "sched_waking",	    [EV_WAKEUP] = "sched_wakeup",
+	[EV_WAKEUP_NEW] = "sched_wakeup_new", [EV_SWITCH] = "sched_switch",
+	[EV_MIGRATE] = "sched_migrate_task", [EV_FORK] = "sched_process_fork",
+	[EV_EXIT] = "sched_process_exit",
+};
+
+const char *event_type_name(enum event_type type)
+{
+	return type < EV_TYPE_NR ? names[type] : NULL;
+}

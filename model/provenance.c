@@ -1,0 +1,162 @@
+/* provenance.c - names of sources, scopes and delay resolutions; comparing two provenances. */
+#include "provenance.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const source_names[PROV_NR] = { "none", "perf ring buffers",
+						   "BPF in the kernel", "perf.data replay" };
+static const char *const source_keys[PROV_NR] = { "none", "perf", "bpf", "replay" };
+static const char *const scope_keys[SCOPE_NR] = { "workload", "pid", "system", "all" };
+static const char *const delay_keys[DELAY_NR] = { "none", "log-linear", "log2" };
+
+const char *prov_source_name(enum prov_source s)
+{
+	return s < PROV_NR ? source_names[s] : "?";
+}
+
+const char *prov_source_key(enum prov_source s)
+{
+	return s < PROV_NR ? source_keys[s] : "?";
+}
+
+static int by_key(const char *const *keys, int n, const char *key)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(keys[i], key))
+			return i;
+	return -1;
+}
+
+int prov_source_by_key(const char *key)
+{
+	return by_key(source_keys, PROV_NR, key);
+}
+
+const char *prov_scope_key(enum prov_scope s)
+{
+	return s < SCOPE_NR ? scope_keys[s] : "?";
+}
+
+int prov_scope_by_key(const char *key)
+{
+	return by_key(scope_keys, SCOPE_NR, key);
+}
+
+const char *prov_delay_key(enum prov_delay d)
+{
+	return d < DELAY_NR ? delay_keys[d] : "?";
+}
+
+int prov_delay_by_key(const char *key)
+{
+	return by_key(delay_keys, DELAY_NR, key);
+}
+
+const char *prov_scope_text(const struct provenance *p, char *buf, size_t len)
+{
+	switch (p->scope) {
+	case SCOPE_WORKLOAD:
+		snprintf(buf, len, "the workload's tasks");
+		break;
+	case SCOPE_PID:
+		snprintf(buf, len, "process %d and its new children", p->scope_pid);
+		break;
+	case SCOPE_SYSTEM:
+		snprintf(buf, len, "every task but locus (system-wide)");
+		break;
+	default:
+		if (p->scope_pid)
+			snprintf(buf, len, "task tree of pid %d", p->scope_pid);
+		else
+			snprintf(buf, len, "every task in the file");
+		break;
+	}
+	return buf;
+}
+
+const char *prov_delay_text(enum prov_delay d)
+{
+	switch (d) {
+	case DELAY_LOGLIN:
+		return "exact, kept in log-linear buckets of 1/16 of a power of two";
+	case DELAY_LOG2:
+		return "power-of-two buckets (percentiles are bucket midpoints)";
+	default:
+		return "none measured";
+	}
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+void prov_cpu_list(const int *cpus, int n, char *buf, size_t len)
+{
+	int *s = malloc(((size_t)n + 1) * sizeof(int));
+	size_t at = 0;
+
+	buf[0] = '\0';
+	if (!s || len == 0) {
+		free(s);
+		return;
+	}
+	memcpy(s, cpus, (size_t)n * sizeof(int));
+	qsort(s, (size_t)n, sizeof(int), cmp_int);
+	for (int i = 0; i < n;) {
+		int j = i, w;
+
+		while (j + 1 < n && s[j + 1] <= s[j] + 1)
+			j++;
+		if (s[j] == s[i])
+			w = snprintf(buf + at, len - at, "%s%d", at ? "," : "", s[i]);
+		else
+			w = snprintf(buf + at, len - at, "%s%d-%d", at ? "," : "", s[i], s[j]);
+		if (w < 0 || (size_t)w >= len - at) {
+			/* too long for buf: say so rather than cut a number */
+			snprintf(buf, len, "%d CPUs", n);
+			break;
+		}
+		at += (size_t)w;
+		i = j + 1;
+	}
+	free(s);
+}
+
+/* "BPF in the kernel, power-of-two delays timed at most 5000/s per CPU, CPUs 0" */
+static void describe(const struct provenance *p, char *buf, size_t len)
+{
+	char rate[48] = "";
+
+	if (p->delay == DELAY_LOG2 && p->delay_rate)
+		snprintf(rate, sizeof(rate), " timed at most %ld/s per CPU", p->delay_rate);
+	snprintf(buf, len, "%s, %s delays%s, CPUs %s, %s", prov_source_key(p->source),
+		 prov_delay_key(p->delay), rate, p->cpus_honored[0] ? p->cpus_honored : "?",
+		 prov_scope_key(p->scope));
+}
+
+unsigned prov_compare(const struct provenance *a, const struct provenance *b, char *why,
+		      size_t len)
+{
+	unsigned d = 0;
+	char x[256], y[256];
+
+	if (a->source != b->source)
+		d |= PDIFF_SOURCE;
+	if (a->delay != b->delay || (a->delay == DELAY_LOG2 && a->delay_rate != b->delay_rate))
+		d |= PDIFF_DELAYS;
+	if (strcmp(a->cpus_honored, b->cpus_honored) || a->scope != b->scope)
+		d |= PDIFF_COUNTS;
+	if (len)
+		why[0] = '\0';
+	if (d && len) {
+		describe(a, x, sizeof(x));
+		describe(b, y, sizeof(y));
+		snprintf(why, len, "measured differently: base %s; new %s", x, y);
+	}
+	return d;
+}

@@ -1,0 +1,79 @@
+/*
+ * provenance.h - how a result was measured: which source and why, the CPUs asked for
+ * and honored, whose events, the resolution and sampling of delays. The drop counters
+ * are MF_DROP measures of the results (sched_measures.def). Every report reads it
+ * from here: text header, JSON, the loop's JSON, the dashboard header, locus diff.
+ */
+#ifndef LOCUS_PROVENANCE_H
+#define LOCUS_PROVENANCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum prov_source {
+	PROV_NONE,	/* nothing collected */
+	PROV_PERF,	/* perf ring buffers, streamed and analyzed in user space */
+	PROV_BPF,	/* BPF programs aggregating in the kernel */
+	PROV_REPLAY,	/* a perf.data file replayed */
+	PROV_NR
+};
+
+enum prov_scope {
+	SCOPE_WORKLOAD,	/* the workload's task tree */
+	SCOPE_PID,	/* -p: an existing process and its future children */
+	SCOPE_SYSTEM,	/* -a: every task but locus */
+	SCOPE_ALL,	/* a file's every task */
+	SCOPE_NR
+};
+
+enum prov_delay {
+	DELAY_NONE,	/* no delays measured */
+	DELAY_LOGLIN,	/* exact ns, kept in log-linear buckets (hist.h: 16 a power of two) */
+	DELAY_LOG2,	/* power-of-two buckets (the BPF collector): percentiles are midpoints */
+	DELAY_NR
+};
+
+struct provenance {
+	enum prov_source source;
+	char why[320];		/* why this source ("asked for", "BPF did not load: ...") */
+	char cpus_asked[256];	/* -C as given, or "all" */
+	char cpus_honored[256];	/* CPUs whose events were read, as a list ("0-3,8") */
+	int ncpus_honored;
+	enum prov_scope scope;
+	int32_t scope_pid;	/* SCOPE_PID, or a file's --pid */
+	enum prov_delay delay;
+	long delay_rate;	/* the BPF collector's timing limit per CPU per s; 0: every wakeup */
+};
+
+/* "perf ring buffers", "BPF in the kernel", "perf.data replay", "none" */
+const char *prov_source_name(enum prov_source s);
+/* The JSON words: "perf", "bpf", "replay", "none" (and back: -1 when unknown). */
+const char *prov_source_key(enum prov_source s);
+int prov_source_by_key(const char *key);
+const char *prov_scope_key(enum prov_scope s);
+int prov_scope_by_key(const char *key);
+const char *prov_delay_key(enum prov_delay d);
+int prov_delay_by_key(const char *key);
+/* "the workload's tasks", "process 123 and its children", ... into buf. */
+const char *prov_scope_text(const struct provenance *p, char *buf, size_t len);
+/* "exact, in log-linear buckets of 6.25%", "power-of-two buckets (midpoints)", "none" */
+const char *prov_delay_text(enum prov_delay d);
+
+/* Write CPUs cpus[0..n) (sorted or not) as a list "0-3,8" into buf. */
+void prov_cpu_list(const int *cpus, int n, char *buf, size_t len);
+
+/* How two sides of a comparison were measured differently. */
+enum prov_diff {
+	PDIFF_DELAYS = 1 << 0,	/* delay resolution or sampling differ: delay measures differ in meaning */
+	PDIFF_COUNTS = 1 << 1,	/* CPUs or scope differ: counts differ in meaning */
+	PDIFF_SOURCE = 1 << 2,	/* another collector (informational unless the above) */
+};
+/*
+ * Compare a and b; returns the enum prov_diff bits and, when any, one line saying
+ * what differs in why ("base: BPF in the kernel, power-of-two delays; new: ...").
+ */
+unsigned prov_compare(const struct provenance *a, const struct provenance *b, char *why,
+		      size_t len);
+
+#endif

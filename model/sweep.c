@@ -1,0 +1,60 @@
+/* sweep.c - the benchmark loop's data: its measures' table, runs added and released. */
+#include "sweep.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+
+static const struct measure_info infos[M_NR] = {
+	[M_METRIC] = { "metric", "metric", 1 },
+	[M_CS] = { "cs_per_s", "cs/s", 0 },
+#define SCHED_MEASURE(field, group, key, label, flags, dash, loop) \
+	[M_S_##field] = { #field "_per_s", loop, 0 },
+#include "sched_measures.def"
+#undef SCHED_MEASURE
+	[M_SAME_CPU] = { "same_cpu_pct", "same%", 0 },
+	[M_SMT] = { "smt_pct", "smt%", 0 },
+	[M_LLC] = { "llc_pct", "llc%", 0 },
+	[M_NODE] = { "node_pct", "node%", 0 },
+	[M_REMOTE] = { "remote_pct", "rmt%", 0 },
+	[M_P99] = { "wake_to_run_p99_us", "p99us", -1 },
+	[M_HITM] = { "hitm_per_s", "hitm/s", -1 },
+	[M_ELAPSED] = { "elapsed_s", "secs", 0 },
+};
+
+const struct measure_info *measure_info(enum measure m)
+{
+	return &infos[m];
+}
+
+int measure_by_key(const char *key)
+{
+	for (int m = 0; m < M_NR; m++)
+		if (!strcmp(infos[m].key, key))
+			return m;
+	return -1;
+}
+
+void sweep_set_add(struct sweep_set *s, const struct sweep_run *run)
+{
+	if (s->nruns == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->runs = xrealloc(s->runs, (size_t)s->cap * sizeof(*s->runs));
+	}
+	s->runs[s->nruns++] = *run;
+}
+
+void sweep_set_release(struct sweep_set *s)
+{
+	free(s->runs);
+	free(s->values);
+	memset(s, 0, sizeof(*s));
+}
+
+int sweep_better(const struct sweep_set *s, enum measure m)
+{
+	if (m == M_METRIC)
+		return s->metric_higher ? 1 : -1;
+	return infos[m].better;
+}

@@ -1,0 +1,77 @@
+/*
+ * sweep.h - the benchmark loop's data: runs per sweep value, each with the benchmark's
+ * metric and locus's measures, and how they were measured.
+ */
+#ifndef LOCUS_MODEL_SWEEP_H
+#define LOCUS_MODEL_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "provenance.h"
+
+/* What each run measures, in report order. */
+enum measure {
+	M_METRIC,	/* the benchmark's own figure of merit */
+	M_CS,		/* context switches/s of the workload's tasks */
+	/* per second: a slot for each scheduler measure; MF_LOOP ones are measured */
+#define SCHED_MEASURE(field, group, key, label, flags, dash, loop) M_S_##field,
+#include "sched_measures.def"
+#undef SCHED_MEASURE
+#define M_S_FIRST (M_CS + 1)	/* M_S_FIRST + SM_<field> is M_S_<field> */
+	M_SAME_CPU,	/* share of placed wakeups, waker CPU to target CPU, % */
+	M_SMT,
+	M_LLC,
+	M_NODE,
+	M_REMOTE,
+	M_P99,		/* wake-to-run p99, microseconds */
+	M_HITM,		/* HITM loads/s */
+	M_ELAPSED,	/* the run's wall time, s */
+	M_NR
+};
+
+/* Better when higher (+1), when lower (-1), or neither (0: informational). */
+struct measure_info {
+	const char *key;	/* JSON key */
+	const char *label;	/* text column */
+	int better;
+};
+const struct measure_info *measure_info(enum measure m);
+/* The measure whose JSON key is key, or -1. */
+int measure_by_key(const char *key);
+
+struct sweep_run {
+	char value[64];		/* the sweep value ("" without a sweep) */
+	int rep;		/* 1-based */
+	int exit_code;
+	bool ok;		/* exited 0 and, when asked, the metric was found */
+	double m[M_NR];
+	bool have[M_NR];
+};
+
+/* One benchmark loop: where it ran, what it ran, every run. */
+struct sweep_set {
+	/* environment */
+	char kernel[128], cpu_model[128], topology[160], cmdline[1024], version[32], time[40];
+	char command[1024];	/* the command with its {NAME} placeholder */
+	/* the metric */
+	bool have_metric;
+	char metric_name[64], metric_unit[24];
+	bool metric_higher;
+	/* the sweep */
+	char sweep_name[32];	/* "" without --sweep */
+	char (*values)[64];
+	int nvalues;
+	int repeat;
+	char hitm_why[200];	/* why no HITM/s, or "" */
+	struct provenance prov;	/* how the scheduler measures were taken (source none: unknown) */
+	struct sweep_run *runs;
+	int nruns, cap;
+};
+
+void sweep_set_add(struct sweep_set *s, const struct sweep_run *run);
+void sweep_set_release(struct sweep_set *s);
+/* The direction of a measure in this set: the metric's own for M_METRIC. */
+int sweep_better(const struct sweep_set *s, enum measure m);
+
+#endif

@@ -1,0 +1,60 @@
+/* topology.h - the topology model: each CPU's core, LLC, package and node, and the class of
+ * any CPU pair. Loaders (sysfs, libnuma, perf.data features) live in collectors/. */
+#ifndef LOCUS_MODEL_TOPOLOGY_H
+#define LOCUS_MODEL_TOPOLOGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What two CPUs share, nearest first. */
+enum locality {
+	LOC_SAME_CPU,
+	LOC_SMT,	/* SMT siblings: one core */
+	LOC_LLC,	/* different cores sharing the last-level cache */
+	LOC_NODE,	/* same NUMA node, no shared LLC (or LLC sharing unknown) */
+	LOC_REMOTE,	/* different NUMA nodes */
+	LOC_NR
+};
+
+struct cpu_topo {
+	bool present;	/* listed online (fixtures: in "online") */
+	int core;	/* first CPU of its SMT sibling list: one id per core */
+	int llc;	/* first CPU of its LLC's shared_cpu_list, or -1 when unknown */
+	int package;
+	int die;
+	int node;
+};
+
+struct topology {
+	int ncpus;		/* highest CPU number + 1 */
+	int nonline;
+	struct cpu_topo *cpu;	/* ncpus entries */
+	bool llc_known;		/* every online CPU has an LLC group */
+	int llc_level;		/* cache level used as the LLC (3, or 2 on a Core 2 Quad) */
+	int nnodes;		/* highest node number + 1 */
+	int *distance;		/* nnodes x nnodes, from SLIT; 0 when unknown */
+	int ncores, nllcs, npackages; /* distinct groups among online CPUs */
+	char source[320];	/* where it came from: "sysfs /sys + libnuma", a fixture path */
+};
+
+void topology_release(struct topology *t);
+
+/* The class of a CPU pair; CPUs outside the topology count as remote. */
+enum locality topology_class(const struct topology *t, int a, int b);
+
+/* Short names: "same_cpu", "smt", "llc", "node", "remote" (the JSON keys). */
+const char *locality_name(enum locality c);
+/* Words for reports: "same CPU", "SMT sibling", "shared LLC", "same node", "other node". */
+const char *locality_label(enum locality c);
+
+/* Group id of cpu at a level: LOC_SMT = core, LOC_LLC = LLC, LOC_NODE = node. */
+int topology_group(const struct topology *t, int cpu, enum locality level);
+
+/* Count cores, LLCs and packages after filling cpu[] by hand. */
+void topology_finish(struct topology *t);
+
+/* Build a topology from arrays (tests): core/llc/node per CPU; llc may be NULL. */
+void topology_from_arrays(struct topology *t, int ncpus, const int *core, const int *llc,
+			  const int *node);
+
+#endif

@@ -1,0 +1,89 @@
+/* prov_report.c - the provenance of results as text lines and JSON members. */
+#include "prov_report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "../common/util.h"
+
+const char *prov_drops_text(const struct sched_results *r, char *buf, size_t len)
+{
+	size_t at = 0;
+	char n[32];
+
+	buf[0] = '\0';
+	for (int m = 0; m < SM_NR; m++) {
+		uint64_t v = sched_measure_get(r, m);
+		int w;
+
+		if (!(sched_measures[m].flags & MF_DROP) || !v)
+			continue;
+		w = snprintf(buf + at, len - at, "%s%s %s", at ? ", " : "", fmt_count(v, n, sizeof(n)),
+			     sched_measures[m].label);
+		if (w < 0 || (size_t)w >= len - at)
+			break;
+		at += (size_t)w;
+	}
+	if (!at)
+		snprintf(buf, len, "none lost");
+	return buf;
+}
+
+void prov_report_text(FILE *f, const struct sched_results *r, uint64_t events, uint64_t bytes)
+{
+	const struct provenance *p = &r->prov;
+	char a[32], b[32], d[1024];
+
+	fprintf(f, "   source: %s%s%s%s\n", prov_source_name(p->source), p->why[0] ? " (" : "",
+		p->why, p->why[0] ? ")" : "");
+	fprintf(f, "   CPUs: %s asked, %s honored (%d)\n", p->cpus_asked[0] ? p->cpus_asked : "all",
+		p->cpus_honored[0] ? p->cpus_honored : "?", p->ncpus_honored);
+	fprintf(f, "   delays: %s", prov_delay_text(p->delay));
+	if (r->delays_untimed)
+		fprintf(f, ";\n   a systematic sample: %s of %s wakeups timed (at most %ld a second per\n"
+			   "   CPU, each costing two clock reads; --delay-rate 0 times all)",
+			fmt_count(r->delay.count, a, sizeof(a)),
+			fmt_count(r->delay.count + r->delays_untimed, b, sizeof(b)), p->delay_rate);
+	else if (p->delay == DELAY_LOG2)
+		fprintf(f, "; every one timed");
+	fputc('\n', f);
+	if (p->source == PROV_BPF)
+		fprintf(f, "   %s events, counted in the kernel (none copied out); %s\n",
+			fmt_count(events, a, sizeof(a)), prov_drops_text(r, d, sizeof(d)));
+	else
+		fprintf(f, "   %s events (%s); %s\n", fmt_count(events, a, sizeof(a)),
+			fmt_bytes(bytes, b, sizeof(b)), prov_drops_text(r, d, sizeof(d)));
+}
+
+void prov_json_members(struct json *j, const struct provenance *p)
+{
+	json_string(j, "source", prov_source_key(p->source));
+	json_string(j, "why", p->why);
+	json_string(j, "cpus_asked", p->cpus_asked[0] ? p->cpus_asked : "all");
+	json_string(j, "cpus_honored", p->cpus_honored);
+	json_int(j, "ncpus_honored", p->ncpus_honored);
+	json_string(j, "scope", prov_scope_key(p->scope));
+	if (p->scope_pid)
+		json_int(j, "scope_pid", p->scope_pid);
+	json_string(j, "delay_resolution", prov_delay_key(p->delay));
+	json_int(j, "delay_rate", p->delay_rate);
+}
+
+void prov_report_json(struct json *j, const struct sched_results *r, uint64_t events,
+		      uint64_t bytes)
+{
+	json_object(j, "provenance");
+	prov_json_members(j, &r->prov);
+	json_uint(j, "events", events);
+	json_uint(j, "bytes", bytes);
+	json_bool(j, "in_kernel", r->prov.source == PROV_BPF);
+	json_uint(j, "delays_timed", r->delay.count);
+	json_uint(j, "delays_untimed", r->delays_untimed);
+	json_object(j, "drops");
+	for (int m = 0; m < SM_NR; m++)
+		if (sched_measures[m].flags & MF_DROP)
+			json_uint(j, sched_measures[m].key, sched_measure_get(r, m));
+	json_object_end(j);
+	json_bool(j, "none_lost", sched_results_dropped(r) == 0);
+	json_object_end(j);
+}
