@@ -30,6 +30,7 @@ struct diff_row {
 	double change_pct;	/* (cur - base) / base * 100 */
 	bool significant;	/* |cur - base| > ci95(base) + ci95(cur), both with n >= 2 */
 	int verdict;		/* +1 better, -1 worse, 0 neither or not significant */
+	bool incomparable;	/* the sides were measured in ways that change its meaning */
 };
 /*
  * Compare one measure of one value. better as in measure_info (for M_METRIC,

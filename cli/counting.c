@@ -321,6 +321,29 @@ int cli_parse_delay_rate(const struct cli_cmd *cmd, const char *arg, long *rate)
 	return 0;
 }
 
+int collector_take(struct collector_opts *c, const struct cli_cmd *cmd, int code, const char *arg)
+{
+	switch (code) {
+	case OPT_COLLECTOR:
+		return cli_parse_collector(cmd, arg, &c->collector) < 0 ? -1 : 1;
+	case OPT_BTF:
+		c->btf = arg;
+		return 1;
+	case OPT_DELAY_RATE:
+		return cli_parse_delay_rate(cmd, arg, &c->delay_rate) < 0 ? -1 : 1;
+	case OPT_MAX_TASKS:
+	case OPT_MAX_PAIRS:
+		if (parse_long(arg, 1, 1 << 24, code == OPT_MAX_TASKS ? &c->max_tasks :
+			       &c->max_pairs) < 0) {
+			cli_usage_error(cmd, "bad --%s '%s' (1 to 16777216)",
+					code == OPT_MAX_TASKS ? "max-tasks" : "max-pairs", arg);
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
 int cli_parse_collector(const struct cli_cmd *cmd, const char *arg, int *kind)
 {
 	if (!strcmp(arg, "auto"))

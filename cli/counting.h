@@ -12,7 +12,38 @@
 enum {
 	OPT_JSON = OPT_LONG_BASE,
 	OPT_SYSFS_ROOT,
+	OPT_COLLECTOR,		/* the collector's options (COLLECTOR_OPT_ROWS) */
+	OPT_BTF,
+	OPT_DELAY_RATE,
+	OPT_MAX_TASKS,
+	OPT_MAX_PAIRS,
+	OPT_COUNTING_END,	/* a command's own codes start here */
 };
+
+/* The scheduler collector's settings: run, the benchmark loop and top. */
+struct collector_opts {
+	int collector;		/* enum collector_kind */
+	const char *btf;
+	long delay_rate;	/* BPF: wakeups timed per second per CPU (0: all) */
+	long max_tasks;		/* rows of the task table (0: the collector's default) */
+	long max_pairs;		/* waker->wakee pairs kept (0: the collector's default) */
+};
+
+/* Their option rows, declared once for every command that takes them. */
+#define COLLECTOR_OPT_ROWS \
+	{ "collector", OPT_COLLECTOR, "KIND", "bpf (aggregate in the kernel), perf (stream through " \
+					     "ring buffers) or auto (default: bpf where it loads)" }, \
+	{ "btf", OPT_BTF, "FILE", "kernel BTF for the BPF collector (a missing file acts as a " \
+				  "kernel without BTF)" }, \
+	{ "delay-rate", OPT_DELAY_RATE, "N", "BPF: time at most N wakeups a second per CPU, a " \
+					     "systematic sample above (default 5000; 0: all)" }, \
+	{ "max-tasks", OPT_MAX_TASKS, "N", "rows of the task table (default: BPF 65536, perf " \
+					   "every task); tasks beyond are counted as dropped" }, \
+	{ "max-pairs", OPT_MAX_PAIRS, "N", "waker->wakee pairs kept (default 16384 in the " \
+					   "kernel, 65536 over the session); beyond: counted" }
+
+/* Take one collector option; 1 when consumed, 0 when not one, -1 after a usage error. */
+int collector_take(struct collector_opts *c, const struct cli_cmd *cmd, int code, const char *arg);
 
 struct counting_opts {
 	char *events;		/* -e lists, comma-joined */

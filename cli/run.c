@@ -12,8 +12,8 @@
 #include "sweep.h"
 #include "traced.h"
 
-enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_TRACEFS, OPT_SWEEP, OPT_METRIC,
-       OPT_DIRECTION, OPT_SHOW_OUTPUT, OPT_COLLECTOR, OPT_BTF, OPT_DELAY_RATE };
+enum { OPT_SECTIONS = OPT_COUNTING_END, OPT_SVG, OPT_TRACEFS, OPT_SWEEP, OPT_METRIC,
+       OPT_DIRECTION, OPT_SHOW_OUTPUT };
 
 static const struct cli_opt run_opts[] = {
 	{ "event", 'e', "LIST", "counters to use: libpfm4 or perf names, sys:tracepoint, hitm" },
@@ -36,12 +36,7 @@ static const struct cli_opt run_opts[] = {
 				  "-r/--sweep, the metric per value and class shares" },
 	{ "output", 'o', "FILE", "write the text report to FILE instead of stdout" },
 	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "read the CPU topology from DIR instead of /sys" },
-	{ "collector", OPT_COLLECTOR, "KIND", "bpf (aggregate in the kernel), perf (stream through "
-					     "ring buffers) or auto (default: bpf where it loads)" },
-	{ "btf", OPT_BTF, "FILE", "kernel BTF for the BPF collector (a missing file acts as a "
-				  "kernel without BTF)" },
-	{ "delay-rate", OPT_DELAY_RATE, "N", "BPF: time at most N wakeups a second per CPU, a "
-					     "systematic sample above (default 5000; 0: all)" },
+	COLLECTOR_OPT_ROWS,
 	{ "tracefs", OPT_TRACEFS, "DIR", "tracefs mount point (default: found, or mounted)" },
 	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two" },
 	{ "quiet", 'q', NULL, "no notes on stderr" },
@@ -98,13 +93,6 @@ static int take_run_opt(struct run_opts *ro, int c, const char *arg)
 	case OPT_SHOW_OUTPUT:
 		ro->sw.show_output = true;
 		return 1;
-	case OPT_COLLECTOR:
-		return cli_parse_collector(&run_cmd, arg, &ro->sw.collector) < 0 ? -1 : 1;
-	case OPT_BTF:
-		ro->sw.btf = arg;
-		return 1;
-	case OPT_DELAY_RATE:
-		return cli_parse_delay_rate(&run_cmd, arg, &ro->sw.delay_rate) < 0 ? -1 : 1;
 	case OPT_SYSFS_ROOT:
 		ro->sysfs_root = arg;
 		return 1;
@@ -114,13 +102,13 @@ static int take_run_opt(struct run_opts *ro, int c, const char *arg)
 	case 'm':
 		return cli_parse_pages(&run_cmd, arg, &ro->pages) < 0 ? -1 : 1;
 	}
-	return 0;
+	return collector_take(&ro->sw.col, &run_cmd, c, arg);
 }
 
 int cmd_run(int argc, char **argv)
 {
 	struct counting_opts o = { 0 };
-	struct run_opts ro = { .sections = SEC_ALL, .sw.delay_rate = LOCUS_DELAY_RATE };
+	struct run_opts ro = { .sections = SEC_ALL, .sw.col.delay_rate = LOCUS_DELAY_RATE };
 	char *builtin[] = { (char *)locus_self_path(), "bench", "pingpong", NULL };
 	struct session_cfg cfg;
 	struct session_outcome out;
@@ -192,8 +180,10 @@ int cmd_run(int argc, char **argv)
 				  .tracefs = ro.tracefs, .mmap_pages = (int)ro.pages,
 				  .system_wide = o.all_cpus || o.cpu_list,
 				  .memory = (ro.sections & SEC_CACHELINES) != 0,
-				  .collector = ro.sw.collector, .btf = ro.sw.btf,
-				  .delay_rate = ro.sw.delay_rate, .quiet = o.quiet };
+				  .collector = ro.sw.col.collector, .btf = ro.sw.col.btf,
+				  .delay_rate = ro.sw.col.delay_rate, .quiet = o.quiet,
+				  .max_tasks = (int)ro.sw.col.max_tasks,
+				  .max_pairs = (int)ro.sw.col.max_pairs };
 	memset(&tracer, 0, sizeof(tracer));
 	if (ro.sections & (SEC_SCHED | SEC_CACHELINES)) {
 		cfg.trace = &tc;

@@ -241,9 +241,13 @@ static void one(struct loop *lp, const char *value, int rep, char **argv)
 	struct stat_result res;
 	struct tracer *tracer = xcalloc(1, sizeof(*tracer));
 	struct tracer_cfg tc = { .topo = lp->topo, .tracefs = lp->so->tracefs,
-				 .mmap_pages = (int)lp->so->pages, .collector = lp->so->collector,
-				 .btf = lp->so->btf, .delay_rate = lp->so->delay_rate,
-				 .quiet = lp->set.nruns > 0 || lp->o->quiet };
+				 .mmap_pages = (int)lp->so->pages, .collector = lp->so->col.collector,
+				 .btf = lp->so->col.btf, .delay_rate = lp->so->col.delay_rate,
+				 .quiet = lp->set.nruns > 0 || lp->o->quiet,
+				 .cpus = lp->o->cpus, .ncpus = lp->o->ncpus,
+				 .system_wide = lp->o->all_cpus || lp->o->cpu_list,
+				 .max_tasks = (int)lp->so->col.max_tasks,
+				 .max_pairs = (int)lp->so->col.max_pairs };
 	char label[128], *text;
 	double secs;
 	int fd = memfd_create("locus-workload-output", MFD_CLOEXEC);
@@ -265,10 +269,15 @@ static void one(struct loop *lp, const char *value, int rep, char **argv)
 	run.exit_code = out.exit_code;
 	lp->interrupted = out.interrupted;
 	secs = res.runs ? res.elapsed_ns[0] / 1e9 : 0;
-	if (out.traced)
+	if (out.traced) {
 		sweep_measures(&run, tracer_results(tracer), secs);
-	else
+		run.dropped = (long long)sched_results_dropped(tracer_results(tracer));
+		if (lp->set.prov.source == PROV_NONE)
+			lp->set.prov = tracer_results(tracer)->prov; /* the loop's runs share it */
+	} else {
 		sweep_measures(&run, NULL, secs);
+		run.dropped = -1;
+	}
 	if (res.runs)
 		hitm_rate(lp, &res, &run, secs);
 	text = fd >= 0 ? slurp(fd) : xstrdup("");

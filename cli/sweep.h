@@ -14,9 +14,7 @@ struct sweep_opts {
 	const char *tracefs;
 	long pages;
 	bool show_output;	/* echo the workload's output to stderr */
-	int collector;		/* enum collector_kind */
-	const char *btf;
-	long delay_rate;	/* BPF: wakeups timed per second per CPU (0: all) */
+	struct collector_opts col;
 	int argc;		/* locus's own command line, for the record */
 	char **argv;
 };

@@ -22,8 +22,7 @@
 #include "counting.h"
 #include "traced.h"
 
-enum { OPT_EXIT_ON_END = OPT_SYSFS_ROOT + 1, OPT_TEXT, OPT_TRACEFS, OPT_COLLECTOR, OPT_BTF,
-       OPT_DELAY_RATE };
+enum { OPT_EXIT_ON_END = OPT_COUNTING_END, OPT_TEXT, OPT_TRACEFS };
 
 static const struct cli_opt top_opts[] = {
 	{ "delay", 'd', "SECS", "refresh every SECS seconds (default 1, at least 0.1)" },
@@ -38,10 +37,7 @@ static const struct cli_opt top_opts[] = {
 	{ "json", OPT_JSON, "FILE", "write the final results as JSON (- for stdout)" },
 	{ "output", 'o', "FILE", "write the final text report to FILE instead of stdout" },
 	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "read the CPU topology from DIR instead of /sys" },
-	{ "collector", OPT_COLLECTOR, "KIND", "bpf, perf or auto (default: bpf where it loads)" },
-	{ "btf", OPT_BTF, "FILE", "kernel BTF for the BPF collector" },
-	{ "delay-rate", OPT_DELAY_RATE, "N", "BPF: time at most N wakeups a second per CPU "
-					     "(default 5000; 0: all)" },
+	COLLECTOR_OPT_ROWS,
 	{ "tracefs", OPT_TRACEFS, "DIR", "tracefs mount point (default: found, or mounted)" },
 	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two" },
 	{ "quiet", 'q', NULL, "no notes on stderr" },
@@ -67,9 +63,7 @@ struct top {
 	int interval_ms;
 	long iterations;
 	bool exit_on_end, text;
-	int collector;			/* enum collector_kind */
-	const char *btf;
-	long delay_rate;
+	struct collector_opts col;
 	/* the session */
 	struct tracer *tracer;
 	const struct topology *topo;
@@ -276,6 +270,7 @@ static int take_top_opt(struct top *tp, struct counting_opts *o, const char **sy
 {
 	char *end;
 	double d;
+	int took;
 
 	switch (c) {
 	case 'd':
@@ -304,13 +299,6 @@ static int take_top_opt(struct top *tp, struct counting_opts *o, const char **sy
 	case OPT_TRACEFS:
 		*tracefs = arg;
 		return 1;
-	case OPT_COLLECTOR:
-		return cli_parse_collector(&top_cmd, arg, &tp->collector) < 0 ? -1 : 1;
-	case OPT_BTF:
-		tp->btf = arg;
-		return 1;
-	case OPT_DELAY_RATE:
-		return cli_parse_delay_rate(&top_cmd, arg, &tp->delay_rate) < 0 ? -1 : 1;
 	case 'm':
 		return cli_parse_pages(&top_cmd, arg, pages) < 0 ? -1 : 1;
 	case 'r':
@@ -318,7 +306,8 @@ static int take_top_opt(struct top *tp, struct counting_opts *o, const char **sy
 		cli_usage_error(&top_cmd, "option -%c is for locus stat and locus run", c);
 		return -1;
 	}
-	return counting_take(o, &top_cmd, c, arg);
+	took = collector_take(&tp->col, &top_cmd, c, arg);
+	return took ? took : counting_take(o, &top_cmd, c, arg);
 }
 
 /* What the dashboard cannot show here, in one line, and which counters feed it. */
@@ -412,7 +401,7 @@ static void release_top(struct top *tp)
 int cmd_top(int argc, char **argv)
 {
 	struct counting_opts o = { 0 };
-	struct top tp = { .interval_ms = 1000, .delay_rate = LOCUS_DELAY_RATE };
+	struct top tp = { .interval_ms = 1000, .col.delay_rate = LOCUS_DELAY_RATE };
 	const char *sysfs_root = NULL, *tracefs = NULL;
 	long pages = 0;
 	struct session_watch watch;
@@ -460,8 +449,10 @@ int cmd_top(int argc, char **argv)
 	tc = (struct tracer_cfg){ .topo = &topo, .cpus = o.cpus, .ncpus = o.ncpus,
 				  .tracefs = tracefs, .mmap_pages = (int)pages,
 				  .system_wide = o.all_cpus || o.cpu_list, .memory = true,
-				  .collector = tp.collector, .btf = tp.btf,
-				  .delay_rate = tp.delay_rate, .quiet = o.quiet };
+				  .collector = tp.col.collector, .btf = tp.col.btf,
+				  .delay_rate = tp.col.delay_rate, .quiet = o.quiet,
+				  .max_tasks = (int)tp.col.max_tasks,
+				  .max_pairs = (int)tp.col.max_pairs };
 	memset(&tracer, 0, sizeof(tracer));
 	cfg.trace = &tc;
 	cfg.tracer = &tracer;

@@ -16,6 +16,14 @@ static void copy_str(char *dst, size_t len, const struct jv *obj, const char *ke
 	snprintf(dst, len, "%s", jv_str(obj, key, ""));
 }
 
+/* A number of obj in [lo, hi] (NaN and absent: dflt), safe to convert to an integer. */
+static double num_in(const struct jv *obj, const char *key, double lo, double hi, double dflt)
+{
+	double v = jv_num(obj, key, dflt);
+
+	return v != v ? dflt : v < lo ? lo : v > hi ? hi : v;
+}
+
 static int bad(char *err, size_t len, const char *what)
 {
 	snprintf(err, len, "not a locus run file: %s", what);
@@ -50,6 +58,7 @@ static int read_run(struct sweep_set *s, const struct jv *r, char *err, size_t l
 	run.rep = (int)jv_num(r, "run", 0);
 	run.exit_code = (int)jv_num(r, "exit_code", 0);
 	run.ok = ok->b;
+	run.dropped = (long long)num_in(r, "dropped", -1, 9e18, -1);
 	for (size_t i = 0; i < ms->n; i++) {
 		int m = measure_by_key(ms->keys[i]);
 
@@ -61,6 +70,33 @@ static int read_run(struct sweep_set *s, const struct jv *r, char *err, size_t l
 		run.have[m] = true;
 	}
 	sweep_set_add(s, &run);
+	return 0;
+}
+
+/* How the runs were measured; absent in files of older locus (source none: unknown). */
+static int read_prov(struct provenance *p, const struct jv *o, char *err, size_t len)
+{
+	int src, scope, delay;
+
+	memset(p, 0, sizeof(*p));
+	if (!o)
+		return 0;
+	if (o->type != JV_OBJECT)
+		return bad(err, len, "provenance is not an object");
+	src = prov_source_by_key(jv_str(o, "source", ""));
+	scope = prov_scope_by_key(jv_str(o, "scope", ""));
+	delay = prov_delay_by_key(jv_str(o, "delay_resolution", ""));
+	if (src < 0 || scope < 0 || delay < 0)
+		return bad(err, len, "provenance has an unknown source, scope or delay_resolution");
+	p->source = (enum prov_source)src;
+	p->scope = (enum prov_scope)scope;
+	p->delay = (enum prov_delay)delay;
+	copy_str(p->why, sizeof(p->why), o, "why");
+	copy_str(p->cpus_asked, sizeof(p->cpus_asked), o, "cpus_asked");
+	copy_str(p->cpus_honored, sizeof(p->cpus_honored), o, "cpus_honored");
+	p->ncpus_honored = (int)num_in(o, "ncpus_honored", 0, 1 << 20, 0);
+	p->scope_pid = (int32_t)num_in(o, "scope_pid", 0, 1 << 30, 0);
+	p->delay_rate = (long)num_in(o, "delay_rate", 0, 1e9, 0);
 	return 0;
 }
 
@@ -102,9 +138,11 @@ int sweep_parse(const char *text, size_t len, struct sweep_set *s, char *err, si
 			copy_str(s->metric_name, sizeof(s->metric_name), metric, "name");
 			copy_str(s->metric_unit, sizeof(s->metric_unit), metric, "unit");
 		}
+		rc = read_prov(&s->prov, jv_get(root, "provenance"), err, errlen);
 		copy_str(s->sweep_name, sizeof(s->sweep_name), sweep, "name");
 		s->repeat = (int)jv_num(sweep, "repeat", 1);
-		rc = read_values(s, sweep, err, errlen);
+		if (rc == 0)
+			rc = read_values(s, sweep, err, errlen);
 		for (size_t i = 0; rc == 0 && i < runs->n; i++)
 			rc = read_run(s, &runs->items[i], err, errlen);
 	}

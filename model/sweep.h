@@ -47,6 +47,7 @@ struct sweep_run {
 	bool ok;		/* exited 0 and, when asked, the metric was found */
 	double m[M_NR];
 	bool have[M_NR];
+	long long dropped;	/* every drop counter of its results added up; -1: unknown */
 };
 
 /* One benchmark loop: where it ran, what it ran, every run. */

@@ -13,12 +13,34 @@ static bool has_value(const struct sweep_set *s, const char *v)
 	return false;
 }
 
+/* How the two sides were measured differently (enum prov_diff), why in one line. */
+static unsigned measured_differently(const struct sweep_set *a, const struct sweep_set *b,
+				     char *why, size_t len)
+{
+	if (a->prov.source == PROV_NONE || b->prov.source == PROV_NONE) {
+		snprintf(why, len, "%s", a->prov.source == b->prov.source ? "" :
+			 "how one side was measured is unknown (a file of an older locus)");
+		return 0;
+	}
+	return prov_compare(&a->prov, &b->prov, why, len);
+}
+
+/* Whether a difference in how the sides were measured changes what measure m means. */
+static bool incomparable(unsigned d, int m)
+{
+	if ((d & PDIFF_DELAYS) && m == M_P99)
+		return true;
+	return (d & PDIFF_COUNTS) && m != M_METRIC && m != M_ELAPSED;
+}
+
 /* Calls fn for each (value, measure) both sets measured. */
 static void each_row(const struct diff_input *base, const struct diff_input *cur,
 		     void (*fn)(void *ctx, const char *value, int m, const struct diff_row *row),
 		     void *ctx)
 {
 	const struct sweep_set *a = base->set, *b = cur->set;
+	char why[600];
+	unsigned d = measured_differently(a, b, why, sizeof(why));
 
 	for (int v = 0; v < a->nvalues; v++) {
 		const char *val = a->values[v];
@@ -37,6 +59,11 @@ static void each_row(const struct diff_input *base, const struct diff_input *cur
 						    !sb.stddev))
 				continue; /* none on either side: nothing to compare */
 			sweep_compare(&sa, &sb, sweep_better(a, (enum measure)m), &row);
+			if (incomparable(d, m)) { /* a change of method, not of the system */
+				row.significant = false;
+				row.verdict = 0;
+				row.incomparable = true;
+			}
 			fn(ctx, val, m, &row);
 		}
 	}
@@ -89,8 +116,8 @@ static void text_row(void *arg, const char *value, int m, const struct diff_row 
 	}
 	fprintf(t->f, "   %-*s %-7s %9s %6s %9s %6s %7s %8s%s\n", t->vw, value, label(t->set, m),
 		mean_text(r->base.mean, a, sizeof(a)), sa, mean_text(r->cur.mean, b, sizeof(b)), sb,
-		ratio, change, !r->significant ? "" : r->verdict > 0 ? "  * better" :
-		r->verdict < 0 ? "  * worse" : "  *");
+		ratio, change, r->incomparable ? "  ~ measured differently" : !r->significant ? "" :
+		r->verdict > 0 ? "  * better" : r->verdict < 0 ? "  * worse" : "  *");
 }
 
 static void describe(FILE *f, const char *what, const struct diff_input *in)
@@ -132,6 +159,14 @@ void diff_report_text(FILE *f, const struct diff_input *base, const struct diff_
 			a->metric_higher ? "higher" : "lower",
 			b->have_metric && strcmp(a->metric_name, b->metric_name) ?
 			"; the new file's metric differs" : "");
+	{
+		char why[600];
+		unsigned d = measured_differently(a, b, why, sizeof(why));
+
+		if (why[0])
+			fprintf(f, "   %s%s\n", why, d & (PDIFF_DELAYS | PDIFF_COUNTS) ?
+				"; '~' rows are not compared" : "");
+	}
 	fprintf(f, "   ratio = new/base; '*' marks a difference larger than both 95%% confidence "
 		   "intervals together\n\n");
 	for (int v = 0; v < a->nvalues; v++)
@@ -176,6 +211,7 @@ static void json_row(void *arg, const char *value, int m, const struct diff_row 
 		json_null(j, "change_pct");
 	}
 	json_bool(j, "significant", r->significant);
+	json_bool(j, "comparable", !r->incomparable);
 	json_string(j, "verdict", r->verdict > 0 ? "better" : r->verdict < 0 ? "worse" : "none");
 	json_object_end(j);
 }
@@ -189,6 +225,15 @@ void diff_report_json(FILE *f, const struct diff_input *base, const struct diff_
 	json_string(&j, "base", base->name);
 	json_string(&j, "new", cur->name);
 	json_string(&j, "sweep", base->set->sweep_name);
+	{
+		char why[600];
+		unsigned d = measured_differently(base->set, cur->set, why, sizeof(why));
+
+		json_bool(&j, "measured_differently", d != 0);
+		json_string(&j, "how", why);
+		json_bool(&j, "delays_comparable", !(d & PDIFF_DELAYS));
+		json_bool(&j, "counts_comparable", !(d & PDIFF_COUNTS));
+	}
 	json_array(&j, "rows");
 	each_row(base, cur, json_row, &j);
 	json_array_end(&j);

@@ -1,4 +1,5 @@
 /* sweep_report.c - the benchmark loop as text tables and as JSON. */
+#include "prov_report.h"
 #include "sweep_report.h"
 
 #include <string.h>
@@ -50,6 +51,10 @@ void sweep_report_text(FILE *f, const struct sweep_set *s)
 			s->metric_higher ? "higher" : "lower");
 	if (s->hitm_why[0])
 		fprintf(f, "   HITM/s: not supported: %s\n", s->hitm_why);
+	if (s->prov.source != PROV_NONE)
+		fprintf(f, "   measured by %s, CPUs %s, delays %s%s\n", prov_source_name(s->prov.source),
+			s->prov.cpus_honored, prov_delay_key(s->prov.delay),
+			s->prov.delay == DELAY_LOG2 && s->prov.delay_rate ? " (sampled above a rate)" : "");
 	for (int v = 0; v < s->nvalues; v++) {
 		const char *val = s->values[v];
 
@@ -131,6 +136,11 @@ void sweep_report_json(FILE *f, const struct sweep_set *s)
 	json_object_end(&j);
 	if (s->hitm_why[0])
 		json_string(&j, "hitm_unsupported", s->hitm_why);
+	if (s->prov.source != PROV_NONE) {
+		json_object(&j, "provenance");
+		prov_json_members(&j, &s->prov);
+		json_object_end(&j);
+	}
 	json_array(&j, "runs");
 	for (int i = 0; i < s->nruns; i++) {
 		const struct sweep_run *r = &s->runs[i];
@@ -140,6 +150,8 @@ void sweep_report_json(FILE *f, const struct sweep_set *s)
 		json_int(&j, "run", r->rep);
 		json_int(&j, "exit_code", r->exit_code);
 		json_bool(&j, "ok", r->ok);
+		if (r->dropped >= 0)
+			json_int(&j, "dropped", r->dropped);
 		json_object(&j, "measures");
 		for (int m = 0; m < M_NR; m++)
 			if (r->have[m])
