@@ -43,16 +43,18 @@ SAN_OBJS := $(LIB_SRCS:%.c=$(SAN_DIR)/%.o)
 UNITS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
 SAN_UNITS := $(UNIT_SRCS:tests/unit/%.c=build/unit-san/%)
 
-.PHONY: all deps test-deps demo check unit unit-san e2e install clean format bench fuzz
+.PHONY: all deps test-deps fixtures demo check unit unit-san e2e install clean format bench fuzz
 
 all: locus
 
-# Install missing system packages (and libperf) once; silent when all is present.
+# `make demo`, `make check`, `make bench` and `make fuzz` install what is missing; a plain
+# `make` only builds, and says in one line what is missing.
+DEPS_MODE := $(if $(filter demo check bench fuzz,$(MAKECMDGOALS)),,--check)
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh $(DEPS_MODE)
 
 test-deps: deps
-	@scripts/deps.sh --test
+	@scripts/deps.sh --test $(DEPS_MODE)
 
 locus: $(OBJ_DIR)/cli/main.o build/liblocus.a | deps
 	@echo "  LINK    $@"
@@ -140,7 +142,7 @@ build/fuzz_sweep: tests/fuzz/fuzz_sweep.c build/liblocus-fuzz.a
 
 # Fuzz the perf.data reader, then the run JSON reader (locus diff), FUZZ_SECONDS each
 # (default 60), from the seed corpora.
-fuzz: build/fuzz_perfdata build/fuzz_sweep
+fuzz: $(FIXTURES) build/fuzz_perfdata build/fuzz_sweep
 	@mkdir -p build/fuzz-corpus build/fuzz-corpus-sweep
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp build/fuzz_perfdata \
 		-max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
@@ -164,11 +166,18 @@ build/memgen: tests/tools/memgen.c build/liblocus.a
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< build/liblocus.a $(DEP_LIBS)
 
-check: locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san build/memgen build/schedgen | test-deps
+# The sysfs-shaped topology trees the tests load: generated, not committed.
+FIXTURES := tests/fixtures/topology/.generated
+$(FIXTURES): tests/fixtures/topology/make_fixtures.py
+	@echo "  GEN     topology fixtures"
+	$(Q)cd tests/fixtures/topology && python3 make_fixtures.py && touch .generated
+fixtures: $(FIXTURES)
+
+check: $(FIXTURES) locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san build/memgen build/schedgen | test-deps
 	@tests/run.sh
 
 # Benchmarks against perf, interleaved, medians; results in bench/results.md (needs root).
-bench: locus build/synth build/memgen | test-deps
+bench: $(FIXTURES) locus build/synth build/memgen | test-deps
 	@{ echo "# locus benchmarks"; echo; echo "Machine: $$(nproc) CPUs, $$(uname -r), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"; echo; \
 	   bench/perturb.sh 7; echo; bench/report_speed.sh 5; echo; bench/c2c_speed.sh 3; echo; bench/dashboard.sh 5 20; echo; bench/memory.sh 60; echo; \
 	   echo "## Analyzers at 512 CPUs (bench/synth.c)"; echo; echo '```'; \

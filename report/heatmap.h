@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../collectors/topology.h"
+#include "../model/topology.h"
 
 struct heatmap {
 	int n;			/* rows = columns */

@@ -1,10 +1,16 @@
 #!/bin/sh
 # Install what locus needs to build and test; idempotent, silent when all is present.
-# Usage: scripts/deps.sh [--test]   (--test also installs what `make check` needs)
+# Usage: scripts/deps.sh [--test] [--check]   (--test: also what `make check` needs;
+# --check: install nothing, say in one line what is missing; a plain `make` uses it)
 set -eu
 
-want_test=0
-[ "${1:-}" = "--test" ] && want_test=1
+want_test=0 check_only=0
+for a in "$@"; do
+	case $a in
+	--test) want_test=1 ;;
+	--check) check_only=1 ;;
+	esac
+done
 
 # Debian packages: header or tool that proves each is present.
 pkgs="
@@ -51,6 +57,10 @@ have_libperf() {
 have_libperf || missing="$missing linux-source-6.1"
 
 [ -z "$missing" ] && exit 0
+if [ $check_only -eq 1 ]; then
+	echo "locus: missing:$missing (run scripts/deps.sh as root to install them)" >&2
+	exit 1
+fi
 
 if ! command -v apt-get >/dev/null; then
 	echo "locus: missing:$missing (Debian names; on Fedora see README: dnf install ...)" >&2

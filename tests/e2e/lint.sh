@@ -8,7 +8,7 @@ if ! command -v cppcheck >/dev/null; then
 fi
 cppcheck -j2 -q --enable=warning,performance,portability --std=c11 --error-exitcode=1 \
 	--suppress=missingIncludeSystem -D__GNUC__ -DLOCUS_VERSION='"lint"' -Ibuild/bpf \
-	-icollectors/bpf common collectors analyzers report cli workloads >"$TMP/cpp.txt" 2>&1
+	-icollectors/bpf common model collectors analyzers report pipeline cli workloads >"$TMP/cpp.txt" 2>&1
 rc=$?
 if [ $rc -eq 0 ]; then ok "cppcheck: no findings"; else fail "cppcheck: $(head -n 5 "$TMP/cpp.txt")"; fi
 finish

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# provenance.sh - every collector says how it measured: CPUs honored (-C), drops forced with
+# tiny tables and a tiny ring buffer, "none lost" only at zero, the same run counted by perf
+# as the oracle, the loop's JSON and locus diff across collectors.
+. "$(dirname "$0")/../lib.sh"
+
+if ! have_root; then
+	skip "tracing the scheduler needs root here"
+	finish
+fi
+collectors=perf
+if "$LOCUS" doctor 2>/dev/null | grep -q '^ok  *BPF collector'; then
+	collectors="bpf perf"
+else
+	skip "the BPF collector does not load here: only perf is checked"
+fi
+json() { python3 -c "import json, sys; d = json.load(open(sys.argv[1])); $2" "$1"; }
+
+for c in $collectors; do
+	# The oracle: perf stat counts the same tracepoints around the same run.
+	perf stat -x, -o "$TMP/o-$c.txt" -e sched:sched_waking,sched:sched_switch -- \
+		"$LOCUS" run -q --collector $c --sections wakeups,switches --json "$TMP/o-$c.json" \
+		-- "$LOCUS" bench pingpong --pin 0,1 --loops 20000 >"$TMP/o-$c.out" 2>&1
+	expect_eq "$c: run under perf stat exits 0" 0 $?
+	check "$c: wakeups and switches within 5% of perf stat's count of the same run" \
+		python3 - "$TMP/o-$c.json" "$TMP/o-$c.txt" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+perf = {l.split(",")[2]: int(l.split(",")[0]) for l in open(sys.argv[2]) if l.count(",") > 3}
+waking, switch = perf["sched:sched_waking"], perf["sched:sched_switch"]
+w = d["wakeups"]["total"] + d["wakeups"]["woken_while_running"]
+cs = d["context_switches"]["voluntary"] + d["context_switches"]["involuntary"]
+assert waking > 30000 and abs(w - waking) <= 0.05 * waking, (w, waking)
+assert abs(cs - switch) <= 0.05 * switch, (cs, switch)
+PY
+	check "$c: nothing dropped: JSON none_lost and every drop 0, the header says 'none lost'" \
+		json "$TMP/o-$c.json" 'p = d["provenance"]; assert p["none_lost"] and not any(p["drops"].values()), p' \
+		-a -n "$(grep -E '; none lost$' "$TMP/o-$c.out")"
+	check "$c: the provenance names the source, all CPUs honored" json "$TMP/o-$c.json" \
+		"p = d['provenance']; assert p['source'] == '$c' and p['cpus_asked'] == 'all' and p['ncpus_honored'] == $(nproc), p"
+
+	# -C 0 with both threads on CPU 1: nothing emitted on CPU 1 is seen.
+	"$LOCUS" run -q -C 0 --collector $c --sections wakeups --json "$TMP/c0-$c.json" \
+		-- "$LOCUS" bench pingpong --pin 1,1 --loops 20000 >"$TMP/c0-$c.txt" 2>&1
+	expect_eq "$c: -C 0 run exits 0" 0 $?
+	check "$c: -C 0: no wakeup traced from CPU 1's events, CPU 0 honored" json "$TMP/c0-$c.json" '
+p, w = d["provenance"], d["wakeups"]
+assert p["cpus_asked"] == "0" and p["cpus_honored"] == "0" and p["ncpus_honored"] == 1, p
+assert sum(w["matrix"][1]) == 0, w["matrix"]
+assert w["total"] < 1000, w["total"]'
+	check "$c: -C 0: the header says which CPUs were honored" grep -q "CPUs: 0 asked, 0 honored (1)" "$TMP/c0-$c.txt"
+
+	# Tiny task and pair tables: the drops show in the header, the JSON and the dashboard.
+	"$LOCUS" run -q --collector $c --max-tasks 1 --max-pairs 1 --sections wakeups \
+		--json "$TMP/t-$c.json" -- "$LOCUS" bench pingpong --loops 5000 >"$TMP/t-$c.txt" 2>&1
+	check "$c: --max-tasks 1 --max-pairs 1: the header counts both drops" \
+		grep -Eq '[0-9,]+ wakeups beyond the pair table, [0-9,]+ tasks beyond the task table$' "$TMP/t-$c.txt"
+	check "$c: --max-tasks 1 --max-pairs 1: JSON drops and tables bounded" json "$TMP/t-$c.json" '
+p = d["provenance"]
+assert p["drops"]["tasks"] >= 1 and p["drops"]["pair_wakeups"] > 0 and not p["none_lost"], p
+assert len(d["tasks"]) <= 1, len(d["tasks"])'
+	"$LOCUS" top --text -d 0.5 --exit-on-end --collector $c --max-pairs 1 \
+		-- "$LOCUS" bench pingpong --loops 100000 >"$TMP/top-$c.txt" 2>&1
+	check "$c: the dashboard header says lost and what measured" \
+		grep -Eq "^locus top .* CPUs 0-$(($(nproc) - 1))  [0-9.,K]+ lost" "$TMP/top-$c.txt"
+	check "$c: the dashboard names its source" grep -q "the workload's tasks, $([ $c = bpf ] && echo 'BPF in the kernel' || echo 'perf ring buffers')" "$TMP/top-$c.txt"
+done
+
+# A tiny ring buffer: the perf stream loses records and says so everywhere.
+"$LOCUS" run -q --collector perf -m 1 --sections wakeups --json "$TMP/rb.json" \
+	-- hackbench -g 4 -l 300 >"$TMP/rb.txt" 2>&1
+if json "$TMP/rb.json" 'assert d["provenance"]["drops"]["records_lost"] > 0'; then
+	ok "-m 1: records lost are counted in the JSON"
+	check "-m 1: the header lists them and warns" grep -q "records the kernel dropped" "$TMP/rb.txt"
+	check "-m 1: no 'none lost'" test -z "$(grep 'none lost' "$TMP/rb.txt")"
+else
+	skip "-m 1: this machine kept up with hackbench through one page per CPU"
+fi
+
+# The loop's JSON carries provenance; diff across collectors says so and marks no delay row.
+if [ "$collectors" = "bpf perf" ]; then
+	for c in bpf perf; do
+		"$LOCUS" run -q -r 3 --collector $c --metric pingpong --json "$TMP/l-$c.json" \
+			-- "$LOCUS" bench pingpong --pin 0,1 --loops 5000 >/dev/null 2>&1
+		check "$c loop: its JSON has the provenance" json "$TMP/l-$c.json" \
+			"p = d['provenance']; assert p['source'] == '$c' and p['delay_resolution'] == ('log2' if '$c' == 'bpf' else 'log-linear'), p; assert all(r['dropped'] >= 0 for r in d['runs'])"
+	done
+	"$LOCUS" diff "$TMP/l-bpf.json" "$TMP/l-perf.json" >"$TMP/diff.txt" 2>&1
+	check "diff bpf vs perf: says in one line that they were measured differently" \
+		grep -q "measured differently: base bpf, log2 delays.*; new perf, log-linear delays" "$TMP/diff.txt"
+	check "diff bpf vs perf: the p99 row is not compared" grep -Eq "p99us .*~ measured differently$" "$TMP/diff.txt"
+	"$LOCUS" diff --json "$TMP/d.json" "$TMP/l-bpf.json" "$TMP/l-perf.json" >/dev/null 2>&1
+	check "diff bpf vs perf JSON: delays not comparable, no delay row significant" json "$TMP/d.json" '
+assert d["measured_differently"] and not d["delays_comparable"] and d["counts_comparable"], d
+rows = [r for r in d["rows"] if r["measure"] == "wake_to_run_p99_us"]
+assert rows and all(not r["significant"] and not r["comparable"] for r in rows), rows'
+	"$LOCUS" diff "$TMP/l-perf.json" "$TMP/l-perf.json" >"$TMP/same.txt" 2>&1
+	check "diff of one collector with itself: nothing said of methods" \
+		test -z "$(grep -e 'measured differently' "$TMP/same.txt")"
+fi
+finish
