@@ -91,7 +91,9 @@ check "top, 0.1 s refreshes: ~40,000 wakeups, all placed and timed, pairs sum to
 import json, sys
 d = json.load(open(sys.argv[1]))
 w, lat = d["wakeups"], d["latency"]
-assert abs(w["total"] - 40000) <= 0.02 * 40000, w["total"]
+# every waking of the 20,000 round trips: placed, or found its task still running (more
+# of those on a busy machine)
+assert abs(w["total"] + w["woken_while_running"] - 40000) <= 0.02 * 40000, w
 assert abs(w["placed"] - w["total"]) <= 2, (w["placed"], w["total"])
 assert abs(lat["wake_to_run_ns"]["count"] - w["placed"]) <= 2, (lat, w["placed"])
 pairs = sum(p["count"] for p in d["pairs"]) + d.get("pairs_dropped", 0)
