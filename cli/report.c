@@ -97,8 +97,11 @@ static void text_doc(FILE *f, void *arg)
 	input_text(f, o->st, o->topo_note);
 	if (o->st->sched_samples || !o->st->mem_samples)
 		sched_report_text(f, wakeup_results(&o->st->an), o->sections, &o->ctx);
-	if (o->st->mem_samples && (o->sections & SEC_CACHELINES))
-		cacheline_report_text(f, &o->st->cl, &o->st->syms);
+	if (o->st->mem_samples && (o->sections & SEC_CACHELINES)) {
+		struct symbolizer sz = symbols_symbolizer(&o->st->syms);
+
+		cacheline_report_text(f, &o->st->cl, &sz);
+	}
 }
 
 static void json_doc(FILE *f, void *arg)
@@ -127,8 +130,11 @@ static void json_doc(FILE *f, void *arg)
 	json_object_end(&j);
 	if (st->sched_samples || !st->mem_samples)
 		sched_report_json_members(&j, wakeup_results((struct wakeup *)&st->an), &o->ctx);
-	if (st->mem_samples)
-		cacheline_report_json_members(&j, &st->cl, (struct symbols *)&st->syms);
+	if (st->mem_samples) {
+		struct symbolizer sz = symbols_symbolizer((struct symbols *)&st->syms);
+
+		cacheline_report_json_members(&j, &st->cl, &sz);
+	}
 	json_object_end(&j);
 	json_end(&j);
 }

@@ -12,8 +12,11 @@ static void sched_text(FILE *f, void *arg)
 
 	if (rr->sections & SEC_SCHED)
 		sched_report_text(f, rr->res, rr->sections, &rr->ctx);
-	if ((rr->sections & SEC_CACHELINES) && rr->tracer->mem_on)
-		cacheline_report_text(f, &rr->tracer->cl, &rr->tracer->syms);
+	if ((rr->sections & SEC_CACHELINES) && rr->tracer->mem_on) {
+		struct symbolizer sz = symbols_symbolizer(&rr->tracer->syms);
+
+		cacheline_report_text(f, &rr->tracer->cl, &sz);
+	}
 	else if (rr->sections & SEC_CACHELINES)
 		cacheline_report_unsupported(f, rr->mem_why);
 }
@@ -25,7 +28,9 @@ static void sched_json(struct json *j, void *arg)
 	if (rr->sections & SEC_SCHED)
 		sched_report_json_members(j, rr->res, &rr->ctx);
 	if ((rr->sections & SEC_CACHELINES) && rr->tracer->mem_on) {
-		cacheline_report_json_members(j, &rr->tracer->cl, &rr->tracer->syms);
+		struct symbolizer sz = symbols_symbolizer(&rr->tracer->syms);
+
+		cacheline_report_json_members(j, &rr->tracer->cl, &sz);
 	} else if (rr->sections & SEC_CACHELINES) {
 		json_object(j, "memory");
 		json_bool(j, "supported", false);

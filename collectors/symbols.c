@@ -201,3 +201,13 @@ void symbols_release(struct symbols *s)
 	free(s->procs);
 	memset(s, 0, sizeof(*s));
 }
+
+static const char *any_process(void *ctx, uint64_t addr, char *buf, size_t len)
+{
+	return symbols_lookup(ctx, 0, addr, buf, len);
+}
+
+struct symbolizer symbols_symbolizer(struct symbols *s)
+{
+	return (struct symbolizer){ any_process, s };
+}

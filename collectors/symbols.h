@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../model/symbolize.h"
+
 struct sym_region {
 	uint32_t pid;
 	uint64_t start, end, pgoff;
@@ -44,6 +46,8 @@ void symbols_add_map(struct symbols *s, uint32_t pid, uint64_t start, uint64_t l
  * with debug info, "global+0x8" for data. NULL when nothing covers it.
  */
 const char *symbols_lookup(struct symbols *s, uint32_t pid, uint64_t addr, char *buf, size_t len);
+/* s as a report's symbolizer: any process's addresses (pid 0). s must outlive it. */
+struct symbolizer symbols_symbolizer(struct symbols *s);
 void symbols_release(struct symbols *s);
 
 #endif

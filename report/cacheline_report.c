@@ -4,7 +4,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "../collectors/symbols.h"
 #include "../common/util.h"
 
 #define JSON_LINES 100
@@ -40,14 +39,14 @@ void cacheline_report_unsupported(FILE *f, const char *why)
 }
 
 /* The code column: names where the maps allow, else addresses. */
-static void code_text(struct symbols *syms, const struct cl_set *s, char *buf, size_t len)
+static void code_text(const struct symbolizer *syms, const struct cl_set *s, char *buf, size_t len)
 {
 	size_t o = 0;
 	char name[256];
 
 	buf[0] = '\0';
 	for (int i = 0; i < s->len && o + 2 < len; i++) {
-		const char *n = syms ? symbols_lookup(syms, 0, s->v[i], name, sizeof(name)) : NULL;
+		const char *n = symbolize(syms, s->v[i], name, sizeof(name));
 
 		if (n) {
 			/* the function alone: the column is narrow */
@@ -79,7 +78,7 @@ static void print_wrapped(FILE *f, const char *lead, const char *text)
 	fprintf(f, "%s\n", text);
 }
 
-void cacheline_report_text(FILE *f, const struct cacheline *c, struct symbols *syms)
+void cacheline_report_text(FILE *f, const struct cacheline *c, const struct symbolizer *syms)
 {
 	const struct mem_stats *t = &c->total;
 	char a[32], b[32], d[32], e[32];
@@ -142,7 +141,7 @@ void cacheline_report_text(FILE *f, const struct cacheline *c, struct symbols *s
 		}
 		cl_verdict_text(c, l, verdict, sizeof(verdict));
 		print_wrapped(f, "      => ", verdict);
-		if (syms && symbols_lookup(syms, 0, l->addr + l->off[0].offset, verdict,
+		if (symbolize(syms, l->addr + l->off[0].offset, verdict,
 					   sizeof(verdict)))
 			fprintf(f, "      data: %s\n", verdict);
 		fputc('\n', f);
@@ -189,13 +188,13 @@ static void set_json(struct json *j, const char *key, const struct cl_set *s, bo
 	json_array_end(j);
 }
 
-static void symbols_json(struct json *j, struct symbols *syms, const struct cl_set *s)
+static void symbols_json(struct json *j, const struct symbolizer *syms, const struct cl_set *s)
 {
 	char name[256];
 
 	json_array(j, "symbols");
 	for (int i = 0; i < s->len; i++) {
-		const char *n = syms ? symbols_lookup(syms, 0, s->v[i], name, sizeof(name)) : NULL;
+		const char *n = symbolize(syms, s->v[i], name, sizeof(name));
 
 		if (n)
 			json_string(j, NULL, n);
@@ -204,7 +203,7 @@ static void symbols_json(struct json *j, struct symbols *syms, const struct cl_s
 }
 
 void cacheline_report_json_members(struct json *j, const struct cacheline *c,
-				   struct symbols *syms)
+				   const struct symbolizer *syms)
 {
 	const struct mem_stats *t = &c->total;
 	char buf[512];
@@ -254,7 +253,7 @@ void cacheline_report_json_members(struct json *j, const struct cacheline *c,
 			set_json(j, "cpus", &o->cpus, false);
 			set_json(j, "code", &o->ips, true);
 			symbols_json(j, syms, &o->ips);
-			if (syms && symbols_lookup(syms, 0, l->addr + o->offset, buf, sizeof(buf)))
+			if (symbolize(syms, l->addr + o->offset, buf, sizeof(buf)))
 				json_string(j, "data_symbol", buf);
 			json_object_end(j);
 		}

@@ -5,16 +5,16 @@
 #include <stdio.h>
 
 #include "../analyzers/cacheline.h"
+#include "../model/symbolize.h"
 #include "json.h"
 
 /* Lines shown in text (JSON holds up to 100). */
 #define CL_REPORT_LINES 10
 
-struct symbols;
 /* syms names code and data addresses (may be NULL: addresses are printed). */
-void cacheline_report_text(FILE *f, const struct cacheline *c, struct symbols *syms);
+void cacheline_report_text(FILE *f, const struct cacheline *c, const struct symbolizer *syms);
 void cacheline_report_json_members(struct json *j, const struct cacheline *c,
-				   struct symbols *syms);
+				   const struct symbolizer *syms);
 /* The section when memory sampling could not run: one line saying why. */
 void cacheline_report_unsupported(FILE *f, const char *why);
 

@@ -11,8 +11,6 @@ declare -A allow=(
 	[pipeline]="common model collectors analyzers pipeline"
 	[workloads]="common workloads"
 )
-# Known exceptions, each with its reason; a new one fails.
-known="report/cacheline_report.c:collectors/symbols.h" # symbols resolved while formatting (issue 15 left it)
 bad=0
 for layer in "${!allow[@]}"; do
 	for f in "$layer"/*.[ch]; do
@@ -20,16 +18,16 @@ for layer in "${!allow[@]}"; do
 		while read -r inc; do
 			to=${inc%%/*}
 			case " ${allow[$layer]} " in *" $to "*) continue ;; esac
-			case " $known " in *" $f:$inc "*) continue ;; esac
 			fail "$f includes $inc: $layer may include only ${allow[$layer]}"
 			bad=1
 		done < <(sed -n 's|^#include "\.\./\([a-z]*/[a-z_./]*\)".*|\1|p' "$f")
 	done
 done
 [ $bad -eq 0 ] && ok "every include stays within its layer's rules (docs/layers.md)"
+big=0
 for f in cli/*.c; do
 	n=$(wc -l <"$f")
-	[ "$n" -le 600 ] || fail "$f has $n lines (commands stay small)"
+	[ "$n" -le 600 ] || { fail "$f has $n lines (commands stay small)"; big=1; }
 done
-ok "cli/ holds commands, each under 600 lines"
+[ $big -eq 0 ] && ok "cli/ holds commands, each under 600 lines"
 finish
