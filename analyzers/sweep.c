@@ -19,7 +19,7 @@ void sweep_measures(struct sweep_run *run, const struct sched_results *r, double
 	run->m[M_CS] = (double)(r->voluntary + r->involuntary) / elapsed_s;
 	run->have[M_CS] = true;
 	for (int k = 0; k < SM_NR; k++) {
-		if (!(sched_measures[k].flags & MF_LOOP))
+		if (!(sched_measures[k].flags & MF_LOOP) || !sched_measured(r, k))
 			continue;
 		run->m[M_S_FIRST + k] = (double)sched_measure_get(r, k) / elapsed_s;
 		run->have[M_S_FIRST + k] = true;

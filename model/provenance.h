@@ -44,6 +44,8 @@ struct provenance {
 	int32_t scope_pid;	/* SCOPE_PID, or a file's --pid */
 	enum prov_delay delay;
 	long delay_rate;	/* the BPF collector's timing limit per CPU per s; 0: every wakeup */
+	uint64_t unmeasured;	/* bit 1 << SM_<field>: a measure this source does not count
+				 * (JSON null, left out of text: never a made-up 0) */
 };
 
 /* "perf ring buffers", "BPF in the kernel", "perf.data replay", "none" */

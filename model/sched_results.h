@@ -101,6 +101,13 @@ enum sched_measure_id {
 	SM_NR
 };
 extern const struct sched_measure sched_measures[SM_NR];
+_Static_assert(SM_NR <= 64, "provenance.unmeasured holds a bit per measure");
+#define SM_BIT(field) (1ull << SM_##field)
+/* Whether r's source counts measure m (else its value is not a measured 0). */
+static inline bool sched_measured(const struct sched_results *r, int m)
+{
+	return !(r->prov.unmeasured >> m & 1);
+}
 static inline uint64_t *sched_measure_ptr(struct sched_results *r, int m)
 {
 	return (uint64_t *)(void *)((char *)r + sched_measures[m].offset);

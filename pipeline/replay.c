@@ -172,6 +172,8 @@ static void stamp(struct replay *rp, struct sched_results *r)
 	p->scope = SCOPE_ALL;
 	p->scope_pid = rp->o->pid;
 	p->delay = DELAY_LOGLIN;
+	/* a file's lost and undecodable records are counted whatever they held */
+	p->unmeasured = SM_BIT(mem_lost) | SM_BIT(mem_undecodable);
 	r->late = rp->ro.late;
 	r->undecodable = rp->undecodable;
 }

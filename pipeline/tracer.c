@@ -241,6 +241,9 @@ static int start_bpf_session(struct tracer *t, const struct tracer_cfg *cfg, cha
 	reorder_init(&t->ro);
 	t->prov.delay = DELAY_LOG2;
 	t->prov.delay_rate = cfg->delay_rate;
+	/* no records to lose, reorder or decode, and every switch is seen */
+	t->prov.unmeasured |= SM_BIT(lost) | SM_BIT(late) | SM_BIT(undecodable) |
+			      SM_BIT(switch_in_missed);
 	tracer_stamp(t, &t->an.r);
 	if (cfg->memory)
 		start_memory(t, cfg);
@@ -284,6 +287,8 @@ static void prov_init(struct tracer *t, const struct tracer_cfg *cfg)
 void tracer_stamp(struct tracer *t, struct sched_results *r)
 {
 	r->prov = t->prov;
+	if (!t->mem_on)
+		r->prov.unmeasured |= SM_BIT(mem_lost) | SM_BIT(mem_undecodable);
 	if (!t->bs) {
 		r->late = t->ro.late;
 		r->undecodable = t->col.undecodable;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../common/util.h"
+#include "sched_report.h"
 
 const char *prov_drops_text(const struct sched_results *r, char *buf, size_t len)
 {
@@ -80,9 +81,7 @@ void prov_report_json(struct json *j, const struct sched_results *r, uint64_t ev
 	json_uint(j, "delays_timed", r->delay.count);
 	json_uint(j, "delays_untimed", r->delays_untimed);
 	json_object(j, "drops");
-	for (int m = 0; m < SM_NR; m++)
-		if (sched_measures[m].flags & MF_DROP)
-			json_uint(j, sched_measures[m].key, sched_measure_get(r, m));
+	sched_measures_json(j, r, "drops");
 	json_object_end(j);
 	json_bool(j, "none_lost", sched_results_dropped(r) == 0);
 	json_object_end(j);

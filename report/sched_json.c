@@ -190,9 +190,14 @@ static void cpus_json(struct json *j, const struct sched_results *r)
 
 void sched_measures_json(struct json *j, const struct sched_results *r, const char *group)
 {
-	for (int m = 0; m < SM_NR; m++)
-		if (!strcmp(sched_measures[m].group, group))
+	for (int m = 0; m < SM_NR; m++) {
+		if (strcmp(sched_measures[m].group, group))
+			continue;
+		if (sched_measured(r, m))
 			json_uint(j, sched_measures[m].key, sched_measure_get(r, m));
+		else
+			json_null(j, sched_measures[m].key); /* not counted by this source */
+	}
 }
 
 void sched_report_json_members(struct json *j, const struct sched_results *r,

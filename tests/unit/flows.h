@@ -61,6 +61,7 @@ static inline void test_provenance(struct sched_results *r, const struct topolog
 	p->ncpus_honored = topo->nonline;
 	p->scope = SCOPE_WORKLOAD;
 	p->delay = DELAY_LOGLIN;
+	p->unmeasured = SM_BIT(mem_lost) | SM_BIT(mem_undecodable); /* no memory sampling */
 }
 
 #endif
