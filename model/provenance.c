@@ -1,6 +1,9 @@
 /* provenance.c - names of sources, scopes and delay resolutions; comparing two provenances. */
 #include "provenance.h"
 
+#include "topology.h"
+#include "../common/util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,14 +100,14 @@ static int cmp_int(const void *a, const void *b)
 
 void prov_cpu_list(const int *cpus, int n, char *buf, size_t len)
 {
-	int *s = malloc(((size_t)n + 1) * sizeof(int));
+	int *s = xcalloc((size_t)n + 1, sizeof(int));
 	size_t at = 0;
 
-	buf[0] = '\0';
-	if (!s || len == 0) {
+	if (len == 0) {
 		free(s);
 		return;
 	}
+	buf[0] = '\0';
 	memcpy(s, cpus, (size_t)n * sizeof(int));
 	qsort(s, (size_t)n, sizeof(int), cmp_int);
 	for (int i = 0; i < n;) {
@@ -125,6 +128,27 @@ void prov_cpu_list(const int *cpus, int n, char *buf, size_t len)
 		i = j + 1;
 	}
 	free(s);
+}
+
+void prov_set_cpus(struct provenance *p, const struct topology *topo, const int *cpus, int n)
+{
+	int *on;
+
+	if (cpus) {
+		prov_cpu_list(cpus, n, p->cpus_asked, sizeof(p->cpus_asked));
+		memcpy(p->cpus_honored, p->cpus_asked, sizeof(p->cpus_honored));
+		p->ncpus_honored = n;
+		return;
+	}
+	snprintf(p->cpus_asked, sizeof(p->cpus_asked), "all");
+	on = xcalloc((size_t)topo->ncpus + 1, sizeof(int));
+	n = 0;
+	for (int c = 0; c < topo->ncpus; c++)
+		if (topo->cpu[c].present)
+			on[n++] = c;
+	prov_cpu_list(on, n, p->cpus_honored, sizeof(p->cpus_honored));
+	p->ncpus_honored = n;
+	free(on);
 }
 
 /* "BPF in the kernel, power-of-two delays timed at most 5000/s per CPU, CPUs 0" */

@@ -157,18 +157,11 @@ static void add_map(struct replay *rp, const struct pd_record *rec)
 static void stamp(struct replay *rp, struct sched_results *r)
 {
 	struct provenance *p = &r->prov;
-	int n = 0, *on = xcalloc((size_t)rp->topo.ncpus + 1, sizeof(int));
 
 	memset(p, 0, sizeof(*p));
 	p->source = PROV_REPLAY;
 	snprintf(p->why, sizeof(p->why), "%s", rp->o->path);
-	snprintf(p->cpus_asked, sizeof(p->cpus_asked), "all");
-	for (int c = 0; c < rp->topo.ncpus; c++)
-		if (rp->topo.cpu[c].present)
-			on[n++] = c;
-	prov_cpu_list(on, n, p->cpus_honored, sizeof(p->cpus_honored));
-	p->ncpus_honored = n;
-	free(on);
+	prov_set_cpus(p, &rp->topo, NULL, 0);
 	p->scope = SCOPE_ALL;
 	p->scope_pid = rp->o->pid;
 	p->delay = DELAY_LOGLIN;

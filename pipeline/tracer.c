@@ -262,24 +262,11 @@ static int start_bpf_session(struct tracer *t, const struct tracer_cfg *cfg, cha
 static void prov_init(struct tracer *t, const struct tracer_cfg *cfg)
 {
 	struct provenance *p = &t->prov;
-	int n = 0, *on = xcalloc((size_t)cfg->topo->ncpus + 1, sizeof(int));
 
 	p->source = PROV_PERF;
 	snprintf(p->why, sizeof(p->why), "%s", cfg->record_path ? "recording streams every event"
 		 : cfg->collector == COLLECTOR_PERF ? "asked for" : "");
-	if (cfg->cpus) {
-		prov_cpu_list(cfg->cpus, cfg->ncpus, p->cpus_asked, sizeof(p->cpus_asked));
-		memcpy(p->cpus_honored, p->cpus_asked, sizeof(p->cpus_honored));
-		p->ncpus_honored = cfg->ncpus;
-	} else {
-		snprintf(p->cpus_asked, sizeof(p->cpus_asked), "all");
-		for (int c = 0; c < cfg->topo->ncpus; c++)
-			if (cfg->topo->cpu[c].present)
-				on[n++] = c;
-		prov_cpu_list(on, n, p->cpus_honored, sizeof(p->cpus_honored));
-		p->ncpus_honored = n;
-	}
-	free(on);
+	prov_set_cpus(p, cfg->topo, cfg->cpus, cfg->ncpus);
 	p->scope = cfg->system_wide ? SCOPE_SYSTEM : cfg->scope;
 	p->scope_pid = cfg->scope_pid;
 }
