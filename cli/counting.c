@@ -328,8 +328,10 @@ int collector_take(struct collector_opts *c, const struct cli_cmd *cmd, int code
 		return cli_parse_collector(cmd, arg, &c->collector) < 0 ? -1 : 1;
 	case OPT_BTF:
 		c->btf = arg;
+		c->bpf_only_set = true;
 		return 1;
 	case OPT_DELAY_RATE:
+		c->bpf_only_set = true;
 		return cli_parse_delay_rate(cmd, arg, &c->delay_rate) < 0 ? -1 : 1;
 	case OPT_MAX_TASKS:
 	case OPT_MAX_PAIRS:
@@ -340,6 +342,16 @@ int collector_take(struct collector_opts *c, const struct cli_cmd *cmd, int code
 			return -1;
 		}
 		return 1;
+	}
+	return 0;
+}
+
+int collector_finish(const struct collector_opts *c, const struct cli_cmd *cmd)
+{
+	if (c->collector == COLLECTOR_PERF && c->bpf_only_set) {
+		cli_usage_error(cmd, "--btf and --delay-rate are for the BPF collector (the perf "
+				"collector times every wakeup)");
+		return -1;
 	}
 	return 0;
 }

@@ -27,6 +27,7 @@ struct collector_opts {
 	long delay_rate;	/* BPF: wakeups timed per second per CPU (0: all) */
 	long max_tasks;		/* rows of the task table (0: the collector's default) */
 	long max_pairs;		/* waker->wakee pairs kept (0: the collector's default) */
+	bool bpf_only_set;	/* --btf or --delay-rate given: settings only BPF honors */
 };
 
 /* Their option rows, declared once for every command that takes them. */
@@ -44,6 +45,8 @@ struct collector_opts {
 
 /* Take one collector option; 1 when consumed, 0 when not one, -1 after a usage error. */
 int collector_take(struct collector_opts *c, const struct cli_cmd *cmd, int code, const char *arg);
+/* After every option: refuse a setting the chosen collector cannot honor (-1, usage error). */
+int collector_finish(const struct collector_opts *c, const struct cli_cmd *cmd);
 
 struct counting_opts {
 	char *events;		/* -e lists, comma-joined */

@@ -148,7 +148,7 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "locus: no command given: running the built-in workload "
 					"'locus bench pingpong'\n");
 	}
-	if (counting_finish(&o, &run_cmd, cmdv) < 0) {
+	if (counting_finish(&o, &run_cmd, cmdv) < 0 || collector_finish(&ro.sw.col, &run_cmd) < 0) {
 		counting_release(&o);
 		return EXIT_LOCUS_USAGE;
 	}

@@ -436,7 +436,7 @@ int cmd_top(int argc, char **argv)
 	cmdv = argv + optind;
 	if (!cmdv[0] && !o.pid && !o.cpu_list)
 		o.all_cpus = true; /* no command: the whole machine */
-	if (counting_finish(&o, &top_cmd, cmdv) < 0) {
+	if (counting_finish(&o, &top_cmd, cmdv) < 0 || collector_finish(&tp.col, &top_cmd) < 0) {
 		counting_release(&o);
 		return EXIT_LOCUS_USAGE;
 	}

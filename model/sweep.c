@@ -31,8 +31,8 @@ const struct measure_info *measure_info(enum measure m)
 int measure_by_key(const char *key)
 {
 	for (int m = 0; m < M_NR; m++)
-		if (!strcmp(infos[m].key, key))
-			return m;
+		if (infos[m].label[0] && !strcmp(infos[m].key, key))
+			return m; /* slots of measures the loop does not take have no label */
 	return -1;
 }
 

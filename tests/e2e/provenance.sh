@@ -66,6 +66,12 @@ assert len(d["tasks"]) <= 1, len(d["tasks"])'
 	check "$c: the dashboard names its source" grep -q "the workload's tasks, $([ $c = bpf ] && echo 'BPF in the kernel' || echo 'perf ring buffers')" "$TMP/top-$c.txt"
 done
 
+# A setting the chosen collector cannot honor is refused, not ignored.
+"$LOCUS" run --collector perf --delay-rate 100 -- true >/dev/null 2>"$TMP/refuse.err"
+expect_eq "--collector perf --delay-rate: a usage error" 2 $?
+check "--collector perf --delay-rate: says why in one line" \
+	grep -qx "locus run: --btf and --delay-rate are for the BPF collector (the perf collector times every wakeup) (see 'locus run --help')" "$TMP/refuse.err"
+
 # A tiny ring buffer: the perf stream loses records and says so everywhere.
 "$LOCUS" run -q --collector perf -m 1 --sections wakeups --json "$TMP/rb.json" \
 	-- hackbench -g 4 -l 300 >"$TMP/rb.txt" 2>&1
