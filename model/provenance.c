@@ -98,56 +98,22 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void prov_cpu_list(const int *cpus, int n, char *buf, size_t len)
-{
-	int *s = xcalloc((size_t)n + 1, sizeof(int));
-	size_t at = 0;
-
-	if (len == 0) {
-		free(s);
-		return;
-	}
-	buf[0] = '\0';
-	memcpy(s, cpus, (size_t)n * sizeof(int));
-	qsort(s, (size_t)n, sizeof(int), cmp_int);
-	for (int i = 0; i < n;) {
-		int j = i, w;
-
-		while (j + 1 < n && s[j + 1] <= s[j] + 1)
-			j++;
-		if (s[j] == s[i])
-			w = snprintf(buf + at, len - at, "%s%d", at ? "," : "", s[i]);
-		else
-			w = snprintf(buf + at, len - at, "%s%d-%d", at ? "," : "", s[i], s[j]);
-		if (w < 0 || (size_t)w >= len - at) {
-			/* too long for buf: say so rather than cut a number */
-			snprintf(buf, len, "%d CPUs", n);
-			break;
-		}
-		at += (size_t)w;
-		i = j + 1;
-	}
-	free(s);
-}
-
 void prov_set_cpus(struct provenance *p, const struct topology *topo, const int *cpus, int n)
 {
-	int *on;
+	int *on = xcalloc((size_t)(cpus ? n : topo->ncpus) + 1, sizeof(int)), k = 0;
 
 	if (cpus) {
-		prov_cpu_list(cpus, n, p->cpus_asked, sizeof(p->cpus_asked));
-		memcpy(p->cpus_honored, p->cpus_asked, sizeof(p->cpus_honored));
-		p->ncpus_honored = n;
-		return;
+		memcpy(on, cpus, (size_t)n * sizeof(int));
+		qsort(on, (size_t)n, sizeof(int), cmp_int);
+		k = n;
+	} else {
+		for (int c = 0; c < topo->ncpus; c++)
+			if (topo->cpu[c].present)
+				on[k++] = c;
 	}
-	snprintf(p->cpus_asked, sizeof(p->cpus_asked), "all");
-	on = xcalloc((size_t)topo->ncpus + 1, sizeof(int));
-	n = 0;
-	for (int c = 0; c < topo->ncpus; c++)
-		if (topo->cpu[c].present)
-			on[n++] = c;
-	prov_cpu_list(on, n, p->cpus_honored, sizeof(p->cpus_honored));
-	p->ncpus_honored = n;
+	fmt_cpu_list(on, k, p->cpus_honored, sizeof(p->cpus_honored));
+	snprintf(p->cpus_asked, sizeof(p->cpus_asked), "%s", cpus ? p->cpus_honored : "all");
+	p->ncpus_honored = k;
 	free(on);
 }
 

@@ -62,8 +62,6 @@ const char *prov_scope_text(const struct provenance *p, char *buf, size_t len);
 /* "exact, in log-linear buckets of 6.25%", "power-of-two buckets (midpoints)", "none" */
 const char *prov_delay_text(enum prov_delay d);
 
-/* Write CPUs cpus[0..n) (sorted or not) as a list "0-3,8" into buf. */
-void prov_cpu_list(const int *cpus, int n, char *buf, size_t len);
 struct topology;
 /* The CPUs asked for (cpus[0..n), or NULL: "all", every CPU online in topo) and honored. */
 void prov_set_cpus(struct provenance *p, const struct topology *topo, const int *cpus, int n);
