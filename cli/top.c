@@ -214,13 +214,23 @@ static void reset(struct top *tp)
 	tp->cumul_s = 0;
 }
 
-/* Keys waiting on the terminal. Returns false when the user quits. */
+/* The terminal hung up (its window closed, tmux killed): poll would report it forever. */
+static bool terminal_gone(const struct top *tp)
+{
+	struct pollfd p = { tui_fd(tp->tui), POLLIN, 0 };
+
+	return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL));
+}
+
+/* Keys waiting on the terminal. Returns false when the user quits or the terminal is gone. */
 static bool keys(struct top *tp)
 {
 	int k;
 
 	if (!tp->tui)
 		return true;
+	if (terminal_gone(tp))
+		return false; /* leave like q: nobody is watching */
 	while ((k = tui_key(tp->tui)) != -1) {
 		switch (k ? dash_key(&tp->ui, k) : DASH_REDRAW) {
 		case DASH_QUIT:

@@ -35,15 +35,13 @@ static void sparkline(struct canvas *c, int x, int y, int w, const struct dash_s
 
 void pane_counters(struct canvas *c, struct dash_rect r, const struct dash_view *v, bool focus)
 {
-	int iw = r.w - 2, rows = r.h - 2, first;
+	int iw = r.w - 2, rows = r.h - 2, first, shown[DS_NR] = { 0 }, nshown = 0;
 	bool totals = iw >= 52;
 	char title[64];
 
 	snprintf(title, sizeof(title), "1 counters /s, %s", v->ui->cumulative ?
 		 "average since start" : "last interval");
 	canvas_box(c, r.x, r.y, r.w, r.h, title, focus);
-	int shown[DS_NR], nshown = 0;
-
 	for (int i = 0; i < DS_NR; i++)
 		if (dash_series_shown(i))
 			shown[nshown++] = i;

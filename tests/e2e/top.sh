@@ -129,6 +129,18 @@ check "text mode: snapshots are 80 columns" test "$(awk '/^\+ wakeup/ { print le
 workload_alive 2000000 && fail "-n left the workload running" || ok "-n stopped the workload"
 
 # 6. Usage errors.
+# The terminal hangs up (tmux killed under it): top leaves like q and stops its workload.
+T new-session -d -x 100 -y 30 "TERM=xterm-256color '$LOCUS' top -d 0.5 -- sleep 97"
+pane_until 'locus top' 10
+T kill-server
+gone=no
+for _ in $(seq 1 50); do
+	pgrep -f "top -d 0.5 -- sleep 97" >/dev/null || pgrep -fx "sleep 97" >/dev/null || { gone=yes; break; }
+	sleep 0.1
+done
+expect_eq "terminal hung up: top and its workload are gone within 5 s" yes "$gone"
+pkill -f "top -d 0.5 -- sleep 97"; pkill -fx "sleep 97"
+
 for bad in "-d 0" "-d x" "-n 0" "-r 3" "--nosuch"; do
 	# shellcheck disable=SC2086
 	"$LOCUS" top $bad -- true >/dev/null 2>"$TMP/u.txt"
