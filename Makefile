@@ -43,7 +43,7 @@ SAN_OBJS := $(LIB_SRCS:%.c=$(SAN_DIR)/%.o)
 UNITS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
 SAN_UNITS := $(UNIT_SRCS:tests/unit/%.c=build/unit-san/%)
 
-.PHONY: all deps test-deps fixtures demo check unit unit-san e2e install clean format bench fuzz
+.PHONY: all deps test-deps fixtures demo check unit unit-san e2e install install-man clean format bench fuzz
 
 all: locus
 
@@ -150,8 +150,10 @@ fuzz: $(FIXTURES) build/fuzz_perfdata build/fuzz_sweep
 	build/fuzz_sweep -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
 		build/fuzz-corpus-sweep tests/fuzz/corpus-sweep
 
-# Build, then run the main job on the built-in workload.
+# Build, put the man pages where man finds them (as root), then run the main job on the
+# built-in workload.
 demo: locus
+	$(Q)if [ "$$(id -u)" -eq 0 ]; then $(MAKE) -s install-man; fi
 	./locus run
 
 unit: $(UNITS)
@@ -183,12 +185,14 @@ bench: $(FIXTURES) locus build/synth build/memgen | test-deps
 	   echo "## Analyzers at 512 CPUs (bench/synth.c)"; echo; echo '```'; \
 	   build/synth tests/fixtures/topology/8n512 20000000 100000; echo '```'; } | tee bench/results.md
 
-install: locus
+install: locus install-man
 	install -D -m 0755 locus $(DESTDIR)$(PREFIX)/bin/locus
-	install -d $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -D -m 0644 contrib/locus.bash-completion \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/locus
+
+install-man:
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 format:
 	clang-format -i $(LIB_SRCS) $(MAIN_SRC) $(UNIT_SRCS)

@@ -124,10 +124,12 @@ uint64_t cl_line_hitm(const struct cacheline *c, const struct cl_line *l)
 	}
 }
 
-static enum cl_verdict decide(const struct cl_line *l)
+static enum cl_verdict decide(const struct cacheline *c, const struct cl_line *l)
 {
 	bool true_sharing = false, false_sharing = false;
 
+	if (l->st.loads + l->st.stores < c->cfg.min_samples)
+		return CL_TOO_FEW;
 	for (int i = 0; i < l->noff; i++) {
 		const struct cl_set *w = &l->off[i].writers;
 
@@ -181,7 +183,7 @@ void cacheline_finish(struct cacheline *c)
 
 		if (l->noff)
 			qsort(l->off, (size_t)l->noff, sizeof(*l->off), by_offset);
-		l->verdict = decide(l);
+		l->verdict = decide(c, l);
 	}
 	if (c->nlines)
 		qsort_r(c->lines, (size_t)c->nlines, sizeof(*c->lines), by_hitm, c);
@@ -203,7 +205,7 @@ const char *cl_verdict_name(enum cl_verdict v)
 {
 	static const char *const n[CL_VERDICT_NR] = { "false_sharing", "true_sharing",
 						      "false_and_true_sharing", "read_mostly",
-						      "private" };
+						      "private", "too_few_samples" };
 
 	return v < CL_VERDICT_NR ? n[v] : "?";
 }
@@ -259,6 +261,10 @@ void cl_verdict_text(const struct cacheline *c, const struct cl_line *l, char *b
 	case CL_READ_MOSTLY:
 		snprintf(buf, len, "read-mostly: %llu loads, %llu stores",
 			 (unsigned long long)l->st.loads, (unsigned long long)l->st.stores);
+		return;
+	case CL_TOO_FEW:
+		snprintf(buf, len, "no verdict: %llu samples, fewer than the %u a verdict needs",
+			 (unsigned long long)(l->st.loads + l->st.stores), c->cfg.min_samples);
 		return;
 	default:
 		break;

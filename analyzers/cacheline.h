@@ -35,6 +35,7 @@ enum cl_verdict {
 	CL_BOTH,		/* both */
 	CL_READ_MOSTLY,		/* loads, (almost) no stores */
 	CL_PRIVATE,		/* written by one thread */
+	CL_TOO_FEW,		/* fewer samples than cfg.min_samples: no verdict */
 	CL_VERDICT_NR
 };
 
@@ -53,7 +54,11 @@ struct cacheline_cfg {
 	const struct topology *topo;	/* CPU -> node, may be NULL */
 	unsigned line_size;		/* 64 or 128 */
 	enum cl_sort sort;
+	unsigned min_samples;		/* a line needs this many samples for a verdict (0: 1) */
 };
+
+/* What the reports ask of a line before they judge it. */
+#define CL_MIN_SAMPLES 8
 
 struct cacheline {
 	struct cacheline_cfg cfg;

@@ -12,6 +12,8 @@ struct metric {
 	bool higher_better;
 	regex_t re;		/* one capture group: the number */
 	bool compiled;
+	regex_t re2;		/* a preset's fallback when re finds nothing */
+	bool have_re2;
 };
 
 /*

@@ -335,8 +335,15 @@ static void on_switch(struct wakeup *w, const struct event *e)
 	if (!next)
 		return;
 	set_comm(next->st.comm, e->sw.next_comm);
-	if (next->pending) {
-		uint64_t d = e->time_ns >= next->wake_ns ? e->time_ns - next->wake_ns : 0;
+	if (next->pending && e->time_ns < next->wake_ns) {
+		if (!next->placed)
+			place(w, next, cpu);
+		if (next->target_cpu != cpu)
+			r->moved_before_run++;
+		r->delays_negative++; /* a race with the switch, or skew: counted, not binned */
+		next->pending = false;
+	} else if (next->pending) {
+		uint64_t d = e->time_ns - next->wake_ns;
 
 		if (!next->placed)
 			place(w, next, cpu);

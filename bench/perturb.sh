@@ -6,6 +6,8 @@
 # start to a printed wakeup report (for perf: record, then perf sched latency).
 # Variants run interleaved (bare, locus, perf, bare, ...) so machine drift cancels;
 # the table gives medians of N runs and ratios to bare. Usage: bench/perturb.sh [N]
+# (VARIANTS and WORKLOADS choose; LOCUS_BASE=path adds locus-base, an earlier build's BPF
+# collector, to compare two versions in the same run)
 set -u
 cd "$(dirname "$0")/.."
 N=${1:-5}
@@ -32,6 +34,8 @@ run() {
 	bare) $cmd >"$out" 2>&1 ;;
 	locus) "$LOCUS" run -q -- $cmd >"$out" 2>&1 ;;
 	locus-bpf) "$LOCUS" run -q --collector bpf -- $cmd >"$out" 2>&1 ;;
+	# an earlier build, to compare two versions in one interleaved run (LOCUS_BASE=path)
+	locus-base) "$LOCUS_BASE" run -q --collector bpf -- $cmd >"$out" 2>&1 ;;
 	locus-perf) "$LOCUS" run -q --collector perf -- $cmd >"$out" 2>&1 ;;
 	locus-stat) "$LOCUS" stat -q -- $cmd >"$out" 2>&1 ;;
 	perf-stat) perf stat -- $cmd >"$out" 2>"$TMP/perr" ;;
@@ -65,6 +69,7 @@ median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]
 
 variants=${VARIANTS:-"bare locus-bpf bpftrace locus-perf perf-sched perf-record locus-stat perf-stat"}
 command -v bpftrace >/dev/null || variants=$(echo "$variants" | sed 's/ bpftrace//')
+[ -n "${LOCUS_BASE:-}" ] && [[ $variants != *locus-base* ]] && variants="$variants locus-base"
 workloads=${WORKLOADS:-pingpong hackbench tbench}
 if [[ $workloads == *tbench* ]]; then
 	if command -v tbench_srv >/dev/null; then
@@ -115,3 +120,4 @@ echo "perf (every event streamed); bpftrace: the one-liner counting wakeups by (
 echo "switches and migrations; perf-record: perf record -a of the four sched tracepoints;"
 echo "perf-sched: perf sched record (time to answer includes perf sched latency);"
 echo "locus-stat / perf-stat: counting only. tbench: 2 clients on loopback, 10 s, tbench_srv."
+[ -n "${LOCUS_BASE:-}" ] && echo "locus-base: $LOCUS_BASE (an earlier build), --collector bpf."

@@ -13,6 +13,7 @@
 #include "../common/exitcodes.h"
 #include "../common/util.h"
 #include "../collectors/topology.h"
+#include "../report/sched_report.h"
 #include "../report/stat_report.h"
 
 int counting_take(struct counting_opts *o, const struct cli_cmd *cmd, int code, const char *arg)
@@ -99,9 +100,57 @@ static int resolve_events(struct counting_opts *o, const struct cli_cmd *cmd)
 	return 0;
 }
 
+int cli_check_output(const struct cli_cmd *cmd, const char *path)
+{
+	char dir[4096];
+	struct stat st;
+	char *slash;
+
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	if (!path[0]) {
+		cli_usage_error(cmd, "an empty output path");
+		return -1;
+	}
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			cli_usage_error(cmd, "cannot write %s: it is a directory", path);
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode)) { /* /dev/null, a fifo: written through */
+			if (access(path, W_OK) < 0) {
+				cli_usage_error(cmd, "cannot write %s: %s", path, strerror(errno));
+				return -1;
+			}
+			return 0;
+		}
+	}
+	/* a regular file is replaced through PATH.tmp in its directory */
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		cli_usage_error(cmd, "cannot write %s: no directory %s", path, dir);
+		return -1;
+	}
+	if (access(dir, W_OK) < 0) {
+		cli_usage_error(cmd, "cannot write %s: %s (directory %s)", path, strerror(errno), dir);
+		return -1;
+	}
+	return 0;
+}
+
 int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **argv)
 {
 	char err[200];
+
+	if (cli_check_output(cmd, o->out_path) < 0 || cli_check_output(cmd, o->json_path) < 0)
+		return -1;
 
 	if (!o->repeat)
 		o->repeat = 1;
@@ -153,7 +202,8 @@ void counting_session(const struct counting_opts *o, char **argv, struct session
 	cfg->repeat = (int)o->repeat;
 	cfg->evs = o->evs;
 	cfg->nevs = o->nevs;
-	cfg->output_fd = -1;
+	/* with the JSON on standard output, the workload's output goes to standard error */
+	cfg->output_fd = o->json_path && !strcmp(o->json_path, "-") ? STDERR_FILENO : -1;
 }
 
 static void scope_text(const struct counting_opts *o, char *const *argv, char *cmd, size_t clen,
@@ -226,6 +276,25 @@ int write_file_atomically(const char *path, void (*fn)(FILE *f, void *ctx), void
 	return 0;
 }
 
+struct svg_job {
+	const struct sched_results *r;
+	const char *title;
+};
+
+static void svg_doc(FILE *f, void *arg)
+{
+	const struct svg_job *job = arg;
+
+	sched_report_svg(f, job->r, job->title);
+}
+
+int write_heatmap_svg(const char *path, const struct sched_results *r, const char *title)
+{
+	struct svg_job job = { r, title };
+
+	return write_file_atomically(path, svg_doc, &job);
+}
+
 struct report_job {
 	const struct stat_result *res;
 	const struct stat_report_ctx *ctx;
@@ -269,8 +338,11 @@ int counting_report(const struct counting_opts *o, const struct stat_result *res
 	scope_text(o, argv, cmd, sizeof(cmd), scope, sizeof(scope));
 	ctx = (struct stat_report_ctx){ cmd, scope, out->exit_code, out->interrupted };
 	if (o->out_path) {
-		if (write_file_atomically(o->out_path, text_doc, &job) < 0)
+		if (write_file_atomically(o->out_path, text_doc, &job) < 0) {
+			locus_err("the report follows on standard output instead");
+			text_doc(stdout, &job);
 			rc = EXIT_LOCUS_RUNTIME;
+		}
 	} else if (!(o->json_path && !strcmp(o->json_path, "-"))) {
 		text_doc(stdout, &job);
 	}
@@ -342,6 +414,21 @@ int collector_take(struct collector_opts *c, const struct cli_cmd *cmd, int code
 			return -1;
 		}
 		return 1;
+	}
+	return 0;
+}
+
+int trace_take(struct trace_opts *t, const struct cli_cmd *cmd, int code, const char *arg)
+{
+	switch (code) {
+	case OPT_SYSFS_ROOT:
+		t->sysfs_root = arg;
+		return 1;
+	case OPT_TRACEFS:
+		t->tracefs = arg;
+		return 1;
+	case 'm':
+		return cli_parse_pages(cmd, arg, &t->pages) < 0 ? -1 : 1;
 	}
 	return 0;
 }

@@ -17,6 +17,7 @@ enum {
 	OPT_DELAY_RATE,
 	OPT_MAX_TASKS,
 	OPT_MAX_PAIRS,
+	OPT_TRACEFS,
 	OPT_COUNTING_END,	/* a command's own codes start here */
 };
 
@@ -42,6 +43,28 @@ struct collector_opts {
 					   "every task); tasks beyond are counted as dropped" }, \
 	{ "max-pairs", OPT_MAX_PAIRS, "N", "waker->wakee pairs kept (default 16384 in the " \
 					   "kernel, 65536 over the session); beyond: counted" }
+
+/* Where a tracing command (run, top, record) looks and how much it buffers. */
+struct trace_opts {
+	const char *sysfs_root;	/* the topology from here, not /sys */
+	const char *tracefs;	/* NULL: found, or mounted */
+	long pages;		/* ring buffer pages per CPU (0: the default) */
+};
+
+#define TRACE_OPT_ROWS \
+	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "read the CPU topology from DIR instead of /sys " \
+					       "(a recording stores it)" }, \
+	{ "tracefs", OPT_TRACEFS, "DIR", "tracefs mount point (default: found, or mounted)" }, \
+	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two" }
+
+/* The last rows of every counting and tracing command (counting_take takes -q and -v). */
+#define TAIL_OPT_ROWS \
+	{ "quiet", 'q', NULL, "no notes or summary on stderr" }, \
+	{ "verbose", 'v', NULL, "more detail on stderr (top: its own CPU use)" }, \
+	{ "help", 'h', NULL, "show this help" }
+
+/* Take one trace option; 1 when consumed, 0 when not one, -1 after a usage error. */
+int trace_take(struct trace_opts *t, const struct cli_cmd *cmd, int code, const char *arg);
 
 /* Take one collector option; 1 when consumed, 0 when not one, -1 after a usage error. */
 int collector_take(struct collector_opts *c, const struct cli_cmd *cmd, int code, const char *arg);
@@ -116,6 +139,13 @@ int cli_terminal_width(void);
  * complete; anything else that exists (/dev/null, a fifo, a symlink) is
  * written through, never replaced.
  */
+/*
+ * Before anything runs: whether path ("-" aside) can be written, its directory
+ * existing and writable. 0, or -1 after a usage error.
+ */
+int cli_check_output(const struct cli_cmd *cmd, const char *path);
 int write_file_atomically(const char *path, void (*fn)(FILE *f, void *ctx), void *ctx);
+/* The wakeup heatmap SVG through write_file_atomically. 0, or -1 after saying why. */
+int write_heatmap_svg(const char *path, const struct sched_results *r, const char *title);
 
 #endif

@@ -67,6 +67,17 @@ static bool check_software(struct check *c, int *n)
 		    "perf_event_open works for this user");
 		return true;
 	}
+	if (err == EACCES || err == EPERM) {
+		/* paranoid 2: an unprivileged user counts its own tasks, in user space only */
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+		if (!probe_open(&a, 0, -1)) {
+			add(c, n, ST_WARN, "software events", "context switches, migrations, faults",
+			    "your own tasks, user space only (:u, as locus stat does for you); "
+			    "kernel-side counts need root, CAP_PERFMON or kernel.perf_event_paranoid<=1");
+			return true;
+		}
+	}
 	add(c, n, ST_NO, "software events", "context switches, migrations, faults",
 	    "perf_event_open fails: %s (sysctl kernel.perf_event_paranoid=2 or lower)",
 	    strerror(err));
@@ -173,9 +184,15 @@ static void check_tracepoints(struct check *c, int *n)
 
 		snprintf(what, sizeof(what), "sched:%s", tps[i]);
 		snprintf(path, sizeof(path), "%s/events/sched/%s/id", dir, tps[i]);
+		errno = 0;
 		if (read_text_file(path, buf, sizeof(buf)) < 0 || parse_long(buf, 0, 1L << 40, &id)) {
-			add(c, n, ST_NO, what, "wakeup locality, latency, migrations",
-			    "not in this kernel (%s)", path);
+			if (errno == EACCES || errno == EPERM)
+				add(c, n, ST_NO, what, "wakeup locality, latency, migrations",
+				    "this user cannot read tracefs (%s): needs root, or tracefs "
+				    "opened to the user and CAP_PERFMON", dir);
+			else
+				add(c, n, ST_NO, what, "wakeup locality, latency, migrations",
+				    "not in this kernel (%s)", path);
 			continue;
 		}
 		a.config = (unsigned long long)id;

@@ -8,18 +8,12 @@
 #include "commands.h"
 #include "counting.h"
 
-enum { OPT_TRACEFS = OPT_SYSFS_ROOT + 1 };
-
 static const struct cli_opt record_opts[] = {
 	{ "output", 'o', "FILE", "the perf.data file to write (default perf.data)" },
 	{ "all-cpus", 'a', NULL, "record every task, not only the workload's" },
 	{ "cpu", 'C', "LIST", "record these CPUs only" },
-	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "topology to write into the file: DIR, not /sys" },
-	{ "tracefs", OPT_TRACEFS, "DIR", "tracefs mount point (default: found, or mounted)" },
-	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two" },
-	{ "quiet", 'q', NULL, "no summary line on stderr" },
-	{ "verbose", 'v', NULL, "more detail on stderr" },
-	{ "help", 'h', NULL, "show this help" },
+	TRACE_OPT_ROWS,
+	TAIL_OPT_ROWS,
 	{ 0 },
 };
 
@@ -34,18 +28,18 @@ static const struct cli_cmd record_cmd = {
 int cmd_record(int argc, char **argv)
 {
 	struct counting_opts o = { 0 };
-	const char *path = "perf.data", *sysfs = NULL, *tracefs = NULL;
+	const char *path = "perf.data";
+	struct trace_opts tr = { 0 };
 	char err[320], cmdline[1024], size[32], n[32];
 	struct session_cfg cfg;
 	struct session_outcome out;
 	struct stat_result res;
 	struct topology topo;
 	struct tracer tracer;
-	struct tracer_cfg tc;
+	struct source_cfg tc;
 	struct cli_parser p;
-	long pages = 0;
 	char **cmdv;
-	int c, rc;
+	int c, rc, took;
 
 	cli_parser_init(&p, &record_cmd);
 	while ((c = cli_next(&p, argc, argv)) != -1) {
@@ -58,18 +52,10 @@ int cmd_record(int argc, char **argv)
 		case 'o':
 			path = optarg;
 			continue;
-		case OPT_SYSFS_ROOT:
-			sysfs = optarg;
-			continue;
-		case OPT_TRACEFS:
-			tracefs = optarg;
-			continue;
-		case 'm':
-			if (cli_parse_pages(&record_cmd, optarg, &pages) < 0)
-				return EXIT_LOCUS_USAGE;
-			continue;
 		}
-		if (counting_take(&o, &record_cmd, c, optarg) < 0) {
+		if ((took = trace_take(&tr, &record_cmd, c, optarg)) < 0)
+			return EXIT_LOCUS_USAGE;
+		if (!took && counting_take(&o, &record_cmd, c, optarg) < 0) {
 			counting_release(&o);
 			return EXIT_LOCUS_USAGE;
 		}
@@ -80,20 +66,21 @@ int cmd_record(int argc, char **argv)
 		return EXIT_LOCUS_USAGE;
 	}
 	o.events = xstrdup("task-clock"); /* resolved, then not opened: record writes no counters */
-	if (counting_finish(&o, &record_cmd, cmdv) < 0) {
+	if (counting_finish(&o, &record_cmd, cmdv) < 0 || cli_check_output(&record_cmd, path) < 0) {
 		counting_release(&o);
 		return EXIT_LOCUS_USAGE;
 	}
-	if ((rc = cli_load_topology(&record_cmd, sysfs, &topo))) {
+	if ((rc = cli_load_topology(&record_cmd, tr.sysfs_root, &topo))) {
 		counting_release(&o);
 		return rc;
 	}
-	snprintf(cmdline, sizeof(cmdline), "locus record -o %s -- ", path);
-	session_command_text(cmdv, cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline));
+	/* the command line as given (-a, -C and all): what the file was recorded with */
+	snprintf(cmdline, sizeof(cmdline), "locus ");
+	session_command_text(argv, cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline));
 	counting_session(&o, cmdv, &cfg);
 	cfg.nevs = 0;
-	tc = (struct tracer_cfg){ .topo = &topo, .cpus = o.cpus, .ncpus = o.ncpus,
-				  .tracefs = tracefs, .mmap_pages = (int)pages,
+	tc = (struct source_cfg){ .topo = &topo, .cpus = o.cpus, .ncpus = o.ncpus,
+				  .tracefs = tr.tracefs, .mmap_pages = (int)tr.pages,
 				  .system_wide = o.all_cpus || o.cpu_list, .record_path = path,
 				  .cmdline = cmdline, .collector = COLLECTOR_PERF };
 	memset(&tracer, 0, sizeof(tracer));
@@ -106,17 +93,17 @@ int cmd_record(int argc, char **argv)
 		if (rc == EXIT_LOCUS_OK)
 			rc = EXIT_LOCUS_RUNTIME;
 	} else if (out.traced) {
-		if (tracer.write_err) {
+		if (tracer.src->write_err) {
 			locus_err("%s: %s: the file holds the %s whole records written before it (locus report reads them)",
-				  path, strerror(-tracer.write_err),
-				  fmt_count(tracer.record ? tracer.record->records_on_disk : 0, n, sizeof(n)));
+				  path, strerror(-tracer.src->write_err),
+				  fmt_count(tracer.src->file_records, n, sizeof(n)));
 			if (rc == EXIT_LOCUS_OK)
 				rc = EXIT_LOCUS_RUNTIME;
 		} else if (!o.quiet) {
 			fprintf(stderr, "[ locus record: wrote %s events (%s, %s lost) to %s ]\n",
-				fmt_count(tracer.col.samples, n, sizeof(n)),
-				fmt_bytes(tracer.record->data_size, size, sizeof(size)),
-				fmt_count(tracer.col.lost, err, sizeof(err)), path);
+				fmt_count(tracer.src->events, n, sizeof(n)),
+				fmt_bytes(tracer.src->file_bytes, size, sizeof(size)),
+				fmt_count(tracer.src->lost, err, sizeof(err)), path);
 		}
 	}
 	tracer_release(&tracer);

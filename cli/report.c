@@ -16,7 +16,9 @@ enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_LINE_SIZE };
 
 static const struct cli_opt report_opts[] = {
 	{ "input", 'i', "FILE", "perf.data file to read (- for a pipe; default perf.data)" },
-	{ "pid", 'p', "PID", "follow this task and its children only (default: every task)" },
+	{ "pid", 'p', "PID", "follow this task and its children only (default: the workload "
+			     "locus record ran, else every task)" },
+	{ "all", 'a', NULL, "every task in the file, not only the recorded workload's" },
 	{ "sections", OPT_SECTIONS, "LIST", "report only these: wakeups,latency,pairs,"
 					      "migrations,switches,cpus,cachelines (default all)" },
 	{ "line-size", OPT_LINE_SIZE, "N", "cacheline size for memory samples: 64 or 128" },
@@ -66,13 +68,17 @@ static void input_text(FILE *f, const struct replay *st, const char *topo_note)
 
 	fprintf(f, "\n Input: %s%s\n   %s records, %s samples: %s sched events", pf->path,
 		pf->pipe ? " (pipe mode)" : "", fmt_count(pf->records, a, sizeof(a)),
-		fmt_count(st->samples, b, sizeof(b)), fmt_count(st->sched_samples, c, sizeof(c)));
-	if (st->mem_samples)
-		fprintf(f, ", %s memory samples", fmt_count(st->mem_samples, a, sizeof(a)));
+		fmt_count(st->rd.samples, b, sizeof(b)), fmt_count(st->rd.sched_samples, c, sizeof(c)));
+	if (st->rd.mem_samples)
+		fprintf(f, ", %s memory samples", fmt_count(st->rd.mem_samples, a, sizeof(a)));
 	fputc('\n', f);
 	if (pf->hostname[0] || pf->cmdline[0])
 		fprintf(f, "   recorded on %s (%s) by '%.200s'\n", pf->hostname[0] ? pf->hostname : "?",
 			pf->osrelease[0] ? pf->osrelease : "?", pf->cmdline);
+	if (pf->workload_pid)
+		fprintf(f, "   workload: pid %d%s\n", pf->workload_pid,
+			st->o->pid == pf->workload_pid ? " (its tasks are reported; -a for every task)"
+							: "");
 	if (pf->unknown_total) {
 		fprintf(f, "   %llu records of unknown types were skipped (type:count",
 			(unsigned long long)pf->unknown_total);
@@ -81,12 +87,12 @@ static void input_text(FILE *f, const struct replay *st, const char *topo_note)
 				fprintf(f, " %d:%llu", t, (unsigned long long)pf->unknown[t]);
 		fprintf(f, ")\n");
 	}
-	if (st->other_tracepoints)
+	if (st->rd.other_tracepoints)
 		fprintf(f, "   %llu samples of other tracepoints (sched_stat_runtime, ...) are not "
-			   "used\n", (unsigned long long)st->other_tracepoints);
-	if (st->undecodable)
+			   "used\n", (unsigned long long)st->rd.other_tracepoints);
+	if (st->rd.undecodable)
 		fprintf(f, "   %llu sched samples could not be decoded (malformed payloads)\n",
-			(unsigned long long)st->undecodable);
+			(unsigned long long)st->rd.undecodable);
 	fprintf(f, "   topology: %s\n", topo_note);
 }
 
@@ -95,9 +101,9 @@ static void text_doc(FILE *f, void *arg)
 	struct report_out *o = arg;
 
 	input_text(f, o->st, o->topo_note);
-	if (o->st->sched_samples || !o->st->mem_samples)
-		sched_report_text(f, wakeup_results(&o->st->an), o->sections, &o->ctx);
-	if (o->st->mem_samples && (o->sections & SEC_CACHELINES)) {
+	if (o->st->rd.sched_samples || !o->st->rd.mem_samples)
+		sched_report_text(f, wakeup_results(&o->st->src.an), o->sections, &o->ctx);
+	if (o->st->rd.mem_samples && (o->sections & SEC_CACHELINES)) {
 		struct symbolizer sz = symbols_symbolizer(&o->st->syms);
 
 		cacheline_report_text(f, &o->st->cl, &sz);
@@ -117,20 +123,20 @@ static void json_doc(FILE *f, void *arg)
 	json_string(&j, "path", st->f.path);
 	json_bool(&j, "pipe", st->f.pipe);
 	json_uint(&j, "records", st->f.records);
-	json_uint(&j, "samples", st->samples);
-	json_uint(&j, "sched_samples", st->sched_samples);
-	json_uint(&j, "memory_samples", st->mem_samples);
-	json_uint(&j, "other_tracepoint_samples", st->other_tracepoints);
-	json_uint(&j, "undecodable_samples", st->undecodable);
+	json_uint(&j, "samples", st->rd.samples);
+	json_uint(&j, "sched_samples", st->rd.sched_samples);
+	json_uint(&j, "memory_samples", st->rd.mem_samples);
+	json_uint(&j, "other_tracepoint_samples", st->rd.other_tracepoints);
+	json_uint(&j, "undecodable_samples", st->rd.undecodable);
 	json_uint(&j, "unknown_records", st->f.unknown_total);
 	json_string(&j, "hostname", st->f.hostname);
 	json_string(&j, "osrelease", st->f.osrelease);
 	json_string(&j, "cmdline", st->f.cmdline);
 	json_string(&j, "topology", o->topo_note);
 	json_object_end(&j);
-	if (st->sched_samples || !st->mem_samples)
-		sched_report_json_members(&j, wakeup_results((struct wakeup *)&st->an), &o->ctx);
-	if (st->mem_samples) {
+	if (st->rd.sched_samples || !st->rd.mem_samples)
+		sched_report_json_members(&j, wakeup_results((struct wakeup *)&st->src.an), &o->ctx);
+	if (st->rd.mem_samples) {
 		struct symbolizer sz = symbols_symbolizer((struct symbols *)&st->syms);
 
 		cacheline_report_json_members(&j, &st->cl, &sz);
@@ -148,9 +154,9 @@ int cmd_report(int argc, char **argv)
 	long line_size;
 	char err[400], bad[64];
 	struct cli_parser p;
-	bool quiet = false;
+	bool quiet = false, all = false;
 	long pid = 0;
-	int c, rc = EXIT_LOCUS_OK;
+	int c, opened, rc = EXIT_LOCUS_OK;
 
 	cli_parser_init(&p, &report_cmd);
 	while ((c = cli_next(&p, argc, argv)) != -1) {
@@ -164,6 +170,9 @@ int cmd_report(int argc, char **argv)
 			return EXIT_LOCUS_OK;
 		case 'i':
 			opts.path = optarg;
+			break;
+		case 'a':
+			all = true;
 			break;
 		case 'p':
 			if (parse_long(optarg, 1, 1L << 22, &pid) < 0) {
@@ -232,9 +241,22 @@ int cmd_report(int argc, char **argv)
 		free(st);
 		return EXIT_LOCUS_USAGE;
 	}
+	if (cli_check_output(&report_cmd, json) < 0 || cli_check_output(&report_cmd, svg) < 0 ||
+	    cli_check_output(&report_cmd, out) < 0) {
+		free(st);
+		return EXIT_LOCUS_USAGE;
+	}
 	if (!quiet && isatty(STDERR_FILENO))
 		opts.progress = progress;
-	if (replay_open(st, &opts, err, sizeof(err)) < 0 || replay_run(st, err, sizeof(err)) < 0) {
+	if (all && pid) {
+		cli_usage_error(&report_cmd, "-a and -p: every task, or one tree, not both");
+		free(st);
+		return EXIT_LOCUS_USAGE;
+	}
+	opened = replay_open(st, &opts, err, sizeof(err));
+	if (opened == 0 && !pid && !all && st->f.workload_pid)
+		opts.pid = st->f.workload_pid; /* as locus run reports: the workload's tree */
+	if (opened < 0 || replay_run(st, err, sizeof(err)) < 0) {
 		if (opts.progress)
 			fprintf(stderr, "\r\033[K");
 		locus_err("%s: %s", opts.path, err);
@@ -251,11 +273,11 @@ int cmd_report(int argc, char **argv)
 	ro.topo_note = st->topo_note;
 	if (!quiet && strncmp(st->topo_note, "from the file", 13))
 		fprintf(stderr, "locus: %s: topology: %s\n", opts.path, st->topo_note);
-	if (!st->sched_samples && !st->mem_samples)
+	if (!st->rd.sched_samples && !st->rd.mem_samples)
 		locus_err("%s: no sched tracepoint or memory samples in the file (record with locus "
 			  "record, perf sched record or perf c2c record)", opts.path);
-	ro.ctx = (struct sched_report_ctx){ st->sched_samples > 0, "no sched tracepoint samples",
-					     st->sched_samples, st->f.pos, cli_terminal_width() };
+	ro.ctx = (struct sched_report_ctx){ st->rd.sched_samples > 0, "no sched tracepoint samples",
+					     st->rd.sched_samples, st->f.pos, cli_terminal_width() };
 	if (out) {
 		if (write_file_atomically(out, text_doc, &ro) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
@@ -264,12 +286,10 @@ int cmd_report(int argc, char **argv)
 	}
 	if (json && write_file_atomically(json, json_doc, &ro) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
-	if (svg && st->sched_samples &&
-	    sched_report_svg(svg, wakeup_results(&st->an), opts.path) < 0) {
-		locus_err("cannot write %s", svg);
+	if (svg && st->rd.sched_samples &&
+	    write_heatmap_svg(svg, wakeup_results(&st->src.an), opts.path) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
-	}
-	if (!st->sched_samples && !st->mem_samples && rc == EXIT_LOCUS_OK)
+	if (!st->rd.sched_samples && !st->rd.mem_samples && rc == EXIT_LOCUS_OK)
 		rc = EXIT_LOCUS_RUNTIME;
 	replay_release(st);
 	free(st);

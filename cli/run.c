@@ -12,7 +12,7 @@
 #include "sweep.h"
 #include "traced.h"
 
-enum { OPT_SECTIONS = OPT_COUNTING_END, OPT_SVG, OPT_TRACEFS, OPT_SWEEP, OPT_METRIC,
+enum { OPT_SECTIONS = OPT_COUNTING_END, OPT_SVG, OPT_SWEEP, OPT_METRIC,
        OPT_DIRECTION, OPT_SHOW_OUTPUT };
 
 static const struct cli_opt run_opts[] = {
@@ -35,13 +35,9 @@ static const struct cli_opt run_opts[] = {
 	{ "svg", OPT_SVG, "FILE", "draw the wakeup heatmap (waker x target CPU) as SVG; with "
 				  "-r/--sweep, the metric per value and class shares" },
 	{ "output", 'o', "FILE", "write the text report to FILE instead of stdout" },
-	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "read the CPU topology from DIR instead of /sys" },
 	COLLECTOR_OPT_ROWS,
-	{ "tracefs", OPT_TRACEFS, "DIR", "tracefs mount point (default: found, or mounted)" },
-	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two" },
-	{ "quiet", 'q', NULL, "no notes on stderr" },
-	{ "verbose", 'v', NULL, "more detail on stderr" },
-	{ "help", 'h', NULL, "show this help" },
+	TRACE_OPT_ROWS,
+	TAIL_OPT_ROWS,
 	{ 0 },
 };
 
@@ -61,14 +57,13 @@ struct run_opts {
 	struct sweep_opts sw;
 	unsigned sections;
 	const char *svg;
-	const char *sysfs_root;
-	const char *tracefs;
-	long pages;
+	struct trace_opts tr;
 };
 
 static int take_run_opt(struct run_opts *ro, int c, const char *arg)
 {
 	char bad[64];
+	int took;
 
 	switch (c) {
 	case OPT_SECTIONS:
@@ -93,16 +88,9 @@ static int take_run_opt(struct run_opts *ro, int c, const char *arg)
 	case OPT_SHOW_OUTPUT:
 		ro->sw.show_output = true;
 		return 1;
-	case OPT_SYSFS_ROOT:
-		ro->sysfs_root = arg;
-		return 1;
-	case OPT_TRACEFS:
-		ro->tracefs = arg;
-		return 1;
-	case 'm':
-		return cli_parse_pages(&run_cmd, arg, &ro->pages) < 0 ? -1 : 1;
 	}
-	return collector_take(&ro->sw.col, &run_cmd, c, arg);
+	took = trace_take(&ro->tr, &run_cmd, c, arg);
+	return took ? took : collector_take(&ro->sw.col, &run_cmd, c, arg);
 }
 
 int cmd_run(int argc, char **argv)
@@ -115,7 +103,7 @@ int cmd_run(int argc, char **argv)
 	struct stat_result res;
 	struct topology topo;
 	struct tracer tracer;
-	struct tracer_cfg tc;
+	struct source_cfg tc;
 	struct traced_report rr;
 	struct report_extra extra;
 	struct cli_parser p;
@@ -148,7 +136,8 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "locus: no command given: running the built-in workload "
 					"'locus bench pingpong'\n");
 	}
-	if (counting_finish(&o, &run_cmd, cmdv) < 0 || collector_finish(&ro.sw.col, &run_cmd) < 0) {
+	if (counting_finish(&o, &run_cmd, cmdv) < 0 || collector_finish(&ro.sw.col, &run_cmd) < 0 ||
+	    cli_check_output(&run_cmd, ro.svg) < 0) {
 		counting_release(&o);
 		return EXIT_LOCUS_USAGE;
 	}
@@ -157,14 +146,14 @@ int cmd_run(int argc, char **argv)
 		counting_release(&o);
 		return EXIT_LOCUS_USAGE;
 	}
-	if ((rc = cli_load_topology(&run_cmd, ro.sysfs_root, &topo))) {
+	if ((rc = cli_load_topology(&run_cmd, ro.tr.sysfs_root, &topo))) {
 		counting_release(&o);
 		return rc;
 	}
 	if (loop) {
 		ro.sw.svg = ro.svg;
-		ro.sw.tracefs = ro.tracefs;
-		ro.sw.pages = ro.pages;
+		ro.sw.tracefs = ro.tr.tracefs;
+		ro.sw.pages = ro.tr.pages;
 		ro.sw.argc = argc;
 		ro.sw.argv = argv;
 		rc = sweep_main(&o, &ro.sw, cmdv, &topo);
@@ -176,8 +165,8 @@ int cmd_run(int argc, char **argv)
 	if (!(ro.sections & SEC_COUNTERS))
 		cfg.nevs = 0; /* counters cost every context switch something: open none */
 	cfg.derive_software = !o.events; /* the default set: cheap sources where they exist */
-	tc = (struct tracer_cfg){ .topo = &topo, .cpus = o.cpus, .ncpus = o.ncpus,
-				  .tracefs = ro.tracefs, .mmap_pages = (int)ro.pages,
+	tc = (struct source_cfg){ .topo = &topo, .cpus = o.cpus, .ncpus = o.ncpus,
+				  .tracefs = ro.tr.tracefs, .mmap_pages = (int)ro.tr.pages,
 				  .system_wide = o.all_cpus || o.cpu_list,
 				  .memory = (ro.sections & SEC_CACHELINES) != 0,
 				  .collector = ro.sw.col.collector, .btf = ro.sw.col.btf,
@@ -201,10 +190,8 @@ int cmd_run(int argc, char **argv)
 		char title[1100];
 
 		session_command_text(cmdv, title, sizeof(title));
-		if (sched_report_svg(ro.svg, rr.res, title) < 0) {
-			locus_err("cannot write %s", ro.svg);
+		if (write_heatmap_svg(ro.svg, rr.res, title) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
-		}
 	}
 	if (cfg.trace)
 		tracer_release(&tracer);

@@ -208,11 +208,19 @@ struct loop {
 	int failures;
 	int first_failure;	/* exit status to return */
 	bool interrupted;
+	bool noexec;		/* the command could not run: no point in the next runs */
+	int interrupt_code;	/* the interrupted run's status */
+	bool json_failed;	/* the JSON file could not be written (said once) */
 };
 
 static void json_file(FILE *f, void *ctx)
 {
 	sweep_report_json(f, ctx);
+}
+
+static void sweep_svg_doc(FILE *f, void *ctx)
+{
+	sweep_report_svg(f, ctx);
 }
 
 static void hitm_rate(struct loop *lp, const struct stat_result *res, struct sweep_run *run,
@@ -240,7 +248,7 @@ static void one(struct loop *lp, const char *value, int rep, char **argv)
 	struct session_outcome out;
 	struct stat_result res;
 	struct tracer *tracer = xcalloc(1, sizeof(*tracer));
-	struct tracer_cfg tc = { .topo = lp->topo, .tracefs = lp->so->tracefs,
+	struct source_cfg tc = { .topo = lp->topo, .tracefs = lp->so->tracefs,
 				 .mmap_pages = (int)lp->so->pages, .collector = lp->so->col.collector,
 				 .btf = lp->so->col.btf, .delay_rate = lp->so->col.delay_rate,
 				 .quiet = lp->set.nruns > 0 || lp->o->quiet,
@@ -268,6 +276,7 @@ static void one(struct loop *lp, const char *value, int rep, char **argv)
 	session_count(&cfg, &res, &out);
 	run.exit_code = out.exit_code;
 	lp->interrupted = out.interrupted;
+	lp->interrupt_code = out.exit_code;
 	secs = res.runs ? res.elapsed_ns[0] / 1e9 : 0;
 	if (out.traced) {
 		sweep_measures(&run, tracer_results(tracer), secs);
@@ -300,13 +309,19 @@ static void one(struct loop *lp, const char *value, int rep, char **argv)
 			run.ok = false;
 		}
 	}
-	if (!run.ok && !out.failed && (out.exit_code || out.interrupted))
+	if (out.interrupted)
+		locus_err("%s: interrupted: the run is kept, marked ok false", label);
+	else if (!run.ok && !out.failed && out.exit_code == EXIT_LOCUS_NOEXEC)
+		locus_err("%s: the command could not run (exit 127): the loop stops", label);
+	else if (!run.ok && !out.failed && out.exit_code)
 		locus_err("%s: the workload %s %d", label, out.exit_code > 128 ?
 			  "was killed by signal" : "exited", out.exit_code > 128 ?
 			  out.exit_code - 128 : out.exit_code);
 	if (!out.traced && out.trace_reason[0] && lp->set.nruns == 0)
 		locus_err("%s; the runs have no scheduler measures", out.trace_reason);
-	if (!run.ok && !lp->failures++)
+	if (out.exit_code == EXIT_LOCUS_NOEXEC && !out.interrupted)
+		lp->noexec = true; /* every next run would fail the same way */
+	if (!run.ok && !out.interrupted && !lp->failures++)
 		lp->first_failure = out.exit_code ? out.exit_code : EXIT_LOCUS_RUNTIME;
 	if (run.ok && !lp->o->quiet) {
 		char a[40] = "", b[24];
@@ -324,9 +339,9 @@ static void one(struct loop *lp, const char *value, int rep, char **argv)
 	free(tracer);
 	stat_release(&res);
 	/* every run goes to the file as soon as it is done: a later failure loses nothing */
-	if (lp->o->json_path && strcmp(lp->o->json_path, "-") &&
+	if (lp->o->json_path && strcmp(lp->o->json_path, "-") && !lp->json_failed &&
 	    write_file_atomically(lp->o->json_path, json_file, &lp->set) < 0)
-		lp->failures++;
+		lp->json_failed = true;
 }
 
 static void text_file(FILE *f, void *ctx)
@@ -359,31 +374,40 @@ int sweep_main(const struct counting_opts *o, const struct sweep_opts *so, char 
 		snprintf(lp.set.metric_unit, sizeof(lp.set.metric_unit), "%s", lp.metric.unit);
 		lp.set.metric_higher = lp.metric.higher_better;
 	}
-	for (int v = 0; v < lp.set.nvalues && !lp.interrupted; v++) {
+	for (int v = 0; v < lp.set.nvalues && !lp.interrupted && !lp.noexec; v++) {
 		char **argv = substitute(cmdv, lp.set.sweep_name, lp.set.values[v]);
 
-		for (int rep = 1; rep <= lp.set.repeat && !lp.interrupted; rep++)
+		for (int rep = 1; rep <= lp.set.repeat && !lp.interrupted && !lp.noexec; rep++)
 			one(&lp, lp.set.values[v], rep, argv);
 		free_argv(argv);
 	}
 	if (o->out_path) {
-		if (write_file_atomically(o->out_path, text_file, &lp.set) < 0)
+		if (write_file_atomically(o->out_path, text_file, &lp.set) < 0) {
+			locus_err("the report follows on standard output instead");
+			sweep_report_text(stdout, &lp.set);
 			rc = EXIT_LOCUS_RUNTIME;
+		}
 	} else if (!(o->json_path && !strcmp(o->json_path, "-"))) {
 		sweep_report_text(stdout, &lp.set);
 	}
 	if (o->json_path && !strcmp(o->json_path, "-"))
 		sweep_report_json(stdout, &lp.set);
-	if (so->svg && sweep_report_svg(so->svg, &lp.set) < 0) {
-		locus_err("cannot write %s: %s", so->svg, strerror(errno));
+	if (so->svg && write_file_atomically(so->svg, sweep_svg_doc, &lp.set) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
-	}
-	if (lp.interrupted)
+	if (lp.interrupted) {
 		locus_err("interrupted: %d run%s kept", lp.set.nruns, lp.set.nruns == 1 ? "" : "s");
+		rc = lp.interrupt_code ? lp.interrupt_code : EXIT_LOCUS_RUNTIME;
+	}
 	if (lp.failures) {
 		locus_err("%d of %d runs failed%s", lp.failures, lp.set.nruns,
-			  o->json_path ? "; every run is in the JSON, marked ok false" : "");
+			  o->json_path && !lp.json_failed ? "; every run is in the JSON, marked ok false"
+							  : "");
 		rc = lp.first_failure;
+	}
+	if (lp.json_failed) {
+		locus_err("%s was not written: the runs are in the text report only", o->json_path);
+		if (rc == EXIT_LOCUS_OK)
+			rc = EXIT_LOCUS_RUNTIME;
 	}
 	if (lp.set.have_metric)
 		metric_release(&lp.metric);

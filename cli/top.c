@@ -21,8 +21,9 @@
 #include "commands.h"
 #include "counting.h"
 #include "traced.h"
+#include "wl_output.h"
 
-enum { OPT_EXIT_ON_END = OPT_COUNTING_END, OPT_TEXT, OPT_TRACEFS };
+enum { OPT_EXIT_ON_END = OPT_COUNTING_END, OPT_TEXT, OPT_WORKLOAD_OUTPUT };
 
 static const struct cli_opt top_opts[] = {
 	{ "delay", 'd', "SECS", "refresh every SECS seconds (default 1, at least 0.1)" },
@@ -34,15 +35,14 @@ static const struct cli_opt top_opts[] = {
 	{ "event", 'e', "LIST", "counters for the final report (default set otherwise)" },
 	{ "exit-on-end", OPT_EXIT_ON_END, NULL, "leave as soon as the workload exits" },
 	{ "text", OPT_TEXT, NULL, "print a text snapshot each interval, no full screen" },
+	{ "workload-output", OPT_WORKLOAD_OUTPUT, "FILE", "the workload's stdout and stderr go to "
+			  "FILE (default with the full screen: $TMPDIR/locus-top.PID.out; key o "
+			  "shows its last lines)" },
 	{ "json", OPT_JSON, "FILE", "write the final results as JSON (- for stdout)" },
 	{ "output", 'o', "FILE", "write the final text report to FILE instead of stdout" },
-	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "read the CPU topology from DIR instead of /sys" },
 	COLLECTOR_OPT_ROWS,
-	{ "tracefs", OPT_TRACEFS, "DIR", "tracefs mount point (default: found, or mounted)" },
-	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two" },
-	{ "quiet", 'q', NULL, "no notes on stderr" },
-	{ "verbose", 'v', NULL, "more detail on stderr (-v: the dashboard's own CPU use)" },
-	{ "help", 'h', NULL, "show this help" },
+	TRACE_OPT_ROWS,
+	TAIL_OPT_ROWS,
 	{ 0 },
 };
 
@@ -53,8 +53,10 @@ static const struct cli_cmd top_cmd = {
 	"delay, the busiest task pairs, per-CPU busy time, and hot cachelines where\n"
 	"the PMU samples memory. Without a command, watches the whole machine.\n"
 	"Keys: q quit, space pause, tab or 1-4 focus, s sort, i interval/cumulative,\n"
-	"r reset, h or ? help, arrows scroll. Without a terminal (or with --text) it\n"
-	"prints a text snapshot each interval. The text report follows at the end.",
+	"r reset, o the workload's output, h or ? help, arrows scroll. The screen is\n"
+	"the dashboard's: the workload writes to a file (--workload-output). Without a\n"
+	"terminal (or with --text) it prints a text snapshot each interval. The text\n"
+	"report follows at the end.",
 	top_opts,
 };
 
@@ -63,6 +65,7 @@ struct top {
 	int interval_ms;
 	long iterations;
 	bool exit_on_end, text;
+	const char *output_path;	/* --workload-output */
 	struct collector_opts col;
 	/* the session */
 	struct tracer *tracer;
@@ -90,6 +93,7 @@ struct top {
 	char state[96];
 	uint64_t draw_cpu_ns;		/* the dashboard's own CPU time (main thread) */
 	const struct session_outcome *out;	/* why tracing did not start, if it did not */
+	struct wl_output output;	/* the workload's output, when the dashboard has the screen */
 };
 
 static uint64_t thread_cpu_ns(void)
@@ -132,6 +136,11 @@ static void draw(struct top *tp)
 	v.lines = tp->tracer->mem_on ? tp->lines : NULL;
 	v.nlines = tp->nlines;
 	v.mem_why = tp->mem_why;
+	if (tp->output.path[0] && tp->tui) {
+		v.output_path = tp->output.path;
+		if (tp->ui.output)
+			v.output_tail = wl_output_tail(&tp->output);
+	}
 	v.ui = &tp->ui;
 	canvas_init(&c, w, h, tp->tui ? tui_utf8(tp->tui) : false);
 	dash_render(&c, &v);
@@ -275,8 +284,8 @@ static int tick(void *ctx, struct counter_set *cs)
 	return wait > 0 ? wait : 0;
 }
 
-static int take_top_opt(struct top *tp, struct counting_opts *o, const char **sysfs_root,
-			const char **tracefs, long *pages, int c, const char *arg)
+static int take_top_opt(struct top *tp, struct counting_opts *o, struct trace_opts *tr, int c,
+			const char *arg)
 {
 	char *end;
 	double d;
@@ -303,20 +312,17 @@ static int take_top_opt(struct top *tp, struct counting_opts *o, const char **sy
 	case OPT_TEXT:
 		tp->text = true;
 		return 1;
-	case OPT_SYSFS_ROOT:
-		*sysfs_root = arg;
+	case OPT_WORKLOAD_OUTPUT:
+		tp->output_path = arg;
 		return 1;
-	case OPT_TRACEFS:
-		*tracefs = arg;
-		return 1;
-	case 'm':
-		return cli_parse_pages(&top_cmd, arg, pages) < 0 ? -1 : 1;
 	case 'r':
 	case 'A':
 		cli_usage_error(&top_cmd, "option -%c is for locus stat and locus run", c);
 		return -1;
 	}
-	took = collector_take(&tp->col, &top_cmd, c, arg);
+	took = trace_take(tr, &top_cmd, c, arg);
+	if (!took)
+		took = collector_take(&tp->col, &top_cmd, c, arg);
 	return took ? took : counting_take(o, &top_cmd, c, arg);
 }
 
@@ -412,15 +418,14 @@ int cmd_top(int argc, char **argv)
 {
 	struct counting_opts o = { 0 };
 	struct top tp = { .interval_ms = 1000, .col.delay_rate = LOCUS_DELAY_RATE };
-	const char *sysfs_root = NULL, *tracefs = NULL;
-	long pages = 0;
+	struct trace_opts tr = { 0 };
 	struct session_watch watch;
 	struct session_cfg cfg;
 	struct session_outcome out;
 	struct stat_result res;
 	struct topology topo;
 	struct tracer tracer;
-	struct tracer_cfg tc;
+	struct source_cfg tc;
 	struct traced_report rr;
 	struct report_extra extra;
 	struct cli_parser p;
@@ -435,7 +440,7 @@ int cmd_top(int argc, char **argv)
 			cli_print_help(stdout, &top_cmd);
 			return EXIT_LOCUS_OK;
 		}
-		took = take_top_opt(&tp, &o, &sysfs_root, &tracefs, &pages, c, optarg);
+		took = take_top_opt(&tp, &o, &tr, c, optarg);
 		if (took == 0)
 			cli_usage_error(&top_cmd, "option not handled");
 		if (took <= 0) {
@@ -446,18 +451,24 @@ int cmd_top(int argc, char **argv)
 	cmdv = argv + optind;
 	if (!cmdv[0] && !o.pid && !o.cpu_list)
 		o.all_cpus = true; /* no command: the whole machine */
-	if (counting_finish(&o, &top_cmd, cmdv) < 0 || collector_finish(&tp.col, &top_cmd) < 0) {
+	if (counting_finish(&o, &top_cmd, cmdv) < 0 || collector_finish(&tp.col, &top_cmd) < 0 ||
+	    cli_check_output(&top_cmd, tp.output_path) < 0) {
 		counting_release(&o);
 		return EXIT_LOCUS_USAGE;
 	}
-	if ((rc = cli_load_topology(&top_cmd, sysfs_root, &topo))) {
+	if (tp.output_path && !cmdv[0]) {
+		cli_usage_error(&top_cmd, "--workload-output needs a command to run");
+		counting_release(&o);
+		return EXIT_LOCUS_USAGE;
+	}
+	if ((rc = cli_load_topology(&top_cmd, tr.sysfs_root, &topo))) {
 		counting_release(&o);
 		return rc;
 	}
 	counting_session(&o, cmdv, &cfg);
 	cfg.derive_software = !o.events;
-	tc = (struct tracer_cfg){ .topo = &topo, .cpus = o.cpus, .ncpus = o.ncpus,
-				  .tracefs = tracefs, .mmap_pages = (int)pages,
+	tc = (struct source_cfg){ .topo = &topo, .cpus = o.cpus, .ncpus = o.ncpus,
+				  .tracefs = tr.tracefs, .mmap_pages = (int)tr.pages,
 				  .system_wide = o.all_cpus || o.cpu_list, .memory = true,
 				  .collector = tp.col.collector, .btf = tp.col.btf,
 				  .delay_rate = tp.col.delay_rate, .quiet = o.quiet,
@@ -484,6 +495,14 @@ int cmd_top(int argc, char **argv)
 			locus_err("no full-screen dashboard (%s): printing a text snapshot each "
 				  "interval", why);
 	}
+	if (cmdv[0] && (tp.output_path || tp.tui)) {
+		if ((cfg.output_fd = wl_output_open(&tp.output, tp.output_path)) < 0) {
+			tui_close(tp.tui);
+			topology_release(&topo);
+			counting_release(&o);
+			return EXIT_LOCUS_RUNTIME;
+		}
+	}
 	sched_results_init(&tp.interval, &topo); /* empty until the first interval */
 	sched_results_init(&tp.cumul, &topo);
 	tp.cumul_view = &tp.cumul;
@@ -504,6 +523,7 @@ int cmd_top(int argc, char **argv)
 	    !out.failed && !(tp.iterations && tp.refreshes >= tp.iterations))
 		final_screen(&tp);
 	tui_close(tp.tui);
+	wl_output_close(&tp.output, o.quiet);
 	locus_verbose("dashboard: %ld refreshes, %.1f ms of CPU in the main thread over %.1f s "
 		      "(%.2f%% of one CPU)", tp.refreshes, (double)tp.draw_cpu_ns / 1e6,
 		      (double)(now_ns() - tp.t0) / 1e9,

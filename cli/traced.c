@@ -40,13 +40,13 @@ static void sched_json(struct json *j, void *arg)
 }
 
 void traced_report_init(struct traced_report *rr, struct tracer *tracer,
-			const struct tracer_cfg *tc, const struct session_outcome *out,
+			const struct source_cfg *tc, const struct session_outcome *out,
 			unsigned sections)
 {
 	rr->res = out->traced ? tracer_results(tracer) : NULL;
 	rr->sections = sections;
-	rr->ctx = (struct sched_report_ctx){ out->traced, out->trace_reason, tracer->col.samples,
-					     tracer->bs ? 0 : tracer->col.bytes,
+	rr->ctx = (struct sched_report_ctx){ out->traced, out->trace_reason, tracer->src ? tracer->src->events : 0,
+					     tracer->src ? tracer->src->bytes : 0,
 					     cli_terminal_width() };
 	rr->tracer = tracer;
 	rr->mem_why[0] = '\0';

@@ -19,7 +19,7 @@ struct traced_report {
  * counters (text and JSON). tc is the tracing configuration the session used.
  */
 void traced_report_init(struct traced_report *rr, struct tracer *tracer,
-			const struct tracer_cfg *tc, const struct session_outcome *out,
+			const struct source_cfg *tc, const struct session_outcome *out,
 			unsigned sections);
 struct report_extra traced_report_extra(struct traced_report *rr);
 

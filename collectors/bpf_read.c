@@ -91,33 +91,65 @@ static void fold_pairs(struct bpf_sched *b, int fd)
 	free(keys);
 }
 
+static unsigned long long min1_of(unsigned long long a, unsigned long long b)
+{
+	return !a ? b : !b ? a : a < b ? a : b;
+}
+
+static unsigned long long max_of(unsigned long long a, unsigned long long b)
+{
+	return a > b ? a : b;
+}
+
+/* One half's aggregate into the totals: counts add, smallest and largest delays do not. */
+static void fold_pcpu(struct lb_pcpu *acc, const struct lb_pcpu *v)
+{
+	size_t words = sizeof(struct lb_pcpu) / sizeof(unsigned long long);
+	unsigned long long *a = (unsigned long long *)acc;
+	const unsigned long long *w = (const unsigned long long *)v;
+	struct lb_pcpu keep = *acc;
+
+	for (size_t i = 0; i < words; i++)
+		a[i] += w[i];
+	acc->delay_min1 = min1_of(keep.delay_min1, v->delay_min1);
+	acc->delay_max = max_of(keep.delay_max, v->delay_max);
+	for (int c = 0; c < LB_CLASSES; c++) {
+		acc->class_min1[c] = min1_of(keep.class_min1[c], v->class_min1[c]);
+		acc->class_max[c] = max_of(keep.class_max[c], v->class_max[c]);
+	}
+}
+
 /* Read and reset: the old half of the per-CPU aggregate and of the pairs into the totals. */
 static void drain(struct bpf_sched *b)
 {
-	size_t words = sizeof(struct lb_pcpu) / sizeof(unsigned long long);
 	int fd = bpf_map__fd(b->skel->maps.pcpu);
 	uint32_t half = flip(b);
 
 	if (bpf_map_lookup_elem(fd, &half, b->pc) == 0) {
-		for (int i = 0; i < b->nposs; i++) {
-			const unsigned long long *v = (const void *)pcpu_of(b, b->pc, i);
-			unsigned long long *a = (void *)pcpu_of(b, b->acc, i);
-
-			for (size_t w = 0; w < words; w++)
-				a[w] += v[w];
-		}
+		for (int i = 0; i < b->nposs; i++)
+			fold_pcpu(pcpu_of(b, b->acc, i), pcpu_of(b, b->pc, i));
 		memset(b->pc, 0, (size_t)b->nposs * b->pc_stride);
 		bpf_map_update_elem(fd, &half, b->pc, BPF_ANY);
 	}
 	fold_pairs(b, bpf_map__fd(half ? b->skel->maps.pairs1 : b->skel->maps.pairs0));
 }
 
-/* A log2 bucket's counts into a log-linear histogram, at the bucket's middle. */
-static void add_log2(struct hist *h, const unsigned long long *buckets)
+_Static_assert(LB_SUB_BITS == HIST_SUB_BITS && LB_BUCKETS <= HIST_BUCKETS,
+	       "the programs' delay buckets are the histogram's");
+
+/* This CPU's delays, every class, into h: the buckets, exact min, max and sum. */
+static void add_delays(struct hist *h, const struct lb_pcpu *p)
 {
-	for (int k = 0; k < LB_BUCKETS; k++)
-		if (buckets[k])
-			hist_add_n(h, k == 0 ? 0 : (1ull << k) + (1ull << k) / 2, buckets[k]);
+	if (p->delay_min1)
+		hist_add_buckets(h, p->delay, LB_BUCKETS, p->delay_min1 - 1, p->delay_max,
+				 (double)p->delay_sum_ns);
+}
+
+static void add_class_delays(struct hist *h, const struct lb_pcpu *p, int c)
+{
+	if (p->class_min1[c])
+		hist_add_buckets(h, p->delay_class[c], LB_BUCKETS, p->class_min1[c] - 1,
+				 p->class_max[c], (double)p->class_sum_ns[c]);
 }
 
 /* The pairs read so far, the busiest first. */
@@ -307,11 +339,11 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 			r->by_class[c] += p->by_class[c];
 			r->prev_by_class[c] += p->prev_by_class[c];
 			r->mig_by_class[c] += p->mig_by_class[c];
-			add_log2(&r->delay_class[c], p->delay_class[c]);
+			add_class_delays(&r->delay_class[c], p, c);
 		}
 		for (int pl = 0; pl < PLACE_NR; pl++)
 			r->placement[pl] += p->placement[pl];
-		add_log2(&r->delay, p->delay);
+		add_delays(&r->delay, p);
 		if (i < b->ncpus) {
 			struct cpu_stat *cs = &r->cpu[i];
 
@@ -320,7 +352,7 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 			cs->tracked_ns = p->tracked_ns;
 			if (!r->no_cpu_delays) {
 				hist_init(&r->delay_cpu[i]);
-				add_log2(&r->delay_cpu[i], p->delay);
+				add_delays(&r->delay_cpu[i], p);
 			}
 		}
 	}

@@ -37,6 +37,7 @@ int launcher_init(struct launcher *l)
 
 	memset(l, 0, sizeof(*l));
 	l->go_fd = l->err_fd = l->sig_fd = l->watch_fd = l->input_fd = l->output_fd = -1;
+	l->guard_fd = -1;
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
 		return -errno;
 	l->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -54,6 +55,7 @@ static void child_exec(int go_rd, int err_wr, int out_fd, char *const argv[])
 
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_DFL);
+	setpgid(0, 0); /* a group of its own: locus relays signals and can end the whole tree */
 	/* if locus dies (a crash, SIGKILL), the workload it measures goes with it */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (out_fd >= 0 && (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0))
@@ -70,6 +72,70 @@ static void child_exec(int go_rd, int err_wr, int out_fd, char *const argv[])
 	if (write(err_wr, &e, sizeof(e)) < 0)
 		_exit(EXIT_LOCUS_NOEXEC);
 	_exit(EXIT_LOCUS_NOEXEC);
+}
+
+/*
+ * The guard: in the workload's group, it waits on a pipe locus holds. A byte
+ * dismisses it; end of file without one means locus died: it kills the group.
+ */
+static void guard_main(int rd, pid_t pgid)
+{
+	sigset_t set;
+	char c;
+	ssize_t r;
+
+	sigfillset(&set);
+	sigdelset(&set, SIGKILL);
+	sigprocmask(SIG_SETMASK, &set, NULL); /* relayed INT/TERM are the workload's, not its */
+	prctl(PR_SET_NAME, "locus-guard");
+	setpgid(0, pgid);
+	if (rd != 3 && dup2(rd, 3) < 0)
+		_exit(0);
+	syscall(SYS_close_range, 4u, ~0u, 0u); /* no perf, BPF or file descriptors held */
+	do {
+		r = read(3, &c, 1);
+	} while (r < 0 && errno == EINTR);
+	if (r == 0)
+		kill(-pgid, SIGKILL);
+	_exit(0);
+}
+
+static void start_guard(struct launcher *l)
+{
+	int p[2];
+	pid_t g;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return; /* the workload still dies with locus through its parent-death signal */
+	g = fork();
+	if (g == 0) {
+		close(p[1]);
+		guard_main(p[0], l->pid);
+	}
+	close(p[0]);
+	if (g < 0) {
+		close(p[1]);
+		return;
+	}
+	setpgid(g, l->pid);
+	l->guard = g;
+	l->guard_fd = p[1];
+}
+
+static void stop_guard(struct launcher *l)
+{
+	int st;
+
+	if (l->guard_fd < 0)
+		return;
+	if (write(l->guard_fd, "q", 1) < 0) {
+		/* it is gone already */
+	}
+	close(l->guard_fd);
+	l->guard_fd = -1;
+	while (waitpid(l->guard, &st, 0) < 0 && errno == EINTR)
+		;
+	l->guard = 0;
 }
 
 int launcher_fork(struct launcher *l, char *const argv[])
@@ -108,10 +174,12 @@ int launcher_fork(struct launcher *l, char *const argv[])
 	l->status = 0;
 	l->exec_errno = 0;
 	memset(&l->ru, 0, sizeof(l->ru));
+	setpgid(pid, pid); /* as the child does: whichever runs first */
 	l->pid = pid;
 	l->go_fd = go[1];
 	l->err_fd = err[0];
 	l->argv = argv;
+	start_guard(l);
 	return 0;
 }
 
@@ -182,6 +250,13 @@ static void try_reap(struct launcher *l)
 		;
 }
 
+/* The workload's group; the workload alone should its group be missing. */
+static void signal_group(const struct launcher *l, int sig)
+{
+	if (kill(-l->pid, sig) < 0 && errno == ESRCH && !l->exited)
+		kill(l->pid, sig);
+}
+
 static void on_signal(struct launcher *l, const struct signalfd_siginfo *si)
 {
 	int sig = (int)si->ssi_signo;
@@ -191,21 +266,21 @@ static void on_signal(struct launcher *l, const struct signalfd_siginfo *si)
 		return;
 	}
 	l->interrupts++;
-	if (!l->pid || l->exited)
+	if (!l->pid)
 		return;
+	/* the group, even after its leader exited: what it started may still run */
 	if (l->interrupts >= 2 && sig == SIGINT) {
-		kill(l->pid, SIGKILL);
+		signal_group(l, SIGKILL);
 		return;
 	}
-	/* The terminal sends its signals to the whole foreground group. */
-	if (si->ssi_code == SI_USER || si->ssi_code == SI_QUEUE)
-		kill(l->pid, sig);
+	if (!l->exited)
+		signal_group(l, sig); /* the terminal's signals reach locus's group only */
 }
 
 void launcher_stop(struct launcher *l, bool force)
 {
 	if (l->pid > 0 && !l->exited)
-		kill(l->pid, force ? SIGKILL : SIGTERM);
+		signal_group(l, force ? SIGKILL : SIGTERM);
 }
 
 bool launcher_wait(struct launcher *l, int timeout_ms)
@@ -238,9 +313,10 @@ void launcher_release(struct launcher *l)
 		close(l->go_fd); /* the held child reads EOF and exits */
 	if (l->pid && !l->exited) {
 		if (l->go_fd < 0)
-			kill(l->pid, SIGKILL);
+			signal_group(l, SIGKILL);
 		reap(l);
 	}
+	stop_guard(l);
 	if (l->err_fd >= 0)
 		close(l->err_fd);
 	if (l->sig_fd >= 0)

@@ -7,7 +7,9 @@
 #include <sys/types.h>
 
 struct launcher {
-	pid_t pid;	   /* workload pid, or 0 when there is none (-a, -p) */
+	pid_t pid;	   /* workload pid, or 0 when there is none (-a, -p); also its process group */
+	pid_t guard;	   /* ends the workload's group if locus dies, or 0 */
+	int guard_fd;	   /* write end of the guard's pipe: EOF without a byte means locus died */
 	int go_fd;	   /* write end: one byte releases the child to exec */
 	int err_fd;	   /* read end: errno from a failed exec, EOF on success */
 	int sig_fd;	   /* signalfd for INT, TERM, HUP, CHLD */
@@ -33,8 +35,9 @@ struct launcher {
 int launcher_init(struct launcher *l);
 
 /*
- * Fork the workload; the child waits for launcher_start before it execs
- * argv. Returns 0 or -errno (the fork failed).
+ * Fork the workload in a process group of its own; the child waits for
+ * launcher_start before it execs argv. A guard process in that group kills
+ * the group if locus dies. Returns 0 or -errno (the fork failed).
  */
 int launcher_fork(struct launcher *l, char *const argv[]);
 
@@ -49,20 +52,20 @@ int launcher_watch(struct launcher *l, pid_t pid);
 
 /*
  * Wait up to timeout_ms (-1: forever) for the workload to exit or a signal.
- * A signal sent to locus with kill() is forwarded to the workload; one from
- * the terminal already reached it. A second interrupt kills the workload.
+ * INT, TERM and HUP are forwarded to the workload's process group (the
+ * terminal no longer reaches it); a second SIGINT kills the whole group.
  * Returns true when collection should stop: the workload exited, or an
  * interrupt arrived and there is no workload to wait for.
  */
 bool launcher_wait(struct launcher *l, int timeout_ms);
 
 /*
- * Ask the workload to end (SIGTERM), or end it (SIGKILL) when force. The
- * caller goes on waiting with launcher_wait.
+ * Ask the workload's group to end (SIGTERM), or end it (SIGKILL) when force.
+ * The caller goes on waiting with launcher_wait.
  */
 void launcher_stop(struct launcher *l, bool force);
 
-/* Kill and reap a workload that is still running, close every fd. */
+/* Kill and reap a workload group that is still running, close every fd, dismiss the guard. */
 void launcher_release(struct launcher *l);
 
 /* The workload's exit status as a shell reports it (code or 128+signal). */

@@ -203,6 +203,22 @@ static int cache(struct fcur *c)
 	return 0;
 }
 
+/* locus record's "... [workload pid N]": the pid kept, the mark left out of the line. */
+static void workload_of(struct pd_file *f)
+{
+	char *m = strstr(f->cmdline, " " PD_WORKLOAD_MARK);
+	long pid;
+	char *end;
+
+	if (!m)
+		return;
+	pid = strtol(m + 1 + strlen(PD_WORKLOAD_MARK), &end, 10);
+	if (pid <= 0 || pid > (1L << 22) || strcmp(end, "]"))
+		return;
+	f->workload_pid = (int32_t)pid;
+	*m = '\0';
+}
+
 static int cmdline(struct fcur *c)
 {
 	struct pd_file *f = c->f;
@@ -220,6 +236,7 @@ static int cmdline(struct fcur *c)
 		if (o >= sizeof(f->cmdline))
 			o = sizeof(f->cmdline) - 1;
 	}
+	workload_of(f);
 	return 0;
 }
 

@@ -164,6 +164,8 @@ int pd_open(struct pd_file *f, const char *path)
 		snprintf(f->err, sizeof(f->err), "cannot open: %s", strerror(errno));
 		return -1;
 	}
+	if (fstat(fileno(f->fp), &st) == 0 && S_ISDIR(st.st_mode))
+		return bad(f, 0, "a directory, not a perf.data file");
 	if (fstat(fileno(f->fp), &st) == 0 && S_ISREG(st.st_mode))
 		file_size = (uint64_t)st.st_size;
 	/* a big read buffer for big files; small files should not pay for it */

@@ -61,6 +61,9 @@ struct pd_cpu {
 	int llc_group;		/* first CPU of its LLC map, -1 unknown */
 };
 
+/* How locus record ends the command line it stores: "... [workload pid 1234]". */
+#define PD_WORKLOAD_MARK "[workload pid "
+
 struct pd_file {
 	const char *path;
 	FILE *fp;
@@ -78,6 +81,7 @@ struct pd_file {
 	bool have_topology, have_numa, have_cache;
 	int llc_level;
 	char hostname[128], osrelease[128], arch[32], cmdline[512];
+	int32_t workload_pid;		/* locus record's workload (from the command line), or 0 */
 	/* the stream */
 	uint8_t *buf;			/* current record (up to 64 KiB, plus tracing data) */
 	size_t buf_cap;

@@ -114,3 +114,36 @@ int proc_maps(pid_t pid, void (*fn)(void *ctx, uint64_t start, uint64_t end, uin
 	fclose(f);
 	return 0;
 }
+
+int proc_each_task(void (*fn)(void *ctx, pid_t pid, pid_t tid, const char *comm), void *ctx)
+{
+	DIR *d = opendir("/proc"), *td;
+	struct dirent *e, *te;
+	char path[64], comm[32];
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		long pid, tid;
+
+		if (parse_long(e->d_name, 1, 1L << 22, &pid) < 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/task", pid);
+		td = opendir(path);
+		if (!td)
+			continue; /* gone since */
+		while ((te = readdir(td))) {
+			if (parse_long(te->d_name, 1, 1L << 22, &tid) < 0)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%ld/task/%ld/comm", pid, tid);
+			if (read_text_file(path, comm, sizeof(comm)) < 0)
+				continue;
+			fn(ctx, (pid_t)pid, (pid_t)tid, comm);
+			n++;
+		}
+		closedir(td);
+	}
+	closedir(d);
+	return n;
+}

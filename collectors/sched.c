@@ -103,6 +103,9 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 			attr.comm_exec = 1;
 			attr.task = 1;
 		}
+		/* recording: task records carry time (and id) too, so perf orders a fork
+		 * before the child's first sample; every attr must agree on it */
+		attr.sample_id_all = o->record;
 		/* wake the reader when half the ring is full: few wakeups, room to spare */
 		attr.wakeup_watermark = (unsigned int)(s->pages * 4096 / 2);
 		evsel = perf_evsel__new(&attr);

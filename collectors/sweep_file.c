@@ -117,7 +117,10 @@ int sweep_parse(const char *text, size_t len, struct sweep_set *s, char *err, si
 	sweep = jv_get(root, "sweep");
 	runs = jv_get(root, "runs");
 	if (strcmp(jv_str(root, "format", ""), "locus-sweep-1")) {
-		rc = bad(err, errlen, "format is not locus-sweep-1 (write it with locus run --json)");
+		snprintf(err, errlen, "not a benchmark-loop file (format '%s', not locus-sweep-1): "
+			 "locus diff compares what locus run --json writes with -r, --sweep or "
+			 "--metric", jv_str(root, "format", "none"));
+		rc = -1;
 	} else if (!sweep || !runs || runs->type != JV_ARRAY) {
 		rc = bad(err, errlen, "no sweep or runs");
 	} else {

@@ -53,6 +53,27 @@ void hist_add_n(struct hist *h, uint64_t v, uint64_t n)
 	h->b[hist_index(v)] += n;
 }
 
+void hist_add_buckets(struct hist *h, const unsigned long long *b, int nb, uint64_t min,
+		      uint64_t max, double sum)
+{
+	uint64_t n = 0;
+
+	if (nb > HIST_BUCKETS)
+		nb = HIST_BUCKETS;
+	for (int i = 0; i < nb; i++) {
+		h->b[i] += b[i];
+		n += b[i];
+	}
+	if (!n)
+		return;
+	if (h->count == 0 || min < h->min)
+		h->min = min;
+	if (max > h->max)
+		h->max = max;
+	h->count += n;
+	h->sum += sum;
+}
+
 void hist_merge(struct hist *dst, const struct hist *src)
 {
 	if (src->count == 0)

@@ -19,6 +19,12 @@ void hist_init(struct hist *h);
 void hist_add(struct hist *h, uint64_t v);
 /* Add n values of v at once. */
 void hist_add_n(struct hist *h, uint64_t v, uint64_t n);
+/*
+ * Add counts kept in the same buckets elsewhere (the BPF programs): nb of them
+ * from b[0], with their exact smallest and largest value and their sum.
+ */
+void hist_add_buckets(struct hist *h, const unsigned long long *b, int nb, uint64_t min,
+		      uint64_t max, double sum);
 /* Add every value of src into dst. */
 void hist_merge(struct hist *dst, const struct hist *src);
 /* The value at percentile p (0-100): the bucket's midpoint, clamped to [min, max]; 0 if empty. */

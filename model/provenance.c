@@ -122,7 +122,7 @@ static void describe(const struct provenance *p, char *buf, size_t len)
 {
 	char rate[48] = "";
 
-	if (p->delay == DELAY_LOG2 && p->delay_rate)
+	if (p->delay_rate)
 		snprintf(rate, sizeof(rate), " timed at most %ld/s per CPU", p->delay_rate);
 	snprintf(buf, len, "%s, %s delays%s, CPUs %s, %s", prov_source_key(p->source),
 		 prov_delay_key(p->delay), rate, p->cpus_honored[0] ? p->cpus_honored : "?",
@@ -137,7 +137,8 @@ unsigned prov_compare(const struct provenance *a, const struct provenance *b, ch
 
 	if (a->source != b->source)
 		d |= PDIFF_SOURCE;
-	if (a->delay != b->delay || (a->delay == DELAY_LOG2 && a->delay_rate != b->delay_rate))
+	/* another resolution, or another sample of the wakeups timed */
+	if (a->delay != b->delay || a->delay_rate != b->delay_rate)
 		d |= PDIFF_DELAYS;
 	if (strcmp(a->cpus_honored, b->cpus_honored) || a->scope != b->scope)
 		d |= PDIFF_COUNTS;

@@ -1,4 +1,4 @@
-/* replay.h - replay a perf.data file through the decoder, the reorder window and the analyzer. */
+/* replay.h - the file source: a perf.data file through the reorder window into the analyzers. */
 #ifndef LOCUS_REPLAY_H
 #define LOCUS_REPLAY_H
 
@@ -7,11 +7,11 @@
 
 #include "../analyzers/cacheline.h"
 #include "../analyzers/reorder.h"
-#include "../analyzers/wakeup.h"
+#include "../collectors/pd_consume.h"
 #include "../collectors/perfdata.h"
 #include "../collectors/symbols.h"
 #include "../collectors/topology.h"
-#include "../collectors/tp_decode.h"
+#include "source.h"
 
 struct replay_opts {
 	const char *path;	/* "-" for standard input */
@@ -23,20 +23,17 @@ struct replay_opts {
 	void *progress_ctx;
 };
 
+/* A file as a source (source.h): its analyzer's results are in src.an.r. */
 struct replay {
+	struct source src;		/* first: the interface */
 	struct pd_file f;
-	struct tep_handle *tep;
-	struct tp_decoder dec;
-	bool decoder;
+	struct pd_reader rd;		/* the file's records as events, and their counts */
 	struct reorder ro;
-	struct wakeup an;
 	bool analyzer;
 	struct topology topo;
 	char topo_note[400];		/* where the topology came from */
-	uint64_t samples, sched_samples, other_tracepoints, undecodable;
 	struct cacheline cl;		/* memory samples (perf c2c / mem record, locus) */
 	struct symbols syms;		/* the file's MMAP and MMAP2 records */
-	uint64_t mem_samples;
 	const struct replay_opts *o;
 };
 
@@ -45,7 +42,7 @@ struct replay {
  * err ("<what is wrong> at offset N" for a malformed file).
  */
 int replay_open(struct replay *rp, const struct replay_opts *o, char *err, size_t len);
-/* Read every record and finish the analysis. Returns 0, or -1 with the reason in err. */
+/* Read every record and finish the analysis (drain, then finish). 0, or -1 with why in err. */
 int replay_run(struct replay *rp, char *err, size_t len);
 void replay_release(struct replay *rp);
 

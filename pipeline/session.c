@@ -106,10 +106,11 @@ static void derive(struct counter *c, const struct launcher *l, const struct sch
 static void start_tracing(const struct session_cfg *cfg, const struct launcher *l,
 			  const struct count_target *t, struct session_outcome *out)
 {
-	struct tracer_cfg tc = *cfg->trace;
+	struct source_cfg tc = *cfg->trace;
 
 	tc.scope = cfg->pid ? SCOPE_PID : SCOPE_WORKLOAD;
 	tc.scope_pid = cfg->pid;
+	tc.workload_pid = cfg->argv ? l->pid : 0;
 
 	if (!cfg->system_wide && !cfg->cpus) {
 		/* the workload (held before exec) or the attached process's threads */

@@ -33,7 +33,7 @@ struct session_cfg {
 	int repeat;		/* -r, at least 1 */
 	const struct event_desc *evs;
 	int nevs;
-	const struct tracer_cfg *trace;	/* also trace the scheduler (first run), or NULL */
+	const struct source_cfg *trace;	/* also trace the scheduler (first run), or NULL */
 	bool derive_software;		/* when tracing a workload, take task-clock and
 					 * page-faults from its rusage, context-switches
 					 * and cpu-migrations from the trace: no counter

@@ -21,15 +21,32 @@ static void nodes_text(uint64_t nodes, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
-static void set_text(const struct cl_set *s, bool hex, char *buf, size_t len)
+/*
+ * A set in at most width columns: whole numbers, then "+N" for those left out
+ * ("+" alone when the set itself overflowed); a number is never cut.
+ */
+static void set_text(const struct cl_set *s, int width, char *buf, size_t len)
 {
+	char one[32], tail[16];
 	size_t o = 0;
+	int i;
 
 	buf[0] = '\0';
-	for (int i = 0; i < s->len && o + 2 < len; i++)
-		o += (size_t)snprintf(buf + o, len - o, hex ? "%s0x%" PRIx64 : "%s%" PRIu64,
-				      i ? "," : "", s->v[i]);
-	if (s->more && o + 2 < len)
+	for (i = 0; i < s->len; i++) {
+		int l = snprintf(one, sizeof(one), "%s%" PRIu64, i ? "," : "", s->v[i]);
+		int left = s->len - i - 1;
+		int need = left || s->more ? snprintf(tail, sizeof(tail), ",+%d", left + 1) : 0;
+
+		if ((int)o + l + need > width && (i || (int)o + l > width))
+			break;
+		if (o + (size_t)l + 1 >= len)
+			break;
+		memcpy(buf + o, one, (size_t)l + 1);
+		o += (size_t)l;
+	}
+	if (i < s->len)
+		snprintf(buf + o, len - o, "%s+%d%s", i ? "," : "", s->len - i, s->more ? "+" : "");
+	else if (s->more)
 		snprintf(buf + o, len - o, ",+");
 }
 
@@ -38,24 +55,42 @@ void cacheline_report_unsupported(FILE *f, const char *why)
 	fprintf(f, "\n Cachelines: not supported: %s\n", why);
 }
 
-/* The code column: names where the maps allow, else addresses. */
-static void code_text(const struct symbolizer *syms, const struct cl_set *s, char *buf, size_t len)
+/*
+ * The code column (the last of its row): names where the maps allow, else
+ * addresses, each whole; those beyond width are counted ("+2 more"), never cut.
+ */
+static void code_text(const struct symbolizer *syms, const struct cl_set *s, int width, char *buf,
+		      size_t len)
 {
 	size_t o = 0;
-	char name[256];
+	char name[256], one[280];
+	int i;
 
 	buf[0] = '\0';
-	for (int i = 0; i < s->len && o + 2 < len; i++) {
+	for (i = 0; i < s->len; i++) {
 		const char *n = symbolize(syms, s->v[i], name, sizeof(name));
+		int l;
 
-		if (n) {
-			/* the function alone: the column is narrow */
-			size_t cut = strcspn(n, "+ ");
+		if (n) /* the function alone */
+			l = snprintf(one, sizeof(one), "%s%.*s", i ? "," : "", (int)strcspn(n, "+ "), n);
+		else
+			l = snprintf(one, sizeof(one), "%s0x%" PRIx64, i ? "," : "", s->v[i]);
+		/* the first always goes in; a later one leaves room for " +N" */
+		if (i && (int)o + l + (i + 1 < s->len || s->more ? 4 : 0) > width)
+			break;
+		if (o + (size_t)l + 1 >= len)
+			break;
+		memcpy(buf + o, one, (size_t)l + 1);
+		o += (size_t)l;
+	}
+	if (i < s->len || s->more) { /* " +2 more" where it fits, else " +2" */
+		char more[24];
+		int k = snprintf(more, sizeof(more), " +%d%s more", s->len - i, s->more ? "+" : "");
 
-			o += (size_t)snprintf(buf + o, len - o, "%s%.*s", i ? "," : "", (int)cut, n);
-		} else {
-			o += (size_t)snprintf(buf + o, len - o, "%s0x%" PRIx64, i ? "," : "", s->v[i]);
-		}
+		if ((int)o + k > width)
+			k = snprintf(more, sizeof(more), " +%d%s", s->len - i, s->more ? "+" : "");
+		if (o + (size_t)k < len)
+			memcpy(buf + o, more, (size_t)k + 1);
 	}
 }
 
@@ -119,11 +154,11 @@ void cacheline_report_text(FILE *f, const struct cacheline *c, const struct symb
 			"loads", "lat", "threads", "CPUs", "code");
 		for (int k = 0; k < l->noff; k++) {
 			const struct cl_offset *o = &l->off[k];
-			char tids[64], cpus[64], ips[64], off[16], lat[16], sh2[16];
+			char tids[64], cpus[64], ips[320], off[16], lat[16], sh2[16];
 
-			set_text(&o->tids, false, tids, sizeof(tids));
-			set_text(&o->cpus, false, cpus, sizeof(cpus));
-			code_text(syms, &o->ips, ips, sizeof(ips));
+			set_text(&o->tids, 14, tids, sizeof(tids));
+			set_text(&o->cpus, 8, cpus, sizeof(cpus));
+			code_text(syms, &o->ips, 15, ips, sizeof(ips)); /* to column 80 */
 			snprintf(off, sizeof(off), "+0x%x", o->offset);
 			if (o->lat_n)
 				snprintf(lat, sizeof(lat), "%llu",
@@ -131,7 +166,7 @@ void cacheline_report_text(FILE *f, const struct cacheline *c, const struct symb
 			else
 				snprintf(lat, sizeof(lat), "-");
 			/* the offset's shares of the line's HITM and stores */
-			fprintf(f, "      %-6s %6s %6s %6" PRIu64 " %5.5s  %-14.14s %-8.8s %.14s\n",
+			fprintf(f, "      %-6s %6s %6s %6" PRIu64 " %5.5s  %-14s %-8s %s\n",
 				off,
 				fmt_share((double)mem_stats_hitm(&o->st),
 					  (double)mem_stats_hitm(&l->st), 1, sh, sizeof(sh)),

@@ -50,6 +50,7 @@ struct dash_ui {
 	bool cumulative;	/* totals since start (else the last interval) */
 	bool paused;		/* keep showing the same snapshot */
 	bool help;
+	bool output;		/* show the last lines of the workload's output */
 };
 
 /* Key codes besides printable characters. */
@@ -77,8 +78,17 @@ struct dash_view {
 	const struct cl_summary *lines;	/* top cachelines, or NULL */
 	int nlines;
 	const char *mem_why;		/* why no cachelines, when lines is NULL */
+	const char *output_path;	/* where the workload's output goes, or NULL (the terminal) */
+	const char *output_tail;	/* its last lines, newline-separated (ui->output), or NULL */
 	const struct dash_ui *ui;
 };
+
+/*
+ * Shorten a command to at most room characters at an argument boundary, with
+ * " ..." in place of what is left out (never an argument cut in the middle,
+ * unless the first alone is too long).
+ */
+void dash_shorten(const char *cmd, int room, char *out, size_t len);
 
 /* Draw the whole screen (sized by the canvas) from a view. */
 void dash_render(struct canvas *c, const struct dash_view *v);

@@ -138,6 +138,9 @@ enum dash_action dash_key(struct dash_ui *ui, int key)
 	case '?':
 		ui->help = true;
 		return DASH_REDRAW;
+	case 'o':
+		ui->output = !ui->output;
+		return DASH_REDRAW;
 	case DASH_KEY_UP:
 		ui->scroll[ui->focus] -= ui->scroll[ui->focus] > 0;
 		return DASH_REDRAW;
@@ -159,12 +162,34 @@ enum dash_action dash_key(struct dash_ui *ui, int key)
 	return DASH_NONE;
 }
 
+void dash_shorten(const char *cmd, int room, char *out, size_t len)
+{
+	size_t n = strlen(cmd), cut;
+
+	if (room < 0)
+		room = 0;
+	if ((int)n <= room) {
+		snprintf(out, len, "%s", cmd);
+		return;
+	}
+	/* the longest prefix of whole arguments that leaves room for " ..." */
+	cut = room > 4 ? (size_t)room - 4 : 0;
+	while (cut > 0 && cmd[cut] != ' ')
+		cut--;
+	if (cut == 0) { /* the first argument alone is too long: cut it, marked */
+		cut = room > 3 ? (size_t)room - 3 : 0;
+		snprintf(out, len, "%.*s...", (int)cut, cmd);
+		return;
+	}
+	snprintf(out, len, "%.*s ...", (int)cut, cmd);
+}
+
 static void header(struct canvas *c, struct dash_rect r, const struct dash_view *v)
 {
 	const struct dash_ui *ui = v->ui;
 	const struct provenance *p = v->total ? &v->total->prov : NULL;
 	uint64_t dropped = v->total ? sched_results_dropped(v->total) : 0;
-	char mode[48], lost[32], rest[160], scope[96];
+	char mode[48], lost[32], rest[160], scope[96], cmd[512];
 	int x, room, secs = (int)v->elapsed_s;
 
 	if (ui->paused)
@@ -182,7 +207,8 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 		snprintf(rest, sizeof(rest), "  %d:%02d:%02d", secs / 3600, secs / 60 % 60, secs % 60);
 	room = r.w - 10 - (int)strlen(v->state) - 2 - (int)strlen(rest) - (int)strlen(mode) - 1;
 	x = canvas_text(c, r.x, r.y, 0, CV_BOLD, "locus top ");
-	x += canvas_text(c, r.x + x, r.y, room > 8 ? room : 8, CV_NORMAL, v->command);
+	dash_shorten(v->command, room > 8 ? room : 8, cmd, sizeof(cmd));
+	x += canvas_text(c, r.x + x, r.y, 0, CV_NORMAL, cmd);
 	x += canvas_printf(c, r.x + x, r.y, 0, CV_TITLE, "  %s", v->state);
 	x += canvas_text(c, r.x + x, r.y, 0, dropped ? CV_WARN : CV_NORMAL, rest);
 	if (r.w - (int)strlen(mode) > x + 1)
@@ -195,16 +221,60 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 				  v->total->delays_untimed ? " (sampled)" : "");
 	else
 		x = canvas_printf(c, r.x, r.y + 1, 0, CV_DIM, "%s", v->why_not ? v->why_not : "");
+	if (v->output_path)
+		x += canvas_printf(c, r.x + x, r.y + 1, 0, CV_DIM, "; output: %s (o)",
+				   v->output_path);
 	if (v->cannot && v->cannot[0])
 		canvas_printf(c, r.x + x, r.y + 1, 0, CV_WARN, "; cannot measure here: %s",
 			      v->cannot);
+}
+
+/* The last lines of the workload's output, over the panes. */
+static void output_box(struct canvas *c, const struct dash_view *v)
+{
+	int w = c->w - 4, h = c->h - 6, x = 2, y = 3, row = 0, n = 0;
+	const char *s = v->output_tail ? v->output_tail : "";
+	char title[256];
+
+	if (w < 20 || h < 3)
+		return;
+	for (const char *p = s; *p; p++)
+		n += *p == '\n';
+	if (*s && s[strlen(s) - 1] != '\n')
+		n++;
+	for (int i = 0; i < h; i++)
+		canvas_fill(c, x, y + i, w, CV_NORMAL, ' ');
+	snprintf(title, sizeof(title), "workload output: %s (o closes)", v->output_path);
+	canvas_box(c, x, y, w, h, title, true);
+	if (!*s) {
+		canvas_text(c, x + 2, y + 1, w - 4, CV_DIM, "(nothing written yet)");
+		return;
+	}
+	/* the last h - 2 lines */
+	for (int skip = n - (h - 2); skip > 0 && *s; skip--) {
+		const char *nl = strchr(s, '\n');
+
+		s = nl ? nl + 1 : s + strlen(s);
+	}
+	while (*s && row < h - 2) {
+		const char *nl = strchr(s, '\n');
+		int len = nl ? (int)(nl - s) : (int)strlen(s);
+		char line[512];
+
+		snprintf(line, sizeof(line), "%.*s", len, s);
+		for (char *q = line; *q; q++)
+			if ((unsigned char)*q < 0x20)
+				*q = ' '; /* tabs, escapes: never sent to the terminal */
+		canvas_text(c, x + 2, y + 1 + row++, w - 4, CV_NORMAL, line);
+		s = nl ? nl + 1 : s + len;
+	}
 }
 
 static void footer(struct canvas *c, struct dash_rect r)
 {
 	static const char *const keys[][2] = {
 		{ "q", "quit" }, { "space", "pause" }, { "tab/1-4", "focus" }, { "s", "sort" },
-		{ "i", "interval/total" }, { "r", "reset" }, { "?", "help" },
+		{ "i", "interval/total" }, { "r", "reset" }, { "?", "help" }, { "o", "output" },
 		{ "arrows", "scroll" },
 	};
 	int x = r.x;
@@ -229,6 +299,7 @@ static void help(struct canvas *c)
 		"           matrix: wakeups, previous CPU, migrations)",
 		"i          last interval / cumulative since start",
 		"r          reset: start counting from now",
+		"o          the workload's last lines of output",
 		"arrows     scroll the focused pane (PgUp/PgDn, Home)",
 		"h, ?       this help; any key closes it",
 	};
@@ -268,6 +339,8 @@ void dash_render(struct canvas *c, const struct dash_view *v)
 		pane_cpus(c, l.cpus, v, f == PANE_CPUS);
 	}
 	footer(c, l.footer);
+	if (v->ui->output && v->output_path)
+		output_box(c, v);
 	if (v->ui->help)
 		help(c);
 }

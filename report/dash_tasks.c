@@ -5,6 +5,7 @@
 
 #include "../common/util.h"
 #include "dash_panes.h"
+#include "names.h"
 
 static const char *const class_short[LOC_NR] = { "CPU", "SMT", "LLC", "node", "remote" };
 
@@ -39,14 +40,28 @@ static int by_waker(const void *a, const void *b)
 static void pair_row(struct canvas *c, int x, int y, int w, const struct dash_view *v,
 		     const struct pair_stat *p)
 {
-	char who[96], rate[24], share[24];
-	int best = 0, nw = w - 26;
+	char who[96], a[48], b[48], rate[24], share[24];
+	int best = 0, nw = w - 26, room = nw - 3, la, lb;
 
 	for (int k = 1; k < LOC_NR; k++)
 		if (p->by_class[k] > p->by_class[best])
 			best = k;
-	snprintf(who, sizeof(who), "%s%s%d > %s%s%d", p->waker_comm, p->waker_comm[0] ? ":" : "tid ",
-		 p->waker_tid, p->wakee_comm, p->wakee_comm[0] ? ":" : "tid ", p->wakee_tid);
+	/* both names whole when they fit; else each gets half, and what one leaves the other */
+	task_label(a, sizeof(a), p->waker_comm, p->waker_tid, 0);
+	task_label(b, sizeof(b), p->wakee_comm, p->wakee_tid, 0);
+	la = (int)strlen(a);
+	lb = (int)strlen(b);
+	if (la + lb > room) {
+		if (la <= room / 2)
+			lb = room - la;
+		else if (lb <= room / 2)
+			la = room - lb;
+		else
+			la = room / 2, lb = room - room / 2;
+		task_label(a, sizeof(a), p->waker_comm, p->waker_tid, la);
+		task_label(b, sizeof(b), p->wakee_comm, p->wakee_tid, lb);
+	}
+	snprintf(who, sizeof(who), "%s > %s", a, b);
 	canvas_text(c, x, y, nw, CV_NORMAL, who);
 	canvas_printf(c, x + nw, y, 9, CV_BOLD, "%9s", dash_fmt_rate(v, p->count, rate,
 								   sizeof(rate)));

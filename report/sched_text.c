@@ -6,6 +6,7 @@
 #include "../common/util.h"
 #include "heatmap.h"
 #include "prov_report.h"
+#include "names.h"
 #include "sched_report.h"
 
 #define TOP_ROWS 10
@@ -72,14 +73,8 @@ static void bar(FILE *f, uint64_t v, uint64_t max, int width)
 		fputc(i < n ? '#' : ' ', f);
 }
 
-/* "comm/tid", or "tid N" when the name was never seen. */
-static void task_name(char *buf, size_t len, const char *comm, int tid)
-{
-	if (comm[0])
-		snprintf(buf, len, "%.16s/%d", comm, tid);
-	else
-		snprintf(buf, len, "tid %d", tid);
-}
+
+#define NAME_W 20	/* a task's column: its comm shortened to fit, never its tid */
 
 static void header(FILE *f, const struct sched_results *r, const struct sched_report_ctx *c)
 {
@@ -157,10 +152,21 @@ static void wakeups(FILE *f, const struct sched_results *r, const struct sched_r
 	uint64_t placed = r->placement[0] + r->placement[1] + r->placement[2];
 	char a[32], b[32], s1[16], s2[16], s3[16];
 
-	fprintf(f, "\n Wakeups of the traced tasks: %s (from %s), %s placed\n",
-		fmt_count(r->wakeups, a, sizeof(a)),
-		r->waking_source ? "sched_waking" : "sched_wakeup",
-		fmt_count(r->wakeups_placed, b, sizeof(b)));
+	if (r->wakeups_running) { /* reconcile with the tracepoint's own count */
+		char t[32], run[32];
+
+		fprintf(f, "\n Wakeups of the traced tasks: %s of %s %s (%s found the task still "
+			   "running), %s placed\n", fmt_count(r->wakeups, a, sizeof(a)),
+			fmt_count(r->wakeups + r->wakeups_running, t, sizeof(t)),
+			r->waking_source ? "sched_waking" : "sched_wakeup",
+			fmt_count(r->wakeups_running, run, sizeof(run)),
+			fmt_count(r->wakeups_placed, b, sizeof(b)));
+	} else {
+		fprintf(f, "\n Wakeups of the traced tasks: %s (from %s), %s placed\n",
+			fmt_count(r->wakeups, a, sizeof(a)),
+			r->waking_source ? "sched_waking" : "sched_wakeup",
+			fmt_count(r->wakeups_placed, b, sizeof(b)));
+	}
 	if (r->wakeups == 0)
 		return;
 	class_table(f, r->by_class, r->wakeups_placed, "waker CPU -> target CPU");
@@ -203,6 +209,10 @@ static void latency(FILE *f, const struct sched_results *r)
 			fmt_count(r->delay.count + r->delays_untimed, b, sizeof(b)));
 	if (r->prov.delay == DELAY_LOG2)
 		fprintf(f, "   in power-of-two buckets: each figure is its bucket's midpoint\n");
+	if (r->delays_negative)
+		fprintf(f, "   %s wakeups not timed: their task was switched in before the wakeup's\n"
+			   "   time (a race with the switch, or clock skew)\n",
+			fmt_count(r->delays_negative, a, sizeof(a)));
 	if (r->delay.count == 0) {
 		fprintf(f, "   (no wakeup was followed by its task running)\n");
 		return;
@@ -261,11 +271,8 @@ static void pairs(FILE *f, const struct sched_results *r)
 
 		for (int c = 0; c < LOC_NR; c++)
 			placed += p->by_class[c];
-		if (p->waker_tid > 0)
-			task_name(who, sizeof(who), p->waker_comm, p->waker_tid);
-		else
-			snprintf(who, sizeof(who), "(irq or idle)");
-		task_name(whom, sizeof(whom), p->wakee_comm, p->wakee_tid);
+		task_label(who, sizeof(who), p->waker_comm, p->waker_tid, 20);
+		task_label(whom, sizeof(whom), p->wakee_comm, p->wakee_tid, 20);
 		fprintf(f, "   %9s  %-20.20s %-20.20s", fmt_count(p->count, n, sizeof(n)), who, whom);
 		for (int c = 0; c < LOC_NR; c++)
 			fprintf(f, " %4s", SHARE(p->by_class[c], placed, 0, sh));
@@ -306,7 +313,7 @@ static void migrations(FILE *f, const struct sched_results *r, const struct sche
 	for (int i = 0; i < r->ntasks && i < TOP_ROWS && t[i].migrations; i++) {
 		char name[40];
 
-		task_name(name, sizeof(name), t[i].comm, t[i].tid);
+		task_label(name, sizeof(name), t[i].comm, t[i].tid, NAME_W);
 		fprintf(f, "   %10s  %s\n", fmt_count(t[i].migrations, n, sizeof(n)), name);
 	}
 	free(t);
@@ -326,7 +333,7 @@ static void switches(FILE *f, const struct sched_results *r)
 		const struct task_stat *t = &r->tasks[i];
 		char name[40], m[32], w[32];
 
-		task_name(name, sizeof(name), t->comm, t->tid);
+		task_label(name, sizeof(name), t->comm, t->tid, NAME_W);
 		fprintf(f, "   %-20s %8s %8s %6s %8s %10s %10s\n", name,
 			fmt_count(t->voluntary, a, sizeof(a)), fmt_count(t->involuntary, b, sizeof(b)),
 			fmt_count(t->migrations, m, sizeof(m)), fmt_count(t->wakeups, w, sizeof(w)),

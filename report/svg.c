@@ -4,6 +4,7 @@
 
 #include "heatmap.h"
 #include "sched_report.h"
+#include "xml.h"
 
 /* White to dark red on a log scale. */
 static void colour(uint64_t v, uint64_t max, char *buf, size_t len)
@@ -22,22 +23,21 @@ static void colour(uint64_t v, uint64_t max, char *buf, size_t len)
 	snprintf(buf, len, "#%02x%02x%02x", r, g < 0 ? 0 : g, b < 0 ? 0 : b);
 }
 
-int sched_report_svg(const char *path, const struct sched_results *r, const char *title)
+void sched_report_svg(FILE *f, const struct sched_results *r, const char *title)
 {
 	struct heatmap h;
-	FILE *f = fopen(path, "w");
-	int cell, left = 60, top = 50, size, bad;
+	int cell, left = 60, top = 50, size;
 	char fill[16];
 
-	if (!f)
-		return -1;
 	heatmap_build(&h, r->topo, r->wake_matrix, 128);
 	cell = h.n <= 16 ? 32 : h.n <= 64 ? 10 : 5;
 	size = cell * h.n;
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		   "font-family=\"sans-serif\" font-size=\"11\">\n",
 		left + size + 140, top + size + 50);
-	fprintf(f, "<title>%s</title>\n", title);
+	fprintf(f, "<title>");
+	xml_text(f, title);
+	fprintf(f, "</title>\n");
 	fprintf(f, "<text x=\"%d\" y=\"18\" font-size=\"14\">wakeups: waker %s (rows) to target %s "
 		   "(columns), %llu in all</text>\n",
 		left, h.unit, h.unit, (unsigned long long)h.total);
@@ -69,8 +69,4 @@ int sched_report_svg(const char *path, const struct sched_results *r, const char
 	}
 	fprintf(f, "</svg>\n");
 	heatmap_release(&h);
-	bad = ferror(f);
-	if (fclose(f) != 0 || bad)
-		return -1;
-	return 0;
 }

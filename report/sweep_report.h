@@ -11,7 +11,7 @@ void sweep_report_text(FILE *f, const struct sweep_set *s);
 /* The whole set, environment and every run, as JSON (what locus diff reads). */
 void sweep_report_json(FILE *f, const struct sweep_set *s);
 /* An SVG: the metric against the sweep value (each run and the mean), class shares beside. */
-int sweep_report_svg(const char *path, const struct sweep_set *s);
+void sweep_report_svg(FILE *f, const struct sweep_set *s);
 
 /* locus diff: a row per sweep value present in both and per measure. */
 struct diff_input {

@@ -3,25 +3,12 @@
 #include <string.h>
 
 #include "sweep_report.h"
+#include "xml.h"
 
 #define W 420	/* each panel */
 #define H 260
 #define L 60	/* left margin */
 #define T 40	/* top margin */
-
-static void xml(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
-		}
-	}
-}
 
 static double x_of(int v, int n, int x0)
 {
@@ -38,7 +25,7 @@ static void metric_panel(FILE *f, const struct sweep_set *s, enum measure m, con
 			max = s->runs[i].m[m];
 	max = max > 0 ? max * 1.1 : 1;
 	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"13\">", L, T - 12);
-	xml(f, what);
+	xml_text(f, what);
 	fprintf(f, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
 		   "stroke=\"#888\"/>\n", L, T, W, H);
 	for (int k = 0; k <= 4; k++)
@@ -56,7 +43,7 @@ static void metric_panel(FILE *f, const struct sweep_set *s, enum measure m, con
 	for (int v = 0; v < s->nvalues; v++) {
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x_of(v, s->nvalues, L),
 			T + H + 16);
-		xml(f, s->values[v]);
+		xml_text(f, s->values[v]);
 		fprintf(f, "</text>\n");
 		for (int i = 0; i < s->nruns; i++) {
 			const struct sweep_run *r = &s->runs[i];
@@ -70,7 +57,7 @@ static void metric_panel(FILE *f, const struct sweep_set *s, enum measure m, con
 	}
 	if (s->sweep_name[0]) {
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", L + W / 2, T + H + 34);
-		xml(f, s->sweep_name);
+		xml_text(f, s->sweep_name);
 		fprintf(f, "</text>\n");
 	}
 }
@@ -106,7 +93,7 @@ static void class_panel(FILE *f, const struct sweep_set *s, int x0)
 		}
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x + bw / 2,
 			T + H + 16);
-		xml(f, s->values[v]);
+		xml_text(f, s->values[v]);
 		fprintf(f, "</text>\n");
 	}
 	for (int k = 0; k < 5; k++)
@@ -115,14 +102,11 @@ static void class_panel(FILE *f, const struct sweep_set *s, int x0)
 			x0 + W + 24, T + k * 18 + 9, name[k]);
 }
 
-int sweep_report_svg(const char *path, const struct sweep_set *s)
+void sweep_report_svg(FILE *f, const struct sweep_set *s)
 {
-	FILE *f = fopen(path, "w");
 	char what[160];
 	enum measure m = s->have_metric ? M_METRIC : M_CS;
 
-	if (!f)
-		return -1;
 	if (s->have_metric)
 		snprintf(what, sizeof(what), "%s%s%s (%s is better)", s->metric_name,
 			 s->metric_unit[0] ? ", " : "", s->metric_unit,
@@ -132,10 +116,9 @@ int sweep_report_svg(const char *path, const struct sweep_set *s)
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		   "font-family=\"sans-serif\" font-size=\"11\">\n<title>", 2 * (L + W) + 120,
 		T + H + 50);
-	xml(f, s->command);
+	xml_text(f, s->command);
 	fprintf(f, "</title>\n");
 	metric_panel(f, s, m, what);
 	class_panel(f, s, 2 * L + W);
 	fprintf(f, "</svg>\n");
-	return fclose(f) == 0 ? 0 : -1;
 }

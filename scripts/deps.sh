@@ -28,6 +28,7 @@ xz-utils:/usr/bin/xz
 clang:/usr/bin/clang
 libbpf-dev:/usr/include/bpf/libbpf.h
 bpftool:/usr/sbin/bpftool
+man-db:/usr/bin/man
 "
 test_pkgs="
 libcmocka-dev:/usr/include/cmocka.h

@@ -176,6 +176,29 @@ static __always_inline int log2_bucket(__u64 v)
 	return k;
 }
 
+/* The log-linear bucket of a delay (model/hist.c's hist_index, capped). */
+static __always_inline int delay_bucket(__u64 v)
+{
+	int p, k;
+
+	if (v < (1 << LB_SUB_BITS))
+		return (int)v;
+	p = log2_bucket(v);
+	if (p >= LB_TOP_BIT)
+		return LB_BUCKETS - 1;
+	k = ((p - LB_SUB_BITS + 1) << LB_SUB_BITS) +
+	    (int)((v >> (p - LB_SUB_BITS)) & ((1 << LB_SUB_BITS) - 1));
+	return k;
+}
+
+static __always_inline void min_max(unsigned long long *min1, unsigned long long *max, __u64 d)
+{
+	if (*min1 == 0 || d + 1 < *min1)
+		*min1 = d + 1;
+	if (d > *max)
+		*max = d;
+}
+
 static __always_inline void note(struct lb_pcpu *c, int ev)
 {
 	c->n[ev]++;
@@ -426,8 +449,8 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 static __always_inline void finish(struct lb_pcpu *c, struct lb_tstate *t)
 {
 	int cpu = bpf_get_smp_processor_id();
-	__u64 d = t->in_ns >= t->wake_ns ? t->in_ns - t->wake_ns : 0;
-	int k = log2_bucket(d);
+	__u64 d;
+	int k;
 
 	if (!t->placed)
 		place(c, t, cpu);
@@ -436,13 +459,25 @@ static __always_inline void finish(struct lb_pcpu *c, struct lb_tstate *t)
 	t->pending = 0;
 	if (!t->timed)
 		return;
+	if (t->in_ns < t->wake_ns) {
+		/* switched in before the wakeup's time: the wakeup raced with a switch (in_ns is
+		 * of an earlier run), or two clocks disagreed. Not a delay: counted apart */
+		c->n[LB_delays_negative]++;
+		return;
+	}
+	d = t->in_ns - t->wake_ns;
+	k = delay_bucket(d);
 	if (k >= 0 && k < LB_BUCKETS) {
 		int cls = valid(t->waker_cpu) ? classify(t->waker_cpu, t->target_cpu) : -1;
 
 		c->delay[k]++;
-		if (cls >= 0 && cls < LB_CLASSES)
+		if (cls >= 0 && cls < LB_CLASSES) {
 			c->delay_class[cls][k]++;
+			min_max(&c->class_min1[cls], &c->class_max[cls], d);
+			c->class_sum_ns[cls] += d;
+		}
 	}
+	min_max(&c->delay_min1, &c->delay_max, d);
 	c->delay_sum_ns += d;
 	t->st.delays++;
 	t->st.delay_sum_ns += d;

@@ -3,7 +3,14 @@
 #define LOCUS_SCHED_BPF_H
 
 #define LB_MAX_CPUS 4096	/* the topology table's size */
-#define LB_BUCKETS 64		/* log2 buckets of a delay in ns: bucket k holds [2^k, 2^(k+1)) */
+/*
+ * Log-linear buckets of a delay in ns, as model/hist.h's: 16 steps per power of
+ * two (a few percent wide); values below 16 ns have a bucket each, values from
+ * 2^41 ns (36 minutes) on share the last.
+ */
+#define LB_SUB_BITS 4
+#define LB_TOP_BIT 41
+#define LB_BUCKETS ((LB_TOP_BIT - LB_SUB_BITS + 1) << LB_SUB_BITS)
 #define LB_CLASSES 5		/* same CPU, SMT, LLC, node, remote (enum locality) */
 #define LB_COMM 16
 
@@ -27,7 +34,10 @@ enum lb_counter {
 	LB_NR
 };
 
-/* The per-CPU aggregate: counters, class tallies, delay histograms, this CPU's time. */
+/*
+ * The per-CPU aggregate: counters, class tallies, delay histograms, this CPU's
+ * time. A per-CPU map value must stay under 32 KiB.
+ */
 struct lb_pcpu {
 	unsigned long long n[LB_NR];
 	unsigned long long by_class[LB_CLASSES];
@@ -37,8 +47,14 @@ struct lb_pcpu {
 	unsigned long long delay[LB_BUCKETS];	/* wakeups that ran on this CPU */
 	unsigned long long delay_class[LB_CLASSES][LB_BUCKETS];
 	unsigned long long delay_sum_ns;
+	unsigned long long delay_min1;		/* exact: the smallest delay + 1 (0: none yet) */
+	unsigned long long delay_max;
+	unsigned long long class_min1[LB_CLASSES];
+	unsigned long long class_max[LB_CLASSES];
+	unsigned long long class_sum_ns[LB_CLASSES];
 	unsigned long long tracked_ns;		/* tracked tasks ran here (their own runtime) */
-};	/* only unsigned long long: user space sums two of them word by word */
+};	/* only unsigned long long: user space sums two of them word by word, but the
+	 * min1 and max members, which it folds by min and max */
 
 /* Timing wakeups sent from a CPU: 1 in `every`, set for each window (jiffies). */
 struct lb_pacer {

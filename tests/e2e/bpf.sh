@@ -14,7 +14,7 @@ fi
 # Each collector against an oracle of the same run: perf record takes every sched event of
 # the machine around `locus run`, and locus report replays that file exactly (the perf.data
 # path is exact against perf script). Totals within 2%, matrix and class shares within a
-# point, p50/p99 within one log2 bucket (BPF keeps power-of-two buckets).
+# point, p50/p99 within about one power of two (the two runs differ, not the buckets).
 tps=sched:sched_waking,sched:sched_switch,sched:sched_migrate_task,sched:sched_wakeup_new
 tps=$tps,sched:sched_process_fork,sched:sched_process_exit
 for pin in 0,1 0,0; do
@@ -55,6 +55,7 @@ done
 check "--delay-rate 0: every placed wakeup timed, none left out" python3 -c '
 import json, sys; d = json.load(open(sys.argv[1]))
 t, p = d["latency"]["wake_to_run_ns"]["count"], d["wakeups"]["placed"]
+t += d["latency"]["negative"]  # switched in before the wakeup: counted apart, not timed
 assert d["latency"]["untimed"] == 0 and abs(t - p) <= 2, (t, p, d["latency"]["untimed"])' "$TMP/all.json"
 expect_eq "--delay-rate 0: the report says nothing of a sample" 0 "$(grep -c "systematic sample" "$TMP/all.txt")"
 "$LOCUS" run -q --collector bpf --sections latency,wakeups --json "$TMP/few.json" --delay-rate 1000 \
@@ -64,7 +65,8 @@ check "--delay-rate 1000: a sample timed, the rest counted as untimed, wakeups a
 import json, math, sys
 d, a = (json.load(open(f)) for f in sys.argv[1:3])
 t, u, p = d["latency"]["wake_to_run_ns"]["count"], d["latency"]["untimed"], d["wakeups"]["placed"]
-assert 0 < t < p / 3 and abs(t + u - d["wakeups"]["total"]) <= 2, (t, u, p)
+n = d["latency"]["negative"]
+assert 0 < t < p / 3 and abs(t + u + n - d["wakeups"]["total"]) <= 2, (t, u, n, p)
 x, y = d["latency"]["wake_to_run_ns"]["p50"], a["latency"]["wake_to_run_ns"]["p50"]
 assert abs(math.floor(math.log2(x)) - math.floor(math.log2(y))) <= 1, (x, y)
 PY
@@ -95,9 +97,35 @@ w, lat = d["wakeups"], d["latency"]
 # of those on a busy machine)
 assert abs(w["total"] + w["woken_while_running"] - 40000) <= 0.02 * 40000, w
 assert abs(w["placed"] - w["total"]) <= 2, (w["placed"], w["total"])
-assert abs(lat["wake_to_run_ns"]["count"] - w["placed"]) <= 2, (lat, w["placed"])
+assert abs(lat["wake_to_run_ns"]["count"] + lat["negative"] - w["placed"]) <= 2, (lat, w["placed"])
 pairs = sum(p["count"] for p in d["pairs"]) + d.get("pairs_dropped", 0)
 assert abs(pairs - w["total"]) <= 2, (pairs, w["total"])
+PY
+
+# Delays at real resolution in the kernel: log-linear buckets (not power-of-two midpoints),
+# exact min and max; five runs' p99 are not all one power of two.
+"$LOCUS" run -q -r 5 --collector bpf --metric pingpong --json "$TMP/res.json" --delay-rate 0 \
+	-- "$LOCUS" bench pingpong --pin 0,1 --loops 5000 >/dev/null 2>&1
+check "BPF: five runs' p99 are not all power-of-two bucket midpoints" python3 - "$TMP/res.json" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+assert d["provenance"]["delay_resolution"] == "log-linear", d["provenance"]
+p = [r["measures"]["wake_to_run_p99_us"] for r in d["runs"] if r["ok"]]
+def midpoint(us):  # 1.5 x 2^k ns, as the log2 buckets reported
+    ns = us * 1000
+    k = round(math.log2(ns / 1.5))
+    return abs(ns - 1.5 * 2 ** k) <= 1
+assert len(p) == 5 and not all(midpoint(v) for v in p), p
+PY
+"$LOCUS" run -q --collector bpf --sections latency --json "$TMP/mm.json" --delay-rate 0 \
+	-- "$LOCUS" bench pingpong --pin 0,1 --loops 5000 >/dev/null 2>&1
+check "BPF: min and max are exact (not bucket midpoints), min <= p50 <= max" \
+	python3 - "$TMP/mm.json" <<'PY'
+import json, sys
+l = json.load(open(sys.argv[1]))["latency"]["wake_to_run_ns"]
+assert 0 < l["min"] <= l["p50"] <= l["max"], l
+# a log2 midpoint max would be 1.5 x 2^k: exact values almost never are
+assert l["max"] & (l["max"] - 1) and (l["max"] * 2 // 3) & (l["max"] * 2 // 3 - 1), l
 PY
 
 # Switches and migrations agree with the workload's own accounting and with perf stat.

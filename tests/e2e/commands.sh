@@ -75,8 +75,26 @@ check "-o through a symlink writes its target" grep -q "task-clock" "$TMP/target
 # A report written into a closed pipe is not a crash; the workload's status stands.
 "$LOCUS" stat -e task-clock -- sh -c 'exit 4' | true
 expect_eq "report into a closed pipe: workload status kept" 4 "${PIPESTATUS[0]}"
-# An unwritable output path is a runtime error after the workload ran.
-"$LOCUS" stat -o /proc/nonexistent/x -e task-clock -- true 2>"$TMP/ro.txt"
-expect_eq "unwritable -o: exit 1" 1 $?
-check "unwritable -o: one line" grep -q "^locus: cannot write /proc/nonexistent/x" "$TMP/ro.txt"
+# An output path that cannot be written is a usage error before the workload starts.
+for args in "stat -o /nonexist/dir/r.txt -e task-clock" "run -o /nonexist/dir/r.txt" \
+	"run --json /nonexist/dir/r.json" "run --svg /nonexist/dir/r.svg" \
+	"record -o /nonexist/dir/r.data" "run -r 2 --json /nonexist/dir/a.json" \
+	"top --text -n 1 -o /nonexist/dir/r.txt" "run -o $TMP"; do
+	rm -f "$TMP/ran"
+	# shellcheck disable=SC2086
+	"$LOCUS" $args -- touch "$TMP/ran" >"$TMP/bad.out" 2>"$TMP/bad.err"
+	expect_eq "bad output path ($args): usage error" 2 $?
+	check "bad output path ($args): the workload did not run" test ! -e "$TMP/ran"
+	check "bad output path ($args): one line saying which" \
+		bash -c "[ \$(wc -l <'$TMP/bad.err') -eq 1 ] && grep -q 'cannot write' '$TMP/bad.err'"
+done
+# Writing still fails at the end (a full device): the report goes to stdout, exit 1.
+"$LOCUS" stat -o /dev/full -e task-clock -- true >"$TMP/full.out" 2>"$TMP/full.err"
+expect_eq "-o /dev/full: runtime error" 1 $?
+check "-o /dev/full: the report on stdout instead" grep -q "task-clock" "$TMP/full.out"
+check "-o /dev/full: says so" grep -q "standard output instead" "$TMP/full.err"
+# --json - keeps standard output valid JSON: the workload's output goes to stderr.
+"$LOCUS" stat --json - -e task-clock -- echo workload-says-hi >"$TMP/j.out" 2>"$TMP/j.err"
+check "--json -: stdout is JSON only" python3 -c "import json,sys; json.load(open('$TMP/j.out'))"
+check "--json -: the workload's output on stderr" grep -q workload-says-hi "$TMP/j.err"
 finish

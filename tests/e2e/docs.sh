@@ -23,6 +23,8 @@ done
 make -s install DESTDIR="$TMP/root" PREFIX=/usr >/dev/null 2>&1
 check "make install puts the binary under DESTDIR/PREFIX" test -x "$TMP/root/usr/bin/locus"
 check "make install puts the man pages under DESTDIR/PREFIX" test -f "$TMP/root/usr/share/man/man1/locus-stat.1"
+check "man finds locus-run where make install put it" \
+	bash -c "MANPATH='$TMP/root/usr/share/man' man -w locus-run | grep -q locus-run.1"
 check "make install puts the bash completion in place" test -f "$TMP/root/usr/share/bash-completion/completions/locus"
 # the completion: subcommands, then a subcommand's options from its --help
 comp() {

@@ -29,6 +29,30 @@ time.sleep(30)' >"$TMP/$sig.txt" 2>&1 &
 	check "SIG$sig to locus run: the report is printed" grep -q "task-clock" "$TMP/$sig.txt"
 done
 
+# The workload runs in its own process group: a second SIGINT ends the whole tree, even
+# a child that ignores SIGINT as its shell does; and so does locus's own death.
+"$LOCUS" run -q --sections counters -- sh -c 'trap "" INT; sleep 31.5; echo' >"$TMP/int2.txt" 2>&1 &
+lp=$!
+wait_for_workload "^sleep 31.5" || echo "# two SIGINTs: the workload did not show up in 5 s"
+sleep 0.3
+kill -INT $lp
+sleep 0.5
+check "one SIGINT: a tree ignoring it goes on" bash -c 'pgrep -f "^sleep 31.5" >/dev/null'
+kill -INT $lp
+wait $lp
+expect_eq "two SIGINTs: the workload's status (SIGKILL)" 137 $?
+sleep 0.2
+check "two SIGINTs: no process of the tree is left" bash -c '! pgrep -f "^sleep 31.5"'
+check "two SIGINTs: the report is printed" grep -q "task-clock" "$TMP/int2.txt"
+"$LOCUS" run -q -- sh -c 'sleep 32.5; echo' >/dev/null 2>&1 &
+lp=$!
+wait_for_workload "^sleep 32.5" || echo "# locus killed: the workload did not show up in 5 s"
+kill -KILL $lp
+wait $lp 2>/dev/null
+sleep 0.5
+check "locus killed (SIGKILL): no process of its workload's tree is left" \
+	bash -c '! pgrep -f "^sleep 32.5"'
+
 # A workload that crashes: its status, and the report of the run up to the crash.
 "$LOCUS" run -q --sections counters,wakeups -- sh -c '"$0" bench pingpong --loops 2000 >/dev/null; kill -SEGV $$' "$LOCUS" >"$TMP/segv.txt" 2>&1
 expect_eq "a workload killed by SIGSEGV: 139" 139 $?
@@ -55,14 +79,14 @@ else
 	skip "disk full: cannot mount a small tmpfs here"
 fi
 
-# Output into a read-only place: one line, exit 1, the workload's run not lost on stdout.
+# Output into a read-only place: refused before the workload runs, in one line saying why.
 if have_root && mkdir -p "$TMP/ro" && mount -t tmpfs -o ro tmpfs "$TMP/ro" 2>/dev/null; then
-	"$LOCUS" stat -q -o "$TMP/ro/out.txt" --json "$TMP/ok.json" -e task-clock -- true 2>"$TMP/ro.err"
-	expect_eq "read-only -o: exit 1" 1 $?
+	"$LOCUS" stat -q -o "$TMP/ro/out.txt" --json "$TMP/ok.json" -e task-clock -- touch "$TMP/ro-ran" 2>"$TMP/ro.err"
+	expect_eq "read-only -o: usage error" 2 $?
 	check "read-only -o: says why" grep -q "Read-only file system" "$TMP/ro.err"
-	check "read-only -o: the JSON asked for still written" test -s "$TMP/ok.json"
+	check "read-only -o: the workload did not run" test ! -e "$TMP/ro-ran"
 	"$LOCUS" record -o "$TMP/ro/x.data" -- true >/dev/null 2>"$TMP/ro2.err"
-	expect_eq "read-only record -o: exit 1" 1 $?
+	expect_eq "read-only record -o: usage error" 2 $?
 	check "read-only record: one line" test "$(wc -l <"$TMP/ro2.err")" -eq 1
 	umount "$TMP/ro"
 else

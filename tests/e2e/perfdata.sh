@@ -52,6 +52,35 @@ check "perf report reads locus record's file" bash -c "perf report -i '$TMP/l.da
 "$LOCUS" record -q -o "$TMP/x.data" -- sh -c 'exit 6' >/dev/null
 expect_eq "locus record keeps the workload's exit status" 6 $?
 
+# record and report agree with run: the file holds the real command line and the workload's
+# pid, every task has its name, and locus report follows the workload's tree by default.
+check "locus record names every task (perf script shows no bare :PID)" \
+	bash -c "! perf script -i '$TMP/l.data' 2>/dev/null | grep -Eq '^ *:[0-9]+ '"
+"$LOCUS" record -q -a -C 0-1 -o "$TMP/a.data" -- true >/dev/null
+"$LOCUS" report -q -i "$TMP/a.data" --sections wakeups >"$TMP/a.txt" 2>&1
+check "locus record stores its real command line (-a, -C)" \
+	grep -q "by 'locus record -q -a -C 0-1 -o $TMP/a.data -- true'" "$TMP/a.txt"
+# (a ping-pong: its wakeups do not vary from run to run as hackbench's do, by 2x here)
+"$LOCUS" run -q --collector perf --sections wakeups --json "$TMP/hr.json" -- "$LOCUS" bench pingpong --pin 0,1 --loops 5000 >/dev/null 2>&1
+"$LOCUS" record -q -o "$TMP/h.data" -- "$LOCUS" bench pingpong --pin 0,1 --loops 5000 >/dev/null 2>&1
+"$LOCUS" report -q -i "$TMP/h.data" --json "$TMP/h.json" >"$TMP/h.txt" 2>&1
+check "record + report: the workload's wakeups within 15% of locus run's" \
+	python3 - "$TMP/hr.json" "$TMP/h.json" <<'PY'
+import json, sys
+r, f = (json.load(open(p)) for p in sys.argv[1:3])
+# the workload's sched_waking: woke a sleeping task, or found it still running
+a, b = (d["wakeups"]["total"] + d["wakeups"]["woken_while_running"] for d in (r, f))
+assert a > 0 and abs(a - b) <= 0.15 * a, (a, b)
+assert f["provenance"]["scope_pid"] > 0, f["provenance"]
+PY
+check "record + report: the report says it follows the recorded workload" \
+	grep -q "workload: pid [0-9]* (its tasks are reported; -a for every task)" "$TMP/h.txt"
+"$LOCUS" report -q -a -i "$TMP/h.data" --json "$TMP/ha.json" >/dev/null 2>&1
+check "report -a: every task in the file (at least the workload's)" python3 -c '
+import json, sys
+a, w = (json.load(open(p))["wakeups"]["total"] for p in sys.argv[1:3])
+assert a >= w, (a, w)' "$TMP/ha.json" "$TMP/h.json"
+
 # A file recorded with a fixture topology reports that topology's classes here.
 "$LOCUS" record -q --sysfs-root tests/fixtures/topology/2s16c2t-64 -o "$TMP/fx.data" -- \
 	"$LOCUS" bench pingpong --pin 0,1 --loops 3000 >/dev/null

@@ -89,11 +89,11 @@ if [ "$collectors" = "bpf perf" ]; then
 		"$LOCUS" run -q -r 3 --collector $c --metric pingpong --json "$TMP/l-$c.json" \
 			-- "$LOCUS" bench pingpong --pin 0,1 --loops 5000 >/dev/null 2>&1
 		check "$c loop: its JSON has the provenance" json "$TMP/l-$c.json" \
-			"p = d['provenance']; assert p['source'] == '$c' and p['delay_resolution'] == ('log2' if '$c' == 'bpf' else 'log-linear'), p; assert all(r['dropped'] >= 0 for r in d['runs'])"
+			"p = d['provenance']; assert p['source'] == '$c' and p['delay_resolution'] == 'log-linear' and p['delay_rate'] == (5000 if '$c' == 'bpf' else 0), p; assert all(r['dropped'] >= 0 for r in d['runs'])"
 	done
 	"$LOCUS" diff "$TMP/l-bpf.json" "$TMP/l-perf.json" >"$TMP/diff.txt" 2>&1
 	check "diff bpf vs perf: says in one line that they were measured differently" \
-		grep -q "measured differently: base bpf, log2 delays.*; new perf, log-linear delays" "$TMP/diff.txt"
+		grep -q "measured differently: base bpf, log-linear delays timed at most 5000/s per CPU.*; new perf, log-linear delays, " "$TMP/diff.txt"
 	check "diff bpf vs perf: the p99 row is not compared" grep -Eq "p99us .*~ measured differently$" "$TMP/diff.txt"
 	"$LOCUS" diff --json "$TMP/d.json" "$TMP/l-bpf.json" "$TMP/l-perf.json" >/dev/null 2>&1
 	check "diff bpf vs perf JSON: delays not comparable, no delay row significant" json "$TMP/d.json" '

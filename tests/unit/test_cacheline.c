@@ -70,7 +70,7 @@ static struct event mem(int tid, int cpu, uint64_t addr, bool store)
 static void verdicts(void **state)
 {
 	const int core[] = { 0, 1, 2, 3 }, node[] = { 0, 0, 1, 1 };
-	struct cacheline_cfg cfg = { NULL, 64, CL_SORT_TOTAL };
+	struct cacheline_cfg cfg = { NULL, 64, CL_SORT_TOTAL, 0 };
 	struct topology t;
 	struct cacheline c;
 	char text[256];
@@ -110,6 +110,18 @@ static void verdicts(void **state)
 	assert_int_equal(c.lines[3].addr, 0x4000);
 	assert_int_equal(c.lines[3].verdict, CL_PRIVATE);
 	assert_int_equal(c.lines[0].nodes, 0x3);
+	cacheline_release(&c);
+	/* with the reports' threshold, lines this thin get no verdict, and say why */
+	cfg.min_samples = CL_MIN_SAMPLES;
+	cacheline_init(&c, &cfg);
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		cacheline_add(&c, &ev[i]);
+	cacheline_finish(&c);
+	for (int i = 0; i < c.nlines; i++)
+		assert_int_equal(c.lines[i].verdict, CL_TOO_FEW);
+	cl_verdict_text(&c, &c.lines[0], text, sizeof(text));
+	assert_string_equal(text, "no verdict: 5 samples, fewer than the 8 a verdict needs");
+	assert_string_equal(cl_verdict_name(CL_TOO_FEW), "too_few_samples");
 	cacheline_release(&c);
 	topology_release(&t);
 }

@@ -10,6 +10,7 @@
 
 #include "../../analyzers/sched_delta.h"
 #include "../../report/dash.h"
+#include "../../report/names.h"
 #include "flows.h"
 #include "golden.h"
 #include "../../collectors/topology.h"
@@ -45,6 +46,9 @@ static void load_topo(const struct scene *s, struct topology *topo)
 	assert_int_equal(topology_load(topo, s->fixture, err, sizeof(err)), 0);
 }
 
+/* The workload's output file and its tail, when a test shows them (else NULL). */
+static const char *test_output_path, *test_output_tail;
+
 /* A view with fixed counters: rates rise and fall over 90 intervals. */
 static void fixed_view(struct dash_view *v, const struct sched_results *r,
 		       const struct topology *topo, const struct dash_ui *ui)
@@ -73,6 +77,8 @@ static void fixed_view(struct dash_view *v, const struct sched_results *r,
 		st->total = (uint64_t)(st->rate * 93);
 	}
 	v->mem_why = "no PMU here: memory sampling needs PEBS (Intel) or IBS (AMD)";
+	v->output_path = test_output_path;
+	v->output_tail = test_output_tail;
 	v->ui = ui;
 }
 
@@ -164,6 +170,41 @@ static void focus_sort_help_small(void **state)
 	assert_false(ui.help);
 	check(0, 30, 8, true, &ui, "2cpu_too_small.txt");
 	check(0, 60, 20, true, NULL, "2cpu_60x20.txt");
+}
+
+/* The workload writes to a file: its path in the header, key o shows the last lines. */
+static void workload_output(void **state)
+{
+	struct dash_ui ui = { 0 };
+	char out[64];
+
+	assert_int_equal(dash_key(&ui, 'o'), DASH_REDRAW);
+	assert_true(ui.output);
+	test_output_path = "/tmp/locus-top.4242.out";
+	test_output_tail = "Running in process mode with 4 groups\nprogress 1\nprogress 2\n"
+			   "\033[31mred\tand an escape\n";
+	check(0, 120, 30, true, &ui, "2cpu_120x30_output.txt");
+	test_output_tail = "";
+	check(0, 120, 30, true, &ui, "2cpu_120x30_output_empty.txt");
+	test_output_path = test_output_tail = NULL;
+	/* the command is shortened at an argument, never cut inside one */
+	dash_shorten("tbench -t 10 2 127.0.0.1", 40, out, sizeof(out));
+	assert_string_equal(out, "tbench -t 10 2 127.0.0.1");
+	dash_shorten("hackbench -g 4 -l 20000", 18, out, sizeof(out));
+	assert_string_equal(out, "hackbench -g 4 ...");
+	dash_shorten("hackbench -g 4 -l 20000", 17, out, sizeof(out));
+	assert_string_equal(out, "hackbench -g ...");
+	dash_shorten("averyveryverylongcommand x", 10, out, sizeof(out));
+	assert_string_equal(out, "averyve...");
+	/* one spelling of a task: the comm shortened, never the tid */
+	task_label(out, sizeof(out), "pgbench", 227465, 13);
+	assert_string_equal(out, "pgben~/227465");
+	task_label(out, sizeof(out), "pgbench", 227465, 0);
+	assert_string_equal(out, "pgbench/227465");
+	task_label(out, sizeof(out), "", 17129, 20);
+	assert_string_equal(out, "tid 17129");
+	task_label(out, sizeof(out), "swapper/0", 0, 20);
+	assert_string_equal(out, "(irq or idle)");
 }
 
 static void cachelines_pane(void **state)
@@ -283,6 +324,7 @@ int main(void)
 		cmocka_unit_test(two_cpus), cmocka_unit_test(eight_cpus),
 		cmocka_unit_test(sixty_four_cpus), cmocka_unit_test(five_twelve_cpus),
 		cmocka_unit_test(focus_sort_help_small), cmocka_unit_test(cachelines_pane),
+		cmocka_unit_test(workload_output),
 		cmocka_unit_test(keys), cmocka_unit_test(series_history),
 		cmocka_unit_test(interval_delta), cmocka_unit_test(hist_subtract),
 	};

@@ -40,6 +40,11 @@ static void presets(void **state)
 	assert_true(find("pgbench", NULL, "latency average = 1.2 ms\ntps = 1234.5 (without initial "
 					"connection time)\n") == 1234.5);
 	assert_true(find("sysbench", NULL, "    events per second:  8123.45\n") == 8123.45);
+	/* sysbench cpu prints both lines: the rate wins; threads prints only the total */
+	assert_true(find("sysbench", NULL, "    events per second:  8123.45\n\nGeneral statistics:\n"
+					 "    total number of events:              81234\n") == 8123.45);
+	assert_true(find("sysbench", NULL, "General statistics:\n    total time:    10.0002s\n"
+					 "    total number of events:              4321\n") == 4321);
 	assert_true(find("netperf", NULL, "Local /Remote\nSocket Size   Request  Resp.   Elapsed  "
 					"Trans.\n16384  131072 1        1       10.00    34567.89   \n")
 		    == 34567.89);
@@ -70,6 +75,11 @@ static void bad_metrics(void **state)
 
 	assert_int_equal(metric_init(&m, "([0-9]+", NULL, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "bad metric regex '([0-9]+'"));
+	/* a bare word is a misspelled preset: the list of presets, not a regex complaint */
+	assert_int_equal(metric_init(&m, "tbnech", NULL, err, sizeof(err)), -1);
+	assert_string_equal(err, "unknown metric preset 'tbnech' (presets: tbench, hackbench, "
+				 "pgbench, sysbench, netperf, schbench, pingpong; or a regex with one "
+				 "capture group)");
 	assert_int_equal(metric_init(&m, "no groups", NULL, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "needs exactly one capture group (it has 0)"));
 	assert_int_equal(metric_init(&m, "(a)(b)", NULL, err, sizeof(err)), -1);
@@ -170,8 +180,8 @@ static void round_trip(void **state)
 	sweep_set_release(&b);
 	/* files that are not run files */
 	assert_int_equal(sweep_parse("{}", 2, &a, err, sizeof(err)), -1);
-	assert_string_equal(err, "not a locus run file: format is not locus-sweep-1 (write it with "
-				 "locus run --json)");
+	assert_string_equal(err, "not a benchmark-loop file (format 'none', not locus-sweep-1): locus "
+				 "diff compares what locus run --json writes with -r, --sweep or --metric");
 	assert_int_equal(sweep_load("/nonexistent.json", &a, err, sizeof(err)), -1);
 	assert_string_equal(err, "cannot read /nonexistent.json: No such file or directory");
 }

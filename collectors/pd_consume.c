@@ -1,0 +1,149 @@
+/* pd_consume.c - perf.data records to events, for replay: the file's layout stays here. */
+#include "pd_consume.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+
+#include "tracing_data.h"
+
+/* MMAP: pid tid addr len pgoff name; MMAP2 adds 32 bytes (dev, inode or build id, prot, flags). */
+#define MMAP_NAME_OFF 40
+#define MMAP2_NAME_OFF 72
+#define LOST_COUNT_OFF 16	/* header, id, lost */
+
+/* Tracepoint formats from the file: needed before the first sched sample. */
+static int setup_decoder(struct pd_reader *rd, const struct pd_file *f, char *err, size_t len)
+{
+	char why[320];
+
+	if (rd->decoder)
+		return 0;
+	if (!f->tracing_data) {
+		snprintf(err, len, "no tracepoint formats (TRACING_DATA) in the file");
+		return -1;
+	}
+	rd->tep = tracing_data_parse(f->tracing_data, f->tracing_len, why, sizeof(why));
+	if (!rd->tep) {
+		snprintf(err, len, "%s", why);
+		return -1;
+	}
+	if (tp_decoder_init(&rd->dec, rd->tep, why, sizeof(why)) < 0) {
+		snprintf(err, len, "%s", why);
+		return -1;
+	}
+	rd->decoder = true;
+	return 0;
+}
+
+static void mem_event(const struct pd_sample *s, struct event *e)
+{
+	e->type = EV_MEM;
+	e->mem.ip = s->ip;
+	e->mem.addr = s->present & PERF_SAMPLE_ADDR ? s->addr : 0;
+	e->mem.phys_addr = s->phys_addr;
+	e->mem.data_src = s->data_src;
+	e->mem.weight = s->weight & 0xffffffff; /* WEIGHT_STRUCT: the low word is the latency */
+}
+
+static int on_sample(struct pd_reader *rd, struct pd_file *f, const struct pd_record *rec,
+		     const struct pd_consumer *c, char *err, size_t len)
+{
+	struct pd_sample s;
+	struct event e;
+	int r;
+
+	if (pd_parse_sample(f, rec, &s) < 0) {
+		snprintf(err, len, "%s", f->err);
+		return -1;
+	}
+	rd->samples++;
+	memset(&e, 0, sizeof(e));
+	if (s.present & PERF_SAMPLE_DATA_SRC) {
+		mem_event(&s, &e);
+		rd->mem_samples++;
+	} else {
+		if (s.attr->attr.type != PERF_TYPE_TRACEPOINT || !s.raw)
+			return 0;
+		if (setup_decoder(rd, f, err, len) < 0)
+			return -1;
+		r = tp_decode(&rd->dec, s.raw, s.raw_size, &e);
+		if (r > 0) {
+			rd->other_tracepoints++;
+			return 0;
+		}
+		if (r < 0) {
+			rd->undecodable++; /* counted and reported; the rest of the file is still read */
+			return 0;
+		}
+		rd->sched_samples++;
+	}
+	e.time_ns = s.time;
+	e.cpu = (int32_t)s.cpu;
+	e.pid = (int32_t)s.pid;
+	e.tid = (int32_t)s.tid;
+	c->event(c->ctx, &e);
+	return 0;
+}
+
+static void on_map(const struct pd_record *rec, const struct pd_consumer *c)
+{
+	size_t name_off = rec->type == PERF_RECORD_MMAP2 ? MMAP2_NAME_OFF : MMAP_NAME_OFF;
+	uint32_t pid;
+	uint64_t v[3];
+	char name[4096];
+	size_t n;
+
+	if (rec->size <= name_off)
+		return;
+	memcpy(&pid, rec->data + 8, 4);
+	memcpy(v, rec->data + 16, 24);
+	n = strnlen((const char *)rec->data + name_off, rec->size - name_off);
+	if (n >= sizeof(name))
+		return;
+	memcpy(name, rec->data + name_off, n);
+	name[n] = '\0';
+	c->map(c->ctx, pid, v[0], v[1], v[2], name);
+}
+
+int pd_consume(struct pd_reader *rd, struct pd_file *f, const struct pd_consumer *c, char *err,
+	       size_t len)
+{
+	struct pd_record rec;
+	int r;
+
+	while ((r = pd_next(f, &rec)) > 0) {
+		if (rd->progress && (f->records & 0xffff) == 0)
+			rd->progress(f, rd->progress_ctx);
+		if (rec.type == PERF_RECORD_SAMPLE) {
+			if (on_sample(rd, f, &rec, c, err, len) < 0)
+				return -1;
+		} else if (rec.type == PERF_RECORD_LOST && rec.size >= LOST_COUNT_OFF + 8) {
+			struct event e = { .type = EV_LOST };
+
+			memcpy(&e.lost.lost, rec.data + LOST_COUNT_OFF, 8);
+			c->event(c->ctx, &e);
+		} else if (rec.type == PD_REC_FINISHED_ROUND) {
+			c->round(c->ctx);
+		} else if (rec.type == PERF_RECORD_MMAP || rec.type == PERF_RECORD_MMAP2) {
+			on_map(&rec, c);
+		}
+	}
+	if (r < 0) {
+		snprintf(err, len, "%s", f->err);
+		return -1;
+	}
+	return 0;
+}
+
+bool pd_reader_waking(const struct pd_reader *rd)
+{
+	return rd->decoder && rd->dec.fmt[EV_WAKING].id >= 0;
+}
+
+void pd_reader_release(struct pd_reader *rd)
+{
+	if (rd->tep)
+		tep_free(rd->tep);
+	memset(rd, 0, sizeof(*rd));
+}

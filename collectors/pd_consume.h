@@ -1,0 +1,47 @@
+/*
+ * pd_consume.h - a perf.data file's records as locus events: scheduler and
+ * memory samples decoded, lost counts, round ends and mappings handed to a
+ * consumer. The one place that knows the layout of the records a file holds.
+ */
+#ifndef LOCUS_PD_CONSUME_H
+#define LOCUS_PD_CONSUME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/event.h"
+#include "perfdata.h"
+#include "tp_decode.h"
+
+struct pd_consumer {
+	/* A decoded sched event (file order, not yet time order), EV_MEM or EV_LOST. */
+	event_sink event;
+	/* A round of the file ended: every event before it is older than any after it. */
+	void (*round)(void *ctx);
+	/* An MMAP or MMAP2 record: pid's mapping of path. */
+	void (*map)(void *ctx, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
+		    const char *path);
+	void *ctx;
+};
+
+struct pd_reader {
+	struct tep_handle *tep;
+	struct tp_decoder dec;
+	bool decoder;		/* the file's tracepoint formats are read */
+	uint64_t samples, sched_samples, other_tracepoints, undecodable, mem_samples;
+	void (*progress)(const struct pd_file *f, void *ctx); /* every 64k records */
+	void *progress_ctx;
+};
+
+/*
+ * Read every record of f and hand it to c. Returns 0, or -1 with the reason in
+ * err (a malformed file, or scheduler samples without tracepoint formats).
+ */
+int pd_consume(struct pd_reader *rd, struct pd_file *f, const struct pd_consumer *c, char *err,
+	       size_t len);
+/* Whether wakeups in the file come from sched_waking (false before any sched sample). */
+bool pd_reader_waking(const struct pd_reader *rd);
+void pd_reader_release(struct pd_reader *rd);
+
+#endif

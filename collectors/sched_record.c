@@ -1,0 +1,147 @@
+/* sched_record.c - ring-buffer records to a perf.data file: samples get the file's ids. */
+#include "sched_record.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+#include "perfdata.h"
+#include "procfs.h"
+#include "tracing_data.h"
+
+/* A sample as sched.c asks for it when recording: IDENTIFIER, TID, TIME, CPU, RAW. */
+#define SAMPLE_ID_OFF 8		/* after the header */
+#define SAMPLE_RAW_OFF 40	/* header, id, pid/tid, time, cpu/res */
+#define SAMPLE_TYPE_OFF (SAMPLE_RAW_OFF + 4) /* common_type leads the raw payload */
+/* Other records end with sample_id_all's fields: pid/tid, time, cpu/res, IDENTIFIER last. */
+#define TRAILER_SIZE 32
+
+struct drain_ctx {
+	struct sched_record *r;
+	const struct sched_collector *s;
+	uint64_t records;	/* written in this pass */
+};
+
+static void write_rec(void *ctx, const void *rec)
+{
+	struct drain_ctx *d = ctx;
+	const struct perf_event_header *h = rec;
+	int err = 0;
+
+	if (h->type == PERF_RECORD_SAMPLE) {
+		uint8_t buf[65536];
+		uint16_t tp;
+		uint64_t id = 0;
+
+		if (h->size < SAMPLE_TYPE_OFF + 2)
+			return;
+		memcpy(buf, rec, h->size);
+		memcpy(&tp, buf + SAMPLE_TYPE_OFF, 2);
+		for (int i = 0; i < d->s->nopened; i++)
+			if (d->s->attrs[i].config == tp)
+				id = d->r->ev[i].id;
+		memcpy(buf + SAMPLE_ID_OFF, &id, 8);
+		err = pd_writer_add(&d->r->w, buf, h->size);
+	} else if (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_COMM ||
+		   h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT) {
+		uint8_t buf[8192];
+
+		if (h->size > sizeof(buf) || h->size < 8 + TRAILER_SIZE)
+			return;
+		/* the trailer's id is the kernel's: the file's is the switch event's (task
+		 * records come from it; a lost count from any ring, all sampled alike) */
+		memcpy(buf, rec, h->size);
+		memcpy(buf + h->size - 8, &d->r->task_id, 8);
+		err = pd_writer_add(&d->r->w, buf, h->size);
+	} else {
+		return;
+	}
+	if (err && !d->r->write_err)
+		d->r->write_err = err;
+	d->records++;
+}
+
+/* A COMM record for a task that was there before the recording: perf script names it too. */
+static void synth_comm(void *ctx, pid_t pid, pid_t tid, const char *comm)
+{
+	struct sched_record *r = ctx;
+	uint8_t rec[8 + 8 + 24 + TRAILER_SIZE] = { 0 };
+	size_t n = strnlen(comm, 15) + 1, body = 16 + ((n + 7) & ~(size_t)7);
+	size_t size = body + TRAILER_SIZE;
+	struct perf_event_header h = { PERF_RECORD_COMM, 0, (uint16_t)size };
+	uint32_t ids[2] = { (uint32_t)pid, (uint32_t)tid };
+
+	memcpy(rec, &h, sizeof(h));
+	memcpy(rec + 8, ids, sizeof(ids));
+	memcpy(rec + 16, comm, n - 1);
+	/* the trailer: this task, time 0 (before every sample), CPU 0, the switch event's id */
+	memcpy(rec + body, ids, sizeof(ids));
+	memcpy(rec + size - 8, &r->task_id, 8);
+	if (pd_writer_add(&r->w, rec, size) < 0 && !r->write_err)
+		r->write_err = r->w.err ? -r->w.err : -1;
+}
+
+int sched_record_open(struct sched_record *r, const struct sched_collector *s, const char *path,
+		      char *err, size_t len)
+{
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	for (int i = 0; i < s->nopened; i++) {
+		snprintf(r->names[i], sizeof(r->names[i]), "sched:%s", event_type_name(s->opened[i]));
+		r->ev[i] = (struct pd_writer_event){ s->attrs[i], (uint64_t)i + 1, r->names[i] };
+		if (s->opened[i] == EV_SWITCH)
+			r->task_id = (uint64_t)i + 1;
+	}
+	rc = pd_writer_open(&r->w, path, r->ev, s->nopened);
+	if (rc < 0) {
+		snprintf(err, len, "cannot write %s: %s", path, strerror(-rc));
+		return -1;
+	}
+	/* the kernel reports the comm of tasks that exec or fork from now on; the others' first */
+	proc_each_task(synth_comm, r);
+	return 0;
+}
+
+void sched_record_drain(struct sched_record *r, struct sched_collector *s)
+{
+	const struct perf_event_header round = { PD_REC_FINISHED_ROUND, 0, 8 };
+	struct drain_ctx d = { r, s, 0 };
+
+	sched_read_raw(s, write_rec, &d);
+	/* perf sorts each round's records; a round ends with every ring drained */
+	if (d.records && !r->write_err)
+		pd_writer_add(&r->w, &round, sizeof(round));
+}
+
+int sched_record_finish(struct sched_record *r, const struct sched_collector *s,
+			const struct topology *topo, const char *cmdline, int32_t workload)
+{
+	const char *names[EV_TYPE_NR];
+	char line[1400];
+	struct pd_writer_meta meta = { NULL, 0, topo, line };
+	uint8_t *td;
+	size_t tdlen = 0;
+	char err[256];
+	int rc;
+
+	/* the workload's pid goes with the command line: locus report follows its tree */
+	if (workload > 0)
+		snprintf(line, sizeof(line), "%s " PD_WORKLOAD_MARK "%d]", cmdline ? cmdline : "locus",
+			 (int)workload);
+	else
+		snprintf(line, sizeof(line), "%s", cmdline ? cmdline : "locus");
+	for (int i = 0; i < s->nopened; i++)
+		names[i] = event_type_name(s->opened[i]);
+	td = tracing_data_build(s->tracefs, names, s->nopened, &tdlen, err, sizeof(err));
+	if (!td)
+		locus_err("%s: the file will lack tracepoint formats", err);
+	meta.tracing_data = td;
+	meta.tracing_len = tdlen;
+	rc = pd_writer_finish(&r->w, &meta);
+	if (rc < 0 && !r->write_err)
+		r->write_err = rc;
+	free(td);
+	return r->write_err;
+}

@@ -1,0 +1,112 @@
+/*
+ * src_bpf.c - the BPF source: programs on the sched tracepoints aggregate in
+ * the kernel; a snapshot reads the maps into the results. Nothing streams.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../collectors/bpf_sched.h"
+#include "../common/util.h"
+#include "source.h"
+
+struct bpf_src {
+	struct source s;	/* first: the interface */
+	struct bpf_sched *bs;
+};
+
+static void b_enable(struct source *s)
+{
+	(void)s; /* collecting since attach: before the workload is released */
+}
+
+static bool b_wait(struct source *s, int ms)
+{
+	(void)s;
+	(void)ms;
+	return false;
+}
+
+static int b_drain(struct source *s, char *err, size_t len)
+{
+	(void)s;
+	(void)err;
+	(void)len;
+	return 0; /* aggregated in the kernel */
+}
+
+static void b_snapshot(struct source *s)
+{
+	struct bpf_src *b = (struct bpf_src *)s;
+
+	bpf_sched_read(b->bs, &s->an.r, false); /* the maps as they are now */
+	s->events = bpf_sched_events(b->bs);
+}
+
+static void b_stop(struct source *s)
+{
+	bpf_sched_detach(((struct bpf_src *)s)->bs);
+}
+
+static void b_finish(struct source *s)
+{
+	struct bpf_src *b = (struct bpf_src *)s;
+
+	bpf_sched_read(b->bs, &s->an.r, true); /* with the task table */
+	s->events = bpf_sched_events(b->bs);
+}
+
+static void b_close(struct source *s)
+{
+	struct bpf_src *b = (struct bpf_src *)s;
+
+	bpf_sched_close(b->bs);
+	wakeup_release(&s->an);
+	free(b);
+}
+
+static const struct source_ops bpf_ops = {
+	"bpf", b_enable, b_wait, b_drain, b_snapshot, b_stop, b_finish, b_close,
+};
+
+struct source *source_open_bpf(const struct source_cfg *cfg, char *err, size_t len)
+{
+	struct bpf_sched_cfg bc = { cfg->topo, cfg->system_wide, getpid(), cfg->btf,
+				    cfg->delay_rate, cfg->cpus, cfg->ncpus, cfg->max_tasks,
+				    cfg->max_pairs };
+	struct bpf_src *b;
+	struct wakeup_cfg wc = { 0 };
+
+	if (cfg->record_path) {
+		snprintf(err, len, "recording needs every event in user space: the BPF programs "
+			 "only count");
+		return NULL;
+	}
+	b = xcalloc(1, sizeof(*b));
+	b->bs = bpf_sched_open(&bc, err, len);
+	if (!b->bs) {
+		free(b);
+		return NULL;
+	}
+	for (int i = 0; i < cfg->ntrack; i++)
+		if (bpf_sched_track(b->bs, cfg->track[i], err, len) < 0)
+			goto fail;
+	if (bpf_sched_attach(b->bs, err, len) < 0)
+		goto fail;
+	b->s.ops = &bpf_ops;
+	wc.topo = cfg->topo;
+	wc.system_wide = cfg->system_wide;
+	wc.waking_source = true;
+	wakeup_init(&b->s.an, &wc); /* holds the results the maps are read into */
+	b->s.prov.delay = DELAY_LOGLIN; /* the stream's buckets, exact min and max */
+	b->s.prov.delay_rate = cfg->delay_rate;
+	/* no records to lose, reorder or decode, and every switch is seen */
+	b->s.prov.unmeasured |= SM_BIT(lost) | SM_BIT(late) | SM_BIT(undecodable) |
+				SM_BIT(switch_in_missed);
+	return &b->s;
+fail:
+	bpf_sched_close(b->bs);
+	free(b);
+	return NULL;
+}

@@ -1,0 +1,163 @@
+/*
+ * src_stream.c - the perf source: sched tracepoints through per-CPU ring
+ * buffers, time-ordered by the reorder window into the wakeup analyzer, or
+ * written as they come into a perf.data file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../analyzers/reorder.h"
+#include "../collectors/sched.h"
+#include "../collectors/sched_record.h"
+#include "../common/util.h"
+#include "source.h"
+
+struct stream {
+	struct source s;	/* first: the interface */
+	struct sched_collector col;
+	struct reorder ro;
+	struct sched_record *rec;	/* recording: the file */
+	const struct topology *topo;
+	const char *cmdline;
+	pid_t workload;		/* recorded with the command line */
+};
+
+static void analyze(void *ctx, const struct event *e)
+{
+	wakeup_add(&((struct stream *)ctx)->s.an, e);
+}
+
+static void enqueue(void *ctx, const struct event *e)
+{
+	struct stream *st = ctx;
+
+	reorder_add(&st->ro, e, analyze, st);
+}
+
+static void counts(struct stream *st)
+{
+	st->s.events = st->col.samples;
+	st->s.bytes = st->col.bytes;
+	st->s.lost = st->col.lost;
+	st->s.an.r.late = st->ro.late;
+	st->s.an.r.undecodable = st->col.undecodable;
+	if (st->rec) {
+		st->s.write_err = st->rec->write_err;
+		st->s.file_records = st->rec->w.records_on_disk;
+		st->s.file_bytes = st->rec->w.data_size;
+	}
+}
+
+static void st_enable(struct source *s)
+{
+	sched_enable(&((struct stream *)s)->col);
+}
+
+static bool st_wait(struct source *s, int ms)
+{
+	sched_poll(&((struct stream *)s)->col, ms);
+	return true;
+}
+
+static int st_drain(struct source *s, char *err, size_t len)
+{
+	struct stream *st = (struct stream *)s;
+
+	(void)err;
+	(void)len;
+	if (st->rec) {
+		sched_record_drain(st->rec, &st->col);
+	} else {
+		sched_read(&st->col, enqueue, st);
+		reorder_round(&st->ro, analyze, st);
+	}
+	counts(st);
+	return 0;
+}
+
+static void st_snapshot(struct source *s)
+{
+	wakeup_finish(&s->an); /* closes intervals up to the last event: goes on */
+	counts((struct stream *)s);
+}
+
+static void st_stop(struct source *s)
+{
+	sched_disable(&((struct stream *)s)->col);
+}
+
+static void st_finish(struct source *s)
+{
+	struct stream *st = (struct stream *)s;
+
+	reorder_flush(&st->ro, analyze, st);
+	if (st->rec)
+		sched_record_finish(st->rec, &st->col, st->topo, st->cmdline, st->workload);
+	wakeup_finish(&s->an);
+	counts(st);
+	locus_verbose("stream: %llu events, %zu held at most, %llu re-sorted within a CPU, %llu late",
+		      (unsigned long long)st->col.samples, st->ro.peak,
+		      (unsigned long long)st->ro.unordered, (unsigned long long)st->ro.late);
+}
+
+static void st_close(struct source *s)
+{
+	struct stream *st = (struct stream *)s;
+
+	sched_close(&st->col);
+	free(st->rec);
+	wakeup_release(&s->an);
+	reorder_release(&st->ro);
+	free(st);
+}
+
+static const struct source_ops stream_ops = {
+	"perf", st_enable, st_wait, st_drain, st_snapshot, st_stop, st_finish, st_close,
+};
+
+struct source *source_open_stream(const struct source_cfg *cfg, char *err, size_t len)
+{
+	struct sched_opts so = { cfg->cpus, cfg->ncpus, cfg->tracefs, cfg->mmap_pages,
+				 cfg->record_path != NULL };
+	struct stream *st = xcalloc(1, sizeof(*st));
+	struct wakeup_cfg wc = { 0 };
+
+	if (cfg->btf && cfg->collector == COLLECTOR_PERF) {
+		snprintf(err, len, "a kernel BTF file is for the BPF collector, not perf's ring buffers");
+		free(st);
+		return NULL;
+	}
+	if (sched_open(&st->col, &so, err, len) < 0) {
+		free(st);
+		return NULL;
+	}
+	st->s.ops = &stream_ops;
+	st->s.streams = true;
+	st->s.exclude[0] = (int32_t)getpid();
+	st->s.exclude[1] = -1; /* the reader, once it runs */
+	wc.topo = cfg->topo;
+	wc.system_wide = cfg->system_wide;
+	wc.exclude = st->s.exclude;
+	wc.nexclude = 2;
+	wc.waking_source = st->col.have_waking;
+	wc.max_tasks = cfg->max_tasks;
+	wc.max_pairs = cfg->max_pairs;
+	wakeup_init(&st->s.an, &wc);
+	for (int i = 0; i < cfg->ntrack; i++)
+		wakeup_track(&st->s.an, cfg->track[i]);
+	reorder_init(&st->ro);
+	if (cfg->record_path) {
+		st->rec = xcalloc(1, sizeof(*st->rec));
+		if (sched_record_open(st->rec, &st->col, cfg->record_path, err, len) < 0) {
+			st_close(&st->s);
+			return NULL;
+		}
+		st->topo = cfg->topo;
+		st->cmdline = cfg->cmdline;
+		st->workload = cfg->workload_pid;
+	}
+	st->s.prov.delay = DELAY_LOGLIN;
+	return &st->s;
+}
