@@ -6,7 +6,8 @@
 # start to a printed wakeup report (for perf: record, then perf sched latency).
 # Variants run interleaved (bare, locus, perf, bare, ...) so machine drift cancels;
 # the table gives medians of N runs and ratios to bare. Usage: bench/perturb.sh [N]
-# (VARIANTS and WORKLOADS choose; LOCUS_BASE=path adds locus-base, an earlier build's BPF
+# (VARIANTS and WORKLOADS choose; PP_LOOPS sets the ping-pong's round trips, default 200000;
+# LOCUS_BASE=path adds locus-base, an earlier build's BPF
 # collector, to compare two versions in the same run)
 set -u
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ trap 'rm -rf "$TMP"' EXIT
 [ "$(id -u)" -eq 0 ] || { echo "perturb.sh: needs root (tracepoints)" >&2; exit 1; }
 command -v hackbench >/dev/null || { echo "perturb.sh: needs hackbench (rt-tests)" >&2; exit 1; }
 
-PP="$LOCUS bench pingpong --pin 0,1 --loops 200000"
+PP="$LOCUS bench pingpong --pin 0,1 --loops ${PP_LOOPS:-200000}"
 HB="$(command -v hackbench) -g 4 -l 2000"
 TB="$(command -v tbench 2>/dev/null) -t 10 2 127.0.0.1"
 

@@ -44,12 +44,19 @@ int counting_take(struct counting_opts *o, const struct cli_cmd *cmd, int code, 
 	case 'C':
 		o->cpu_list = (char *)arg;
 		return 1;
-	case 'p':
-		if (parse_long(arg, 1, 1L << 22, &o->pid) < 0) {
+	case 'p': {
+		char one[32];
+		size_t n = strcspn(arg, ",");
+
+		/* the first for attaching; the list is checked once the command is known */
+		snprintf(one, sizeof(one), "%.*s", (int)(n < sizeof(one) ? n : sizeof(one) - 1), arg);
+		if (parse_long(one, 1, 1L << 22, &o->pid) < 0) {
 			cli_usage_error(cmd, "bad pid '%s'", arg);
 			return -1;
 		}
+		o->pid_list = arg;
 		return 1;
+	}
 	case 'A':
 		o->per_cpu = true;
 		return 1;
@@ -154,9 +161,37 @@ int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **a
 
 	if (!o->repeat)
 		o->repeat = 1;
-	if (o->pid && argv && argv[0]) {
+	if (o->pid && argv && argv[0] && !strcmp(cmd->name, "stat")) {
 		cli_usage_error(cmd, "-p attaches to a running process; give it or a command, "
-				     "not both");
+				     "not both (locus run -p PID -- CMD traces both)");
+		return -1;
+	}
+	if (o->pid && argv && argv[0]) {
+		/* beside a command: running processes join the workload's set (tbench_srv) */
+		char *list = xstrdup(o->pid_list), *save = NULL;
+
+		for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			long v;
+
+			if (parse_long(t, 1, 1L << 22, &v) < 0 ||
+			    o->nadded >= (int)(sizeof(o->added) / sizeof(o->added[0]))) {
+				cli_usage_error(cmd, "bad pid list '%s' (up to 8 pids, comma "
+						"separated)", o->pid_list);
+				free(list);
+				return -1;
+			}
+			if (kill((pid_t)v, 0) < 0 && errno == ESRCH) {
+				cli_usage_error(cmd, "no process with pid %ld", v);
+				free(list);
+				return -1;
+			}
+			o->added[o->nadded++] = (pid_t)v;
+		}
+		free(list);
+		o->pid = 0; /* not attached: added */
+	} else if (o->pid_list && strchr(o->pid_list, ',')) {
+		cli_usage_error(cmd, "-p with several pids adds them to a command's workload; give "
+				     "the command after --");
 		return -1;
 	}
 	if (o->pid && (o->all_cpus || o->cpu_list)) {
@@ -195,6 +230,8 @@ void counting_session(const struct counting_opts *o, char **argv, struct session
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->argv = argv && argv[0] ? argv : NULL;
 	cfg->pid = (pid_t)o->pid;
+	cfg->added = o->added;
+	cfg->nadded = o->nadded;
 	cfg->system_wide = o->all_cpus || o->cpu_list;
 	cfg->cpus = o->cpus;
 	cfg->ncpus = o->ncpus;

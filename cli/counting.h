@@ -76,7 +76,10 @@ struct counting_opts {
 	long repeat;
 	bool all_cpus;
 	char *cpu_list;
-	long pid;
+	long pid;		/* -p alone: attach to this process */
+	const char *pid_list;	/* -p as given: with a command, PIDs added to the workload */
+	pid_t added[8];		/* the processes added to the workload (validated) */
+	int nadded;
 	bool per_cpu;
 	const char *json_path;
 	const char *out_path;

@@ -19,6 +19,8 @@ static const struct cli_opt run_opts[] = {
 	{ "event", 'e', "LIST", "counters to use: libpfm4 or perf names, sys:tracepoint, hitm" },
 	{ "all-cpus", 'a', NULL, "collect system-wide on every CPU (every task but locus)" },
 	{ "cpu", 'C', "LIST", "collect system-wide on these CPUs only (0-3,8)" },
+	{ "pid", 'p', "PID,...", "also trace these running processes and their new children with "
+				 "the command (a benchmark's server: tbench_srv, postgres)" },
 	{ "per-cpu", 'A', NULL, "also show each counter per CPU" },
 	{ "repeat", 'r', "N", "run the command N times: a table of every run, mean, stddev" },
 	{ "sweep", OPT_SWEEP, "NAME=V1,V2", "run once per value (times -r), {NAME} in the command "

@@ -31,7 +31,8 @@ static const struct cli_opt top_opts[] = {
 	{ "all-cpus", 'a', NULL, "watch every task on every CPU but locus (the default "
 				 "without a command)" },
 	{ "cpu", 'C', "LIST", "watch these CPUs only (0-3,8)" },
-	{ "pid", 'p', "PID", "watch an existing process and its threads" },
+	{ "pid", 'p', "PID,...", "watch an existing process and its threads; beside a command, "
+				 "also trace these running processes with it" },
 	{ "event", 'e', "LIST", "counters for the final report (default set otherwise)" },
 	{ "exit-on-end", OPT_EXIT_ON_END, NULL, "leave as soon as the workload exits" },
 	{ "text", OPT_TEXT, NULL, "print a text snapshot each interval, no full screen" },

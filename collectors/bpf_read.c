@@ -59,6 +59,7 @@ static void add_pair(struct bpf_sched *b, uint64_t key, const struct lb_pair *v)
 		memset(p, 0, sizeof(*p));
 		p->key = key;
 		memcpy(p->v.wakee_comm, v->wakee_comm, sizeof(p->v.wakee_comm));
+		memcpy(p->v.waker_comm, v->waker_comm, sizeof(p->v.waker_comm));
 		u64map_put(&b->pair_idx, key, (uint32_t)b->npairs++);
 	} else {
 		p = &b->pairs[*i];
@@ -165,6 +166,8 @@ static void read_pairs(struct bpf_sched *b, struct sched_results *r)
 		s->wakee_tid = (int32_t)(uint32_t)p->key;
 		memcpy(s->wakee_comm, p->v.wakee_comm, TASK_COMM_LEN);
 		s->wakee_comm[TASK_COMM_LEN - 1] = '\0';
+		memcpy(s->waker_comm, p->v.waker_comm, TASK_COMM_LEN);
+		s->waker_comm[TASK_COMM_LEN - 1] = '\0';
 		s->count = p->v.count;
 		for (int c = 0; c < LOC_NR; c++)
 			s->by_class[c] = p->v.by_class[c];
@@ -205,6 +208,7 @@ struct pending {
 	int waker, wakee;
 	uint64_t count, by_class[LOC_NR];
 	char comm[TASK_COMM_LEN];
+	char waker_comm[TASK_COMM_LEN];
 };
 
 static void read_tasks(struct bpf_sched *b, struct sched_results *r, struct pending **pend,
@@ -236,6 +240,8 @@ static void read_tasks(struct bpf_sched *b, struct sched_results *r, struct pend
 				for (int c = 0; c < LOC_NR; c++)
 					pe->by_class[c] = ts.pend_class[c];
 				memcpy(pe->comm, t.comm, TASK_COMM_LEN);
+				memcpy(pe->waker_comm, ts.pend_comm, TASK_COMM_LEN);
+				pe->waker_comm[TASK_COMM_LEN - 1] = '\0';
 			}
 		}
 		if (n == cap) {
@@ -278,6 +284,7 @@ static void finish_pairs(struct sched_results *r, const struct pending *pend, in
 			p->waker_tid = pend[i].waker;
 			p->wakee_tid = pend[i].wakee;
 			memcpy(p->wakee_comm, pend[i].comm, TASK_COMM_LEN);
+			memcpy(p->waker_comm, pend[i].waker_comm, TASK_COMM_LEN);
 		}
 		p->count += pend[i].count;
 		for (int c = 0; c < LOC_NR; c++)

@@ -147,3 +147,11 @@ int proc_each_task(void (*fn)(void *ctx, pid_t pid, pid_t tid, const char *comm)
 	closedir(d);
 	return n;
 }
+
+int proc_comm(pid_t tid, char *comm, size_t len)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+	return read_text_file(path, comm, len);
+}

@@ -21,6 +21,8 @@ int proc_ctxt_switches(pid_t pid, double *voluntary, double *involuntary);
 int proc_task_usage(pid_t pid, double *runtime_ns, double *faults);
 
 /* Call fn for every file mapping of pid (/proc/PID/maps). Returns 0 or -errno. */
+/* A task's name from /proc (any thread), into comm[len]; 0, or -1 when it is gone. */
+int proc_comm(pid_t tid, char *comm, size_t len);
 /* Every task of the machine: fn(pid, tid, comm) for each thread of each process. Returns the count. */
 int proc_each_task(void (*fn)(void *ctx, pid_t pid, pid_t tid, const char *comm), void *ctx);
 int proc_maps(pid_t pid, void (*fn)(void *ctx, uint64_t start, uint64_t end, uint64_t off,

@@ -61,7 +61,17 @@ const char *prov_scope_text(const struct provenance *p, char *buf, size_t len)
 {
 	switch (p->scope) {
 	case SCOPE_WORKLOAD:
-		snprintf(buf, len, "the workload's tasks");
+		if (p->nadded) {
+			size_t o = (size_t)snprintf(buf, len, "the workload's tasks and pid");
+
+			for (int i = 0; i < p->nadded && o < len; i++)
+				o += (size_t)snprintf(buf + o, len - o, "%s %d", i ? "," : "",
+						      p->added[i]);
+			if (o < len)
+				snprintf(buf + o, len - o, "'s");
+		} else {
+			snprintf(buf, len, "the workload's tasks");
+		}
 		break;
 	case SCOPE_PID:
 		snprintf(buf, len, "process %d and its new children", p->scope_pid);

@@ -19,8 +19,10 @@ enum prov_source {
 	PROV_NR
 };
 
+#define PROV_ADDED_MAX 8
+
 enum prov_scope {
-	SCOPE_WORKLOAD,	/* the workload's task tree */
+	SCOPE_WORKLOAD,	/* the workload's task tree (and the processes -p added to it) */
 	SCOPE_PID,	/* -p: an existing process and its future children */
 	SCOPE_SYSTEM,	/* -a: every task but locus */
 	SCOPE_ALL,	/* a file's every task */
@@ -42,6 +44,8 @@ struct provenance {
 	int ncpus_honored;
 	enum prov_scope scope;
 	int32_t scope_pid;	/* SCOPE_PID, or a file's --pid */
+	int32_t added[PROV_ADDED_MAX];	/* SCOPE_WORKLOAD: running processes added (-p beside a command) */
+	int nadded;
 	enum prov_delay delay;
 	long delay_rate;	/* the BPF collector's timing limit per CPU per s; 0: every wakeup */
 	uint64_t unmeasured;	/* bit 1 << SM_<field>: a measure this source does not count

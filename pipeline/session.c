@@ -107,18 +107,40 @@ static void start_tracing(const struct session_cfg *cfg, const struct launcher *
 			  const struct count_target *t, struct session_outcome *out)
 {
 	struct source_cfg tc = *cfg->trace;
+	pid_t *track = NULL;
+	int ntrack = 0;
 
 	tc.scope = cfg->pid ? SCOPE_PID : SCOPE_WORKLOAD;
 	tc.scope_pid = cfg->pid;
 	tc.workload_pid = cfg->argv ? l->pid : 0;
+	for (int i = 0; i < cfg->nadded && i < PROV_ADDED_MAX; i++)
+		tc.added[tc.nadded++] = cfg->added[i];
+	if (!cfg->system_wide && !cfg->cpus && cfg->argv) {
+		/* the workload (held before exec), and every thread of the processes added */
+		track = xcalloc(1, sizeof(*track));
+		track[ntrack++] = l->pid;
+		for (int i = 0; i < cfg->nadded; i++) {
+			pid_t *tids = NULL;
+			int n = proc_tids(cfg->added[i], &tids);
 
-	if (!cfg->system_wide && !cfg->cpus) {
-		/* the workload (held before exec) or the attached process's threads */
-		tc.track = cfg->argv ? &l->pid : t->tids;
-		tc.ntrack = cfg->argv ? 1 : t->ntids;
+			if (n <= 0) {
+				locus_err("pid %d: gone before tracing started", (int)cfg->added[i]);
+				continue;
+			}
+			track = xrealloc(track, (size_t)(ntrack + n) * sizeof(*track));
+			memcpy(track + ntrack, tids, (size_t)n * sizeof(*tids));
+			ntrack += n;
+			free(tids);
+		}
+		tc.track = track;
+		tc.ntrack = ntrack;
+	} else if (!cfg->system_wide && !cfg->cpus) {
+		tc.track = t->tids; /* the attached process's threads */
+		tc.ntrack = t->ntids;
 	}
 	if (tracer_start(cfg->tracer, &tc, out->trace_reason, sizeof(out->trace_reason)) == 0)
 		out->traced = true;
+	free(track);
 }
 
 /* Wait for the workload (or an interrupt), calling the watcher meanwhile. */

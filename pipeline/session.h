@@ -26,6 +26,8 @@ struct session_watch {
 struct session_cfg {
 	char **argv;		/* the workload, or NULL */
 	pid_t pid;		/* -p: an existing process, or 0 */
+	const pid_t *added;	/* -p beside a command: running processes traced with the workload */
+	int nadded;
 	bool system_wide;	/* -a */
 	const int *cpus;	/* -C, or NULL */
 	int ncpus;

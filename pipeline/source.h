@@ -43,6 +43,8 @@ struct source_cfg {
 	int max_pairs;		/* waker->wakee pairs kept (0: the source's default) */
 	enum prov_scope scope;	/* whose events (the session sets it) */
 	pid_t workload_pid;	/* the command's pid (the session sets it), or 0 */
+	int32_t added[PROV_ADDED_MAX];	/* processes traced with the workload (-p beside it) */
+	int nadded;
 	int32_t scope_pid;	/* -p */
 };
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../analyzers/reorder.h"
+#include "../collectors/procfs.h"
 #include "../collectors/sched.h"
 #include "../collectors/sched_record.h"
 #include "../common/util.h"
@@ -50,6 +51,22 @@ static void counts(struct stream *st)
 	}
 }
 
+/*
+ * Wakers the stream never saw switch (a task woken and woken by, never run on a
+ * traced CPU) are named from /proc while they live: the busiest pairs only.
+ */
+static void name_wakers(struct sched_results *r)
+{
+	for (int i = 0; i < r->npairs && i < 100; i++) {
+		struct pair_stat *p = &r->pairs[i];
+
+		if (!p->waker_comm[0] && p->waker_tid > 0)
+			proc_comm(p->waker_tid, p->waker_comm, sizeof(p->waker_comm));
+		if (!p->wakee_comm[0] && p->wakee_tid > 0)
+			proc_comm(p->wakee_tid, p->wakee_comm, sizeof(p->wakee_comm));
+	}
+}
+
 static void st_enable(struct source *s)
 {
 	sched_enable(&((struct stream *)s)->col);
@@ -80,6 +97,7 @@ static int st_drain(struct source *s, char *err, size_t len)
 static void st_snapshot(struct source *s)
 {
 	wakeup_finish(&s->an); /* closes intervals up to the last event: goes on */
+	name_wakers(&s->an.r);
 	counts((struct stream *)s);
 }
 
@@ -96,6 +114,7 @@ static void st_finish(struct source *s)
 	if (st->rec)
 		sched_record_finish(st->rec, &st->col, st->topo, st->cmdline, st->workload);
 	wakeup_finish(&s->an);
+	name_wakers(&s->an.r);
 	counts(st);
 	locus_verbose("stream: %llu events, %zu held at most, %llu re-sorted within a CPU, %llu late",
 		      (unsigned long long)st->col.samples, st->ro.peak,

@@ -105,6 +105,8 @@ static void prov_init(struct tracer *t, const struct source_cfg *cfg)
 	prov_set_cpus(p, cfg->topo, cfg->cpus, cfg->ncpus);
 	p->scope = cfg->system_wide ? SCOPE_SYSTEM : cfg->scope;
 	p->scope_pid = cfg->scope_pid;
+	p->nadded = cfg->nadded;
+	memcpy(p->added, cfg->added, sizeof(p->added));
 }
 
 /* The source's own knowledge of how it measures joins what the session knows. */

@@ -35,21 +35,35 @@ static void sparkline(struct canvas *c, int x, int y, int w, const struct dash_s
 
 void pane_counters(struct canvas *c, struct dash_rect r, const struct dash_view *v, bool focus)
 {
-	int iw = r.w - 2, rows = r.h - 2, first, shown[DS_NR] = { 0 }, nshown = 0;
-	bool totals = iw >= 52;
-	char title[64];
+	int iw = r.w - 2, rows = r.h - 2, first, shown[DS_NR] = { 0 }, nshown = 0, top;
+	bool totals = iw >= 52, heading;
+	char title[96];
 
-	snprintf(title, sizeof(title), "1 counters /s, %s", v->ui->cumulative ?
-		 "average since start" : "last interval");
-	canvas_box(c, r.x, r.y, r.w, r.h, title, focus);
 	for (int i = 0; i < DS_NR; i++)
 		if (dash_series_shown(i))
 			shown[nshown++] = i;
+	/* headings on every column: a row of them where there is room, else in the title */
+	heading = rows > nshown;
+	if (heading)
+		snprintf(title, sizeof(title), "1 counters, %s", v->ui->cumulative ?
+			 "average since start" : "last interval");
+	else
+		snprintf(title, sizeof(title), "%s", v->ui->cumulative ?
+			 "1 counters, average since start" : totals ?
+			 "1 counters /s, totals + history, interval" :
+			 "1 counters /s + history, interval");
+	canvas_box(c, r.x, r.y, r.w, r.h, title, focus);
+	if (heading) {
+		canvas_printf(c, r.x + 1, r.y + 1, iw, CV_DIM, "%-11s%7s%s  %s", "", "per s",
+			      totals ? "        total" : "", "history");
+		rows--;
+	}
+	top = r.y + 1 + heading;
 	first = dash_first_row(v->ui->scroll[PANE_COUNTERS], nshown, rows);
 	for (int k = first; k < nshown && k - first < rows; k++) {
 		int i = shown[k];
 		const struct dash_series_state *s = &v->series[i];
-		int x = r.x + 1, y = r.y + 1 + k - first, lw = 11;
+		int x = r.x + 1, y = top + k - first, lw = 11;
 		char buf[32];
 
 		canvas_text(c, x, y, lw, CV_NORMAL, dash_series_label(i));

@@ -221,9 +221,13 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 				  v->total->delays_untimed ? " (sampled)" : "");
 	else
 		x = canvas_printf(c, r.x, r.y + 1, 0, CV_DIM, "%s", v->why_not ? v->why_not : "");
-	if (v->output_path)
-		x += canvas_printf(c, r.x + x, r.y + 1, 0, CV_DIM, "; output: %s (o)",
-				   v->output_path);
+	if (v->output_path) { /* the whole path where it fits, else the file's name */
+		const char *base = strrchr(v->output_path, '/');
+		const char *show = r.w - x >= (int)strlen(v->output_path) + 14 || !base ?
+					   v->output_path : base + 1;
+
+		x += canvas_printf(c, r.x + x, r.y + 1, 0, CV_DIM, "; output: %s (o)", show);
+	}
 	if (v->cannot && v->cannot[0])
 		canvas_printf(c, r.x + x, r.y + 1, 0, CV_WARN, "; cannot measure here: %s",
 			      v->cannot);

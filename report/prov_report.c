@@ -66,6 +66,12 @@ void prov_json_members(struct json *j, const struct provenance *p)
 	json_string(j, "scope", prov_scope_key(p->scope));
 	if (p->scope_pid)
 		json_int(j, "scope_pid", p->scope_pid);
+	if (p->nadded) {
+		json_array(j, "added_pids");
+		for (int i = 0; i < p->nadded; i++)
+			json_int(j, NULL, p->added[i]);
+		json_array_end(j);
+	}
 	json_string(j, "delay_resolution", prov_delay_key(p->delay));
 	json_int(j, "delay_rate", p->delay_rate);
 }

@@ -152,20 +152,17 @@ static void wakeups(FILE *f, const struct sched_results *r, const struct sched_r
 	uint64_t placed = r->placement[0] + r->placement[1] + r->placement[2];
 	char a[32], b[32], s1[16], s2[16], s3[16];
 
+	fprintf(f, "\n Wakeups of the traced tasks: %s (from %s), %s placed\n",
+		fmt_count(r->wakeups, a, sizeof(a)),
+		r->waking_source ? "sched_waking" : "sched_wakeup",
+		fmt_count(r->wakeups_placed, b, sizeof(b)));
 	if (r->wakeups_running) { /* reconcile with the tracepoint's own count */
 		char t[32], run[32];
 
-		fprintf(f, "\n Wakeups of the traced tasks: %s of %s %s (%s found the task still "
-			   "running), %s placed\n", fmt_count(r->wakeups, a, sizeof(a)),
+		fprintf(f, "   %s %s: %s woke a sleeping task, %s a running one\n",
 			fmt_count(r->wakeups + r->wakeups_running, t, sizeof(t)),
-			r->waking_source ? "sched_waking" : "sched_wakeup",
-			fmt_count(r->wakeups_running, run, sizeof(run)),
-			fmt_count(r->wakeups_placed, b, sizeof(b)));
-	} else {
-		fprintf(f, "\n Wakeups of the traced tasks: %s (from %s), %s placed\n",
-			fmt_count(r->wakeups, a, sizeof(a)),
-			r->waking_source ? "sched_waking" : "sched_wakeup",
-			fmt_count(r->wakeups_placed, b, sizeof(b)));
+			r->waking_source ? "sched_waking" : "sched_wakeup", a,
+			fmt_count(r->wakeups_running, run, sizeof(run)));
 	}
 	if (r->wakeups == 0)
 		return;

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "../common/util.h"
 #include "heatmap.h"
 #include "sched_report.h"
 #include "xml.h"
@@ -30,11 +31,13 @@ void sched_report_svg(FILE *f, const struct sched_results *r, const char *title)
 	char fill[16];
 
 	heatmap_build(&h, r->topo, r->wake_matrix, 128);
-	cell = h.n <= 16 ? 32 : h.n <= 64 ? 10 : 5;
+	/* few CPUs: big cells with their counts in them; the picture at least as wide as its title */
+	cell = h.n <= 4 ? 80 : h.n <= 16 ? 40 : h.n <= 64 ? 10 : 5;
 	size = cell * h.n;
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		   "font-family=\"sans-serif\" font-size=\"11\">\n",
-		left + size + 140, top + size + 50);
+		left + size + 140 > 600 ? left + size + 140 : 600, top + size + 50);
+	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
 	fprintf(f, "<title>");
 	xml_text(f, title);
 	fprintf(f, "</title>\n");
@@ -50,14 +53,28 @@ void sched_report_svg(FILE *f, const struct sched_results *r, const char *title)
 				   "<title>%s %s -> %s %s: %llu</title></rect>\n",
 				left + b * cell, top + a * cell, cell, cell, fill, h.unit, h.label[a],
 				h.unit, h.label[b], (unsigned long long)v);
+			if (cell >= 40 && v) { /* the count readable, not only in the tooltip */
+				char n[32];
+
+				fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
+					   "font-size=\"%d\" fill=\"%s\">%s</text>\n",
+					left + b * cell + cell / 2, top + a * cell + cell / 2 + 4,
+					cell >= 80 ? 13 : 10,
+					h.max > 1 && log((double)v) / log((double)h.max) > 0.6 ? "white"
+											       : "black",
+					cell >= 80 ? fmt_count(v, n, sizeof(n)) : fmt_short((double)v, n,
+											      sizeof(n)));
+			}
 		}
 		if (h.n <= 64 || a % 8 == 0)
 			fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", left - 4,
 				top + a * cell + cell / 2 + 4, h.label[a]);
 	}
-	for (int b = 0; b < h.n; b += h.n <= 16 ? 1 : 8)
-		fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text>\n", left + b * cell, top - 6,
-			h.label[b]);
+	for (int b = 0; b < h.n; b += h.n <= 16 ? 1 : 8) /* centred over their column */
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+			left + b * cell + (h.n <= 16 ? cell / 2 : 0), top - 6, h.label[b]);
+	fprintf(f, "<text x=\"%d\" y=\"%d\">wakeups per cell</text>\n", left + size + 20,
+		top - 6);
 	for (int i = 0; i <= 4; i++) {
 		uint64_t v = h.max ? (uint64_t)llround(exp(log((double)h.max) * i / 4.0)) : 0;
 

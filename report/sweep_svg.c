@@ -1,4 +1,6 @@
 /* sweep_svg.c - the benchmark loop as a picture: metric per sweep value, class shares beside. */
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,6 +11,14 @@
 #define H 260
 #define L 60	/* left margin */
 #define T 40	/* top margin */
+
+/* A round tick step for an axis from 0 to max: 1, 2, 2.5 or 5 times a power of ten. */
+static double nice_step(double max)
+{
+	double raw = max / 4, p = pow(10, floor(log10(raw))), m = raw / p;
+
+	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
+}
 
 static double x_of(int v, int n, int x0)
 {
@@ -23,23 +33,42 @@ static void metric_panel(FILE *f, const struct sweep_set *s, enum measure m, con
 	for (int i = 0; i < s->nruns; i++)
 		if (s->runs[i].ok && s->runs[i].have[m] && s->runs[i].m[m] > max)
 			max = s->runs[i].m[m];
-	max = max > 0 ? max * 1.1 : 1;
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"13\">", L, T - 12);
-	xml_text(f, what);
-	fprintf(f, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-		   "stroke=\"#888\"/>\n", L, T, W, H);
-	for (int k = 0; k <= 4; k++)
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.4g</text>\n", L - 4,
-			T + H - k * H / 4 + 4, max * k / 4);
-	fprintf(f, "<polyline fill=\"none\" stroke=\"#c03020\" stroke-width=\"2\" points=\"");
-	for (int v = 0; v < s->nvalues; v++) {
+	{ /* the axis to a round top, ticks at round steps */
+		double step = nice_step(max > 0 ? max * 1.05 : 1);
+		int nt = (int)ceil((max > 0 ? max * 1.05 : 1) / step);
+
+		max = step * nt;
+		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"13\">", L, T - 12);
+		xml_text(f, what);
+		fprintf(f, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+			   "fill=\"none\" stroke=\"#888\"/>\n", L, T, W, H);
+		for (int k = 0; k <= nt; k++)
+			fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.6g</text>\n"
+				   "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
+				L - 4, T + H - (double)k * H / nt + 4, step * k, L, T + H - (double)k * H / nt,
+				L + W, T + H - (double)k * H / nt);
+	}
+	if (s->nvalues == 1) { /* one value: the mean as a bar across its dots */
 		struct measure_sum ms;
 
-		sweep_summarize(s->runs, s->nruns, s->values[v], m, &ms);
+		sweep_summarize(s->runs, s->nruns, s->values[0], m, &ms);
 		if (ms.n)
-			fprintf(f, "%.1f,%.1f ", x_of(v, s->nvalues, L), T + H - ms.mean / max * H);
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				   "stroke=\"#c03020\" stroke-width=\"2\"><title>mean %.6g</title></line>\n",
+				x_of(0, 1, L) - 40, T + H - ms.mean / max * H, x_of(0, 1, L) + 40,
+				T + H - ms.mean / max * H, ms.mean);
+	} else {
+		fprintf(f, "<polyline fill=\"none\" stroke=\"#c03020\" stroke-width=\"2\" points=\"");
+		for (int v = 0; v < s->nvalues; v++) {
+			struct measure_sum ms;
+
+			sweep_summarize(s->runs, s->nruns, s->values[v], m, &ms);
+			if (ms.n)
+				fprintf(f, "%.1f,%.1f ", x_of(v, s->nvalues, L),
+					T + H - ms.mean / max * H);
+		}
+		fprintf(f, "\"/>\n");
 	}
-	fprintf(f, "\"/>\n");
 	for (int v = 0; v < s->nvalues; v++) {
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x_of(v, s->nvalues, L),
 			T + H + 16);
@@ -74,6 +103,9 @@ static void class_panel(FILE *f, const struct sweep_set *s, int x0)
 		   "target CPU (mean %%)</text>\n", x0, T - 12);
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
 		   "stroke=\"#888\"/>\n", x0, T, W, H);
+	for (int k = 0; k <= 4; k++) /* the % axis */
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d%%</text>\n", x0 - 4,
+			T + H - k * H / 4 + 4, k * 25);
 	for (int v = 0; v < s->nvalues; v++) {
 		double y = T + H, x = x0 + 20 + (v + 0.2) * (W - 40) / s->nvalues;
 
@@ -107,15 +139,21 @@ void sweep_report_svg(FILE *f, const struct sweep_set *s)
 	char what[160];
 	enum measure m = s->have_metric ? M_METRIC : M_CS;
 
-	if (s->have_metric)
+	if (s->have_metric) {
+		/* the unit once: "pgbench tps", not "pgbench tps, tps" */
+		size_t ln = strlen(s->metric_name), lu = strlen(s->metric_unit);
+		bool unit = lu && !(ln > lu && s->metric_name[ln - lu - 1] == ' ' &&
+				    !strcmp(s->metric_name + ln - lu, s->metric_unit));
+
 		snprintf(what, sizeof(what), "%s%s%s (%s is better)", s->metric_name,
-			 s->metric_unit[0] ? ", " : "", s->metric_unit,
+			 unit ? ", " : "", unit ? s->metric_unit : "",
 			 s->metric_higher ? "higher" : "lower");
+	}
 	else
 		snprintf(what, sizeof(what), "context switches/s (no --metric)");
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		   "font-family=\"sans-serif\" font-size=\"11\">\n<title>", 2 * (L + W) + 120,
-		T + H + 50);
+		   "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%%\" "
+		   "height=\"100%%\" fill=\"white\"/>\n<title>", 2 * (L + W) + 120, T + H + 50);
 	xml_text(f, s->command);
 	fprintf(f, "</title>\n");
 	metric_panel(f, s, m, what);

@@ -41,6 +41,7 @@ valgrind:/usr/bin/valgrind
 cppcheck:/usr/bin/cppcheck
 libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
 bc:/usr/bin/bc
+librsvg2-bin:/usr/bin/rsvg-convert
 "
 [ $want_test -eq 1 ] && pkgs="$pkgs $test_pkgs"
 

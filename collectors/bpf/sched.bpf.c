@@ -266,7 +266,8 @@ static __always_inline struct lb_tstate *tracked(struct task_struct *p)
  * (the table is touched once per LB_PAIR_BATCH wakeups of a steady pair).
  */
 /* A pair's entry in one half of the table, created when missing; NULL when it is full. */
-static __always_inline struct lb_pair *pair_entry(void *pairs, __u64 key, struct task_struct *wakee)
+static __always_inline struct lb_pair *pair_entry(void *pairs, __u64 key, struct task_struct *wakee,
+						  const char *waker_comm)
 {
 	struct lb_pair *pr = bpf_map_lookup_elem(pairs, &key);
 	struct lb_pair np = {};
@@ -275,6 +276,7 @@ static __always_inline struct lb_pair *pair_entry(void *pairs, __u64 key, struct
 		return pr;
 	if (wakee)
 		BPF_CORE_READ_STR_INTO(&np.wakee_comm, wakee, comm);
+	__builtin_memcpy(np.waker_comm, waker_comm, LB_COMM);
 	bpf_map_update_elem(pairs, &key, &np, BPF_NOEXIST); /* or another CPU's came first */
 	return bpf_map_lookup_elem(pairs, &key);
 }
@@ -288,7 +290,8 @@ static __always_inline void flush_pair(struct lb_pcpu *c, struct lb_tstate *t,
 	if (!t->pend_count)
 		return;
 	key = (__u64)(__u32)t->pend_waker << 32 | (__u32)t->st.tid;
-	pr = epoch & 1 ? pair_entry(&pairs1, key, wakee) : pair_entry(&pairs0, key, wakee);
+	pr = epoch & 1 ? pair_entry(&pairs1, key, wakee, t->pend_comm) :
+			 pair_entry(&pairs0, key, wakee, t->pend_comm);
 	if (!pr) {
 		c->n[LB_pairs_dropped] += t->pend_count; /* the table is full */
 		goto out;
@@ -400,6 +403,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	if (waker != t->pend_waker || t->pend_count >= LB_PAIR_BATCH) {
 		flush_pair(c, t, p);
 		t->pend_waker = waker;
+		bpf_get_current_comm(t->pend_comm, sizeof(t->pend_comm));
 	}
 	t->pend_count++;
 	return 0;
@@ -540,8 +544,14 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			retire(c, t, prev);
 	}
 	t = next_pid ? tracked(next) : 0;
-	if (t && t->pending && t->timed)
-		t->in_ns = bpf_ktime_get_ns();
+	if (t && t->pending) {
+		if (t->timed)
+			t->in_ns = bpf_ktime_get_ns(); /* first: the placement is not in the delay */
+		/* placed where it runs, now, not at its next switch-out: the per-CPU figures
+		 * of a snapshot then match its wakeup count */
+		if (!t->placed)
+			place(c, t, bpf_get_smp_processor_id());
+	}
 	return 0;
 }
 

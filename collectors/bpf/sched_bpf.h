@@ -68,7 +68,8 @@ struct lb_pacer {
 struct lb_pair {
 	unsigned long long count;
 	unsigned long long by_class[LB_CLASSES];
-	char wakee_comm[LB_COMM];	/* the waker is named by user space, from its tid */
+	char wakee_comm[LB_COMM];
+	char waker_comm[LB_COMM];	/* as it was at the wakeup: short-lived wakers stay named */
 };
 
 /* A task's totals, kept while it lives and copied out when it exits. */
@@ -94,6 +95,7 @@ struct lb_tstate {
 	/* the current waker's wakeups not yet added to the pair table */
 	unsigned long long pend_count, pend_class[LB_CLASSES];
 	int pend_waker;
+	char pend_comm[LB_COMM];		/* that waker's comm */
 	int waker_cpu, prev_cpu, target_cpu;
 	int owner;				/* a slot's task (0: free) */
 	unsigned char tracked, pending, placed, known, timed;

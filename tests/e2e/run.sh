@@ -124,6 +124,18 @@ check "--svg writes a well-formed SVG with cells" python3 -c "
 import sys, xml.etree.ElementTree as E
 r = E.parse(sys.argv[1]).getroot()
 assert r.tag.endswith('svg') and len(r.findall('{http://www.w3.org/2000/svg}rect')) >= 4" "$TMP/h.svg"
+check "--svg: at least as wide as its title, the counts written in the cells (2 CPUs)" python3 -c "
+import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+assert int(r.get('width')) >= 600, r.get('width')
+nums = [t.text for t in r.iter('{http://www.w3.org/2000/svg}text') if t.text and t.text.replace(',', '').isdigit()]
+assert nums, 'no count in a cell'" "$TMP/h.svg"
+if command -v rsvg-convert >/dev/null; then
+	check "--svg: a real renderer draws it (rsvg-convert to PNG)" \
+		bash -c "rsvg-convert -o '$TMP/h.png' '$TMP/h.svg' && test -s '$TMP/h.png'"
+else
+	skip "--svg render: no rsvg-convert (librsvg2-bin)"
+fi
 "$LOCUS" run -q --sysfs-root tests/fixtures/topology/2s16c2t-64 --json "$TMP/fx.json" --sections wakeups -- "$LOCUS" bench pingpong --pin 0,1 --loops 2000 >/dev/null
 check "--sysfs-root: the fixture's topology and classes are used" python3 - "$TMP/fx.json" <<'PY'
 import json, sys

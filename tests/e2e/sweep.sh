@@ -34,6 +34,21 @@ assert d["env"]["command_line"].startswith("locus run -r 3 --sweep n=1,2")
 assert d["sweep"] == {"name": "n", "values": ["1", "2"], "repeat": 3}
 ' "$TMP/a.json"
 check "SVG: a whole document" bash -c "head -c 5 '$TMP/a.svg' | grep -q '<svg' && tail -n 1 '$TMP/a.svg' | grep -q '</svg>'"
+check "SVG: round y ticks, a % axis on the class panel, the unit said once" python3 - "$TMP/a.svg" <<'PY'
+import math, sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+texts = [t.text or "" for t in r.iter("{http://www.w3.org/2000/svg}text")]
+ticks = [float(t) for t in texts if t.replace(".", "", 1).isdigit()]
+step = sorted(set(ticks))[1] - sorted(set(ticks))[0]
+m = step / 10 ** math.floor(math.log10(step))
+assert any(abs(m - x) < 1e-9 for x in (1, 2, 2.5, 5)), (step, ticks)
+assert "100%" in texts and "50%" in texts, texts
+assert "hackbench time, s (lower is better)" in texts, texts
+PY
+if command -v rsvg-convert >/dev/null; then
+	check "SVG: a real renderer draws it (rsvg-convert to PNG)" \
+		bash -c "rsvg-convert -o '$TMP/a.png' '$TMP/a.svg' && test -s '$TMP/a.png'"
+fi
 
 "$LOCUS" diff "$TMP/a.json" "$TMP/b.json" >"$TMP/d.txt" 2>"$TMP/d.err"
 expect_eq "diff: exit 0" 0 $?

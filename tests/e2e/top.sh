@@ -38,7 +38,7 @@ T new-session -d -x 120 -y 40 \
 pane_until 'wakeups +[0-9.]+K' 8
 T capture-pane -p >"$TMP/s1.txt"
 T capture-pane -p -e >"$TMP/s1e.txt"
-for pane in "locus top $LOCUS bench pingpong" "1 counters /s" "2 wakeups: waker x target CPU" \
+for pane in "locus top $LOCUS bench pingpong" "1 counters" "2 wakeups: waker x target CPU" \
 	    "wakeup locality" "3 tasks: who wakes whom" "4 CPUs busy" "q quit"; do
 	check "120x40 shows '$pane'" grep -qF -- "$pane" "$TMP/s1.txt"
 done
@@ -99,7 +99,7 @@ T new-session -d -x 100 -y 30 \
 	"TERM=vt100 LANG=C LC_ALL=C $LOCUS top --exit-on-end -d 0.3 -o $TMP/r3.txt -- sh -c '$LOCUS bench pingpong --loops 60000 >/dev/null; exit 5'; echo \$? >$TMP/rc3; sleep 60"
 sleep 1.2
 T capture-pane -p >"$TMP/s3.txt"
-grep -Eq '\|[01] +[.:=+*#%@-]+ ' "$TMP/s3.txt" && ok "monochrome: heatmap cells are ramp characters" || fail "monochrome: no ramp characters: $(head -8 "$TMP/s3.txt")"
+grep -Eq '\|[01 ] +[.:=+*#%@-]{3,}' "$TMP/s3.txt" && ok "monochrome: heatmap cells are ramp characters" || fail "monochrome: no ramp characters: $(head -8 "$TMP/s3.txt")"
 wait_for "$TMP/rc3" 20
 expect_eq "--exit-on-end: the workload's status at once" 5 "$(cat "$TMP/rc3" 2>/dev/null)"
 T kill-server 2>/dev/null
@@ -129,6 +129,24 @@ check "text mode: snapshots are 80 columns" test "$(awk '/^\+ wakeup/ { print le
 workload_alive 2000000 && fail "-n left the workload running" || ok "-n stopped the workload"
 
 # 6. Usage errors.
+# The dashboard owns the screen: a chatty workload's output goes to a file, key o shows it.
+T new-session -d -x 100 -y 30 \
+	"TERM=xterm-256color TMPDIR=$TMP '$LOCUS' top -- sh -c 'while :; do printf \"chat%sline\\\\n\" ter; sleep 0.2; done'"
+pane_until 'locus top' 10
+sleep 5
+T capture-pane -p >"$TMP/chatty.txt"
+check "chatty workload: no workload text on the screen" bash -c "! grep -q chatterline '$TMP/chatty.txt'"
+check "chatty workload: the header names the output file" grep -Eq "output: ($TMP/)?locus-top.[0-9]+.out \(o\)" "$TMP/chatty.txt"
+check "chatty workload: the output file holds it" bash -c "grep -q chatterline $TMP/locus-top.*.out"
+T send-keys o
+pane_until 'workload output:' 5
+T capture-pane -p >"$TMP/chatty-o.txt"
+check "key o: the last lines of the workload's output" grep -q "chatterline" "$TMP/chatty-o.txt"
+T send-keys q
+for _ in $(seq 1 50); do pgrep -f "^sh -c while :; do printf" >/dev/null || break; sleep 0.1; done
+check "chatty workload: q ends it" bash -c "! pgrep -f '^sh -c while :; do printf' >/dev/null"
+T kill-server 2>/dev/null
+
 # The terminal hangs up (tmux killed under it): top leaves like q and stops its workload.
 T new-session -d -x 100 -y 30 "TERM=xterm-256color '$LOCUS' top -d 0.5 -- sleep 97"
 pane_until 'locus top' 10
