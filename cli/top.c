@@ -190,10 +190,20 @@ static void sample(struct top *tp, struct counter_set *cs)
 	tp->cumul_s = (double)(now - tp->t_base) / 1e9;
 	tp->have_prev = true;
 	tp->t_prev = now;
-	for (int m = 0; m < SM_NR; m++) /* the MF_DASH measures (sched_measures.def) */
-		if (sched_measures[m].flags & MF_DASH)
-			set_series(tp, DS_S_FIRST + m, sched_measure_get(&tp->interval, m),
-				   sched_measure_get(tp->cumul_view, m));
+	for (int m = 0; m < SM_NR; m++) { /* the MF_DASH measures (sched_measures.def) */
+		struct dash_series_state *st = &tp->series[DS_S_FIRST + m];
+
+		if (!(sched_measures[m].flags & MF_DASH))
+			continue;
+		if (!tp->tracer->started) { /* never a made-up 0: say why there is nothing */
+			st->supported = false;
+			snprintf(st->why, sizeof(st->why), "not traced: %s",
+				 tp->out && tp->out->trace_reason[0] ? tp->out->trace_reason : "?");
+			continue;
+		}
+		set_series(tp, DS_S_FIRST + m, sched_measure_get(&tp->interval, m),
+			   sched_measure_get(tp->cumul_view, m));
+	}
 	if (cs)
 		counters_read(cs);
 	for (int k = 0; k < 2; k++) {

@@ -90,10 +90,14 @@ static void derive(struct counter *c, const struct launcher *l, const struct sch
 		c->source = "rusage";
 		break;
 	case PERF_COUNT_SW_CONTEXT_SWITCHES:
+		if (!r)
+			return; /* no trace: not counted, said as such */
 		v = (double)(r->voluntary + r->involuntary);
 		c->source = "sched trace";
 		break;
 	default:
+		if (!r)
+			return;
 		v = (double)r->migrations;
 		c->source = "sched trace";
 	}

@@ -217,6 +217,9 @@ void tracer_stop(struct tracer *t)
 void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summary *lines, int max,
 		     int *nlines)
 {
+	*nlines = 0;
+	if (!t->src)
+		return; /* tracing did not start: dst stays as it was (empty) */
 	pthread_mutex_lock(&t->lock);
 	t->src->ops->snapshot(t->src);
 	tracer_stamp(t, &t->src->an.r);
@@ -229,7 +232,7 @@ void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summ
 
 struct sched_results *tracer_results(struct tracer *t)
 {
-	return wakeup_results(&t->src->an);
+	return t->src ? wakeup_results(&t->src->an) : NULL;
 }
 
 void tracer_release(struct tracer *t)

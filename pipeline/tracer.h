@@ -47,7 +47,7 @@ void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summ
 		     int *nlines);
 /* Where the provenance and the drop counters go into results (after each read). */
 void tracer_stamp(struct tracer *t, struct sched_results *r);
-/* The results (after tracer_stop). */
+/* The results (after tracer_stop), or NULL when tracing did not start. */
 struct sched_results *tracer_results(struct tracer *t);
 void tracer_release(struct tracer *t);
 

@@ -102,6 +102,11 @@ if have_root && id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
 	check "unprivileged stat: task-clock counted" grep -Eq '^ +[0-9.]+ msec task-clock' "$TMP/nb.txt"
 	check "unprivileged stat: the tracepoint says what would allow it" \
 		grep -q "tracepoints need root or CAP_PERFMON" "$TMP/nb.txt"
+	# the dashboard without the scheduler trace: no crash, "n/a" with the reason, never 0
+	(cd /tmp && NB "$LOCUS" top --text -d 0.2 -n 2 -- "$LOCUS" bench pingpong --loops 400000 >"$TMP/nbtop.txt" 2>&1)
+	expect_eq "unprivileged top: exit 0 (it crashed once on the missing trace)" 0 $?
+	check "unprivileged top: the scheduler rows say why, not 0" \
+		bash -c "grep -Eq '^\|wakeups +n/a not traced' '$TMP/nbtop.txt' && ! grep -Eq '^\|wakeups +0 ' '$TMP/nbtop.txt'"
 	NB "$LOCUS" run -a -- true >"$TMP/nba.txt" 2>&1
 	check "unprivileged run -a: says what it needs" grep -Eq "CAP_PERFMON|perf_event_paranoid|run as root" "$TMP/nba.txt"
 	NB "$LOCUS" doctor >"$TMP/nbd.txt" 2>&1
