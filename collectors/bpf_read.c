@@ -33,7 +33,19 @@ static struct lb_pcpu *pcpu_of(const struct bpf_sched *b, struct lb_pcpu *base, 
 /* Flip the epoch; return once no program can still add to the old half. */
 static uint32_t flip(struct bpf_sched *b)
 {
+	size_t n = (size_t)b->ncpus * (size_t)b->ncpus * sizeof(uint64_t);
 	uint32_t old = __atomic_fetch_add(&b->skel->bss->epoch, 1, __ATOMIC_SEQ_CST) & 1;
+
+	/*
+	 * The matrices are live: copy them now, with the flip, not after the grace period
+	 * and the pair table's fold (tens of ms on a busy machine, and varying): a snapshot's
+	 * per-CPU figures then cover the same interval as its counters.
+	 */
+	for (int i = 0; i < 3; i++) {
+		if (!b->mat_at_flip[i])
+			b->mat_at_flip[i] = xcalloc(1, n);
+		memcpy(b->mat_at_flip[i], b->mat[i], n);
+	}
 
 	/* the programs run inside rcu_read_lock: a grace period outlasts them */
 	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) < 0)
@@ -317,9 +329,9 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 	size_t n = (size_t)b->ncpus;
 
 	drain(b);
-	memcpy(r->wake_matrix, b->mat[0], n * n * sizeof(uint64_t));
-	memcpy(r->prev_matrix, b->mat[1], n * n * sizeof(uint64_t));
-	memcpy(r->mig_matrix, b->mat[2], n * n * sizeof(uint64_t));
+	memcpy(r->wake_matrix, b->mat_at_flip[0], n * n * sizeof(uint64_t));
+	memcpy(r->prev_matrix, b->mat_at_flip[1], n * n * sizeof(uint64_t));
+	memcpy(r->mig_matrix, b->mat_at_flip[2], n * n * sizeof(uint64_t));
 	r->waking_source = true;
 	r->first_ns = b->t0;
 	r->last_ns = b->t_end ? b->t_end : now_ns();

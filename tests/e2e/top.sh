@@ -129,6 +129,30 @@ check "text mode: snapshots are 80 columns" test "$(awk '/^\+ wakeup/ { print le
 workload_alive 2000000 && fail "-n left the workload running" || ok "-n stopped the workload"
 
 # 6. Usage errors.
+# Every snapshot: the per-CPU wakeup rates add up to the total wakeup rate, both collectors.
+if command -v hackbench >/dev/null; then
+	for c in perf $("$LOCUS" doctor 2>/dev/null | grep -q '^ok  *BPF collector' && echo bpf); do
+		"$LOCUS" top --collector $c --text -q -d 0.5 -n 8 -- hackbench -g 4 -l 3000 >"$TMP/sum-$c.txt" 2>/dev/null
+		check "$c: in every snapshot the per-CPU wakeup rates sum to the total" \
+			python3 - "$TMP/sum-$c.txt" <<'PY'
+import re, sys
+def num(s):
+    m = {"K": 1e3, "M": 1e6, "G": 1e9}
+    return float(s[:-1]) * m[s[-1]] if s[-1] in m else float(s)
+text = open(sys.argv[1]).read()
+pairs = []
+for s in re.split(r"\n(?=locus top )", text):
+    tot = re.search(r"^\|wakeups +([0-9.]+[KMG]?) ", s, re.M)
+    cpus = re.findall(r"\|\s+\d+\s+[0-9.]+%\s+\S+\s+([0-9.]+[KMG]?)\s+\|\s*$", s, re.M)
+    if s.startswith("locus top ") and tot and cpus and num(tot.group(1)) > 0:
+        pairs.append((num(tot.group(1)), sum(num(c) for c in cpus)))
+assert len(pairs) >= 3, pairs
+# three significant digits each, and wakeups not yet placed at the snapshot's edge
+assert all(abs(t - c) <= 0.03 * t + 20 for t, c in pairs), pairs
+PY
+	done
+fi
+
 # The dashboard owns the screen: a chatty workload's output goes to a file, key o shows it.
 T new-session -d -x 100 -y 30 \
 	"TERM=xterm-256color TMPDIR=$TMP '$LOCUS' top -- sh -c 'while :; do printf \"chat%sline\\\\n\" ter; sleep 0.2; done'"
