@@ -245,9 +245,26 @@ static void try_reap(struct launcher *l)
 		l->status = st;
 		l->exited = true;
 	}
-	/* Reap any other child (none expected) so no zombie lingers. */
-	while (waitpid(-1, &st, WNOHANG) > 0)
-		;
+	/*
+	 * Reap any other child (the guard, once the group is killed) so no zombie lingers;
+	 * look first (WNOWAIT): reaping the workload here would lose its status, and with it
+	 * the only SIGCHLD that ends the wait (a hang once seen after a second Ctrl-C).
+	 */
+	for (;;) {
+		siginfo_t si = { 0 };
+
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid == 0)
+			break;
+		if (si.si_pid == l->pid) {
+			if (!l->exited && wait4(l->pid, &st, WNOHANG, &l->ru) == l->pid) {
+				l->status = st;
+				l->exited = true;
+			}
+			break;
+		}
+		if (waitpid(si.si_pid, &st, WNOHANG) <= 0)
+			break;
+	}
 }
 
 /* The workload's group; the workload alone should its group be missing. */
