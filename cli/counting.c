@@ -161,9 +161,9 @@ int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **a
 
 	if (!o->repeat)
 		o->repeat = 1;
-	if (o->pid && argv && argv[0] && !strcmp(cmd->name, "stat")) {
-		cli_usage_error(cmd, "-p attaches to a running process; give it or a command, "
-				     "not both (locus run -p PID -- CMD traces both)");
+	if (o->pid && (o->all_cpus || o->cpu_list)) {
+		/* before -p beside a command is taken: with -a or -C it would add nothing */
+		cli_usage_error(cmd, "-p cannot be combined with -a or -C");
 		return -1;
 	}
 	if (o->pid && argv && argv[0]) {
@@ -192,10 +192,6 @@ int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **a
 	} else if (o->pid_list && strchr(o->pid_list, ',')) {
 		cli_usage_error(cmd, "-p with several pids adds them to a command's workload; give "
 				     "the command after --");
-		return -1;
-	}
-	if (o->pid && (o->all_cpus || o->cpu_list)) {
-		cli_usage_error(cmd, "-p cannot be combined with -a or -C");
 		return -1;
 	}
 	if (o->pid && kill((pid_t)o->pid, 0) < 0 && errno == ESRCH) {

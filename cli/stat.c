@@ -56,6 +56,12 @@ int cmd_stat(int argc, char **argv)
 		cli_usage_error(&stat_cmd, "nothing to count: give a command after --, -a, -C or -p");
 		return EXIT_LOCUS_USAGE;
 	}
+	if (o.pid && cmdv[0]) { /* counting only: nothing to add a process to */
+		cli_usage_error(&stat_cmd, "-p attaches to a running process; give it or a command, "
+					   "not both (locus run -p PID -- CMD traces both)");
+		counting_release(&o);
+		return EXIT_LOCUS_USAGE;
+	}
 	if (counting_finish(&o, &stat_cmd, cmdv) < 0) {
 		counting_release(&o);
 		return EXIT_LOCUS_USAGE;

@@ -21,6 +21,7 @@
 
 #include "../common/util.h"
 #include "bpf_sched_int.h"
+#include "procfs.h"
 
 _Static_assert((int)LB_EV_WAKING == (int)SM_NR, "the BPF counters start with the measures, in order");
 
@@ -31,21 +32,19 @@ static struct lb_pcpu *pcpu_of(const struct bpf_sched *b, struct lb_pcpu *base, 
 }
 
 /* Flip the epoch; return once no program can still add to the old half. */
-static uint32_t flip(struct bpf_sched *b)
+static uint32_t flip(struct bpf_sched *b, struct sched_results *r)
 {
 	size_t n = (size_t)b->ncpus * (size_t)b->ncpus * sizeof(uint64_t);
 	uint32_t old = __atomic_fetch_add(&b->skel->bss->epoch, 1, __ATOMIC_SEQ_CST) & 1;
 
 	/*
-	 * The matrices are live: copy them now, with the flip, not after the grace period
-	 * and the pair table's fold (tens of ms on a busy machine, and varying): a snapshot's
-	 * per-CPU figures then cover the same interval as its counters.
+	 * The matrices are live: copy them into the results now, with the flip, not after the
+	 * grace period and the pair table's fold (tens of ms on a busy machine, and varying):
+	 * a snapshot's per-CPU figures then cover the same interval as its counters.
 	 */
-	for (int i = 0; i < 3; i++) {
-		if (!b->mat_at_flip[i])
-			b->mat_at_flip[i] = xcalloc(1, n);
-		memcpy(b->mat_at_flip[i], b->mat[i], n);
-	}
+	memcpy(r->wake_matrix, b->mat[0], n);
+	memcpy(r->prev_matrix, b->mat[1], n);
+	memcpy(r->mig_matrix, b->mat[2], n);
 
 	/* the programs run inside rcu_read_lock: a grace period outlasts them */
 	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) < 0)
@@ -133,10 +132,10 @@ static void fold_pcpu(struct lb_pcpu *acc, const struct lb_pcpu *v)
 }
 
 /* Read and reset: the old half of the per-CPU aggregate and of the pairs into the totals. */
-static void drain(struct bpf_sched *b)
+static void drain(struct bpf_sched *b, struct sched_results *r)
 {
 	int fd = bpf_map__fd(b->skel->maps.pcpu);
-	uint32_t half = flip(b);
+	uint32_t half = flip(b, r);
 
 	if (bpf_map_lookup_elem(fd, &half, b->pc) == 0) {
 		for (int i = 0; i < b->nposs; i++)
@@ -193,7 +192,7 @@ static void read_pairs(struct bpf_sched *b, struct sched_results *r)
 static bool live_task(struct bpf_sched *b, int tid, struct lb_tstate *out)
 {
 	uint32_t k = (uint32_t)tid & (LB_SLOTS - 1);
-	char path[64], comm[32];
+	char comm[32];
 	int fd;
 
 	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.slots), &k, out) < 0 ||
@@ -209,8 +208,7 @@ static bool live_task(struct bpf_sched *b, int tid, struct lb_tstate *out)
 		}
 		close(fd);
 	}
-	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
-	if (read_text_file(path, comm, sizeof(comm)) == 0)
+	if (proc_comm(tid, comm, sizeof(comm)) == 0)
 		snprintf(out->st.comm, sizeof(out->st.comm), "%s", comm);
 	return true;
 }
@@ -305,16 +303,13 @@ static void finish_pairs(struct sched_results *r, const struct pending *pend, in
 	qsort(r->pairs, (size_t)r->npairs, sizeof(*r->pairs), sched_pair_cmp);
 	for (int k = 0; k < r->npairs && k < 100; k++) {
 		struct pair_stat *p = &r->pairs[k];
-		char path[64], comm[32];
-
 		if (p->waker_comm[0] || p->waker_tid <= 0)
 			continue;
 		for (int i = 0; i < r->ntasks && !p->waker_comm[0]; i++)
 			if (r->tasks[i].tid == p->waker_tid)
 				memcpy(p->waker_comm, r->tasks[i].comm, TASK_COMM_LEN);
-		snprintf(path, sizeof(path), "/proc/%d/comm", p->waker_tid);
-		if (!p->waker_comm[0] && read_text_file(path, comm, sizeof(comm)) == 0)
-			snprintf(p->waker_comm, sizeof(p->waker_comm), "%s", comm);
+		if (!p->waker_comm[0])
+			proc_comm(p->waker_tid, p->waker_comm, sizeof(p->waker_comm));
 	}
 }
 
@@ -328,10 +323,7 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 {
 	size_t n = (size_t)b->ncpus;
 
-	drain(b);
-	memcpy(r->wake_matrix, b->mat_at_flip[0], n * n * sizeof(uint64_t));
-	memcpy(r->prev_matrix, b->mat_at_flip[1], n * n * sizeof(uint64_t));
-	memcpy(r->mig_matrix, b->mat_at_flip[2], n * n * sizeof(uint64_t));
+	drain(b, r); /* the matrices too, with the flip */
 	r->waking_source = true;
 	r->first_ns = b->t0;
 	r->last_ns = b->t_end ? b->t_end : now_ns();

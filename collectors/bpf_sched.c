@@ -268,11 +268,9 @@ void bpf_sched_close(struct bpf_sched *b)
 {
 	if (!b)
 		return;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 3; i++)
 		if (b->mat[i])
 			munmap(b->mat[i], b->mat_len);
-		free(b->mat_at_flip[i]);
-	}
 	locus_sched__destroy(b->skel);
 	free(b->pc);
 	free(b->acc);

@@ -26,7 +26,6 @@ struct bpf_sched {
 	int ncpus;		/* the topology's */
 	int nposs;		/* possible CPUs: per-CPU map values */
 	uint64_t *mat[3];	/* wake, prev, mig: mapped */
-	uint64_t *mat_at_flip[3];	/* copies taken with the epoch flip: the counters' moment */
 	size_t mat_len;
 	struct lb_pcpu *pc;	/* nposs values: one half as read */
 	struct lb_pcpu *acc;	/* nposs values: the halves read so far, summed */

@@ -71,6 +71,7 @@ static void synth_comm(void *ctx, pid_t pid, pid_t tid, const char *comm)
 	size_t size = body + TRAILER_SIZE;
 	struct perf_event_header h = { PERF_RECORD_COMM, 0, (uint16_t)size };
 	uint32_t ids[2] = { (uint32_t)pid, (uint32_t)tid };
+	int err;
 
 	memcpy(rec, &h, sizeof(h));
 	memcpy(rec + 8, ids, sizeof(ids));
@@ -78,8 +79,9 @@ static void synth_comm(void *ctx, pid_t pid, pid_t tid, const char *comm)
 	/* the trailer: this task, time 0 (before every sample), CPU 0, the switch event's id */
 	memcpy(rec + body, ids, sizeof(ids));
 	memcpy(rec + size - 8, &r->task_id, 8);
-	if (pd_writer_add(&r->w, rec, size) < 0 && !r->write_err)
-		r->write_err = r->w.err ? -r->w.err : -1;
+	err = pd_writer_add(&r->w, rec, size);
+	if (err && !r->write_err)
+		r->write_err = err;
 }
 
 int sched_record_open(struct sched_record *r, const struct sched_collector *s, const char *path,

@@ -40,14 +40,20 @@ void hist_add(struct hist *h, uint64_t v)
 	h->b[hist_index(v)]++;
 }
 
+/* The smallest and largest value, with count values added (before count grows). */
+static void range(struct hist *h, uint64_t min, uint64_t max)
+{
+	if (h->count == 0 || min < h->min)
+		h->min = min;
+	if (max > h->max)
+		h->max = max;
+}
+
 void hist_add_n(struct hist *h, uint64_t v, uint64_t n)
 {
 	if (!n)
 		return;
-	if (h->count == 0 || v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
+	range(h, v, v);
 	h->count += n;
 	h->sum += (double)v * (double)n;
 	h->b[hist_index(v)] += n;
@@ -66,10 +72,7 @@ void hist_add_buckets(struct hist *h, const unsigned long long *b, int nb, uint6
 	}
 	if (!n)
 		return;
-	if (h->count == 0 || min < h->min)
-		h->min = min;
-	if (max > h->max)
-		h->max = max;
+	range(h, min, max);
 	h->count += n;
 	h->sum += sum;
 }
