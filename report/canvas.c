@@ -55,6 +55,37 @@ int canvas_text(struct canvas *c, int x, int y, int maxw, int style, const char 
 	return n;
 }
 
+int canvas_wrap(struct canvas *c, int x, int y, int w, int rows, int style, const char *s)
+{
+	int row = 0;
+
+	if (w < 4)
+		return 0;
+	while (*s == ' ')
+		s++;
+	for (; *s && row < rows; row++) {
+		int len = (int)strlen(s), cut = len;
+
+		if (len > w) { /* the last space that leaves the line within w */
+			for (cut = w; cut > 0 && s[cut] != ' '; cut--)
+				;
+			if (cut == 0)
+				cut = w;
+		}
+		if (row == rows - 1 && len > w) {
+			cut = w - 3 < cut ? w - 3 : cut;
+			canvas_text(c, x, y + row, cut, style, s);
+			canvas_text(c, x + cut, y + row, 3, style, "...");
+			return row + 1;
+		}
+		canvas_text(c, x, y + row, cut, style, s);
+		s += cut;
+		while (*s == ' ')
+			s++;
+	}
+	return row;
+}
+
 int canvas_printf(struct canvas *c, int x, int y, int maxw, int style, const char *fmt, ...)
 {
 	char buf[512];

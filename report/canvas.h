@@ -45,6 +45,12 @@ void canvas_clear(struct canvas *c);
 int canvas_text(struct canvas *c, int x, int y, int maxw, int style, const char *s);
 int canvas_printf(struct canvas *c, int x, int y, int maxw, int style, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/*
+ * Write text word-wrapped into a w x rows block at (x, y), breaking at spaces
+ * (a word longer than w is cut); the last row shown ends in "..." when text is
+ * left over. Returns the rows used.
+ */
+int canvas_wrap(struct canvas *c, int x, int y, int w, int rows, int style, const char *s);
 void canvas_put(struct canvas *c, int x, int y, int style, uint32_t ch);
 /* Fill a run of n cells with one character. */
 void canvas_fill(struct canvas *c, int x, int y, int n, int style, uint32_t ch);

@@ -125,6 +125,8 @@ void pane_locality(struct canvas *c, struct dash_rect r, const struct dash_view 
 	int x = r.x + 1, y = r.y + 1, iw = r.w - 2;
 
 	canvas_box(c, r.x, r.y, r.w, r.h, "wakeup locality: waker CPU to target CPU", false);
+	if (dash_not_traced(c, x, y, iw, r.h - 2, v))
+		return;
 	class_bar(c, x, y, iw, s);
 	for (int k = 0; k < LOC_NR; k++)
 		total += s->by_class[k];

@@ -92,6 +92,12 @@ void pane_cpus(struct canvas *c, struct dash_rect r, const struct dash_view *v, 
 	double sum = 0, max = -1;
 	int seen = 0;
 
+	if (v->why_not) {
+		canvas_box(c, r.x, r.y, r.w, r.h, "4 CPUs busy", focus);
+		dash_not_traced(c, r.x + 1, r.y + 1, r.w - 2, rows, v);
+		free(cr);
+		return;
+	}
 	for (int i = 0; i < n; i++) {
 		if (cr[i].busy < 0)
 			continue;

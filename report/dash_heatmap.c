@@ -22,7 +22,7 @@ void pane_heatmap(struct canvas *c, struct dash_rect r, const struct dash_view *
 	char buf[32];
 
 	canvas_box(c, r.x, r.y, r.w, r.h, matrix_title[which], focus);
-	if (grid < 1 || iw < 12 || !v->topo)
+	if (dash_not_traced(c, r.x + 1, r.y + 1, iw, rows, v) || grid < 1 || iw < 12 || !v->topo)
 		return;
 	if (!m || v->r->ncpus != v->topo->ncpus) {
 		canvas_text(c, r.x + 1, r.y + 1, iw, CV_DIM, "no scheduler events yet");

@@ -28,6 +28,11 @@ void pane_cpus(struct canvas *c, struct dash_rect r, const struct dash_view *v, 
 const char *dash_fmt_ns(uint64_t ns, char *buf, size_t len);
 /* A rate per second of a count over the view's span: "20.1 K", "0", "-" without a span. */
 const char *dash_fmt_rate(const struct dash_view *v, uint64_t count, char *buf, size_t len);
+/*
+ * When the scheduler events are not traced (v->why_not), say so with the
+ * reason, wrapped into the w x rows block at (x, y), and return true.
+ */
+bool dash_not_traced(struct canvas *c, int x, int y, int w, int rows, const struct dash_view *v);
 /* The first row to show of n rows in a window of rows, given the user's scroll. */
 int dash_first_row(int scroll, int n, int rows);
 

@@ -58,6 +58,17 @@ int dash_pane_rows(int w, int h, enum dash_pane p)
 	return l.too_small || r[p]->h < 3 ? 0 : r[p]->h - 2;
 }
 
+bool dash_not_traced(struct canvas *c, int x, int y, int w, int rows, const struct dash_view *v)
+{
+	char buf[320];
+
+	if (!v->why_not)
+		return false;
+	snprintf(buf, sizeof(buf), "not traced: %s", v->why_not);
+	canvas_wrap(c, x, y, w, rows, CV_DIM, buf);
+	return true;
+}
+
 int dash_first_row(int scroll, int n, int rows)
 {
 	int max = n - rows;
@@ -189,7 +200,7 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 	const struct dash_ui *ui = v->ui;
 	const struct provenance *p = v->total ? &v->total->prov : NULL;
 	uint64_t dropped = v->total ? sched_results_dropped(v->total) : 0;
-	char mode[48], lost[32], rest[160], scope[96], cmd[512];
+	char mode[48], lost[32], rest[160], scope[96], cmd[512], what[512] = "";
 	int x, room, secs = (int)v->elapsed_s;
 
 	if (ui->paused)
@@ -220,17 +231,29 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 				  prov_source_name(p->source), prov_delay_key(p->delay),
 				  v->total->delays_untimed ? " (sampled)" : "");
 	else
-		x = canvas_printf(c, r.x, r.y + 1, 0, CV_DIM, "%s", v->why_not ? v->why_not : "");
+		x = canvas_text(c, r.x, r.y + 1, 0, CV_WARN, v->why_not ?
+				"sched events: not traced" : "");
+	if (v->cannot && v->cannot[0]) { /* the names only: the reasons are in the panes */
+		int at = snprintf(what, sizeof(what), "; cannot measure: "), depth = 0;
+
+		for (const char *q = v->cannot; *q && at < (int)sizeof(what) - 1; q++) {
+			depth += *q == '(';
+			if (!depth && !(*q == ' ' && q[1] == '('))
+				what[at++] = *q;
+			depth -= *q == ')' && depth > 0;
+		}
+		what[at] = '\0';
+	}
 	if (v->output_path) { /* the whole path where it fits, else the file's name */
 		const char *base = strrchr(v->output_path, '/');
-		const char *show = r.w - x >= (int)strlen(v->output_path) + 14 || !base ?
-					   v->output_path : base + 1;
+		const char *show = r.w - x >= (int)strlen(v->output_path) + 14 + (int)strlen(what) ||
+					   !base ? v->output_path : base + 1;
 
 		x += canvas_printf(c, r.x + x, r.y + 1, 0, CV_DIM, "; output: %s (o)", show);
 	}
-	if (v->cannot && v->cannot[0])
-		canvas_printf(c, r.x + x, r.y + 1, 0, CV_WARN, "; cannot measure here: %s",
-			      v->cannot);
+	if (what[0] && (int)strlen(what) > r.w - x && r.w - x > 8) /* cut with "..." */
+		snprintf(what + r.w - x - 3, sizeof(what) - (size_t)(r.w - x - 3), "...");
+	canvas_text(c, r.x + x, r.y + 1, 0, CV_WARN, what);
 }
 
 /* The last lines of the workload's output, over the panes. */

@@ -121,12 +121,14 @@ void pane_tasks(struct canvas *c, struct dash_rect r, const struct dash_view *v,
 	canvas_box(c, r.x, r.y, r.w, r.h, "3 tasks: who wakes whom", focus);
 	if (v->lines) {
 		prow = rows / 2 > 2 ? rows / 2 : rows - 1;
-		pairs(c, r, prow, v);
+		if (!dash_not_traced(c, r.x + 1, r.y + 1, r.w - 2, prow, v))
+			pairs(c, r, prow, v);
 		if (rows - prow >= 2)
 			lines(c, r.x + 1, r.y + 1 + prow, r.w - 2, rows - prow, v);
 		return;
 	}
-	pairs(c, r, rows - 1, v);
+	if (!dash_not_traced(c, r.x + 1, r.y + 1, r.w - 2, rows - 1, v))
+		pairs(c, r, rows - 1, v);
 	canvas_printf(c, r.x + 1, r.y + r.h - 2, r.w - 2, CV_DIM, "cachelines: not supported: %s",
 		      v->mem_why ? v->mem_why : "memory sampling is off");
 }

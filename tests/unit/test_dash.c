@@ -221,6 +221,53 @@ static void cachelines_pane(void **state)
 	free(text);
 }
 
+/* As an unprivileged user: nothing traced, and every pane says why instead of showing zeros. */
+static void not_traced(void **state)
+{
+	static const struct dash_ui ui = { 0 };
+	static const char why[] = "cannot read the sched tracepoint formats under "
+				  "/sys/kernel/tracing/events (tracefs missing or not readable: "
+				  "run as root)";
+	struct topology topo;
+	struct sched_results empty;
+	struct dash_view v;
+	struct canvas c;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	load_topo(&scenes[0], &topo);
+	memset(&empty, 0, sizeof(empty));
+	memset(&v, 0, sizeof(v));
+	v.r = &empty;
+	v.topo = &topo;
+	v.interval_s = 1;
+	v.command = "sh -c 'while :; do echo progress; sleep 0.2; done'";
+	v.state = "running";
+	v.elapsed_s = 2;
+	v.why_not = why;
+	v.cannot = "cache-misses (no hardware PMU); hitm (no hardware PMU)";
+	for (int s = 0; s < DS_NR; s++)
+		snprintf(v.series[s].why, sizeof(v.series[s].why), "not traced: %s", why);
+	v.mem_why = "no mem-loads/ldlat, ibs_op or arm_spe";
+	v.output_path = "/tmp/locus-top.4242.out";
+	v.ui = &ui;
+	canvas_init(&c, 110, 32, true);
+	dash_render(&c, &v);
+	f = open_memstream(&text, &len);
+	canvas_print(&c, f);
+	fclose(f);
+	canvas_release(&c);
+	assert_int_equal(golden_compare("tests/golden/dash/2cpu_110x32_not_traced.txt", text), 0);
+	/* no pane claims an empty measurement */
+	assert_null(strstr(text, "no wakeups"));
+	assert_null(strstr(text, "no placed wakeups"));
+	assert_null(strstr(text, "no scheduler events"));
+	assert_non_null(strstr(text, "run as root"));
+	free(text);
+	topology_release(&topo);
+}
+
 static void keys(void **state)
 {
 	struct dash_ui ui = { 0 };
@@ -324,7 +371,7 @@ int main(void)
 		cmocka_unit_test(two_cpus), cmocka_unit_test(eight_cpus),
 		cmocka_unit_test(sixty_four_cpus), cmocka_unit_test(five_twelve_cpus),
 		cmocka_unit_test(focus_sort_help_small), cmocka_unit_test(cachelines_pane),
-		cmocka_unit_test(workload_output),
+		cmocka_unit_test(workload_output), cmocka_unit_test(not_traced),
 		cmocka_unit_test(keys), cmocka_unit_test(series_history),
 		cmocka_unit_test(interval_delta), cmocka_unit_test(hist_subtract),
 	};
