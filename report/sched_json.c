@@ -225,6 +225,8 @@ void sched_report_json_members(struct json *j, const struct sched_results *r,
 	json_object(j, "wakeups");
 	sched_measures_json(j, r, "wakeups");
 	json_string(j, "source", r->waking_source ? "sched_waking" : "sched_wakeup");
+	/* the source tracepoint's own count for the traced tasks: total + woken_while_running */
+	json_uint(j, "source_events", r->wakeups + r->wakeups_running);
 	classes(j, "by_class", r->by_class);
 	classes(j, "prev_by_class", r->prev_by_class);
 	json_object(j, "placement");
