@@ -82,7 +82,8 @@ int cmd_record(int argc, char **argv)
 	tc = (struct source_cfg){ .topo = &topo, .cpus = o.cpus, .ncpus = o.ncpus,
 				  .tracefs = tr.tracefs, .mmap_pages = (int)tr.pages,
 				  .system_wide = o.all_cpus || o.cpu_list, .record_path = path,
-				  .cmdline = cmdline, .collector = COLLECTOR_PERF };
+				  .cmdline = cmdline, .collector = COLLECTOR_PERF,
+				  .memory = true };
 	memset(&tracer, 0, sizeof(tracer));
 	cfg.trace = &tc;
 	cfg.tracer = &tracer;
@@ -104,6 +105,12 @@ int cmd_record(int argc, char **argv)
 				fmt_count(tracer.src->events, n, sizeof(n)),
 				fmt_bytes(tracer.src->file_bytes, size, sizeof(size)),
 				fmt_count(tracer.src->lost, err, sizeof(err)), path);
+			if (tracer.src->mem_why[0])
+				fprintf(stderr, "[ locus record: no memory samples: %s ]\n",
+					tracer.src->mem_why);
+			else
+				fprintf(stderr, "[ locus record: %s memory samples among them ]\n",
+					fmt_count(tracer.src->file_mem_samples, n, sizeof(n)));
 		}
 	}
 	tracer_release(&tracer);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <perf/cpumap.h>
 #include <perf/event.h>
@@ -37,6 +38,9 @@ static int open_list(struct mem_collector *m, int first, int count, bool group, 
 			perf_evlist__set_leader(l);
 		r = perf_evlist__open(l);
 		if (r == 0 && perf_evlist__mmap(l, pages) == 0) {
+			for (int i = first; i < first + count; i++) /* as opened: for the file */
+				if (m->plan.attr[i].precise_ip)
+					m->plan.attr[i].precise_ip = (unsigned)precise;
 			m->lists[m->nlists++] = l;
 			return 0;
 		}
@@ -53,8 +57,48 @@ static int open_list(struct mem_collector *m, int first, int count, bool group, 
 	return -1;
 }
 
-int mem_open(struct mem_collector *m, const int *cpus, int ncpus, int pages, char *err,
-	     size_t len)
+void mem_plan_for_record(struct mem_plan *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		p->attr[i].sample_type |= PERF_SAMPLE_IDENTIFIER;
+		p->attr[i].sample_id_all = 1;
+		p->attr[i].read_format |= PERF_FORMAT_ID;
+	}
+	p->attr[0].mmap = 1;
+	p->attr[0].mmap2 = 1;
+	p->attr[0].mmap_data = 1;
+}
+
+/* Each event's kernel id on each CPU, to tell the file which event a sample is from. */
+static int map_ids(struct mem_collector *m, char *err, size_t len)
+{
+	int idx = 0;
+
+	m->ids = xcalloc((size_t)m->plan.n * (size_t)perf_cpu_map__nr(m->cpus) + 1,
+			 sizeof(*m->ids));
+	for (int l = 0; l < m->nlists; l++) {
+		struct perf_evsel *e;
+
+		perf_evlist__for_each_evsel(m->lists[l], e)
+		{
+			for (int c = 0; c < perf_cpu_map__nr(m->cpus); c++) {
+				struct perf_counts_values v = { 0 };
+
+				if (perf_evsel__read(e, c, 0, &v) < 0) {
+					snprintf(err, len, "cannot read the id of %s: %s",
+						 m->plan.name[idx], strerror(errno));
+					return -1;
+				}
+				m->ids[m->nids++] = (struct mem_id){ v.id, idx };
+			}
+			idx++;
+		}
+	}
+	return 0;
+}
+
+int mem_open(struct mem_collector *m, const int *cpus, int ncpus, int pages, bool record,
+	     char *err, size_t len)
 {
 	int loads;
 
@@ -62,6 +106,9 @@ int mem_open(struct mem_collector *m, const int *cpus, int ncpus, int pages, cha
 	counters_lib_init();
 	if (mem_plan_build(NULL, &m->plan, err, len) < 0)
 		return -1;
+	m->record = record;
+	if (record)
+		mem_plan_for_record(&m->plan);
 	m->cpus = cpu_map_new(cpus, ncpus);
 	m->threads = perf_thread_map__new_dummy();
 	if (!m->cpus || !m->threads) {
@@ -74,6 +121,10 @@ int mem_open(struct mem_collector *m, const int *cpus, int ncpus, int pages, cha
 	if (open_list(m, 0, loads, m->plan.aux_leader, pages, err, len) < 0 ||
 	    (m->plan.n > loads &&
 	     open_list(m, loads, m->plan.n - loads, false, pages, err, len) < 0)) {
+		mem_close(m);
+		return -1;
+	}
+	if (record && map_ids(m, err, len) < 0) {
 		mem_close(m);
 		return -1;
 	}
@@ -145,8 +196,58 @@ void mem_read(struct mem_collector *m, event_sink sink, void *ctx)
 	}
 }
 
+static int id_index(const struct mem_collector *m, uint64_t id)
+{
+	for (int i = 0; i < m->nids; i++)
+		if (m->ids[i].id == id)
+			return m->ids[i].idx;
+	return -1;
+}
+
+void mem_read_raw(struct mem_collector *m, mem_raw_sink sink, void *ctx)
+{
+	for (int i = 0; i < m->nlists; i++) {
+		struct perf_mmap *map;
+
+		perf_evlist__for_each_mmap(m->lists[i], map, false)
+		{
+			union perf_event *ev;
+
+			if (perf_mmap__read_init(map) < 0)
+				continue;
+			while ((ev = perf_mmap__read_event(map))) {
+				uint64_t id = 0;
+				int idx;
+
+				if (ev->header.type == PERF_RECORD_SAMPLE &&
+				    ev->header.size >= sizeof(ev->header) + 8) {
+					memcpy(&id, (const uint8_t *)ev + sizeof(ev->header), 8);
+					idx = id_index(m, id);
+					if (idx < 0) {
+						m->undecodable++;
+					} else {
+						m->samples++;
+						sink(ctx, ev, idx);
+					}
+				} else {
+					if (ev->header.type == PERF_RECORD_LOST)
+						m->lost += ev->lost.lost;
+					if (ev->header.size >= sizeof(ev->header) + 8) {
+						/* sample_id_all: the id is the record's last word */
+						memcpy(&id, (const uint8_t *)ev + ev->header.size - 8, 8);
+						sink(ctx, ev, id_index(m, id));
+					}
+				}
+				perf_mmap__consume(map);
+			}
+			perf_mmap__read_done(map);
+		}
+	}
+}
+
 void mem_close(struct mem_collector *m)
 {
+	free(m->ids);
 	for (int i = 0; i < m->nlists; i++)
 		perf_evlist__delete(m->lists[i]);
 	if (m->cpus)

@@ -84,8 +84,35 @@ static void synth_comm(void *ctx, pid_t pid, pid_t tid, const char *comm)
 		r->write_err = err;
 }
 
-int sched_record_open(struct sched_record *r, const struct sched_collector *s, const char *path,
-		      char *err, size_t len)
+void sched_record_mem(struct sched_record *r, const void *rec, int idx)
+{
+	const struct perf_event_header *h = rec;
+	uint64_t id = r->mem_id + (uint64_t)(idx >= 0 && idx < r->nmem ? idx : 0);
+	uint8_t buf[8192];
+	int err;
+
+	if (!r->nmem || h->size > sizeof(buf) || h->size < 8 + 8)
+		return;
+	memcpy(buf, rec, h->size);
+	/* samples lead with IDENTIFIER; other records end with it (sample_id_all) */
+	memcpy(h->type == PERF_RECORD_SAMPLE ? buf + SAMPLE_ID_OFF : buf + h->size - 8, &id, 8);
+	err = pd_writer_add(&r->w, buf, h->size);
+	if (err && !r->write_err)
+		r->write_err = err;
+	if (h->type == PERF_RECORD_SAMPLE)
+		r->mem_samples++;
+}
+
+static void mem_rec(void *ctx, const void *rec, int idx)
+{
+	struct drain_ctx *d = ctx;
+
+	sched_record_mem(d->r, rec, idx);
+	d->records++;
+}
+
+int sched_record_open(struct sched_record *r, const struct sched_collector *s,
+		      const struct mem_plan *mem, const char *path, char *err, size_t len)
 {
 	int rc;
 
@@ -96,7 +123,11 @@ int sched_record_open(struct sched_record *r, const struct sched_collector *s, c
 		if (s->opened[i] == EV_SWITCH)
 			r->task_id = (uint64_t)i + 1;
 	}
-	rc = pd_writer_open(&r->w, path, r->ev, s->nopened);
+	r->mem_id = (uint64_t)s->nopened + 1;
+	for (int i = 0; mem && i < mem->n; i++)
+		r->ev[s->nopened + r->nmem++] = (struct pd_writer_event){
+			mem->attr[i], r->mem_id + (uint64_t)i, mem->name[i] };
+	rc = pd_writer_open(&r->w, path, r->ev, s->nopened + r->nmem);
 	if (rc < 0) {
 		snprintf(err, len, "cannot write %s: %s", path, strerror(-rc));
 		return -1;
@@ -106,12 +137,15 @@ int sched_record_open(struct sched_record *r, const struct sched_collector *s, c
 	return 0;
 }
 
-void sched_record_drain(struct sched_record *r, struct sched_collector *s)
+void sched_record_drain(struct sched_record *r, struct sched_collector *s,
+			struct mem_collector *m)
 {
 	const struct perf_event_header round = { PD_REC_FINISHED_ROUND, 0, 8 };
 	struct drain_ctx d = { r, s, 0 };
 
 	sched_read_raw(s, write_rec, &d);
+	if (m)
+		mem_read_raw(m, mem_rec, &d);
 	/* perf sorts each round's records; a round ends with every ring drained */
 	if (d.records && !r->write_err)
 		pd_writer_add(&r->w, &round, sizeof(round));

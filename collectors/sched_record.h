@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "memsample.h"
 #include "pd_writer.h"
 #include "sched.h"
 
@@ -12,20 +13,33 @@ struct topology;
 
 struct sched_record {
 	struct pd_writer w;
-	struct pd_writer_event ev[EV_TYPE_NR];
+	struct pd_writer_event ev[EV_TYPE_NR + 3];	/* the tracepoints, then memory events */
 	char names[EV_TYPE_NR][64];
+	int nmem;		/* memory events in the file */
+	uint64_t mem_id;	/* the file's id of the first */
+	uint64_t mem_samples;	/* memory samples written */
 	int write_err;		/* first write error (-errno) */
 	uint64_t task_id;	/* the file's id of the event task records come with */
 };
 
 /*
- * Create path for the tracepoints s opened (s opened for recording). Returns 0,
- * or -1 with "cannot write PATH: why" in err.
+ * Create path for the tracepoints s opened (s opened for recording) and, with
+ * mem (a plan prepared by mem_plan_for_record, or NULL), the memory events.
+ * Returns 0, or -1 with "cannot write PATH: why" in err.
  */
-int sched_record_open(struct sched_record *r, const struct sched_collector *s, const char *path,
-		      char *err, size_t len);
-/* Drain every ring into the file; a round marker follows each pass that wrote records. */
-void sched_record_drain(struct sched_record *r, struct sched_collector *s);
+int sched_record_open(struct sched_record *r, const struct sched_collector *s,
+		      const struct mem_plan *mem, const char *path, char *err, size_t len);
+/*
+ * Drain every ring (and m's, or NULL) into the file; a round marker follows
+ * each pass that wrote records.
+ */
+void sched_record_drain(struct sched_record *r, struct sched_collector *s,
+			struct mem_collector *m);
+/*
+ * One raw record of a memory ring (idx: its event in the plan, -1 unknown)
+ * into the file, with the file's id in place of the kernel's.
+ */
+void sched_record_mem(struct sched_record *r, const void *rec, int idx);
 /*
  * Formats, topology and command line (with the workload's pid, when > 0), then
  * the final header. Returns 0 or the first -errno.

@@ -79,6 +79,8 @@ struct source {
 	int write_err;		/* recording: the first write error (-errno) */
 	uint64_t file_records;	/* recording: whole records in the file */
 	uint64_t file_bytes;	/* recording: bytes of them */
+	uint64_t file_mem_samples; /* recording: memory samples among them */
+	char mem_why[256];	/* recording with memory asked for: why none are sampled */
 };
 
 /* The perf ring-buffer stream (or, with cfg->record_path, a recording). NULL with why. */

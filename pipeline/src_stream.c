@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../analyzers/reorder.h"
+#include "../collectors/memsample.h"
 #include "../collectors/procfs.h"
 #include "../collectors/sched.h"
 #include "../collectors/sched_record.h"
@@ -20,6 +21,7 @@ struct stream {
 	struct sched_collector col;
 	struct reorder ro;
 	struct sched_record *rec;	/* recording: the file */
+	struct mem_collector *mem;	/* recording: memory samples into it, or NULL */
 	const struct topology *topo;
 	const char *cmdline;
 	pid_t workload;		/* recorded with the command line */
@@ -48,6 +50,7 @@ static void counts(struct stream *st)
 		st->s.write_err = st->rec->write_err;
 		st->s.file_records = st->rec->w.records_on_disk;
 		st->s.file_bytes = st->rec->w.data_size;
+		st->s.file_mem_samples = st->rec->mem_samples;
 	}
 }
 
@@ -69,7 +72,11 @@ static void name_wakers(struct sched_results *r)
 
 static void st_enable(struct source *s)
 {
-	sched_enable(&((struct stream *)s)->col);
+	struct stream *st = (struct stream *)s;
+
+	sched_enable(&st->col);
+	if (st->mem)
+		mem_enable(st->mem);
 }
 
 static bool st_wait(struct source *s, int ms)
@@ -85,7 +92,7 @@ static int st_drain(struct source *s, char *err, size_t len)
 	(void)err;
 	(void)len;
 	if (st->rec) {
-		sched_record_drain(st->rec, &st->col);
+		sched_record_drain(st->rec, &st->col, st->mem);
 	} else {
 		sched_read(&st->col, enqueue, st);
 		reorder_round(&st->ro, analyze, st);
@@ -103,7 +110,11 @@ static void st_snapshot(struct source *s)
 
 static void st_stop(struct source *s)
 {
-	sched_disable(&((struct stream *)s)->col);
+	struct stream *st = (struct stream *)s;
+
+	sched_disable(&st->col);
+	if (st->mem)
+		mem_disable(st->mem);
 }
 
 static void st_finish(struct source *s)
@@ -126,6 +137,10 @@ static void st_close(struct source *s)
 	struct stream *st = (struct stream *)s;
 
 	sched_close(&st->col);
+	if (st->mem) {
+		mem_close(st->mem);
+		free(st->mem);
+	}
 	free(st->rec);
 	wakeup_release(&s->an);
 	reorder_release(&st->ro);
@@ -169,7 +184,17 @@ struct source *source_open_stream(const struct source_cfg *cfg, char *err, size_
 	reorder_init(&st->ro);
 	if (cfg->record_path) {
 		st->rec = xcalloc(1, sizeof(*st->rec));
-		if (sched_record_open(st->rec, &st->col, cfg->record_path, err, len) < 0) {
+		if (cfg->memory) { /* where the PMU can: a file as perf c2c record writes it */
+			st->mem = xcalloc(1, sizeof(*st->mem));
+			if (mem_open(st->mem, cfg->cpus, cfg->ncpus, cfg->mmap_pages ?
+				     cfg->mmap_pages : 64, true, st->s.mem_why,
+				     sizeof(st->s.mem_why)) < 0) {
+				free(st->mem);
+				st->mem = NULL;
+			}
+		}
+		if (sched_record_open(st->rec, &st->col, st->mem ? &st->mem->plan : NULL,
+				      cfg->record_path, err, len) < 0) {
 			st_close(&st->s);
 			return NULL;
 		}

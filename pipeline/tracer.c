@@ -83,7 +83,7 @@ static void start_memory(struct tracer *t, const struct source_cfg *cfg)
 {
 	struct cacheline_cfg cc = { cfg->topo, 64, CL_SORT_TOTAL, CL_MIN_SAMPLES };
 
-	if (mem_open(&t->mem, cfg->cpus, cfg->ncpus, cfg->mmap_pages ? cfg->mmap_pages : 64,
+	if (mem_open(&t->mem, cfg->cpus, cfg->ncpus, cfg->mmap_pages ? cfg->mmap_pages : 64, false,
 		     t->mem_why, sizeof(t->mem_why)) < 0)
 		return;
 	t->mem_on = true;
@@ -169,7 +169,7 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 		return -1;
 	prov_join(t);
 	tracer_stamp(t, &t->src->an.r);
-	if (cfg->memory)
+	if (cfg->memory && !cfg->record_path) /* a recording's source writes them to its file */
 		start_memory(t, cfg);
 	t->src->ops->enable(t->src);
 	if ((t->src->streams || t->mem_on) &&
