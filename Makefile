@@ -118,9 +118,9 @@ build/mutate-san: tests/fuzz/mutate.c tests/fuzz/target.h build/liblocus-san.a
 
 # libFuzzer needs clang: the library is rebuilt with its instrumentation.
 FUZZ_DIR := build/fuzz
-FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_OBJS := $(LIB_SRCS:%.c=$(FUZZ_DIR)/%.o)
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 600
 
 $(FUZZ_DIR)/%.o: %.c | test-deps
 	@mkdir -p $(@D)
@@ -133,15 +133,15 @@ build/liblocus-fuzz.a: $(FUZZ_OBJS)
 build/fuzz_perfdata: tests/fuzz/fuzz_perfdata.c tests/fuzz/target.h build/liblocus-fuzz.a
 	@echo "  LINK    $@"
 	$(Q)clang -std=gnu11 -g -O1 -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) \
-		-fsanitize=fuzzer,address,undefined -o $@ $< build/liblocus-fuzz.a $(DEP_LIBS)
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< build/liblocus-fuzz.a $(DEP_LIBS)
 
 build/fuzz_sweep: tests/fuzz/fuzz_sweep.c build/liblocus-fuzz.a
 	@echo "  LINK    $@"
 	$(Q)clang -std=gnu11 -g -O1 -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) \
-		-fsanitize=fuzzer,address,undefined -o $@ $< build/liblocus-fuzz.a $(DEP_LIBS)
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< build/liblocus-fuzz.a $(DEP_LIBS)
 
 # Fuzz the perf.data reader, then the run JSON reader (locus diff), FUZZ_SECONDS each
-# (default 60), from the seed corpora.
+# (default 600), from the seed corpora.
 fuzz: $(FIXTURES) build/fuzz_perfdata build/fuzz_sweep
 	@mkdir -p build/fuzz-corpus build/fuzz-corpus-sweep
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp build/fuzz_perfdata \
@@ -175,7 +175,8 @@ $(FIXTURES): tests/fixtures/topology/make_fixtures.py
 	$(Q)cd tests/fixtures/topology && python3 make_fixtures.py && touch .generated
 fixtures: $(FIXTURES)
 
-check: $(FIXTURES) locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san build/memgen build/schedgen | test-deps
+check: $(FIXTURES) locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san build/memgen build/schedgen \
+	build/fuzz_perfdata build/fuzz_sweep | test-deps
 	@tests/run.sh
 
 # Benchmarks against perf, interleaved, medians; results in bench/results.md (needs root).

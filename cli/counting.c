@@ -411,8 +411,13 @@ int cli_terminal_width(void)
 {
 	struct winsize ws;
 
+	const char *cols = getenv("COLUMNS");
+	long n;
+
 	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
 		return ws.ws_col;
+	if (cols && parse_long(cols, 40, 1000, &n) == 0) /* not a terminal: as COLUMNS says */
+		return (int)n;
 	return 80;
 }
 

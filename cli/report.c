@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "../pipeline/replay.h"
 #include "counting.h"
+#include "report_doc.h"
 
 enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_LINE_SIZE };
 
@@ -54,103 +55,12 @@ static void progress(const struct pd_file *f, void *ctx)
 			(unsigned long long)f->records);
 }
 
-struct report_out {
-	struct replay *st;
-	struct sched_report_ctx ctx;
-	unsigned sections;
-	const char *topo_note;
-};
-
-static void input_text(FILE *f, const struct replay *st, const char *topo_note)
-{
-	const struct pd_file *pf = &st->f;
-	char a[32], b[32], c[32];
-
-	fprintf(f, "\n Input: %s%s\n   %s records, %s samples: %s sched events", pf->path,
-		pf->pipe ? " (pipe mode)" : "", fmt_count(pf->records, a, sizeof(a)),
-		fmt_count(st->rd.samples, b, sizeof(b)), fmt_count(st->rd.sched_samples, c, sizeof(c)));
-	if (st->rd.mem_samples)
-		fprintf(f, ", %s memory samples", fmt_count(st->rd.mem_samples, a, sizeof(a)));
-	fputc('\n', f);
-	if (pf->hostname[0] || pf->cmdline[0])
-		fprintf(f, "   recorded on %s (%s) by '%.200s'\n", pf->hostname[0] ? pf->hostname : "?",
-			pf->osrelease[0] ? pf->osrelease : "?", pf->cmdline);
-	if (pf->workload_pid)
-		fprintf(f, "   workload: pid %d%s\n", pf->workload_pid,
-			st->o->pid == pf->workload_pid ? " (its tasks are reported; -a for every task)"
-							: "");
-	if (pf->unknown_total) {
-		fprintf(f, "   %llu records of unknown types were skipped (type:count",
-			(unsigned long long)pf->unknown_total);
-		for (int t = 0; t < PD_REC_MAX; t++)
-			if (pf->unknown[t])
-				fprintf(f, " %d:%llu", t, (unsigned long long)pf->unknown[t]);
-		fprintf(f, ")\n");
-	}
-	if (st->rd.other_tracepoints)
-		fprintf(f, "   %llu samples of other tracepoints (sched_stat_runtime, ...) are not "
-			   "used\n", (unsigned long long)st->rd.other_tracepoints);
-	if (st->rd.undecodable)
-		fprintf(f, "   %llu sched samples could not be decoded (malformed payloads)\n",
-			(unsigned long long)st->rd.undecodable);
-	fprintf(f, "   topology: %s\n", topo_note);
-}
-
-static void text_doc(FILE *f, void *arg)
-{
-	struct report_out *o = arg;
-
-	input_text(f, o->st, o->topo_note);
-	if (o->st->rd.sched_samples || !o->st->rd.mem_samples)
-		sched_report_text(f, wakeup_results(&o->st->src.an), o->sections, &o->ctx);
-	if (o->st->rd.mem_samples && (o->sections & SEC_CACHELINES)) {
-		struct symbolizer sz = symbols_symbolizer(&o->st->syms);
-
-		cacheline_report_text(f, &o->st->cl, &sz);
-	}
-}
-
-static void json_doc(FILE *f, void *arg)
-{
-	struct report_out *o = arg;
-	const struct replay *st = o->st;
-	struct json j;
-
-	json_init(&j, f);
-	json_object(&j, NULL);
-	json_string(&j, "locus_version", LOCUS_VERSION);
-	json_object(&j, "input");
-	json_string(&j, "path", st->f.path);
-	json_bool(&j, "pipe", st->f.pipe);
-	json_uint(&j, "records", st->f.records);
-	json_uint(&j, "samples", st->rd.samples);
-	json_uint(&j, "sched_samples", st->rd.sched_samples);
-	json_uint(&j, "memory_samples", st->rd.mem_samples);
-	json_uint(&j, "other_tracepoint_samples", st->rd.other_tracepoints);
-	json_uint(&j, "undecodable_samples", st->rd.undecodable);
-	json_uint(&j, "unknown_records", st->f.unknown_total);
-	json_string(&j, "hostname", st->f.hostname);
-	json_string(&j, "osrelease", st->f.osrelease);
-	json_string(&j, "cmdline", st->f.cmdline);
-	json_string(&j, "topology", o->topo_note);
-	json_object_end(&j);
-	if (st->rd.sched_samples || !st->rd.mem_samples)
-		sched_report_json_members(&j, wakeup_results((struct wakeup *)&st->src.an), &o->ctx);
-	if (st->rd.mem_samples) {
-		struct symbolizer sz = symbols_symbolizer((struct symbols *)&st->syms);
-
-		cacheline_report_json_members(&j, &st->cl, &sz);
-	}
-	json_object_end(&j);
-	json_end(&j);
-}
-
 int cmd_report(int argc, char **argv)
 {
 	const char *json = NULL, *svg = NULL, *out = NULL;
 	struct replay_opts opts = { "perf.data", NULL, 0, 64, CL_SORT_TOTAL, NULL, NULL };
 	struct replay *st = xcalloc(1, sizeof(*st));
-	struct report_out ro = { st, { 0 }, SEC_SCHED | SEC_CACHELINES, NULL };
+	struct report_doc ro = { st, { 0 }, SEC_SCHED | SEC_CACHELINES, NULL };
 	long line_size;
 	char err[400], bad[64];
 	struct cli_parser p;
@@ -270,21 +180,19 @@ int cmd_report(int argc, char **argv)
 		      "%llu forced releases (no rounds)", opts.path, st->ro.peak,
 		      (unsigned long long)st->ro.unordered, (unsigned long long)st->ro.late,
 		      (unsigned long long)st->ro.relieved);
-	ro.topo_note = st->topo_note;
 	if (!quiet && strncmp(st->topo_note, "from the file", 13))
 		fprintf(stderr, "locus: %s: topology: %s\n", opts.path, st->topo_note);
 	if (!st->rd.sched_samples && !st->rd.mem_samples)
 		locus_err("%s: no sched tracepoint or memory samples in the file (record with locus "
 			  "record, perf sched record or perf c2c record)", opts.path);
-	ro.ctx = (struct sched_report_ctx){ st->rd.sched_samples > 0, "no sched tracepoint samples",
-					     st->rd.sched_samples, st->f.pos, cli_terminal_width() };
+	report_doc_init(&ro, st, ro.sections, cli_terminal_width());
 	if (out) {
-		if (write_file_atomically(out, text_doc, &ro) < 0)
+		if (write_file_atomically(out, report_doc_text, &ro) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
 	} else if (!(json && !strcmp(json, "-"))) {
-		text_doc(stdout, &ro);
+		report_doc_text(stdout, &ro);
 	}
-	if (json && write_file_atomically(json, json_doc, &ro) < 0)
+	if (json && write_file_atomically(json, report_doc_json, &ro) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
 	if (svg && st->rd.sched_samples &&
 	    write_heatmap_svg(svg, wakeup_results(&st->src.an), opts.path) < 0)

@@ -51,8 +51,12 @@ static int read_at(struct pd_file *f, uint64_t off, void *buf, size_t n)
 	return 0;
 }
 
-/* Add one attribute with its ids. The attr bytes are zero-extended or cut to ours. */
-static int add_attr(struct pd_file *f, const uint8_t *attr, size_t attr_len, const uint64_t *ids,
+/*
+ * Add one attribute with its ids. The attr bytes are zero-extended or cut to
+ * ours; ids are nids 8-byte values at any alignment (a pipe's attribute
+ * record whose attr.size is not a multiple of 8 leaves them unaligned).
+ */
+static int add_attr(struct pd_file *f, const uint8_t *attr, size_t attr_len, const void *ids,
 		    uint32_t nids, uint64_t off)
 {
 	struct pd_attr *a;
@@ -71,7 +75,7 @@ static int add_attr(struct pd_file *f, const uint8_t *attr, size_t attr_len, con
 		memcpy(a->ids, ids, nids * sizeof(uint64_t));
 	}
 	for (uint32_t i = 0; i < nids; i++)
-		u64map_put(&f->ids, ids[i], (uint32_t)f->nattrs);
+		u64map_put(&f->ids, a->ids[i], (uint32_t)f->nattrs);
 	f->nattrs++;
 	return 0;
 }
@@ -231,8 +235,7 @@ static int header_record(struct pd_file *f, const struct pd_record *rec)
 		memcpy(&asize, p + 4, 4); /* perf_event_attr.size */
 		if (asize < PERF_ATTR_SIZE_VER0 || asize > len || (len - asize) % 8)
 			return bad(f, rec->offset, "bad attribute record");
-		return add_attr(f, p, asize, (const uint64_t *)(const void *)(p + asize),
-				(uint32_t)((len - asize) / 8), rec->offset);
+		return add_attr(f, p, asize, p + asize, (uint32_t)((len - asize) / 8), rec->offset);
 	}
 	if (rec->type == PD_REC_HEADER_FEATURE) {
 		uint64_t feat;

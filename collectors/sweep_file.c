@@ -16,18 +16,22 @@ static void copy_str(char *dst, size_t len, const struct jv *obj, const char *ke
 	snprintf(dst, len, "%s", jv_str(obj, key, ""));
 }
 
-/* A number of obj in [lo, hi] (NaN and absent: dflt), safe to convert to an integer. */
-static double num_in(const struct jv *obj, const char *key, double lo, double hi, double dflt)
-{
-	double v = jv_num(obj, key, dflt);
-
-	return v != v ? dflt : v < lo ? lo : v > hi ? hi : v;
-}
-
 static int bad(char *err, size_t len, const char *what)
 {
 	snprintf(err, len, "not a locus run file: %s", what);
 	return -1;
+}
+
+/* A whole number of obj in [lo, hi] (absent: dflt), or the file is refused. */
+static int whole(const struct jv *obj, const char *key, long lo, long hi, long dflt, long *out,
+		 char *err, size_t len)
+{
+	char what[96];
+
+	if (jv_long(obj, key, lo, hi, dflt, out) == 0)
+		return 0;
+	snprintf(what, sizeof(what), "%s is not a whole number in [%ld, %ld]", key, lo, hi);
+	return bad(err, len, what);
 }
 
 static int read_values(struct sweep_set *s, const struct jv *sweep, char *err, size_t len)
@@ -50,20 +54,27 @@ static int read_run(struct sweep_set *s, const struct jv *r, char *err, size_t l
 {
 	struct sweep_run run = { 0 };
 	const struct jv *ok = jv_get(r, "ok"), *ms = jv_get(r, "measures");
+	long rep, code, dropped;
 
 	if (r->type != JV_OBJECT || !jv_get(r, "value") || !ok || ok->type != JV_BOOL ||
 	    !ms || ms->type != JV_OBJECT)
 		return bad(err, len, "a run lacks value, ok or measures");
 	copy_str(run.value, sizeof(run.value), r, "value");
-	run.rep = (int)jv_num(r, "run", 0);
-	run.exit_code = (int)jv_num(r, "exit_code", 0);
+	if (whole(r, "run", 0, 1000000, 0, &rep, err, len) < 0 ||
+	    whole(r, "exit_code", -1024, 1024, 0, &code, err, len) < 0 ||
+	    whole(r, "dropped", -1, 1L << 53, -1, &dropped, err, len) < 0)
+		return -1;
+	run.rep = (int)rep;
+	run.exit_code = (int)code;
 	run.ok = ok->b;
-	run.dropped = (long long)num_in(r, "dropped", -1, 9e18, -1);
+	run.dropped = dropped;
 	for (size_t i = 0; i < ms->n; i++) {
 		int m = measure_by_key(ms->keys[i]);
 
 		if (m < 0)
 			continue; /* a measure of a later locus */
+		if (ms->items[i].type == JV_NULL)
+			continue; /* not a finite number (the writer's null): not measured */
 		if (ms->items[i].type != JV_NUMBER)
 			return bad(err, len, "a measure is not a number");
 		run.m[m] = ms->items[i].num;
@@ -77,6 +88,7 @@ static int read_run(struct sweep_set *s, const struct jv *r, char *err, size_t l
 static int read_prov(struct provenance *p, const struct jv *o, char *err, size_t len)
 {
 	int src, scope, delay;
+	long ncpus, pid, rate;
 
 	memset(p, 0, sizeof(*p));
 	if (!o)
@@ -94,9 +106,13 @@ static int read_prov(struct provenance *p, const struct jv *o, char *err, size_t
 	copy_str(p->why, sizeof(p->why), o, "why");
 	copy_str(p->cpus_asked, sizeof(p->cpus_asked), o, "cpus_asked");
 	copy_str(p->cpus_honored, sizeof(p->cpus_honored), o, "cpus_honored");
-	p->ncpus_honored = (int)num_in(o, "ncpus_honored", 0, 1 << 20, 0);
-	p->scope_pid = (int32_t)num_in(o, "scope_pid", 0, 1 << 30, 0);
-	p->delay_rate = (long)num_in(o, "delay_rate", 0, 1e9, 0);
+	if (whole(o, "ncpus_honored", 0, 1 << 20, 0, &ncpus, err, len) < 0 ||
+	    whole(o, "scope_pid", 0, 1 << 30, 0, &pid, err, len) < 0 ||
+	    whole(o, "delay_rate", 0, 1000000000, 0, &rate, err, len) < 0)
+		return -1;
+	p->ncpus_honored = (int)ncpus;
+	p->scope_pid = (int32_t)pid;
+	p->delay_rate = rate;
 	return 0;
 }
 
@@ -105,6 +121,7 @@ int sweep_parse(const char *text, size_t len, struct sweep_set *s, char *err, si
 	char why[200];
 	struct jv *root = jv_parse(text, len, why, sizeof(why));
 	const struct jv *env, *metric, *sweep, *runs;
+	long repeat;
 	int rc = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -143,7 +160,8 @@ int sweep_parse(const char *text, size_t len, struct sweep_set *s, char *err, si
 		}
 		rc = read_prov(&s->prov, jv_get(root, "provenance"), err, errlen);
 		copy_str(s->sweep_name, sizeof(s->sweep_name), sweep, "name");
-		s->repeat = (int)jv_num(sweep, "repeat", 1);
+		if (rc == 0 && (rc = whole(sweep, "repeat", 1, 1000000, 1, &repeat, err, errlen)) == 0)
+			s->repeat = (int)repeat;
 		if (rc == 0)
 			rc = read_values(s, sweep, err, errlen);
 		for (size_t i = 0; rc == 0 && i < runs->n; i++)

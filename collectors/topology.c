@@ -102,7 +102,7 @@ static void load_nodes_sysfs(struct topology *t, const char *sys)
 		for (p = buf; *p && b < t->nnodes; p = end, b++) {
 			long v = strtol(p, &end, 10);
 
-			if (end == p)
+			if (end == p || v < 0 || v > 1000) /* SLIT distances are 10-255 */
 				break;
 			t->distance[a * t->nnodes + b] = (int)v;
 		}

@@ -338,6 +338,16 @@ double jv_num(const struct jv *v, const char *key, double dflt)
 	return m && m->type == JV_NUMBER ? m->num : dflt;
 }
 
+int jv_long(const struct jv *v, const char *key, long min, long max, long dflt, long *out)
+{
+	const struct jv *m = jv_get(v, key);
+
+	*out = dflt;
+	if (!m || m->type == JV_NULL)
+		return 0;
+	return m->type == JV_NUMBER ? num_to_long(m->num, min, max, out) : -1;
+}
+
 const char *jv_str(const struct jv *v, const char *key, const char *dflt)
 {
 	const struct jv *m = jv_get(v, key);

@@ -30,5 +30,10 @@ const struct jv *jv_get(const struct jv *v, const char *key);
 /* Typed lookups with a default when absent or of another type. */
 double jv_num(const struct jv *v, const char *key, double dflt);
 const char *jv_str(const struct jv *v, const char *key, const char *dflt);
+/*
+ * A whole number member in [min, max] (absent or null: dflt). Returns 0, or
+ * -1 when it is there but not such a number (a string, 1.5, 1e300).
+ */
+int jv_long(const struct jv *v, const char *key, long min, long max, long dflt, long *out);
 
 #endif

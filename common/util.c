@@ -96,6 +96,14 @@ int parse_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+int num_to_long(double v, long min, long max, long *out)
+{
+	if (!(v >= (double)min && v <= (double)max) || v != (double)(long)v)
+		return -1; /* the comparisons fail for NaN; the cast is safe once in range */
+	*out = (long)v;
+	return 0;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;

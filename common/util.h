@@ -25,6 +25,12 @@ char *xstrdup(const char *s);
  * is empty, has trailing garbage or is out of range.
  */
 int parse_long(const char *s, long min, long max, long *out);
+/*
+ * A number read from a file as a whole number in [min, max] (|min|, |max| <=
+ * 2^53): 0 with *out, or -1 for NaN, infinities, fractions and anything out
+ * of range. Never a cast of an unchecked double (undefined beyond the range).
+ */
+int num_to_long(double v, long min, long max, long *out);
 
 /*
  * Parse a CPU list ("0-3,8,10-11") into a sorted, de-duplicated array of

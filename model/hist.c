@@ -119,6 +119,11 @@ uint64_t hist_percentile(const struct hist *h, double p)
 	return h->max;
 }
 
+uint64_t hist_log2_end(int k)
+{
+	return k < 63 ? 1ull << (k + 1) : UINT64_MAX;
+}
+
 uint64_t hist_log2_count(const struct hist *h, int k)
 {
 	uint64_t lo = k == 0 ? 0 : 1ull << k;

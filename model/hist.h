@@ -34,5 +34,7 @@ int hist_index(uint64_t v);
 uint64_t hist_bucket_low(int idx);
 /* Count of values in [2^k, 2^(k+1)) (k = 0 also holds 0): the log2 view reports print. */
 uint64_t hist_log2_count(const struct hist *h, int k);
+/* The end of log2 bucket k, 2^(k+1) (k = 63: UINT64_MAX, as 2^64 does not fit). */
+uint64_t hist_log2_end(int k);
 
 #endif

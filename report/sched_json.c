@@ -98,7 +98,7 @@ static void latency_json(struct json *j, const struct sched_results *r)
 			continue;
 		json_object(j, NULL);
 		json_uint(j, "from", k ? 1ull << k : 0);
-		json_uint(j, "to", k < 63 ? 1ull << (k + 1) : UINT64_MAX);
+		json_uint(j, "to", hist_log2_end(k));
 		json_uint(j, "count", v);
 		json_object_end(j);
 	}

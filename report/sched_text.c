@@ -233,7 +233,7 @@ static void latency(FILE *f, const struct sched_results *r)
 		uint64_t v = hist_log2_count(&r->delay, k);
 
 		fprintf(f, "     %9s - %-9s |", fmt_ns(k ? 1ull << k : 0, a, sizeof(a)),
-			fmt_ns(1ull << (k + 1), b, sizeof(b)));
+			fmt_ns(hist_log2_end(k), b, sizeof(b)));
 		bar(f, v, max, 32);
 		fprintf(f, "| %s\n", fmt_count(v, n, sizeof(n)));
 	}

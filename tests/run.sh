@@ -45,6 +45,27 @@ if [ -x build/mutate-san ]; then
 	printf '%-40s %s\n' "build/mutate-san" "${line:-crashed (exit $rc)}"
 fi
 
+# A short libFuzzer pass of every target (reader and every renderer), a fixed seed and number
+# of executions from the committed corpora; new inputs go to a scratch directory.
+for target in perfdata:corpus sweep:corpus-sweep; do
+	bin=build/fuzz_${target%%:*}
+	[ -x "$bin" ] || continue
+	scratch=build/fuzz-check-${target%%:*}
+	rm -rf "$scratch" && mkdir -p "$scratch"
+	out=$("$bin" -seed=1 -runs="${LOCUS_FUZZ_RUNS:-5000}" -max_len=65536 -timeout=10 \
+		"$scratch" "tests/fuzz/${target#*:}" 2>&1)
+	rc=$?
+	line=$(grep -E '^#[0-9]+[[:space:]]+DONE' <<<"$out" | sed -E 's/^#([0-9]+)[[:space:]]+DONE[[:space:]]+(cov: [0-9]+).*/\1 runs, \2/')
+	if [ "$rc" -eq 0 ] && [ -n "$line" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		failed+=("$bin")
+		printf '%s\n' "$out" | grep -v '^#' | tail -n 30
+	fi
+	printf '%-40s %s\n' "$bin" "${line:-crashed (exit $rc)}"
+done
+
 mkdir -p tests/out
 for t in tests/e2e/*.sh; do
 	log=tests/out/$(basename "$t" .sh).log

@@ -1,6 +1,11 @@
-/* fuzz_sweep.c - libFuzzer entry for the JSON reader behind locus diff (make fuzz). */
+/*
+ * fuzz_sweep.c - libFuzzer entry for the JSON reader behind locus diff: what
+ * it accepts is rendered as the loop's text, JSON and SVG, and diffed against
+ * itself in text and JSON (make fuzz; a short pass in make check).
+ */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,11 +24,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* rejected without saying why */
 		return 0;
 	}
-	/* what was accepted must also be comparable */
+	/* what was accepted must also render and compare */
 	{
 		struct diff_input in = { "fuzz", &s };
+		FILE *out = fopen("/dev/null", "w");
 
+		if (!out)
+			abort();
+		sweep_report_text(out, &s);
+		sweep_report_json(out, &s);
+		sweep_report_svg(out, &s);
+		diff_report_text(out, &in, &in);
+		diff_report_json(out, &in, &in);
 		diff_significant(&in, &in);
+		fclose(out);
 	}
 	sweep_set_release(&s);
 	return 0;

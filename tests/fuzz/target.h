@@ -1,4 +1,8 @@
-/* target.h - the fuzz target: one input file through the whole perf.data replay. */
+/*
+ * target.h - the fuzz target: one input file through the whole perf.data
+ * replay, then every renderer of what was read: the text and JSON reports
+ * (cachelines included), the heatmap SVG, and dashboard frames at two sizes.
+ */
 #ifndef LOCUS_FUZZ_TARGET_H
 #define LOCUS_FUZZ_TARGET_H
 
@@ -9,7 +13,64 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../cli/report_doc.h"
 #include "../../pipeline/replay.h"
+#include "../../report/canvas.h"
+#include "../../report/dash.h"
+
+/* A dashboard frame of the file's results at w x h, as locus top would draw them. */
+static inline void fuzz_dash(FILE *out, struct replay *rp, int w, int h, bool cumulative)
+{
+	const struct sched_results *r = &rp->src.an.r;
+	struct dash_ui ui = { 0 };
+	struct dash_view v;
+	struct canvas c;
+
+	memset(&v, 0, sizeof(v));
+	ui.cumulative = cumulative;
+	ui.sort[PANE_HEATMAP] = cumulative ? 2 : 0;
+	v.r = r;
+	v.topo = &rp->topo;
+	v.span_s = r->last_ns > r->first_ns ? (double)(r->last_ns - r->first_ns) / 1e9 : 0;
+	v.interval_s = 1;
+	v.command = rp->f.cmdline;
+	v.state = "exited 0";
+	v.elapsed_s = v.span_s;
+	v.total = r;
+	v.cannot = "";
+	for (int i = 0; i < DS_NR; i++) {
+		uint64_t n = i < SM_NR ? sched_measure_get(r, i) : 0;
+
+		v.series[i].supported = i < SM_NR;
+		v.series[i].total = n;
+		if (v.series[i].supported)
+			dash_series_push(&v.series[i], v.span_s > 0 ? (double)n / v.span_s : 0);
+	}
+	v.ui = &ui;
+	canvas_init(&c, w, h, !cumulative);
+	dash_render(&c, &v);
+	canvas_print(&c, out);
+	canvas_release(&c);
+}
+
+/* Everything locus renders from a file that was read. */
+static inline void fuzz_render(struct replay *rp)
+{
+	FILE *out = fopen("/dev/null", "w");
+	struct report_doc d;
+
+	if (!out)
+		abort();
+	for (int width = 80; width <= 200; width += 120) {
+		report_doc_init(&d, rp, SEC_ALL, width);
+		report_doc_text(out, &d);
+	}
+	report_doc_json(out, &d);
+	sched_report_svg(out, &rp->src.an.r, rp->f.cmdline);
+	fuzz_dash(out, rp, 80, 24, false);
+	fuzz_dash(out, rp, 200, 60, true);
+	fclose(out);
+}
 
 /*
  * Write data to a scratch file and replay it. Returns 1 when it was read,
@@ -32,6 +93,8 @@ static inline int fuzz_one(const uint8_t *data, size_t size, char *err, size_t e
 		abort();
 	err[0] = '\0';
 	ok = replay_open(rp, &o, err, errlen) == 0 && replay_run(rp, err, errlen) == 0;
+	if (ok)
+		fuzz_render(rp);
 	replay_release(rp);
 	free(rp);
 	if (ok)

@@ -3,9 +3,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
+#include "../../common/jsonread.h"
 #include "../../common/util.h"
 
 static void cpu_list_ranges(void **state)
@@ -52,6 +55,38 @@ static void long_parsing(void **state)
 	assert_int_equal(parse_long("99999999999999999999999", 0, 100, &v), -1);
 }
 
+/* Numbers from files become integers only when whole and in range (no undefined casts). */
+static void number_conversion(void **state)
+{
+	const char *doc = "{\"a\": 7, \"big\": 1e300, \"half\": 1.5, \"neg\": -3, \"s\": \"7\", "
+			  "\"n\": null}";
+	struct jv *root = jv_parse(doc, strlen(doc), NULL, 0);
+	long v = 0;
+
+	assert_int_equal(num_to_long(42.0, 0, 100, &v), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(num_to_long(1e300, 0, 1L << 30, &v), -1);
+	assert_int_equal(num_to_long(-1e300, -5, 5, &v), -1);
+	assert_int_equal(num_to_long(NAN, 0, 10, &v), -1);
+	assert_int_equal(num_to_long(INFINITY, 0, 10, &v), -1);
+	assert_int_equal(num_to_long(2.5, 0, 10, &v), -1);
+	assert_int_equal(num_to_long(101, 0, 100, &v), -1);
+	assert_int_equal(num_to_long(-1, -1, 0, &v), 0);
+	assert_int_equal(v, -1);
+	assert_non_null(root);
+	assert_int_equal(jv_long(root, "a", 0, 10, 0, &v), 0);
+	assert_int_equal(v, 7);
+	assert_int_equal(jv_long(root, "big", 0, 1000000, 0, &v), -1);
+	assert_int_equal(jv_long(root, "half", 0, 10, 0, &v), -1);
+	assert_int_equal(jv_long(root, "neg", 0, 10, 0, &v), -1);
+	assert_int_equal(jv_long(root, "s", 0, 10, 0, &v), -1);
+	assert_int_equal(jv_long(root, "n", 0, 10, 4, &v), 0); /* null: the default */
+	assert_int_equal(v, 4);
+	assert_int_equal(jv_long(root, "absent", 0, 10, 5, &v), 0);
+	assert_int_equal(v, 5);
+	jv_free(root);
+}
+
 static void count_format(void **state)
 {
 	char buf[32];
@@ -77,7 +112,7 @@ int main(void)
 		cmocka_unit_test(cpu_list_ranges),
 		cmocka_unit_test(cpu_list_errors),
 		cmocka_unit_test(long_parsing),
-		cmocka_unit_test(count_format),
+		cmocka_unit_test(count_format), cmocka_unit_test(number_conversion),
 	};
 
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);

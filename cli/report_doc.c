@@ -1,0 +1,100 @@
+/* report_doc.c - what locus report writes for a replayed file: the text and JSON documents. */
+#include "report_doc.h"
+
+#include "../common/util.h"
+#include "../report/cacheline_report.h"
+#include "../report/json.h"
+
+void report_doc_init(struct report_doc *d, struct replay *st, unsigned sections, int width)
+{
+	d->st = st;
+	d->sections = sections;
+	d->topo_note = st->topo_note;
+	d->ctx = (struct sched_report_ctx){ st->rd.sched_samples > 0, "no sched tracepoint samples",
+					    st->rd.sched_samples, st->f.pos, width };
+}
+
+static void input_text(FILE *f, const struct replay *st, const char *topo_note)
+{
+	const struct pd_file *pf = &st->f;
+	char a[32], b[32], c[32];
+
+	fprintf(f, "\n Input: %s%s\n   %s records, %s samples: %s sched events", pf->path,
+		pf->pipe ? " (pipe mode)" : "", fmt_count(pf->records, a, sizeof(a)),
+		fmt_count(st->rd.samples, b, sizeof(b)), fmt_count(st->rd.sched_samples, c, sizeof(c)));
+	if (st->rd.mem_samples)
+		fprintf(f, ", %s memory samples", fmt_count(st->rd.mem_samples, a, sizeof(a)));
+	fputc('\n', f);
+	if (pf->hostname[0] || pf->cmdline[0])
+		fprintf(f, "   recorded on %s (%s) by '%.200s'\n", pf->hostname[0] ? pf->hostname : "?",
+			pf->osrelease[0] ? pf->osrelease : "?", pf->cmdline);
+	if (pf->workload_pid)
+		fprintf(f, "   workload: pid %d%s\n", pf->workload_pid,
+			st->o->pid == pf->workload_pid ? " (its tasks are reported; -a for every task)"
+							: "");
+	if (pf->unknown_total) {
+		fprintf(f, "   %llu records of unknown types were skipped (type:count",
+			(unsigned long long)pf->unknown_total);
+		for (int t = 0; t < PD_REC_MAX; t++)
+			if (pf->unknown[t])
+				fprintf(f, " %d:%llu", t, (unsigned long long)pf->unknown[t]);
+		fprintf(f, ")\n");
+	}
+	if (st->rd.other_tracepoints)
+		fprintf(f, "   %llu samples of other tracepoints (sched_stat_runtime, ...) are not "
+			   "used\n", (unsigned long long)st->rd.other_tracepoints);
+	if (st->rd.undecodable)
+		fprintf(f, "   %llu sched samples could not be decoded (malformed payloads)\n",
+			(unsigned long long)st->rd.undecodable);
+	fprintf(f, "   topology: %s\n", topo_note);
+}
+
+void report_doc_text(FILE *f, void *arg)
+{
+	struct report_doc *o = arg;
+
+	input_text(f, o->st, o->topo_note);
+	if (o->st->rd.sched_samples || !o->st->rd.mem_samples)
+		sched_report_text(f, wakeup_results(&o->st->src.an), o->sections, &o->ctx);
+	if (o->st->rd.mem_samples && (o->sections & SEC_CACHELINES)) {
+		struct symbolizer sz = symbols_symbolizer(&o->st->syms);
+
+		cacheline_report_text(f, &o->st->cl, &sz);
+	}
+}
+
+void report_doc_json(FILE *f, void *arg)
+{
+	struct report_doc *o = arg;
+	struct replay *st = o->st;
+	struct json j;
+
+	json_init(&j, f);
+	json_object(&j, NULL);
+	json_string(&j, "locus_version", LOCUS_VERSION);
+	json_object(&j, "input");
+	json_string(&j, "path", st->f.path);
+	json_bool(&j, "pipe", st->f.pipe);
+	json_uint(&j, "records", st->f.records);
+	json_uint(&j, "samples", st->rd.samples);
+	json_uint(&j, "sched_samples", st->rd.sched_samples);
+	json_uint(&j, "memory_samples", st->rd.mem_samples);
+	json_uint(&j, "other_tracepoint_samples", st->rd.other_tracepoints);
+	json_uint(&j, "undecodable_samples", st->rd.undecodable);
+	json_uint(&j, "unknown_records", st->f.unknown_total);
+	json_string(&j, "hostname", st->f.hostname);
+	json_string(&j, "osrelease", st->f.osrelease);
+	json_string(&j, "cmdline", st->f.cmdline);
+	json_string(&j, "topology", o->topo_note);
+	json_object_end(&j);
+	if (st->rd.sched_samples || !st->rd.mem_samples)
+		sched_report_json_members(&j, wakeup_results(&st->src.an), &o->ctx);
+	if (st->rd.mem_samples) {
+		struct symbolizer sz = symbols_symbolizer(&st->syms);
+
+		cacheline_report_json_members(&j, &st->cl, &sz);
+	}
+	json_object_end(&j);
+	json_end(&j);
+}
+
