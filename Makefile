@@ -23,7 +23,7 @@ WARN := -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes -Wno-unuse
 	-Wno-format-truncation
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) -I$(BPF_DIR) -MMD -MP
-SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # The BPF collector: clang -target bpf against the running kernel's BTF (CO-RE), and a
 # bpftool skeleton. Without BTF or bpftool at build time the skeleton header says so

@@ -1,6 +1,7 @@
 /* dash_render.c - the dashboard's layout, header, footer, help and keys. */
 #include "dash.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -201,7 +202,8 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 	const struct provenance *p = v->total ? &v->total->prov : NULL;
 	uint64_t dropped = v->total ? sched_results_dropped(v->total) : 0;
 	char mode[48], lost[32], rest[160], scope[96], cmd[512], what[512] = "";
-	int x, room, secs = (int)v->elapsed_s;
+	/* a replayed file's span may be anything: clamped before the conversion (99999 h) */
+	int x, room, secs = v->elapsed_s > 0 ? (int)fmin(v->elapsed_s, 359999999.0) : 0;
 
 	if (ui->paused)
 		snprintf(mode, sizeof(mode), "[paused]");

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -268,6 +269,34 @@ static void not_traced(void **state)
 	topology_release(&topo);
 }
 
+/* A replayed file's span can be anything: the header's clock must not overflow (UBSan). */
+static void hostile_span(void **state)
+{
+	static const struct dash_ui ui = { 0 };
+	const double spans[] = { 1.8e10, 1e300, -5, NAN, INFINITY };
+	struct topology topo;
+	struct sched_results empty;
+	struct dash_view v;
+	struct canvas c;
+
+	load_topo(&scenes[0], &topo);
+	memset(&empty, 0, sizeof(empty));
+	for (size_t i = 0; i < sizeof(spans) / sizeof(spans[0]); i++) {
+		memset(&v, 0, sizeof(v));
+		v.r = &empty;
+		v.topo = &topo;
+		v.command = "x";
+		v.state = "exited 0";
+		v.elapsed_s = spans[i];
+		v.span_s = spans[i];
+		v.ui = &ui;
+		canvas_init(&c, 80, 24, true);
+		dash_render(&c, &v);
+		canvas_release(&c);
+	}
+	topology_release(&topo);
+}
+
 static void keys(void **state)
 {
 	struct dash_ui ui = { 0 };
@@ -372,6 +401,7 @@ int main(void)
 		cmocka_unit_test(sixty_four_cpus), cmocka_unit_test(five_twelve_cpus),
 		cmocka_unit_test(focus_sort_help_small), cmocka_unit_test(cachelines_pane),
 		cmocka_unit_test(workload_output), cmocka_unit_test(not_traced),
+		cmocka_unit_test(hostile_span),
 		cmocka_unit_test(keys), cmocka_unit_test(series_history),
 		cmocka_unit_test(interval_delta), cmocka_unit_test(hist_subtract),
 	};
