@@ -10,8 +10,13 @@
 #include "commands.h"
 #include "counting.h"
 
+enum { OPT_EXIT_CODE = OPT_SYSFS_ROOT + 1 };
+
 static const struct cli_opt diff_opts[] = {
 	{ "json", OPT_JSON, "FILE", "also write the comparison as JSON (- for stdout)" },
+	{ "exit-code", OPT_EXIT_CODE, NULL, "exit 1 when the metric is significantly worse, 0 when "
+					    "not, 125 when a new batch has no measured metric, "
+					    "128 when the base cannot be read (for git bisect run)" },
 	{ "output", 'o', "FILE", "write the text to FILE instead of stdout" },
 	{ "quiet", 'q', NULL, "no notes on stderr" },
 	{ "help", 'h', NULL, "show this help" },
@@ -24,7 +29,9 @@ static const struct cli_cmd diff_cmd = {
 	"for each sweep value and measure, the base and new means, their stddev in %,\n"
 	"the ratio new/base and the change. A '*' marks a difference larger than the two\n"
 	"95% confidence intervals together, with 'better' or 'worse' where the measure\n"
-	"has a direction (the metric's own; lower p99 wake-to-run and HITM/s).",
+	"has a direction (the metric's own; lower p99 wake-to-run and HITM/s).\n"
+	"With --exit-code the exit status says whether the metric got worse, so\n"
+	"'git bisect run' can drive build, measure and compare at each step.",
 	diff_opts,
 };
 
@@ -66,8 +73,8 @@ int cmd_diff(int argc, char **argv)
 	struct diff_job job;
 	struct cli_parser p;
 	char err[400];
-	int c, n, rc = EXIT_LOCUS_OK, marked = 0;
-	bool quiet = false;
+	int c, n, rc = EXIT_LOCUS_OK, marked = 0, worse = 0, unmeasured = 0;
+	bool quiet = false, exit_code = false;
 
 	cli_parser_init(&p, &diff_cmd);
 	while ((c = cli_next(&p, argc, argv)) != -1) {
@@ -86,6 +93,9 @@ int cmd_diff(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
+		case OPT_EXIT_CODE:
+			exit_code = true;
+			break;
 		}
 	}
 	n = argc - optind;
@@ -98,7 +108,8 @@ int cmd_diff(int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		if (sweep_load(argv[optind + i], &sets[i], err, sizeof(err)) < 0) {
 			locus_err("%s", err);
-			rc = EXIT_LOCUS_RUNTIME;
+			/* a new batch that wrote no readable file was not measured: skip it */
+			rc = !exit_code ? EXIT_LOCUS_RUNTIME : i ? EXIT_LOCUS_SKIP : EXIT_LOCUS_ABORT;
 			n = i;
 			goto done;
 		}
@@ -109,6 +120,16 @@ int cmd_diff(int argc, char **argv)
 			locus_err("%s sweeps '%s', %s sweeps '%s': rows pair values by name",
 				  in[0].name, sets[0].sweep_name, in[i].name, sets[i].sweep_name);
 		marked += diff_significant(&in[0], &in[i]);
+		if (!sweep_metric_measured(&sets[i]))
+			unmeasured++;
+		else
+			worse += diff_metric_worse(&in[0], &in[i]);
+	}
+	if (exit_code && !sweep_metric_measured(&sets[0])) {
+		locus_err("%s: no run measured a metric: --exit-code compares the metric of "
+			  "'locus run --metric' (or the loop's own)", in[0].name);
+		rc = EXIT_LOCUS_ABORT;
+		goto done;
 	}
 	job = (struct diff_job){ &in[0], &in[1], n - 1 };
 	if (out) {
@@ -121,6 +142,20 @@ int cmd_diff(int argc, char **argv)
 		rc = EXIT_LOCUS_RUNTIME;
 	if (!quiet)
 		fprintf(stderr, "locus: %d significant difference%s\n", marked, marked == 1 ? "" : "s");
+	if (exit_code) {
+		if (rc != EXIT_LOCUS_OK)
+			rc = EXIT_LOCUS_ABORT; /* a report could not be written */
+		else if (unmeasured)
+			rc = EXIT_LOCUS_SKIP;
+		else
+			rc = worse ? EXIT_LOCUS_RUNTIME : EXIT_LOCUS_OK; /* 1: worse */
+		if (!quiet)
+			fprintf(stderr, "locus: --exit-code %d: %s\n", rc,
+				rc == EXIT_LOCUS_SKIP ? "a new batch has no measured metric (skip)" :
+				rc == EXIT_LOCUS_ABORT ? "the comparison could not be written" :
+				worse ? "the metric is significantly worse" :
+				"the metric is not significantly worse");
+	}
 done:
 	for (int i = 0; i < n; i++)
 		sweep_set_release(&sets[i]);

@@ -211,8 +211,10 @@ static void sample(struct top *tp, struct counter_set *cs)
 
 		if (v < 0 || !tp->series[DS_CACHE_MISS + k].supported)
 			continue;
-		set_series(tp, DS_CACHE_MISS + k, (uint64_t)(v - tp->counter_prev[k]),
-			   (uint64_t)(v - tp->counter_base[k]));
+		/* scaled (multiplexed) counts can step back: no negative interval */
+		set_series(tp, DS_CACHE_MISS + k,
+			   v > tp->counter_prev[k] ? (uint64_t)(v - tp->counter_prev[k]) : 0,
+			   v > tp->counter_base[k] ? (uint64_t)(v - tp->counter_base[k]) : 0);
 		tp->counter_prev[k] = v;
 	}
 	tp->refreshes++;

@@ -99,7 +99,7 @@ uint64_t hist_percentile(const struct hist *h, double p)
 		return 0;
 	if (p >= 100)
 		return h->max;
-	rank = (uint64_t)((double)h->count * p / 100.0);
+	rank = p > 0 ? (uint64_t)((double)h->count * p / 100.0) : 0; /* p < 100 here */
 	if (rank >= h->count)
 		rank = h->count - 1;
 	for (int i = 0; i < HIST_BUCKETS; i++) {

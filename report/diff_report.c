@@ -144,6 +144,30 @@ int diff_significant(const struct diff_input *base, const struct diff_input *cur
 	return n;
 }
 
+static void worse_row(void *arg, const char *value, int m, const struct diff_row *r)
+{
+	(void)value;
+	*(int *)arg += m == M_METRIC && r->significant && r->verdict < 0;
+}
+
+int diff_metric_worse(const struct diff_input *base, const struct diff_input *cur)
+{
+	int n = 0;
+
+	each_row(base, cur, worse_row, &n);
+	return n;
+}
+
+bool sweep_metric_measured(const struct sweep_set *s)
+{
+	if (!s->have_metric)
+		return false;
+	for (int i = 0; i < s->nruns; i++)
+		if (s->runs[i].ok && s->runs[i].have[M_METRIC])
+			return true;
+	return false;
+}
+
 void diff_report_text(FILE *f, const struct diff_input *base, const struct diff_input *cur)
 {
 	struct text_ctx t = { f, base->set, 5 };

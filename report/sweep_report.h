@@ -22,5 +22,9 @@ void diff_report_text(FILE *f, const struct diff_input *base, const struct diff_
 void diff_report_json(FILE *f, const struct diff_input *base, const struct diff_input *cur);
 /* Rows marked significant. */
 int diff_significant(const struct diff_input *base, const struct diff_input *cur);
+/* Sweep values whose metric is significantly worse in cur than in base. */
+int diff_metric_worse(const struct diff_input *base, const struct diff_input *cur);
+/* Whether a loop measured its metric at all (a run that succeeded with it). */
+bool sweep_metric_measured(const struct sweep_set *s);
 
 #endif
