@@ -113,6 +113,7 @@ static void sub_cpu(struct cpu_stat *o, const struct cpu_stat *a, const struct c
 	o->migrations_in = sub(a->migrations_in, b->migrations_in);
 	o->migrations_out = sub(a->migrations_out, b->migrations_out);
 	o->switch_in_missed = sub(a->switch_in_missed, b->switch_in_missed);
+	o->idle_passed = sub(a->idle_passed, b->idle_passed);
 }
 
 static void sub_tasks(struct sched_results *out, const struct sched_results *cur,
@@ -200,6 +201,9 @@ void sched_results_delta(struct sched_results *out, const struct sched_results *
 	sub_array(out->prev_by_class, cur->prev_by_class, prev->prev_by_class, LOC_NR);
 	sub_array(out->mig_by_class, cur->mig_by_class, prev->mig_by_class, LOC_NR);
 	sub_array(out->placement, cur->placement, prev->placement, PLACE_NR);
+	sub_array(out->idle_passed_class, cur->idle_passed_class, prev->idle_passed_class, LOC_NR);
+	sub_array(out->idle_closest, cur->idle_closest, prev->idle_closest, LOC_NR);
+	sub_array(out->idle_wait_class, cur->idle_wait_class, prev->idle_wait_class, LOC_NR);
 	sub_array(out->events, cur->events, prev->events, EV_TYPE_NR);
 	hist_sub(&out->delay, &cur->delay, &prev->delay);
 	for (int c = 0; c < LOC_NR; c++)

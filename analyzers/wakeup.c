@@ -1,28 +1,12 @@
 /* wakeup.c - wakeup locality, wake-to-run delay, migrations and switches from sched events. */
 #include "wakeup.h"
+#include "wakeup_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/util.h"
 
-struct wk_task {
-	struct task_stat st;
-	bool tracked;
-	bool running;
-	bool exited;
-	int32_t cpu;		/* last CPU known (ran or placed), -1 unknown */
-	uint64_t on_cpu_since;
-	/* the wakeup waiting for its switch-in */
-	bool pending;
-	bool placed;		/* target CPU known and counted */
-	uint64_t wake_ns;
-	int32_t waker_tid;
-	int32_t waker_cpu;
-	int32_t prev_cpu;
-	int32_t target_cpu;
-	int pair;		/* index of the pair, -1 none */
-};
 
 void wakeup_init(struct wakeup *w, const struct wakeup_cfg *cfg)
 {
@@ -38,6 +22,8 @@ void wakeup_init(struct wakeup *w, const struct wakeup_cfg *cfg)
 	w->cpu_curr = xcalloc((size_t)w->r.ncpus, sizeof(int32_t));
 	for (int c = 0; c < w->r.ncpus; c++)
 		w->cpu_curr[c] = -1;
+	idle_init(&w->idle, cfg->topo);
+	w->r.prov.affinity_known = cfg->affinity != NULL;
 }
 
 static bool excluded(const struct wakeup *w, int32_t tid)
@@ -96,9 +82,13 @@ static void set_comm(char *dst, const char *src)
 		memcpy(dst, src, TASK_COMM_LEN);
 }
 
-static bool valid_cpu(const struct wakeup *w, int32_t cpu)
+
+/* cpu now runs tid (0: the idle task). */
+static void set_curr(struct wakeup *w, int32_t cpu, int32_t tid, uint64_t now)
 {
-	return cpu >= 0 && cpu < w->r.ncpus;
+	w->cpu_curr[cpu] = tid;
+	if (tid >= 0)
+		idle_set(&w->idle, cpu, tid == 0, now);
 }
 
 static int pair_get(struct wakeup *w, const struct wk_task *waker_task, int32_t waker_tid,
@@ -189,6 +179,7 @@ static void on_wake(struct wakeup *w, const struct event *e)
 		w->pairs[t->pair].count++;
 	else
 		w->r.pairs_dropped++;
+	wk_idle_at_wake(w, t);
 	if (w->cfg.waking_source) {
 		t->prev_cpu = e->wake.target_cpu; /* waking: the CPU it last ran on */
 	} else {
@@ -295,7 +286,7 @@ static void current_is(struct wakeup *w, int32_t cpu, int32_t tid, struct wk_tas
 {
 	if (w->cpu_curr[cpu] != tid) {
 		account_cpu(w, cpu, now);
-		w->cpu_curr[cpu] = tid;
+		set_curr(w, cpu, tid, now);
 	}
 	if (t && t->tracked && !t->running)
 		seen_running(w, t, cpu, now);
@@ -305,6 +296,7 @@ static void on_switch(struct wakeup *w, const struct event *e)
 {
 	struct sched_results *r = &w->r;
 	struct wk_task *prev, *next;
+	struct idle_check ic = { IDLE_NONE, LOC_REMOTE, 0 };
 	int32_t cpu = e->cpu;
 
 	if (!valid_cpu(w, cpu))
@@ -313,8 +305,12 @@ static void on_switch(struct wakeup *w, const struct event *e)
 	if (prev && e->tid == e->sw.prev_pid)
 		prev->st.pid = e->pid;
 	current_is(w, cpu, e->sw.prev_pid, prev, e->time_ns);
+	next = tracked(w, e->sw.next_pid);
+	if (next && next->pending && e->time_ns >= next->wake_ns && next->idle_at_wake)
+		ic = idle_check(&w->idle, next->placed ? next->target_cpu : cpu, next->allowed,
+				next->idle_at_wake, next->wake_ns, e->time_ns); /* before this switch */
 	account_cpu(w, cpu, e->time_ns);
-	w->cpu_curr[cpu] = e->sw.next_pid;
+	set_curr(w, cpu, e->sw.next_pid, e->time_ns);
 	if (prev) {
 		set_comm(prev->st.comm, e->sw.prev_comm);
 		if (event_switch_involuntary(e)) {
@@ -331,7 +327,6 @@ static void on_switch(struct wakeup *w, const struct event *e)
 		prev->running = false;
 		prev->cpu = cpu;
 	}
-	next = tracked(w, e->sw.next_pid);
 	if (!next)
 		return;
 	set_comm(next->st.comm, e->sw.next_comm);
@@ -356,6 +351,7 @@ static void on_switch(struct wakeup *w, const struct event *e)
 								 next->target_cpu)], d);
 		next->st.delay_sum_ns += d;
 		next->st.delays++;
+		wk_count_idle(w, next, &ic, next->target_cpu);
 		next->pending = false;
 	}
 	next->running = true;
@@ -371,8 +367,20 @@ static void on_fork(struct wakeup *w, const struct event *e)
 	if (!w->cfg.system_wide && !(parent && parent->tracked))
 		return;
 	child = task_get(w, e->fork.child_pid, true);
+	parent = task_get(w, e->fork.parent_pid, false); /* the child's entry may have moved it */
 	child->tracked = !excluded(w, e->fork.child_pid);
 	set_comm(child->st.comm, e->fork.child_comm);
+	/* a child inherits its parent's affinity (read now: taskset and numactl set theirs
+	 * after they were first woken); /proc may be too late for the child itself */
+	if (parent && w->cfg.affinity) {
+		wk_read_affinity(w, parent);
+		child->affinity_read = true;
+		if (parent->allowed) {
+			child->allowed = xcalloc((size_t)w->idle.nwords + 1, sizeof(uint64_t));
+			memcpy(child->allowed, parent->allowed,
+			       (size_t)w->idle.nwords * sizeof(uint64_t));
+		}
+	}
 }
 
 static void on_task_exit(struct wakeup *w, const struct event *e)
@@ -492,9 +500,14 @@ void wakeup_release(struct wakeup *w)
 	sched_results_release(&w->r);
 	u64map_release(&w->task_idx);
 	u64map_release(&w->pair_idx);
+	for (int i = 0; i < w->ntasks; i++) {
+		free(w->tasks[i].allowed);
+		free(w->tasks[i].idle_at_wake);
+	}
 	free(w->tasks);
 	free(w->pairs);
 	free(w->cpu_since);
 	free(w->cpu_curr);
+	idle_release(&w->idle);
 	memset(w, 0, sizeof(*w));
 }

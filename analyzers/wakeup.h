@@ -7,6 +7,7 @@
 
 #include "../common/u64map.h"
 #include "../model/sched_results.h"
+#include "idle.h"
 
 struct wakeup_cfg {
 	const struct topology *topo;
@@ -16,6 +17,13 @@ struct wakeup_cfg {
 	bool waking_source;		/* the stream has sched_waking; else wakeups come from sched_wakeup */
 	int max_pairs;			/* size of the task-pair table (0: 16384) */
 	int max_tasks;			/* rows of the task table, first come (0: every task) */
+	/*
+	 * A task's affinity mask (nwords 64-bit words), asked once when it is first
+	 * woken: 0, or -1 when unknown (then every CPU counts as allowed). NULL:
+	 * unknown for every task (a file).
+	 */
+	int (*affinity)(void *ctx, int32_t tid, uint64_t *mask, int nwords);
+	void *affinity_ctx;
 };
 
 struct wk_task;
@@ -31,6 +39,7 @@ struct wakeup {
 	int npairs, cap_pairs;
 	uint64_t *cpu_since;		/* per CPU: time of its last switch */
 	int32_t *cpu_curr;		/* per CPU: tid running since then, -1 unknown */
+	struct idle_track idle;		/* which CPUs are idle: wakeups that passed one over */
 };
 
 void wakeup_init(struct wakeup *w, const struct wakeup_cfg *cfg);

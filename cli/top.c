@@ -201,6 +201,12 @@ static void sample(struct top *tp, struct counter_set *cs)
 				 tp->out && tp->out->trace_reason[0] ? tp->out->trace_reason : "?");
 			continue;
 		}
+		if (!sched_measured(cur, m)) {
+			st->supported = false;
+			snprintf(st->why, sizeof(st->why), "not measured by %s",
+				 prov_source_name(cur->prov.source));
+			continue;
+		}
 		set_series(tp, DS_S_FIRST + m, sched_measure_get(&tp->interval, m),
 			   sched_measure_get(tp->cumul_view, m));
 	}

@@ -148,6 +148,30 @@ int proc_each_task(void (*fn)(void *ctx, pid_t pid, pid_t tid, const char *comm)
 	return n;
 }
 
+int proc_affinity(pid_t tid, uint64_t *mask, int nwords)
+{
+	char path[64], buf[4096], err[128], *line, *nl;
+	int *cpus = NULL, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	if (read_text_file(path, buf, sizeof(buf)) < 0 || !(line = strstr(buf, "Cpus_allowed_list:")))
+		return -1;
+	line += strlen("Cpus_allowed_list:");
+	while (*line == ' ' || *line == '\t')
+		line++;
+	if ((nl = strchr(line, '\n')))
+		*nl = '\0';
+	n = parse_cpu_list(line, 1 << 20, &cpus, err, sizeof(err));
+	if (n < 0)
+		return -1;
+	memset(mask, 0, (size_t)nwords * sizeof(uint64_t));
+	for (int i = 0; i < n; i++)
+		if (cpus[i] < nwords * 64)
+			mask[cpus[i] / 64] |= 1ull << (cpus[i] % 64);
+	free(cpus);
+	return 0;
+}
+
 int proc_comm(pid_t tid, char *comm, size_t len)
 {
 	char path[64];

@@ -20,11 +20,16 @@ int proc_ctxt_switches(pid_t pid, double *voluntary, double *involuntary);
  */
 int proc_task_usage(pid_t pid, double *runtime_ns, double *faults);
 
-/* Call fn for every file mapping of pid (/proc/PID/maps). Returns 0 or -errno. */
 /* A task's name from /proc (any thread), into comm[len]; 0, or -1 when it is gone. */
 int proc_comm(pid_t tid, char *comm, size_t len);
+/*
+ * A task's affinity (Cpus_allowed_list of /proc/TID/status) as a CPU mask of
+ * nwords 64-bit words (CPUs beyond are left out). 0, or -1 when it is gone.
+ */
+int proc_affinity(pid_t tid, uint64_t *mask, int nwords);
 /* Every task of the machine: fn(pid, tid, comm) for each thread of each process. Returns the count. */
 int proc_each_task(void (*fn)(void *ctx, pid_t pid, pid_t tid, const char *comm), void *ctx);
+/* Call fn for every file mapping of pid (/proc/PID/maps). Returns 0 or -errno. */
 int proc_maps(pid_t pid, void (*fn)(void *ctx, uint64_t start, uint64_t end, uint64_t off,
 				    const char *path),
 	      void *ctx);

@@ -1,7 +1,9 @@
 /* sched.c - the sched tracepoint collector: per-CPU events, libperf ring buffers, libtraceevent. */
+#define _GNU_SOURCE /* sched_setaffinity */
 #include "sched.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +146,26 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 void sched_enable(struct sched_collector *s)
 {
 	perf_evlist__enable(s->evlist);
+}
+
+void sched_visit_cpus(const struct sched_collector *s)
+{
+	cpu_set_t old, one;
+	int n = perf_cpu_map__nr(s->cpus);
+
+	if (sched_getaffinity(0, sizeof(old), &old) < 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		int cpu = perf_cpu_map__cpu(s->cpus, i).cpu;
+
+		if (cpu < 0 || cpu >= CPU_SETSIZE)
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one) == 0)
+			sched_yield(); /* on it now: switched in from whatever ran there */
+	}
+	sched_setaffinity(0, sizeof(old), &old);
 }
 
 void sched_disable(struct sched_collector *s)

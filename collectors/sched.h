@@ -53,6 +53,12 @@ int sched_default_pages(int ncpus);
  */
 int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err, size_t len);
 void sched_enable(struct sched_collector *s);
+/*
+ * Run the calling thread once on each CPU the collector reads, then put its
+ * affinity back: each CPU then records a switch, which shows whether it was
+ * idle (a CPU idle throughout records none). Call after sched_enable.
+ */
+void sched_visit_cpus(const struct sched_collector *s);
 void sched_disable(struct sched_collector *s);
 /* Wait up to timeout_ms for a ring buffer to pass its watermark. */
 void sched_poll(struct sched_collector *s, int timeout_ms);

@@ -50,6 +50,8 @@ struct cpu_stat {
 	uint64_t wakeups_from, wakeups_to;	/* as waker CPU, as target CPU */
 	uint64_t migrations_in, migrations_out;
 	uint64_t switch_in_missed;		/* switches onto this CPU the kernel did not record */
+	uint64_t idle_passed;			/* as target CPU: wakeups that waited here, busy,
+						 * while an allowed CPU was idle */
 };
 
 struct sched_results {
@@ -68,6 +70,12 @@ struct sched_results {
 	uint64_t by_class[LOC_NR];	/* waker CPU -> target CPU */
 	uint64_t prev_by_class[LOC_NR];	/* previous CPU -> target CPU */
 	uint64_t placement[PLACE_NR];
+	/* wakeups passed over an idle CPU (analyzers/idle.h): by waker -> target class, how
+	 * close the closest idle allowed CPU was to the target (SMT, LLC, node, remote), and
+	 * the wait that overlapped it (ns) by waker -> target class */
+	uint64_t idle_passed_class[LOC_NR];
+	uint64_t idle_closest[LOC_NR];
+	uint64_t idle_wait_class[LOC_NR];
 
 	struct hist delay;		/* wake-to-run, ns */
 	struct hist delay_class[LOC_NR];/* by waker -> target class */

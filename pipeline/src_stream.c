@@ -70,11 +70,19 @@ static void name_wakers(struct sched_results *r)
 	}
 }
 
+/* The tasks' affinity, from /proc when each is first woken (changes after are not seen). */
+static int affinity(void *ctx, int32_t tid, uint64_t *mask, int nwords)
+{
+	(void)ctx;
+	return proc_affinity(tid, mask, nwords);
+}
+
 static void st_enable(struct source *s)
 {
 	struct stream *st = (struct stream *)s;
 
 	sched_enable(&st->col);
+	sched_visit_cpus(&st->col); /* every CPU shows whether it is idle */
 	if (st->mem)
 		mem_enable(st->mem);
 }
@@ -178,7 +186,9 @@ struct source *source_open_stream(const struct source_cfg *cfg, char *err, size_
 	wc.waking_source = st->col.have_waking;
 	wc.max_tasks = cfg->max_tasks;
 	wc.max_pairs = cfg->max_pairs;
+	wc.affinity = affinity;
 	wakeup_init(&st->s.an, &wc);
+	st->s.prov.affinity_known = true;
 	for (int i = 0; i < cfg->ntrack; i++)
 		wakeup_track(&st->s.an, cfg->track[i]);
 	reorder_init(&st->ro);

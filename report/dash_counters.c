@@ -148,10 +148,17 @@ void pane_locality(struct canvas *c, struct dash_rect r, const struct dash_view 
 		x += canvas_text(c, x, y + 2, 0, CV_DIM, "wake-to-run: none measured  ");
 	for (int p = 0; p < PLACE_NR; p++)
 		placed += s->placement[p];
-	canvas_printf(c, x, y + 2, r.x + r.w - 1 - x, CV_NORMAL,
-		      "placed: stayed %s pulled %s elsewhere %s",
-		      fmt_share((double)s->placement[PLACE_STAYED], (double)placed, 0, a, sizeof(a)),
-		      fmt_share((double)s->placement[PLACE_PULLED], (double)placed, 0, b, sizeof(b)),
-		      fmt_share((double)s->placement[PLACE_ELSEWHERE], (double)placed, 0, d,
-				sizeof(d)));
+	x += canvas_printf(c, x, y + 2, r.x + r.w - 1 - x, CV_NORMAL,
+			   "placed: stayed %s pulled %s elsewhere %s",
+			   fmt_share((double)s->placement[PLACE_STAYED], (double)placed, 0, a,
+				     sizeof(a)),
+			   fmt_share((double)s->placement[PLACE_PULLED], (double)placed, 0, b,
+				     sizeof(b)),
+			   fmt_share((double)s->placement[PLACE_ELSEWHERE], (double)placed, 0, d,
+				     sizeof(d)));
+	/* waited on a busy CPU while an allowed one idled (the perf collector's) */
+	if (sched_measured(s, SM_idle_passed) && s->delay.count && r.x + r.w - 1 - x > 2)
+		canvas_printf(c, x, y + 2, r.x + r.w - 1 - x, CV_NORMAL, "  idle passed over %s",
+			      fmt_share((double)s->idle_passed, (double)s->delay.count, 1, a,
+					sizeof(a)));
 }

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "prov_report.h"
+#include "sched_idle.h"
 #include "sched_report.h"
 
 #define JSON_MAX_TASKS 1000
@@ -85,6 +86,7 @@ static void latency_json(struct json *j, const struct sched_results *r)
 {
 	json_object(j, "latency");
 	sched_measures_json(j, r, "latency");
+	sched_idle_json(j, r);
 	percentiles(j, "wake_to_run_ns", &r->delay);
 	json_object(j, "by_class");
 	for (int c = 0; c < LOC_NR; c++)
@@ -183,6 +185,8 @@ static void cpus_json(struct json *j, const struct sched_results *r)
 		json_uint(j, "migrations_in", s->migrations_in);
 		json_uint(j, "migrations_out", s->migrations_out);
 		json_uint(j, "switch_in_missed", s->switch_in_missed);
+		if (sched_measured(r, SM_idle_passed))
+			json_uint(j, "idle_passed_over", s->idle_passed);
 		json_object_end(j);
 	}
 	json_array_end(j);

@@ -7,6 +7,7 @@
 #include "heatmap.h"
 #include "prov_report.h"
 #include "names.h"
+#include "sched_idle.h"
 #include "sched_report.h"
 
 #define TOP_ROWS 10
@@ -383,8 +384,10 @@ void sched_report_text(FILE *f, const struct sched_results *r, unsigned sections
 	header(f, r, ctx);
 	if (sections & SEC_WAKEUPS)
 		wakeups(f, r, ctx);
-	if (sections & SEC_LATENCY)
+	if (sections & SEC_LATENCY) {
 		latency(f, r);
+		sched_idle_text(f, r);
+	}
 	if (sections & SEC_PAIRS)
 		pairs(f, r);
 	if (sections & SEC_MIGRATIONS)

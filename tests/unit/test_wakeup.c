@@ -30,7 +30,7 @@ static int teardown(void **state)
 
 static void start(struct wakeup *w, bool system_wide)
 {
-	struct wakeup_cfg cfg = { &topo64, system_wide, NULL, 0, true, 0, 0 };
+	struct wakeup_cfg cfg = { &topo64, system_wide, NULL, 0, true, 0, 0, NULL, NULL };
 
 	wakeup_init(w, &cfg);
 }
@@ -185,7 +185,7 @@ static void fork_following(void **state)
 static void system_wide_excludes(void **state)
 {
 	const int32_t excl[] = { 999 };
-	struct wakeup_cfg cfg = { &topo64, true, excl, 1, true, 0, 0 };
+	struct wakeup_cfg cfg = { &topo64, true, excl, 1, true, 0, 0, NULL, NULL };
 	struct wakeup w;
 	struct sched_results *r;
 	const struct event ev[] = {
@@ -222,7 +222,7 @@ static void woken_while_running(void **state)
 /* Without sched_waking (old kernels), sched_wakeup is the wakeup and places at once. */
 static void wakeup_only_source(void **state)
 {
-	struct wakeup_cfg cfg = { &topo64, false, NULL, 0, false, 0, 0 };
+	struct wakeup_cfg cfg = { &topo64, false, NULL, 0, false, 0, 0, NULL, NULL };
 	struct wakeup w;
 	struct sched_results *r;
 	const struct event ev[] = {
@@ -244,7 +244,7 @@ static void wakeup_only_source(void **state)
 
 static void pair_table_bounded(void **state)
 {
-	struct wakeup_cfg cfg = { &topo64, true, NULL, 0, true, 2, 0 };
+	struct wakeup_cfg cfg = { &topo64, true, NULL, 0, true, 2, 0, NULL, NULL };
 	struct wakeup w;
 	struct sched_results *r;
 

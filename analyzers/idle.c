@@ -1,0 +1,147 @@
+/* idle.c - idle CPUs from sched_switch, and wakeups that passed over one (idle.h). */
+#include "idle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+
+#define BIT(m, c) ((m)[(c) / 64] >> ((c) % 64) & 1)
+
+static void set_bit(uint64_t *m, int c, bool on)
+{
+	if (on)
+		m[c / 64] |= 1ull << (c % 64);
+	else
+		m[c / 64] &= ~(1ull << (c % 64));
+}
+
+void idle_init(struct idle_track *it, const struct topology *t)
+{
+	static const enum locality level[3] = { LOC_SMT, LOC_LLC, LOC_NODE };
+	int n = t ? t->ncpus : 0;
+
+	memset(it, 0, sizeof(*it));
+	it->ncpus = n;
+	it->nwords = (n + 63) / 64;
+	it->idle = xcalloc((size_t)it->nwords + 1, sizeof(uint64_t));
+	it->from = xcalloc((size_t)n + 1, sizeof(uint64_t));
+	it->to = xcalloc((size_t)n + 1, sizeof(uint64_t));
+	it->known = xcalloc((size_t)n + 1, sizeof(bool));
+	for (int k = 0; k < 3; k++) {
+		it->near[k] = xcalloc((size_t)n * (size_t)it->nwords + 1, sizeof(uint64_t));
+		for (int a = 0; a < n; a++) {
+			int ga = topology_group(t, a, level[k]);
+
+			for (int b = 0; b < n; b++)
+				if (b != a && ga >= 0 && topology_group(t, b, level[k]) == ga)
+					set_bit(it->near[k] + (size_t)a * (size_t)it->nwords, b, true);
+		}
+	}
+}
+
+void idle_release(struct idle_track *it)
+{
+	free(it->idle);
+	free(it->from);
+	free(it->to);
+	free(it->known);
+	for (int k = 0; k < 3; k++)
+		free(it->near[k]);
+	memset(it, 0, sizeof(*it));
+}
+
+void idle_set(struct idle_track *it, int cpu, bool idle, uint64_t now)
+{
+	if (cpu < 0 || cpu >= it->ncpus)
+		return;
+	it->known[cpu] = true;
+	if (idle == (bool)BIT(it->idle, cpu))
+		return;
+	set_bit(it->idle, cpu, idle);
+	if (idle)
+		it->from[cpu] = now;
+	else
+		it->to[cpu] = now;
+}
+
+void idle_snapshot(const struct idle_track *it, uint64_t *snap)
+{
+	memcpy(snap, it->idle, (size_t)it->nwords * sizeof(uint64_t));
+}
+
+/*
+ * How long one candidate's last idle period overlapped [wake, run]: exact when
+ * it began before the wakeup; when it idled again after, that later period
+ * only (a lower bound).
+ */
+static uint64_t overlap(const struct idle_track *it, int c, uint64_t wake, uint64_t run)
+{
+	uint64_t start = it->from[c] > wake ? it->from[c] : wake;
+	uint64_t end = BIT(it->idle, c) ? run : it->to[c];
+
+	return end > start ? end - start : 0;
+}
+
+struct idle_check idle_check(const struct idle_track *it, int target, const uint64_t *allowed,
+			     const uint64_t *at_wake, uint64_t wake, uint64_t run)
+{
+	struct idle_check r = { IDLE_NONE, LOC_REMOTE, 0 };
+	bool any = false, some = false;
+	int nw = it->nwords;
+
+	if (target < 0 || target >= it->ncpus || !it->known[target])
+		return r;
+	/* the target was idle at the wakeup (and stayed so until now, or left it now) */
+	if (it->from[target] <= wake && (BIT(it->idle, target) || it->to[target] >= run))
+		return r;
+	for (int w = 0; w < nw; w++) {
+		uint64_t cand = (it->idle[w] | at_wake[w]) & ~(w == target / 64 ?
+								1ull << (target % 64) : 0);
+
+		if (!cand)
+			continue;
+		any = true;
+		if (allowed)
+			cand &= allowed[w];
+		some |= cand != 0;
+	}
+	if (!any)
+		return r;
+	if (!some) {
+		r.verdict = IDLE_NOT_ALLOWED;
+		return r;
+	}
+	r.verdict = IDLE_PASSED;
+	for (int k = 0; k < 3; k++) { /* the closest: core, then LLC, then node */
+		const uint64_t *near = it->near[k] + (size_t)target * (size_t)nw;
+
+		for (int w = 0; w < nw; w++) {
+			uint64_t cand = (it->idle[w] | at_wake[w]) & near[w] &
+					(allowed ? allowed[w] : ~0ull);
+
+			if (cand) {
+				r.closest = k == 0 ? LOC_SMT : k == 1 ? LOC_LLC : LOC_NODE;
+				k = 3;
+				break;
+			}
+		}
+	}
+	for (int w = 0; w < nw; w++) {
+		uint64_t cand = (it->idle[w] | at_wake[w]) & (allowed ? allowed[w] : ~0ull);
+
+		while (cand) {
+			int c = w * 64 + __builtin_ctzll(cand);
+			uint64_t o;
+
+			cand &= cand - 1;
+			if (c == target || c >= it->ncpus)
+				continue;
+			o = overlap(it, c, wake, run);
+			r.wait_ns = o > r.wait_ns ? o : r.wait_ns;
+		}
+	}
+	if (r.wait_ns > run - wake)
+		r.wait_ns = run - wake;
+	return r;
+}

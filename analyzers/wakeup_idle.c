@@ -1,0 +1,68 @@
+/*
+ * wakeup_idle.c - the wakeup analyzer's part in the idle-CPU question: each
+ * task's affinity, the idle CPUs at its wakeup, and the count when it waited
+ * on a busy CPU while an allowed one was idle (analyzers/idle.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+#include "wakeup.h"
+#include "wakeup_int.h"
+
+/* t's affinity mask, asked for now (NULL: every CPU, or unknown). */
+void wk_read_affinity(struct wakeup *w, struct wk_task *t)
+{
+	int nw = w->idle.nwords;
+	uint64_t *m = xcalloc((size_t)nw + 1, sizeof(uint64_t));
+	bool all = true, first = !t->affinity_read;
+
+	t->affinity_read = true;
+	if (!w->cfg.affinity || w->cfg.affinity(w->cfg.affinity_ctx, t->st.tid, m, nw) < 0) {
+		free(m);
+		if (w->cfg.affinity && first && !t->allowed)
+			w->r.affinity_unknown++; /* gone, nothing inherited: every CPU allowed */
+		return; /* what it had (from its parent, or an earlier read) stays */
+	}
+	for (int c = 0; c < w->r.ncpus; c++)
+		all &= (m[c / 64] >> (c % 64)) & 1;
+	free(t->allowed);
+	t->allowed = all ? NULL : m;
+	if (all)
+		free(m);
+}
+
+/* What a pending wakeup needs to tell later whether it passed over an idle CPU. */
+void wk_idle_at_wake(struct wakeup *w, struct wk_task *t)
+{
+	if (!t->affinity_read)
+		wk_read_affinity(w, t);
+	if (!t->idle_at_wake)
+		t->idle_at_wake = xcalloc((size_t)w->idle.nwords + 1, sizeof(uint64_t));
+	idle_snapshot(&w->idle, t->idle_at_wake);
+}
+
+/* A timed wakeup of t that waited on target: was an allowed CPU idle meanwhile? */
+void wk_count_idle(struct wakeup *w, const struct wk_task *t, const struct idle_check *ic,
+		       int32_t target)
+{
+	struct sched_results *r = &w->r;
+	enum locality cls;
+
+	if (ic->verdict == IDLE_NOT_ALLOWED) {
+		r->idle_not_allowed++;
+		return;
+	}
+	if (ic->verdict != IDLE_PASSED)
+		return;
+	r->idle_passed++;
+	r->idle_wait_ns += ic->wait_ns;
+	r->idle_closest[ic->closest]++;
+	r->cpu[target].idle_passed++;
+	if (valid_cpu(w, t->waker_cpu)) {
+		cls = topology_class(r->topo, t->waker_cpu, target);
+		r->idle_passed_class[cls]++;
+		r->idle_wait_class[cls] += ic->wait_ns;
+	}
+}
+

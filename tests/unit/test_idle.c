@@ -1,0 +1,206 @@
+/*
+ * test_idle.c - idle CPUs passed over: the tracker's rule case by case, then
+ * through the wakeup analyzer from sched events (affinity from a callback).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "../../analyzers/idle.h"
+#include "../../analyzers/wakeup.h"
+#include "../../collectors/topology.h"
+
+/* 8 CPUs: cores {0,4} {1,5} {2,6} {3,7}; LLC {0-1,4-5} and {2-3,6-7}; node 0: 0-3,4-7 all */
+static void machine(struct topology *t, bool two_nodes)
+{
+	static const int core[8] = { 0, 1, 2, 3, 0, 1, 2, 3 };
+	static const int llc[8] = { 0, 0, 1, 1, 0, 0, 1, 1 };
+	static const int one[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+	static const int two[8] = { 0, 0, 1, 1, 0, 0, 1, 1 };
+
+	topology_from_arrays(t, 8, core, llc, two_nodes ? two : one);
+}
+
+static void busy_all(struct idle_track *it, uint64_t now)
+{
+	for (int c = 0; c < 8; c++)
+		idle_set(it, c, false, now);
+}
+
+static void rule(void **state)
+{
+	struct topology t;
+	struct idle_track it;
+	uint64_t snap[1], allowed;
+	struct idle_check r;
+
+	machine(&t, false);
+	idle_init(&it, &t);
+	busy_all(&it, 100);
+	/* nothing idle: not passed over */
+	idle_snapshot(&it, snap);
+	r = idle_check(&it, 0, NULL, snap, 1000, 2000);
+	assert_int_equal(r.verdict, IDLE_NONE);
+	/* the SMT sibling of the target idle from before the wakeup to the run */
+	idle_set(&it, 4, true, 500);
+	idle_snapshot(&it, snap);
+	r = idle_check(&it, 0, NULL, snap, 1000, 3000);
+	assert_int_equal(r.verdict, IDLE_PASSED);
+	assert_int_equal(r.closest, LOC_SMT);
+	assert_int_equal(r.wait_ns, 2000);
+	/* only outside the affinity: CPUs 0 and 1 allowed */
+	allowed = 0x3;
+	r = idle_check(&it, 0, &allowed, snap, 1000, 3000);
+	assert_int_equal(r.verdict, IDLE_NOT_ALLOWED);
+	/* a shared-LLC CPU idle, allowed: closest LLC */
+	idle_set(&it, 1, true, 1500);
+	r = idle_check(&it, 0, &allowed, snap, 1000, 3000);
+	assert_int_equal(r.verdict, IDLE_PASSED);
+	assert_int_equal(r.closest, LOC_LLC);
+	assert_int_equal(r.wait_ns, 1500); /* CPU 1 idled from 1500 to the run at 3000 */
+	/* the target itself was idle at the wakeup: the wait was not on a busy CPU */
+	busy_all(&it, 3000);
+	idle_set(&it, 2, true, 3100);
+	idle_set(&it, 6, true, 3100);
+	idle_snapshot(&it, snap);
+	r = idle_check(&it, 2, NULL, snap, 3200, 3300);
+	assert_int_equal(r.verdict, IDLE_NONE);
+	/* idle at the wakeup, busy by the run: counted, the overlap up to when it left */
+	idle_set(&it, 2, false, 3250); /* the target runs something else */
+	idle_snapshot(&it, snap);      /* 6 idle at the wakeup at 3260 */
+	idle_set(&it, 6, false, 3400);
+	r = idle_check(&it, 2, NULL, snap, 3260, 3600);
+	assert_int_equal(r.verdict, IDLE_PASSED);
+	assert_int_equal(r.closest, LOC_SMT);
+	assert_int_equal(r.wait_ns, 140);
+	/* idle only in between (not at the wakeup, not at the run): not seen */
+	busy_all(&it, 4000);
+	idle_snapshot(&it, snap);
+	idle_set(&it, 3, true, 4100);
+	idle_set(&it, 3, false, 4200);
+	r = idle_check(&it, 2, NULL, snap, 4050, 4300);
+	assert_int_equal(r.verdict, IDLE_NONE);
+	idle_release(&it);
+	topology_release(&t);
+}
+
+static void closest_node(void **state)
+{
+	struct topology t;
+	struct idle_track it;
+	uint64_t snap[1];
+	struct idle_check r;
+
+	machine(&t, true);
+	idle_init(&it, &t);
+	busy_all(&it, 100);
+	idle_set(&it, 3, true, 200); /* other LLC, other node */
+	idle_snapshot(&it, snap);
+	r = idle_check(&it, 0, NULL, snap, 300, 400);
+	assert_int_equal(r.verdict, IDLE_PASSED);
+	assert_int_equal(r.closest, LOC_REMOTE);
+	idle_release(&it);
+	topology_release(&t);
+	machine(&t, false);
+	idle_init(&it, &t);
+	busy_all(&it, 100);
+	idle_set(&it, 3, true, 200); /* other LLC, same node */
+	idle_snapshot(&it, snap);
+	r = idle_check(&it, 0, NULL, snap, 300, 400);
+	assert_int_equal(r.closest, LOC_NODE);
+	idle_release(&it);
+	topology_release(&t);
+}
+
+/* Tasks 100 and 101 may run on CPU 0 only; every other task anywhere. */
+static int pinned(void *ctx, int32_t tid, uint64_t *mask, int nwords)
+{
+	(void)ctx;
+	memset(mask, 0, (size_t)nwords * sizeof(*mask));
+	mask[0] = tid == 100 || tid == 101 ? 0x1 : 0xff;
+	return 0;
+}
+
+static struct event sw(int cpu, uint64_t t, int prev, int next)
+{
+	struct event e = { .type = EV_SWITCH, .cpu = cpu, .time_ns = t, .tid = prev, .pid = prev };
+
+	e.sw.prev_pid = prev;
+	e.sw.next_pid = next;
+	e.sw.prev_state = 1; /* sleeping: a voluntary switch */
+	return e;
+}
+
+static struct event wake(int cpu, uint64_t t, int waker, int wakee, int target)
+{
+	struct event e = { .type = EV_WAKING, .cpu = cpu, .time_ns = t, .tid = waker, .pid = waker };
+
+	e.wake.pid = wakee;
+	e.wake.target_cpu = target;
+	return e;
+}
+
+/* CPU 0 runs a hog (tid 50); CPU 1 idles. Tasks sleep and are woken on CPU 0. */
+static void through_analyzer(void **state)
+{
+	struct topology t;
+	struct wakeup w;
+	struct wakeup_cfg cfg = { 0 };
+	struct sched_results *r;
+	uint64_t now = 1000;
+
+	machine(&t, false);
+	cfg.topo = &t;
+	cfg.system_wide = true;
+	cfg.waking_source = true;
+	cfg.affinity = pinned;
+	wakeup_init(&w, &cfg);
+	for (int c = 0; c < 8; c++) { /* every CPU shows its state */
+		struct event e = sw(c, now, 0, c == 0 ? 50 : 0);
+
+		if (c)
+			e = sw(c, now, 7000 + c, 0);
+		wakeup_add(&w, &e);
+	}
+	for (int i = 0; i < 10; i++) {
+		int tid = i % 2 ? 100 : 200; /* 100 pinned to CPU 0, 200 free */
+		struct event e;
+
+		now += 1000;
+		e = wake(0, now, 50, tid, 0);
+		wakeup_add(&w, &e);
+		now += 500; /* waits behind the hog while CPUs 1-7 idle */
+		e = sw(0, now, 50, tid);
+		wakeup_add(&w, &e);
+		now += 100;
+		e = sw(0, now, tid, 50);
+		wakeup_add(&w, &e);
+	}
+	wakeup_finish(&w);
+	r = wakeup_results(&w);
+	assert_int_equal(r->delay.count, 10);
+	assert_int_equal(r->idle_passed, 5);	  /* tid 200 could have run elsewhere */
+	assert_int_equal(r->idle_not_allowed, 5); /* tid 100 could not */
+	assert_int_equal(r->idle_closest[LOC_SMT], 5);	 /* CPU 4, the sibling of 0 */
+	assert_int_equal(r->idle_passed_class[LOC_SAME_CPU], 5);
+	assert_int_equal(r->idle_wait_ns, 5 * 500);
+	assert_int_equal(r->cpu[0].idle_passed, 5);
+	assert_true(r->prov.affinity_known);
+	wakeup_release(&w);
+	topology_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(rule),
+		cmocka_unit_test(closest_node),
+		cmocka_unit_test(through_analyzer),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
