@@ -37,6 +37,10 @@ void sweep_measures(struct sweep_run *run, const struct sched_results *r, double
 		run->m[M_P99] = (double)hist_percentile(&r->delay, 99) / 1e3;
 		run->have[M_P99] = true;
 	}
+	if (r->delay.count && sched_measured(r, SM_idle_passed)) { /* the perf collector's */
+		run->m[M_IDLE_PCT] = 100.0 * (double)r->idle_passed / (double)r->delay.count;
+		run->have[M_IDLE_PCT] = true;
+	}
 }
 
 void sweep_summarize(const struct sweep_run *runs, int nruns, const char *value, enum measure m,

@@ -19,6 +19,7 @@ static const struct measure_info infos[M_NR] = {
 	[M_NODE] = { "node_pct", "node%", 0 },
 	[M_REMOTE] = { "remote_pct", "rmt%", 0 },
 	[M_P99] = { "wake_to_run_p99_us", "p99us", -1 },
+	[M_IDLE_PCT] = { "idle_passed_pct", "idle%", -1 },
 	[M_HITM] = { "hitm_per_s", "hitm/s", -1 },
 	[M_ELAPSED] = { "elapsed_s", "secs", 0 },
 };

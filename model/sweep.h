@@ -25,6 +25,7 @@ enum measure {
 	M_NODE,
 	M_REMOTE,
 	M_P99,		/* wake-to-run p99, microseconds */
+	M_IDLE_PCT,	/* share of timed wakeups that passed over an idle allowed CPU, % */
 	M_HITM,		/* HITM loads/s */
 	M_ELAPSED,	/* the run's wall time, s */
 	M_NR

@@ -3,6 +3,7 @@
 
 #include "../common/util.h"
 #include "json.h"
+#include "diff_int.h"
 #include "sweep_report.h"
 
 static bool has_value(const struct sweep_set *s, const char *v)
@@ -34,7 +35,7 @@ static bool incomparable(unsigned d, int m)
 }
 
 /* Calls fn for each (value, measure) both sets measured. */
-static void each_row(const struct diff_input *base, const struct diff_input *cur,
+void diff_each_row(const struct diff_input *base, const struct diff_input *cur,
 		     void (*fn)(void *ctx, const char *value, int m, const struct diff_row *row),
 		     void *ctx)
 {
@@ -140,7 +141,7 @@ int diff_significant(const struct diff_input *base, const struct diff_input *cur
 {
 	int n = 0;
 
-	each_row(base, cur, count_row, &n);
+	diff_each_row(base, cur, count_row, &n);
 	return n;
 }
 
@@ -154,7 +155,7 @@ int diff_metric_worse(const struct diff_input *base, const struct diff_input *cu
 {
 	int n = 0;
 
-	each_row(base, cur, worse_row, &n);
+	diff_each_row(base, cur, worse_row, &n);
 	return n;
 }
 
@@ -199,13 +200,14 @@ void diff_report_text(FILE *f, const struct diff_input *base, const struct diff_
 	fprintf(f, "   %-*s %-7s %9s %6s %9s %6s %7s %8s\n", t.vw,
 		a->sweep_name[0] ? a->sweep_name : "", "measure", "base", "±sd%", "new", "±sd%",
 		"ratio", "change");
-	each_row(base, cur, text_row, &t);
+	diff_each_row(base, cur, text_row, &t);
 	for (int v = 0; v < a->nvalues; v++)
 		if (!has_value(b, a->values[v]))
 			fprintf(f, "   %s=%s: only in %s\n", a->sweep_name, a->values[v], base->name);
 	for (int v = 0; v < b->nvalues; v++)
 		if (!has_value(a, b->values[v]))
 			fprintf(f, "   %s=%s: only in %s\n", b->sweep_name, b->values[v], cur->name);
+	diff_explain_text(f, base, cur);
 }
 
 static void sum_json(struct json *j, const char *key, const struct measure_sum *s)
@@ -259,8 +261,9 @@ void diff_report_json(FILE *f, const struct diff_input *base, const struct diff_
 		json_bool(&j, "counts_comparable", !(d & PDIFF_COUNTS));
 	}
 	json_array(&j, "rows");
-	each_row(base, cur, json_row, &j);
+	diff_each_row(base, cur, json_row, &j);
 	json_array_end(&j);
+	diff_explain_json(&j, base, cur);
 	json_object_end(&j);
 	json_end(&j);
 }

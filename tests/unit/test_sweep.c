@@ -285,6 +285,26 @@ static void diff_goldens(void **state)
 	assert_int_equal(golden_compare("tests/golden/diff_slower2x.txt", twice), 0);
 	assert_int_equal(golden_compare("tests/golden/diff_slower2x.json", twice_json), 0);
 	assert_null(strstr(same, "  * ")); /* 1% noise: nothing marked */
+	assert_null(strstr(same, "What changed")); /* nothing significant: no account */
+	{ /* the seed's story: at 64 procs throughput fell while wakeups stacked on busy CPUs */
+		char *t = diff_text("tests/fixtures/sweep/tbench_base.json",
+				    "tests/fixtures/sweep/tbench_stacked.json", false);
+		char *j = diff_text("tests/fixtures/sweep/tbench_base.json",
+				    "tests/fixtures/sweep/tbench_stacked.json", true);
+		const char *at = strstr(t, "What changed");
+
+		assert_int_equal(golden_compare("tests/golden/diff_tbench_stacked.txt", t), 0);
+		assert_int_equal(golden_compare("tests/golden/diff_tbench_stacked.json", j), 0);
+		assert_non_null(at);
+		assert_null(strstr(at, "procs=8")); /* unchanged at 8 procs: not in the account */
+		assert_non_null(strstr(at, "procs=64: tbench throughput -30.4% (worse)"));
+		/* ranked by how much they moved: idle passed over first, p99 after the shares */
+		assert_true(strstr(at, "wakeups that passed over an idle CPU 2.0% -> 40.9%") <
+			    strstr(at, "same-CPU wakeups 79.8% -> 21.9%"));
+		assert_true(strstr(at, "same-CPU wakeups") < strstr(at, "p99 wake-to-run x3.21"));
+		free(t);
+		free(j);
+	}
 	assert_non_null(strstr(twice, "+100.0%  * worse")); /* the metric doubled: lower is better */
 	/* the text report of a loop */
 	assert_int_equal(sweep_load("tests/fixtures/sweep/base.json", &s, err, sizeof(err)), 0);

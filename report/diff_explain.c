@@ -1,0 +1,221 @@
+/*
+ * diff_explain.c - the account locus diff gives after its table: for each
+ * sweep value, the metric's significant change and, ranked by how much they
+ * moved, the significant changes of the scheduler measures beside it
+ * ("metric -29.8% (worse): same-CPU wakeups 81.0% -> 22.0%, p99 wake-to-run
+ * x3.20"). Nothing is said where nothing is significant.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+#include "diff_int.h"
+#include "json.h"
+
+#define MAX_BECAUSE 4
+
+struct change {
+	char value[64];
+	int m;
+	struct diff_row row;
+	double score;		/* how much it moved: |new - base| / max(|new|, |base|) */
+};
+
+struct changes {
+	struct change *c;
+	int n, cap;
+};
+
+static void collect(void *arg, const char *value, int m, const struct diff_row *r)
+{
+	struct changes *cs = arg;
+	double a = r->base.mean, b = r->cur.mean, big = fmax(fabs(a), fabs(b));
+
+	if (!r->significant || r->incomparable || m == M_ELAPSED || big == 0)
+		return;
+	if (cs->n == cs->cap) {
+		cs->cap = cs->cap ? cs->cap * 2 : 32;
+		cs->c = xrealloc(cs->c, (size_t)cs->cap * sizeof(*cs->c));
+	}
+	snprintf(cs->c[cs->n].value, sizeof(cs->c[cs->n].value), "%s", value);
+	cs->c[cs->n].m = m;
+	cs->c[cs->n].row = *r;
+	cs->c[cs->n].score = fabs(b - a) / big;
+	cs->n++;
+}
+
+static int by_score(const void *x, const void *y)
+{
+	const struct change *a = x, *b = y;
+
+	return (a->score < b->score) - (a->score > b->score);
+}
+
+/* Words for a measure in an account (the table's column labels are terse). */
+static const char *words(const struct sweep_set *s, int m)
+{
+	switch (m) {
+	case M_METRIC:
+		return s->metric_name[0] ? s->metric_name : s->metric_unit[0] ? s->metric_unit :
+		       "metric";
+	case M_S_migrations:
+		return "migrations/s";
+	case M_S_wakeups:
+		return "wakeups/s";
+	case M_CS:
+		return "switches/s";
+	case M_SAME_CPU:
+		return "same-CPU wakeups";
+	case M_SMT:
+		return "SMT-sibling wakeups";
+	case M_LLC:
+		return "shared-LLC wakeups";
+	case M_NODE:
+		return "same-node wakeups";
+	case M_REMOTE:
+		return "other-node wakeups";
+	case M_P99:
+		return "p99 wake-to-run";
+	case M_IDLE_PCT:
+		return "wakeups that passed over an idle CPU";
+	case M_HITM:
+		return "HITM/s";
+	default:
+		return measure_info((enum measure)m)->label;
+	}
+}
+
+static bool is_share(int m)
+{
+	return (m >= M_SAME_CPU && m <= M_REMOTE) || m == M_IDLE_PCT;
+}
+
+/* "same-CPU wakeups 81.0% -> 22.0%", "p99 wake-to-run x3.20", "switches/s -50.0%". */
+static void change_text(const struct sweep_set *s, const struct change *c, char *buf, size_t len)
+{
+	const struct diff_row *r = &c->row;
+
+	if (is_share(c->m))
+		snprintf(buf, len, "%s %.1f%% -> %.1f%%", words(s, c->m), r->base.mean, r->cur.mean);
+	else if (r->base.mean != 0 && (r->ratio >= 2 || r->ratio <= 0.5))
+		snprintf(buf, len, "%s x%.2f", words(s, c->m), r->ratio);
+	else if (r->base.mean != 0)
+		snprintf(buf, len, "%s %+.1f%%", words(s, c->m), r->change_pct);
+	else
+		snprintf(buf, len, "%s 0 -> %.4g", words(s, c->m), r->cur.mean);
+}
+
+/* The account of one value: its metric change (or that it did not change), then the rest. */
+static void account(const struct sweep_set *s, const struct changes *cs, const char *value,
+		    char *buf, size_t len, int *ncited, int *cited)
+{
+	const struct change *metric = NULL;
+	size_t at = 0;
+	int n = 0;
+
+	for (int i = 0; i < cs->n; i++)
+		if (!strcmp(cs->c[i].value, value) && cs->c[i].m == M_METRIC)
+			metric = &cs->c[i];
+	if (metric)
+		at += (size_t)snprintf(buf, len, "%s %+.1f%% (%s)", words(s, M_METRIC),
+				       metric->row.change_pct,
+				       metric->row.verdict > 0 ? "better" : metric->row.verdict < 0 ?
+				       "worse" : "changed");
+	else
+		at += (size_t)snprintf(buf, len, "%s", s->have_metric ? "metric unchanged; beside it" :
+				       "no metric; changed");
+	for (int i = 0; i < cs->n && n < MAX_BECAUSE && at < len; i++) {
+		char t[160];
+
+		if (strcmp(cs->c[i].value, value) || cs->c[i].m == M_METRIC)
+			continue;
+		change_text(s, &cs->c[i], t, sizeof(t));
+		at += (size_t)snprintf(buf + at, len - at, "%s %s", n ? "," : ":", t);
+		cited[n++] = i;
+	}
+	*ncited = n;
+}
+
+static void gather(const struct diff_input *base, const struct diff_input *cur, struct changes *cs)
+{
+	memset(cs, 0, sizeof(*cs));
+	diff_each_row(base, cur, collect, cs);
+	qsort(cs->c, (size_t)cs->n, sizeof(*cs->c), by_score);
+}
+
+/* Whether value has any significant change (the metric's or another's). */
+static bool changed(const struct changes *cs, const char *value)
+{
+	for (int i = 0; i < cs->n; i++)
+		if (!strcmp(cs->c[i].value, value))
+			return true;
+	return false;
+}
+
+void diff_explain_text(FILE *f, const struct diff_input *base, const struct diff_input *cur)
+{
+	const struct sweep_set *a = base->set;
+	struct changes cs;
+	bool any = false;
+
+	gather(base, cur, &cs);
+	for (int v = 0; v < a->nvalues; v++) {
+		char line[1024], t[160], *colon;
+		int cited[MAX_BECAUSE], n;
+
+		if (!changed(&cs, a->values[v]))
+			continue;
+		if (!any)
+			fprintf(f, "\n What changed (significant; beside the metric, largest first):\n");
+		any = true;
+		account(a, &cs, a->values[v], line, sizeof(line), &n, cited);
+		if ((colon = strchr(line, ':')) && n)
+			*colon = '\0'; /* the headline; the changes go one a line */
+		if (a->sweep_name[0])
+			fprintf(f, "   %s=%s: %s%s\n", a->sweep_name, a->values[v], line, n ? "," : "");
+		else
+			fprintf(f, "   %s%s\n", line, n ? "," : "");
+		for (int k = 0; k < n; k++) {
+			change_text(a, &cs.c[cited[k]], t, sizeof(t));
+			fprintf(f, "     %s%s\n", t, k + 1 < n ? "," : "");
+		}
+	}
+	free(cs.c);
+}
+
+void diff_explain_json(struct json *j, const struct diff_input *base, const struct diff_input *cur)
+{
+	const struct sweep_set *a = base->set;
+	struct changes cs;
+
+	gather(base, cur, &cs);
+	json_array(j, "explanation");
+	for (int v = 0; v < a->nvalues; v++) {
+		char line[1024], t[160];
+		int cited[MAX_BECAUSE], n;
+
+		if (!changed(&cs, a->values[v]))
+			continue;
+		account(a, &cs, a->values[v], line, sizeof(line), &n, cited);
+		json_object(j, NULL);
+		json_string(j, "value", a->values[v]);
+		json_string(j, "text", line);
+		json_array(j, "changes");
+		for (int k = 0; k < n; k++) {
+			const struct change *c = &cs.c[cited[k]];
+
+			change_text(a, c, t, sizeof(t));
+			json_object(j, NULL);
+			json_string(j, "measure", measure_info((enum measure)c->m)->key);
+			json_number(j, "base", c->row.base.mean);
+			json_number(j, "new", c->row.cur.mean);
+			json_string(j, "text", t);
+			json_object_end(j);
+		}
+		json_array_end(j);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	free(cs.c);
+}

@@ -1,0 +1,20 @@
+/* diff_int.h - what the diff report's files share (not a public header). */
+#ifndef LOCUS_DIFF_INT_H
+#define LOCUS_DIFF_INT_H
+
+#include <stdio.h>
+
+#include "sweep_report.h"
+
+struct json;
+
+/* Calls fn for each (value, measure) both sets measured, in the table's order. */
+void diff_each_row(const struct diff_input *base, const struct diff_input *cur,
+		   void (*fn)(void *ctx, const char *value, int m, const struct diff_row *row),
+		   void *ctx);
+/* After the table: per value, the metric's change and the largest significant ones beside it. */
+void diff_explain_text(FILE *f, const struct diff_input *base, const struct diff_input *cur);
+/* The same as "explanation": [...] in an open JSON object. */
+void diff_explain_json(struct json *j, const struct diff_input *base, const struct diff_input *cur);
+
+#endif
