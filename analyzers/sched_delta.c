@@ -204,6 +204,8 @@ void sched_results_delta(struct sched_results *out, const struct sched_results *
 	sub_array(out->idle_passed_class, cur->idle_passed_class, prev->idle_passed_class, LOC_NR);
 	sub_array(out->idle_closest, cur->idle_closest, prev->idle_closest, LOC_NR);
 	sub_array(out->idle_wait_class, cur->idle_wait_class, prev->idle_wait_class, LOC_NR);
+	sub_array(out->ipi_class, cur->ipi_class, prev->ipi_class, LOC_NR);
+	sub_array(out->no_ipi_class, cur->no_ipi_class, prev->no_ipi_class, LOC_NR);
 	sub_array(out->events, cur->events, prev->events, EV_TYPE_NR);
 	hist_sub(&out->delay, &cur->delay, &prev->delay);
 	for (int c = 0; c < LOC_NR; c++)

@@ -23,6 +23,7 @@ void wakeup_init(struct wakeup *w, const struct wakeup_cfg *cfg)
 	for (int c = 0; c < w->r.ncpus; c++)
 		w->cpu_curr[c] = -1;
 	idle_init(&w->idle, cfg->topo);
+	w->ipi_wake = xcalloc((size_t)w->r.ncpus + 1, sizeof(uint64_t));
 	w->r.prov.affinity_known = cfg->affinity != NULL;
 }
 
@@ -180,6 +181,8 @@ static void on_wake(struct wakeup *w, const struct event *e)
 	else
 		w->r.pairs_dropped++;
 	wk_idle_at_wake(w, t);
+	if (valid_cpu(w, e->cpu))
+		w->ipi_wake[e->cpu] = e->time_ns; /* an IPI from here, soon, is this wakeup's */
 	if (w->cfg.waking_source) {
 		t->prev_cpu = e->wake.target_cpu; /* waking: the CPU it last ran on */
 	} else {
@@ -439,6 +442,10 @@ void wakeup_add(struct wakeup *w, const struct event *e)
 	case EV_EXIT:
 		on_task_exit(w, e);
 		break;
+	case EV_IPI:
+	case EV_WAKE_IDLE:
+		wk_on_ipi(w, e);
+		break;
 	default:
 		break;
 	}
@@ -509,5 +516,6 @@ void wakeup_release(struct wakeup *w)
 	free(w->cpu_since);
 	free(w->cpu_curr);
 	idle_release(&w->idle);
+	free(w->ipi_wake);
 	memset(w, 0, sizeof(*w));
 }

@@ -1,7 +1,8 @@
 /*
- * wakeup_idle.c - the wakeup analyzer's part in the idle-CPU question: each
- * task's affinity, the idle CPUs at its wakeup, and the count when it waited
- * on a busy CPU while an allowed one was idle (analyzers/idle.h).
+ * wakeup_idle.c - the wakeup analyzer's part in the idle-CPU questions: each
+ * task's affinity, the idle CPUs at its wakeup, the count when it waited on a
+ * busy CPU while an allowed one was idle (analyzers/idle.h), and whether the
+ * wakeup sent an IPI or found its CPU polling in idle.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -66,3 +67,26 @@ void wk_count_idle(struct wakeup *w, const struct wk_task *t, const struct idle_
 	}
 }
 
+
+void wk_on_ipi(struct wakeup *w, const struct event *e)
+{
+	struct sched_results *r = &w->r;
+	uint64_t at;
+	enum locality cls;
+
+	if (!valid_cpu(w, e->cpu) || !valid_cpu(w, e->ipi.cpu) || e->ipi.cpu == e->cpu)
+		return;
+	at = w->ipi_wake[e->cpu];
+	/* the IPI of a traced wakeup comes from its CPU within the same wakeup call */
+	if (!at || e->time_ns < at || e->time_ns - at > WAKEUP_IPI_WINDOW_NS)
+		return;
+	w->ipi_wake[e->cpu] = 0; /* one per wakeup */
+	cls = topology_class(r->topo, e->cpu, e->ipi.cpu);
+	if (e->type == EV_IPI) {
+		r->wakeups_ipi++;
+		r->ipi_class[cls]++;
+	} else {
+		r->wakeups_no_ipi++;
+		r->no_ipi_class[cls]++;
+	}
+}

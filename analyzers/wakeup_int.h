@@ -37,5 +37,10 @@ void wk_idle_at_wake(struct wakeup *w, struct wk_task *t);
 /* A timed wakeup of t that waited on target, and what idle_check said of it. */
 void wk_count_idle(struct wakeup *w, const struct wk_task *t, const struct idle_check *ic,
 		   int32_t target);
+/*
+ * An IPI sent from e->cpu (EV_IPI), or a polling idle CPU woken without one
+ * (EV_WAKE_IDLE): counted for the traced wakeup its CPU made just before.
+ */
+void wk_on_ipi(struct wakeup *w, const struct event *e);
 
 #endif

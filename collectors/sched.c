@@ -46,7 +46,7 @@ static void explain_open(int err, char *buf, size_t len)
 
 int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err, size_t len)
 {
-	const char *systems[] = { "sched", NULL };
+	const char *systems[] = { "sched", "ipi", NULL }; /* ipi: which wakeups sent one */
 	char why[240];
 	const char *dir = o->tracefs;
 	int r;

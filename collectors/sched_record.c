@@ -118,7 +118,8 @@ int sched_record_open(struct sched_record *r, const struct sched_collector *s,
 
 	memset(r, 0, sizeof(*r));
 	for (int i = 0; i < s->nopened; i++) {
-		snprintf(r->names[i], sizeof(r->names[i]), "sched:%s", event_type_name(s->opened[i]));
+		snprintf(r->names[i], sizeof(r->names[i]), "%s:%s", event_type_system(s->opened[i]),
+			 event_type_name(s->opened[i]));
 		r->ev[i] = (struct pd_writer_event){ s->attrs[i], (uint64_t)i + 1, r->names[i] };
 		if (s->opened[i] == EV_SWITCH)
 			r->task_id = (uint64_t)i + 1;
@@ -168,8 +169,16 @@ int sched_record_finish(struct sched_record *r, const struct sched_collector *s,
 			 (int)workload);
 	else
 		snprintf(line, sizeof(line), "%s", cmdline ? cmdline : "locus");
-	for (int i = 0; i < s->nopened; i++)
-		names[i] = event_type_name(s->opened[i]);
+	char full[EV_TYPE_NR][80];
+
+	for (int i = 0; i < s->nopened; i++) { /* "ipi/ipi_send_cpu" beside "sched_switch" */
+		snprintf(full[i], sizeof(full[i]), "%s%s%s",
+			 strcmp(event_type_system(s->opened[i]), "sched") ?
+				 event_type_system(s->opened[i]) : "",
+			 strcmp(event_type_system(s->opened[i]), "sched") ? "/" : "",
+			 event_type_name(s->opened[i]));
+		names[i] = full[i];
+	}
 	td = tracing_data_build(s->tracefs, names, s->nopened, &tdlen, err, sizeof(err));
 	if (!td)
 		locus_err("%s: the file will lack tracepoint formats", err);

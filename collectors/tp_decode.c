@@ -17,6 +17,8 @@ static const char *const fields[EV_TYPE_NR][8] = {
 	[EV_MIGRATE] = { "pid", "orig_cpu", "dest_cpu" },
 	[EV_FORK] = { "parent_pid", "child_pid", "child_comm" },
 	[EV_EXIT] = { "pid" },
+	[EV_IPI] = { "cpu", "callback" },
+	[EV_WAKE_IDLE] = { "cpu" },
 };
 
 int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, size_t len)
@@ -25,7 +27,9 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, siz
 	d->tep = tep;
 	d->swap = tep_is_file_bigendian(tep) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	for (int t = 0; t < EV_TYPE_NR; t++) {
-		struct tep_event *ev = event_type_name(t) ? tep_find_event_by_name(tep, "sched", event_type_name(t)) : NULL;
+		struct tep_event *ev = event_type_name(t) ?
+						tep_find_event_by_name(tep, event_type_system(t),
+								       event_type_name(t)) : NULL;
 
 		d->fmt[t].id = -1;
 		if (!ev)
@@ -34,12 +38,19 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, siz
 			d->common_type = tep_find_common_field(ev, "common_type");
 		for (int i = 0; i < 8 && fields[t][i]; i++) {
 			d->fmt[t].f[i] = tep_find_field(ev, fields[t][i]);
-			if (!d->fmt[t].f[i]) {
-				snprintf(err, len, "tracepoint sched:%s has no field '%s' in this "
-					 "kernel's format", event_type_name(t), fields[t][i]);
-				return -1;
+			if (d->fmt[t].f[i])
+				continue;
+			if (t == EV_IPI || t == EV_WAKE_IDLE) { /* optional: left out */
+				memset(d->fmt[t].f, 0, sizeof(d->fmt[t].f));
+				ev = NULL;
+				break;
 			}
+			snprintf(err, len, "tracepoint sched:%s has no field '%s' in this kernel's "
+				 "format", event_type_name(t), fields[t][i]);
+			return -1;
 		}
+		if (!ev)
+			continue;
 		d->fmt[t].id = ev->id;
 	}
 	if (!d->common_type) {
@@ -181,6 +192,18 @@ int tp_decode(const struct tp_decoder *d, const void *raw_v, uint32_t size, stru
 		if (num(d, f[0], raw, size, &v[0]))
 			return -1;
 		e->exit.pid = (int32_t)v[0];
+		return 0;
+	case EV_IPI:
+		if (num(d, f[0], raw, size, &v[0]) || num(d, f[1], raw, size, &v[1]))
+			return -1;
+		e->ipi.cpu = (int32_t)v[0];
+		e->ipi.callback = (uint64_t)v[1];
+		return 0;
+	case EV_WAKE_IDLE:
+		if (num(d, f[0], raw, size, &v[0]))
+			return -1;
+		e->ipi.cpu = (int32_t)v[0];
+		e->ipi.callback = 0;
 		return 0;
 	}
 	return -1;

@@ -208,6 +208,16 @@ static int put_file(struct bytebuf *b, const char *path, char *err, size_t errle
 	return 0;
 }
 
+/* Whether an event ("name" of sched, or "system/name") is in system sys. */
+static bool in_system(const char *event, const char *sys)
+{
+	const char *slash = strchr(event, '/');
+
+	if (!slash)
+		return !strcmp(sys, "sched");
+	return strlen(sys) == (size_t)(slash - event) && !strncmp(event, sys, strlen(sys));
+}
+
 uint8_t *tracing_data_build(const char *dir, const char *const *events, int nevents, size_t *len,
 			    char *err, size_t errlen)
 {
@@ -231,13 +241,41 @@ uint8_t *tracing_data_build(const char *dir, const char *const *events, int neve
 	if (put_file(&b, path, err, errlen) < 0)
 		goto bad;
 	bytebuf_u32(&b, 0); /* no ftrace formats */
-	bytebuf_u32(&b, 1); /* one system */
-	bytebuf_put(&b, "sched", 6);
-	bytebuf_u32(&b, (uint32_t)nevents);
-	for (int i = 0; i < nevents; i++) {
-		snprintf(path, sizeof(path), "%s/events/sched/%s/format", dir, events[i]);
-		if (put_file(&b, path, err, errlen) < 0)
-			goto bad;
+	{ /* the systems in order of first appearance, each with its events */
+		char sys[8][32];
+		int nsys = 0;
+
+		for (int i = 0; i < nevents; i++) {
+			const char *slash = strchr(events[i], '/');
+			char name[32];
+			int k = 0;
+
+			snprintf(name, sizeof(name), "%.*s", slash ? (int)(slash - events[i]) : 5,
+				 slash ? events[i] : "sched");
+			while (k < nsys && strcmp(sys[k], name))
+				k++;
+			if (k == nsys && nsys < 8)
+				snprintf(sys[nsys++], sizeof(sys[0]), "%s", name);
+		}
+		bytebuf_u32(&b, (uint32_t)nsys);
+		for (int k = 0; k < nsys; k++) {
+			uint32_t n = 0;
+
+			bytebuf_put(&b, sys[k], strlen(sys[k]) + 1);
+			for (int i = 0; i < nevents; i++)
+				n += in_system(events[i], sys[k]);
+			bytebuf_u32(&b, n);
+			for (int i = 0; i < nevents; i++) {
+				const char *ev = strchr(events[i], '/');
+
+				if (!in_system(events[i], sys[k]))
+					continue;
+				snprintf(path, sizeof(path), "%s/events/%s/%s/format", dir, sys[k],
+					 ev ? ev + 1 : events[i]);
+				if (put_file(&b, path, err, errlen) < 0)
+					goto bad;
+			}
+		}
 	}
 	bytebuf_u32(&b, 0); /* kallsyms */
 	bytebuf_u32(&b, 0); /* printk formats */

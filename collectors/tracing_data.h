@@ -15,8 +15,8 @@ struct tep_handle;
 struct tep_handle *tracing_data_parse(const uint8_t *blob, size_t len, char *err, size_t errlen);
 
 /*
- * Build a TRACING_DATA blob from tracefs at dir for the given sched events
- * ("sched_switch", ...). Returns a malloc'ed blob and its length in *len, or
+ * Build a TRACING_DATA blob from tracefs at dir for the given events
+ * ("sched_switch" for the sched system, "ipi/ipi_send_cpu" for another). Returns a malloc'ed blob and its length in *len, or
  * NULL with a reason in err.
  */
 uint8_t *tracing_data_build(const char *dir, const char *const *events, int nevents, size_t *len,

@@ -7,10 +7,18 @@ static const char *const names[EV_TYPE_NR] = {
 	[EV_WAKING] = "sched_waking",	    [EV_WAKEUP] = "sched_wakeup",
 	[EV_WAKEUP_NEW] = "sched_wakeup_new", [EV_SWITCH] = "sched_switch",
 	[EV_MIGRATE] = "sched_migrate_task", [EV_FORK] = "sched_process_fork",
-	[EV_EXIT] = "sched_process_exit",
+	[EV_EXIT] = "sched_process_exit",   [EV_IPI] = "ipi_send_cpu",
+	[EV_WAKE_IDLE] = "sched_wake_idle_without_ipi",
 };
 
 const char *event_type_name(enum event_type type)
 {
 	return type < EV_TYPE_NR ? names[type] : NULL;
+}
+
+const char *event_type_system(enum event_type type)
+{
+	if (!event_type_name(type))
+		return NULL;
+	return type == EV_IPI ? "ipi" : "sched";
 }

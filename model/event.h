@@ -14,6 +14,8 @@ enum event_type {
 	EV_MIGRATE,	/* sched_migrate_task */
 	EV_FORK,	/* sched_process_fork (threads too) */
 	EV_EXIT,	/* sched_process_exit */
+	EV_IPI,		/* ipi:ipi_send_cpu: an IPI sent from cpu to ipi.cpu */
+	EV_WAKE_IDLE,	/* sched_wake_idle_without_ipi: ipi.cpu, polling in idle, needed none */
 	EV_LOST,	/* records the kernel dropped (PERF_RECORD_LOST) */
 	EV_MEM,		/* a memory access sample (load latency, store, IBS op) */
 	EV_TYPE_NR
@@ -54,6 +56,11 @@ struct event {
 			int32_t pid;
 		} exit;
 		struct {
+			int32_t cpu;		/* the target CPU */
+			uint64_t callback;	/* ipi_send_cpu: the function run there, 0 for a
+						 * reschedule IPI */
+		} ipi;
+		struct {
 			uint64_t lost;
 		} lost;
 		struct {
@@ -72,8 +79,10 @@ static inline int event_switch_involuntary(const struct event *e)
 	return (e->sw.prev_state & SWITCH_STATE_MASK) == 0;
 }
 
-/* The sched tracepoint of a type ("sched_waking"), NULL for EV_LOST and EV_MEM. */
+/* The tracepoint of a type ("sched_waking"), NULL for EV_LOST and EV_MEM. */
 const char *event_type_name(enum event_type type);
+/* Its tracepoint system: "sched", or "ipi" for EV_IPI (NULL for EV_LOST and EV_MEM). */
+const char *event_type_system(enum event_type type);
 
 /* Where a collector or the reorder window delivers events. */
 typedef void (*event_sink)(void *ctx, const struct event *e);

@@ -76,6 +76,10 @@ struct sched_results {
 	uint64_t idle_passed_class[LOC_NR];
 	uint64_t idle_closest[LOC_NR];
 	uint64_t idle_wait_class[LOC_NR];
+	/* wakeups that sent an IPI, and that woke a polling idle CPU without one, by waker
+	 * CPU -> the CPU it was sent to */
+	uint64_t ipi_class[LOC_NR];
+	uint64_t no_ipi_class[LOC_NR];
 
 	struct hist delay;		/* wake-to-run, ns */
 	struct hist delay_class[LOC_NR];/* by waker -> target class */

@@ -55,6 +55,18 @@ static void on_map(void *ctx, uint32_t pid, uint64_t start, uint64_t len, uint64
 	symbols_add_map(&((struct replay *)ctx)->syms, pid, start, len, pgoff, path);
 }
 
+/* Whether the file recorded tracepoint type t (its formats alone do not say). */
+static bool file_has(const struct replay *rp, int t)
+{
+	if (!rp->rd.decoder || rp->rd.dec.fmt[t].id < 0)
+		return false;
+	for (int i = 0; i < rp->f.nattrs; i++)
+		if (rp->f.attrs[i].attr.type == PERF_TYPE_TRACEPOINT &&
+		    rp->f.attrs[i].attr.config == (uint64_t)rp->rd.dec.fmt[t].id)
+			return true;
+	return false;
+}
+
 /* How a replay measures: every CPU the file has, delays exact, its drops. */
 static void stamp(struct replay *rp, struct sched_results *r)
 {
@@ -69,6 +81,11 @@ static void stamp(struct replay *rp, struct sched_results *r)
 	p->delay = DELAY_LOGLIN;
 	/* a file's lost and undecodable records are counted whatever they held */
 	p->unmeasured = SM_BIT(mem_lost) | SM_BIT(mem_undecodable);
+	/* IPIs and polling wakeups where the file recorded their tracepoints */
+	if (!file_has(rp, EV_IPI))
+		p->unmeasured |= SM_BIT(wakeups_ipi);
+	if (!file_has(rp, EV_WAKE_IDLE))
+		p->unmeasured |= SM_BIT(wakeups_no_ipi);
 	r->late = rp->ro.late;
 	r->undecodable = rp->rd.undecodable;
 }

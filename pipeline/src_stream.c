@@ -189,6 +189,10 @@ struct source *source_open_stream(const struct source_cfg *cfg, char *err, size_
 	wc.affinity = affinity;
 	wakeup_init(&st->s.an, &wc);
 	st->s.prov.affinity_known = true;
+	if (st->col.dec.fmt[EV_IPI].id < 0) /* kernels before 6.5 have no ipi_send_cpu */
+		st->s.prov.unmeasured |= SM_BIT(wakeups_ipi);
+	if (st->col.dec.fmt[EV_WAKE_IDLE].id < 0)
+		st->s.prov.unmeasured |= SM_BIT(wakeups_no_ipi);
 	for (int i = 0; i < cfg->ntrack; i++)
 		wakeup_track(&st->s.an, cfg->track[i]);
 	reorder_init(&st->ro);

@@ -141,7 +141,8 @@ static void gather(const struct diff_input *base, const struct diff_input *cur, 
 {
 	memset(cs, 0, sizeof(*cs));
 	diff_each_row(base, cur, collect, cs);
-	qsort(cs->c, (size_t)cs->n, sizeof(*cs->c), by_score);
+	if (cs->n) /* qsort of NULL is undefined even for 0 items */
+		qsort(cs->c, (size_t)cs->n, sizeof(*cs->c), by_score);
 }
 
 /* Whether value has any significant change (the metric's or another's). */

@@ -1,7 +1,8 @@
 /*
  * sched_idle.c - "idle CPUs passed over" in the text report and JSON: how many
  * timed wakeups waited on a busy CPU while a CPU their task could run on was
- * idle, by locality class, how close the idle CPU was, and where (rule: idle.h).
+ * idle, by locality class, how close the idle CPU was, and where (rule: idle.h);
+ * and which remote wakeups sent an IPI or found their CPU polling in idle.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 #include "sched_idle.h"
 #include "sched_report.h"
 
-static const char *const closest_label[LOC_NR] = { "-", "SMT sibling", "shared LLC", "same node",
+static const char *const closest_label[LOC_NR] = { "-", "SMT sibling", "same LLC", "same node",
 						   "other node" };
 
 static bool measured(const struct sched_results *r)
@@ -81,7 +82,7 @@ void sched_idle_text(FILE *f, const struct sched_results *r)
 				  s, sizeof(s)),
 			fmt_ns(r->idle_wait_class[k], c, sizeof(c)));
 	}
-	fprintf(f, "   closest idle CPU:");
+	fprintf(f, "   closest idle:");
 	for (int k = LOC_SMT; k < LOC_NR; k++)
 		fprintf(f, "%s %s %s", k == LOC_SMT ? "" : ",", closest_label[k],
 			fmt_count(r->idle_closest[k], a, sizeof(a)));
@@ -91,11 +92,21 @@ void sched_idle_text(FILE *f, const struct sched_results *r)
 		if (r->cpu[k].idle_passed)
 			top[n++] = (struct cpu_count){ k, r->cpu[k].idle_passed };
 	qsort(top, (size_t)n, sizeof(*top), by_count);
-	fprintf(f, "   waited most on");
-	for (int k = 0; k < n && k < 8; k++)
-		fprintf(f, "%s CPU %d (%s)", k ? "," : "", top[k].cpu,
-			fmt_count(top[k].n, a, sizeof(a)));
-	fprintf(f, "%s\n", n > 8 ? ", ..." : "");
+	{ /* as many as fit in 80 columns */
+		char line[96];
+		int at = snprintf(line, sizeof(line), "   waited most on"), k = 0;
+
+		for (; k < n; k++) {
+			char item[48];
+			int len = snprintf(item, sizeof(item), "%s CPU %d (%s)", k ? "," : "",
+					   top[k].cpu, fmt_count(top[k].n, a, sizeof(a)));
+
+			if (at + len > 74)
+				break;
+			at += snprintf(line + at, sizeof(line) - (size_t)at, "%s", item);
+		}
+		fprintf(f, "%s%s\n", line, k < n ? ", ..." : "");
+	}
 	free(top);
 }
 
@@ -130,5 +141,66 @@ void sched_idle_json(struct json *j, const struct sched_results *r)
 	for (int k = LOC_SMT; k < LOC_NR; k++)
 		json_uint(j, locality_name((enum locality)k), r->idle_closest[k]);
 	json_object_end(j);
+	json_object_end(j);
+}
+
+static uint64_t remote(const struct sched_results *r, int k)
+{
+	return k == LOC_SAME_CPU ? 0 : r->by_class[k];
+}
+
+void sched_ipi_text(FILE *f, const struct sched_results *r)
+{
+	bool ipi = sched_measured(r, SM_wakeups_ipi), poll = sched_measured(r, SM_wakeups_no_ipi);
+	uint64_t rem = 0;
+	char a[32], b[32], c[32], s1[16], s2[16];
+
+	if (!ipi && !poll) {
+		fprintf(f, "   IPIs: not measured (ipi:ipi_send_cpu and sched_wake_idle_without_ipi\n"
+			   "   were not read: the BPF collector, a kernel before 6.5, or a file without\n"
+			   "   them)\n");
+		return;
+	}
+	for (int k = 0; k < LOC_NR; k++)
+		rem += remote(r, k);
+	fprintf(f, "   remote wakeups %s: sent an IPI %s, woke a polling idle CPU without one %s\n",
+		fmt_count(rem, a, sizeof(a)),
+		ipi ? fmt_count(r->wakeups_ipi, b, sizeof(b)) : "(not measured)",
+		poll ? fmt_count(r->wakeups_no_ipi, c, sizeof(c)) : "(not measured)");
+	if (!rem || !(r->wakeups_ipi + r->wakeups_no_ipi))
+		return;
+	fprintf(f, "     %-20s %12s %8s %8s\n", "waker -> target", "remote", "IPI", "no IPI");
+	for (int k = LOC_SMT; k < LOC_NR; k++) {
+		if (!remote(r, k) && !r->ipi_class[k] && !r->no_ipi_class[k])
+			continue;
+		fprintf(f, "     %-20s %12s %8s %8s\n", locality_label((enum locality)k),
+			fmt_count(remote(r, k), a, sizeof(a)),
+			fmt_share((double)r->ipi_class[k], (double)remote(r, k), 0, s1, sizeof(s1)),
+			fmt_share((double)r->no_ipi_class[k], (double)remote(r, k), 0, s2, sizeof(s2)));
+	}
+}
+
+void sched_ipi_json(struct json *j, const struct sched_results *r)
+{
+	bool ipi = sched_measured(r, SM_wakeups_ipi), poll = sched_measured(r, SM_wakeups_no_ipi);
+
+	if (!ipi && !poll) {
+		json_null(j, "ipi_by_class");
+		return;
+	}
+	json_object(j, "ipi_by_class");
+	for (int k = LOC_SMT; k < LOC_NR; k++) {
+		json_object(j, locality_name((enum locality)k));
+		json_uint(j, "remote_wakeups", remote(r, k));
+		if (ipi)
+			json_uint(j, "ipi_sent", r->ipi_class[k]);
+		else
+			json_null(j, "ipi_sent");
+		if (poll)
+			json_uint(j, "polling_idle_no_ipi", r->no_ipi_class[k]);
+		else
+			json_null(j, "polling_idle_no_ipi");
+		json_object_end(j);
+	}
 	json_object_end(j);
 }

@@ -1,4 +1,4 @@
-/* sched_idle.h - the "idle CPUs passed over" section of the scheduler reports. */
+/* sched_idle.h - idle CPUs passed over, and IPIs, in the scheduler reports. */
 #ifndef LOCUS_SCHED_IDLE_H
 #define LOCUS_SCHED_IDLE_H
 
@@ -14,5 +14,9 @@ const char *sched_idle_rule(const struct sched_results *r);
 void sched_idle_text(FILE *f, const struct sched_results *r);
 /* "idle_passed_over_detail": by class, closest idle CPU, the rule (null when not measured). */
 void sched_idle_json(struct json *j, const struct sched_results *r);
+/* Remote wakeups that sent an IPI or woke a polling idle CPU, by class (text lines). */
+void sched_ipi_text(FILE *f, const struct sched_results *r);
+/* "ipi_by_class": {smt: {remote_wakeups, ipi_sent, polling_idle_no_ipi}, ...} or null. */
+void sched_ipi_json(struct json *j, const struct sched_results *r);
 
 #endif

@@ -233,6 +233,7 @@ void sched_report_json_members(struct json *j, const struct sched_results *r,
 	json_uint(j, "source_events", r->wakeups + r->wakeups_running);
 	classes(j, "by_class", r->by_class);
 	classes(j, "prev_by_class", r->prev_by_class);
+	sched_ipi_json(j, r);
 	json_object(j, "placement");
 	json_uint(j, "stayed", r->placement[PLACE_STAYED]);
 	json_uint(j, "pulled", r->placement[PLACE_PULLED]);

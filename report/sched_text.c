@@ -176,6 +176,7 @@ static void wakeups(FILE *f, const struct sched_results *r, const struct sched_r
 	fprintf(f, "   woken while running: %" PRIu64 "; new tasks placed: %" PRIu64
 		   "; ran elsewhere than chosen: %" PRIu64 "\n",
 		r->wakeups_running, r->wakeups_new, r->moved_before_run);
+	sched_ipi_text(f, r);
 	fprintf(f, "\n");
 	heatmap_build(&h, r->topo, r->wake_matrix, map_groups(c));
 	heatmap_print(f, &h, "waker CPU", "target CPU", report_width(c));

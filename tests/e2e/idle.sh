@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# idle.sh - idle CPUs passed over, live: tasks pinned to CPU 0 behind a CPU hog can never
+# idle.sh - why the wakee waited. Idle CPUs passed over, live: tasks pinned to CPU 0 behind a CPU hog can never
 # count as passed over (no other CPU is allowed), and while CPU 1 idles they count as
 # "not allowed"; the BPF collector says it does not measure it; a file says affinity is
-# unknown. The oracle is the same run's own per-CPU idle time.
+# unknown. The oracle is the same run's own per-CPU idle time. IPIs: within perf's own
+# counts of ipi_send_cpu and sched_wake_idle_without_ipi over the same run.
 . "$(dirname "$0")/../lib.sh"
 
 if ! have_root; then
@@ -44,13 +45,40 @@ print("timed", timed, "passed", passed, "not allowed", na, "cpu1 idle %.0f%%" % 
 EOF
 check "text: the section with its rule" grep -q "rule: target busy at the wakeup" "$TMP/p.txt"
 
+# IPIs: remote wakeups of a ping-pong on two CPUs, with perf counting the same tracepoints
+# over the same run as the oracle (locus attributes a subset: those its traced wakeups sent).
+perf stat -x, -e ipi:ipi_send_cpu,sched:sched_wake_idle_without_ipi -o "$TMP/ps.txt" -- \
+	"$LOCUS" run -q --collector perf --json "$TMP/i.json" -- "$LOCUS" bench pingpong --pin 0,1 \
+	--loops 3000 >/dev/null 2>&1
+check "ipi: within perf's counts of the same run" python3 - "$TMP/i.json" "$TMP/ps.txt" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+perf = {}
+for line in open(sys.argv[2]):
+    f = line.strip().split(",")
+    if len(f) > 2 and f[0].isdigit():
+        perf[f[2]] = int(f[0])
+w = d["wakeups"]
+ipi, poll = w["ipi_sent"], w["polling_idle_no_ipi"]
+remote = sum(v for k, v in w["by_class"].items() if k != "same_cpu")
+assert ipi <= perf["ipi:ipi_send_cpu"], (ipi, perf)
+assert poll <= perf["sched:sched_wake_idle_without_ipi"], (poll, perf)
+assert ipi <= d["sched"]["events_by_type"]["ipi_send_cpu"], ipi
+assert ipi + poll <= remote, (ipi, poll, remote)
+assert remote < 1000 or ipi + poll > 0, ("remote wakeups but neither an IPI nor a polling wakeup", remote)
+byc = w["ipi_by_class"]
+assert sum(c["ipi_sent"] for c in byc.values()) == ipi
+print("remote", remote, "ipi", ipi, "polling", poll, "perf", perf)
+EOF
+
 # The BPF collector keeps no idle-CPU state: it says so, in text and as JSON nulls.
 if "$LOCUS" run -q --collector bpf --json "$TMP/b.json" -- sleep 0.1 >"$TMP/b.txt" 2>/dev/null; then
 	check "bpf: not measured, said in text" grep -q "Idle CPUs passed over: not measured by this collector" "$TMP/b.txt"
 	check "bpf: JSON nulls" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["wakeups"]["idle_passed_over"] is None and d["latency"]["idle_passed_over_detail"] is None' "$TMP/b.json"
+assert d["wakeups"]["idle_passed_over"] is None and d["latency"]["idle_passed_over_detail"] is None
+assert d["wakeups"]["ipi_sent"] is None and d["wakeups"]["ipi_by_class"] is None' "$TMP/b.json"
 else
 	skip "the BPF collector does not load here"
 fi
@@ -59,4 +87,7 @@ fi
 "$LOCUS" record -q -o "$TMP/r.data" -- sh -c 'sleep 0.05; sleep 0.05' >/dev/null 2>&1
 "$LOCUS" report -q -i "$TMP/r.data" >"$TMP/r.txt" 2>/dev/null
 check "file: affinity unknown, said" grep -q "affinity unknown (a file): every CPU counted as allowed" "$TMP/r.txt"
+check "file: locus record keeps the IPI tracepoints" grep -q "remote wakeups .*: sent an IPI" "$TMP/r.txt"
+"$LOCUS" report -q -i tests/fuzz/corpus/perf-sched-true.data >"$TMP/ps.txt" 2>/dev/null
+check "file without IPI tracepoints: not measured, said" grep -q "IPIs: not measured" "$TMP/ps.txt"
 finish

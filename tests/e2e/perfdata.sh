@@ -10,7 +10,7 @@ fi
 
 # perf script's count of each tracepoint in a file, as JSON
 perf_counts() {
-	perf script -i "$1" 2>/dev/null | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^sched:/) { sub(":$", "", $i); n[$i]++; break } }
+	perf script -i "$1" 2>/dev/null | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(sched|ipi):/) { sub(":$", "", $i); n[$i]++; break } }
 		END { printf "{"; s = ""; for (k in n) { printf "%s\"%s\": %d", s, k, n[k]; s = ", " } print "}" }'
 }
 
@@ -44,7 +44,8 @@ check "locus file: perf script counts equal locus report's" python3 - "$TMP/l.js
 import json, sys
 d = json.load(open(sys.argv[1])); p = json.load(open(sys.argv[2]))
 ev = d["sched"]["events_by_type"]
-assert ev and {("sched:" + k): v for k, v in ev.items()} == p, (ev, p)
+assert ev and {(("ipi:" if k.startswith("ipi_") else "sched:") + k): v for k, v in ev.items()} == p, (ev, p)
+assert ev.get("ipi_send_cpu", 0) + ev.get("sched_wake_idle_without_ipi", 0) > 0, ev  # cross-CPU wakeups
 w = d["wakeups"]
 assert w["by_class"]["node"] + w["by_class"]["llc"] + w["by_class"]["smt"] >= 0.9 * w["total"]
 PY

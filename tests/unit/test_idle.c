@@ -1,6 +1,7 @@
 /*
  * test_idle.c - idle CPUs passed over: the tracker's rule case by case, then
- * through the wakeup analyzer from sched events (affinity from a callback).
+ * through the wakeup analyzer from sched events (affinity from a callback);
+ * IPIs and polling wakeups matched to the wakeup that caused them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -194,12 +195,54 @@ static void through_analyzer(void **state)
 	topology_release(&t);
 }
 
+static struct event ipi(int cpu, uint64_t t, int dest, bool polling)
+{
+	struct event e = { .type = polling ? EV_WAKE_IDLE : EV_IPI, .cpu = cpu, .time_ns = t };
+
+	e.ipi.cpu = dest;
+	return e;
+}
+
+/* An IPI (or a polling wakeup) counts for the traced wakeup its CPU just made, once. */
+static void ipis(void **state)
+{
+	struct topology t;
+	struct wakeup w;
+	struct wakeup_cfg cfg = { 0 };
+	struct sched_results *r;
+	struct event ev[] = {
+		wake(0, 1000, 50, 200, 4), ipi(0, 1500, 4, false), /* counted: SMT sibling */
+		ipi(0, 1600, 4, false),				  /* a second one: not the wakeup's */
+		wake(0, 5000, 50, 201, 2), ipi(0, 5000 + WAKEUP_IPI_WINDOW_NS + 1, 2, false), /* late */
+		wake(1, 9000, 51, 202, 0), ipi(1, 9100, 0, true),	  /* polling, same LLC */
+		ipi(2, 9200, 6, false),				  /* no traced wakeup on CPU 2 */
+	};
+
+	machine(&t, false);
+	cfg.topo = &t;
+	cfg.system_wide = true;
+	cfg.waking_source = true;
+	wakeup_init(&w, &cfg);
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		wakeup_add(&w, &ev[i]);
+	wakeup_finish(&w);
+	r = wakeup_results(&w);
+	assert_int_equal(r->wakeups, 3);
+	assert_int_equal(r->wakeups_ipi, 1);
+	assert_int_equal(r->ipi_class[LOC_SMT], 1);
+	assert_int_equal(r->wakeups_no_ipi, 1);
+	assert_int_equal(r->no_ipi_class[LOC_LLC], 1);
+	wakeup_release(&w);
+	topology_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rule),
 		cmocka_unit_test(closest_node),
 		cmocka_unit_test(through_analyzer),
+		cmocka_unit_test(ipis),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
