@@ -135,20 +135,27 @@ build/fuzz_perfdata: tests/fuzz/fuzz_perfdata.c tests/fuzz/target.h build/libloc
 	$(Q)clang -std=gnu11 -g -O1 -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< build/liblocus-fuzz.a $(DEP_LIBS)
 
+build/fuzz_schedstat: tests/fuzz/fuzz_schedstat.c build/liblocus-fuzz.a
+	@echo "  LINK    $@"
+	$(Q)clang -std=gnu11 -g -O1 -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< build/liblocus-fuzz.a $(DEP_LIBS)
+
 build/fuzz_sweep: tests/fuzz/fuzz_sweep.c build/liblocus-fuzz.a
 	@echo "  LINK    $@"
 	$(Q)clang -std=gnu11 -g -O1 -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< build/liblocus-fuzz.a $(DEP_LIBS)
 
-# Fuzz the perf.data reader, then the run JSON reader (locus diff), FUZZ_SECONDS each
+# Fuzz the perf.data reader, the run JSON reader (locus diff), the schedstat reader, FUZZ_SECONDS each
 # (default 600), from the seed corpora.
-fuzz: $(FIXTURES) build/fuzz_perfdata build/fuzz_sweep
-	@mkdir -p build/fuzz-corpus build/fuzz-corpus-sweep
+fuzz: $(FIXTURES) build/fuzz_perfdata build/fuzz_sweep build/fuzz_schedstat
+	@mkdir -p build/fuzz-corpus build/fuzz-corpus-sweep build/fuzz-corpus-schedstat
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp build/fuzz_perfdata \
 		-max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
 		build/fuzz-corpus tests/fuzz/corpus
 	build/fuzz_sweep -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
 		build/fuzz-corpus-sweep tests/fuzz/corpus-sweep
+	build/fuzz_schedstat -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
+		build/fuzz-corpus-schedstat tests/fuzz/corpus-schedstat
 
 # Build, put the man pages where man finds them (as root), then run the main job on the
 # built-in workload.
@@ -176,7 +183,7 @@ $(FIXTURES): tests/fixtures/topology/make_fixtures.py
 fixtures: $(FIXTURES)
 
 check: $(FIXTURES) locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san build/memgen build/schedgen \
-	build/fuzz_perfdata build/fuzz_sweep | test-deps
+	build/fuzz_perfdata build/fuzz_sweep build/fuzz_schedstat | test-deps
 	@tests/run.sh
 
 # Benchmarks against perf, interleaved, medians; results in bench/results.md (needs root).

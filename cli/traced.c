@@ -5,6 +5,7 @@
 
 #include "../collectors/probe.h"
 #include "../report/cacheline_report.h"
+#include "../report/schedstat_report.h"
 
 static void sched_text(FILE *f, void *arg)
 {
@@ -12,6 +13,9 @@ static void sched_text(FILE *f, void *arg)
 
 	if (rr->sections & SEC_SCHED)
 		sched_report_text(f, rr->res, rr->sections, &rr->ctx);
+	if ((rr->sections & SEC_CPUS) && rr->res) /* the kernel's own scheduler counters */
+		schedstat_report_text(f, rr->tracer->ss_ok ? &rr->tracer->ss_delta : NULL,
+				      rr->tracer->ss_why);
 	if ((rr->sections & SEC_CACHELINES) && rr->tracer->mem_on) {
 		struct symbolizer sz = symbols_symbolizer(&rr->tracer->syms);
 
@@ -27,6 +31,9 @@ static void sched_json(struct json *j, void *arg)
 
 	if (rr->sections & SEC_SCHED)
 		sched_report_json_members(j, rr->res, &rr->ctx);
+	if ((rr->sections & SEC_CPUS) && rr->res)
+		schedstat_report_json(j, rr->tracer->ss_ok ? &rr->tracer->ss_delta : NULL,
+				      rr->tracer->ss_why);
 	if ((rr->sections & SEC_CACHELINES) && rr->tracer->mem_on) {
 		struct symbolizer sz = symbols_symbolizer(&rr->tracer->syms);
 

@@ -8,6 +8,7 @@
 
 #include "../analyzers/sched_delta.h"
 #include "../collectors/procfs.h"
+#include "../collectors/schedstat_read.h"
 #include "../common/util.h"
 
 #include <stdio.h>
@@ -17,6 +18,8 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
+
+#define SCHEDSTAT_PATH "/proc/schedstat"
 
 /* How long the reader sleeps when no ring buffer reaches its watermark. */
 #define READER_TICK_MS 200
@@ -172,6 +175,10 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 	tracer_stamp(t, &t->src->an.r);
 	if (cfg->memory && !cfg->record_path) /* a recording's source writes them to its file */
 		start_memory(t, cfg);
+	/* scheduler-domain counters: a snapshot now, the deltas at the stop */
+	if (schedstat_enable(&t->ss_restore, t->ss_why, sizeof(t->ss_why)) < 0 ||
+	    schedstat_read(SCHEDSTAT_PATH, &t->ss_before, t->ss_why, sizeof(t->ss_why)) < 0)
+		schedstat_release(&t->ss_before);
 	t->src->ops->enable(t->src);
 	if ((t->src->streams || t->mem_on) &&
 	    pthread_create(&t->thread, NULL, reader_main, t) != 0) {
@@ -206,6 +213,18 @@ void tracer_stop(struct tracer *t)
 		t->reader = false;
 	}
 	t->started = false;
+	if (t->ss_before.version) {
+		struct schedstat after;
+
+		if (schedstat_read(SCHEDSTAT_PATH, &after, t->ss_why, sizeof(t->ss_why)) == 0) {
+			t->ss_ok = schedstat_delta(&t->ss_before, &after, &t->ss_delta, t->ss_why,
+						   sizeof(t->ss_why)) == 0;
+			schedstat_release(&after);
+		}
+		schedstat_release(&t->ss_before);
+	}
+	schedstat_restore(t->ss_restore);
+	t->ss_restore = false;
 	if (t->mem_on)
 		cacheline_finish(&t->cl);
 	t->src->ops->finish(t->src);
@@ -248,5 +267,8 @@ void tracer_release(struct tracer *t)
 	if (t->src)
 		t->src->ops->close(t->src);
 	t->src = NULL;
+	schedstat_release(&t->ss_before);
+	schedstat_release(&t->ss_delta);
+	schedstat_restore(t->ss_restore);
 	pthread_mutex_destroy(&t->lock);
 }

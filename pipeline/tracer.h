@@ -9,6 +9,7 @@
 
 #include "../analyzers/cacheline.h"
 #include "../collectors/memsample.h"
+#include "../model/schedstat.h"
 #include "../collectors/symbols.h"
 #include "source.h"
 
@@ -28,6 +29,11 @@ struct tracer {
 	struct cacheline cl;
 	struct symbols syms;	/* the workload's maps, read while it runs */
 	pid_t maps_pid;
+	/* /proc/schedstat: a snapshot at the start, the deltas at the stop */
+	struct schedstat ss_before, ss_delta;
+	bool ss_ok;		/* ss_delta holds the run's deltas */
+	bool ss_restore;	/* put kernel.sched_schedstats back to 0 */
+	char ss_why[320];	/* why there are none */
 };
 
 /*

@@ -44,6 +44,19 @@ if cpus[1]["idle_ns"] >= 0.8 * span:
 print("timed", timed, "passed", passed, "not allowed", na, "cpu1 idle %.0f%%" % (100.0 * cpus[1]["idle_ns"] / span))
 EOF
 check "text: the section with its rule" grep -q "rule: target busy at the wakeup" "$TMP/p.txt"
+# /proc/schedstat: the run's deltas where the kernel has it, else one line saying why.
+if [ -r /proc/schedstat ]; then
+	check "schedstat: deltas of the run" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["schedstat"]
+assert s["available"] and 15 <= s["version"] <= 17 and s["cpus"], s.get("reason")' "$TMP/p.json"
+else
+	check "schedstat: one line says why not" grep -q "^ Scheduler domains (/proc/schedstat): not available: /proc/schedstat: No such file or directory (a kernel without CONFIG_SCHEDSTATS)" "$TMP/p.txt"
+	check "schedstat: JSON says why not" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["schedstat"]
+assert s["available"] is False and "CONFIG_SCHEDSTATS" in s["reason"], s' "$TMP/p.json"
+fi
 
 # IPIs: remote wakeups of a ping-pong on two CPUs, with perf counting the same tracepoints
 # over the same run as the oracle (locus attributes a subset: those its traced wakeups sent).
