@@ -246,15 +246,22 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 		}
 		what[at] = '\0';
 	}
-	if (v->output_path) { /* the whole path where it fits, else the file's name */
+	if (v->output_path) { /* the whole path where it fits, else the file's name, else the key */
 		const char *base = strrchr(v->output_path, '/');
 		const char *show = r.w - x >= (int)strlen(v->output_path) + 14 + (int)strlen(what) ||
 					   !base ? v->output_path : base + 1;
 
-		x += canvas_printf(c, r.x + x, r.y + 1, 0, CV_DIM, "; output: %s (o)", show);
+		if (r.w - x >= (int)strlen(show) + 14)
+			x += canvas_printf(c, r.x + x, r.y + 1, 0, CV_DIM, "; output: %s (o)", show);
+		else
+			x += canvas_text(c, r.x + x, r.y + 1, 0, CV_DIM, "; o: output");
 	}
-	if (what[0] && (int)strlen(what) > r.w - x && r.w - x > 8) /* cut with "..." */
-		snprintf(what + r.w - x - 3, sizeof(what) - (size_t)(r.w - x - 3), "...");
+	if (what[0] && (int)strlen(what) > r.w - x) { /* cut with "...", or left out */
+		if (r.w - x > 30)
+			snprintf(what + r.w - x - 3, sizeof(what) - (size_t)(r.w - x - 3), "...");
+		else
+			what[0] = '\0'; /* the panes say what cannot be measured */
+	}
 	canvas_text(c, r.x + x, r.y + 1, 0, CV_WARN, what);
 }
 
