@@ -156,9 +156,20 @@ void pane_locality(struct canvas *c, struct dash_rect r, const struct dash_view 
 				     sizeof(b)),
 			   fmt_share((double)s->placement[PLACE_ELSEWHERE], (double)placed, 0, d,
 				     sizeof(d)));
-	/* waited on a busy CPU while an allowed one idled (the perf collector's) */
-	if (sched_measured(s, SM_idle_passed) && s->delay.count && r.x + r.w - 1 - x > 2)
-		canvas_printf(c, x, y + 2, r.x + r.w - 1 - x, CV_NORMAL, "  idle passed over %s",
-			      fmt_share((double)s->idle_passed, (double)s->delay.count, 1, a,
-					sizeof(a)));
+	/* waited on a busy CPU while an allowed one idled (the perf collector's): the long
+	 * form where it fits, else the short one, else nothing */
+	if (sched_measured(s, SM_idle_passed) && s->delay.count) {
+		char longer[96], shorter[48];
+		int room = r.x + r.w - 1 - x;
+
+		fmt_share((double)s->idle_passed, (double)s->delay.count, 1, a, sizeof(a));
+		dash_fmt_ns(v->span_s > 0 ? (uint64_t)((double)s->idle_wait_ns / v->span_s) : 0, b,
+			    sizeof(b));
+		snprintf(longer, sizeof(longer), "  passed an idle CPU: %s (%s/s of waits)", a, b);
+		snprintf(shorter, sizeof(shorter), "  idle passed %s", a);
+		if ((int)strlen(longer) <= room)
+			canvas_text(c, x, y + 2, room, CV_NORMAL, longer);
+		else if ((int)strlen(shorter) <= room)
+			canvas_text(c, x, y + 2, room, CV_NORMAL, shorter);
+	}
 }
