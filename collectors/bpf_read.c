@@ -332,6 +332,8 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 	memset(r->by_class, 0, sizeof(r->by_class));
 	memset(r->prev_by_class, 0, sizeof(r->prev_by_class));
 	memset(r->mig_by_class, 0, sizeof(r->mig_by_class));
+	memset(r->ipi_class, 0, sizeof(r->ipi_class));
+	memset(r->no_ipi_class, 0, sizeof(r->no_ipi_class));
 	memset(r->placement, 0, sizeof(r->placement));
 	memset(r->events, 0, sizeof(r->events));
 	memset(r->cpu, 0, n * sizeof(*r->cpu));
@@ -350,6 +352,8 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 			r->by_class[c] += p->by_class[c];
 			r->prev_by_class[c] += p->prev_by_class[c];
 			r->mig_by_class[c] += p->mig_by_class[c];
+			r->ipi_class[c] += p->ipi_class[c];
+			r->no_ipi_class[c] += p->no_ipi_class[c];
 			add_class_delays(&r->delay_class[c], p, c);
 		}
 		for (int pl = 0; pl < PLACE_NR; pl++)

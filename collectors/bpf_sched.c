@@ -51,6 +51,11 @@ uint64_t bpf_sched_events(struct bpf_sched *b)
 	return 0;
 }
 
+uint64_t bpf_sched_unmeasured(const struct bpf_sched *b)
+{
+	return ~0ull;
+}
+
 void bpf_sched_close(struct bpf_sched *b)
 {
 }
@@ -58,11 +63,32 @@ void bpf_sched_close(struct bpf_sched *b)
 #else
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include <fcntl.h>
 
 #include "bpf_sched_int.h"
+
+/* Whether the kernel's BTF (at path) has the raw tracepoint name: tp_btf can attach to it. */
+static bool has_tracepoint(const char *path, const char *name)
+{
+	struct btf *btf = btf__parse(path, NULL);
+	char type[96];
+	bool ok;
+
+	if (!btf)
+		return false;
+	snprintf(type, sizeof(type), "btf_trace_%s", name);
+	ok = btf__find_by_name_kind(btf, type, BTF_KIND_TYPEDEF) > 0;
+	btf__free(btf);
+	return ok;
+}
+
+uint64_t bpf_sched_unmeasured(const struct bpf_sched *b)
+{
+	return (b->ipi ? 0 : SM_BIT(wakeups_ipi)) | (b->wake_idle ? 0 : SM_BIT(wakeups_no_ipi));
+}
 
 void bpf_cpu_times(int ncpus, uint64_t *busy, uint64_t *idle)
 {
@@ -166,6 +192,11 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 		b->cpu_on[cfg->cpus[i]] = 1;
 	}
 	b->skel->rodata->cpu_filter = cfg->cpus != NULL;
+	/* IPIs where the kernel has the tracepoints (6.5 and later): else left out, and said */
+	b->ipi = has_tracepoint(btf, "ipi_send_cpu");
+	b->wake_idle = has_tracepoint(btf, "sched_wake_idle_without_ipi");
+	bpf_program__set_autoload(b->skel->progs.on_ipi, b->ipi);
+	bpf_program__set_autoload(b->skel->progs.on_wake_idle, b->wake_idle);
 	if (locus_sched__load(b->skel) < 0) {
 		why_load(errno, err, len);
 		locus_sched__destroy(b->skel);

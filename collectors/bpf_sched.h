@@ -45,6 +45,8 @@ void bpf_sched_detach(struct bpf_sched *b);
 void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks);
 /* Events the programs saw, all types, up to the last bpf_sched_read. */
 uint64_t bpf_sched_events(struct bpf_sched *b);
+/* The measures (SM_BIT) the programs cannot count on this kernel (IPIs before 6.5). */
+uint64_t bpf_sched_unmeasured(const struct bpf_sched *b);
 void bpf_sched_close(struct bpf_sched *b);
 
 #endif

@@ -2,6 +2,7 @@
 #ifndef LOCUS_BPF_SCHED_INT_H
 #define LOCUS_BPF_SCHED_INT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../common/u64map.h"
@@ -40,6 +41,7 @@ struct bpf_sched {
 	long delay_rate;	/* the configured timing limit */
 	int max_pairs;		/* pairs kept over the session (0: BPF_PAIRS_KEPT) */
 	unsigned char *cpu_on;	/* ncpus: the CPUs whose events are counted */
+	bool ipi, wake_idle;	/* the IPI programs load here (the kernel has their tracepoints) */
 };
 
 /* Busy and idle time of each CPU from /proc/stat, in ns (USER_HZ ticks). */

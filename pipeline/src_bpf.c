@@ -106,8 +106,8 @@ struct source *source_open_bpf(const struct source_cfg *cfg, char *err, size_t l
 				SM_BIT(switch_in_missed);
 	/* the programs keep no idle-CPU state: idle CPUs passed over are the stream's */
 	b->s.prov.unmeasured |= SM_BIT(idle_passed) | SM_BIT(idle_not_allowed) |
-				SM_BIT(idle_wait_ns) | SM_BIT(affinity_unknown) |
-				SM_BIT(wakeups_ipi) | SM_BIT(wakeups_no_ipi);
+				SM_BIT(idle_wait_ns) | SM_BIT(affinity_unknown);
+	b->s.prov.unmeasured |= bpf_sched_unmeasured(b->bs); /* IPIs where the kernel lacks them */
 	return &b->s;
 fail:
 	bpf_sched_close(b->bs);

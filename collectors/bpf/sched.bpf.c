@@ -99,6 +99,14 @@ struct {
 	__type(value, int);
 } seen SEC(".maps");
 
+/* Per CPU: when it last made a traced wakeup not yet matched to an IPI (0: none). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} ipi_wake SEC(".maps");
+
 /* This CPU's aggregate, or NULL when its events are not counted (-C). */
 static __always_inline struct lb_pcpu *me(void)
 {
@@ -399,6 +407,13 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	t->waker_cpu = bpf_get_smp_processor_id();
 	t->prev_cpu = task_cpu(p);
 	t->target_cpu = -1;
+	{ /* an IPI from here, soon, is this wakeup's */
+		__u32 zero = 0;
+		__u64 *w = bpf_map_lookup_elem(&ipi_wake, &zero);
+
+		if (w)
+			*w = bpf_ktime_get_ns();
+	}
 	waker = (int)(__u32)bpf_get_current_pid_tgid();
 	if (waker != t->pend_waker || t->pend_count >= LB_PAIR_BATCH) {
 		flush_pair(c, t, p);
@@ -406,6 +421,50 @@ int BPF_PROG(on_waking, struct task_struct *p)
 		bpf_get_current_comm(t->pend_comm, sizeof(t->pend_comm));
 	}
 	t->pend_count++;
+	return 0;
+}
+
+/* An IPI sent to dest (or a polling idle dest woken without one) right after a traced wakeup. */
+static __always_inline void ipi_seen(int dest, int polling)
+{
+	struct lb_pcpu *c = me();
+	int self = bpf_get_smp_processor_id(), cls;
+	__u32 zero = 0;
+	__u64 *w, now;
+
+	if (!c || !valid(dest) || dest == self)
+		return;
+	w = bpf_map_lookup_elem(&ipi_wake, &zero);
+	if (!w || !*w)
+		return;
+	now = bpf_ktime_get_ns();
+	if (now < *w || now - *w > LB_IPI_WINDOW_NS)
+		return;
+	*w = 0; /* one per wakeup */
+	cls = classify(self, dest);
+	if (cls < 0 || cls >= LB_CLASSES)
+		return;
+	if (polling) {
+		c->n[LB_wakeups_no_ipi]++;
+		c->no_ipi_class[cls]++;
+	} else {
+		c->n[LB_wakeups_ipi]++;
+		c->ipi_class[cls]++;
+	}
+}
+
+/* Kernels 6.5 and later; user space leaves these out where the kernel lacks them. */
+SEC("tp_btf/ipi_send_cpu")
+int BPF_PROG(on_ipi, unsigned int cpu, unsigned long callsite, void *callback)
+{
+	ipi_seen((int)cpu, 0);
+	return 0;
+}
+
+SEC("tp_btf/sched_wake_idle_without_ipi")
+int BPF_PROG(on_wake_idle, int cpu)
+{
+	ipi_seen(cpu, 1);
 	return 0;
 }
 

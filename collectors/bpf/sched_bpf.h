@@ -53,6 +53,10 @@ struct lb_pcpu {
 	unsigned long long class_max[LB_CLASSES];
 	unsigned long long class_sum_ns[LB_CLASSES];
 	unsigned long long tracked_ns;		/* tracked tasks ran here (their own runtime) */
+	/* traced wakeups from this CPU that sent an IPI, or woke a polling idle CPU without
+	 * one, by this CPU -> the CPU it went to */
+	unsigned long long ipi_class[LB_CLASSES];
+	unsigned long long no_ipi_class[LB_CLASSES];
 };	/* only unsigned long long: user space sums two of them word by word, but the
 	 * min1 and max members, which it folds by min and max */
 
@@ -63,6 +67,8 @@ struct lb_pacer {
 };
 
 #define LB_WINDOW_MS 100
+/* How long after a traced wakeup an IPI from its CPU still belongs to it (analyzers/wakeup.h). */
+#define LB_IPI_WINDOW_NS 100000
 
 /* A waker -> wakee pair (key: waker tid << 32 | wakee tid). */
 struct lb_pair {
