@@ -180,7 +180,7 @@ static void on_wake(struct wakeup *w, const struct event *e)
 		w->pairs[t->pair].count++;
 	else
 		w->r.pairs_dropped++;
-	wk_idle_at_wake(w, t);
+	wk_idle_at_wake(w, t, e->time_ns);
 	if (valid_cpu(w, e->cpu))
 		w->ipi_wake[e->cpu] = e->time_ns; /* an IPI from here, soon, is this wakeup's */
 	if (w->cfg.waking_source) {
@@ -309,9 +309,18 @@ static void on_switch(struct wakeup *w, const struct event *e)
 		prev->st.pid = e->pid;
 	current_is(w, cpu, e->sw.prev_pid, prev, e->time_ns);
 	next = tracked(w, e->sw.next_pid);
-	if (next && next->pending && e->time_ns >= next->wake_ns && next->idle_at_wake)
-		ic = idle_check(&w->idle, next->placed ? next->target_cpu : cpu, next->allowed,
-				next->idle_at_wake, next->wake_ns, e->time_ns); /* before this switch */
+	if (next && next->pending && e->time_ns >= next->wake_ns && next->idle_at_wake) {
+		int target = next->placed ? next->target_cpu : cpu;
+
+		/* before this switch is applied; with the affinity asked again when stale */
+		ic = idle_check(&w->idle, target, next->allowed, next->idle_at_wake,
+				next->wake_ns, e->time_ns);
+		if (wk_affinity_stale(w, next, &ic, e->time_ns)) {
+			wk_read_affinity(w, next, e->time_ns);
+			ic = idle_check(&w->idle, target, next->allowed, next->idle_at_wake,
+					next->wake_ns, e->time_ns);
+		}
+	}
 	account_cpu(w, cpu, e->time_ns);
 	set_curr(w, cpu, e->sw.next_pid, e->time_ns);
 	if (prev) {
@@ -376,7 +385,7 @@ static void on_fork(struct wakeup *w, const struct event *e)
 	/* a child inherits its parent's affinity (read now: taskset and numactl set theirs
 	 * after they were first woken); /proc may be too late for the child itself */
 	if (parent && w->cfg.affinity) {
-		wk_read_affinity(w, parent);
+		wk_read_affinity(w, parent, e->time_ns);
 		child->affinity_read = true;
 		if (parent->allowed) {
 			child->allowed = xcalloc((size_t)w->idle.nwords + 1, sizeof(uint64_t));

@@ -12,13 +12,14 @@
 #include "wakeup_int.h"
 
 /* t's affinity mask, asked for now (NULL: every CPU, or unknown). */
-void wk_read_affinity(struct wakeup *w, struct wk_task *t)
+void wk_read_affinity(struct wakeup *w, struct wk_task *t, uint64_t now)
 {
 	int nw = w->idle.nwords;
 	uint64_t *m = xcalloc((size_t)nw + 1, sizeof(uint64_t));
 	bool all = true, first = !t->affinity_read;
 
 	t->affinity_read = true;
+	t->affinity_at = now;
 	if (!w->cfg.affinity || w->cfg.affinity(w->cfg.affinity_ctx, t->st.tid, m, nw) < 0) {
 		free(m);
 		if (w->cfg.affinity && first && !t->allowed)
@@ -33,11 +34,18 @@ void wk_read_affinity(struct wakeup *w, struct wk_task *t)
 		free(m);
 }
 
+bool wk_affinity_stale(const struct wakeup *w, const struct wk_task *t,
+		       const struct idle_check *ic, uint64_t now)
+{
+	return w->cfg.affinity && (t->allowed || ic->verdict == IDLE_PASSED) &&
+	       now - t->affinity_at >= AFFINITY_REFRESH_NS;
+}
+
 /* What a pending wakeup needs to tell later whether it passed over an idle CPU. */
-void wk_idle_at_wake(struct wakeup *w, struct wk_task *t)
+void wk_idle_at_wake(struct wakeup *w, struct wk_task *t, uint64_t now)
 {
 	if (!t->affinity_read)
-		wk_read_affinity(w, t);
+		wk_read_affinity(w, t, now);
 	if (!t->idle_at_wake)
 		t->idle_at_wake = xcalloc((size_t)w->idle.nwords + 1, sizeof(uint64_t));
 	idle_snapshot(&w->idle, t->idle_at_wake);

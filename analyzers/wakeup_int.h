@@ -21,6 +21,7 @@ struct wk_task {
 	int32_t target_cpu;
 	int pair;		/* index of the pair, -1 none */
 	bool affinity_read;	/* allowed was asked for */
+	uint64_t affinity_at;	/* when (trace time) */
 	uint64_t *allowed;	/* its affinity mask, NULL: every CPU */
 	uint64_t *idle_at_wake;	/* the CPUs idle at the pending wakeup */
 };
@@ -30,10 +31,18 @@ static inline bool valid_cpu(const struct wakeup *w, int32_t cpu)
 	return cpu >= 0 && cpu < w->r.ncpus;
 }
 
-/* Ask for t's affinity mask now (a task gone keeps what it had). */
-void wk_read_affinity(struct wakeup *w, struct wk_task *t);
-/* At a wakeup of t: its affinity (first time) and the CPUs idle now. */
-void wk_idle_at_wake(struct wakeup *w, struct wk_task *t);
+/* Ask for t's affinity mask now, at trace time now (a task gone keeps what it had). */
+void wk_read_affinity(struct wakeup *w, struct wk_task *t, uint64_t now);
+/* At a wakeup of t, at now: its affinity (first time) and the CPUs idle now. */
+void wk_idle_at_wake(struct wakeup *w, struct wk_task *t, uint64_t now);
+/*
+ * Whether t's affinity is worth asking for again before judging a wakeup: it
+ * was pinned, or the wakeup would count as passed over, and the last read is
+ * AFFINITY_REFRESH_NS old (a task started pinned and let go later is seen).
+ */
+bool wk_affinity_stale(const struct wakeup *w, const struct wk_task *t,
+		       const struct idle_check *ic, uint64_t now);
+#define AFFINITY_REFRESH_NS 100000000ull
 /* A timed wakeup of t that waited on target, and what idle_check said of it. */
 void wk_count_idle(struct wakeup *w, const struct wk_task *t, const struct idle_check *ic,
 		   int32_t target);

@@ -65,6 +65,8 @@ struct source_ops {
 	/* After the last drain: complete the results. */
 	void (*finish)(struct source *s);
 	void (*close)(struct source *s);
+	/* Follow one more task (and its children) from now on; NULL: a file, nothing to follow. */
+	void (*track)(struct source *s, pid_t tid);
 };
 
 struct source {

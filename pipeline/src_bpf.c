@@ -66,8 +66,16 @@ static void b_close(struct source *s)
 	free(b);
 }
 
+static void b_track(struct source *s, pid_t tid)
+{
+	char err[160];
+
+	if (bpf_sched_track(((struct bpf_src *)s)->bs, tid, err, sizeof(err)) < 0)
+		locus_verbose("%s", err);
+}
+
 static const struct source_ops bpf_ops = {
-	"bpf", b_enable, b_wait, b_drain, b_snapshot, b_stop, b_finish, b_close,
+	"bpf", b_enable, b_wait, b_drain, b_snapshot, b_stop, b_finish, b_close, b_track,
 };
 
 struct source *source_open_bpf(const struct source_cfg *cfg, char *err, size_t len)

@@ -155,8 +155,13 @@ static void st_close(struct source *s)
 	free(st);
 }
 
+static void st_track(struct source *s, pid_t tid)
+{
+	wakeup_track(&s->an, tid); /* before the reader runs: no lock needed */
+}
+
 static const struct source_ops stream_ops = {
-	"perf", st_enable, st_wait, st_drain, st_snapshot, st_stop, st_finish, st_close,
+	"perf", st_enable, st_wait, st_drain, st_snapshot, st_stop, st_finish, st_close, st_track,
 };
 
 struct source *source_open_stream(const struct source_cfg *cfg, char *err, size_t len)

@@ -180,6 +180,16 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 	    schedstat_read(SCHEDSTAT_PATH, &t->ss_before, t->ss_why, sizeof(t->ss_why)) < 0)
 		schedstat_release(&t->ss_before);
 	t->src->ops->enable(t->src);
+	/* threads an added process started while the source opened: events flow now, so
+	 * any later thread comes with a fork event */
+	for (int i = 0; i < cfg->nadded && t->src->ops->track; i++) {
+		pid_t *tids = NULL;
+		int n = proc_tids(cfg->added[i], &tids);
+
+		for (int k = 0; k < n; k++)
+			t->src->ops->track(t->src, tids[k]);
+		free(tids);
+	}
 	if ((t->src->streams || t->mem_on) &&
 	    pthread_create(&t->thread, NULL, reader_main, t) != 0) {
 		snprintf(err, len, "cannot start the reader thread");

@@ -30,6 +30,19 @@ check "exit-code: says why it stops" grep -q "no run measured a metric" "$TMP/co
 expect_eq "without --exit-code a worse metric still exits 0" 0 \
 	"$("$LOCUS" diff -q $FIX/base.json $FIX/slower2x.json >/dev/null 2>&1; echo $?)"
 
+# The account names what moved first: a --pin 0,0 batch against a --pin 0,1 batch is a
+# locality shift (every wakeup on the same CPU, then every one across the LLC).
+if have_root; then
+	for pin in 0,0 0,1; do
+		"$LOCUS" run -q -r 3 --metric pingpong --json "$TMP/pin$pin.json" -- \
+			"$LOCUS" bench pingpong --pin "$pin" --loops 3000 >/dev/null 2>&1
+	done
+	"$LOCUS" diff -q "$TMP/pin0,0.json" "$TMP/pin0,1.json" >"$TMP/pin.txt" 2>/dev/null
+	first=$(sed -n '/What changed/,$p' "$TMP/pin.txt" | sed -n '3p')
+	check "diff --pin 0,0 -> 0,1: the locality shift comes first ('$first')" \
+		grep -Eq '^     (same-CPU|shared-LLC|SMT-sibling|same-node|other-node) wakeups' <<<"$first"
+fi
+
 # A repository of 8 commits: the benchmark's score drops at c6; c4 cannot run it (skipped).
 if ! command -v git >/dev/null; then
 	skip "git is not installed"

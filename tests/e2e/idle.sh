@@ -58,6 +58,45 @@ s = json.load(open(sys.argv[1]))["schedstat"]
 assert s["available"] is False and "CONFIG_SCHEDSTATS" in s["reason"], s' "$TMP/p.json"
 fi
 
+# Tasks started pinned to CPU 0 and let go after a second: not allowed before, passed over
+# after (the affinity is asked again); the oracle is CPU 1's own idle time in the same run.
+taskset -c 0 "$LOCUS" bench pingpong --pairs 3 --loops 1000000 >/dev/null &
+pp=$!
+(sleep 1; taskset -a -p -c 0-1 "$pp" >/dev/null) &
+timeout 10 "$LOCUS" run -q --collector perf -p "$pp" --json "$TMP/u.json" -- sleep 2.5 >/dev/null 2>&1
+kill "$pp" 2>/dev/null
+wait
+check "pinned then let go: not allowed, then passed over" python3 - "$TMP/u.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["wakeups"]
+cpus = {c["cpu"]: c for c in d["cpus"]}
+idle1 = cpus[1]["idle_ns"] / d["sched"]["span_ns"]
+print("passed", w["idle_passed_over"], "not allowed", w["idle_not_allowed"], "cpu1 idle %.0f%%" % (100 * idle1))
+if idle1 >= 0.1:
+    assert w["idle_not_allowed"] > 0 and w["idle_passed_over"] > 0, w
+EOF
+
+# --pin 0,0: CPU 1 idles but is not allowed, nothing passed over, no IPIs; --pin 0,1: an IPI
+# or a polling wakeup for nearly every cross-CPU wakeup (where the CPUs were mostly idle).
+"$LOCUS" run -q --collector perf --json "$TMP/p00.json" -- "$LOCUS" bench pingpong --pin 0,0 --loops 5000 >/dev/null 2>&1
+"$LOCUS" run -q --collector perf --json "$TMP/p01.json" -- "$LOCUS" bench pingpong --pin 0,1 --loops 5000 >/dev/null 2>&1
+check "--pin 0,0 and --pin 0,1: idle CPUs and IPIs as the pinning says" python3 - "$TMP/p00.json" "$TMP/p01.json" <<'EOF'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+wa, wb = a["wakeups"], b["wakeups"]
+idle = lambda d, c: {x["cpu"]: x for x in d["cpus"]}[c]["idle_ns"] / d["sched"]["span_ns"]
+print("0,0: passed", wa["idle_passed_over"], "not allowed", wa["idle_not_allowed"], "ipi", wa["ipi_sent"], "poll", wa["polling_idle_no_ipi"], "cpu1 idle %.0f%%" % (100 * idle(a, 1)))
+assert wa["idle_passed_over"] <= 3, wa  # the main thread's join at most
+if idle(a, 1) >= 0.5:
+    assert wa["idle_not_allowed"] >= 0.5 * a["latency"]["wake_to_run_ns"]["count"], wa
+assert wa["ipi_sent"] + wa["polling_idle_no_ipi"] <= 0.01 * wa["total"] + 5, wa
+remote = sum(v for k, v in wb["by_class"].items() if k != "same_cpu")
+print("0,1: remote", remote, "ipi", wb["ipi_sent"], "poll", wb["polling_idle_no_ipi"])
+if min(idle(b, 0), idle(b, 1)) >= 0.3:
+    assert wb["ipi_sent"] + wb["polling_idle_no_ipi"] >= 0.8 * remote, wb
+EOF
+
 # IPIs: remote wakeups of a ping-pong on two CPUs, with perf counting the same tracepoints
 # over the same run as the oracle (locus attributes a subset: those its traced wakeups sent).
 perf stat -x, -e ipi:ipi_send_cpu,sched:sched_wake_idle_without_ipi -o "$TMP/ps.txt" -- \
