@@ -23,7 +23,7 @@ void wakeup_init(struct wakeup *w, const struct wakeup_cfg *cfg)
 	for (int c = 0; c < w->r.ncpus; c++)
 		w->cpu_curr[c] = -1;
 	idle_init(&w->idle, cfg->topo);
-	w->ipi_wake = xcalloc((size_t)w->r.ncpus + 1, sizeof(uint64_t));
+	w->ipi_armed = xcalloc((size_t)w->r.ncpus + 1, sizeof(bool));
 	w->r.prov.affinity_known = cfg->affinity != NULL;
 }
 
@@ -182,7 +182,7 @@ static void on_wake(struct wakeup *w, const struct event *e)
 		w->r.pairs_dropped++;
 	wk_idle_at_wake(w, t, e->time_ns);
 	if (valid_cpu(w, e->cpu))
-		w->ipi_wake[e->cpu] = e->time_ns; /* an IPI from here, soon, is this wakeup's */
+		w->ipi_armed[e->cpu] = true; /* the next IPI from here, before anything else */
 	if (w->cfg.waking_source) {
 		t->prev_cpu = e->wake.target_cpu; /* waking: the CPU it last ran on */
 	} else {
@@ -429,6 +429,8 @@ void wakeup_add(struct wakeup *w, const struct event *e)
 		if (valid_cpu(w, e->cpu))
 			current_is(w, e->cpu, e->tid, cur, e->time_ns);
 	}
+	if ((e->type == EV_SWITCH || e->type == EV_WAKING) && valid_cpu(w, e->cpu))
+		w->ipi_armed[e->cpu] = false; /* an IPI after this is not an earlier wakeup's */
 	switch (e->type) {
 	case EV_WAKING:
 		on_wake(w, e);
@@ -525,6 +527,6 @@ void wakeup_release(struct wakeup *w)
 	free(w->cpu_since);
 	free(w->cpu_curr);
 	idle_release(&w->idle);
-	free(w->ipi_wake);
+	free(w->ipi_armed);
 	memset(w, 0, sizeof(*w));
 }

@@ -40,15 +40,13 @@ struct wakeup {
 	uint64_t *cpu_since;		/* per CPU: time of its last switch */
 	int32_t *cpu_curr;		/* per CPU: tid running since then, -1 unknown */
 	struct idle_track idle;		/* which CPUs are idle: wakeups that passed one over */
-	uint64_t *ipi_wake;		/* per CPU: time of its last traced wakeup not yet matched
-					 * to an IPI (0: none) */
+	bool *ipi_armed;		/* per CPU: it made a traced wakeup, and no switch,
+					 * wakeup or IPI came since */
 };
 
 void wakeup_init(struct wakeup *w, const struct wakeup_cfg *cfg);
 /* Follow tid (and, through fork events, its children). */
 void wakeup_track(struct wakeup *w, int32_t tid);
-/* How long after a wakeup an IPI from its CPU still belongs to it (the same ttwu call). */
-#define WAKEUP_IPI_WINDOW_NS 100000
 /* Feed one event; events must come in time order. */
 void wakeup_add(struct wakeup *w, const struct event *e);
 /* End of stream: close open intervals and fill the task and pair tables. */

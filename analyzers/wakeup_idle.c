@@ -79,16 +79,13 @@ void wk_count_idle(struct wakeup *w, const struct wk_task *t, const struct idle_
 void wk_on_ipi(struct wakeup *w, const struct event *e)
 {
 	struct sched_results *r = &w->r;
-	uint64_t at;
 	enum locality cls;
 
-	if (!valid_cpu(w, e->cpu) || !valid_cpu(w, e->ipi.cpu) || e->ipi.cpu == e->cpu)
+	/* the IPI of a traced wakeup comes from its CPU before anything else happens there */
+	if (!valid_cpu(w, e->cpu) || !valid_cpu(w, e->ipi.cpu) || e->ipi.cpu == e->cpu ||
+	    !w->ipi_armed[e->cpu])
 		return;
-	at = w->ipi_wake[e->cpu];
-	/* the IPI of a traced wakeup comes from its CPU within the same wakeup call */
-	if (!at || e->time_ns < at || e->time_ns - at > WAKEUP_IPI_WINDOW_NS)
-		return;
-	w->ipi_wake[e->cpu] = 0; /* one per wakeup */
+	w->ipi_armed[e->cpu] = false; /* one per wakeup */
 	cls = topology_class(r->topo, e->cpu, e->ipi.cpu);
 	if (e->type == EV_IPI) {
 		r->wakeups_ipi++;

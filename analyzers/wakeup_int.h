@@ -48,7 +48,8 @@ void wk_count_idle(struct wakeup *w, const struct wk_task *t, const struct idle_
 		   int32_t target);
 /*
  * An IPI sent from e->cpu (EV_IPI), or a polling idle CPU woken without one
- * (EV_WAKE_IDLE): counted for the traced wakeup its CPU made just before.
+ * (EV_WAKE_IDLE): counted for the traced wakeup its CPU made last, when no
+ * switch, wakeup or other IPI came on that CPU in between.
  */
 void wk_on_ipi(struct wakeup *w, const struct event *e);
 

@@ -99,14 +99,6 @@ struct {
 	__type(value, int);
 } seen SEC(".maps");
 
-/* Per CPU: when it last made a traced wakeup not yet matched to an IPI (0: none). */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} ipi_wake SEC(".maps");
-
 /* This CPU's aggregate, or NULL when its events are not counted (-C). */
 static __always_inline struct lb_pcpu *me(void)
 {
@@ -388,6 +380,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	if (!c)
 		return 0;
 	note(c, LB_EV_WAKING);
+	c->ipi_armed = 0; /* another wakeup: an IPI after it is not the last one's */
 	t = tracked(p);
 	if (!t)
 		return 0;
@@ -407,13 +400,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	t->waker_cpu = bpf_get_smp_processor_id();
 	t->prev_cpu = task_cpu(p);
 	t->target_cpu = -1;
-	{ /* an IPI from here, soon, is this wakeup's */
-		__u32 zero = 0;
-		__u64 *w = bpf_map_lookup_elem(&ipi_wake, &zero);
-
-		if (w)
-			*w = bpf_ktime_get_ns();
-	}
+	c->ipi_armed = 1; /* the next IPI from here, before a switch or wakeup, is this one's */
 	waker = (int)(__u32)bpf_get_current_pid_tgid();
 	if (waker != t->pend_waker || t->pend_count >= LB_PAIR_BATCH) {
 		flush_pair(c, t, p);
@@ -424,23 +411,18 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	return 0;
 }
 
-/* An IPI sent to dest (or a polling idle dest woken without one) right after a traced wakeup. */
+/*
+ * An IPI sent to dest (or a polling idle dest woken without one) by this CPU
+ * after its last traced wakeup and before anything else happened here.
+ */
 static __always_inline void ipi_seen(int dest, int polling)
 {
 	struct lb_pcpu *c = me();
 	int self = bpf_get_smp_processor_id(), cls;
-	__u32 zero = 0;
-	__u64 *w, now;
 
-	if (!c || !valid(dest) || dest == self)
+	if (!c || !c->ipi_armed || !valid(dest) || dest == self)
 		return;
-	w = bpf_map_lookup_elem(&ipi_wake, &zero);
-	if (!w || !*w)
-		return;
-	now = bpf_ktime_get_ns();
-	if (now < *w || now - *w > LB_IPI_WINDOW_NS)
-		return;
-	*w = 0; /* one per wakeup */
+	c->ipi_armed = 0; /* one per wakeup */
 	cls = classify(self, dest);
 	if (cls < 0 || cls >= LB_CLASSES)
 		return;
@@ -579,6 +561,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	if (!c)
 		return 0;
 	note(c, LB_EV_SWITCH);
+	c->ipi_armed = 0;
 	t = prev_pid ? tracked(prev) : 0;
 	if (t) {
 		unsigned int st = prev->__state;

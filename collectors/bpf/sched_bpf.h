@@ -57,6 +57,9 @@ struct lb_pcpu {
 	 * one, by this CPU -> the CPU it went to */
 	unsigned long long ipi_class[LB_CLASSES];
 	unsigned long long no_ipi_class[LB_CLASSES];
+	unsigned long long ipi_armed;		/* a traced wakeup was made here and no switch,
+						 * wakeup or IPI came since (not a count: the
+						 * reader never uses its sum) */
 };	/* only unsigned long long: user space sums two of them word by word, but the
 	 * min1 and max members, which it folds by min and max */
 
@@ -67,8 +70,7 @@ struct lb_pacer {
 };
 
 #define LB_WINDOW_MS 100
-/* How long after a traced wakeup an IPI from its CPU still belongs to it (analyzers/wakeup.h). */
-#define LB_IPI_WINDOW_NS 100000
+
 
 /* A waker -> wakee pair (key: waker tid << 32 | wakee tid). */
 struct lb_pair {

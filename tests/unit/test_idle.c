@@ -203,7 +203,7 @@ static struct event ipi(int cpu, uint64_t t, int dest, bool polling)
 	return e;
 }
 
-/* An IPI (or a polling wakeup) counts for the traced wakeup its CPU just made, once. */
+/* An IPI (or a polling wakeup) counts for the traced wakeup its CPU just made, once, before anything else there. */
 static void ipis(void **state)
 {
 	struct topology t;
@@ -213,7 +213,7 @@ static void ipis(void **state)
 	struct event ev[] = {
 		wake(0, 1000, 50, 200, 4), ipi(0, 1500, 4, false), /* counted: SMT sibling */
 		ipi(0, 1600, 4, false),				  /* a second one: not the wakeup's */
-		wake(0, 5000, 50, 201, 2), ipi(0, 5000 + WAKEUP_IPI_WINDOW_NS + 1, 2, false), /* late */
+		wake(0, 5000, 50, 201, 2), sw(0, 5100, 50, 0), ipi(0, 5200, 2, false), /* after a switch */
 		wake(1, 9000, 51, 202, 0), ipi(1, 9100, 0, true),	  /* polling, same LLC */
 		ipi(2, 9200, 6, false),				  /* no traced wakeup on CPU 2 */
 	};

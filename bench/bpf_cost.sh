@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# bpf_cost.sh - what each BPF program of the default collector costs per event, from the
+# kernel's own accounting (kernel.bpf_stats_enabled: run_time_ns / run_cnt per program),
+# for this build and, with LOCUS_BASE=path, an earlier one, interleaved N times; medians.
+# The workload is the pinned ping-pong (cross-CPU wakeups: every program fires).
+# Usage: bench/bpf_cost.sh [N] (needs root and bpftool)
+set -u
+cd "$(dirname "$0")/.."
+N=${1:-3}
+TMP=$(mktemp -d)
+old_stats=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo 0)
+trap 'echo "$old_stats" >/proc/sys/kernel/bpf_stats_enabled; rm -rf "$TMP"' EXIT
+[ "$(id -u)" -eq 0 ] || { echo "bpf_cost.sh: needs root" >&2; exit 1; }
+command -v bpftool >/dev/null || { echo "bpf_cost.sh: needs bpftool" >&2; exit 1; }
+echo 1 >/proc/sys/kernel/bpf_stats_enabled
+
+builds="new:$PWD/locus"
+[ -n "${LOCUS_BASE:-}" ] && builds="$builds base:$LOCUS_BASE"
+
+# sample BUILD_LABEL BINARY ROUND: the programs' counts near the end of a 4-second run
+sample() {
+	local label=$1 bin=$2 round=$3
+	"$bin" run -q --collector bpf -- "$PWD/locus" bench pingpong --pin 0,1 --loops 400000 \
+		>/dev/null 2>&1 &
+	local pid=$!
+	sleep 3
+	bpftool prog show -j >"$TMP/$label.$round.json" 2>/dev/null
+	wait "$pid"
+}
+
+for r in $(seq 1 "$N"); do
+	for b in $builds; do
+		sample "${b%%:*}" "${b#*:}" "$r"
+	done
+done
+
+python3 - "$TMP" $builds <<'EOF'
+import glob, json, os, statistics, sys
+tmp, builds = sys.argv[1], [b.split(":")[0] for b in sys.argv[2:]]
+progs = ["on_waking", "on_wakeup_new", "on_migrate", "on_switch", "on_fork", "on_exit",
+         "on_ipi", "on_wake_idle"]
+cost = {b: {p: [] for p in progs} for b in builds}
+for b in builds:
+    for f in glob.glob(os.path.join(tmp, b + ".*.json")):
+        for p in json.load(open(f)):
+            name = p.get("name", "")
+            if name in progs and p.get("run_cnt"):
+                cost[b][name].append((p["run_time_ns"] / p["run_cnt"], p["run_cnt"]))
+print("| program | " + " | ".join("%s ns/event (events)" % b for b in builds) + " |")
+print("| --- |" + " --- |" * len(builds))
+for p in progs:
+    cells = []
+    for b in builds:
+        v = cost[b][p]
+        cells.append("%.0f (%d)" % (statistics.median(x for x, _ in v), statistics.median(n for _, n in v)) if v else "-")
+    print("| %s | %s |" % (p, " | ".join(cells)))
+EOF
