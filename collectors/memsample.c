@@ -72,10 +72,9 @@ void mem_plan_for_record(struct mem_plan *p)
 /* Each event's kernel id on each CPU, to tell the file which event a sample is from. */
 static int map_ids(struct mem_collector *m, char *err, size_t len)
 {
-	int idx = 0;
+	uint32_t idx = 0;
 
-	m->ids = xcalloc((size_t)m->plan.n * (size_t)perf_cpu_map__nr(m->cpus) + 1,
-			 sizeof(*m->ids));
+	u64map_init(&m->ids);
 	for (int l = 0; l < m->nlists; l++) {
 		struct perf_evsel *e;
 
@@ -89,7 +88,7 @@ static int map_ids(struct mem_collector *m, char *err, size_t len)
 						 m->plan.name[idx], strerror(errno));
 					return -1;
 				}
-				m->ids[m->nids++] = (struct mem_id){ v.id, idx };
+				u64map_put(&m->ids, v.id, idx);
 			}
 			idx++;
 		}
@@ -106,7 +105,6 @@ int mem_open(struct mem_collector *m, const int *cpus, int ncpus, int pages, boo
 	counters_lib_init();
 	if (mem_plan_build(NULL, &m->plan, err, len) < 0)
 		return -1;
-	m->record = record;
 	if (record)
 		mem_plan_for_record(&m->plan);
 	m->cpus = cpu_map_new(cpus, ncpus);
@@ -165,7 +163,9 @@ static int parse(const union perf_event *ev, struct event *e)
 	return 0;
 }
 
-void mem_read(struct mem_collector *m, event_sink sink, void *ctx)
+/* Every record of every ring, once, to fn; the lost counts noted on the way. */
+static void each_record(struct mem_collector *m, void (*fn)(void *ctx, const union perf_event *ev),
+			void *ctx)
 {
 	for (int i = 0; i < m->nlists; i++) {
 		struct perf_mmap *map;
@@ -177,18 +177,9 @@ void mem_read(struct mem_collector *m, event_sink sink, void *ctx)
 			if (perf_mmap__read_init(map) < 0)
 				continue;
 			while ((ev = perf_mmap__read_event(map))) {
-				struct event e;
-
-				if (ev->header.type == PERF_RECORD_SAMPLE) {
-					if (parse(ev, &e) == 0) {
-						m->samples++;
-						sink(ctx, &e);
-					} else {
-						m->undecodable++;
-					}
-				} else if (ev->header.type == PERF_RECORD_LOST) {
+				if (ev->header.type == PERF_RECORD_LOST)
 					m->lost += ev->lost.lost;
-				}
+				fn(ctx, ev);
 				perf_mmap__consume(map);
 			}
 			perf_mmap__read_done(map);
@@ -196,58 +187,77 @@ void mem_read(struct mem_collector *m, event_sink sink, void *ctx)
 	}
 }
 
+struct read_ctx {
+	struct mem_collector *m;
+	event_sink sink;
+	mem_raw_sink raw;
+	void *ctx;
+};
+
+static void decoded(void *arg, const union perf_event *ev)
+{
+	struct read_ctx *r = arg;
+	struct event e;
+
+	if (ev->header.type != PERF_RECORD_SAMPLE)
+		return;
+	if (parse(ev, &e) == 0) {
+		r->m->samples++;
+		r->sink(r->ctx, &e);
+	} else {
+		r->m->undecodable++;
+	}
+}
+
+void mem_read(struct mem_collector *m, event_sink sink, void *ctx)
+{
+	struct read_ctx r = { m, sink, NULL, ctx };
+
+	each_record(m, decoded, &r);
+}
+
+/* The plan index of the event whose kernel id is id, or -1. */
 static int id_index(const struct mem_collector *m, uint64_t id)
 {
-	for (int i = 0; i < m->nids; i++)
-		if (m->ids[i].id == id)
-			return m->ids[i].idx;
-	return -1;
+	const uint32_t *idx = u64map_get(&m->ids, id);
+
+	return idx ? (int)*idx : -1;
+}
+
+static void raw_record(void *arg, const union perf_event *ev)
+{
+	struct read_ctx *r = arg;
+	uint64_t id;
+	int idx;
+
+	if (ev->header.size < sizeof(ev->header) + 8)
+		return;
+	if (ev->header.type != PERF_RECORD_SAMPLE) {
+		/* sample_id_all: the id is the record's last word */
+		memcpy(&id, (const uint8_t *)ev + ev->header.size - 8, 8);
+		r->raw(r->ctx, ev, id_index(r->m, id));
+		return;
+	}
+	memcpy(&id, (const uint8_t *)ev + sizeof(ev->header), 8); /* IDENTIFIER leads */
+	idx = id_index(r->m, id);
+	if (idx < 0) {
+		r->m->undecodable++;
+		return;
+	}
+	r->m->samples++;
+	r->raw(r->ctx, ev, idx);
 }
 
 void mem_read_raw(struct mem_collector *m, mem_raw_sink sink, void *ctx)
 {
-	for (int i = 0; i < m->nlists; i++) {
-		struct perf_mmap *map;
+	struct read_ctx r = { m, NULL, sink, ctx };
 
-		perf_evlist__for_each_mmap(m->lists[i], map, false)
-		{
-			union perf_event *ev;
-
-			if (perf_mmap__read_init(map) < 0)
-				continue;
-			while ((ev = perf_mmap__read_event(map))) {
-				uint64_t id = 0;
-				int idx;
-
-				if (ev->header.type == PERF_RECORD_SAMPLE &&
-				    ev->header.size >= sizeof(ev->header) + 8) {
-					memcpy(&id, (const uint8_t *)ev + sizeof(ev->header), 8);
-					idx = id_index(m, id);
-					if (idx < 0) {
-						m->undecodable++;
-					} else {
-						m->samples++;
-						sink(ctx, ev, idx);
-					}
-				} else {
-					if (ev->header.type == PERF_RECORD_LOST)
-						m->lost += ev->lost.lost;
-					if (ev->header.size >= sizeof(ev->header) + 8) {
-						/* sample_id_all: the id is the record's last word */
-						memcpy(&id, (const uint8_t *)ev + ev->header.size - 8, 8);
-						sink(ctx, ev, id_index(m, id));
-					}
-				}
-				perf_mmap__consume(map);
-			}
-			perf_mmap__read_done(map);
-		}
-	}
+	each_record(m, raw_record, &r);
 }
 
 void mem_close(struct mem_collector *m)
 {
-	free(m->ids);
+	u64map_release(&m->ids);
 	for (int i = 0; i < m->nlists; i++)
 		perf_evlist__delete(m->lists[i]);
 	if (m->cpus)

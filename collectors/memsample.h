@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/u64map.h"
 #include "../model/event.h"
 #include "pmu_event.h"
 
@@ -19,9 +20,7 @@ struct mem_collector {
 	struct perf_cpu_map *cpus;
 	struct perf_thread_map *threads;
 	struct mem_plan plan;		/* the attributes as opened (precise level found) */
-	bool record;			/* opened for a recording: samples carry IDENTIFIER */
-	struct mem_id { uint64_t id; int idx; } *ids; /* the kernel's ids: plan index */
-	int nids;
+	struct u64map ids;		/* a recording's: the kernel's ids -> plan index */
 	uint64_t samples, lost, undecodable;
 };
 
