@@ -56,9 +56,7 @@ struct event {
 			int32_t pid;
 		} exit;
 		struct {
-			int32_t cpu;		/* the target CPU */
-			uint64_t callback;	/* ipi_send_cpu: the function run there, 0 for a
-						 * reschedule IPI */
+			int32_t cpu;		/* the CPU the IPI (or the polling wakeup) went to */
 		} ipi;
 		struct {
 			uint64_t lost;
