@@ -28,14 +28,19 @@ void idle_init(struct idle_track *it, const struct topology *t)
 	it->from = xcalloc((size_t)n + 1, sizeof(uint64_t));
 	it->to = xcalloc((size_t)n + 1, sizeof(uint64_t));
 	it->known = xcalloc((size_t)n + 1, sizeof(bool));
+	/* a mask per group, kept in the row of its first CPU: the few rows a check reads
+	 * stay in cache (a row per CPU missed it on every wakeup at 512 CPUs) */
 	for (int k = 0; k < 3; k++) {
 		it->near[k] = xcalloc((size_t)n * (size_t)it->nwords + 1, sizeof(uint64_t));
+		it->leader[k] = xcalloc((size_t)n + 1, sizeof(int));
 		for (int a = 0; a < n; a++) {
-			int ga = topology_group(t, a, level[k]);
+			int ga = topology_group(t, a, level[k]), first = 0;
 
-			for (int b = 0; b < n; b++)
-				if (b != a && ga >= 0 && topology_group(t, b, level[k]) == ga)
-					set_bit(it->near[k] + (size_t)a * (size_t)it->nwords, b, true);
+			while (ga >= 0 && topology_group(t, first, level[k]) != ga)
+				first++;
+			it->leader[k][a] = ga >= 0 ? first : -1;
+			if (ga >= 0)
+				set_bit(it->near[k] + (size_t)first * (size_t)it->nwords, a, true);
 		}
 	}
 }
@@ -46,8 +51,10 @@ void idle_release(struct idle_track *it)
 	free(it->from);
 	free(it->to);
 	free(it->known);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 3; k++) {
 		free(it->near[k]);
+		free(it->leader[k]);
+	}
 	memset(it, 0, sizeof(*it));
 }
 
@@ -114,11 +121,15 @@ struct idle_check idle_check(const struct idle_track *it, int target, const uint
 	}
 	r.verdict = IDLE_PASSED;
 	for (int k = 0; k < 3; k++) { /* the closest: core, then LLC, then node */
-		const uint64_t *near = it->near[k] + (size_t)target * (size_t)nw;
+		const uint64_t *near;
 
+		if (it->leader[k][target] < 0)
+			continue;
+		near = it->near[k] + (size_t)it->leader[k][target] * (size_t)nw;
 		for (int w = 0; w < nw; w++) {
 			uint64_t cand = (it->idle[w] | at_wake[w]) & near[w] &
-					(allowed ? allowed[w] : ~0ull);
+					(allowed ? allowed[w] : ~0ull) &
+					~(w == target / 64 ? 1ull << (target % 64) : 0);
 
 			if (cand) {
 				r.closest = k == 0 ? LOC_SMT : k == 1 ? LOC_LLC : LOC_NODE;
@@ -127,10 +138,12 @@ struct idle_check idle_check(const struct idle_track *it, int target, const uint
 			}
 		}
 	}
-	for (int w = 0; w < nw; w++) {
+	/* the longest overlap; the whole wait as soon as one CPU idled through it (on a
+	 * mostly idle machine, the first candidate: no walk over every idle CPU) */
+	for (int w = 0; w < nw && r.wait_ns < run - wake; w++) {
 		uint64_t cand = (it->idle[w] | at_wake[w]) & (allowed ? allowed[w] : ~0ull);
 
-		while (cand) {
+		while (cand && r.wait_ns < run - wake) {
 			int c = w * 64 + __builtin_ctzll(cand);
 			uint64_t o;
 

@@ -23,7 +23,8 @@ struct idle_track {
 	int ncpus, nwords;		/* nwords 64-bit words per CPU mask */
 	uint64_t *idle;			/* CPUs idle now */
 	uint64_t *from, *to;		/* per CPU: start and end of its last idle period */
-	uint64_t *near[3];		/* per CPU, a mask each: its core, its LLC, its node */
+	uint64_t *near[3];		/* masks of the cores, LLCs, nodes: in their first CPU's row */
+	int *leader[3];			/* per CPU: that first CPU of its core, LLC, node (-1) */
 	bool *known;			/* per CPU: its state was seen */
 };
 
