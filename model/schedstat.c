@@ -262,6 +262,28 @@ back:
 	return -1;
 }
 
+static bool listed(const int *cpus, int n, int cpu)
+{
+	for (int i = 0; i < n; i++)
+		if (cpus[i] == cpu)
+			return true;
+	return false;
+}
+
+void schedstat_keep_cpus(struct schedstat *s, const int *cpus, int n)
+{
+	int kc = 0, kd = 0;
+
+	for (int i = 0; i < s->ncpus; i++)
+		if (listed(cpus, n, s->cpus[i].cpu))
+			s->cpus[kc++] = s->cpus[i];
+	for (int i = 0; i < s->ndoms; i++)
+		if (listed(cpus, n, s->doms[i].cpu))
+			s->doms[kd++] = s->doms[i];
+	s->ncpus = kc;
+	s->ndoms = kd;
+}
+
 void schedstat_release(struct schedstat *s)
 {
 	free(s->cpus);

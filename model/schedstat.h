@@ -81,6 +81,8 @@ int schedstat_parse(const char *text, struct schedstat *s, char *err, size_t len
  */
 int schedstat_delta(const struct schedstat *before, const struct schedstat *after,
 		    struct schedstat *out, char *err, size_t len);
+/* Keep only the CPUs in cpus (and their domains): a run limited with -C. */
+void schedstat_keep_cpus(struct schedstat *s, const int *cpus, int n);
 void schedstat_release(struct schedstat *s);
 
 /* Names: "busy", "idle", "newly_idle"; the counters' JSON keys. */

@@ -176,9 +176,18 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 	if (cfg->memory && !cfg->record_path) /* a recording's source writes them to its file */
 		start_memory(t, cfg);
 	/* scheduler-domain counters: a snapshot now, the deltas at the stop */
-	if (schedstat_enable(&t->ss_restore, t->ss_why, sizeof(t->ss_why)) < 0 ||
-	    schedstat_read(SCHEDSTAT_PATH, &t->ss_before, t->ss_why, sizeof(t->ss_why)) < 0)
+	if (cfg->record_path) { /* a file does not keep them yet: no snapshot, no sysctl */
+		snprintf(t->ss_why, sizeof(t->ss_why), "not stored in recordings");
+	} else if (schedstat_enable(&t->ss_restore, t->ss_why, sizeof(t->ss_why)) < 0 ||
+		   schedstat_read(SCHEDSTAT_PATH, &t->ss_before, t->ss_why,
+				  sizeof(t->ss_why)) < 0) {
 		schedstat_release(&t->ss_before);
+	} else if (cfg->cpus) { /* -C: the counters of those CPUs only */
+		t->ss_ncpus = cfg->ncpus;
+		t->ss_cpus = xmalloc((size_t)cfg->ncpus * sizeof(int) + 1);
+		memcpy(t->ss_cpus, cfg->cpus, (size_t)cfg->ncpus * sizeof(int));
+		schedstat_keep_cpus(&t->ss_before, t->ss_cpus, t->ss_ncpus);
+	}
 	t->src->ops->enable(t->src);
 	/* threads an added process started while the source opened: events flow now, so
 	 * any later thread comes with a fork event */
@@ -227,6 +236,8 @@ void tracer_stop(struct tracer *t)
 		struct schedstat after;
 
 		if (schedstat_read(SCHEDSTAT_PATH, &after, t->ss_why, sizeof(t->ss_why)) == 0) {
+			if (t->ss_cpus)
+				schedstat_keep_cpus(&after, t->ss_cpus, t->ss_ncpus);
 			t->ss_ok = schedstat_delta(&t->ss_before, &after, &t->ss_delta, t->ss_why,
 						   sizeof(t->ss_why)) == 0;
 			schedstat_release(&after);
@@ -279,6 +290,7 @@ void tracer_release(struct tracer *t)
 	t->src = NULL;
 	schedstat_release(&t->ss_before);
 	schedstat_release(&t->ss_delta);
+	free(t->ss_cpus);
 	schedstat_restore(t->ss_restore);
 	pthread_mutex_destroy(&t->lock);
 }

@@ -175,8 +175,10 @@ void sched_ipi_text(FILE *f, const struct sched_results *r)
 			continue;
 		fprintf(f, "     %-20s %12s %8s %8s\n", locality_label((enum locality)k),
 			fmt_count(remote(r, k), a, sizeof(a)),
-			fmt_share((double)r->ipi_class[k], (double)remote(r, k), 0, s1, sizeof(s1)),
-			fmt_share((double)r->no_ipi_class[k], (double)remote(r, k), 0, s2, sizeof(s2)));
+			ipi ? fmt_share((double)r->ipi_class[k], (double)remote(r, k), 0, s1,
+					sizeof(s1)) : "-",
+			poll ? fmt_share((double)r->no_ipi_class[k], (double)remote(r, k), 0, s2,
+					 sizeof(s2)) : "-");
 	}
 }
 

@@ -74,8 +74,9 @@ void schedstat_report_text(FILE *f, const struct schedstat *d, const char *why)
 	for (int i = 0; i < d->ncpus; i++)
 		for (int k = 0; k < SS_CPU_NR; k++)
 			c[k] += d->cpus[i].c[k];
-	fprintf(f, "\n Scheduler domains (/proc/schedstat v%d, over %" PRIu64
-		   " jiffies, every task)\n", d->version, d->timestamp);
+	fprintf(f, "\n Scheduler domains (/proc/schedstat v%d, %" PRIu64
+		   " jiffies, every task, %d CPU%s)\n", d->version, d->timestamp, d->ncpus,
+		d->ncpus == 1 ? "" : "s");
 	fprintf(f, "   %s try_to_wake_up() (local %s), %s schedule() (left idle %s),\n"
 		   "   run delay %s\n", fmt_count(c[SS_TTWU_COUNT], a, sizeof(a)),
 		fmt_share((double)c[SS_TTWU_LOCAL], (double)c[SS_TTWU_COUNT], 1, s1, sizeof(s1)),

@@ -66,6 +66,15 @@ static void versions(void **state)
 		assert_string_equal(d.doms[1].name, v >= 17 ? "MC" : "");
 		if (v >= 17)
 			assert_int_equal(d.doms[0].lb[SS_BUSY][SS_LB_IMB_UTIL], 16);
+		{ /* -C 0,2: those CPUs and their domains only */
+			static const int keep[] = { 2, 0 };
+
+			schedstat_keep_cpus(&d, keep, 2);
+			assert_int_equal(d.ncpus, 2);
+			assert_int_equal(d.ndoms, 4);
+			assert_int_equal(d.cpus[1].cpu, 2);
+			assert_int_equal(d.doms[3].cpu, 2);
+		}
 		schedstat_release(&d);
 	}
 }
