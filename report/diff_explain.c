@@ -106,35 +106,33 @@ static void change_text(const struct sweep_set *s, const struct change *c, char 
 		snprintf(buf, len, "%s 0 -> %.4g", words(s, c->m), r->cur.mean);
 }
 
-/* The account of one value: its metric change (or that it did not change), then the rest. */
-static void account(const struct sweep_set *s, const struct changes *cs, const char *value,
-		    char *buf, size_t len, int *ncited, int *cited)
+/*
+ * The account of one value: the headline (its metric's change, or that it did
+ * not change) into buf, and the changes beside it, largest first, as indexes
+ * into cs (at most MAX_BECAUSE).
+ */
+static int account(const struct sweep_set *s, const struct changes *cs, const char *value,
+		   char *buf, size_t len, int *cited)
 {
 	const struct change *metric = NULL;
-	size_t at = 0;
 	int n = 0;
 
-	for (int i = 0; i < cs->n; i++)
-		if (!strcmp(cs->c[i].value, value) && cs->c[i].m == M_METRIC)
-			metric = &cs->c[i];
-	if (metric)
-		at += (size_t)snprintf(buf, len, "%s %+.1f%% (%s)", words(s, M_METRIC),
-				       metric->row.change_pct,
-				       metric->row.verdict > 0 ? "better" : metric->row.verdict < 0 ?
-				       "worse" : "changed");
-	else
-		at += (size_t)snprintf(buf, len, "%s", s->have_metric ? "metric unchanged; beside it" :
-				       "no metric; changed");
-	for (int i = 0; i < cs->n && n < MAX_BECAUSE && at < len; i++) {
-		char t[160];
-
-		if (strcmp(cs->c[i].value, value) || cs->c[i].m == M_METRIC)
+	for (int i = 0; i < cs->n; i++) {
+		if (strcmp(cs->c[i].value, value))
 			continue;
-		change_text(s, &cs->c[i], t, sizeof(t));
-		at += (size_t)snprintf(buf + at, len - at, "%s %s", n ? "," : ":", t);
-		cited[n++] = i;
+		if (cs->c[i].m == M_METRIC)
+			metric = &cs->c[i];
+		else if (n < MAX_BECAUSE)
+			cited[n++] = i;
 	}
-	*ncited = n;
+	if (metric)
+		snprintf(buf, len, "%s %+.1f%% (%s)", words(s, M_METRIC), metric->row.change_pct,
+			 metric->row.verdict > 0 ? "better" : metric->row.verdict < 0 ? "worse" :
+			 "changed");
+	else
+		snprintf(buf, len, "%s", s->have_metric ? "metric unchanged; beside it" :
+			 "no metric; changed");
+	return n;
 }
 
 static void gather(const struct diff_input *base, const struct diff_input *cur, struct changes *cs)
@@ -162,7 +160,7 @@ void diff_explain_text(FILE *f, const struct diff_input *base, const struct diff
 
 	gather(base, cur, &cs);
 	for (int v = 0; v < a->nvalues; v++) {
-		char line[1024], t[160], *colon;
+		char head[256], t[160];
 		int cited[MAX_BECAUSE], n;
 
 		if (!changed(&cs, a->values[v]))
@@ -170,13 +168,11 @@ void diff_explain_text(FILE *f, const struct diff_input *base, const struct diff
 		if (!any)
 			fprintf(f, "\n What changed (significant; beside the metric, largest first):\n");
 		any = true;
-		account(a, &cs, a->values[v], line, sizeof(line), &n, cited);
-		if ((colon = strchr(line, ':')) && n)
-			*colon = '\0'; /* the headline; the changes go one a line */
+		n = account(a, &cs, a->values[v], head, sizeof(head), cited);
 		if (a->sweep_name[0])
-			fprintf(f, "   %s=%s: %s%s\n", a->sweep_name, a->values[v], line, n ? "," : "");
+			fprintf(f, "   %s=%s: %s%s\n", a->sweep_name, a->values[v], head, n ? "," : "");
 		else
-			fprintf(f, "   %s%s\n", line, n ? "," : "");
+			fprintf(f, "   %s%s\n", head, n ? "," : "");
 		for (int k = 0; k < n; k++) {
 			change_text(a, &cs.c[cited[k]], t, sizeof(t));
 			fprintf(f, "     %s%s\n", t, k + 1 < n ? "," : "");
@@ -193,12 +189,18 @@ void diff_explain_json(struct json *j, const struct diff_input *base, const stru
 	gather(base, cur, &cs);
 	json_array(j, "explanation");
 	for (int v = 0; v < a->nvalues; v++) {
-		char line[1024], t[160];
+		char head[256], line[1024], t[160];
 		int cited[MAX_BECAUSE], n;
+		size_t at;
 
 		if (!changed(&cs, a->values[v]))
 			continue;
-		account(a, &cs, a->values[v], line, sizeof(line), &n, cited);
+		n = account(a, &cs, a->values[v], head, sizeof(head), cited);
+		at = (size_t)snprintf(line, sizeof(line), "%s", head);
+		for (int k = 0; k < n && at < sizeof(line); k++) { /* the same, on one line */
+			change_text(a, &cs.c[cited[k]], t, sizeof(t));
+			at += (size_t)snprintf(line + at, sizeof(line) - at, "%s %s", k ? "," : ":", t);
+		}
 		json_object(j, NULL);
 		json_string(j, "value", a->values[v]);
 		json_string(j, "text", line);
