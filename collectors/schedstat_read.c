@@ -12,27 +12,16 @@
 
 int schedstat_read(const char *path, struct schedstat *s, char *err, size_t len)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, got;
+	size_t n; /* a line per CPU and domain: megabytes on a big machine */
+	char *buf = read_whole_file(path, 256u << 20, &n);
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	if (!f) {
+	if (!buf) {
 		snprintf(err, len, "%s: %s%s", path, strerror(errno),
 			 errno == ENOENT ? " (a kernel without CONFIG_SCHEDSTATS)" : "");
 		return -1;
 	}
-	do { /* a line per CPU and domain: megabytes on a big machine */
-		if (cap - n < 65536) {
-			cap = cap ? cap * 2 : 262144;
-			buf = xrealloc(buf, cap + 1);
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got > 0 && n < (256u << 20));
-	fclose(f);
-	buf[n] = '\0';
 	rc = schedstat_parse(buf, s, err, len);
 	free(buf);
 	return rc;

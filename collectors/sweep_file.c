@@ -175,29 +175,15 @@ int sweep_parse(const char *text, size_t len, struct sweep_set *s, char *err, si
 
 int sweep_load(const char *path, struct sweep_set *s, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL, why[300];
-	size_t len = 0, cap = 0, n;
+	char why[300];
+	size_t len;
+	char *buf = read_whole_file(path, MAX_FILE, &len);
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	if (!f) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-		return -1;
-	}
-	do {
-		if (len == cap) {
-			cap = cap ? cap * 2 : 65536;
-			buf = xrealloc(buf, cap);
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n > 0 && len <= MAX_FILE);
-	rc = ferror(f);
-	fclose(f);
-	if (rc || len > MAX_FILE) {
-		snprintf(err, errlen, "cannot read %s: %s", path, rc ? "read error" : "larger than 256 MiB");
-		free(buf);
+	if (!buf) {
+		snprintf(err, errlen, "cannot read %s: %s", path,
+			 errno == EFBIG ? "larger than 256 MiB" : strerror(errno));
 		return -1;
 	}
 	rc = sweep_parse(buf, len, s, why, sizeof(why));

@@ -283,6 +283,35 @@ int read_text_file(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+char *read_whole_file(const char *path, size_t max, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n;
+	int bad;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	do {
+		if (cap - *len < 65536) {
+			cap = cap ? cap * 2 : 262144;
+			buf = xrealloc(buf, cap + 1);
+		}
+		n = fread(buf + *len, 1, cap - *len, f);
+		*len += n;
+	} while (n > 0 && *len <= max);
+	bad = ferror(f) ? (errno ? errno : EIO) : 0; /* a directory: EISDIR */
+	fclose(f);
+	if (bad || *len > max) {
+		free(buf);
+		errno = bad ? bad : EFBIG;
+		return NULL;
+	}
+	buf[*len] = '\0';
+	return buf;
+}
+
 uint64_t now_ns(void)
 {
 	struct timespec ts;

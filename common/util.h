@@ -63,6 +63,12 @@ const char *fmt_si(double v, char *buf, size_t len);
 
 /* Read a whole small text file into buf (NUL-terminated, trailing newline cut). */
 int read_text_file(const char *path, char *buf, size_t len);
+/*
+ * Read a whole file of up to max bytes into a malloc'ed buffer, NUL-terminated
+ * (*len bytes before it). NULL with errno set: the open's error, EIO, or EFBIG
+ * beyond max.
+ */
+char *read_whole_file(const char *path, size_t max, size_t *len);
 
 struct rlimit;
 /*
