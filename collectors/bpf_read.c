@@ -334,6 +334,9 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 	memset(r->mig_by_class, 0, sizeof(r->mig_by_class));
 	memset(r->ipi_class, 0, sizeof(r->ipi_class));
 	memset(r->no_ipi_class, 0, sizeof(r->no_ipi_class));
+	memset(r->idle_passed_class, 0, sizeof(r->idle_passed_class));
+	memset(r->idle_wait_class, 0, sizeof(r->idle_wait_class));
+	memset(r->idle_closest, 0, sizeof(r->idle_closest));
 	memset(r->placement, 0, sizeof(r->placement));
 	memset(r->events, 0, sizeof(r->events));
 	memset(r->cpu, 0, n * sizeof(*r->cpu));
@@ -354,6 +357,9 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 			r->mig_by_class[c] += p->mig_by_class[c];
 			r->ipi_class[c] += p->ipi_class[c];
 			r->no_ipi_class[c] += p->no_ipi_class[c];
+			r->idle_passed_class[c] += p->idle_passed_class[c];
+			r->idle_wait_class[c] += p->idle_wait_class[c];
+			r->idle_closest[c] += p->idle_closest[c];
 			add_class_delays(&r->delay_class[c], p, c);
 		}
 		for (int pl = 0; pl < PLACE_NR; pl++)
@@ -365,6 +371,7 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 			cs->voluntary = p->n[LB_voluntary];
 			cs->involuntary = p->n[LB_involuntary];
 			cs->tracked_ns = p->tracked_ns;
+			cs->idle_passed = p->n[LB_idle_passed]; /* where they ran, as a rule their target */
 			if (!r->no_cpu_delays) {
 				hist_init(&r->delay_cpu[i]);
 				add_delays(&r->delay_cpu[i], p);

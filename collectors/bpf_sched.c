@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../common/util.h"
+#include "procfs.h"
 #include "bpf/sched_bpf.h"
 #include "sched.skel.h" /* build/bpf: the skeleton, or a note that there is none */
 
@@ -87,7 +88,29 @@ static bool has_tracepoint(const char *path, const char *name)
 
 uint64_t bpf_sched_unmeasured(const struct bpf_sched *b)
 {
-	return (b->ipi ? 0 : SM_BIT(wakeups_ipi)) | (b->wake_idle ? 0 : SM_BIT(wakeups_no_ipi));
+	return (b->ipi ? 0 : SM_BIT(wakeups_ipi)) | (b->wake_idle ? 0 : SM_BIT(wakeups_no_ipi)) |
+	       (b->idle_words ? 0 : SM_BIT(idle_passed) | SM_BIT(idle_not_allowed) |
+				    SM_BIT(idle_wait_ns) | SM_BIT(affinity_unknown));
+}
+
+_Static_assert(LB_IDLE_CPUS == PROV_BPF_IDLE_CPUS, "the report says where idle masks stop");
+
+/* The CPUs of each core, LLC and node, in the row of the group's first CPU (idle.c's). */
+static void fill_near(struct bpf_sched *b)
+{
+	static const enum locality level[3] = { LOC_SMT, LOC_LLC, LOC_NODE };
+	const struct topology *t = b->topo;
+
+	for (int k = 0; k < 3; k++)
+		for (int a = 0; a < b->ncpus; a++) {
+			int ga = topology_group(t, a, level[k]), first = 0;
+
+			while (ga >= 0 && topology_group(t, first, level[k]) != ga)
+				first++;
+			b->skel->bss->idle_leader[k][a] = ga >= 0 ? first : -1;
+			if (ga >= 0)
+				b->skel->bss->near_mask[k][first][a / 64] |= 1ull << (a % 64);
+		}
 }
 
 void bpf_cpu_times(int ncpus, uint64_t *busy, uint64_t *idle)
@@ -166,6 +189,9 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	if (cfg->delay_rate > 0) /* per window of LB_WINDOW_MS */
 		b->skel->rodata->timed_per_window =
 			(unsigned int)(cfg->delay_rate * LB_WINDOW_MS / 1000 ?: 1);
+	/* idle CPUs: a mask per pending wakeup, up to LB_IDLE_CPUS (else not measured) */
+	b->idle_words = b->ncpus <= LB_IDLE_CPUS ? (b->ncpus + 63) / 64 : 0;
+	b->skel->rodata->idle_words = (unsigned int)b->idle_words;
 	n = (size_t)b->ncpus * (size_t)b->ncpus;
 	bpf_map__set_max_entries(b->skel->maps.wake_matrix, (uint32_t)n);
 	bpf_map__set_max_entries(b->skel->maps.prev_matrix, (uint32_t)n);
@@ -212,6 +238,8 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 		if (!cfg->cpus)
 			b->cpu_on[c] = 1;
 	}
+	if (b->idle_words)
+		fill_near(b);
 	b->mat_len = (n * sizeof(uint64_t) + (size_t)getpagesize() - 1) &
 		     ~((size_t)getpagesize() - 1);
 	{
@@ -284,6 +312,15 @@ int bpf_sched_attach(struct bpf_sched *b, char *err, size_t len)
 	if (locus_sched__attach(b->skel) < 0) {
 		snprintf(err, len, "cannot attach to the sched tracepoints: %s", strerror(errno));
 		return -1;
+	}
+	if (b->idle_words) { /* every CPU shows whether it is idle */
+		int *cpus = xcalloc((size_t)b->ncpus + 1, sizeof(int)), n = 0;
+
+		for (int c = 0; c < b->ncpus; c++)
+			if (b->cpu_on[c])
+				cpus[n++] = c;
+		visit_cpus(cpus, n);
+		free(cpus);
 	}
 	return 0;
 }

@@ -41,6 +41,7 @@ struct bpf_sched {
 	long delay_rate;	/* the configured timing limit */
 	int max_pairs;		/* pairs kept over the session (0: BPF_PAIRS_KEPT) */
 	unsigned char *cpu_on;	/* ncpus: the CPUs whose events are counted */
+	int idle_words;		/* words of the programs' idle-CPU masks; 0: not kept */
 	bool ipi, wake_idle;	/* the IPI programs load here (the kernel has their tracepoints) */
 };
 

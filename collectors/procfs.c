@@ -1,7 +1,9 @@
 /* procfs.c - thread lists and context-switch counts from /proc. */
+#define _GNU_SOURCE /* sched_setaffinity */
 #include "procfs.h"
 
 #include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,4 +180,21 @@ int proc_comm(pid_t tid, char *comm, size_t len)
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
 	return read_text_file(path, comm, len);
+}
+
+void visit_cpus(const int *cpus, int n)
+{
+	cpu_set_t old, one;
+
+	if (sched_getaffinity(0, sizeof(old), &old) < 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		if (cpus[i] < 0 || cpus[i] >= CPU_SETSIZE)
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpus[i], &one);
+		if (sched_setaffinity(0, sizeof(one), &one) == 0)
+			sched_yield(); /* on it now: switched in from whatever ran there */
+	}
+	sched_setaffinity(0, sizeof(old), &old);
 }

@@ -27,6 +27,11 @@ int proc_comm(pid_t tid, char *comm, size_t len);
  * nwords 64-bit words (CPUs beyond are left out). 0, or -1 when it is gone.
  */
 int proc_affinity(pid_t tid, uint64_t *mask, int nwords);
+/*
+ * Run the calling thread once on each of the n CPUs (then back on its own
+ * mask): each records a switch, which shows whether it was idle.
+ */
+void visit_cpus(const int *cpus, int n);
 /* Every task of the machine: fn(pid, tid, comm) for each thread of each process. Returns the count. */
 int proc_each_task(void (*fn)(void *ctx, pid_t pid, pid_t tid, const char *comm), void *ctx);
 /* Call fn for every file mapping of pid (/proc/PID/maps). Returns 0 or -errno. */

@@ -1,5 +1,5 @@
 /* sched.c - the sched tracepoint collector: per-CPU events, libperf ring buffers, libtraceevent. */
-#define _GNU_SOURCE /* sched_setaffinity */
+#define _GNU_SOURCE
 #include "sched.h"
 
 #include <errno.h>
@@ -20,6 +20,7 @@
 #include "../common/util.h"
 #include "counters.h"
 #include "probe.h"
+#include "procfs.h"
 
 int sched_default_pages(int ncpus)
 {
@@ -150,22 +151,12 @@ void sched_enable(struct sched_collector *s)
 
 void sched_visit_cpus(const struct sched_collector *s)
 {
-	cpu_set_t old, one;
-	int n = perf_cpu_map__nr(s->cpus);
+	int n = perf_cpu_map__nr(s->cpus), *cpus = xcalloc((size_t)n + 1, sizeof(int));
 
-	if (sched_getaffinity(0, sizeof(old), &old) < 0)
-		return;
-	for (int i = 0; i < n; i++) {
-		int cpu = perf_cpu_map__cpu(s->cpus, i).cpu;
-
-		if (cpu < 0 || cpu >= CPU_SETSIZE)
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		if (sched_setaffinity(0, sizeof(one), &one) == 0)
-			sched_yield(); /* on it now: switched in from whatever ran there */
-	}
-	sched_setaffinity(0, sizeof(old), &old);
+	for (int i = 0; i < n; i++)
+		cpus[i] = perf_cpu_map__cpu(s->cpus, i).cpu;
+	visit_cpus(cpus, n);
+	free(cpus);
 }
 
 void sched_disable(struct sched_collector *s)

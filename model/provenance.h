@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The BPF programs keep idle CPUs up to this many (beyond, not measured). */
+#define PROV_BPF_IDLE_CPUS 1024
+
 enum prov_source {
 	PROV_NONE,	/* nothing collected */
 	PROV_PERF,	/* perf ring buffers, streamed and analyzed in user space */

@@ -112,10 +112,9 @@ struct source *source_open_bpf(const struct source_cfg *cfg, char *err, size_t l
 	/* no records to lose, reorder or decode, and every switch is seen */
 	b->s.prov.unmeasured |= SM_BIT(lost) | SM_BIT(late) | SM_BIT(undecodable) |
 				SM_BIT(switch_in_missed);
-	/* the programs keep no idle-CPU state: idle CPUs passed over are the stream's */
-	b->s.prov.unmeasured |= SM_BIT(idle_passed) | SM_BIT(idle_not_allowed) |
-				SM_BIT(idle_wait_ns) | SM_BIT(affinity_unknown);
-	b->s.prov.unmeasured |= bpf_sched_unmeasured(b->bs); /* IPIs where the kernel lacks them */
+	/* IPIs where the kernel lacks them; idle CPUs beyond the programs' masks */
+	b->s.prov.unmeasured |= bpf_sched_unmeasured(b->bs);
+	b->s.prov.affinity_known = true; /* each task's own mask, read when it runs */
 	return &b->s;
 fail:
 	bpf_sched_close(b->bs);

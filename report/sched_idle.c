@@ -23,6 +23,10 @@ static bool measured(const struct sched_results *r)
 
 const char *sched_idle_rule(const struct sched_results *r)
 {
+	if (r->prov.source == PROV_BPF)
+		return "target busy at the wakeup; an allowed CPU idle at the wakeup or\n"
+		       "   when the task ran; affinity: the task's mask when it ran (read in\n"
+		       "   the kernel)";
 	return r->prov.affinity_known ?
 		       "target busy at the wakeup; an allowed CPU idle at the wakeup or\n"
 		       "   when the task ran; affinity from /proc when a task is first woken,\n"
@@ -50,9 +54,14 @@ void sched_idle_text(FILE *f, const struct sched_results *r)
 	int n = 0;
 
 	if (!measured(r)) {
-		fprintf(f, "\n Idle CPUs passed over: not measured by this collector (%s keeps no "
-			   "idle-CPU state; --collector perf measures it)\n",
-			prov_source_name(r->prov.source));
+		if (r->prov.source == PROV_BPF)
+			fprintf(f, "\n Idle CPUs passed over: not measured by BPF in the kernel on more "
+				   "than %d CPUs\n (its idle masks stop there; --collector perf "
+				   "measures it)\n", PROV_BPF_IDLE_CPUS);
+		else
+			fprintf(f, "\n Idle CPUs passed over: not measured by this collector (%s keeps "
+				   "no idle-CPU state; --collector perf measures it)\n",
+				prov_source_name(r->prov.source));
 		return;
 	}
 	fprintf(f, "\n Idle CPUs passed over: woken tasks that waited on a busy CPU while one\n"

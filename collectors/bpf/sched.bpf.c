@@ -25,6 +25,7 @@ const volatile int system_wide = 0;
 const volatile int exclude_tgid = 0;	/* locus itself */
 const volatile int cpu_filter = 0;	/* count only events emitted on a CPU of cpu_on (-C) */
 const volatile unsigned int timed_per_window = 0; /* wakeups timed per CPU per window; 0: all */
+const volatile unsigned int idle_words = 0; /* words of an idle-CPU mask; 0: idle CPUs not kept */
 extern int CONFIG_HZ __kconfig __weak;	/* the jiffy, for the window */
 
 struct {
@@ -67,6 +68,17 @@ struct {
 struct lb_cpu topo[LB_MAX_CPUS];
 /* The CPUs asked for (-C): events emitted elsewhere are not seen, as perf -C sees them. */
 unsigned char cpu_on[LB_MAX_CPUS];
+
+/*
+ * Idle CPUs (analyzers/idle.h, the same rule): the mask of CPUs idle now, each
+ * CPU's last idle period, and per core, LLC and node (0-2) the mask of its CPUs,
+ * kept in the row of its first CPU (idle_leader; -1: unknown). User space fills
+ * the last two.
+ */
+__u64 idle_mask[LB_IDLE_WORDS];
+struct lb_idle idle_at[LB_IDLE_CPUS];
+__u64 near_mask[3][LB_IDLE_CPUS][LB_IDLE_WORDS];
+int idle_leader[3][LB_IDLE_CPUS];
 
 /* ncpus x ncpus each; sized by user space, which maps them to read them */
 struct {
@@ -341,6 +353,184 @@ static __always_inline void place(struct lb_pcpu *c, struct lb_tstate *t, int ta
 	}
 }
 
+/* The index of the one bit set in x, without a branch (a de Bruijn sequence). */
+static const unsigned char debruijn[64] = {
+	0, 1, 2, 53, 3, 7, 54, 27, 4, 38, 41, 8, 34, 55, 48, 28, 62, 5, 39, 46, 44, 42, 22, 9,
+	24, 35, 59, 56, 49, 18, 29, 11, 63, 52, 6, 26, 37, 40, 33, 47, 61, 45, 43, 21, 23, 58,
+	17, 10, 51, 25, 36, 32, 60, 20, 57, 16, 50, 31, 19, 15, 30, 14, 13, 12,
+};
+
+static __always_inline int bit_index(__u64 x)
+{
+	return debruijn[((x * 0x022fdd63cc95386dull) >> 58) & 63];
+}
+
+/* This CPU switches to the idle task (idle) or away from it; *now: read once. */
+static __always_inline void idle_note(int cpu, int idle, __u64 *now)
+{
+	__u32 i = (__u32)cpu, w;
+	__u64 bit;
+	struct lb_idle *s;
+
+	barrier_var(i);
+	if (!idle_words || i >= LB_IDLE_CPUS)
+		return;
+	s = &idle_at[i];
+	w = i / 64;
+	bit = 1ull << (i % 64);
+	s->known = 1;
+	if (!(idle_mask[w] & bit) == !idle)
+		return;
+	if (!*now)
+		*now = bpf_ktime_get_ns();
+	if (idle) {
+		s->from = *now;
+		__sync_fetch_and_or(&idle_mask[w], bit);
+	} else {
+		s->to = *now;
+		__sync_fetch_and_and(&idle_mask[w], ~bit);
+	}
+}
+
+/* The idle CPUs at a timed wakeup, kept with it until it runs. */
+static __always_inline void idle_keep(struct lb_tstate *t)
+{
+	for (int w = 0; w < LB_IDLE_WORDS; w++) {
+		if (w >= idle_words)
+			break;
+		t->idle_at_wake[w] = idle_mask[w];
+	}
+}
+
+/* How long c's last idle period overlapped [wake, run] (idle.c's overlap). */
+static __always_inline __u64 idle_overlap(__u32 c, __u64 wake, __u64 run)
+{
+	struct lb_idle *s;
+	__u64 start, end;
+
+	barrier_var(c);
+	if (c >= LB_IDLE_CPUS)
+		return 0;
+	s = &idle_at[c];
+	start = s->from > wake ? s->from : wake;
+	end = idle_mask[c / 64] >> (c % 64) & 1 ? run : s->to;
+	return end > start ? end - start : 0;
+}
+
+/* One candidate idle CPU a bpf_loop step: the lowest left in cand. */
+struct overlap_ctx {
+	__u64 cand, wake, run, full, wait;
+	__u32 base;
+};
+
+static int overlap_bit(__u32 i, void *data)
+{
+	struct overlap_ctx *x = data;
+	__u64 low, o;
+	__u32 cpu;
+
+	if (!x->cand || x->wait >= x->full)
+		return 1;
+	low = x->cand & -x->cand;
+	x->cand &= x->cand - 1;
+	cpu = x->base + (__u32)bit_index(low);
+	if (cpu >= (__u32)ncpus)
+		return 0;
+	o = idle_overlap(cpu, x->wake, x->run);
+	if (o > x->wait)
+		x->wait = o;
+	return 0;
+}
+
+/*
+ * A timed wakeup of p waited on target and runs now (run), before this CPU's
+ * switch is noted: did it pass over an allowed idle CPU? Counted here, where
+ * it ran. The mask is the task's own, as it is now.
+ */
+static __always_inline void idle_check(struct lb_pcpu *c, struct lb_tstate *t,
+				       struct task_struct *p, int target, __u64 run)
+{
+	__u64 allowed[LB_IDLE_WORDS], wake = t->wake_ns, full, wait, tbit;
+	struct overlap_ctx x;
+	__u32 tg = (__u32)target, tw;
+	int any = 0, some = 0, closest = 4, cls;
+	struct lb_idle *ts;
+
+	barrier_var(tg);
+	if (!idle_words || tg >= LB_IDLE_CPUS || run < wake)
+		return;
+	ts = &idle_at[tg];
+	tw = tg / 64;
+	tbit = 1ull << (tg % 64);
+	if (!ts->known)
+		return;
+	/* the target was idle at the wakeup (and stayed so until now, or left it now) */
+	if (ts->from <= wake && ((idle_mask[tw & (LB_IDLE_WORDS - 1)] & tbit) || ts->to >= run))
+		return;
+	/* the words in use only (idle_words is a constant to the verifier) */
+	if (idle_words > LB_IDLE_WORDS ||
+	    bpf_probe_read_kernel(allowed, idle_words * sizeof(allowed[0]), p->cpus_ptr) < 0)
+		return;
+	for (int w = 0; w < LB_IDLE_WORDS; w++) {
+		__u64 cand;
+
+		if (w >= idle_words)
+			break;
+		cand = (idle_mask[w] | t->idle_at_wake[w]) & ~(w == tw ? tbit : 0);
+		any |= cand != 0;
+		some |= (cand & allowed[w]) != 0;
+	}
+	if (!any)
+		return;
+	if (!some) {
+		c->n[LB_idle_not_allowed]++;
+		return;
+	}
+	for (int k = 0; k < 3 && closest == 4; k++) { /* the closest: core, then LLC, then node */
+		__u32 ld = (__u32)idle_leader[k][tg];
+
+		barrier_var(ld);
+		if (ld >= LB_IDLE_CPUS)
+			continue;
+		for (int w = 0; w < LB_IDLE_WORDS; w++) {
+			if (w >= idle_words)
+				break;
+			if ((idle_mask[w] | t->idle_at_wake[w]) & near_mask[k][ld][w] & allowed[w] &
+			    ~(w == tw ? tbit : 0)) {
+				closest = k + 1;
+				break;
+			}
+		}
+	}
+	/* the longest overlap; the whole wait as soon as one CPU idled through it (a
+	 * bpf_loop per word: the verifier walks the callback once, not 64 times) */
+	x.wake = wake;
+	x.run = run;
+	x.full = run - wake;
+	x.wait = 0;
+	for (int w = 0; w < LB_IDLE_WORDS; w++) {
+		if (w >= idle_words || x.wait >= x.full)
+			break;
+		x.cand = (idle_mask[w] | t->idle_at_wake[w]) & allowed[w] & ~(w == tw ? tbit : 0);
+		x.base = (__u32)w * 64;
+		if (x.cand)
+			bpf_loop(64, overlap_bit, &x, 0);
+	}
+	wait = x.wait;
+	full = x.full;
+	if (wait > full)
+		wait = full;
+	c->n[LB_idle_passed]++;
+	c->n[LB_idle_wait_ns] += wait;
+	if (closest >= 1 && closest < LB_CLASSES)
+		c->idle_closest[closest]++;
+	cls = valid(t->waker_cpu) ? classify(t->waker_cpu, target) : -1;
+	if (cls >= 0 && cls < LB_CLASSES) {
+		c->idle_passed_class[cls]++;
+		c->idle_wait_class[cls] += wait;
+	}
+}
+
 /*
  * Whether this wakeup is timed (two clock reads, one on the waker's path, one
  * on the wakee's). Every one is, up to timed_per_window a window per CPU; above
@@ -393,9 +583,10 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	t->pending = 1;
 	t->placed = 0;
 	t->timed = timed();
-	if (t->timed)
+	if (t->timed) {
 		t->wake_ns = bpf_ktime_get_ns();
-	else
+		idle_keep(t);
+	} else
 		c->n[LB_delays_untimed]++;
 	t->waker_cpu = bpf_get_smp_processor_id();
 	t->prev_cpu = task_cpu(p);
@@ -557,6 +748,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	struct lb_pcpu *c = me();
 	int prev_pid = prev->pid, next_pid = next->pid;
 	struct lb_tstate *t;
+	__u64 now = 0;
 
 	if (!c)
 		return 0;
@@ -588,12 +780,15 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	t = next_pid ? tracked(next) : 0;
 	if (t && t->pending) {
 		if (t->timed)
-			t->in_ns = bpf_ktime_get_ns(); /* first: the placement is not in the delay */
+			now = t->in_ns = bpf_ktime_get_ns(); /* first: the rest is not in the delay */
 		/* placed where it runs, now, not at its next switch-out: the per-CPU figures
 		 * of a snapshot then match its wakeup count */
 		if (!t->placed)
 			place(c, t, bpf_get_smp_processor_id());
+		if (t->timed)
+			idle_check(c, t, next, t->target_cpu, now);
 	}
+	idle_note(bpf_get_smp_processor_id(), next_pid == 0, &now);
 	return 0;
 }
 

@@ -13,6 +13,18 @@
 #define LB_BUCKETS ((LB_TOP_BIT - LB_SUB_BITS + 1) << LB_SUB_BITS)
 #define LB_CLASSES 5		/* same CPU, SMT, LLC, node, remote (enum locality) */
 #define LB_COMM 16
+/*
+ * Idle CPUs are kept for CPUs 0 to LB_IDLE_CPUS - 1 (a mask per pending wakeup):
+ * on a larger machine idle CPUs passed over are not measured in the kernel.
+ */
+#define LB_IDLE_WORDS 16
+#define LB_IDLE_CPUS (LB_IDLE_WORDS * 64)
+
+/* Per CPU: its last idle period (written by that CPU's switches only). */
+struct lb_idle {
+	unsigned long long from, to;
+	int known, pad;		/* known: a switch here was seen */
+};
 
 /* Per CPU: where it sits; user space fills it before attaching. */
 struct lb_cpu {
@@ -57,6 +69,12 @@ struct lb_pcpu {
 	 * one, by this CPU -> the CPU it went to */
 	unsigned long long ipi_class[LB_CLASSES];
 	unsigned long long no_ipi_class[LB_CLASSES];
+	/* timed wakeups that ran here and waited while an allowed CPU idled (analyzers/idle.h's
+	 * rule), by waker -> target class, the wait that overlapped, and the closest idle CPU
+	 * (a locality index) */
+	unsigned long long idle_passed_class[LB_CLASSES];
+	unsigned long long idle_wait_class[LB_CLASSES];
+	unsigned long long idle_closest[LB_CLASSES];
 	unsigned long long ipi_armed;		/* a traced wakeup was made here and no switch,
 						 * wakeup or IPI came since (not a count: the
 						 * reader never uses its sum) */
@@ -104,6 +122,7 @@ struct lb_tstate {
 	unsigned long long pend_count, pend_class[LB_CLASSES];
 	int pend_waker;
 	char pend_comm[LB_COMM];		/* that waker's comm */
+	unsigned long long idle_at_wake[LB_IDLE_WORDS];	/* the idle CPUs at a timed wakeup */
 	int waker_cpu, prev_cpu, target_cpu;
 	int owner;				/* a slot's task (0: free) */
 	unsigned char tracked, pending, placed, known, timed;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # idle.sh - why the wakee waited. Idle CPUs passed over, live: tasks pinned to CPU 0 behind a CPU hog can never
 # count as passed over (no other CPU is allowed), and while CPU 1 idles they count as
-# "not allowed"; the BPF collector says it does not measure it; a file says affinity is
-# unknown. The oracle is the same run's own per-CPU idle time. IPIs: within perf's own
+# "not allowed"; the BPF collector measures it in the kernel and agrees with the stream on
+# the same run; a file says affinity is unknown. The oracle is the same run's own per-CPU idle time. IPIs: within perf's own
 # counts of ipi_send_cpu and sched_wake_idle_without_ipi over the same run.
 . "$(dirname "$0")/../lib.sh"
 
@@ -128,23 +128,81 @@ assert ipi + poll <= remote, (ipi, poll, remote)
 assert remote < 1000 or ipi + poll > 0, ("remote wakeups but neither an IPI nor a polling wakeup", remote)
 assert sum(c["ipi_sent"] for c in w["ipi_by_class"].values()) == ipi
 print(sys.argv[3], "remote", remote, "ipi", ipi, "polling", poll, "perf", perf)
+with open(sys.argv[1] + ".share", "w") as f:  # the share of the oracle's IPIs attributed
+    f.write("%.4f\n" % (100.0 * ipi / max(perf["ipi:ipi_send_cpu"], 1)))
 EOF
 }
 check "ipi: within perf's counts of the same run" ipi_oracle perf
 ipi_oracle bpf
 case $? in
-0) ok "bpf ipi: within perf's counts of the same run" ;;
+0) ok "bpf ipi: within perf's counts of the same run"
+   if [ -s "$TMP/i.perf.json.share" ] && [ -s "$TMP/i.bpf.json.share" ]; then
+	check "ipi: both collectors attribute the same share of perf's IPIs, within 2 points" \
+		awk -v a="$(cat "$TMP/i.perf.json.share")" -v b="$(cat "$TMP/i.bpf.json.share")" \
+		'BEGIN { d = a - b; print "perf " a "% bpf " b "% of perf stat'"'"'s IPIs"; exit !(d <= 2 && d >= -2) }'
+   fi ;;
 2) skip "the BPF collector does not load here" ;;
 *) fail "bpf ipi: within perf's counts of the same run" ;;
 esac
 
-# The BPF collector keeps no idle-CPU state: it says so, in text and as JSON nulls.
-if "$LOCUS" run -q --collector bpf --json "$TMP/b.json" -- sleep 0.1 >"$TMP/b.txt" 2>/dev/null; then
-	check "bpf: not measured, said in text" grep -q "Idle CPUs passed over: not measured by this collector" "$TMP/b.txt"
-	check "bpf: JSON nulls" python3 -c '
+# The BPF collector keeps idle CPUs in the kernel, with the same rule: --pin 0,0 as above.
+if "$LOCUS" run -q --collector bpf --delay-rate 0 --json "$TMP/b00.json" -- "$LOCUS" bench pingpong \
+	--pin 0,0 --loops 5000 >"$TMP/b00.txt" 2>/dev/null; then
+	check "bpf --pin 0,0: not allowed, none passed over" python3 - "$TMP/b00.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["wakeups"]["idle_passed_over"] is None and d["latency"]["idle_passed_over_detail"] is None' "$TMP/b.json"
+w = d["wakeups"]
+idle1 = {x["cpu"]: x for x in d["cpus"]}[1]["idle_ns"] / d["sched"]["span_ns"]
+timed = d["latency"]["wake_to_run_ns"]["count"]
+print("bpf 0,0: passed", w["idle_passed_over"], "not allowed", w["idle_not_allowed"], "of", timed, "cpu1 idle %.0f%%" % (100 * idle1))
+assert d["provenance"]["source"] == "bpf"
+assert w["idle_passed_over"] <= 3, w
+if idle1 >= 0.5:
+    assert w["idle_not_allowed"] >= 0.5 * timed, w
+assert d["latency"]["idle_passed_over_detail"]["affinity_known"] is True
+EOF
+	check "bpf: the rule says where the mask comes from" grep -q "affinity: the task's mask when it ran" "$TMP/b00.txt"
+
+	# Both collectors on the same run: each attached (-p) to a ping-pong that waits for a
+	# FIFO until both are in place, pinned to CPU 0 for half a second and then let go, and
+	# each waiting for it to end. Their shares agree within 2 points.
+	mkfifo "$TMP/go"
+	taskset -c 0 sh -c "read x <'$TMP/go'; exec '$LOCUS' bench pingpong --pairs 3 --loops 200000" >/dev/null &
+	pp=$!
+	waiter="while kill -0 $pp 2>/dev/null; do sleep 0.05; done"
+	"$LOCUS" run -q --collector bpf --delay-rate 0 -p "$pp" --json "$TMP/sb.json" -- sh -c "$waiter" >/dev/null 2>&1 &
+	bb=$!
+	"$LOCUS" run -q --collector perf -p "$pp" --json "$TMP/sp.json" -- sh -c "$waiter" >/dev/null 2>&1 &
+	pb=$!
+	sleep 2
+	echo go >"$TMP/go"
+	sleep 0.5
+	taskset -a -p -c 0-1 "$pp" >/dev/null
+	wait "$bb" "$pb"
+	check "bpf and perf on the same run: idle CPUs and IPIs within 2 points" python3 - "$TMP/sb.json" "$TMP/sp.json" <<'EOF'
+import json, sys
+def shares(f):
+    d = json.load(open(f))
+    w = d["wakeups"]
+    timed = d["latency"]["wake_to_run_ns"]["count"]
+    remote = sum(v for k, v in w["by_class"].items() if k != "same_cpu")
+    s = {"passed over": 100.0 * w["idle_passed_over"] / timed,
+         "not allowed": 100.0 * w["idle_not_allowed"] / timed}
+    ipi = None
+    if w["ipi_sent"] is not None and remote >= 100:
+        ipi = 100.0 * (w["ipi_sent"] + w["polling_idle_no_ipi"]) / remote
+    return d["provenance"]["source"], timed, s, ipi
+(sb, tb, b, ib), (sp, tp, p, ip) = shares(sys.argv[1]), shares(sys.argv[2])
+assert (sb, sp) == ("bpf", "perf"), (sb, sp)
+assert tb >= 10000 and tp >= 10000, (tb, tp)
+for k in b:
+    print("%-15s bpf %6.2f%%  perf %6.2f%%" % (k, b[k], p[k]))
+    assert abs(b[k] - p[k]) <= 2.0, (k, b[k], p[k])
+# shown, not asserted: the stream misses switches on this VM (README), which keeps its IPI
+# mark longer; IPIs are held to perf stat's count of each run above
+if ib is not None and ip is not None:
+    print("%-15s bpf %6.2f%%  perf %6.2f%%" % ("IPI or polling", ib, ip))
+EOF
 else
 	skip "the BPF collector does not load here"
 fi
