@@ -182,7 +182,7 @@ int cmd_report(int argc, char **argv)
 		      (unsigned long long)st->ro.relieved);
 	if (!quiet && strncmp(st->topo_note, "from the file", 13))
 		fprintf(stderr, "locus: %s: topology: %s\n", opts.path, st->topo_note);
-	if (!st->rd.sched_samples && !st->rd.mem_samples)
+	if (!st->rd.sched_samples && !st->rd.mem_samples && !st->rd.ss.records)
 		locus_err("%s: no sched tracepoint or memory samples in the file (record with locus "
 			  "record, perf sched record or perf c2c record)", opts.path);
 	report_doc_init(&ro, st, ro.sections, cli_terminal_width());
@@ -197,7 +197,7 @@ int cmd_report(int argc, char **argv)
 	if (svg && st->rd.sched_samples &&
 	    write_heatmap_svg(svg, wakeup_results(&st->src.an), opts.path) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
-	if (!st->rd.sched_samples && !st->rd.mem_samples && rc == EXIT_LOCUS_OK)
+	if (!st->rd.sched_samples && !st->rd.mem_samples && !st->rd.ss.records && rc == EXIT_LOCUS_OK)
 		rc = EXIT_LOCUS_RUNTIME;
 	replay_release(st);
 	free(st);

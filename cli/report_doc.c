@@ -3,6 +3,7 @@
 
 #include "../common/util.h"
 #include "../report/cacheline_report.h"
+#include "../report/schedstat_report.h"
 #include "../report/json.h"
 
 void report_doc_init(struct report_doc *d, struct replay *st, unsigned sections, int width)
@@ -25,6 +26,10 @@ static void input_text(FILE *f, const struct replay *st, const char *topo_note)
 	if (st->rd.mem_samples)
 		fprintf(f, ", %s memory samples", fmt_count(st->rd.mem_samples, a, sizeof(a)));
 	fputc('\n', f);
+	if (st->rd.ss.records)
+		fprintf(f, "   %s /proc/schedstat records (SCHEDSTAT_CPU and _DOMAIN), %d snapshot%s\n",
+			fmt_count(st->rd.ss.records, a, sizeof(a)), st->rd.ss.n,
+			st->rd.ss.n == 1 ? "" : "s");
 	if (pf->hostname[0] || pf->cmdline[0])
 		fprintf(f, "   recorded on %s (%s) by '%.200s'\n", pf->hostname[0] ? pf->hostname : "?",
 			pf->osrelease[0] ? pf->osrelease : "?", pf->cmdline);
@@ -54,8 +59,16 @@ void report_doc_text(FILE *f, void *arg)
 	struct report_doc *o = arg;
 
 	input_text(f, o->st, o->topo_note);
-	if (o->st->rd.sched_samples || !o->st->rd.mem_samples)
+	if (o->st->rd.sched_samples || (!o->st->rd.mem_samples && !o->st->rd.ss.records))
 		sched_report_text(f, wakeup_results(&o->st->src.an), o->sections, &o->ctx);
+	if (o->st->rd.ss.records && (o->sections & SEC_CPUS)) { /* its schedstat snapshots */
+		struct schedstat d = { 0 };
+		char why[256];
+		int ok = ss_records_delta(&o->st->rd.ss, &d, why, sizeof(why)) == 0;
+
+		schedstat_report_text(f, ok ? &d : NULL, why);
+		schedstat_release(&d);
+	}
 	if (o->st->rd.mem_samples && (o->sections & SEC_CACHELINES)) {
 		struct symbolizer sz = symbols_symbolizer(&o->st->syms);
 
@@ -87,8 +100,16 @@ void report_doc_json(FILE *f, void *arg)
 	json_string(&j, "cmdline", st->f.cmdline);
 	json_string(&j, "topology", o->topo_note);
 	json_object_end(&j);
-	if (st->rd.sched_samples || !st->rd.mem_samples)
+	if (st->rd.sched_samples || (!st->rd.mem_samples && !st->rd.ss.records))
 		sched_report_json_members(&j, wakeup_results(&st->src.an), &o->ctx);
+	if (st->rd.ss.records) {
+		struct schedstat d = { 0 };
+		char why[256];
+		int ok = ss_records_delta(&st->rd.ss, &d, why, sizeof(why)) == 0;
+
+		schedstat_report_json(&j, ok ? &d : NULL, why);
+		schedstat_release(&d);
+	}
 	if (st->rd.mem_samples) {
 		struct symbolizer sz = symbols_symbolizer(&st->syms);
 

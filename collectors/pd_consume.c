@@ -106,6 +106,9 @@ static void on_map(const struct pd_record *rec, const struct pd_consumer *c)
 	c->map(c->ctx, pid, v[0], v[1], v[2], name);
 }
 
+_Static_assert(PD_REC_SCHEDSTAT_CPU == SS_REC_CPU && PD_REC_SCHEDSTAT_DOMAIN == SS_REC_DOMAIN,
+	       "one numbering of the SCHEDSTAT records");
+
 int pd_consume(struct pd_reader *rd, struct pd_file *f, const struct pd_consumer *c, char *err,
 	       size_t len)
 {
@@ -127,6 +130,8 @@ int pd_consume(struct pd_reader *rd, struct pd_file *f, const struct pd_consumer
 			c->round(c->ctx);
 		} else if (rec.type == PERF_RECORD_MMAP || rec.type == PERF_RECORD_MMAP2) {
 			on_map(&rec, c);
+		} else if (rec.type == PD_REC_SCHEDSTAT_CPU || rec.type == PD_REC_SCHEDSTAT_DOMAIN) {
+			ss_records_add(&rd->ss, rec.data, rec.size);
 		}
 	}
 	if (r < 0) {
@@ -145,5 +150,6 @@ void pd_reader_release(struct pd_reader *rd)
 {
 	if (rd->tep)
 		tep_free(rd->tep);
+	ss_records_release(&rd->ss);
 	memset(rd, 0, sizeof(*rd));
 }

@@ -90,7 +90,7 @@ static int read_attrs(struct pd_file *f, uint64_t attr_size, struct file_section
 	if (attrs.size % attr_size || attrs.offset > file_size || attrs.size > file_size - attrs.offset)
 		return bad(f, 24, "bad attribute section");
 	n = attrs.size / attr_size;
-	if (n == 0 || n > MAX_ATTRS)
+	if (n > MAX_ATTRS) /* none: perf sched stats record writes only SCHEDSTAT records */
 		return bad(f, 24, "bad attribute count %llu", (unsigned long long)n);
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t off = attrs.offset + i * attr_size;
@@ -308,6 +308,7 @@ int pd_next(struct pd_file *f, struct pd_record *rec)
 		return bad(f, off, "compressed records (perf record -z) are not supported");
 	default:
 		if (h.type >= PERF_RECORD_MAX && h.type != PD_REC_FINISHED_ROUND &&
+		    h.type != PD_REC_SCHEDSTAT_CPU && h.type != PD_REC_SCHEDSTAT_DOMAIN &&
 		    !(h.type >= PD_REC_HEADER_EVENT_TYPE && h.type <= PD_REC_FINISHED_INIT)) {
 			f->unknown_total++;
 			if (h.type < PD_REC_MAX)

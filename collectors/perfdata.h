@@ -44,6 +44,8 @@ enum pd_user_record {
 	PD_REC_HEADER_FEATURE = 80,
 	PD_REC_COMPRESSED = 81,
 	PD_REC_FINISHED_INIT = 82,
+	PD_REC_SCHEDSTAT_CPU = 85,	/* perf sched stats record (collectors/schedstat_record.h) */
+	PD_REC_SCHEDSTAT_DOMAIN = 86,
 	PD_REC_MAX = 128
 };
 

@@ -1,6 +1,7 @@
 /* sched_record.c - ring-buffer records to a perf.data file: samples get the file's ids. */
 #include "sched_record.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,26 @@ void sched_record_drain(struct sched_record *r, struct sched_collector *s,
 	/* perf sorts each round's records; a round ends with every ring drained */
 	if (d.records && !r->write_err)
 		pd_writer_add(&r->w, &round, sizeof(round));
+}
+
+int sched_record_add(struct sched_record *r, const uint8_t *recs, size_t len)
+{
+	for (size_t at = 0; at + 8 <= len;) {
+		uint16_t size;
+		int rc;
+
+		memcpy(&size, recs + at + 6, 2);
+		if (size < 8 || at + size > len)
+			return -EINVAL;
+		rc = pd_writer_add(&r->w, recs + at, size);
+		if (rc < 0) {
+			if (!r->write_err)
+				r->write_err = rc;
+			return rc;
+		}
+		at += size;
+	}
+	return 0;
 }
 
 int sched_record_finish(struct sched_record *r, const struct sched_collector *s,

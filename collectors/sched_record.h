@@ -22,6 +22,9 @@ struct sched_record {
 	uint64_t task_id;	/* the file's id of the event task records come with */
 };
 
+/* Whole records (each with its perf_event_header) into the file, as they are. 0 or -errno. */
+int sched_record_add(struct sched_record *r, const uint8_t *recs, size_t len);
+
 /*
  * Create path for the tracepoints s opened (s opened for recording) and, with
  * mem (a plan prepared by mem_plan_for_record, or NULL), the memory events.

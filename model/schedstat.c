@@ -93,14 +93,50 @@ static bool is_mask(const char *w)
 static const enum ss_idle order15[SS_IDLE_NR] = { SS_IDLE, SS_BUSY, SS_NEWLY_IDLE };
 static const enum ss_idle order16[SS_IDLE_NR] = { SS_BUSY, SS_IDLE, SS_NEWLY_IDLE };
 
+static const enum ss_lb lb15[] = { SS_LB_COUNT, SS_LB_BALANCED, SS_LB_FAILED, SS_LB_IMBALANCE,
+				   SS_LB_GAINED, SS_LB_HOT_GAINED, SS_LB_NOBUSYQ, SS_LB_NOBUSYG };
+
+int schedstat_dom_ncols(int version)
+{
+	return SS_IDLE_NR * (version >= 17 ? SS_LB_NR : 8) + SS_DOM_NR;
+}
+
+/* Column i of a version's domain counters: where it lives in d. */
+static uint64_t *dom_col(struct ss_domain *d, int version, int i)
+{
+	const enum ss_idle *order = version >= 16 ? order16 : order15;
+	int per = version >= 17 ? SS_LB_NR : 8;
+
+	if (i >= SS_IDLE_NR * per)
+		return &d->d[i - SS_IDLE_NR * per];
+	return &d->lb[order[i / per]][version >= 17 ? i % per : (int)lb15[i % per]];
+}
+
+void schedstat_dom_cols(const struct ss_domain *d, int version, uint64_t *cols)
+{
+	for (int i = 0; i < schedstat_dom_ncols(version); i++)
+		cols[i] = *dom_col((struct ss_domain *)d, version, i);
+}
+
+void schedstat_dom_from_cols(struct ss_domain *d, int version, const uint64_t *cols)
+{
+	for (int i = 0; i < schedstat_dom_ncols(version); i++)
+		*dom_col(d, version, i) = cols[i];
+}
+
+/* Add d to s's domains. */
+void schedstat_add_domain(struct schedstat *s, const struct ss_domain *d)
+{
+	s->doms = realloc(s->doms, (size_t)(s->ndoms + 1) * sizeof(*s->doms));
+	if (!s->doms)
+		abort();
+	s->doms[s->ndoms++] = *d;
+}
+
 static int domain_line(const char *p, int cpu, struct schedstat *s, char *err, size_t len)
 {
 	struct ss_domain d = { .cpu = cpu };
-	static const enum ss_lb lb15[] = { SS_LB_COUNT, SS_LB_BALANCED, SS_LB_FAILED,
-					   SS_LB_IMBALANCE, SS_LB_GAINED, SS_LB_HOT_GAINED,
-					   SS_LB_NOBUSYQ, SS_LB_NOBUSYG };
-	const enum ss_idle *order = s->version >= 16 ? order16 : order15;
-	uint64_t v[SS_LB_NR];
+	uint64_t cols[SS_IDLE_NR * SS_LB_NR + SS_DOM_NR];
 	char *end;
 
 	d.level = (int)strtol(p + 6, &end, 10);
@@ -116,23 +152,10 @@ static int domain_line(const char *p, int cpu, struct schedstat *s, char *err, s
 		if (word(&p, d.mask, sizeof(d.mask)) < 0)
 			goto no_mask;
 	}
-	for (int t = 0; t < SS_IDLE_NR; t++) {
-		if (s->version >= 17) {
-			if (numbers(&p, d.lb[order[t]], SS_LB_NR) < 0)
-				goto short_line;
-			continue;
-		}
-		if (numbers(&p, v, 8) < 0)
-			goto short_line;
-		for (int k = 0; k < 8; k++)
-			d.lb[order[t]][lb15[k]] = v[k];
-	}
-	if (numbers(&p, d.d, SS_DOM_NR) < 0)
+	if (numbers(&p, cols, schedstat_dom_ncols(s->version)) < 0)
 		goto short_line;
-	s->doms = realloc(s->doms, (size_t)(s->ndoms + 1) * sizeof(*s->doms));
-	if (!s->doms)
-		abort();
-	s->doms[s->ndoms++] = d;
+	schedstat_dom_from_cols(&d, s->version, cols);
+	schedstat_add_domain(s, &d);
 	return 0;
 short_line:
 	snprintf(err, len, "schedstat: domain%d of cpu%d has too few counters for version %d",

@@ -85,6 +85,16 @@ int schedstat_delta(const struct schedstat *before, const struct schedstat *afte
 void schedstat_keep_cpus(struct schedstat *s, const int *cpus, int n);
 void schedstat_release(struct schedstat *s);
 
+/*
+ * A domain's counters after its mask in the file's column order for a version
+ * (perf's PERF_RECORD_SCHEDSTAT_DOMAIN keeps the same order): how many, and
+ * to and from that order.
+ */
+int schedstat_dom_ncols(int version);
+void schedstat_dom_cols(const struct ss_domain *d, int version, uint64_t *cols);
+void schedstat_dom_from_cols(struct ss_domain *d, int version, const uint64_t *cols);
+void schedstat_add_domain(struct schedstat *s, const struct ss_domain *d);
+
 /* Names: "busy", "idle", "newly_idle"; the counters' JSON keys. */
 const char *ss_idle_name(enum ss_idle i);
 /* The key of a load-balance counter in a version (v17 calls the imbalance its load's). */

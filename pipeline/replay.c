@@ -143,6 +143,7 @@ static void rp_close(struct source *s)
 
 static const struct source_ops replay_ops = {
 	"replay", rp_enable, rp_wait, rp_drain, rp_snapshot, rp_stop, rp_finish, rp_close, NULL,
+	NULL, /* a file is read, not written */
 };
 
 int replay_open(struct replay *rp, const struct replay_opts *o, char *err, size_t len)

@@ -67,6 +67,9 @@ struct source_ops {
 	void (*close)(struct source *s);
 	/* Follow one more task (and its children) from now on; NULL: a file, nothing to follow. */
 	void (*track)(struct source *s, pid_t tid);
+	/* Recording: whole perf.data records into the file (while no reader runs); NULL or
+	 * -1 when the source writes no file. */
+	int (*add_records)(struct source *s, const uint8_t *recs, size_t len);
 };
 
 struct source {

@@ -160,8 +160,16 @@ static void st_track(struct source *s, pid_t tid)
 	wakeup_track(&s->an, tid); /* before the reader runs: no lock needed */
 }
 
+static int st_add_records(struct source *s, const uint8_t *recs, size_t len)
+{
+	struct stream *st = (struct stream *)s;
+
+	return st->rec ? sched_record_add(st->rec, recs, len) : -1;
+}
+
 static const struct source_ops stream_ops = {
 	"perf", st_enable, st_wait, st_drain, st_snapshot, st_stop, st_finish, st_close, st_track,
+	st_add_records,
 };
 
 struct source *source_open_stream(const struct source_cfg *cfg, char *err, size_t len)

@@ -9,6 +9,7 @@
 #include "../analyzers/sched_delta.h"
 #include "../collectors/procfs.h"
 #include "../collectors/schedstat_read.h"
+#include "../collectors/schedstat_record.h"
 #include "../common/util.h"
 
 #include <stdio.h>
@@ -98,6 +99,20 @@ static void start_memory(struct tracer *t, const struct source_cfg *cfg)
 }
 
 /* What is known of the measurement before it starts: the CPUs, the scope, the source. */
+/* A recording: the snapshot into the file as perf's SCHEDSTAT records (else nothing). */
+static void store_schedstat(struct tracer *t, const struct schedstat *ss)
+{
+	uint8_t *recs;
+	size_t n;
+
+	if (!t->ss_store || !t->src->ops->add_records)
+		return;
+	n = ss_records_encode(ss, &recs);
+	if (t->src->ops->add_records(t->src, recs, n) < 0)
+		locus_err("the schedstat snapshot could not be written to the file");
+	free(recs);
+}
+
 static void prov_init(struct tracer *t, const struct source_cfg *cfg)
 {
 	struct provenance *p = &t->prov;
@@ -176,9 +191,7 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 	if (cfg->memory && !cfg->record_path) /* a recording's source writes them to its file */
 		start_memory(t, cfg);
 	/* scheduler-domain counters: a snapshot now, the deltas at the stop */
-	if (cfg->record_path) { /* a file does not keep them yet: no snapshot, no sysctl */
-		snprintf(t->ss_why, sizeof(t->ss_why), "not stored in recordings");
-	} else if (schedstat_enable(&t->ss_restore, t->ss_why, sizeof(t->ss_why)) < 0 ||
+	if (schedstat_enable(&t->ss_restore, t->ss_why, sizeof(t->ss_why)) < 0 ||
 		   schedstat_read(SCHEDSTAT_PATH, &t->ss_before, t->ss_why,
 				  sizeof(t->ss_why)) < 0) {
 		schedstat_release(&t->ss_before);
@@ -188,6 +201,9 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 		memcpy(t->ss_cpus, cfg->cpus, (size_t)cfg->ncpus * sizeof(int));
 		schedstat_keep_cpus(&t->ss_before, t->ss_cpus, t->ss_ncpus);
 	}
+	t->ss_store = cfg->record_path != NULL;
+	if (t->ss_before.version)
+		store_schedstat(t, &t->ss_before); /* as perf sched stats record does */
 	t->src->ops->enable(t->src);
 	/* threads an added process started while the source opened: events flow now, so
 	 * any later thread comes with a fork event */
@@ -238,6 +254,7 @@ void tracer_stop(struct tracer *t)
 		if (schedstat_read(SCHEDSTAT_PATH, &after, t->ss_why, sizeof(t->ss_why)) == 0) {
 			if (t->ss_cpus)
 				schedstat_keep_cpus(&after, t->ss_cpus, t->ss_ncpus);
+			store_schedstat(t, &after); /* a recording: the end snapshot too */
 			t->ss_ok = schedstat_delta(&t->ss_before, &after, &t->ss_delta, t->ss_why,
 						   sizeof(t->ss_why)) == 0;
 			schedstat_release(&after);

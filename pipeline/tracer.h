@@ -32,6 +32,7 @@ struct tracer {
 	/* /proc/schedstat: a snapshot at the start, the deltas at the stop */
 	struct schedstat ss_before, ss_delta;
 	bool ss_ok;		/* ss_delta holds the run's deltas */
+	bool ss_store;		/* recording: the snapshots go into the file */
 	bool ss_restore;	/* put kernel.sched_schedstats back to 0 */
 	int *ss_cpus, ss_ncpus;	/* -C: the CPUs whose counters are reported (NULL: all) */
 	char ss_why[320];	/* why there are none */

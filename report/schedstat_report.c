@@ -100,7 +100,11 @@ void schedstat_report_text(FILE *f, const struct schedstat *d, const char *why)
 				 fmt_count(s->lb[t][SS_LB_COUNT], x, sizeof(x)),
 				 fmt_count(s->lb[t][SS_LB_FAILED], y, sizeof(y)));
 		}
-		fprintf(f, "   %-9s %4d %9s %8s %13s %13s %13s\n", lbl, lv[i].cpus,
+		char nc[16];
+
+		/* a perf.data record has no mask (perf keeps it in a header): "-" */
+		snprintf(nc, sizeof(nc), "%d", lv[i].cpus);
+		fprintf(f, "   %-9s %4s %9s %8s %13s %13s %13s\n", lbl, lv[i].cpus ? nc : "-",
 			fmt_count(s->d[SS_TTWU_WAKE_REMOTE], w, sizeof(w)),
 			fmt_count(s->d[SS_TTWU_MOVE_AFFINE], af, sizeof(af)), lb[SS_BUSY],
 			lb[SS_IDLE], lb[SS_NEWLY_IDLE]);
@@ -144,7 +148,10 @@ void schedstat_report_json(struct json *j, const struct schedstat *d, const char
 		json_object(j, NULL);
 		json_int(j, "level", i);
 		json_string(j, "name", lv[i].name);
-		json_int(j, "cpus", lv[i].cpus);
+		if (lv[i].cpus)
+			json_int(j, "cpus", lv[i].cpus);
+		else
+			json_null(j, "cpus"); /* not in the records */
 		domain_json(j, &lv[i].sum, d->version);
 		json_object_end(j);
 	}
