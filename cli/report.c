@@ -10,10 +10,12 @@
 #include "../report/sched_report.h"
 #include "commands.h"
 #include "../pipeline/replay.h"
+#include "../pipeline/trace_export.h"
 #include "counting.h"
 #include "report_doc.h"
 
-enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_LINE_SIZE };
+enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_LINE_SIZE, OPT_TRACE, OPT_FROM, OPT_TO,
+       OPT_TRACE_LIMIT };
 
 static const struct cli_opt report_opts[] = {
 	{ "input", 'i', "FILE", "perf.data file to read (- for a pipe; default perf.data)" },
@@ -26,6 +28,11 @@ static const struct cli_opt report_opts[] = {
 	{ "display", 'd', "WHAT", "rank cachelines by lcl, rmt or tot (default) HITM" },
 	{ "json", OPT_JSON, "FILE", "also write the results as JSON (- for stdout)" },
 	{ "svg", OPT_SVG, "FILE", "draw the wakeup heatmap (waker x target CPU) as SVG" },
+	{ "trace", OPT_TRACE, "FILE", "write a timeline for the Perfetto UI or chrome://tracing "
+				      "(Chrome trace JSON: CPU tracks, wakeup flows, migrations)" },
+	{ "from", OPT_FROM, "S", "--trace: start the window S seconds into the recording" },
+	{ "to", OPT_TO, "S", "--trace: end the window S seconds into the recording" },
+	{ "trace-limit", OPT_TRACE_LIMIT, "MB", "--trace: write at most MB MiB (default 1024)" },
 	{ "output", 'o', "FILE", "write the text report to FILE instead of stdout" },
 	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "topology from DIR when the file carries none" },
 	{ "quiet", 'q', NULL, "no notes or progress on stderr" },
@@ -44,6 +51,57 @@ static const struct cli_cmd report_cmd = {
 	report_opts,
 };
 
+/* Seconds into a recording, as ns: a finite number in [0, 1e9]. */
+static int parse_seconds(const char *arg, uint64_t *ns)
+{
+	char *end;
+	double d = strtod(arg, &end);
+
+	if (end == arg || *end || !(d >= 0 && d <= 1e9))
+		return -1;
+	*ns = (uint64_t)(d * 1e9 + 0.5);
+	return 0;
+}
+
+struct trace_job {
+	const struct replay_opts *o;
+	struct trace_export x;
+	int rc;
+};
+
+static void trace_doc(FILE *f, void *ctx)
+{
+	struct trace_job *t = ctx;
+
+	t->rc = trace_export_write(t->o, &t->x, f);
+}
+
+/* --trace: the file again, through the timeline, into OUT. 0 or -1 after saying why. */
+static int write_trace(const char *out, const struct replay_opts *o, struct trace_job *t,
+		       bool quiet)
+{
+	char a[32];
+
+	t->o = o;
+	if (write_file_atomically(out, trace_doc, t) < 0)
+		return -1;
+	if (t->rc < 0) {
+		locus_err("%s: %s (the trace holds what was read before)", out, t->x.err);
+		return -1;
+	}
+	if (t->x.dropped)
+		locus_err("%s: stopped at the limit of %llu MiB (--trace-limit): %llu events left "
+			  "out; narrow the window with --from/--to", out,
+			  (unsigned long long)(t->x.limit >> 20), (unsigned long long)t->x.dropped);
+	if (!quiet)
+		fprintf(stderr, "locus: %s: %s bytes, %llu running periods, %llu wakeup flows, "
+				"%llu migrations, %llu counter values\n",
+			out, fmt_count(t->x.bytes, a, sizeof(a)), (unsigned long long)t->x.slices,
+			(unsigned long long)t->x.flows, (unsigned long long)t->x.migrations,
+			(unsigned long long)t->x.counters);
+	return 0;
+}
+
 static void progress(const struct pd_file *f, void *ctx)
 {
 	(void)ctx;
@@ -57,8 +115,11 @@ static void progress(const struct pd_file *f, void *ctx)
 
 int cmd_report(int argc, char **argv)
 {
-	const char *json = NULL, *svg = NULL, *out = NULL;
-	struct replay_opts opts = { "perf.data", NULL, 0, 64, CL_SORT_TOTAL, NULL, NULL };
+	const char *json = NULL, *svg = NULL, *out = NULL, *trace = NULL;
+	struct trace_job tjob = { 0 };
+	long limit_mb = 1024;
+	bool window = false;
+	struct replay_opts opts = { "perf.data", NULL, 0, 64, CL_SORT_TOTAL, NULL, NULL, NULL, NULL };
 	struct replay *st = xcalloc(1, sizeof(*st));
 	struct report_doc ro = { st, { 0 }, SEC_SCHED | SEC_CACHELINES, NULL };
 	long line_size;
@@ -131,6 +192,27 @@ int cmd_report(int argc, char **argv)
 		case OPT_SVG:
 			svg = optarg;
 			break;
+		case OPT_TRACE:
+			trace = optarg;
+			break;
+		case OPT_FROM:
+		case OPT_TO:
+			if (parse_seconds(optarg, c == OPT_FROM ? &tjob.x.from_ns : &tjob.x.to_ns) < 0) {
+				cli_usage_error(&report_cmd, "bad --%s '%s' (seconds into the "
+						"recording)", c == OPT_FROM ? "from" : "to", optarg);
+				free(st);
+				return EXIT_LOCUS_USAGE;
+			}
+			window = true;
+			break;
+		case OPT_TRACE_LIMIT:
+			if (parse_long(optarg, 1, 1L << 20, &limit_mb) < 0) {
+				cli_usage_error(&report_cmd, "bad --trace-limit '%s' (MiB, 1 or more)",
+						optarg);
+				free(st);
+				return EXIT_LOCUS_USAGE;
+			}
+			break;
 		case 'o':
 			out = optarg;
 			break;
@@ -151,8 +233,19 @@ int cmd_report(int argc, char **argv)
 		free(st);
 		return EXIT_LOCUS_USAGE;
 	}
+	if (window && !trace) {
+		cli_usage_error(&report_cmd, "--from and --to choose the window of --trace");
+		free(st);
+		return EXIT_LOCUS_USAGE;
+	}
+	if (tjob.x.to_ns && tjob.x.to_ns <= tjob.x.from_ns) {
+		cli_usage_error(&report_cmd, "--to must come after --from");
+		free(st);
+		return EXIT_LOCUS_USAGE;
+	}
+	tjob.x.limit = (uint64_t)limit_mb << 20;
 	if (cli_check_output(&report_cmd, json) < 0 || cli_check_output(&report_cmd, svg) < 0 ||
-	    cli_check_output(&report_cmd, out) < 0) {
+	    cli_check_output(&report_cmd, out) < 0 || cli_check_output(&report_cmd, trace) < 0) {
 		free(st);
 		return EXIT_LOCUS_USAGE;
 	}
@@ -197,6 +290,12 @@ int cmd_report(int argc, char **argv)
 	if (svg && st->rd.sched_samples &&
 	    write_heatmap_svg(svg, wakeup_results(&st->src.an), opts.path) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
+	if (trace && !st->rd.sched_samples) {
+		locus_err("%s: no sched events in the file: no timeline to write", trace);
+		rc = EXIT_LOCUS_RUNTIME;
+	} else if (trace && write_trace(trace, &opts, &tjob, quiet) < 0) {
+		rc = EXIT_LOCUS_RUNTIME;
+	}
 	if (!st->rd.sched_samples && !st->rd.mem_samples && !st->rd.ss.records && rc == EXIT_LOCUS_OK)
 		rc = EXIT_LOCUS_RUNTIME;
 	replay_release(st);

@@ -9,7 +9,11 @@
 
 static void analyze(void *ctx, const struct event *e)
 {
-	wakeup_add(&((struct replay *)ctx)->src.an, e);
+	struct replay *rp = ctx;
+
+	wakeup_add(&rp->src.an, e);
+	if (rp->o->tap)
+		rp->o->tap(rp->o->tap_ctx, e);
 }
 
 /* The analyzer starts at the first sched event: in pipe mode the formats come in the stream. */

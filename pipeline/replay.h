@@ -21,6 +21,8 @@ struct replay_opts {
 	enum cl_sort sort;	/* rank lines by local, remote or total HITM */
 	void (*progress)(const struct pd_file *f, void *ctx); /* called every 64k records */
 	void *progress_ctx;
+	event_sink tap;		/* also given every sched event in time order (NULL: none) */
+	void *tap_ctx;
 };
 
 /* A file as a source (source.h): its analyzer's results are in src.an.r. */

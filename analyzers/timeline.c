@@ -1,0 +1,248 @@
+/* timeline.c - running periods, wakeup flows, migrations and runnable counts (timeline.h). */
+#include "timeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+
+void timeline_init(struct timeline *tl, const struct timeline_cfg *cfg)
+{
+	memset(tl, 0, sizeof(*tl));
+	tl->cfg = *cfg;
+	tl->ncpus = cfg->topo ? cfg->topo->ncpus : 0;
+	tl->cpu = xcalloc((size_t)tl->ncpus + 1, sizeof(*tl->cpu));
+	for (int c = 0; c < tl->ncpus; c++)
+		tl->cpu[c].tid = -1;
+	u64map_init(&tl->idx);
+}
+
+void timeline_release(struct timeline *tl)
+{
+	free(tl->cpu);
+	free(tl->tasks);
+	u64map_release(&tl->idx);
+	memset(tl, 0, sizeof(*tl));
+}
+
+static struct tl_task *task(struct timeline *tl, int32_t tid)
+{
+	uint32_t *i = u64map_get(&tl->idx, (uint64_t)(uint32_t)tid);
+
+	if (i)
+		return &tl->tasks[*i - 1];
+	if (tl->ntasks == tl->cap) {
+		tl->cap = tl->cap ? tl->cap * 2 : 1024;
+		tl->tasks = xrealloc(tl->tasks, (size_t)tl->cap * sizeof(*tl->tasks));
+	}
+	tl->tasks[tl->ntasks] = (struct tl_task){ .tid = tid, .queued = -1, .waker_cpu = -1 };
+	u64map_put(&tl->idx, (uint64_t)(uint32_t)tid, (uint32_t)++tl->ntasks);
+	return &tl->tasks[tl->ntasks - 1];
+}
+
+static bool in_window(const struct timeline *tl, uint64_t t)
+{
+	uint64_t rel = t - tl->first_ns;
+
+	return rel >= tl->cfg.from_ns && (!tl->cfg.to_ns || rel <= tl->cfg.to_ns);
+}
+
+static uint64_t window_start(const struct timeline *tl)
+{
+	return tl->first_ns + tl->cfg.from_ns;
+}
+
+static bool valid(const struct timeline *tl, int cpu)
+{
+	return cpu >= 0 && cpu < tl->ncpus;
+}
+
+static void runnable(struct timeline *tl, int cpu, int64_t delta, uint64_t t)
+{
+	struct tl_cpu *c;
+	struct tl_item it = { .kind = TL_COUNTER, .cpu = cpu, .t0 = t };
+
+	if (!valid(tl, cpu) || !delta)
+		return;
+	c = &tl->cpu[cpu];
+	c->runnable += delta;
+	if (c->runnable < 0)
+		c->runnable = 0; /* tasks that were runnable before the first event */
+	if (!in_window(tl, t))
+		return;
+	if (!c->counted && t > window_start(tl)) { /* the value at the window's start */
+		struct tl_item first = it;
+
+		first.t0 = window_start(tl) > tl->first_ns ? window_start(tl) : tl->first_ns;
+		first.value = c->runnable - delta < 0 ? 0 : c->runnable - delta;
+		tl->cfg.emit(tl->cfg.ctx, &first);
+		tl->counters++;
+	}
+	c->counted = true;
+	it.value = c->runnable;
+	tl->cfg.emit(tl->cfg.ctx, &it);
+	tl->counters++;
+}
+
+/* Where t waits now: moved from its old queue to cpu (or taken off with cpu -1). */
+static void queue(struct timeline *tl, struct tl_task *t, int cpu, uint64_t now)
+{
+	if (t->queued == cpu)
+		return;
+	if (t->queued >= 0)
+		runnable(tl, t->queued, -1, now);
+	t->queued = valid(tl, cpu) ? cpu : -1;
+	if (t->queued >= 0)
+		runnable(tl, t->queued, 1, now);
+}
+
+/* The running period on cpu ends at now. */
+static void end_slice(struct timeline *tl, int cpu, uint64_t now, enum tl_end how)
+{
+	struct tl_cpu *c = &tl->cpu[cpu];
+	struct tl_item it = { .kind = TL_SLICE, .cpu = cpu, .end = how };
+
+	if (c->tid <= 0 || now < c->since)
+		return;
+	if (tl->cfg.to_ns && now - tl->first_ns > tl->cfg.to_ns && c->since - tl->first_ns >
+							   tl->cfg.to_ns)
+		return; /* began after the window */
+	if (c->before || !in_window(tl, c->since)) {
+		if (now < window_start(tl))
+			return; /* over before the window */
+		it.clipped = true;
+	}
+	it.t0 = it.clipped ? window_start(tl) : c->since;
+	it.t1 = now;
+	it.tid = c->tid;
+	it.pid = c->pid;
+	memcpy(it.comm, c->comm, sizeof(it.comm));
+	tl->cfg.emit(tl->cfg.ctx, &it);
+	tl->slices++;
+}
+
+static void on_switch(struct timeline *tl, const struct event *e)
+{
+	struct tl_cpu *c = &tl->cpu[e->cpu];
+	int64_t st = e->sw.prev_state;
+	enum tl_end how = (st & SWITCH_STATE_MASK) == 0 ? TL_END_PREEMPT :
+			  (st & (0x10 | 0x20 | 0x40)) ? TL_END_EXIT : TL_END_SLEEP;
+
+	if (c->tid < 0) { /* running since before the first event: cut at the window's start */
+		c->tid = e->sw.prev_pid;
+		c->since = tl->first_ns;
+		c->before = true;
+		memcpy(c->comm, e->sw.prev_comm, sizeof(c->comm));
+	}
+	if (c->tid == e->sw.prev_pid && e->tid == e->sw.prev_pid)
+		c->pid = e->pid;
+	end_slice(tl, e->cpu, e->time_ns, how);
+	if (e->sw.prev_pid > 0) {
+		struct tl_task *p = task(tl, e->sw.prev_pid);
+
+		if (how == TL_END_PREEMPT)
+			p->queued = e->cpu; /* from running to waiting here: the count stays */
+		else
+			runnable(tl, e->cpu, -1, e->time_ns);
+	}
+	c->tid = e->sw.next_pid;
+	c->pid = -1;
+	c->before = false;
+	memcpy(c->comm, e->sw.next_comm, sizeof(c->comm));
+	c->since = e->time_ns;
+	if (e->sw.next_pid <= 0)
+		return;
+	if (in_window(tl, e->time_ns))
+		tl->switches_in_window++;
+	{
+		struct tl_task *n = task(tl, e->sw.next_pid);
+
+		if (n->queued == e->cpu)
+			n->queued = -1; /* from waiting here to running here */
+		else {
+			queue(tl, n, -1, e->time_ns);
+			runnable(tl, e->cpu, 1, e->time_ns);
+		}
+		if (n->pending) {
+			n->pending = false;
+			if (in_window(tl, n->wake_ns) && in_window(tl, e->time_ns)) {
+				struct tl_item it = { .kind = TL_FLOW, .cpu = e->cpu,
+						      .from_cpu = n->waker_cpu, .t0 = n->wake_ns,
+						      .t1 = e->time_ns, .tid = n->tid,
+						      .id = ++tl->next_flow };
+
+				memcpy(it.comm, e->sw.next_comm, sizeof(it.comm));
+				it.cls = valid(tl, n->waker_cpu) ?
+						 topology_class(tl->cfg.topo, n->waker_cpu, e->cpu) :
+						 LOC_REMOTE;
+				tl->cfg.emit(tl->cfg.ctx, &it);
+				tl->flows++;
+			}
+		}
+	}
+}
+
+void timeline_event(struct timeline *tl, const struct event *e)
+{
+	struct tl_task *t;
+
+	if (e->type == EV_LOST || e->type == EV_MEM || !valid(tl, e->cpu))
+		return;
+	if (!tl->started) {
+		tl->started = true;
+		tl->first_ns = e->time_ns;
+	}
+	if (e->time_ns > tl->last_ns)
+		tl->last_ns = e->time_ns;
+	if (e->tid > 0 && tl->cpu[e->cpu].tid == e->tid)
+		tl->cpu[e->cpu].pid = e->pid; /* the running task's process, from its own events */
+	switch (e->type) {
+	case EV_SWITCH:
+		on_switch(tl, e);
+		break;
+	case EV_WAKEUP_NEW: /* a new task: it waits where it was placed, no wakeup flow */
+		if (e->wake.pid > 0)
+			queue(tl, task(tl, e->wake.pid), e->wake.target_cpu, e->time_ns);
+		break;
+	case EV_WAKING:
+	case EV_WAKEUP:
+		if (e->wake.pid <= 0)
+			break;
+		t = task(tl, e->wake.pid);
+		for (int c = 0; c < tl->ncpus; c++)
+			if (tl->cpu[c].tid == e->wake.pid)
+				return; /* woken while running: nothing to wait for */
+		if (!t->pending) { /* waking and its wakeup: one wakeup, from the first */
+			t->pending = true;
+			t->wake_ns = e->time_ns;
+			t->waker_cpu = e->cpu;
+		}
+		/* waking names the CPU it last ran on; wakeup the one chosen */
+		queue(tl, t, e->wake.target_cpu, e->time_ns);
+		break;
+	case EV_MIGRATE: {
+		struct tl_item it = { .kind = TL_MIGRATE, .cpu = e->mig.dest_cpu,
+				      .from_cpu = e->mig.orig_cpu, .t0 = e->time_ns,
+				      .tid = e->mig.pid };
+
+		t = task(tl, e->mig.pid);
+		if (t->queued >= 0)
+			queue(tl, t, e->mig.dest_cpu, e->time_ns);
+		if (in_window(tl, e->time_ns) && valid(tl, it.cpu) && valid(tl, it.from_cpu)) {
+			it.cls = topology_class(tl->cfg.topo, it.from_cpu, it.cpu);
+			tl->cfg.emit(tl->cfg.ctx, &it);
+			tl->migrations++;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+void timeline_finish(struct timeline *tl)
+{
+	for (int c = 0; c < tl->ncpus; c++)
+		end_slice(tl, c, tl->cfg.to_ns && tl->last_ns - tl->first_ns > tl->cfg.to_ns ?
+				       tl->first_ns + tl->cfg.to_ns : tl->last_ns, TL_END_OPEN);
+}

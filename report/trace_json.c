@@ -1,0 +1,126 @@
+/* trace_json.c - the Chrome trace-event format from a timeline (trace_json.h). */
+#include "trace_json.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+
+#define TRACK_PID 0	/* every CPU track lives in one pseudo-process, "CPUs" */
+
+static const char *const end_name[] = { "sleep", "preempted", "exited", "running at end" };
+
+/* At most max bytes of s as a JSON string body: quotes, backslashes and controls escaped. */
+static void str_json(char *out, size_t len, const char *s, size_t max)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < max && s[i] && o + 7 < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\') {
+			out[o++] = '\\';
+			out[o++] = (char)c;
+		} else if (c < 0x20 || c >= 0x7f) {
+			o += (size_t)snprintf(out + o, len - o, "\\u%04x", c);
+		} else {
+			out[o++] = (char)c;
+		}
+	}
+	out[o] = '\0';
+}
+
+/* ns from the base as microseconds with three decimals */
+static void us(char *out, size_t len, uint64_t base, uint64_t t)
+{
+	uint64_t d = t > base ? t - base : 0;
+
+	snprintf(out, len, "%" PRIu64 ".%03" PRIu64, d / 1000, d % 1000);
+}
+
+static void put(struct trace_json *tj, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(struct trace_json *tj, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vfprintf(tj->f, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		tj->bytes += (uint64_t)n;
+}
+
+void trace_json_begin(struct trace_json *tj, FILE *f, int ncpus, uint64_t limit,
+		      const char *title)
+{
+	char t[256];
+
+	memset(tj, 0, sizeof(*tj));
+	tj->f = f;
+	tj->ncpus = ncpus;
+	tj->limit = limit;
+	str_json(t, sizeof(t), title, sizeof(t));
+	put(tj, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"locus\",\"title\":\"%s\"},"
+		"\"traceEvents\":[\n", t);
+}
+
+void trace_json_item(void *ctx, const struct tl_item *it)
+{
+	struct trace_json *tj = ctx;
+	char a[40], b[40], comm[TASK_COMM_LEN * 6 + 1];
+
+	if (tj->limit && tj->bytes >= tj->limit) {
+		tj->dropped++;
+		return;
+	}
+	us(a, sizeof(a), tj->base_ns, it->t0);
+	str_json(comm, sizeof(comm), it->comm, TASK_COMM_LEN);
+	switch (it->kind) {
+	case TL_SLICE:
+		us(b, sizeof(b), it->t0, it->t1);
+		put(tj, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%s,\"dur\":%s,\"name\":\"%s\","
+			"\"args\":{\"tid\":%d,\"pid\":%d,\"end\":\"%s\"%s}},\n",
+		    TRACK_PID, it->cpu, a, b, comm, it->tid, it->pid, end_name[it->end],
+		    it->clipped ? ",\"clipped\":true" : "");
+		break;
+	case TL_FLOW:
+		us(b, sizeof(b), tj->base_ns, it->t1);
+		put(tj, "{\"ph\":\"s\",\"id\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,\"ts\":%s,"
+			"\"name\":\"wakeup\",\"cat\":\"wakeup\",\"args\":{\"wakee\":\"%s\",\"tid\":%d,"
+			"\"class\":\"%s\",\"delay_ns\":%" PRIu64 "}},\n",
+		    it->id, TRACK_PID, it->from_cpu, a, comm, it->tid, locality_name(it->cls),
+		    it->t1 - it->t0);
+		put(tj, "{\"ph\":\"f\",\"bp\":\"e\",\"id\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,"
+			"\"ts\":%s,\"name\":\"wakeup\",\"cat\":\"wakeup\"},\n",
+		    it->id, TRACK_PID, it->cpu, b);
+		tj->events++;
+		break;
+	case TL_MIGRATE:
+		put(tj, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d,\"ts\":%s,\"name\":\"migrate\","
+			"\"args\":{\"tid\":%d,\"from\":%d,\"to\":%d,\"class\":\"%s\"}},\n",
+		    TRACK_PID, it->cpu, a, it->tid, it->from_cpu, it->cpu, locality_name(it->cls));
+		break;
+	case TL_COUNTER:
+		put(tj, "{\"ph\":\"C\",\"pid\":%d,\"ts\":%s,\"name\":\"runnable CPU %d\","
+			"\"args\":{\"runnable\":%" PRId64 "}},\n",
+		    TRACK_PID, a, it->cpu, it->value);
+		break;
+	}
+	tj->events++;
+}
+
+void trace_json_end(struct trace_json *tj)
+{
+	put(tj, "{\"ph\":\"M\",\"pid\":%d,\"name\":\"process_name\",\"args\":{\"name\":\"CPUs\"}}",
+	    TRACK_PID);
+	for (int c = 0; c < tj->ncpus; c++) {
+		put(tj, ",\n{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"thread_name\","
+			"\"args\":{\"name\":\"CPU %d\"}}",
+		    TRACK_PID, c, c);
+		put(tj, ",\n{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"thread_sort_index\","
+			"\"args\":{\"sort_index\":%d}}",
+		    TRACK_PID, c, c);
+	}
+	put(tj, "\n]}\n");
+}

@@ -1,0 +1,35 @@
+/*
+ * trace_json.h - a timeline (analyzers/timeline.h) in the Chrome trace-event
+ * format that the Perfetto UI and chrome://tracing open: a track per CPU (pid
+ * 0, tid = CPU) with a complete event ("X") per running period, a flow
+ * ("s" on the waker's CPU, "f" binding to the woken task's next period) per
+ * wakeup, an instant ("i") per migration, a counter ("C") of runnable tasks
+ * per CPU, and metadata ("M") naming the tracks. Times in microseconds with
+ * nanosecond decimals, in the recording's own clock.
+ */
+#ifndef LOCUS_TRACE_JSON_H
+#define LOCUS_TRACE_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../analyzers/timeline.h"
+
+struct trace_json {
+	FILE *f;
+	uint64_t base_ns;	/* time 0 of the trace (0: the recording's clock as it is) */
+	uint64_t limit;		/* bytes; events beyond it are left out (0: no limit) */
+	uint64_t bytes, events, dropped;
+	int ncpus;
+};
+
+/* Open the document. */
+void trace_json_begin(struct trace_json *tj, FILE *f, int ncpus, uint64_t limit,
+		      const char *title);
+/* A timeline sink (timeline_cfg.emit). */
+void trace_json_item(void *ctx, const struct tl_item *it);
+/* The track names, and the document closed (valid JSON even when the limit cut it). */
+void trace_json_end(struct trace_json *tj);
+
+#endif

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# trace.sh - locus report --trace: a Chrome trace-event JSON timeline of a recording, checked
+# by tests/tools/trace_check.py against the format's rules and against perf script's
+# decoding of the same file (running periods = switch-ins, one for one with CPU, time and
+# name; flows = wakeups that then ran), whole and in a --from/--to window: a perf sched
+# record file of hackbench and a locus record file of the ping-pong. Then the refusals.
+. "$(dirname "$0")/../lib.sh"
+
+CHECK=tests/tools/trace_check.py
+if ! have_root || ! command -v perf >/dev/null; then
+	skip "needs root and perf"
+	finish
+fi
+
+trace_one() { # NAME FILE
+	local name=$1 file=$2
+	perf script -i "$file" -F comm,pid,tid,cpu,time,event,trace --ns >"$TMP/$name.script" 2>/dev/null
+	"$LOCUS" report -q -a -i "$file" --trace "$TMP/$name.json" >/dev/null 2>"$TMP/$name.err"
+	expect_eq "$name: report --trace exits 0" 0 $?
+	check "$name: the format's rules; periods and flows as perf script's" \
+		python3 "$CHECK" "$TMP/$name.json" --perf-script "$TMP/$name.script"
+	"$LOCUS" report -q -a -i "$file" --trace "$TMP/$name.w.json" --from 0.05 --to 0.15 \
+		>/dev/null 2>&1
+	check "$name: a window (--from 0.05 --to 0.15), as perf script's in it" \
+		python3 "$CHECK" "$TMP/$name.w.json" --perf-script "$TMP/$name.script" --from 0.05 --to 0.15
+}
+
+if command -v hackbench >/dev/null; then
+	perf sched record -q -o "$TMP/hb.data" -- hackbench -g 2 -l 200 >/dev/null 2>&1
+	trace_one hackbench "$TMP/hb.data"
+else
+	skip "hackbench (rt-tests) not installed"
+fi
+"$LOCUS" record -q -o "$TMP/pp.data" -- "$LOCUS" bench pingpong --pin 0,1 --loops 3000 >/dev/null 2>&1
+trace_one pingpong "$TMP/pp.data"
+
+# the counts said on stderr are the file's
+"$LOCUS" report -a -i "$TMP/pp.data" --trace "$TMP/pp2.json" >/dev/null 2>"$TMP/pp2.err"
+check "stderr states the size and the counts" grep -Eq "pp2.json: [0-9,]+ bytes, [0-9]+ running periods, [0-9]+ wakeup flows" "$TMP/pp2.err"
+
+# a limit: cut, said, still valid JSON
+"$LOCUS" report -q -a -i "$TMP/pp.data" --trace "$TMP/cut.json" --trace-limit 1 >/dev/null 2>"$TMP/cut.err"
+if [ "$(stat -c %s "$TMP/pingpong.json")" -gt 1100000 ]; then
+	check "limit: said in one line" grep -q "stopped at the limit of 1 MiB (--trace-limit)" "$TMP/cut.err"
+fi
+check "limit: still valid" python3 "$CHECK" "$TMP/cut.json"
+
+# refusals: usage errors exit 2, nothing written
+"$LOCUS" report -q -i "$TMP/pp.data" --from 1 >/dev/null 2>"$TMP/e1"
+expect_eq "--from without --trace: exit 2" 2 $?
+"$LOCUS" report -q -i "$TMP/pp.data" --trace "$TMP/x.json" --from 2 --to 1 >/dev/null 2>"$TMP/e2"
+expect_eq "--to before --from: exit 2" 2 $?
+"$LOCUS" report -q -i "$TMP/pp.data" --trace "$TMP/x.json" --from nan >/dev/null 2>"$TMP/e3"
+expect_eq "--from nan: exit 2" 2 $?
+check "nothing written on a usage error" test ! -e "$TMP/x.json"
+"$LOCUS" report -q -i tests/fuzz/corpus/perf-sched-stats-v16.data --trace "$TMP/y.json" >/dev/null 2>"$TMP/e4"
+expect_eq "no sched events: exit 1" 1 $?
+check "no sched events: said" grep -q "no sched events in the file: no timeline to write" "$TMP/e4"
+finish

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""trace_check.py - check a Chrome trace-event JSON file against the format's documented
+rules (the Trace Event Format document that chrome://tracing and the Perfetto UI follow),
+and, given `perf script` output of the same recording, against perf's own decoding:
+
+  format:  a {"traceEvents": [...]} object; every event has a known phase and the fields
+           that phase requires (X: name, ts, dur >= 0, pid, tid; s/f: id, cat, name, ts,
+           pid, tid, and f binds with "bp":"e"; i: scope s in g/p/t; C: name and numeric
+           args; M: process_name / thread_name / thread_sort_index with args); each flow id
+           has one start and one finish, the finish not before the start; on every track
+           the complete events are in time order and do not overlap; every track used
+           is named.
+  oracle:  (with --perf-script FILE [--from S --to S]) the running periods that begin in
+           the window are perf's switch-ins to a task (next_pid != 0) in the window, one
+           for one, on the same CPU at the same nanosecond with the same name; the flows
+           are perf's wakeups (sched_waking or sched_wakeup of a task not running) whose
+           task then switched in, both inside the window.
+
+usage: trace_check.py TRACE.json [--perf-script FILE] [--from S] [--to S]
+Prints a summary line; exits 1 with the first violation.
+"""
+import argparse
+import collections
+import json
+import re
+import sys
+
+PHASES = {"X", "s", "f", "i", "C", "M"}
+
+
+def fail(msg):
+    print("trace_check: " + msg)
+    sys.exit(1)
+
+
+def ns(ts):
+    """ts in microseconds (a JSON number) to integer ns"""
+    return int(round(float(ts) * 1000))
+
+
+def check_format(doc):
+    if not isinstance(doc, dict) or not isinstance(doc.get("traceEvents"), list):
+        fail("not a {\"traceEvents\": [...]} object")
+    evs = doc["traceEvents"]
+    flows = collections.defaultdict(lambda: {"s": [], "f": []})
+    tracks = collections.defaultdict(list)
+    named = set()
+    used = set()
+    for i, e in enumerate(evs):
+        ph = e.get("ph")
+        if ph not in PHASES:
+            fail("event %d: unknown phase %r" % (i, ph))
+        need = {"X": ("name", "ts", "dur", "pid", "tid"), "s": ("id", "cat", "name", "ts", "pid", "tid"),
+                "f": ("id", "cat", "name", "ts", "pid", "tid", "bp"), "i": ("name", "ts", "pid", "tid", "s"),
+                "C": ("name", "ts", "pid", "args"), "M": ("name", "pid", "args")}[ph]
+        for k in need:
+            if k not in e:
+                fail("event %d (%s): no %r" % (i, ph, k))
+        if ph in "Xsfi":
+            if not isinstance(e["pid"], int) or not isinstance(e["tid"], int):
+                fail("event %d: pid and tid must be integers" % i)
+            used.add((e["pid"], e["tid"]))
+        if ph == "X":
+            if e["dur"] < 0:
+                fail("event %d: negative duration" % i)
+            tracks[(e["pid"], e["tid"])].append((ns(e["ts"]), ns(e["dur"]), i))
+        elif ph in "sf":
+            flows[e["id"]][ph].append(ns(e["ts"]))
+            if ph == "f" and e["bp"] != "e":
+                fail("event %d: a flow finish binds with bp \"e\"" % i)
+        elif ph == "i" and e["s"] not in ("g", "p", "t"):
+            fail("event %d: instant scope %r" % (i, e["s"]))
+        elif ph == "C":
+            if not e["args"] or not all(isinstance(v, (int, float)) for v in e["args"].values()):
+                fail("event %d: a counter's args must be numbers" % i)
+        elif ph == "M":
+            if e["name"] not in ("process_name", "thread_name", "thread_sort_index", "process_sort_index"):
+                fail("event %d: metadata %r" % (i, e["name"]))
+            if e["name"] == "thread_name":
+                named.add((e["pid"], e["tid"]))
+    for fid, p in flows.items():
+        if len(p["s"]) != 1 or len(p["f"]) != 1:
+            fail("flow %r: %d starts and %d finishes" % (fid, len(p["s"]), len(p["f"])))
+        if p["f"][0] < p["s"][0]:
+            fail("flow %r finishes before it starts" % fid)
+    for tr, xs in tracks.items():
+        xs.sort()
+        for (t0, d0, i0), (t1, _d1, i1) in zip(xs, xs[1:]):
+            if t0 + d0 > t1:
+                fail("track %r: events %d and %d overlap (%d + %d > %d)" % (tr, i0, i1, t0, d0, t1))
+    if used - named:
+        fail("tracks without a name: %r" % sorted(used - named)[:5])
+    return evs, tracks, flows
+
+
+LINE = re.compile(r"^\s*(\S.*?)\s+(-?\d+)/(-?\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\S+?):(\S+):\s*(.*)$")
+
+
+def perf_events(path):
+    """(time_ns, cpu, event, fields) from `perf script -F comm,pid,tid,cpu,time,event,trace --ns`"""
+    out = []
+    for line in open(path, errors="replace"):
+        m = LINE.match(line)
+        if not m:
+            continue
+        t = int(m.group(5)) * 10**9 + int(m.group(6).ljust(9, "0")[:9])
+        f = dict(re.findall(r"(\w+)=(\S*)", m.group(9)))
+        comm = re.search(r"next_comm=(.*?) next_pid=", m.group(9))
+        if comm:
+            f["next_comm"] = comm.group(1)
+        out.append((t, int(m.group(4)), m.group(8), f))
+    return out
+
+
+def check_oracle(evs, flows, perf, t_from, t_to):
+    if not perf:
+        fail("no events in the perf script output")
+    first = min(t for t, *_ in perf)
+    lo = first + t_from
+    hi = first + t_to if t_to else None
+    inw = lambda t: t >= lo and (hi is None or t <= hi)
+    want = collections.Counter()
+    running = {}
+    pending = set()
+    want_flows = 0
+    for t, cpu, ev, f in sorted(perf, key=lambda x: x[0]):
+        if ev == "sched_switch":
+            nxt = int(f["next_pid"])
+            running[cpu] = nxt
+            if nxt != 0:
+                if inw(t):
+                    want[(cpu, t, f.get("next_comm", ""))] += 1
+                if nxt in pending:
+                    pending.discard(nxt)
+                    if inw(t) and inw(pending_t[nxt]):
+                        want_flows += 1
+        elif ev in ("sched_waking", "sched_wakeup"):
+            pid = int(f["pid"])
+            if pid in running.values() or pid in pending:
+                continue
+            pending.add(pid)
+            pending_t[pid] = t
+    got = collections.Counter()
+    for e in evs:
+        if e["ph"] == "X" and not e.get("args", {}).get("clipped"):
+            got[(e["tid"], ns(e["ts"]), e["name"])] += 1
+    if got != want:
+        miss = list((want - got).items())[:3]
+        extra = list((got - want).items())[:3]
+        fail("running periods differ from perf's switch-ins: %d vs %d; perf only %r; trace only %r"
+             % (sum(got.values()), sum(want.values()), miss, extra))
+    if len(flows) != want_flows:
+        fail("%d flows, perf's wakeups that then ran: %d" % (len(flows), want_flows))
+    return sum(want.values()), want_flows
+
+
+pending_t = {}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("trace")
+    ap.add_argument("--perf-script")
+    ap.add_argument("--from", dest="t_from", type=float, default=0.0)
+    ap.add_argument("--to", dest="t_to", type=float, default=0.0)
+    a = ap.parse_args()
+    try:
+        doc = json.load(open(a.trace))
+    except ValueError as e:
+        fail("not JSON: %s" % e)
+    evs, tracks, flows = check_format(doc)
+    summary = "%d events, %d tracks, %d flows: format ok" % (len(evs), len(tracks), len(flows))
+    if a.perf_script:
+        n, nf = check_oracle(evs, flows, perf_events(a.perf_script), int(a.t_from * 1e9),
+                             int(a.t_to * 1e9))
+        summary += "; %d running periods and %d flows as perf script's" % (n, nf)
+    print("trace_check: " + summary)
+
+
+if __name__ == "__main__":
+    main()
