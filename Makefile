@@ -125,7 +125,7 @@ FUZZ_SECONDS ?= 600
 $(FUZZ_DIR)/%.o: %.c | test-deps
 	@mkdir -p $(@D)
 	@echo "  CC-FUZZ $<"
-	$(Q)clang -std=gnu11 -g -O1 -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) -I$(BPF_DIR) $(FUZZ_FLAGS) -c -o $@ $<
+	$(Q)clang -std=gnu11 -g -O1 -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) -I$(BPF_DIR) $(FUZZ_FLAGS) -MMD -MP -c -o $@ $<
 
 build/liblocus-fuzz.a: $(FUZZ_OBJS)
 	$(Q)$(AR) rcs $@ $^
@@ -208,4 +208,4 @@ format:
 clean:
 	rm -rf build locus tests/out
 
--include $(LIB_OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(OBJ_DIR)/cli/main.d
+-include $(LIB_OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) $(OBJ_DIR)/cli/main.d

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../../cli/report_doc.h"
+#include "../../pipeline/trace_export.h"
 #include "../../pipeline/replay.h"
 #include "../../report/canvas.h"
 #include "../../report/dash.h"
@@ -81,7 +82,7 @@ static inline int fuzz_one(const uint8_t *data, size_t size, char *err, size_t e
 {
 	static char path[64];
 	struct replay_opts o = { path, "tests/fixtures/topology/desktop-4c8t", 0, 64, CL_SORT_TOTAL,
-				 NULL, NULL };
+				 NULL, NULL, NULL, NULL };
 	struct replay *rp = calloc(1, sizeof(*rp));
 	FILE *f;
 	int ok;
@@ -95,6 +96,15 @@ static inline int fuzz_one(const uint8_t *data, size_t size, char *err, size_t e
 	ok = replay_open(rp, &o, err, errlen) == 0 && replay_run(rp, err, errlen) == 0;
 	if (ok)
 		fuzz_render(rp);
+	if (ok && rp->rd.sched_samples) { /* the timeline trace too, as --trace writes it */
+		struct trace_export x = { .limit = 1 << 20 };
+		FILE *null = fopen("/dev/null", "w");
+
+		if (!null)
+			abort();
+		trace_export_write(&o, &x, null);
+		fclose(null);
+	}
 	replay_release(rp);
 	free(rp);
 	if (ok)
