@@ -10,7 +10,7 @@
 #include "../report/sched_report.h"
 #include "commands.h"
 #include "../pipeline/replay.h"
-#include "../pipeline/trace_export.h"
+#include "trace_export.h"
 #include "counting.h"
 #include "report_doc.h"
 

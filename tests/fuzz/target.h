@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "../../cli/report_doc.h"
-#include "../../pipeline/trace_export.h"
+#include "../../cli/trace_export.h"
 #include "../../pipeline/replay.h"
 #include "../../report/canvas.h"
 #include "../../report/dash.h"

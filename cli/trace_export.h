@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "replay.h"
+#include "../pipeline/replay.h"
 
 struct trace_export {
 	uint64_t from_ns, to_ns;	/* the window, from the first event (to 0: the end) */
