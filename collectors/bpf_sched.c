@@ -226,6 +226,7 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	if (locus_sched__load(b->skel) < 0) {
 		why_load(errno, err, len);
 		locus_sched__destroy(b->skel);
+		free(b->cpu_on);
 		free(b);
 		return NULL;
 	}

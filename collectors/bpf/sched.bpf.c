@@ -417,28 +417,76 @@ static __always_inline __u64 idle_overlap(__u32 c, __u64 wake, __u64 run)
 	return end > start ? end - start : 0;
 }
 
-/* One candidate idle CPU a bpf_loop step: the lowest left in cand. */
-struct overlap_ctx {
-	__u64 cand, wake, run, full, wait;
-	__u32 base;
+/*
+ * The check's state, walked a word at a time by bpf_loop callbacks (the
+ * verifier walks each callback once: loops unrolled per word made the
+ * programs too large to load at 512 CPUs).
+ */
+struct idle_ctx {
+	__u64 cand[LB_IDLE_WORDS];	/* idle at the wakeup or now, not the target */
+	__u64 allowed[LB_IDLE_WORDS];	/* the task's cpumask */
+	__u64 wake, run, full, wait, bits;
+	__u32 tg, base;
+	int any, some, closest;
 };
 
+/* One candidate idle CPU a step: the lowest left in bits. */
 static int overlap_bit(__u32 i, void *data)
 {
-	struct overlap_ctx *x = data;
+	struct idle_ctx *x = data;
 	__u64 low, o;
 	__u32 cpu;
 
-	if (!x->cand || x->wait >= x->full)
+	if (!x->bits || x->wait >= x->full)
 		return 1;
-	low = x->cand & -x->cand;
-	x->cand &= x->cand - 1;
+	low = x->bits & -x->bits;
+	x->bits &= x->bits - 1;
 	cpu = x->base + (__u32)bit_index(low);
 	if (cpu >= (__u32)ncpus)
 		return 0;
 	o = idle_overlap(cpu, x->wake, x->run);
 	if (o > x->wait)
 		x->wait = o;
+	return 0;
+}
+
+/* Word w: any idle CPU, any allowed one, and the closest level with one (core, LLC, node). */
+static int scan_word(__u32 w, void *data)
+{
+	struct idle_ctx *x = data;
+	__u64 cand, ok;
+
+	if (w >= LB_IDLE_WORDS)
+		return 1;
+	cand = x->cand[w];
+	ok = cand & x->allowed[w];
+	x->any |= cand != 0;
+	x->some |= ok != 0;
+	for (int k = 0; k < 3 && ok; k++) {
+		__u32 ld = (__u32)idle_leader[k][x->tg & (LB_IDLE_CPUS - 1)];
+
+		if (k + 1 >= x->closest)
+			break;
+		barrier_var(ld);
+		if (ld < LB_IDLE_CPUS && (ok & near_mask[k][ld][w])) {
+			x->closest = k + 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Word w's allowed candidates: their overlap with the wait. */
+static int overlap_word(__u32 w, void *data)
+{
+	struct idle_ctx *x = data;
+
+	if (w >= LB_IDLE_WORDS || x->wait >= x->full)
+		return 1;
+	x->bits = x->cand[w] & x->allowed[w];
+	x->base = w * 64;
+	if (x->bits)
+		bpf_loop(64, overlap_bit, x, 0);
 	return 0;
 }
 
@@ -450,10 +498,10 @@ static int overlap_bit(__u32 i, void *data)
 static __always_inline void idle_check(struct lb_pcpu *c, struct lb_tstate *t,
 				       struct task_struct *p, int target, __u64 run)
 {
-	__u64 allowed[LB_IDLE_WORDS], wake = t->wake_ns, full, wait, tbit;
-	struct overlap_ctx x;
+	struct idle_ctx x = {};
+	__u64 wake = t->wake_ns, tbit;
 	__u32 tg = (__u32)target, tw;
-	int any = 0, some = 0, closest = 4, cls;
+	int cls;
 	struct lb_idle *ts;
 
 	barrier_var(tg);
@@ -469,65 +517,37 @@ static __always_inline void idle_check(struct lb_pcpu *c, struct lb_tstate *t,
 		return;
 	/* the words in use only (idle_words is a constant to the verifier) */
 	if (idle_words > LB_IDLE_WORDS ||
-	    bpf_probe_read_kernel(allowed, idle_words * sizeof(allowed[0]), p->cpus_ptr) < 0)
+	    bpf_probe_read_kernel(x.allowed, idle_words * sizeof(x.allowed[0]), p->cpus_ptr) < 0)
 		return;
 	for (int w = 0; w < LB_IDLE_WORDS; w++) {
-		__u64 cand;
-
 		if (w >= idle_words)
 			break;
-		cand = (idle_mask[w] | t->idle_at_wake[w]) & ~(w == tw ? tbit : 0);
-		any |= cand != 0;
-		some |= (cand & allowed[w]) != 0;
+		x.cand[w] = (idle_mask[w] | t->idle_at_wake[w]) & ~(w == tw ? tbit : 0);
 	}
-	if (!any)
+	x.tg = tg;
+	x.closest = 4;
+	bpf_loop(idle_words, scan_word, &x, 0);
+	if (!x.any)
 		return;
-	if (!some) {
+	if (!x.some) {
 		c->n[LB_idle_not_allowed]++;
 		return;
 	}
-	for (int k = 0; k < 3 && closest == 4; k++) { /* the closest: core, then LLC, then node */
-		__u32 ld = (__u32)idle_leader[k][tg];
-
-		barrier_var(ld);
-		if (ld >= LB_IDLE_CPUS)
-			continue;
-		for (int w = 0; w < LB_IDLE_WORDS; w++) {
-			if (w >= idle_words)
-				break;
-			if ((idle_mask[w] | t->idle_at_wake[w]) & near_mask[k][ld][w] & allowed[w] &
-			    ~(w == tw ? tbit : 0)) {
-				closest = k + 1;
-				break;
-			}
-		}
-	}
-	/* the longest overlap; the whole wait as soon as one CPU idled through it (a
-	 * bpf_loop per word: the verifier walks the callback once, not 64 times) */
+	/* the longest overlap; the whole wait as soon as one CPU idled through it */
 	x.wake = wake;
 	x.run = run;
 	x.full = run - wake;
-	x.wait = 0;
-	for (int w = 0; w < LB_IDLE_WORDS; w++) {
-		if (w >= idle_words || x.wait >= x.full)
-			break;
-		x.cand = (idle_mask[w] | t->idle_at_wake[w]) & allowed[w] & ~(w == tw ? tbit : 0);
-		x.base = (__u32)w * 64;
-		if (x.cand)
-			bpf_loop(64, overlap_bit, &x, 0);
-	}
-	wait = x.wait;
-	full = x.full;
-	if (wait > full)
-		wait = full;
+	bpf_loop(idle_words, overlap_word, &x, 0);
+	if (x.wait > x.full)
+		x.wait = x.full;
 	c->n[LB_idle_passed]++;
-	c->n[LB_idle_wait_ns] += wait;
-	if (closest >= 1 && closest < LB_CLASSES)
-		c->idle_closest[closest]++;
+	c->n[LB_idle_wait_ns] += x.wait;
+	if (x.closest >= 1 && x.closest < LB_CLASSES)
+		c->idle_closest[x.closest]++;
 	cls = valid(t->waker_cpu) ? classify(t->waker_cpu, target) : -1;
 	if (cls >= 0 && cls < LB_CLASSES) {
 		c->idle_passed_class[cls]++;
-		c->idle_wait_class[cls] += wait;
+		c->idle_wait_class[cls] += x.wait;
 	}
 }
 
