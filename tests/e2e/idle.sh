@@ -66,15 +66,19 @@ pp=$!
 timeout 10 "$LOCUS" run -q --collector perf -p "$pp" --json "$TMP/u.json" -- sleep 2.5 >/dev/null 2>&1
 kill "$pp" 2>/dev/null
 wait
-check "pinned then let go: not allowed, then passed over" python3 - "$TMP/u.json" <<'EOF'
+check "pinned then let go: not allowed while pinned" python3 - "$TMP/u.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 w = d["wakeups"]
 cpus = {c["cpu"]: c for c in d["cpus"]}
 idle1 = cpus[1]["idle_ns"] / d["sched"]["span_ns"]
 print("passed", w["idle_passed_over"], "not allowed", w["idle_not_allowed"], "cpu1 idle %.0f%%" % (100 * idle1))
+# passed over after the release is asserted in the same-run test below (both collectors): here
+# it came out 0 in some runs and thousands in others, with old and new builds alike (after the
+# release CPU 1 may never idle while a woken thread waits), so it is only shown
 if idle1 >= 0.1:
-    assert w["idle_not_allowed"] > 0 and w["idle_passed_over"] > 0, w
+    assert w["idle_not_allowed"] > 0, w
+assert w["idle_passed_over"] + w["idle_not_allowed"] <= d["latency"]["wake_to_run_ns"]["count"], w
 EOF
 
 # --pin 0,0: CPU 1 idles but is not allowed, nothing passed over, no IPIs; --pin 0,1: an IPI
@@ -137,9 +141,9 @@ ipi_oracle bpf
 case $? in
 0) ok "bpf ipi: within perf's counts of the same run"
    if [ -s "$TMP/i.perf.json.share" ] && [ -s "$TMP/i.bpf.json.share" ]; then
-	check "ipi: both collectors attribute the same share of perf's IPIs, within 2 points" \
-		awk -v a="$(cat "$TMP/i.perf.json.share")" -v b="$(cat "$TMP/i.bpf.json.share")" \
-		'BEGIN { d = a - b; print "perf " a "% bpf " b "% of perf stat'"'"'s IPIs"; exit !(d <= 2 && d >= -2) }'
+	# two runs, each with its own oracle: shown (the same-run test below holds them to 2
+	# points; across runs the difference reached 1.6 points, once more than 2)
+	echo "perf $(cat "$TMP/i.perf.json.share")% bpf $(cat "$TMP/i.bpf.json.share")% of perf stat's IPIs"
    fi ;;
 2) skip "the BPF collector does not load here" ;;
 *) fail "bpf ipi: within perf's counts of the same run" ;;
@@ -198,10 +202,11 @@ assert tb >= 10000 and tp >= 10000, (tb, tp)
 for k in b:
     print("%-15s bpf %6.2f%%  perf %6.2f%%" % (k, b[k], p[k]))
     assert abs(b[k] - p[k]) <= 2.0, (k, b[k], p[k])
-# shown, not asserted: the stream misses switches on this VM (README), which keeps its IPI
-# mark longer; IPIs are held to perf stat's count of each run above
+# pinned, then let go: both saw wakeups that passed over an idle CPU once it was allowed
+assert b["passed over"] > 0 and p["passed over"] > 0, (b, p)
 if ib is not None and ip is not None:
     print("%-15s bpf %6.2f%%  perf %6.2f%%" % ("IPI or polling", ib, ip))
+    assert abs(ib - ip) <= 2.0, ("IPI or polling", ib, ip)
 EOF
 else
 	skip "the BPF collector does not load here"
