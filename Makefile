@@ -60,7 +60,7 @@ locus: $(OBJ_DIR)/cli/main.o build/liblocus.a | deps
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(DEP_LIBS)
 
-$(BPF_DIR)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/sched_bpf.h model/sched_measures.def | deps
+$(BPF_DIR)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/idle.bpf.h collectors/bpf/sched_bpf.h model/sched_measures.def | deps
 	@mkdir -p $(@D)
 	@echo "  BPF     $@"
 	$(Q)if test -r $(BTF) && command -v bpftool >/dev/null && command -v clang >/dev/null; then \

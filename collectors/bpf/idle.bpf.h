@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * idle.bpf.h - part of sched.bpf.c (included there, after its helpers): the
+ * idle CPUs passed over, analyzers/idle.h's rule in the kernel. The programs
+ * keep the idle mask and each CPU's last idle period from sched_switch, a
+ * copy of the mask with each timed wakeup, and check at the woken task's
+ * switch-in with the task's own cpumask; word loops run in bpf_loop callbacks.
+ */
+#ifndef LOCUS_IDLE_BPF_H
+#define LOCUS_IDLE_BPF_H
+
+/*
+ * Idle CPUs (analyzers/idle.h, the same rule): the mask of CPUs idle now, each
+ * CPU's last idle period, and per core, LLC and node (0-2) the mask of its CPUs,
+ * kept in the row of its first CPU (idle_leader; -1: unknown). User space fills
+ * the last two.
+ */
+__u64 idle_mask[LB_IDLE_WORDS];
+struct lb_idle idle_at[LB_IDLE_CPUS];
+__u64 near_mask[3][LB_IDLE_CPUS][LB_IDLE_WORDS];
+int idle_leader[3][LB_IDLE_CPUS];
+
+/* The index of the one bit set in x, without a branch (a de Bruijn sequence). */
+static const unsigned char debruijn[64] = {
+	0, 1, 2, 53, 3, 7, 54, 27, 4, 38, 41, 8, 34, 55, 48, 28, 62, 5, 39, 46, 44, 42, 22, 9,
+	24, 35, 59, 56, 49, 18, 29, 11, 63, 52, 6, 26, 37, 40, 33, 47, 61, 45, 43, 21, 23, 58,
+	17, 10, 51, 25, 36, 32, 60, 20, 57, 16, 50, 31, 19, 15, 30, 14, 13, 12,
+};
+
+static __always_inline int bit_index(__u64 x)
+{
+	return debruijn[((x * 0x022fdd63cc95386dull) >> 58) & 63];
+}
+
+/* This CPU switches to the idle task (idle) or away from it; *now: read once. */
+static __always_inline void idle_note(int cpu, int idle, __u64 *now)
+{
+	__u32 i = (__u32)cpu, w;
+	__u64 bit;
+	struct lb_idle *s;
+
+	barrier_var(i);
+	if (!idle_words || i >= LB_IDLE_CPUS)
+		return;
+	s = &idle_at[i];
+	w = i / 64;
+	bit = 1ull << (i % 64);
+	s->known = 1;
+	if (!(idle_mask[w] & bit) == !idle)
+		return;
+	if (!*now)
+		*now = bpf_ktime_get_ns();
+	if (idle) {
+		s->from = *now;
+		__sync_fetch_and_or(&idle_mask[w], bit);
+	} else {
+		s->to = *now;
+		__sync_fetch_and_and(&idle_mask[w], ~bit);
+	}
+}
+
+/* The idle CPUs at a timed wakeup, kept with it until it runs. */
+static __always_inline void idle_keep(struct lb_tstate *t)
+{
+	for (int w = 0; w < LB_IDLE_WORDS; w++) {
+		if (w >= idle_words)
+			break;
+		t->idle_at_wake[w] = idle_mask[w];
+	}
+}
+
+/* How long c's last idle period overlapped [wake, run] (idle.c's overlap). */
+static __always_inline __u64 idle_overlap(__u32 c, __u64 wake, __u64 run)
+{
+	struct lb_idle *s;
+	__u64 start, end;
+
+	barrier_var(c);
+	if (c >= LB_IDLE_CPUS)
+		return 0;
+	s = &idle_at[c];
+	start = s->from > wake ? s->from : wake;
+	end = idle_mask[c / 64] >> (c % 64) & 1 ? run : s->to;
+	return end > start ? end - start : 0;
+}
+
+/*
+ * The check's state, walked a word at a time by bpf_loop callbacks (the
+ * verifier walks each callback once: loops unrolled per word made the
+ * programs too large to load at 512 CPUs).
+ */
+struct idle_ctx {
+	__u64 cand[LB_IDLE_WORDS];	/* idle at the wakeup or now, not the target */
+	__u64 allowed[LB_IDLE_WORDS];	/* the task's cpumask */
+	__u64 wake, run, full, wait, bits;
+	__u32 tg, base;
+	int any, some, closest;
+};
+
+/* One candidate idle CPU a step: the lowest left in bits. */
+static int overlap_bit(__u32 i, void *data)
+{
+	struct idle_ctx *x = data;
+	__u64 low, o;
+	__u32 cpu;
+
+	if (!x->bits || x->wait >= x->full)
+		return 1;
+	low = x->bits & -x->bits;
+	x->bits &= x->bits - 1;
+	cpu = x->base + (__u32)bit_index(low);
+	if (cpu >= (__u32)ncpus)
+		return 0;
+	o = idle_overlap(cpu, x->wake, x->run);
+	if (o > x->wait)
+		x->wait = o;
+	return 0;
+}
+
+/* Word w: any idle CPU, any allowed one, and the closest level with one (core, LLC, node). */
+static int scan_word(__u32 w, void *data)
+{
+	struct idle_ctx *x = data;
+	__u64 cand, ok;
+
+	if (w >= LB_IDLE_WORDS)
+		return 1;
+	cand = x->cand[w];
+	ok = cand & x->allowed[w];
+	x->any |= cand != 0;
+	x->some |= ok != 0;
+	for (int k = 0; k < 3 && ok; k++) {
+		__u32 ld = (__u32)idle_leader[k][x->tg & (LB_IDLE_CPUS - 1)];
+
+		if (k + 1 >= x->closest)
+			break;
+		barrier_var(ld);
+		if (ld < LB_IDLE_CPUS && (ok & near_mask[k][ld][w])) {
+			x->closest = k + 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Word w's allowed candidates: their overlap with the wait. */
+static int overlap_word(__u32 w, void *data)
+{
+	struct idle_ctx *x = data;
+
+	if (w >= LB_IDLE_WORDS || x->wait >= x->full)
+		return 1;
+	x->bits = x->cand[w] & x->allowed[w];
+	x->base = w * 64;
+	if (x->bits)
+		bpf_loop(64, overlap_bit, x, 0);
+	return 0;
+}
+
+/*
+ * A timed wakeup of p waited on target and runs now (run), before this CPU's
+ * switch is noted: did it pass over an allowed idle CPU? Counted here, where
+ * it ran. The mask is the task's own, as it is now.
+ */
+static __always_inline void idle_check(struct lb_pcpu *c, struct lb_tstate *t,
+				       struct task_struct *p, int target, __u64 run)
+{
+	struct idle_ctx x = {};
+	__u64 wake = t->wake_ns, tbit;
+	__u32 tg = (__u32)target, tw;
+	int cls;
+	struct lb_idle *ts;
+
+	barrier_var(tg);
+	if (!idle_words || tg >= LB_IDLE_CPUS || run < wake)
+		return;
+	ts = &idle_at[tg];
+	tw = tg / 64;
+	tbit = 1ull << (tg % 64);
+	if (!ts->known)
+		return;
+	/* the target was idle at the wakeup (and stayed so until now, or left it now) */
+	if (ts->from <= wake && ((idle_mask[tw & (LB_IDLE_WORDS - 1)] & tbit) || ts->to >= run))
+		return;
+	/* the words in use only (idle_words is a constant to the verifier) */
+	if (idle_words > LB_IDLE_WORDS ||
+	    bpf_probe_read_kernel(x.allowed, idle_words * sizeof(x.allowed[0]), p->cpus_ptr) < 0)
+		return;
+	for (int w = 0; w < LB_IDLE_WORDS; w++) {
+		if (w >= idle_words)
+			break;
+		x.cand[w] = (idle_mask[w] | t->idle_at_wake[w]) & ~(w == tw ? tbit : 0);
+	}
+	x.tg = tg;
+	x.closest = 4;
+	bpf_loop(idle_words, scan_word, &x, 0);
+	if (!x.any)
+		return;
+	if (!x.some) {
+		c->n[LB_idle_not_allowed]++;
+		return;
+	}
+	/* the longest overlap; the whole wait as soon as one CPU idled through it */
+	x.wake = wake;
+	x.run = run;
+	x.full = run - wake;
+	bpf_loop(idle_words, overlap_word, &x, 0);
+	if (x.wait > x.full)
+		x.wait = x.full;
+	c->n[LB_idle_passed]++;
+	c->n[LB_idle_wait_ns] += x.wait;
+	if (x.closest >= 1 && x.closest < LB_CLASSES)
+		c->idle_closest[x.closest]++;
+	cls = valid(t->waker_cpu) ? classify(t->waker_cpu, target) : -1;
+	if (cls >= 0 && cls < LB_CLASSES) {
+		c->idle_passed_class[cls]++;
+		c->idle_wait_class[cls] += x.wait;
+	}
+}
+
+#endif
