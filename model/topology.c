@@ -117,3 +117,75 @@ int topology_group(const struct topology *t, int cpu, enum locality level)
 		return cpu;
 	}
 }
+
+static int group_of(const struct topology *t, int cpu, enum locality level)
+{
+	return level == LOC_SAME_CPU ? cpu : topology_group(t, cpu, level);
+}
+
+/* Number of distinct groups at a level among online CPUs; fills index and first. */
+static int fold_at(const struct topology *t, enum locality level, int *index, int *first)
+{
+	int n = 0;
+
+	for (int c = 0; c < t->ncpus; c++) {
+		int g;
+
+		index[c] = -1;
+		if (!t->cpu[c].present)
+			continue;
+		g = group_of(t, c, level);
+		for (int d = 0; d < c; d++)
+			if (t->cpu[d].present && group_of(t, d, level) == g) {
+				index[c] = index[d];
+				break;
+			}
+		if (index[c] < 0) {
+			first[n] = c;
+			index[c] = n++;
+		}
+	}
+	return n;
+}
+
+void topology_fold(struct topo_fold *f, const struct topology *t, int max_groups)
+{
+	static const enum locality levels[] = { LOC_SAME_CPU, LOC_SMT, LOC_LLC, LOC_NODE };
+	static const char *const units[] = { "CPU", "core", "LLC", "node" };
+	static const char prefix[] = { 0, 'c', 'L', 'N' };
+	size_t li;
+
+	memset(f, 0, sizeof(*f));
+	f->index = xcalloc((size_t)t->ncpus + 1, sizeof(int));
+	f->first = xcalloc((size_t)t->ncpus + 1, sizeof(int));
+	/* the finest level that fits; the last (nodes) whatever its size */
+	for (li = 0; li + 1 < ARRAY_SIZE(levels); li++) {
+		if (levels[li] == LOC_LLC && !t->llc_known)
+			continue;
+		f->n = fold_at(t, levels[li], f->index, f->first);
+		if (f->n <= max_groups)
+			break;
+	}
+	if (li + 1 == ARRAY_SIZE(levels))
+		f->n = fold_at(t, levels[li], f->index, f->first);
+	f->level = levels[li];
+	snprintf(f->unit, sizeof(f->unit), "%s", units[li]);
+	f->label = xcalloc((size_t)f->n + 1, sizeof(*f->label));
+	for (int g = 0; g < f->n; g++) {
+		int c = f->first[g];
+		int id = levels[li] == LOC_NODE ? t->cpu[c].node : c;
+
+		if (prefix[li])
+			snprintf(f->label[g], sizeof(f->label[g]), "%c%d", prefix[li], id);
+		else
+			snprintf(f->label[g], sizeof(f->label[g]), "%d", id);
+	}
+}
+
+void topology_fold_release(struct topo_fold *f)
+{
+	free(f->index);
+	free(f->first);
+	free(f->label);
+	memset(f, 0, sizeof(*f));
+}

@@ -50,6 +50,22 @@ const char *locality_label(enum locality c);
 /* Group id of cpu at a level: LOC_SMT = core, LOC_LLC = LLC, LOC_NODE = node. */
 int topology_group(const struct topology *t, int cpu, enum locality level);
 
+/*
+ * The online CPUs folded into at most max_groups groups: per CPU if they fit,
+ * else per core, per LLC, then per node (the last whatever its size).
+ */
+struct topo_fold {
+	int n;			/* groups */
+	enum locality level;	/* LOC_SAME_CPU (per CPU), LOC_SMT (core), LOC_LLC, LOC_NODE */
+	int *index;		/* per CPU: its group, -1 when offline */
+	int *first;		/* per group: its first CPU */
+	char unit[16];		/* "CPU", "core", "LLC", "node" */
+	char (*label)[16];	/* per group: "3", "c3", "L32", "N1" */
+};
+
+void topology_fold(struct topo_fold *f, const struct topology *t, int max_groups);
+void topology_fold_release(struct topo_fold *f);
+
 /* Count cores, LLCs and packages after filling cpu[] by hand. */
 void topology_finish(struct topology *t);
 

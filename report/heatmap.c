@@ -21,69 +21,20 @@ int heatmap_level(uint64_t v, uint64_t max)
 	return l < 1 ? 1 : l > 9 ? 9 : l;
 }
 
-static int group_of(const struct topology *t, int cpu, int level)
-{
-	return level == LOC_SAME_CPU ? cpu : topology_group(t, cpu, (enum locality)level);
-}
-
-/* Number of distinct groups at a level among online CPUs; fills index (cpu -> group). */
-static int fold(const struct topology *t, int level, int *index, int *first_cpu)
-{
-	int n = 0;
-
-	for (int c = 0; c < t->ncpus; c++) {
-		int g;
-
-		index[c] = -1;
-		if (!t->cpu[c].present)
-			continue;
-		g = group_of(t, c, level);
-		for (int d = 0; d < c; d++)
-			if (t->cpu[d].present && group_of(t, d, level) == g) {
-				index[c] = index[d];
-				break;
-			}
-		if (index[c] < 0) {
-			first_cpu[n] = c;
-			index[c] = n++;
-		}
-	}
-	return n;
-}
-
 void heatmap_build(struct heatmap *h, const struct topology *t, const uint64_t *matrix,
 		   int max_groups)
 {
-	static const int levels[] = { LOC_SAME_CPU, LOC_SMT, LOC_LLC, LOC_NODE };
-	static const char *const units[] = { "CPU", "core", "LLC", "node" };
-	static const char prefix[] = { 0, 'c', 'L', 'N' };
-	int *index = xcalloc((size_t)t->ncpus, sizeof(int));
-	int *first = xcalloc((size_t)t->ncpus, sizeof(int));
-	size_t li = 0;
+	struct topo_fold fo;
+	int *index;
 
 	memset(h, 0, sizeof(*h));
-	/* the finest level that fits; the last (nodes) whatever its size */
-	for (li = 0; li + 1 < ARRAY_SIZE(levels); li++) {
-		if (levels[li] == LOC_LLC && !t->llc_known)
-			continue;
-		h->n = fold(t, levels[li], index, first);
-		if (h->n <= max_groups)
-			break;
-	}
-	if (li + 1 == ARRAY_SIZE(levels))
-		h->n = fold(t, levels[li], index, first);
-	snprintf(h->unit, sizeof(h->unit), "%s", units[li]);
+	topology_fold(&fo, t, max_groups);
+	index = fo.index;
+	h->n = fo.n;
+	snprintf(h->unit, sizeof(h->unit), "%s", fo.unit);
 	h->cell = xcalloc((size_t)h->n * (size_t)h->n, sizeof(uint64_t));
-	h->label = xcalloc((size_t)h->n, sizeof(*h->label));
-	for (int g = 0; g < h->n; g++) {
-		int c = first[g];
-		int id = levels[li] == LOC_NODE ? t->cpu[c].node : c;
-
-		if (prefix[li])
-			snprintf(h->label[g], sizeof(h->label[g]), "%c%d", prefix[li], id);
-		else
-			snprintf(h->label[g], sizeof(h->label[g]), "%d", id);
-	}
+	h->label = fo.label;
+	fo.label = NULL;
 	for (int a = 0; a < t->ncpus; a++) {
 		if (index[a] < 0)
 			continue;
@@ -99,8 +50,7 @@ void heatmap_build(struct heatmap *h, const struct topology *t, const uint64_t *
 	for (size_t i = 0; i < (size_t)h->n * (size_t)h->n; i++)
 		if (h->cell[i] > h->max)
 			h->max = h->cell[i];
-	free(index);
-	free(first);
+	topology_fold_release(&fo);
 }
 
 void heatmap_release(struct heatmap *h)
