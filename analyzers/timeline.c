@@ -1,6 +1,7 @@
 /* timeline.c - running periods, wakeup flows, migrations and runnable counts (timeline.h). */
 #include "timeline.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,12 +16,18 @@ void timeline_init(struct timeline *tl, const struct timeline_cfg *cfg)
 	for (int c = 0; c < tl->ncpus; c++)
 		tl->cpu[c].tid = -1;
 	u64map_init(&tl->idx);
+	if (cfg->topo)
+		idle_init(&tl->idle, cfg->topo);
 }
 
 void timeline_release(struct timeline *tl)
 {
 	free(tl->cpu);
+	for (int i = 0; i < tl->ntasks; i++)
+		free(tl->tasks[i].idle_at_wake);
 	free(tl->tasks);
+	if (tl->cfg.topo)
+		idle_release(&tl->idle);
 	u64map_release(&tl->idx);
 	memset(tl, 0, sizeof(*tl));
 }
@@ -55,6 +62,11 @@ static uint64_t window_start(const struct timeline *tl)
 static bool valid(const struct timeline *tl, int cpu)
 {
 	return cpu >= 0 && cpu < tl->ncpus;
+}
+
+static bool workload(const struct timeline *tl, int32_t tid)
+{
+	return !tl->cfg.in_scope || tl->cfg.in_scope(tl->cfg.scope_ctx, tid);
 }
 
 static void runnable(struct timeline *tl, int cpu, int64_t delta, uint64_t t)
@@ -102,7 +114,7 @@ static void end_slice(struct timeline *tl, int cpu, uint64_t now, enum tl_end ho
 	struct tl_cpu *c = &tl->cpu[cpu];
 	struct tl_item it = { .kind = TL_SLICE, .cpu = cpu, .end = how };
 
-	if (c->tid <= 0 || now < c->since)
+	if (c->tid <= 0 || now < c->since || (c->inferred && now == c->since))
 		return;
 	if (tl->cfg.to_ns && now - tl->first_ns > tl->cfg.to_ns && c->since - tl->first_ns >
 							   tl->cfg.to_ns)
@@ -116,9 +128,27 @@ static void end_slice(struct timeline *tl, int cpu, uint64_t now, enum tl_end ho
 	it.t1 = now;
 	it.tid = c->tid;
 	it.pid = c->pid;
+	it.workload = workload(tl, c->tid);
+	it.inferred = c->inferred && !it.clipped;
 	memcpy(it.comm, c->comm, sizeof(it.comm));
 	tl->cfg.emit(tl->cfg.ctx, &it);
 	tl->slices++;
+}
+
+/*
+ * The task switched in on e's CPU was woken while that CPU was busy and another
+ * was idle (at its wakeup or now): the closest such CPU's class, else -1. Every
+ * CPU counts as allowed (a file carries no affinity masks).
+ */
+static int idle_passed(struct timeline *tl, const struct event *e)
+{
+	struct tl_task *n = task(tl, e->sw.next_pid);
+	struct idle_check ic;
+
+	if (!n->pending || !n->idle_at_wake || e->time_ns < n->wake_ns)
+		return -1;
+	ic = idle_check(&tl->idle, e->cpu, NULL, n->idle_at_wake, n->wake_ns, e->time_ns);
+	return ic.verdict == IDLE_PASSED ? (int)ic.closest : -1;
 }
 
 static void on_switch(struct timeline *tl, const struct event *e)
@@ -127,6 +157,7 @@ static void on_switch(struct timeline *tl, const struct event *e)
 	int64_t st = e->sw.prev_state;
 	enum tl_end how = (st & SWITCH_STATE_MASK) == 0 ? TL_END_PREEMPT :
 			  (st & (0x10 | 0x20 | 0x40)) ? TL_END_EXIT : TL_END_SLEEP;
+	int passed = -1;
 
 	if (c->tid < 0) { /* running since before the first event: cut at the window's start */
 		c->tid = e->sw.prev_pid;
@@ -140,14 +171,19 @@ static void on_switch(struct timeline *tl, const struct event *e)
 	if (e->sw.prev_pid > 0) {
 		struct tl_task *p = task(tl, e->sw.prev_pid);
 
+		memcpy(p->comm, e->sw.prev_comm, sizeof(p->comm));
 		if (how == TL_END_PREEMPT)
 			p->queued = e->cpu; /* from running to waiting here: the count stays */
 		else
 			runnable(tl, e->cpu, -1, e->time_ns);
 	}
+	if (e->sw.next_pid > 0)
+		passed = idle_passed(tl, e);
+	idle_set(&tl->idle, e->cpu, e->sw.next_pid == 0, e->time_ns);
 	c->tid = e->sw.next_pid;
 	c->pid = -1;
 	c->before = false;
+	c->inferred = false;
 	memcpy(c->comm, e->sw.next_comm, sizeof(c->comm));
 	c->since = e->time_ns;
 	if (e->sw.next_pid <= 0)
@@ -157,6 +193,7 @@ static void on_switch(struct timeline *tl, const struct event *e)
 	{
 		struct tl_task *n = task(tl, e->sw.next_pid);
 
+		memcpy(n->comm, e->sw.next_comm, sizeof(n->comm));
 		if (n->queued == e->cpu)
 			n->queued = -1; /* from waiting here to running here */
 		else {
@@ -169,7 +206,8 @@ static void on_switch(struct timeline *tl, const struct event *e)
 				struct tl_item it = { .kind = TL_FLOW, .cpu = e->cpu,
 						      .from_cpu = n->waker_cpu, .t0 = n->wake_ns,
 						      .t1 = e->time_ns, .tid = n->tid,
-						      .id = ++tl->next_flow };
+						      .id = ++tl->next_flow, .passed = passed,
+						      .workload = workload(tl, n->tid) };
 
 				memcpy(it.comm, e->sw.next_comm, sizeof(it.comm));
 				it.cls = valid(tl, n->waker_cpu) ?
@@ -177,9 +215,52 @@ static void on_switch(struct timeline *tl, const struct event *e)
 						 LOC_REMOTE;
 				tl->cfg.emit(tl->cfg.ctx, &it);
 				tl->flows++;
+				if (passed >= 0 && it.workload) {
+					struct tl_item pc = { .kind = TL_PASSED, .cpu = -1,
+							      .t0 = e->time_ns,
+							      .value = (int64_t)++tl->passed };
+
+					tl->cfg.emit(tl->cfg.ctx, &pc);
+					tl->counters++;
+				}
 			}
 		}
 	}
+}
+
+/*
+ * e's task runs on e's CPU, but the switch onto it was not recorded (some
+ * kernels leave it out when a CPU leaves idle): what ran before ends here,
+ * and its period starts here, at the first event that shows it running. Its
+ * wakeup makes no flow (when it began to run is not known).
+ */
+static void missed_switch_in(struct timeline *tl, const struct event *e)
+{
+	struct tl_cpu *c = &tl->cpu[e->cpu];
+	struct tl_task *n;
+
+	end_slice(tl, e->cpu, e->time_ns, TL_END_UNSEEN);
+	if (c->tid > 0)
+		runnable(tl, e->cpu, -1, e->time_ns);
+	idle_set(&tl->idle, e->cpu, false, e->time_ns);
+	if (in_window(tl, e->time_ns))
+		tl->missed++;
+	n = task(tl, e->tid);
+	c->tid = e->tid;
+	c->pid = e->pid;
+	c->since = e->time_ns;
+	c->before = false;
+	c->inferred = true;
+	memcpy(c->comm, n->comm, sizeof(c->comm));
+	if (!c->comm[0]) /* never named by a switch or a wakeup: as perf script shows it */
+		snprintf(c->comm, sizeof(c->comm), ":%d", (int)e->tid);
+	if (n->queued == e->cpu) {
+		n->queued = -1;
+	} else {
+		queue(tl, n, -1, e->time_ns);
+		runnable(tl, e->cpu, 1, e->time_ns);
+	}
+	n->pending = false;
 }
 
 void timeline_event(struct timeline *tl, const struct event *e)
@@ -194,6 +275,8 @@ void timeline_event(struct timeline *tl, const struct event *e)
 	}
 	if (e->time_ns > tl->last_ns)
 		tl->last_ns = e->time_ns;
+	if (e->tid > 0 && tl->cpu[e->cpu].tid >= 0 && tl->cpu[e->cpu].tid != e->tid)
+		missed_switch_in(tl, e);
 	if (e->tid > 0 && tl->cpu[e->cpu].tid == e->tid)
 		tl->cpu[e->cpu].pid = e->pid; /* the running task's process, from its own events */
 	switch (e->type) {
@@ -212,10 +295,15 @@ void timeline_event(struct timeline *tl, const struct event *e)
 		for (int c = 0; c < tl->ncpus; c++)
 			if (tl->cpu[c].tid == e->wake.pid)
 				return; /* woken while running: nothing to wait for */
+		memcpy(t->comm, e->wake.comm, sizeof(t->comm));
 		if (!t->pending) { /* waking and its wakeup: one wakeup, from the first */
 			t->pending = true;
 			t->wake_ns = e->time_ns;
 			t->waker_cpu = e->cpu;
+			if (!t->idle_at_wake)
+				t->idle_at_wake = xcalloc((size_t)tl->idle.nwords + 1,
+							  sizeof(uint64_t));
+			idle_snapshot(&tl->idle, t->idle_at_wake);
 		}
 		/* waking names the CPU it last ran on; wakeup the one chosen */
 		queue(tl, t, e->wake.target_cpu, e->time_ns);

@@ -14,6 +14,7 @@
 
 #include "../common/u64map.h"
 #include "../model/event.h"
+#include "idle.h"
 #include "../model/topology.h"
 
 enum tl_kind {
@@ -21,10 +22,12 @@ enum tl_kind {
 	TL_FLOW,	/* woken at t0 on from_cpu, ran at t1 on cpu */
 	TL_MIGRATE,	/* at t0, tid moved from from_cpu to cpu */
 	TL_COUNTER,	/* at t0, value runnable tasks on cpu */
+	TL_PASSED,	/* at t0, value wakeups of the workload so far that passed over an
+			 * idle CPU (analyzers/idle.h's rule, every CPU allowed) */
 };
 
-/* How a running period ended. */
-enum tl_end { TL_END_SLEEP, TL_END_PREEMPT, TL_END_EXIT, TL_END_OPEN };
+/* How a running period ended (TL_END_UNSEEN: the CPU's next switch-in was not recorded). */
+enum tl_end { TL_END_SLEEP, TL_END_PREEMPT, TL_END_EXIT, TL_END_OPEN, TL_END_UNSEEN };
 
 struct tl_item {
 	enum tl_kind kind;
@@ -35,7 +38,12 @@ struct tl_item {
 	char comm[TASK_COMM_LEN];
 	enum tl_end end;		/* TL_SLICE */
 	bool clipped;			/* TL_SLICE: began before the window, cut at its start */
+	bool inferred;			/* TL_SLICE: its switch-in was not recorded; it starts
+					 * at the task's first event on the CPU */
+	bool workload;			/* TL_SLICE, TL_FLOW: a task of the workload (cfg.in_scope) */
 	enum locality cls;		/* TL_FLOW: from_cpu -> cpu; TL_MIGRATE: likewise */
+	int passed;			/* TL_FLOW: the closest idle CPU passed over (enum
+					 * locality), -1 when none was */
 	uint64_t id;			/* TL_FLOW: its number */
 	int64_t value;			/* TL_COUNTER */
 };
@@ -45,6 +53,9 @@ struct timeline_cfg {
 	uint64_t from_ns, to_ns;	/* the window, from the first event (to 0: to the end) */
 	void (*emit)(void *ctx, const struct tl_item *it);
 	void *ctx;
+	/* whether tid is one of the workload's tasks (NULL: every task is) */
+	bool (*in_scope)(void *ctx, int32_t tid);
+	void *scope_ctx;
 };
 
 struct tl_cpu {
@@ -54,6 +65,7 @@ struct tl_cpu {
 	int64_t runnable;
 	bool counted;			/* its counter was emitted once */
 	bool before;			/* running since before the first event */
+	bool inferred;			/* seen running without a switch-in */
 };
 
 struct tl_task {
@@ -62,6 +74,8 @@ struct tl_task {
 	bool pending;			/* woken, not yet run */
 	uint64_t wake_ns;
 	int32_t waker_cpu;
+	uint64_t *idle_at_wake;		/* the idle CPUs when it was woken */
+	char comm[TASK_COMM_LEN];	/* its name, as last seen */
 };
 
 struct timeline {
@@ -74,8 +88,10 @@ struct timeline {
 	uint64_t first_ns, last_ns;
 	bool started;
 	uint64_t next_flow;
+	struct idle_track idle;
 	/* what was emitted, for the caller to state */
-	uint64_t slices, flows, migrations, counters, switches_in_window;
+	uint64_t slices, flows, migrations, counters, switches_in_window, passed;
+	uint64_t missed;		/* in the window: tasks seen running with no switch-in */
 };
 
 void timeline_init(struct timeline *tl, const struct timeline_cfg *cfg);

@@ -77,6 +77,13 @@ static struct wk_task *tracked(struct wakeup *w, int32_t tid)
 	return t && t->tracked ? t : NULL;
 }
 
+bool wakeup_tracks(struct wakeup *w, int32_t tid)
+{
+	struct wk_task *t = task_get(w, tid, false);
+
+	return t ? t->tracked : w->cfg.system_wide && !excluded(w, tid);
+}
+
 static void set_comm(char *dst, const char *src)
 {
 	if (src[0])

@@ -47,6 +47,8 @@ struct wakeup {
 void wakeup_init(struct wakeup *w, const struct wakeup_cfg *cfg);
 /* Follow tid (and, through fork events, its children). */
 void wakeup_track(struct wakeup *w, int32_t tid);
+/* Whether tid's events count: followed, or any task but locus's when system-wide. */
+bool wakeup_tracks(struct wakeup *w, int32_t tid);
 /* Feed one event; events must come in time order. */
 void wakeup_add(struct wakeup *w, const struct event *e);
 /* End of stream: close open intervals and fill the task and pair tables. */

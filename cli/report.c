@@ -15,7 +15,8 @@
 #include "report_doc.h"
 
 enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_LINE_SIZE, OPT_TRACE, OPT_FROM, OPT_TO,
-       OPT_TRACE_LIMIT };
+       OPT_TRACE_LIMIT,
+       OPT_SVG_TIMELINE };
 
 static const struct cli_opt report_opts[] = {
 	{ "input", 'i', "FILE", "perf.data file to read (- for a pipe; default perf.data)" },
@@ -30,8 +31,11 @@ static const struct cli_opt report_opts[] = {
 	{ "svg", OPT_SVG, "FILE", "draw the wakeup heatmap (waker x target CPU) as SVG" },
 	{ "trace", OPT_TRACE, "FILE", "write a timeline for the Perfetto UI or chrome://tracing "
 				      "(Chrome trace JSON: CPU tracks, wakeup flows, migrations)" },
-	{ "from", OPT_FROM, "S", "--trace: start the window S seconds into the recording" },
-	{ "to", OPT_TO, "S", "--trace: end the window S seconds into the recording" },
+	{ "svg-timeline", OPT_SVG_TIMELINE, "FILE", "draw the timeline as SVG: per-CPU lanes "
+						    "(folded per core, LLC or node beyond 64), "
+						    "wakeup arrows by locality" },
+	{ "from", OPT_FROM, "S", "timelines: start the window S seconds into the recording" },
+	{ "to", OPT_TO, "S", "timelines: end the window S seconds into the recording" },
 	{ "trace-limit", OPT_TRACE_LIMIT, "MB", "--trace: write at most MB MiB (default 1024)" },
 	{ "output", 'o', "FILE", "write the text report to FILE instead of stdout" },
 	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "topology from DIR when the file carries none" },
@@ -63,45 +67,6 @@ static int parse_seconds(const char *arg, uint64_t *ns)
 	return 0;
 }
 
-struct trace_job {
-	const struct replay_opts *o;
-	struct trace_export x;
-	int rc;
-};
-
-static void trace_doc(FILE *f, void *ctx)
-{
-	struct trace_job *t = ctx;
-
-	t->rc = trace_export_write(t->o, &t->x, f);
-}
-
-/* --trace: the file again, through the timeline, into OUT. 0 or -1 after saying why. */
-static int write_trace(const char *out, const struct replay_opts *o, struct trace_job *t,
-		       bool quiet)
-{
-	char a[32];
-
-	t->o = o;
-	if (write_file_atomically(out, trace_doc, t) < 0)
-		return -1;
-	if (t->rc < 0) {
-		locus_err("%s: %s (the trace holds what was read before)", out, t->x.err);
-		return -1;
-	}
-	if (t->x.dropped)
-		locus_err("%s: stopped at the limit of %llu MiB (--trace-limit): %llu events left "
-			  "out; narrow the window with --from/--to", out,
-			  (unsigned long long)(t->x.limit >> 20), (unsigned long long)t->x.dropped);
-	if (!quiet)
-		fprintf(stderr, "locus: %s: %s bytes, %llu running periods, %llu wakeup flows, "
-				"%llu migrations, %llu counter values\n",
-			out, fmt_count(t->x.bytes, a, sizeof(a)), (unsigned long long)t->x.slices,
-			(unsigned long long)t->x.flows, (unsigned long long)t->x.migrations,
-			(unsigned long long)t->x.counters);
-	return 0;
-}
-
 static void progress(const struct pd_file *f, void *ctx)
 {
 	(void)ctx;
@@ -115,8 +80,8 @@ static void progress(const struct pd_file *f, void *ctx)
 
 int cmd_report(int argc, char **argv)
 {
-	const char *json = NULL, *svg = NULL, *out = NULL, *trace = NULL;
-	struct trace_job tjob = { 0 };
+	const char *json = NULL, *svg = NULL, *out = NULL;
+	struct trace_export tx = { 0 };
 	long limit_mb = 1024;
 	bool window = false;
 	struct replay_opts opts = { "perf.data", NULL, 0, 64, CL_SORT_TOTAL, NULL, NULL, NULL, NULL };
@@ -193,11 +158,14 @@ int cmd_report(int argc, char **argv)
 			svg = optarg;
 			break;
 		case OPT_TRACE:
-			trace = optarg;
+			tx.trace = optarg;
+			break;
+		case OPT_SVG_TIMELINE:
+			tx.svg = optarg;
 			break;
 		case OPT_FROM:
 		case OPT_TO:
-			if (parse_seconds(optarg, c == OPT_FROM ? &tjob.x.from_ns : &tjob.x.to_ns) < 0) {
+			if (parse_seconds(optarg, c == OPT_FROM ? &tx.from_ns : &tx.to_ns) < 0) {
 				cli_usage_error(&report_cmd, "bad --%s '%s' (seconds into the "
 						"recording)", c == OPT_FROM ? "from" : "to", optarg);
 				free(st);
@@ -233,19 +201,21 @@ int cmd_report(int argc, char **argv)
 		free(st);
 		return EXIT_LOCUS_USAGE;
 	}
-	if (window && !trace) {
-		cli_usage_error(&report_cmd, "--from and --to choose the window of --trace");
+	if (window && !tx.trace && !tx.svg) {
+		cli_usage_error(&report_cmd, "--from and --to choose the window of --trace and "
+				"--svg-timeline");
 		free(st);
 		return EXIT_LOCUS_USAGE;
 	}
-	if (tjob.x.to_ns && tjob.x.to_ns <= tjob.x.from_ns) {
+	if (tx.to_ns && tx.to_ns <= tx.from_ns) {
 		cli_usage_error(&report_cmd, "--to must come after --from");
 		free(st);
 		return EXIT_LOCUS_USAGE;
 	}
-	tjob.x.limit = (uint64_t)limit_mb << 20;
+	tx.limit = (uint64_t)limit_mb << 20;
 	if (cli_check_output(&report_cmd, json) < 0 || cli_check_output(&report_cmd, svg) < 0 ||
-	    cli_check_output(&report_cmd, out) < 0 || cli_check_output(&report_cmd, trace) < 0) {
+	    cli_check_output(&report_cmd, out) < 0 || cli_check_output(&report_cmd, tx.trace) < 0 ||
+	    cli_check_output(&report_cmd, tx.svg) < 0) {
 		free(st);
 		return EXIT_LOCUS_USAGE;
 	}
@@ -290,11 +260,17 @@ int cmd_report(int argc, char **argv)
 	if (svg && st->rd.sched_samples &&
 	    write_heatmap_svg(svg, wakeup_results(&st->src.an), opts.path) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
-	if (trace && !st->rd.sched_samples) {
-		locus_err("%s: no sched events in the file: no timeline to write", trace);
+	if ((tx.trace || tx.svg) && !st->rd.sched_samples) {
+		locus_err("%s: no sched events in the file: no timeline to write",
+			  tx.trace ? tx.trace : tx.svg);
 		rc = EXIT_LOCUS_RUNTIME;
-	} else if (trace && write_trace(trace, &opts, &tjob, quiet) < 0) {
-		rc = EXIT_LOCUS_RUNTIME;
+	} else if (tx.trace || tx.svg) {
+		tx.quiet = quiet;
+		tx.r = wakeup_results(&st->src.an);
+		tx.events = st->rd.sched_samples;
+		tx.bytes = st->f.pos;
+		if (trace_export(&opts, &tx) < 0)
+			rc = EXIT_LOCUS_RUNTIME;
 	}
 	if (!st->rd.sched_samples && !st->rd.mem_samples && !st->rd.ss.records && rc == EXIT_LOCUS_OK)
 		rc = EXIT_LOCUS_RUNTIME;

@@ -1,70 +1,185 @@
-/* trace_export.c - a recording replayed into a Chrome trace (trace_export.h). */
+/* trace_export.c - a recording replayed into a Chrome trace and an SVG timeline (trace_export.h). */
 #include "trace_export.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "../analyzers/timeline.h"
+#include "../analyzers/tl_lanes.h"
 #include "../common/util.h"
+#include "../report/sched_report.h"
+#include "../report/svg_timeline.h"
 #include "../report/trace_json.h"
+#include "counting.h"
 
-struct tap {
-	struct timeline tl;
-	struct trace_json tj;
-	bool on;
-	const struct topology *topo;
+struct pass {
 	struct trace_export *x;
+	const struct replay_opts *o;
+	struct replay *rp;
+	struct timeline tl;
+	bool on;
+	struct trace_json tj;
+	bool json;		/* tj is open */
+	struct tl_lanes lanes;
+	bool svg;
+	int rc;
 };
+
+static void both(void *ctx, const struct tl_item *it)
+{
+	struct pass *p = ctx;
+
+	if (p->json)
+		trace_json_item(&p->tj, it);
+	if (p->svg)
+		tl_lanes_item(&p->lanes, it);
+}
+
+static bool in_scope(void *ctx, int32_t tid)
+{
+	return wakeup_tracks(&((struct pass *)ctx)->rp->src.an, tid);
+}
 
 /* The timeline starts with the first sched event, once the topology is known. */
 static void tap_event(void *ctx, const struct event *e)
 {
-	struct tap *t = ctx;
+	struct pass *p = ctx;
 
-	if (!t->on) {
-		struct timeline_cfg cfg = { t->topo, t->x->from_ns, t->x->to_ns, trace_json_item,
-					    &t->tj };
+	if (!p->on) {
+		struct timeline_cfg cfg = { &p->rp->topo, p->x->from_ns, p->x->to_ns, both, p,
+					    in_scope, p };
 
-		timeline_init(&t->tl, &cfg);
-		t->on = true;
+		timeline_init(&p->tl, &cfg);
+		p->on = true;
 	}
-	timeline_event(&t->tl, e);
+	timeline_event(&p->tl, e);
+	if (p->svg && p->tl.started && !p->lanes.t1) {
+		uint64_t end = p->x->r->last_ns, t0 = p->tl.first_ns + p->x->from_ns;
+
+		if (p->x->to_ns && p->tl.first_ns + p->x->to_ns < end)
+			end = p->tl.first_ns + p->x->to_ns;
+		tl_lanes_window(&p->lanes, p->tl.first_ns, t0, end);
+	}
 }
 
-int trace_export_write(const struct replay_opts *o, struct trace_export *x, FILE *f)
+/* The replay itself, into the trace when f is not NULL. */
+static void run(struct pass *p, FILE *f)
 {
-	struct replay_opts ro = *o;
-	struct replay *rp = xcalloc(1, sizeof(*rp));
-	struct tap t = { .x = x };
-	int rc = -1;
+	struct trace_export *x = p->x;
+	struct replay_opts ro = *p->o;
 
 	ro.tap = tap_event;
-	ro.tap_ctx = &t;
+	ro.tap_ctx = p;
 	ro.progress = NULL;
-	if (replay_open(rp, &ro, x->err, sizeof(x->err)) < 0)
-		goto out;
-	t.topo = &rp->topo;
-	trace_json_begin(&t.tj, f, rp->topo.ncpus, x->limit, o->path);
-	if (replay_run(rp, x->err, sizeof(x->err)) < 0) {
-		trace_json_end(&t.tj); /* what was read, as valid JSON */
+	p->rc = -1;
+	if (replay_open(p->rp, &ro, x->err, sizeof(x->err)) < 0)
+		return;
+	if (p->svg) {
+		struct tl_lanes_cfg lc = { &p->rp->topo, TIMELINE_SVG_WIDTH, 64,
+					   TIMELINE_SVG_ARROWS };
+
+		tl_lanes_init(&p->lanes, &lc);
+	}
+	if (f) {
+		trace_json_begin(&p->tj, f, p->rp->topo.ncpus, x->limit, p->o->path, x->r,
+				 x->events, x->bytes);
+		p->json = true;
+	}
+	if (replay_run(p->rp, x->err, sizeof(x->err)) == 0) {
+		if (p->on)
+			timeline_finish(&p->tl);
+		p->rc = 0;
+	}
+	if (f) {
+		trace_json_end(&p->tj); /* valid JSON, even of what was read before an error */
+		x->tbytes = p->tj.bytes;
+		x->tevents = p->tj.events;
+		x->dropped = p->tj.dropped;
+	}
+	x->slices = p->tl.slices;
+	x->flows = p->tl.flows;
+	x->migrations = p->tl.migrations;
+	x->counters = p->tl.counters;
+	x->switches_in_window = p->tl.switches_in_window;
+}
+
+static void trace_doc(FILE *f, void *ctx)
+{
+	run(ctx, f);
+}
+
+static void svg_doc(FILE *f, void *ctx)
+{
+	struct pass *p = ctx;
+	struct svg_timeline_info in = { p->o->path, p->x->r, p->x->events, p->x->bytes,
+					p->tl.missed };
+
+	svg_timeline(f, &p->lanes, &in);
+}
+
+static void say(const struct pass *p)
+{
+	const struct trace_export *x = p->x;
+	char a[32], b[32];
+
+	if (x->trace && x->dropped)
+		locus_err("%s: stopped at the limit of %llu MiB (--trace-limit): %llu events left "
+			  "out; narrow the window with --from/--to", x->trace,
+			  (unsigned long long)(x->limit >> 20), (unsigned long long)x->dropped);
+	if (x->quiet)
+		return;
+	if (x->trace)
+		fprintf(stderr, "locus: %s: %s bytes, %llu running periods, %llu wakeup flows, "
+				"%llu migrations, %llu counter values\n",
+			x->trace, fmt_count(x->tbytes, a, sizeof(a)), (unsigned long long)x->slices,
+			(unsigned long long)x->flows, (unsigned long long)x->migrations,
+			(unsigned long long)x->counters);
+	if (x->svg)
+		fprintf(stderr, "locus: %s: %s of %s, %d lanes (one per %s), %d wakeup arrows of "
+				"%s\n",
+			x->svg, fmt_ns(p->lanes.t1 - p->lanes.t0, a, sizeof(a)), p->o->path,
+			p->lanes.fold.n, p->lanes.fold.unit, p->lanes.narrows,
+			fmt_count(p->lanes.wl_flows, b, sizeof(b)));
+}
+
+int trace_export(const struct replay_opts *o, struct trace_export *x)
+{
+	struct pass p = { .x = x, .o = o, .svg = x->svg != NULL };
+	uint64_t span = x->r->last_ns > x->r->first_ns ? x->r->last_ns - x->r->first_ns : 0;
+	int rc = -1;
+
+	if (x->from_ns > span) {
+		char a[32];
+
+		locus_err("%s: --from is past the recording's end (%s in)", o->path,
+			  fmt_ns(span, a, sizeof(a)));
+		return -1;
+	}
+	p.rp = xcalloc(1, sizeof(*p.rp));
+	if (x->trace) {
+		if (write_file_atomically(x->trace, trace_doc, &p) < 0)
+			goto out;
+	} else {
+		run(&p, NULL);
+	}
+	if (p.rc < 0) {
+		if (x->trace)
+			locus_err("%s: %s (%s holds what was read before)", o->path, x->err,
+				  x->trace);
+		else
+			locus_err("%s: %s", o->path, x->err);
 		goto out;
 	}
-	if (t.on)
-		timeline_finish(&t.tl);
-	trace_json_end(&t.tj);
-	x->bytes = t.tj.bytes;
-	x->events = t.tj.events;
-	x->dropped = t.tj.dropped;
-	x->slices = t.tl.slices;
-	x->flows = t.tl.flows;
-	x->migrations = t.tl.migrations;
-	x->counters = t.tl.counters;
-	x->switches_in_window = t.tl.switches_in_window;
+	if (x->svg && write_file_atomically(x->svg, svg_doc, &p) < 0)
+		goto out;
+	say(&p);
 	rc = 0;
 out:
-	if (t.on)
-		timeline_release(&t.tl);
-	replay_release(rp);
-	free(rp);
+	if (p.on)
+		timeline_release(&p.tl);
+	if (p.svg && p.lanes.px)
+		tl_lanes_release(&p.lanes);
+	replay_release(p.rp);
+	free(p.rp);
 	return rc;
 }

@@ -5,9 +5,13 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "json.h"
+#include "prov_report.h"
+
 #define TRACK_PID 0	/* every CPU track lives in one pseudo-process, "CPUs" */
 
-static const char *const end_name[] = { "sleep", "preempted", "exited", "running at end" };
+static const char *const end_name[] = { "sleep", "preempted", "exited", "running at end",
+					 "not recorded" };
 
 /* At most max bytes of s as a JSON string body: quotes, backslashes and controls escaped. */
 static void str_json(char *out, size_t len, const char *s, size_t max)
@@ -52,17 +56,27 @@ static void put(struct trace_json *tj, const char *fmt, ...)
 }
 
 void trace_json_begin(struct trace_json *tj, FILE *f, int ncpus, uint64_t limit,
-		      const char *title)
+		      const char *title, const struct sched_results *r, uint64_t events,
+		      uint64_t bytes)
 {
 	char t[256];
+	struct json j;
+	long at;
 
 	memset(tj, 0, sizeof(*tj));
 	tj->f = f;
 	tj->ncpus = ncpus;
 	tj->limit = limit;
 	str_json(t, sizeof(t), title, sizeof(t));
-	put(tj, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"locus\",\"title\":\"%s\"},"
-		"\"traceEvents\":[\n", t);
+	put(tj, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"locus\",\"title\":\"%s\",\"locus\":", t);
+	at = ftell(f);
+	json_init(&j, f);
+	json_object(&j, NULL);
+	prov_report_json(&j, r, events, bytes);
+	json_object_end(&j);
+	if (at >= 0 && ftell(f) > at)
+		tj->bytes += (uint64_t)(ftell(f) - at);
+	put(tj, "},\n\"traceEvents\":[\n");
 }
 
 void trace_json_item(void *ctx, const struct tl_item *it)
@@ -80,17 +94,20 @@ void trace_json_item(void *ctx, const struct tl_item *it)
 	case TL_SLICE:
 		us(b, sizeof(b), it->t0, it->t1);
 		put(tj, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%s,\"dur\":%s,\"name\":\"%s\","
-			"\"args\":{\"tid\":%d,\"pid\":%d,\"end\":\"%s\"%s}},\n",
+			"\"args\":{\"tid\":%d,\"pid\":%d,\"end\":\"%s\"%s%s}},\n",
 		    TRACK_PID, it->cpu, a, b, comm, it->tid, it->pid, end_name[it->end],
-		    it->clipped ? ",\"clipped\":true" : "");
+		    it->clipped ? ",\"clipped\":true" : "",
+		    it->inferred ? ",\"start\":\"first event (switch-in not recorded)\"" : "");
 		break;
 	case TL_FLOW:
 		us(b, sizeof(b), tj->base_ns, it->t1);
 		put(tj, "{\"ph\":\"s\",\"id\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,\"ts\":%s,"
 			"\"name\":\"wakeup\",\"cat\":\"wakeup\",\"args\":{\"wakee\":\"%s\",\"tid\":%d,"
-			"\"class\":\"%s\",\"delay_ns\":%" PRIu64 "}},\n",
+			"\"class\":\"%s\",\"delay_ns\":%" PRIu64 "%s%s%s}},\n",
 		    it->id, TRACK_PID, it->from_cpu, a, comm, it->tid, locality_name(it->cls),
-		    it->t1 - it->t0);
+		    it->t1 - it->t0, it->passed >= 0 ? ",\"idle_passed\":\"" : "",
+		    it->passed >= 0 ? locality_name((enum locality)it->passed) : "",
+		    it->passed >= 0 ? "\"" : "");
 		put(tj, "{\"ph\":\"f\",\"bp\":\"e\",\"id\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,"
 			"\"ts\":%s,\"name\":\"wakeup\",\"cat\":\"wakeup\"},\n",
 		    it->id, TRACK_PID, it->cpu, b);
@@ -105,6 +122,11 @@ void trace_json_item(void *ctx, const struct tl_item *it)
 		put(tj, "{\"ph\":\"C\",\"pid\":%d,\"ts\":%s,\"name\":\"runnable CPU %d\","
 			"\"args\":{\"runnable\":%" PRId64 "}},\n",
 		    TRACK_PID, a, it->cpu, it->value);
+		break;
+	case TL_PASSED:
+		put(tj, "{\"ph\":\"C\",\"pid\":%d,\"ts\":%s,\"name\":\"wakeups passing over an "
+			"idle CPU\",\"args\":{\"wakeups\":%" PRId64 "}},\n",
+		    TRACK_PID, a, it->value);
 		break;
 	}
 	tj->events++;

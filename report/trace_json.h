@@ -4,7 +4,8 @@
  * 0, tid = CPU) with a complete event ("X") per running period, a flow
  * ("s" on the waker's CPU, "f" binding to the woken task's next period) per
  * wakeup, an instant ("i") per migration, a counter ("C") of runnable tasks
- * per CPU, and metadata ("M") naming the tracks. Times in microseconds with
+ * per CPU, a counter of the workload's wakeups that passed over an idle CPU,
+ * and metadata ("M") naming the tracks. Times in microseconds with
  * nanosecond decimals, in the recording's own clock.
  */
 #ifndef LOCUS_TRACE_JSON_H
@@ -15,6 +16,7 @@
 #include <stdio.h>
 
 #include "../analyzers/timeline.h"
+#include "../model/sched_results.h"
 
 struct trace_json {
 	FILE *f;
@@ -24,9 +26,10 @@ struct trace_json {
 	int ncpus;
 };
 
-/* Open the document. */
+/* Open the document; otherData says how r was measured (the report's provenance). */
 void trace_json_begin(struct trace_json *tj, FILE *f, int ncpus, uint64_t limit,
-		      const char *title);
+		      const char *title, const struct sched_results *r, uint64_t events,
+		      uint64_t bytes);
 /* A timeline sink (timeline_cfg.emit). */
 void trace_json_item(void *ctx, const struct tl_item *it);
 /* The track names, and the document closed (valid JSON even when the limit cut it). */

@@ -10,7 +10,7 @@ void xml_text(FILE *f, const char *s)
 		case '&': fputs("&amp;", f); break;
 		case '"': fputs("&quot;", f); break;
 		default:
-			fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+			fputc((unsigned char)*s < 0x20 ? ' ' : (unsigned char)*s >= 0x7f ? '?' : *s, f);
 		}
 	}
 }

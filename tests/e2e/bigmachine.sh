@@ -35,6 +35,16 @@ for sec in wakeups latency pairs migrations switches cpus; do
 done
 COLUMNS=200 "$LOCUS" report -q -i "$TMP/big.data" --sections wakeups >"$TMP/w.txt" 2>&1
 check "a report of the file at any width still parses (200 columns asked, 80 without a tty)" grep -q "placed" "$TMP/w.txt"
+# the timeline folds: one lane per LLC (16 of 32 CPUs), the scenario's wakeups by class
+"$LOCUS" report -q -i "$TMP/big.data" --svg-timeline "$TMP/big.svg" -o /dev/null
+expect_eq "--svg-timeline: exit 0" 0 $?
+check "--svg-timeline: 16 LLC lanes, round ticks, a fifth of the wakeups in each class, arrows bounded" \
+	python3 tests/tools/svg_timeline_check.py "$TMP/big.svg" --lanes 16 --unit LLC \
+	--class-counts 2000,2000,2000,2000,2000
+if command -v rsvg-convert >/dev/null; then
+	check "--svg-timeline: a real renderer draws it" \
+		bash -c "rsvg-convert -o '$TMP/big.png' '$TMP/big.svg' && test -s '$TMP/big.png'"
+fi
 if command -v perf >/dev/null; then
 	expect_eq "perf script reads every sample of the file" 30200 "$(perf script -i "$TMP/big.data" 2>/dev/null | wc -l)"
 	check "perf decodes the samples as schedgen wrote them" bash -c \

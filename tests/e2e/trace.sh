@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# trace.sh - locus report --trace: a Chrome trace-event JSON timeline of a recording, checked
+# trace.sh - locus report --trace and --svg-timeline: a Chrome trace-event JSON timeline of a
+# recording, checked
 # by tests/tools/trace_check.py against the format's rules and against perf script's
 # decoding of the same file (running periods = switch-ins, one for one with CPU, time and
 # name; flows = wakeups that then ran), whole and in a --from/--to window: a perf sched
-# record file of hackbench and a locus record file of the ping-pong. Then the refusals.
+# record file of hackbench and a locus record file of the ping-pong (where this VM's kernel
+# records few switch-ins out of idle: those periods are checked apart, from the task's first
+# event). The SVG timeline of a window beside the trace of the same window
+# (tests/tools/svg_timeline_check.py). Then the refusals.
 . "$(dirname "$0")/../lib.sh"
 
 CHECK=tests/tools/trace_check.py
@@ -21,16 +25,18 @@ trace_one() { # NAME FILE
 		python3 "$CHECK" "$TMP/$name.json" --perf-script "$TMP/$name.script"
 	"$LOCUS" report -q -a -i "$file" --trace "$TMP/$name.w.json" --from 0.05 --to 0.15 \
 		>/dev/null 2>&1
-	# the window against perf script failed once on a hackbench file in the clean-clone check
-	# of session 7 and was not reproduced in 3 more: held for the locus record file, the
-	# format alone for perf sched record's (an open question, in the session's note)
-	if [ "$name" = hackbench ]; then
-		check "$name: a window (--from 0.05 --to 0.15): the format's rules" \
-			python3 "$CHECK" "$TMP/$name.w.json"
-	else
-		check "$name: a window (--from 0.05 --to 0.15), as perf script's in it" \
-			python3 "$CHECK" "$TMP/$name.w.json" --perf-script "$TMP/$name.script" \
-			--from 0.05 --to 0.15
+	check "$name: a window (--from 0.05 --to 0.15), as perf script's in it" \
+		python3 "$CHECK" "$TMP/$name.w.json" --perf-script "$TMP/$name.script" \
+		--from 0.05 --to 0.15
+	# the SVG of a short window, beside the trace of the same window
+	"$LOCUS" report -q -a -i "$file" --trace "$TMP/$name.s.json" --svg-timeline "$TMP/$name.svg" \
+		--from 0.05 --to 0.052 >/dev/null 2>"$TMP/$name.serr"
+	expect_eq "$name: --svg-timeline with --trace exits 0" 0 $?
+	check "$name: SVG: 2 CPU lanes, round ticks, its wakeups the trace's flows, all drawn" \
+		python3 tests/tools/svg_timeline_check.py "$TMP/$name.svg" --lanes 2 --trace "$TMP/$name.s.json"
+	if command -v rsvg-convert >/dev/null; then
+		check "$name: SVG: a real renderer draws it (rsvg-convert to PNG)" \
+			bash -c "rsvg-convert -o '$TMP/$name.png' '$TMP/$name.svg' && test -s '$TMP/$name.png'"
 	fi
 }
 
@@ -57,6 +63,11 @@ check "limit: still valid" python3 "$CHECK" "$TMP/cut.json"
 # refusals: usage errors exit 2, nothing written
 "$LOCUS" report -q -i "$TMP/pp.data" --from 1 >/dev/null 2>"$TMP/e1"
 expect_eq "--from without --trace: exit 2" 2 $?
+check "--from without a timeline: said" grep -q -- "--from and --to choose the window of --trace and --svg-timeline" "$TMP/e1"
+"$LOCUS" report -q -i "$TMP/pp.data" --svg-timeline "$TMP/late.svg" --from 1000 >/dev/null 2>"$TMP/e5"
+expect_eq "--from past the end: exit 1" 1 $?
+check "--from past the end: said in one line" bash -c "grep -q -- '--from is past the recording.s end' '$TMP/e5' && test \$(wc -l <'$TMP/e5') = 1"
+check "--from past the end: no SVG" test ! -e "$TMP/late.svg"
 "$LOCUS" report -q -i "$TMP/pp.data" --trace "$TMP/x.json" --from 2 --to 1 >/dev/null 2>"$TMP/e2"
 expect_eq "--to before --from: exit 2" 2 $?
 "$LOCUS" report -q -i "$TMP/pp.data" --trace "$TMP/x.json" --from nan >/dev/null 2>"$TMP/e3"

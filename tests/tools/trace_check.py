@@ -14,7 +14,10 @@ and, given `perf script` output of the same recording, against perf's own decodi
            the window are perf's switch-ins to a task (next_pid != 0) in the window, one
            for one, on the same CPU at the same nanosecond with the same name; the flows
            are perf's wakeups (sched_waking or sched_wakeup of a task not running) whose
-           task then switched in, both inside the window.
+           task then switched in, both inside the window. A sample by another task than
+           the one its CPU last switched to marks a switch-in the kernel did not record:
+           the trace's period marked "start" begins there (same CPU, ns and tid), and
+           that wakeup makes no flow.
 
 usage: trace_check.py TRACE.json [--perf-script FILE] [--from S] [--to S]
 Prints a summary line; exits 1 with the first violation.
@@ -97,7 +100,7 @@ LINE = re.compile(r"^\s*(\S.*?)\s+(-?\d+)/(-?\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+
 
 
 def perf_events(path):
-    """(time_ns, cpu, event, fields) from `perf script -F comm,pid,tid,cpu,time,event,trace --ns`"""
+    """(time_ns, cpu, event, fields, tid) from `perf script -F comm,pid,tid,cpu,time,event,trace --ns`"""
     out = []
     for line in open(path, errors="replace"):
         m = LINE.match(line)
@@ -108,53 +111,89 @@ def perf_events(path):
         comm = re.search(r"next_comm=(.*?) next_pid=", m.group(9))
         if comm:
             f["next_comm"] = comm.group(1)
-        out.append((t, int(m.group(4)), m.group(8), f))
+        out.append((t, int(m.group(4)), m.group(8), f, int(m.group(3))))
     return out
 
 
+# the tracepoints locus reads (model/event.h); perf sched record adds others
+READ = {"sched_waking", "sched_wakeup", "sched_wakeup_new", "sched_switch", "sched_migrate_task",
+        "sched_process_fork", "sched_process_exit", "ipi_send_cpu", "sched_wake_idle_without_ipi"}
+
+
 def check_oracle(evs, flows, perf, t_from, t_to):
+    """What perf's decoding says the trace must hold. A sample by a task other than the
+    one its CPU last switched to means the switch-in was not recorded: that task runs
+    from there (an "inferred" period, matched by CPU, time and tid), and its wakeup
+    makes no flow."""
     if not perf:
         fail("no events in the perf script output")
-    first = min(t for t, *_ in perf)
+    # time 0 of --from/--to: the first event locus reads (perf sched record's
+    # sched_stat_* events can come before it)
+    first = min((e[0] for e in perf if e[2] in READ), default=0)
     lo = first + t_from
     hi = first + t_to if t_to else None
     inw = lambda t: t >= lo and (hi is None or t <= hi)
     want = collections.Counter()
-    running = {}
-    pending = set()
+    want_inf = collections.Counter()
+    cur = {}        # cpu -> (tid, start, inferred)
+    pending = {}    # tid -> time of its first wakeup since it last ran
     want_flows = 0
-    for t, cpu, ev, f in sorted(perf, key=lambda x: x[0]):
+
+    def end(cpu, t):
+        tid, start, inferred = cur.get(cpu, (0, 0, False))
+        if tid > 0 and inferred and t > start and inw(start):
+            want_inf[(cpu, start, tid)] += 1
+
+    for t, cpu, ev, f, etid in sorted(perf, key=lambda x: x[0]):
+        if ev not in READ:
+            continue
+        if cpu in cur and etid > 0 and cur[cpu][0] != etid:
+            end(cpu, t)
+            cur[cpu] = (etid, t, True)
+            pending.pop(etid, None)
         if ev == "sched_switch":
             nxt = int(f["next_pid"])
-            running[cpu] = nxt
+            end(cpu, t)
+            cur[cpu] = (nxt, t, False)
             if nxt != 0:
                 if inw(t):
                     want[(cpu, t, f.get("next_comm", ""))] += 1
                 if nxt in pending:
-                    pending.discard(nxt)
-                    if inw(t) and inw(pending_t[nxt]):
+                    woken = pending.pop(nxt)
+                    if inw(t) and inw(woken):
                         want_flows += 1
         elif ev in ("sched_waking", "sched_wakeup"):
             pid = int(f["pid"])
-            if pid in running.values() or pid in pending:
+            if pid <= 0 or any(c[0] == pid for c in cur.values()) or pid in pending:
                 continue
-            pending.add(pid)
-            pending_t[pid] = t
+            pending[pid] = t
+    last = max(e[0] for e in perf if e[2] in READ)
+    for cpu in list(cur):  # still running at the end (of the window)
+        end(cpu, min(last, hi) if hi is not None else last)
     got = collections.Counter()
+    got_inf = collections.Counter()
     for e in evs:
-        if e["ph"] == "X" and not e.get("args", {}).get("clipped"):
+        if e["ph"] != "X" or e.get("args", {}).get("clipped"):
+            continue
+        if e["args"].get("start"):
+            got_inf[(e["tid"], ns(e["ts"]), e["args"]["tid"])] += 1
+        else:
             got[(e["tid"], ns(e["ts"]), e["name"])] += 1
     if got != want:
         miss = list((want - got).items())[:3]
         extra = list((got - want).items())[:3]
         fail("running periods differ from perf's switch-ins: %d vs %d; perf only %r; trace only %r"
              % (sum(got.values()), sum(want.values()), miss, extra))
+    if got_inf != want_inf:
+        miss = list((want_inf - got_inf).items())[:3]
+        extra = list((got_inf - want_inf).items())[:3]
+        fail("periods with no switch-in differ: %d vs perf's %d; perf only %r; trace only %r"
+             % (sum(got_inf.values()), sum(want_inf.values()), miss, extra))
     if len(flows) != want_flows:
         fail("%d flows, perf's wakeups that then ran: %d" % (len(flows), want_flows))
-    return sum(want.values()), want_flows
+    return sum(want.values()), sum(want_inf.values()), want_flows
 
 
-pending_t = {}
 
 
 def main():
@@ -171,9 +210,10 @@ def main():
     evs, tracks, flows = check_format(doc)
     summary = "%d events, %d tracks, %d flows: format ok" % (len(evs), len(tracks), len(flows))
     if a.perf_script:
-        n, nf = check_oracle(evs, flows, perf_events(a.perf_script), int(a.t_from * 1e9),
-                             int(a.t_to * 1e9))
-        summary += "; %d running periods and %d flows as perf script's" % (n, nf)
+        n, ni, nf = check_oracle(evs, flows, perf_events(a.perf_script), int(a.t_from * 1e9),
+                                 int(a.t_to * 1e9))
+        summary += ("; %d running periods, %d with no switch-in recorded, and %d flows as perf "
+                    "script's" % (n, ni, nf))
     print("trace_check: " + summary)
 
 

@@ -1,0 +1,75 @@
+/*
+ * tl_lanes.h - a timeline (timeline.h) as lanes of pixels for a picture: one
+ * lane per CPU, or per core, LLC or node when the CPUs do not fit (the
+ * heatmaps' fold), each pixel column holding how long its CPUs ran, how much
+ * of it the workload, and the task that ran longest in it; the workload's
+ * wakeups as arrows, thinned evenly to a bound. Memory is lanes x width, not
+ * the number of events. Pure: report/svg_timeline.c draws it.
+ */
+#ifndef LOCUS_TL_LANES_H
+#define LOCUS_TL_LANES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/u64map.h"
+#include "../model/topology.h"
+#include "timeline.h"
+
+struct tl_lanes_cfg {
+	const struct topology *topo;
+	int width;		/* pixel columns of time */
+	int max_lanes;		/* beyond, lanes fold per core, LLC, node */
+	int max_arrows;		/* wakeup arrows kept, at most */
+};
+
+struct tl_px {
+	uint64_t busy;		/* ns some task ran, summed over the lane's CPUs */
+	uint64_t wl;		/* of which the workload's tasks */
+	int32_t top;		/* the task (index into tasks) with the longest run in it, -1 */
+	uint64_t top_ns;
+};
+
+struct tl_ltask {
+	int32_t tid, pid;
+	char comm[TASK_COMM_LEN];
+	bool workload;
+	uint64_t run_ns;	/* within the window */
+};
+
+struct tl_arrow {
+	uint64_t t0, t1;
+	int from, to;		/* lanes */
+	enum locality cls;
+	int32_t task;		/* index into tasks */
+	uint64_t seq;		/* the workload's wakeups before it */
+};
+
+struct tl_lanes {
+	struct tl_lanes_cfg cfg;
+	struct topo_fold fold;	/* lanes: fold.n of them */
+	int *lane_cpus;		/* online CPUs in each lane */
+	uint64_t origin;	/* the recording's first event: time 0 of the axis */
+	uint64_t t0, t1;	/* the window */
+	double px_ns;		/* ns per pixel column */
+	struct tl_px *px;	/* lanes x width */
+	struct tl_ltask *tasks;
+	int ntasks, cap;
+	struct u64map idx;	/* tid -> index + 1 */
+	struct tl_arrow *arrows;
+	int narrows;
+	uint64_t stride;	/* one workload wakeup in stride kept as an arrow */
+	uint64_t wl_flows;	/* the workload's wakeups seen */
+	/* everything in the window, counted */
+	uint64_t slices, flows, migrations, passed;
+	uint64_t flows_class[LOC_NR];	/* the workload's wakeups by class */
+};
+
+void tl_lanes_init(struct tl_lanes *l, const struct tl_lanes_cfg *cfg);
+/* The window [t0, t1] in the recording's clock; origin is its first event. */
+void tl_lanes_window(struct tl_lanes *l, uint64_t origin, uint64_t t0, uint64_t t1);
+/* A timeline sink (timeline_cfg.emit), after tl_lanes_window. */
+void tl_lanes_item(void *ctx, const struct tl_item *it);
+void tl_lanes_release(struct tl_lanes *l);
+
+#endif

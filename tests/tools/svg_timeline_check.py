@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""svg_timeline_check.py - check an SVG timeline of locus report --svg-timeline: well-formed
+XML, the lanes it says it has (labelled), time ticks on round values (1, 2 or 5 times a power
+of ten seconds, evenly spaced, increasing), every running period inside the plot, arrows no
+more than the bound, and the counts it states; with --trace FILE (the Chrome trace of the
+same window), the wakeups of its header equal the trace's flows and the arrows drawn are
+all of them when they fit.
+
+usage: svg_timeline_check.py FILE.svg --lanes N [--unit CPU|core|LLC|node] [--trace T.json]
+       [--class-counts a,b,c,d,e]
+"""
+import argparse
+import json
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def fail(msg):
+    print("svg_timeline_check: " + msg)
+    sys.exit(1)
+
+
+def texts(root):
+    return ["".join(t.itertext()) for t in root.iter(NS + "text")]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("svg")
+    ap.add_argument("--lanes", type=int, required=True)
+    ap.add_argument("--unit", default="CPU")
+    ap.add_argument("--trace")
+    ap.add_argument("--class-counts")
+    ap.add_argument("--max-arrows", type=int, default=400)
+    a = ap.parse_args()
+    try:
+        root = ET.parse(a.svg).getroot()
+    except ET.ParseError as e:
+        fail("not well-formed XML: %s" % e)
+    if root.tag != NS + "svg":
+        fail("the root is not <svg>")
+    tx = texts(root)
+    head = [t for t in tx if "into the recording" in t]
+    if not head:
+        fail("no window line")
+    m = re.search(r"one lane per (\S+?)[ ,].*\((\d+) lanes, (\d+) CPUs\)", head[0])
+    if not m or m.group(1) != a.unit or int(m.group(2)) != a.lanes:
+        fail("window line %r: not %d lanes per %s" % (head[0], a.lanes, a.unit))
+    lanes = [t for t in tx if (re.fullmatch(r"CPU \d+", t) if a.unit == "CPU" else re.fullmatch(r"[cLN]\d+", t))]
+    if len(lanes) != a.lanes and not (a.lanes > 64 and len(lanes) == (a.lanes + 3) // 4):
+        fail("%d lane labels, %d lanes" % (len(lanes), a.lanes))
+    ticks = [float(t[:-2]) for t in tx if re.fullmatch(r"\d+(\.\d+)? s", t)]
+    if len(ticks) < 2:
+        fail("fewer than 2 time ticks: %r" % ticks)
+    steps = [round(b - x, 9) for x, b in zip(ticks, ticks[1:])]
+    if any(abs(s - steps[0]) > 1e-9 for s in steps) or steps[0] <= 0:
+        fail("ticks not evenly spaced and increasing: %r" % ticks)
+    mant = steps[0] / 10 ** __import__("math").floor(__import__("math").log10(steps[0]))
+    if min(abs(mant - r) for r in (1, 2, 5, 10)) > 1e-6:
+        fail("tick step %g is not 1, 2 or 5 times a power of ten" % steps[0])
+    if any(abs(t / steps[0] - round(t / steps[0])) > 1e-6 for t in ticks):
+        fail("ticks %r are not multiples of their step" % ticks)
+    width = float(root.get("width"))
+    for r in root.iter(NS + "rect"):
+        if r.find(NS + "title") is not None:
+            x, w = float(r.get("x")), float(r.get("width"))
+            if x < 0 or x + w > width or w <= 0:
+                fail("a running period outside the picture: x %g width %g" % (x, w))
+    arrows = [p for p in root.iter(NS + "path") if p.get("marker-end")]
+    if len(arrows) > a.max_arrows:
+        fail("%d arrows, more than %d" % (len(arrows), a.max_arrows))
+    counts = [t for t in tx if " running periods, " in t]
+    m = re.search(r"([\d,]+) running periods, ([\d,]+) wakeups \(([\d,]+) of the workload's, (\d+) drawn", counts[0] if counts else "")
+    if not m:
+        fail("no counts line")
+    flows = int(m.group(2).replace(",", ""))
+    wl = int(m.group(3).replace(",", ""))
+    drawn = int(m.group(4))
+    if drawn != len(arrows):
+        fail("says %d drawn, draws %d" % (drawn, len(arrows)))
+    if wl <= a.max_arrows and drawn != wl:
+        fail("%d wakeups of the workload fit, %d drawn" % (wl, drawn))
+    if a.trace:
+        tr = json.load(open(a.trace))["traceEvents"]
+        nflows = sum(1 for e in tr if e["ph"] == "s")
+        if nflows != flows:
+            fail("%d wakeups in the picture, %d flows in the trace of the same window" % (flows, nflows))
+    if a.class_counts:
+        want = [int(x) for x in a.class_counts.split(",")]
+        got = []
+        for label in ("same CPU", "SMT sibling", "shared LLC", "same node", "other node"):
+            c = [t for t in tx if t.startswith(label + " ")]
+            got.append(int(c[0].split()[-1].replace(",", "")) if c else -1)
+        if got != want:
+            fail("wakeups by class %r, want %r" % (got, want))
+    print("svg_timeline_check: %d lanes per %s, %d ticks every %g s, %d arrows of %d wakeups of "
+          "the workload: ok" % (a.lanes, a.unit, len(ticks), steps[0], drawn, wl))
+
+
+if __name__ == "__main__":
+    main()
