@@ -73,6 +73,13 @@ static int lane(const struct tl_lanes *l, int cpu)
 	return cpu >= 0 && cpu < l->cfg.topo->ncpus ? l->fold.index[cpu] : -1;
 }
 
+uint64_t tl_lanes_at(const struct tl_lanes *l, int p)
+{
+	double d = p * l->px_ns;
+
+	return d >= (double)(l->t1 - l->t0) ? l->t1 : l->t0 + (uint64_t)d;
+}
+
 /* The pixel column of t (clamped to the window). */
 static int column(const struct tl_lanes *l, uint64_t t)
 {
@@ -100,7 +107,7 @@ static void slice(struct tl_lanes *l, const struct tl_item *it)
 	p1 = column(l, b);
 	for (int p = p0; p <= p1; p++) {
 		struct tl_px *x = &l->px[(size_t)ln * (size_t)l->cfg.width + (size_t)p];
-		uint64_t c0 = l->t0 + (uint64_t)(p * l->px_ns), c1 = l->t0 + (uint64_t)((p + 1) * l->px_ns);
+		uint64_t c0 = tl_lanes_at(l, p), c1 = tl_lanes_at(l, p + 1);
 		uint64_t s = a > c0 ? a : c0, e = b < c1 ? b : c1, d;
 
 		if (p == l->cfg.width - 1)

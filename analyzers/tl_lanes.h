@@ -71,5 +71,7 @@ void tl_lanes_window(struct tl_lanes *l, uint64_t origin, uint64_t t0, uint64_t 
 /* A timeline sink (timeline_cfg.emit), after tl_lanes_window. */
 void tl_lanes_item(void *ctx, const struct tl_item *it);
 void tl_lanes_release(struct tl_lanes *l);
+/* The time where pixel column p begins (the window's end for p = width). */
+uint64_t tl_lanes_at(const struct tl_lanes *l, int p);
 
 #endif

@@ -7,11 +7,13 @@
 #include "../common/util.h"
 #include "commands.h"
 #include "counting.h"
+#include "trace_export.h"
 
 static const struct cli_opt record_opts[] = {
 	{ "output", 'o', "FILE", "the perf.data file to write (default perf.data)" },
 	{ "all-cpus", 'a', NULL, "record every task, not only the workload's" },
 	{ "cpu", 'C', "LIST", "record these CPUs only" },
+	TIMELINE_OPT_ROWS,
 	TRACE_OPT_ROWS,
 	TAIL_OPT_ROWS,
 	{ 0 },
@@ -21,7 +23,8 @@ static const struct cli_cmd record_cmd = {
 	"record", "[options] -- COMMAND [ARGS...]",
 	"Record the sched tracepoints while COMMAND runs into a perf.data file that\n"
 	"locus report, perf script and perf report read. The file carries the\n"
-	"tracepoint formats and the machine's topology.",
+	"tracepoint formats and the machine's topology. --trace and --svg-timeline\n"
+	"also write its timelines once the workload ends (as locus report does).",
 	record_opts,
 };
 
@@ -30,6 +33,7 @@ int cmd_record(int argc, char **argv)
 	struct counting_opts o = { 0 };
 	const char *path = "perf.data";
 	struct trace_opts tr = { 0 };
+	struct trace_export tx = { 0 };
 	char err[320], cmdline[1024], size[32], n[32];
 	struct session_cfg cfg;
 	struct session_outcome out;
@@ -53,7 +57,9 @@ int cmd_record(int argc, char **argv)
 			path = optarg;
 			continue;
 		}
-		if ((took = trace_take(&tr, &record_cmd, c, optarg)) < 0)
+		if ((took = timeline_take(&tx, &record_cmd, c, optarg)) < 0)
+			return EXIT_LOCUS_USAGE;
+		if (!took && (took = trace_take(&tr, &record_cmd, c, optarg)) < 0)
 			return EXIT_LOCUS_USAGE;
 		if (!took && counting_take(&o, &record_cmd, c, optarg) < 0) {
 			counting_release(&o);
@@ -66,7 +72,8 @@ int cmd_record(int argc, char **argv)
 		return EXIT_LOCUS_USAGE;
 	}
 	o.events = xstrdup("task-clock"); /* resolved, then not opened: record writes no counters */
-	if (counting_finish(&o, &record_cmd, cmdv) < 0 || cli_check_output(&record_cmd, path) < 0) {
+	if (counting_finish(&o, &record_cmd, cmdv) < 0 || cli_check_output(&record_cmd, path) < 0 ||
+	    timeline_opts_finish(&tx, &record_cmd) < 0) {
 		counting_release(&o);
 		return EXIT_LOCUS_USAGE;
 	}
@@ -111,6 +118,12 @@ int cmd_record(int argc, char **argv)
 			else
 				fprintf(stderr, "[ locus record: %s memory samples among them ]\n",
 					fmt_count(tracer.src->file_mem_samples, n, sizeof(n)));
+		}
+		if (!tracer.src->write_err && (tx.trace || tx.svg)) {
+			tx.quiet = o.quiet;
+			if (trace_export_file(path, tr.sysfs_root, o.all_cpus || o.cpu_list, &tx) < 0 &&
+			    rc == EXIT_LOCUS_OK)
+				rc = EXIT_LOCUS_RUNTIME;
 		}
 	}
 	tracer_release(&tracer);

@@ -14,9 +14,7 @@
 #include "counting.h"
 #include "report_doc.h"
 
-enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_LINE_SIZE, OPT_TRACE, OPT_FROM, OPT_TO,
-       OPT_TRACE_LIMIT,
-       OPT_SVG_TIMELINE };
+enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_LINE_SIZE };
 
 static const struct cli_opt report_opts[] = {
 	{ "input", 'i', "FILE", "perf.data file to read (- for a pipe; default perf.data)" },
@@ -29,14 +27,7 @@ static const struct cli_opt report_opts[] = {
 	{ "display", 'd', "WHAT", "rank cachelines by lcl, rmt or tot (default) HITM" },
 	{ "json", OPT_JSON, "FILE", "also write the results as JSON (- for stdout)" },
 	{ "svg", OPT_SVG, "FILE", "draw the wakeup heatmap (waker x target CPU) as SVG" },
-	{ "trace", OPT_TRACE, "FILE", "write a timeline for the Perfetto UI or chrome://tracing "
-				      "(Chrome trace JSON: CPU tracks, wakeup flows, migrations)" },
-	{ "svg-timeline", OPT_SVG_TIMELINE, "FILE", "draw the timeline as SVG: per-CPU lanes "
-						    "(folded per core, LLC or node beyond 64), "
-						    "wakeup arrows by locality" },
-	{ "from", OPT_FROM, "S", "timelines: start the window S seconds into the recording" },
-	{ "to", OPT_TO, "S", "timelines: end the window S seconds into the recording" },
-	{ "trace-limit", OPT_TRACE_LIMIT, "MB", "--trace: write at most MB MiB (default 1024)" },
+	TIMELINE_OPT_ROWS,
 	{ "output", 'o', "FILE", "write the text report to FILE instead of stdout" },
 	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "topology from DIR when the file carries none" },
 	{ "quiet", 'q', NULL, "no notes or progress on stderr" },
@@ -55,18 +46,6 @@ static const struct cli_cmd report_cmd = {
 	report_opts,
 };
 
-/* Seconds into a recording, as ns: a finite number in [0, 1e9]. */
-static int parse_seconds(const char *arg, uint64_t *ns)
-{
-	char *end;
-	double d = strtod(arg, &end);
-
-	if (end == arg || *end || !(d >= 0 && d <= 1e9))
-		return -1;
-	*ns = (uint64_t)(d * 1e9 + 0.5);
-	return 0;
-}
-
 static void progress(const struct pd_file *f, void *ctx)
 {
 	(void)ctx;
@@ -82,8 +61,6 @@ int cmd_report(int argc, char **argv)
 {
 	const char *json = NULL, *svg = NULL, *out = NULL;
 	struct trace_export tx = { 0 };
-	long limit_mb = 1024;
-	bool window = false;
 	struct replay_opts opts = { "perf.data", NULL, 0, 64, CL_SORT_TOTAL, NULL, NULL, NULL, NULL };
 	struct replay *st = xcalloc(1, sizeof(*st));
 	struct report_doc ro = { st, { 0 }, SEC_SCHED | SEC_CACHELINES, NULL };
@@ -96,6 +73,14 @@ int cmd_report(int argc, char **argv)
 
 	cli_parser_init(&p, &report_cmd);
 	while ((c = cli_next(&p, argc, argv)) != -1) {
+		int took = timeline_take(&tx, &report_cmd, c, optarg);
+
+		if (took < 0) {
+			free(st);
+			return EXIT_LOCUS_USAGE;
+		}
+		if (took)
+			continue;
 		switch (c) {
 		case -2:
 			free(st);
@@ -157,30 +142,6 @@ int cmd_report(int argc, char **argv)
 		case OPT_SVG:
 			svg = optarg;
 			break;
-		case OPT_TRACE:
-			tx.trace = optarg;
-			break;
-		case OPT_SVG_TIMELINE:
-			tx.svg = optarg;
-			break;
-		case OPT_FROM:
-		case OPT_TO:
-			if (parse_seconds(optarg, c == OPT_FROM ? &tx.from_ns : &tx.to_ns) < 0) {
-				cli_usage_error(&report_cmd, "bad --%s '%s' (seconds into the "
-						"recording)", c == OPT_FROM ? "from" : "to", optarg);
-				free(st);
-				return EXIT_LOCUS_USAGE;
-			}
-			window = true;
-			break;
-		case OPT_TRACE_LIMIT:
-			if (parse_long(optarg, 1, 1L << 20, &limit_mb) < 0) {
-				cli_usage_error(&report_cmd, "bad --trace-limit '%s' (MiB, 1 or more)",
-						optarg);
-				free(st);
-				return EXIT_LOCUS_USAGE;
-			}
-			break;
 		case 'o':
 			out = optarg;
 			break;
@@ -201,21 +162,8 @@ int cmd_report(int argc, char **argv)
 		free(st);
 		return EXIT_LOCUS_USAGE;
 	}
-	if (window && !tx.trace && !tx.svg) {
-		cli_usage_error(&report_cmd, "--from and --to choose the window of --trace and "
-				"--svg-timeline");
-		free(st);
-		return EXIT_LOCUS_USAGE;
-	}
-	if (tx.to_ns && tx.to_ns <= tx.from_ns) {
-		cli_usage_error(&report_cmd, "--to must come after --from");
-		free(st);
-		return EXIT_LOCUS_USAGE;
-	}
-	tx.limit = (uint64_t)limit_mb << 20;
 	if (cli_check_output(&report_cmd, json) < 0 || cli_check_output(&report_cmd, svg) < 0 ||
-	    cli_check_output(&report_cmd, out) < 0 || cli_check_output(&report_cmd, tx.trace) < 0 ||
-	    cli_check_output(&report_cmd, tx.svg) < 0) {
+	    cli_check_output(&report_cmd, out) < 0 || timeline_opts_finish(&tx, &report_cmd) < 0) {
 		free(st);
 		return EXIT_LOCUS_USAGE;
 	}

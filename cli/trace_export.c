@@ -11,6 +11,7 @@
 #include "../report/svg_timeline.h"
 #include "../report/trace_json.h"
 #include "counting.h"
+#include "opts.h"
 
 struct pass {
 	struct trace_export *x;
@@ -128,6 +129,11 @@ static void say(const struct pass *p)
 			  (unsigned long long)(x->limit >> 20), (unsigned long long)x->dropped);
 	if (x->quiet)
 		return;
+	if (p->tl.missed)
+		fprintf(stderr, "locus: %s switch-ins were not recorded by the kernel (some leave them "
+				"out when a CPU leaves idle): those periods start at the task's first "
+				"event on the CPU\n",
+			fmt_count(p->tl.missed, a, sizeof(a)));
 	if (x->trace)
 		fprintf(stderr, "locus: %s: %s bytes, %llu running periods, %llu wakeup flows, "
 				"%llu migrations, %llu counter values\n",
@@ -140,6 +146,93 @@ static void say(const struct pass *p)
 			x->svg, fmt_ns(p->lanes.t1 - p->lanes.t0, a, sizeof(a)), p->o->path,
 			p->lanes.fold.n, p->lanes.fold.unit, p->lanes.narrows,
 			fmt_count(p->lanes.wl_flows, b, sizeof(b)));
+}
+
+/* Seconds into a recording, as ns: a finite number in [0, 1e9]. */
+static int parse_seconds(const char *arg, uint64_t *ns)
+{
+	char *end;
+	double d = strtod(arg, &end);
+
+	if (end == arg || *end || !(d >= 0 && d <= 1e9))
+		return -1;
+	*ns = (uint64_t)(d * 1e9 + 0.5);
+	return 0;
+}
+
+int timeline_take(struct trace_export *x, const struct cli_cmd *cmd, int code, const char *arg)
+{
+	long mb;
+
+	switch (code) {
+	case OPT_TL_TRACE:
+		x->trace = arg;
+		return 1;
+	case OPT_TL_SVG:
+		x->svg = arg;
+		return 1;
+	case OPT_TL_FROM:
+	case OPT_TL_TO:
+		if (parse_seconds(arg, code == OPT_TL_FROM ? &x->from_ns : &x->to_ns) < 0) {
+			cli_usage_error(cmd, "bad --%s '%s' (seconds into the recording)",
+					code == OPT_TL_FROM ? "from" : "to", arg);
+			return -1;
+		}
+		x->window = true;
+		return 1;
+	case OPT_TL_LIMIT:
+		if (parse_long(arg, 1, 1L << 20, &mb) < 0) {
+			cli_usage_error(cmd, "bad --trace-limit '%s' (MiB, 1 or more)", arg);
+			return -1;
+		}
+		x->limit = (uint64_t)mb << 20;
+		return 1;
+	}
+	return 0;
+}
+
+int timeline_opts_finish(struct trace_export *x, const struct cli_cmd *cmd)
+{
+	if (x->window && !x->trace && !x->svg) {
+		cli_usage_error(cmd, "--from and --to choose the window of --trace and --svg-timeline");
+		return -1;
+	}
+	if (x->to_ns && x->to_ns <= x->from_ns) {
+		cli_usage_error(cmd, "--to must come after --from");
+		return -1;
+	}
+	if (!x->limit)
+		x->limit = 1024ULL << 20;
+	return cli_check_output(cmd, x->trace) < 0 || cli_check_output(cmd, x->svg) < 0 ? -1 : 0;
+}
+
+int trace_export_file(const char *path, const char *sysfs_root, bool all, struct trace_export *x)
+{
+	struct replay_opts o = { path, sysfs_root, 0, 64, CL_SORT_TOTAL, NULL, NULL, NULL, NULL };
+	struct replay *st = xcalloc(1, sizeof(*st));
+	char err[400];
+	int rc = -1;
+
+	if (replay_open(st, &o, err, sizeof(err)) == 0) {
+		if (!all && st->f.workload_pid)
+			o.pid = st->f.workload_pid;
+		if (replay_run(st, err, sizeof(err)) == 0)
+			rc = 0;
+	}
+	if (rc < 0) {
+		locus_err("%s: %s: no timeline written", path, err);
+	} else if (!st->rd.sched_samples) {
+		locus_err("%s: no sched events in the file: no timeline to write", path);
+		rc = -1;
+	} else {
+		x->r = wakeup_results(&st->src.an);
+		x->events = st->rd.sched_samples;
+		x->bytes = st->f.pos;
+		rc = trace_export(&o, x);
+	}
+	replay_release(st);
+	free(st);
+	return rc;
 }
 
 int trace_export(const struct replay_opts *o, struct trace_export *x)

@@ -14,6 +14,7 @@
 
 #include "../model/sched_results.h"
 #include "../pipeline/replay.h"
+#include "opts.h"
 
 #define TIMELINE_SVG_WIDTH 1000	/* pixel columns of time */
 #define TIMELINE_SVG_ARROWS 400	/* wakeup arrows at most: more hide the lanes */
@@ -23,6 +24,7 @@ struct trace_export {
 	const char *svg;		/* SVG timeline to write, or NULL */
 	uint64_t from_ns, to_ns;	/* the window, from the first event (to 0: the end) */
 	uint64_t limit;			/* trace bytes (0: none) */
+	bool window;			/* --from or --to given */
 	bool quiet;
 	/* the first pass: how it was measured, and where the recording ends */
 	const struct sched_results *r;
@@ -33,7 +35,28 @@ struct trace_export {
 	char err[320];
 };
 
-/* Replay o's file into the timelines x asks for. 0, or -1 after saying why on stderr. */
+/* The timeline options of report and record (codes apart from every command's own). */
+enum { OPT_TL_TRACE = OPT_LONG_BASE + 200, OPT_TL_SVG, OPT_TL_FROM, OPT_TL_TO, OPT_TL_LIMIT };
+
+#define TIMELINE_OPT_ROWS \
+	{ "trace", OPT_TL_TRACE, "FILE", "write a timeline for the Perfetto UI or chrome://tracing " \
+					 "(Chrome trace JSON: CPU tracks, wakeup flows, migrations)" }, \
+	{ "svg-timeline", OPT_TL_SVG, "FILE", "draw the timeline as SVG: per-CPU lanes (folded per " \
+					      "core, LLC or node beyond 64), wakeup arrows" }, \
+	{ "from", OPT_TL_FROM, "S", "timelines: start the window S seconds into the recording" }, \
+	{ "to", OPT_TL_TO, "S", "timelines: end the window S seconds into the recording" }, \
+	{ "trace-limit", OPT_TL_LIMIT, "MB", "--trace: write at most MB MiB (default 1024)" }
+
+/* Take one timeline option: 1 when consumed, 0 when not one, -1 after a usage error. */
+int timeline_take(struct trace_export *x, const struct cli_cmd *cmd, int code, const char *arg);
+/* After every option: a window needs an output, --to after --from, outputs writable (-1: usage). */
+int timeline_opts_finish(struct trace_export *x, const struct cli_cmd *cmd);
+
+/* Replay o's file into the timelines x asks for, after the first pass whose results are x->r.
+ * 0, or -1 after saying why on stderr. */
 int trace_export(const struct replay_opts *o, struct trace_export *x);
+/* Both passes over a file just written (locus record): its workload's tasks, or every task
+ * when all. 0, or -1 after saying why. */
+int trace_export_file(const char *path, const char *sysfs_root, bool all, struct trace_export *x);
 
 #endif

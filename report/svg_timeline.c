@@ -221,8 +221,8 @@ static void lane_runs(FILE *f, const struct tl_lanes *l, const struct keys *k, i
 		else
 			fprintf(f, "CPU %s: ", l->fold.label[ln]);
 		xml_text(f, t->comm);
-		seconds(a, sizeof(a), l->t0 + (uint64_t)(p * l->px_ns) - l->origin, (uint64_t)l->px_ns);
-		seconds(b, sizeof(b), l->t0 + (uint64_t)(e * l->px_ns) - l->origin, (uint64_t)l->px_ns);
+		seconds(a, sizeof(a), tl_lanes_at(l, p) - l->origin, tl_lanes_at(l, 1) - l->t0);
+		seconds(b, sizeof(b), tl_lanes_at(l, e) - l->origin, tl_lanes_at(l, 1) - l->t0);
 		fprintf(f, " %d, %s to %s</title></rect>\n", t->tid, a, b);
 		p = e;
 	}
@@ -260,14 +260,21 @@ static void arrows(FILE *f, const struct tl_lanes *l, int top, int h)
 static void axis(FILE *f, const struct tl_lanes *l, int top, int bottom)
 {
 	uint64_t span = l->t1 - l->t0, step = tick_step(span);
-	uint64_t rel0 = l->t0 - l->origin, first = (rel0 + step - 1) / step * step;
+	uint64_t rel0 = l->t0 - l->origin, first = rel0 / step * step;
 	char s[32];
 
+	if (first < rel0)
+		first += step;
 	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", LEFT, bottom,
 		LEFT + l->cfg.width, bottom);
-	for (uint64_t t = first; t <= rel0 + span; t += step) {
-		double x = xpos(l, l->origin + t);
+	/* at most 11 ticks (span / step <= 10), counted so that no sum wraps on a hostile file */
+	for (uint64_t i = 0; i <= 10 && first >= rel0; i++) {
+		uint64_t off = first - rel0, t = first + i * step;
+		double x;
 
+		if (off > span || i > (span - off) / step)
+			break;
+		x = xpos(l, l->origin + t);
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>"
 			   "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#333\"/>\n",
 			x, top, x, bottom, x, bottom, x, bottom + 4);

@@ -1,0 +1,324 @@
+/*
+ * test_timeline.c - the timeline analyzer from hand-made sched events: running
+ * periods and how they ended, wakeup flows with their class, a switch-in the
+ * kernel did not record, idle CPUs passed over, a window cutting a period;
+ * then the lanes of the SVG: the fold, time per pixel, arrows thinned evenly.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "../../analyzers/timeline.h"
+#include "../../analyzers/tl_lanes.h"
+#include "events.h"
+
+#define MAXI 64
+
+struct sink {
+	struct tl_item it[MAXI];
+	int n;
+};
+
+static void collect(void *ctx, const struct tl_item *it)
+{
+	struct sink *s = ctx;
+
+	assert_true(s->n < MAXI);
+	s->it[s->n++] = *it;
+}
+
+/* 4 CPUs: cores {0,2} {1,3}, one LLC, one node */
+static void machine(struct topology *t)
+{
+	static const int core[4] = { 0, 1, 0, 1 };
+	static const int llc[4] = { 0, 0, 0, 0 };
+	static const int node[4] = { 0, 0, 0, 0 };
+
+	topology_from_arrays(t, 4, core, llc, node);
+}
+
+static const struct tl_item *find(const struct sink *s, enum tl_kind k, int32_t tid, int nth)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->it[i].kind == k && (tid < 0 || s->it[i].tid == tid) && nth-- == 0)
+			return &s->it[i];
+	return NULL;
+}
+
+static int count(const struct sink *s, enum tl_kind k)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->n; i++)
+		n += s->it[i].kind == k;
+	return n;
+}
+
+static void feed(struct timeline *tl, const struct event *ev, int n)
+{
+	for (int i = 0; i < n; i++)
+		timeline_event(tl, &ev[i]);
+	timeline_finish(tl);
+}
+
+static void periods_and_flows(void **state)
+{
+	struct topology t;
+	struct sink s = { .n = 0 };
+	struct timeline tl;
+	struct timeline_cfg cfg = { &t, 0, 0, collect, &s, NULL, NULL };
+	const struct tl_item *a, *b, *c, *f;
+	struct event ev[] = {
+		ev_switch(100, 0, 0, 0, 10),		/* CPU 0: idle -> A */
+		ev_switch(110, 1, 0, 0, 0),		/* CPU 1 seen idle */
+		ev_waking(150, 0, 10, 11, 1),		/* A wakes B (last on CPU 1) */
+		ev_switch(200, 1, 0, 0, 11),		/* B runs on CPU 1 */
+		ev_switch(300, 1, 11, S_SLEEP, 0),	/* B sleeps */
+		ev_switch(400, 0, 10, 0, 12),		/* A preempted by C */
+		ev_migrate(450, 0, 12, 10, 0, 1),
+		ev_switch(500, 1, 0, 0, 0),
+	};
+
+	(void)state;
+	machine(&t);
+	timeline_init(&tl, &cfg);
+	feed(&tl, ev, (int)(sizeof(ev) / sizeof(ev[0])));
+	a = find(&s, TL_SLICE, 10, 0);
+	b = find(&s, TL_SLICE, 11, 0);
+	c = find(&s, TL_SLICE, 12, 0);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(c);
+	assert_int_equal(a->cpu, 0);
+	assert_int_equal(a->t0, 100);
+	assert_int_equal(a->t1, 400);
+	assert_int_equal(a->end, TL_END_PREEMPT);
+	assert_false(a->clipped);
+	assert_int_equal(b->cpu, 1);
+	assert_int_equal(b->t0, 200);
+	assert_int_equal(b->t1, 300);
+	assert_int_equal(b->end, TL_END_SLEEP);
+	assert_int_equal(c->t0, 400);
+	assert_int_equal(c->t1, 500); /* the last event */
+	assert_int_equal(c->end, TL_END_OPEN);
+	assert_string_equal(b->comm, "task11");
+	assert_int_equal(count(&s, TL_SLICE), 3);
+	f = find(&s, TL_FLOW, 11, 0);
+	assert_non_null(f);
+	assert_int_equal(f->from_cpu, 0);
+	assert_int_equal(f->cpu, 1);
+	assert_int_equal(f->t0, 150);
+	assert_int_equal(f->t1, 200);
+	assert_int_equal(f->cls, LOC_LLC); /* other core, one LLC */
+	assert_int_equal(f->passed, -1);
+	assert_true(f->workload);
+	assert_int_equal(count(&s, TL_FLOW), 1);
+	assert_int_equal(count(&s, TL_MIGRATE), 1);
+	assert_int_equal(tl.switches_in_window, 3);
+	assert_int_equal(tl.missed, 0);
+	timeline_release(&tl);
+	topology_release(&t);
+}
+
+/* CPU 1 left idle without a sched_switch: D's own event there starts its period. */
+static void switch_in_not_recorded(void **state)
+{
+	struct topology t;
+	struct sink s = { .n = 0 };
+	struct timeline tl;
+	struct timeline_cfg cfg = { &t, 0, 0, collect, &s, NULL, NULL };
+	const struct tl_item *d;
+	struct event ev[] = {
+		ev_switch(100, 0, 0, 0, 10),
+		ev_switch(110, 1, 20, S_SLEEP, 0),	/* CPU 1 idle */
+		ev_waking(120, 0, 10, 21, 1),		/* A wakes D */
+		ev_waking(150, 1, 21, 10, 0),		/* D runs on CPU 1: no switch-in seen */
+		ev_switch(200, 1, 21, S_SLEEP, 0),	/* D sleeps */
+		ev_switch(210, 1, 21, S_SLEEP, 0),	/* D again, at once: a period of 0 ns, left out */
+	};
+
+	(void)state;
+	machine(&t);
+	timeline_init(&tl, &cfg);
+	feed(&tl, ev, (int)(sizeof(ev) / sizeof(ev[0])));
+	d = find(&s, TL_SLICE, 21, 0);
+	assert_non_null(d);
+	assert_int_equal(d->cpu, 1);
+	assert_int_equal(d->t0, 150);
+	assert_int_equal(d->t1, 200);
+	assert_true(d->inferred);
+	assert_int_equal(d->end, TL_END_SLEEP);
+	assert_string_equal(d->comm, "task21"); /* named by its wakeup */
+	assert_null(find(&s, TL_SLICE, 21, 1));
+	assert_null(find(&s, TL_FLOW, 21, 0)); /* when it began to run is not known */
+	assert_int_equal(tl.missed, 2);
+	timeline_release(&tl);
+	topology_release(&t);
+}
+
+/* B waits on busy CPU 0 while CPU 2 (its SMT sibling) is idle: passed over. */
+static void idle_passed_over(void **state)
+{
+	struct topology t;
+	struct sink s = { .n = 0 };
+	struct timeline tl;
+	struct timeline_cfg cfg = { &t, 0, 0, collect, &s, NULL, NULL };
+	const struct tl_item *f, *p;
+	struct event ev[] = {
+		ev_switch(100, 0, 0, 0, 10),		/* CPU 0 busy with A */
+		ev_switch(101, 1, 0, 0, 30),		/* CPU 1 busy */
+		ev_switch(102, 3, 0, 0, 31),		/* CPU 3 busy */
+		ev_switch(103, 2, 32, S_SLEEP, 0),	/* CPU 2 idle */
+		ev_waking(200, 0, 10, 11, 0),		/* A wakes B onto CPU 0 */
+		ev_switch(300, 0, 10, S_SLEEP, 11),	/* B runs there, later */
+	};
+
+	(void)state;
+	machine(&t);
+	timeline_init(&tl, &cfg);
+	feed(&tl, ev, (int)(sizeof(ev) / sizeof(ev[0])));
+	f = find(&s, TL_FLOW, 11, 0);
+	assert_non_null(f);
+	assert_int_equal(f->passed, LOC_SMT);
+	p = find(&s, TL_PASSED, -1, 0);
+	assert_non_null(p);
+	assert_int_equal(p->value, 1);
+	assert_int_equal(p->t0, 300);
+	timeline_release(&tl);
+	topology_release(&t);
+}
+
+/* A window from 50 ns to 150 ns after the first event: a period across its start is cut. */
+static void window(void **state)
+{
+	struct topology t;
+	struct sink s = { .n = 0 };
+	struct timeline tl;
+	struct timeline_cfg cfg = { &t, 50, 150, collect, &s, NULL, NULL };
+	const struct tl_item *a;
+	struct event ev[] = {
+		ev_switch(1000, 0, 0, 0, 10),		/* A from 1000 (time 0) */
+		ev_waking(1020, 0, 10, 11, 1),		/* before the window: no flow */
+		ev_switch(1080, 1, 0, 0, 11),
+		ev_switch(1100, 0, 10, S_SLEEP, 12),	/* A ends in the window */
+		ev_switch(1300, 0, 12, S_SLEEP, 0),	/* C ends after it */
+	};
+
+	(void)state;
+	machine(&t);
+	timeline_init(&tl, &cfg);
+	feed(&tl, ev, (int)(sizeof(ev) / sizeof(ev[0])));
+	a = find(&s, TL_SLICE, 10, 0);
+	assert_non_null(a);
+	assert_true(a->clipped);
+	assert_int_equal(a->t0, 1050);
+	assert_int_equal(a->t1, 1100);
+	assert_null(find(&s, TL_FLOW, 11, 0));
+	assert_non_null(find(&s, TL_SLICE, 12, 0)); /* began in the window */
+	assert_int_equal(tl.switches_in_window, 2); /* B at 1080, C at 1100 */
+	timeline_release(&tl);
+	topology_release(&t);
+}
+
+static bool only_even(void *ctx, int32_t tid)
+{
+	(void)ctx;
+	return tid % 2 == 0;
+}
+
+static void workload_scope(void **state)
+{
+	struct topology t;
+	struct sink s = { .n = 0 };
+	struct timeline tl;
+	struct timeline_cfg cfg = { &t, 0, 0, collect, &s, only_even, NULL };
+	struct event ev[] = {
+		ev_switch(100, 0, 0, 0, 10),
+		ev_switch(200, 0, 10, S_SLEEP, 11),
+		ev_switch(300, 0, 11, S_SLEEP, 0),
+	};
+
+	(void)state;
+	machine(&t);
+	timeline_init(&tl, &cfg);
+	feed(&tl, ev, 3);
+	assert_true(find(&s, TL_SLICE, 10, 0)->workload);
+	assert_false(find(&s, TL_SLICE, 11, 0)->workload);
+	timeline_release(&tl);
+	topology_release(&t);
+}
+
+static struct tl_item slice(int cpu, uint64_t t0, uint64_t t1, int32_t tid)
+{
+	struct tl_item it = { .kind = TL_SLICE, .cpu = cpu, .t0 = t0, .t1 = t1, .tid = tid,
+			      .workload = true };
+
+	snprintf(it.comm, sizeof(it.comm), "t%d", tid);
+	return it;
+}
+
+static void lanes(void **state)
+{
+	struct topology t;
+	struct tl_lanes l;
+	struct tl_lanes_cfg cfg = { &t, 10, 4, 4 };
+	struct tl_item a = slice(0, 1000, 1500, 10), b = slice(2, 1200, 1400, 11);
+	uint64_t busy = 0;
+
+	(void)state;
+	machine(&t);
+	tl_lanes_init(&l, &cfg);
+	assert_int_equal(l.fold.n, 4); /* 4 CPUs fit in 4 lanes */
+	tl_lanes_release(&l);
+	cfg.max_lanes = 2;
+	tl_lanes_init(&l, &cfg);
+	assert_int_equal(l.fold.n, 2); /* per core: {0,2} {1,3} */
+	assert_string_equal(l.fold.unit, "core");
+	assert_int_equal(l.lane_cpus[0], 2);
+	tl_lanes_window(&l, 900, 1000, 2000); /* 100 ns a pixel */
+	tl_lanes_item(&l, &a);
+	tl_lanes_item(&l, &b);
+	for (int p = 0; p < 10; p++)
+		busy += l.px[p].busy;
+	assert_int_equal(busy, 700);		/* both CPUs of core 0, summed */
+	assert_int_equal(l.px[2].busy, 200);	/* 1200-1300: A and B */
+	assert_int_equal(l.px[5].busy, 0);
+	assert_int_equal(l.px[0].top, 0);	/* A, the first task seen */
+	assert_int_equal(l.slices, 2);
+	/* 10 wakeups of the workload, room for 4 arrows: every 4th kept, evenly */
+	for (int i = 0; i < 10; i++) {
+		struct tl_item f = { .kind = TL_FLOW, .cpu = 1, .from_cpu = 0, .t0 = 1000 + 10 * i,
+				     .t1 = 1005 + 10 * i, .tid = 10, .cls = LOC_LLC,
+				     .workload = true };
+
+		tl_lanes_item(&l, &f);
+	}
+	assert_int_equal(l.wl_flows, 10);
+	assert_int_equal(l.flows_class[LOC_LLC], 10);
+	assert_int_equal(l.stride, 4);
+	assert_int_equal(l.narrows, 3); /* wakeups 0, 4 and 8 */
+	for (int i = 0; i < l.narrows; i++)
+		assert_int_equal(l.arrows[i].seq, 4 * i);
+	assert_int_equal(l.arrows[0].from, 0);
+	assert_int_equal(l.arrows[0].to, 1);
+	tl_lanes_release(&l);
+	topology_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(periods_and_flows),
+		cmocka_unit_test(switch_in_not_recorded),
+		cmocka_unit_test(idle_passed_over),
+		cmocka_unit_test(window),
+		cmocka_unit_test(workload_scope),
+		cmocka_unit_test(lanes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
