@@ -49,6 +49,28 @@ fi
 "$LOCUS" record -q -o "$TMP/pp.data" -- "$LOCUS" bench pingpong --pin 0,1 --loops 3000 >/dev/null 2>&1
 trace_one pingpong "$TMP/pp.data"
 
+# the counter of the workload's wakeups passing over an idle CPU ends at the report's own count
+"$LOCUS" report -q -i "$TMP/pp.data" --json "$TMP/pp.r.json" --trace "$TMP/pp.t.json" -o /dev/null 2>&1
+check "the idle-passed-over counter ends at the report's count of the same file" python3 - "$TMP/pp.r.json" "$TMP/pp.t.json" <<'PY'
+import json, sys
+want = json.load(open(sys.argv[1]))["wakeups"]["idle_passed_over"]
+ev = json.load(open(sys.argv[2]))["traceEvents"]
+c = [e["args"]["wakeups"] for e in ev if e["ph"] == "C" and e["name"] == "wakeups passing over an idle CPU"]
+got = c[-1] if c else 0
+print("report %d, trace's counter %d" % (want, got))
+assert got == want and c == sorted(c)
+PY
+
+# locus record writes them too, once the workload ends, and exits with the workload's status
+"$LOCUS" record -q -o "$TMP/rec.data" --trace "$TMP/rec.json" --svg-timeline "$TMP/rec.svg" \
+	--from 0.01 --to 0.02 -- sh -c "'$LOCUS' bench pingpong --pin 0,1 --loops 1000 >/dev/null; exit 3" 2>"$TMP/rec.err"
+expect_eq "record --trace --svg-timeline: the workload's exit status" 3 $?
+perf script -i "$TMP/rec.data" -F comm,pid,tid,cpu,time,event,trace --ns >"$TMP/rec.script" 2>/dev/null
+check "record --trace: its window as perf script's" \
+	python3 "$CHECK" "$TMP/rec.json" --perf-script "$TMP/rec.script" --from 0.01 --to 0.02
+check "record --svg-timeline: 2 CPU lanes, its wakeups the trace's flows" \
+	python3 tests/tools/svg_timeline_check.py "$TMP/rec.svg" --lanes 2 --trace "$TMP/rec.json"
+
 # the counts said on stderr are the file's
 "$LOCUS" report -a -i "$TMP/pp.data" --trace "$TMP/pp2.json" >/dev/null 2>"$TMP/pp2.err"
 check "stderr states the size and the counts" grep -Eq "pp2.json: [0-9,]+ bytes, [0-9]+ running periods, [0-9]+ wakeup flows" "$TMP/pp2.err"
