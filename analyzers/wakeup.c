@@ -2,6 +2,7 @@
 #include "wakeup.h"
 #include "wakeup_int.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,7 @@ void wakeup_init(struct wakeup *w, const struct wakeup_cfg *cfg)
 	sched_results_init(&w->r, cfg->topo);
 	w->r.waking_source = cfg->waking_source;
 	u64map_init(&w->task_idx);
-	u64map_init(&w->pair_idx);
+	topk_init(&w->pairk, w->cfg.max_pairs);
 	w->cpu_since = xcalloc((size_t)w->r.ncpus, sizeof(uint64_t));
 	w->cpu_curr = xcalloc((size_t)w->r.ncpus, sizeof(int32_t));
 	for (int c = 0; c < w->r.ncpus; c++)
@@ -41,25 +42,101 @@ static struct wk_task *task_get(struct wakeup *w, int32_t tid, bool create)
 {
 	uint32_t *idx = u64map_get(&w->task_idx, (uint64_t)(uint32_t)tid);
 	struct wk_task *t;
+	int i;
 
 	if (idx)
 		return &w->tasks[*idx];
 	if (!create)
 		return NULL;
-	if (w->ntasks == w->cap_tasks) {
-		w->cap_tasks = w->cap_tasks ? w->cap_tasks * 2 : 256;
-		w->tasks = xrealloc(w->tasks, (size_t)w->cap_tasks * sizeof(*w->tasks));
+	if (w->nfree) { /* a retired task's slot */
+		i = w->free_slots[--w->nfree];
+	} else {
+		if (w->ntasks == w->cap_tasks) {
+			w->cap_tasks = w->cap_tasks ? w->cap_tasks * 2 : 256;
+			w->tasks = xrealloc(w->tasks, (size_t)w->cap_tasks * sizeof(*w->tasks));
+		}
+		i = w->ntasks++;
 	}
-	t = &w->tasks[w->ntasks];
+	t = &w->tasks[i];
 	memset(t, 0, sizeof(*t));
 	t->st.tid = tid;
 	t->st.pid = -1;
 	t->cpu = -1;
 	t->pair = -1;
 	t->tracked = w->cfg.system_wide && !excluded(w, tid);
-	u64map_put(&w->task_idx, (uint64_t)(uint32_t)tid, (uint32_t)w->ntasks);
-	w->ntasks++;
+	u64map_put(&w->task_idx, (uint64_t)(uint32_t)tid, (uint32_t)i);
 	return t;
+}
+
+/* a worse than b in the table's order (fewer wakeups, then less run time) */
+static bool worse(const struct task_stat *a, const struct task_stat *b)
+{
+	return sched_task_cmp(a, b) > 0;
+}
+
+static void heap_swap(struct task_stat *h, int a, int b)
+{
+	struct task_stat x = h[a];
+
+	h[a] = h[b];
+	h[b] = x;
+}
+
+/* A retired task's final counts among the busiest kept: exact, they no longer change. */
+static void keep_retired(struct wakeup *w, const struct task_stat *st)
+{
+	struct task_stat *h = w->retired;
+	int i;
+
+	if (!h)
+		h = w->retired = xcalloc(WK_RETIRED_KEPT, sizeof(*h));
+	if (w->nretired < WK_RETIRED_KEPT) {
+		i = w->nretired++;
+		h[i] = *st;
+		for (; i > 0 && worse(&h[i], &h[(i - 1) / 2]); i = (i - 1) / 2)
+			heap_swap(h, i, (i - 1) / 2);
+		return;
+	}
+	if (!worse(&h[0], st))
+		return;
+	h[0] = *st;
+	for (i = 0;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < w->nretired && worse(&h[l], &h[m]))
+			m = l;
+		if (r < w->nretired && worse(&h[r], &h[m]))
+			m = r;
+		if (m == i)
+			break;
+		heap_swap(h, i, m);
+		i = m;
+	}
+}
+
+/*
+ * t ran for the last time: its counts stay in every total, its row among the busiest
+ * retired, and its slot goes to the next new task (memory follows the live tasks).
+ */
+static void retire(struct wakeup *w, struct wk_task *t)
+{
+	int i = (int)(t - w->tasks);
+
+	if (t->tracked) {
+		keep_retired(w, &t->st);
+		w->r.tasks_retired++;
+	}
+	free(t->allowed);
+	free(t->idle_at_wake);
+	u64map_del(&w->task_idx, (uint64_t)(uint32_t)t->st.tid);
+	memset(t, 0, sizeof(*t));
+	t->retired = true;
+	t->pair = -1;
+	if (w->nfree == w->cap_free) {
+		w->cap_free = w->cap_free ? 2 * w->cap_free : 256;
+		w->free_slots = xrealloc(w->free_slots, (size_t)w->cap_free * sizeof(int));
+	}
+	w->free_slots[w->nfree++] = i;
 }
 
 void wakeup_track(struct wakeup *w, int32_t tid)
@@ -99,30 +176,35 @@ static void set_curr(struct wakeup *w, int32_t cpu, int32_t tid, uint64_t now)
 		idle_set(&w->idle, cpu, tid == 0, now);
 }
 
-static int pair_get(struct wakeup *w, const struct wk_task *waker_task, int32_t waker_tid,
-		    const struct wk_task *wakee)
+static uint64_t pair_key(int32_t waker_tid, int32_t wakee_tid)
 {
-	uint64_t key = (uint64_t)(uint32_t)waker_tid << 32 | (uint32_t)wakee->st.tid;
-	uint32_t *idx = u64map_get(&w->pair_idx, key);
+	return (uint64_t)(uint32_t)waker_tid << 32 | (uint32_t)wakee_tid;
+}
+
+/* A wakeup of wakee by waker_tid counted in its pair's slot (Space-Saving: never refused). */
+static int pair_count(struct wakeup *w, const struct wk_task *waker_task, int32_t waker_tid,
+		      const struct wk_task *wakee)
+{
+	bool fresh;
+	int s = topk_add(&w->pairk, pair_key(waker_tid, wakee->st.tid), 1, &fresh);
 	struct pair_stat *p;
 
-	if (idx)
-		return (int)*idx;
-	if (w->npairs >= w->cfg.max_pairs)
-		return -1;
-	if (w->npairs == w->cap_pairs) {
+	if (s >= w->cap_pairs) {
 		w->cap_pairs = w->cap_pairs ? w->cap_pairs * 2 : 64;
+		if (w->cap_pairs > w->pairk.cap)
+			w->cap_pairs = w->pairk.cap;
 		w->pairs = xrealloc(w->pairs, (size_t)w->cap_pairs * sizeof(*w->pairs));
 	}
-	p = &w->pairs[w->npairs];
-	memset(p, 0, sizeof(*p));
-	p->waker_tid = waker_tid;
-	p->wakee_tid = wakee->st.tid;
-	if (waker_task)
-		memcpy(p->waker_comm, waker_task->st.comm, TASK_COMM_LEN);
-	memcpy(p->wakee_comm, wakee->st.comm, TASK_COMM_LEN);
-	u64map_put(&w->pair_idx, key, (uint32_t)w->npairs);
-	return w->npairs++;
+	p = &w->pairs[s];
+	if (fresh) { /* new, or taken from the pair with the fewest wakeups */
+		memset(p, 0, sizeof(*p));
+		p->waker_tid = waker_tid;
+		p->wakee_tid = wakee->st.tid;
+		if (waker_task)
+			memcpy(p->waker_comm, waker_task->st.comm, TASK_COMM_LEN);
+		memcpy(p->wakee_comm, wakee->st.comm, TASK_COMM_LEN);
+	}
+	return s;
 }
 
 /* The target CPU of a pending wakeup is known: count its placement once. */
@@ -142,8 +224,8 @@ static void place(struct wakeup *w, struct wk_task *t, int32_t target)
 		r->wake_matrix[(size_t)t->waker_cpu * (size_t)r->ncpus + (size_t)target]++;
 		r->by_class[cls]++;
 		r->cpu[t->waker_cpu].wakeups_from++;
-		if (t->pair >= 0)
-			w->pairs[t->pair].by_class[cls]++;
+		if (t->pair >= 0 && w->pairk.key[t->pair] == pair_key(t->waker_tid, t->st.tid))
+			w->pairs[t->pair].by_class[cls]++; /* unless the slot went to another pair */
 	}
 	if (valid_cpu(w, t->prev_cpu)) {
 		enum placement pl;
@@ -182,11 +264,7 @@ static void on_wake(struct wakeup *w, const struct event *e)
 	t->waker_cpu = e->cpu;
 	t->target_cpu = -1;
 	waker = task_get(w, e->tid, false);
-	t->pair = pair_get(w, waker, e->tid, t);
-	if (t->pair >= 0)
-		w->pairs[t->pair].count++;
-	else
-		w->r.pairs_dropped++;
+	t->pair = pair_count(w, waker, e->tid, t);
 	wk_idle_at_wake(w, t, e->time_ns);
 	if (valid_cpu(w, e->cpu))
 		w->ipi_armed[e->cpu] = true; /* the next IPI from here, before anything else */
@@ -308,6 +386,7 @@ static void on_switch(struct wakeup *w, const struct event *e)
 	struct wk_task *prev, *next;
 	struct idle_check ic = { IDLE_NONE, LOC_REMOTE, 0 };
 	int32_t cpu = e->cpu;
+	ptrdiff_t prev_i;
 
 	if (!valid_cpu(w, cpu))
 		return;
@@ -315,7 +394,10 @@ static void on_switch(struct wakeup *w, const struct event *e)
 	if (prev && e->tid == e->sw.prev_pid)
 		prev->st.pid = e->pid;
 	current_is(w, cpu, e->sw.prev_pid, prev, e->time_ns);
+	prev_i = prev ? prev - w->tasks : -1;
 	next = tracked(w, e->sw.next_pid);
+	if (prev)
+		prev = &w->tasks[prev_i]; /* next's new entry may have moved the table */
 	if (next && next->pending && e->time_ns >= next->wake_ns && next->idle_at_wake) {
 		int target = next->placed ? next->target_cpu : cpu;
 
@@ -345,6 +427,8 @@ static void on_switch(struct wakeup *w, const struct event *e)
 			prev->st.run_ns += e->time_ns - prev->on_cpu_since;
 		prev->running = false;
 		prev->cpu = cpu;
+		if (prev->exited || (e->sw.prev_state & (0x10 | 0x20 | 0x40)))
+			retire(w, prev); /* its last switch: EXIT_DEAD, EXIT_ZOMBIE, TASK_DEAD */
 	}
 	if (!next)
 		return;
@@ -478,11 +562,11 @@ void wakeup_finish(struct wakeup *w)
 	for (int c = 0; c < r->ncpus; c++)
 		account_cpu(w, c, r->last_ns);
 	free(r->tasks);
-	r->tasks = xcalloc((size_t)w->ntasks + 1, sizeof(*r->tasks));
+	r->tasks = xcalloc((size_t)w->ntasks + (size_t)w->nretired + 1, sizeof(*r->tasks));
 	for (int i = 0; i < w->ntasks; i++) {
 		struct wk_task *t = &w->tasks[i];
 
-		if (!t->tracked)
+		if (!t->tracked || t->retired)
 			continue;
 		if (t->running && r->last_ns > t->on_cpu_since) {
 			t->st.run_ns += r->last_ns - t->on_cpu_since;
@@ -494,10 +578,18 @@ void wakeup_finish(struct wakeup *w)
 		}
 		r->tasks[n++] = t->st;
 	}
+	for (int i = 0; i < w->nretired; i++) {
+		if (w->cfg.max_tasks && n >= w->cfg.max_tasks) {
+			r->tasks_dropped++;
+			continue;
+		}
+		r->tasks[n++] = w->retired[i];
+	}
+	r->tasks_retired_kept = w->nretired;
 	r->ntasks = n;
 	qsort(r->tasks, (size_t)n, sizeof(*r->tasks), sched_task_cmp);
-	/* pair names: the comm each task ended with */
-	for (int i = 0; i < w->npairs; i++) {
+	/* pair names: the comm each task ended with; counts and their bound from the slots */
+	for (int i = 0; i < w->pairk.n; i++) {
 		struct pair_stat *p = &w->pairs[i];
 		struct wk_task *a = task_get(w, p->waker_tid, false);
 		struct wk_task *b = task_get(w, p->wakee_tid, false);
@@ -506,12 +598,17 @@ void wakeup_finish(struct wakeup *w)
 			memcpy(p->waker_comm, a->st.comm, TASK_COMM_LEN);
 		if (b && b->st.comm[0])
 			memcpy(p->wakee_comm, b->st.comm, TASK_COMM_LEN);
+		p->count = w->pairk.count[i];
+		p->over = w->pairk.err[i];
 	}
 	free(r->pairs);
-	r->pairs = xcalloc((size_t)w->npairs + 1, sizeof(*r->pairs));
-	if (w->npairs)
-		memcpy(r->pairs, w->pairs, (size_t)w->npairs * sizeof(*r->pairs));
-	r->npairs = w->npairs;
+	r->pairs = xcalloc((size_t)w->pairk.n + 1, sizeof(*r->pairs));
+	if (w->pairk.n)
+		memcpy(r->pairs, w->pairs, (size_t)w->pairk.n * sizeof(*r->pairs));
+	r->npairs = w->pairk.n;
+	r->pairs_kept = w->pairk.cap;
+	r->pairs_bound = topk_bound(&w->pairk);
+	r->pairs_evicted = w->pairk.evicted;
 	qsort(r->pairs, (size_t)r->npairs, sizeof(*r->pairs), sched_pair_cmp);
 }
 
@@ -524,12 +621,14 @@ void wakeup_release(struct wakeup *w)
 {
 	sched_results_release(&w->r);
 	u64map_release(&w->task_idx);
-	u64map_release(&w->pair_idx);
+	topk_release(&w->pairk);
 	for (int i = 0; i < w->ntasks; i++) {
 		free(w->tasks[i].allowed);
 		free(w->tasks[i].idle_at_wake);
 	}
 	free(w->tasks);
+	free(w->free_slots);
+	free(w->retired);
 	free(w->pairs);
 	free(w->cpu_since);
 	free(w->cpu_curr);

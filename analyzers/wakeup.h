@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../common/topk.h"
 #include "../common/u64map.h"
 #include "../model/sched_results.h"
 #include "idle.h"
@@ -15,7 +16,8 @@ struct wakeup_cfg {
 	const int32_t *exclude;		/* tids never tracked (locus's own threads) */
 	int nexclude;
 	bool waking_source;		/* the stream has sched_waking; else wakeups come from sched_wakeup */
-	int max_pairs;			/* size of the task-pair table (0: 16384) */
+	int max_pairs;			/* slots of the task-pair table (0: 16384): the busiest
+					 * pairs kept by Space-Saving, counts within a bound */
 	int max_tasks;			/* rows of the task table, first come (0: every task) */
 	/*
 	 * A task's affinity mask (nwords 64-bit words), asked once when it is first
@@ -28,15 +30,23 @@ struct wakeup_cfg {
 
 struct wk_task;
 
+/* Retired (exited) tasks still listed: the busiest, exactly (their counts are final). */
+#define WK_RETIRED_KEPT 1024
+
 struct wakeup {
 	struct wakeup_cfg cfg;
 	struct sched_results r;
 	struct u64map task_idx;		/* tid -> index in tasks */
 	struct wk_task *tasks;
-	int ntasks, cap_tasks;
-	struct u64map pair_idx;		/* (waker << 32 | wakee) -> index in pairs */
-	struct pair_stat *pairs;
-	int npairs, cap_pairs;
+	int ntasks, cap_tasks;		/* slots used (live or free), allocated */
+	int *free_slots;		/* slots of retired tasks, for the next new ones */
+	int nfree, cap_free;
+	struct task_stat *retired;	/* the busiest retired tasks (a heap, the least busy
+					 * first): WK_RETIRED_KEPT at most */
+	int nretired;
+	struct topk pairk;		/* (waker << 32 | wakee): slot and count */
+	struct pair_stat *pairs;	/* per slot: names and classes since the slot was given */
+	int cap_pairs;
 	uint64_t *cpu_since;		/* per CPU: time of its last switch */
 	int32_t *cpu_curr;		/* per CPU: tid running since then, -1 unknown */
 	struct idle_track idle;		/* which CPUs are idle: wakeups that passed one over */

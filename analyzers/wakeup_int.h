@@ -9,6 +9,7 @@ struct wk_task {
 	bool tracked;
 	bool running;
 	bool exited;
+	bool retired;		/* a free slot: the task exited and left the table */
 	int32_t cpu;		/* last CPU known (ran or placed), -1 unknown */
 	uint64_t on_cpu_since;
 	/* the wakeup waiting for its switch-in */

@@ -41,8 +41,8 @@ struct collector_opts {
 					     "systematic sample above (default 5000; 0: all)" }, \
 	{ "max-tasks", OPT_MAX_TASKS, "N", "rows of the task table (default: BPF 65536, perf " \
 					   "every task); tasks beyond are counted as dropped" }, \
-	{ "max-pairs", OPT_MAX_PAIRS, "N", "waker->wakee pairs kept (default 16384 in the " \
-					   "kernel, 65536 over the session); beyond: counted" }
+	{ "max-pairs", OPT_MAX_PAIRS, "N", "slots for the busiest waker->wakee pairs (default " \
+					   "perf 16384, BPF 65536): counts within a stated bound" }
 
 /* Where a tracing command (run, top, record) looks and how much it buffers. */
 struct trace_opts {

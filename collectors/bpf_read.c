@@ -52,30 +52,26 @@ static uint32_t flip(struct bpf_sched *b, struct sched_results *r)
 	return old;
 }
 
+/* A pair's wakeups of one interval, into its slot (Space-Saving: never refused). */
 static void add_pair(struct bpf_sched *b, uint64_t key, const struct lb_pair *v)
 {
-	uint32_t *i = u64map_get(&b->pair_idx, key);
+	bool fresh;
+	int s = topk_add(&b->pairk, key, v->count, &fresh);
 	struct pair_acc *p;
 
-	if (!i) {
-		if (b->npairs >= (b->max_pairs > 0 ? b->max_pairs : BPF_PAIRS_KEPT)) {
-			b->pairs_over += v->count;
-			return;
-		}
-		if (b->npairs == b->cap_pairs) {
-			b->cap_pairs = b->cap_pairs ? 2 * b->cap_pairs : 256;
-			b->pairs = xrealloc(b->pairs, (size_t)b->cap_pairs * sizeof(*b->pairs));
-		}
-		p = &b->pairs[b->npairs];
+	if (s >= b->cap_pairs) {
+		b->cap_pairs = b->cap_pairs ? 2 * b->cap_pairs : 256;
+		if (b->cap_pairs > b->pairk.cap)
+			b->cap_pairs = b->pairk.cap;
+		b->pairs = xrealloc(b->pairs, (size_t)b->cap_pairs * sizeof(*b->pairs));
+	}
+	p = &b->pairs[s];
+	if (fresh) { /* new, or taken from the pair with the fewest wakeups */
 		memset(p, 0, sizeof(*p));
 		p->key = key;
 		memcpy(p->v.wakee_comm, v->wakee_comm, sizeof(p->v.wakee_comm));
 		memcpy(p->v.waker_comm, v->waker_comm, sizeof(p->v.waker_comm));
-		u64map_put(&b->pair_idx, key, (uint32_t)b->npairs++);
-	} else {
-		p = &b->pairs[*i];
 	}
-	p->v.count += v->count;
 	for (int c = 0; c < LB_CLASSES; c++)
 		p->v.by_class[c] += v->by_class[c];
 }
@@ -168,8 +164,8 @@ static void add_class_delays(struct hist *h, const struct lb_pcpu *p, int c)
 static void read_pairs(struct bpf_sched *b, struct sched_results *r)
 {
 	free(r->pairs);
-	r->pairs = xcalloc((size_t)b->npairs + 1, sizeof(*r->pairs));
-	for (int i = 0; i < b->npairs; i++) {
+	r->pairs = xcalloc((size_t)b->pairk.n + 1, sizeof(*r->pairs));
+	for (int i = 0; i < b->pairk.n; i++) {
 		const struct pair_acc *p = &b->pairs[i];
 		struct pair_stat *s = &r->pairs[i];
 
@@ -179,13 +175,16 @@ static void read_pairs(struct bpf_sched *b, struct sched_results *r)
 		s->wakee_comm[TASK_COMM_LEN - 1] = '\0';
 		memcpy(s->waker_comm, p->v.waker_comm, TASK_COMM_LEN);
 		s->waker_comm[TASK_COMM_LEN - 1] = '\0';
-		s->count = p->v.count;
+		s->count = b->pairk.count[i];
+		s->over = b->pairk.err[i];
 		for (int c = 0; c < LOC_NR; c++)
 			s->by_class[c] = p->v.by_class[c];
 	}
-	r->npairs = b->npairs;
-	r->pairs_dropped += b->pairs_over;
-	qsort(r->pairs, (size_t)b->npairs, sizeof(*r->pairs), sched_pair_cmp);
+	r->npairs = b->pairk.n;
+	r->pairs_kept = b->pairk.cap;
+	r->pairs_bound = topk_bound(&b->pairk);
+	r->pairs_evicted = b->pairk.evicted;
+	qsort(r->pairs, (size_t)r->npairs, sizeof(*r->pairs), sched_pair_cmp);
 }
 
 /* A live task's state from its slot or its task storage (looked up by pidfd), and its comm. */

@@ -196,13 +196,10 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	bpf_map__set_max_entries(b->skel->maps.wake_matrix, (uint32_t)n);
 	bpf_map__set_max_entries(b->skel->maps.prev_matrix, (uint32_t)n);
 	bpf_map__set_max_entries(b->skel->maps.mig_matrix, (uint32_t)n);
-	if (cfg->max_pairs > 0) {
-		uint32_t k = (uint32_t)(cfg->max_pairs < 16384 ? cfg->max_pairs : 16384);
-
-		bpf_map__set_max_entries(b->skel->maps.pairs0, k);
-		bpf_map__set_max_entries(b->skel->maps.pairs1, k);
+	/* the kernel's pair table stays at 16384 an interval: --max-pairs sizes the busiest
+	 * pairs user space keeps over the session (Space-Saving) */
+	if (cfg->max_pairs > 0)
 		b->max_pairs = cfg->max_pairs;
-	}
 	if (cfg->max_tasks > 0)
 		bpf_map__set_max_entries(b->skel->maps.seen, (uint32_t)cfg->max_tasks);
 	b->cpu_on = xcalloc((size_t)b->ncpus + 1, 1);
@@ -262,7 +259,7 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	b->pc_stride = (sizeof(struct lb_pcpu) + 7) & ~(size_t)7;
 	b->pc = xcalloc((size_t)b->nposs, b->pc_stride);
 	b->acc = xcalloc((size_t)b->nposs, b->pc_stride);
-	u64map_init(&b->pair_idx);
+	topk_init(&b->pairk, b->max_pairs > 0 ? b->max_pairs : BPF_PAIRS_KEPT);
 	return b;
 }
 
@@ -344,7 +341,7 @@ void bpf_sched_close(struct bpf_sched *b)
 	free(b->pc);
 	free(b->acc);
 	free(b->pairs);
-	u64map_release(&b->pair_idx);
+	topk_release(&b->pairk);
 	free(b->busy0);
 	free(b->idle0);
 	free(b->cpu_on);

@@ -23,7 +23,8 @@ struct bpf_sched_cfg {
 	const int *cpus;	/* only events emitted on these CPUs (NULL: every CPU) */
 	int ncpus;
 	int max_tasks;		/* rows of the task table (0: 65536) */
-	int max_pairs;		/* pairs kept, in the kernel and over the session (0: 16384 / 65536) */
+	int max_pairs;		/* slots of the busiest pairs kept over the session (0: 65536);
+				 * the kernel's table holds 16384 an interval */
 };
 
 /*

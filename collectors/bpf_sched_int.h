@@ -7,6 +7,7 @@
 
 #include "../common/u64map.h"
 #include "bpf/sched_bpf.h"
+#include "../common/topk.h"
 #include "sched.skel.h" /* build/bpf: the skeleton */
 
 #ifndef PIDFD_THREAD
@@ -19,7 +20,7 @@ struct pair_acc {
 	struct lb_pair v;
 };
 
-#define BPF_PAIRS_KEPT 65536	/* pairs user space keeps over a session */
+#define BPF_PAIRS_KEPT 65536	/* pair slots user space keeps over a session */
 
 struct bpf_sched {
 	struct locus_sched *skel;
@@ -31,10 +32,9 @@ struct bpf_sched {
 	struct lb_pcpu *pc;	/* nposs values: one half as read */
 	struct lb_pcpu *acc;	/* nposs values: the halves read so far, summed */
 	size_t pc_stride;
-	struct pair_acc *pairs;	/* the pairs read so far */
-	int npairs, cap_pairs;
-	struct u64map pair_idx;	/* key -> index in pairs */
-	uint64_t pairs_over;	/* wakeups of pairs beyond BPF_PAIRS_KEPT */
+	struct topk pairk;	/* the pairs read so far: the busiest by Space-Saving */
+	struct pair_acc *pairs;	/* per slot: names and classes since the slot was given */
+	int cap_pairs;
 	uint64_t t0;		/* CLOCK_MONOTONIC (the kernel's ktime) at attach */
 	uint64_t t_end;		/* at detach, or 0 */
 	uint64_t *busy0, *idle0;/* /proc/stat per CPU at attach, ns */

@@ -64,6 +64,36 @@ void u64map_put(struct u64map *m, uint64_t key, uint32_t val)
 	m->n++;
 }
 
+bool u64map_del(struct u64map *m, uint64_t key)
+{
+	size_t mask = m->cap - 1, i, j;
+
+	if (!m->cap)
+		return false;
+	for (i = slot_of(key, m->cap);; i = (i + 1) & mask) {
+		if (!m->used[i])
+			return false;
+		if (m->keys[i] == key)
+			break;
+	}
+	m->used[i] = 0;
+	m->n--;
+	/* pull back every later key of the run whose home is not between the hole and it */
+	for (j = (i + 1) & mask; m->used[j]; j = (j + 1) & mask) {
+		size_t home = slot_of(m->keys[j], m->cap);
+		bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+
+		if (stays)
+			continue;
+		m->keys[i] = m->keys[j];
+		m->vals[i] = m->vals[j];
+		m->used[i] = 1;
+		m->used[j] = 0;
+		i = j;
+	}
+	return true;
+}
+
 void u64map_release(struct u64map *m)
 {
 	free(m->keys);

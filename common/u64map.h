@@ -19,6 +19,8 @@ void u64map_init(struct u64map *m);
 uint32_t *u64map_get(const struct u64map *m, uint64_t key);
 /* Insert or overwrite; grows at 50% load. */
 void u64map_put(struct u64map *m, uint64_t key, uint32_t val);
+/* Remove key (false when absent); the other keys stay findable (backward shift, no tombstones). */
+bool u64map_del(struct u64map *m, uint64_t key);
 void u64map_release(struct u64map *m);
 
 #endif

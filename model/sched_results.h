@@ -39,8 +39,9 @@ struct task_stat {
 struct pair_stat {
 	int32_t waker_tid, wakee_tid;
 	char waker_comm[TASK_COMM_LEN], wakee_comm[TASK_COMM_LEN];
-	uint64_t count;
-	uint64_t by_class[LOC_NR];	/* waker CPU to target CPU */
+	uint64_t count;			/* at least its true count, at most over more */
+	uint64_t over;			/* Space-Saving: how much count may exceed the true count */
+	uint64_t by_class[LOC_NR];	/* waker CPU to target CPU (since it got its slot) */
 };
 
 struct cpu_stat {
@@ -93,8 +94,15 @@ struct sched_results {
 
 	struct task_stat *tasks;	/* sorted by wakeups, then run time */
 	int ntasks;
+	uint64_t tasks_retired;		/* tasks that exited and left the live table (their
+					 * counts stay in every total; the busiest are listed) */
+	int tasks_retired_kept;		/* of them, listed in tasks */
 	struct pair_stat *pairs;	/* sorted by count */
 	int npairs;
+	int pairs_kept;			/* slots of the pair table (0: not bounded this way) */
+	uint64_t pairs_bound;		/* the most any listed count exceeds its true count;
+					 * every pair with more wakeups is listed (0: exact) */
+	uint64_t pairs_evicted;		/* pairs that gave their slot to another */
 
 	uint64_t events[EV_TYPE_NR];	/* every event seen, by type (all tasks) */
 };

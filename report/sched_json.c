@@ -126,6 +126,8 @@ static void latency_json(struct json *j, const struct sched_results *r)
 static void tasks_json(struct json *j, const struct sched_results *r)
 {
 	json_int(j, "tasks_total", r->ntasks);
+	json_uint(j, "tasks_retired", r->tasks_retired);
+	json_int(j, "tasks_retired_listed", r->tasks_retired_kept);
 	json_array(j, "tasks");
 	for (int i = 0; i < r->ntasks && i < JSON_MAX_TASKS; i++) {
 		const struct task_stat *t = &r->tasks[i];
@@ -149,6 +151,9 @@ static void tasks_json(struct json *j, const struct sched_results *r)
 	json_array_end(j);
 	json_int(j, "pairs_total", r->npairs);
 	json_uint(j, "pairs_dropped", r->pairs_dropped);
+	json_int(j, "pairs_kept", r->pairs_kept);
+	json_uint(j, "pairs_evicted", r->pairs_evicted);
+	json_uint(j, "pairs_count_bound", r->pairs_bound);
 	json_array(j, "pairs");
 	for (int i = 0; i < r->npairs && i < JSON_MAX_PAIRS; i++) {
 		const struct pair_stat *p = &r->pairs[i];
@@ -159,6 +164,7 @@ static void tasks_json(struct json *j, const struct sched_results *r)
 		json_int(j, "wakee_tid", p->wakee_tid);
 		json_string(j, "wakee_comm", p->wakee_comm);
 		json_uint(j, "count", p->count);
+		json_uint(j, "count_over_at_most", p->over);
 		classes(j, "by_class", p->by_class);
 		json_object_end(j);
 	}

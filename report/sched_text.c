@@ -279,6 +279,15 @@ static void pairs(FILE *f, const struct sched_results *r)
 	}
 	if (r->npairs > TOP_ROWS)
 		fprintf(f, "   ... %d more pairs\n", r->npairs - TOP_ROWS);
+	if (r->pairs_bound) {
+		char b[32], e[32];
+
+		fprintf(f, "   the busiest pairs kept in %d slots (Space-Saving; %s pairs gave theirs\n"
+			   "   up): a count may exceed the true count by at most %s, and every pair\n"
+			   "   with more wakeups than that is listed\n",
+			r->pairs_kept, fmt_count(r->pairs_evicted, e, sizeof(e)),
+			fmt_count(r->pairs_bound, b, sizeof(b)));
+	}
 	if (r->pairs_dropped)
 		fprintf(f, "   %" PRIu64 " wakeups of pairs beyond the table's size are not listed\n",
 			r->pairs_dropped);
@@ -341,6 +350,14 @@ static void switches(FILE *f, const struct sched_results *r)
 	}
 	if (r->ntasks > TOP_ROWS)
 		fprintf(f, "   ... %d more tasks\n", r->ntasks - TOP_ROWS);
+	if (r->tasks_retired) {
+		char n1[32], n2[32];
+
+		fprintf(f, "   %s tasks exited and left the live table (in every total still); the\n"
+			   "   busiest %s of them are among the rows\n",
+			fmt_count(r->tasks_retired, n1, sizeof(n1)),
+			fmt_count((uint64_t)r->tasks_retired_kept, n2, sizeof(n2)));
+	}
 }
 
 static void cpus(FILE *f, const struct sched_results *r, bool in_kernel)

@@ -256,9 +256,106 @@ static void pair_table_bounded(void **state)
 	}
 	wakeup_finish(&w);
 	r = wakeup_results(&w);
+	/* Space-Saving in 2 slots: nothing dropped, 3 pairs evicted, counts within the bound */
 	assert_int_equal(r->npairs, 2);
-	assert_int_equal(r->pairs_dropped, 3);
+	assert_int_equal(r->pairs_dropped, 0);
+	assert_int_equal(r->pairs_evicted, 3);
+	assert_int_equal(r->pairs_kept, 2);
+	assert_int_equal(r->pairs_bound, 2);
+	assert_int_equal(r->pairs[0].count + r->pairs[1].count, 5);
+	for (int i = 0; i < 2; i++) {
+		assert_true(r->pairs[i].count - r->pairs[i].over <= 1); /* each pair's true count */
+		assert_true(r->pairs[i].count >= 1);
+		assert_true(r->pairs[i].over <= r->pairs_bound);
+	}
 	assert_int_equal(r->wakeups, 5);
+	wakeup_release(&w);
+	/* a busy pair among one-off pairs keeps its slot and its exact count and classes */
+	wakeup_init(&w, &cfg);
+	for (int i = 0; i < 16; i++) {
+		int busy = i % 2 == 0;
+		struct event e = ev_waking(10 + 100 * (uint64_t)i, 0, busy ? 50 : 60 + i,
+					   busy ? 100 : 200 + i, 0);
+		struct event in = ev_switch(20 + 100 * (uint64_t)i, 0, 0, 0, busy ? 100 : 200 + i);
+		struct event out = ev_switch(30 + 100 * (uint64_t)i, 0, busy ? 100 : 200 + i,
+					     S_SLEEP, 0);
+
+		wakeup_add(&w, &e);
+		wakeup_add(&w, &in);
+		wakeup_add(&w, &out);
+	}
+	wakeup_finish(&w);
+	r = wakeup_results(&w);
+	assert_int_equal(r->pairs[0].waker_tid, 50);
+	assert_int_equal(r->pairs[0].wakee_tid, 100);
+	assert_int_equal(r->pairs[0].count, 8);
+	assert_int_equal(r->pairs[0].over, 0);
+	assert_int_equal(r->pairs[0].by_class[LOC_SAME_CPU], 8);
+	assert_int_equal(r->pairs_evicted, 7);
+	wakeup_release(&w);
+}
+
+/*
+ * 5,000 short-lived tasks, each forked, woken, run and gone: their counts stay in the
+ * totals, the table's slots stay at what lives at once, and the busiest retired are
+ * listed, exactly, up to WK_RETIRED_KEPT.
+ */
+static void tasks_retire(void **state)
+{
+	struct wakeup w;
+	struct sched_results *r;
+	uint64_t t = 100;
+
+	(void)state;
+	start(&w, true);
+	for (int i = 0; i < 5000; i++) {
+		int tid = 1000 + i;
+		struct event ev[6];
+		struct event ex = ev_base(0, 0, tid, EV_EXIT);
+
+		ev[0] = ev_fork(t, 0, 50, tid);
+		ev[1] = ev_waking(t + 1, 0, 50, tid, 0);
+		ev[2] = ev_switch(t + 2, 1, 0, 0, tid);
+		ev[3] = ev_switch(t + 3, 1, tid, S_SLEEP, 0);
+		ev[4] = ev_waking(t + 4, 0, 50, tid, 1);
+		ev[5] = ev_switch(t + 5, 1, 0, 0, tid);
+		feed(&w, ev, 6);
+		ex.time_ns = t + 6;
+		ex.cpu = 1;
+		ex.exit.pid = tid;
+		wakeup_add(&w, &ex);
+		{
+			struct event last = ev_switch(t + 7 + (uint64_t)(i % 5), 1, tid, 0x40, 0);
+
+			wakeup_add(&w, &last); /* TASK_DEAD: its last switch */
+		}
+		t += 100;
+	}
+	assert_true(w.ntasks <= 8); /* parent 50, the swapper's neighbours: a handful of slots */
+	wakeup_finish(&w);
+	r = wakeup_results(&w);
+	assert_int_equal(r->wakeups, 10000);
+	assert_int_equal(r->tasks_retired, 5000);
+	assert_int_equal(r->tasks_retired_kept, WK_RETIRED_KEPT);
+	/* task i: 2 wakeups, ran 3 + i % 5 ns. Kept: the 1,000 that ran 7 ns, then of those
+	 * that ran 6 the 24 lowest tids (the table's order: wakeups, run time, tid) */
+	{
+		int ran7 = 0, ran6 = 0, max6 = 0;
+
+		for (int i = 0; i < r->ntasks; i++) {
+			if (r->tasks[i].tid < 1000)
+				continue;
+			assert_int_equal(r->tasks[i].wakeups, 2);
+			ran7 += r->tasks[i].run_ns == 7;
+			if (r->tasks[i].run_ns == 6) {
+				ran6++;
+				max6 = r->tasks[i].tid > max6 ? r->tasks[i].tid : max6;
+			}
+		}
+		assert_int_equal(ran7, 1000);
+		assert_int_equal(ran6, 24);
+		assert_int_equal(max6, 1000 + 3 + 5 * 23);
+	}
 	wakeup_release(&w);
 }
 
@@ -288,6 +385,7 @@ int main(void)
 		cmocka_unit_test(woken_while_running),
 		cmocka_unit_test(wakeup_only_source),
 		cmocka_unit_test(pair_table_bounded),
+		cmocka_unit_test(tasks_retire),
 		cmocka_unit_test(lost_records),
 	};
 
