@@ -156,7 +156,7 @@ static void on_switch(struct timeline *tl, const struct event *e)
 	struct tl_cpu *c = &tl->cpu[e->cpu];
 	int64_t st = e->sw.prev_state;
 	enum tl_end how = (st & SWITCH_STATE_MASK) == 0 ? TL_END_PREEMPT :
-			  (st & (0x10 | 0x20 | 0x40)) ? TL_END_EXIT : TL_END_SLEEP;
+			  (st & (0x10 | 0x20)) ? TL_END_EXIT : TL_END_SLEEP;
 	int passed = -1;
 
 	if (c->tid < 0) { /* running since before the first event: cut at the window's start */

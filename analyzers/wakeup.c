@@ -68,52 +68,6 @@ static struct wk_task *task_get(struct wakeup *w, int32_t tid, bool create)
 	return t;
 }
 
-/* a worse than b in the table's order (fewer wakeups, then less run time) */
-static bool worse(const struct task_stat *a, const struct task_stat *b)
-{
-	return sched_task_cmp(a, b) > 0;
-}
-
-static void heap_swap(struct task_stat *h, int a, int b)
-{
-	struct task_stat x = h[a];
-
-	h[a] = h[b];
-	h[b] = x;
-}
-
-/* A retired task's final counts among the busiest kept: exact, they no longer change. */
-static void keep_retired(struct wakeup *w, const struct task_stat *st)
-{
-	struct task_stat *h = w->retired;
-	int i;
-
-	if (!h)
-		h = w->retired = xcalloc(WK_RETIRED_KEPT, sizeof(*h));
-	if (w->nretired < WK_RETIRED_KEPT) {
-		i = w->nretired++;
-		h[i] = *st;
-		for (; i > 0 && worse(&h[i], &h[(i - 1) / 2]); i = (i - 1) / 2)
-			heap_swap(h, i, (i - 1) / 2);
-		return;
-	}
-	if (!worse(&h[0], st))
-		return;
-	h[0] = *st;
-	for (i = 0;;) {
-		int l = 2 * i + 1, r = l + 1, m = i;
-
-		if (l < w->nretired && worse(&h[l], &h[m]))
-			m = l;
-		if (r < w->nretired && worse(&h[r], &h[m]))
-			m = r;
-		if (m == i)
-			break;
-		heap_swap(h, i, m);
-		i = m;
-	}
-}
-
 /*
  * t ran for the last time: its counts stay in every total, its row among the busiest
  * retired, and its slot goes to the next new task (memory follows the live tasks).
@@ -122,10 +76,9 @@ static void retire(struct wakeup *w, struct wk_task *t)
 {
 	int i = (int)(t - w->tasks);
 
-	if (t->tracked) {
-		keep_retired(w, &t->st);
-		w->r.tasks_retired++;
-	}
+	if (t->tracked)
+		task_top_offer(&w->retired, &t->st);
+
 	free(t->allowed);
 	free(t->idle_at_wake);
 	u64map_del(&w->task_idx, (uint64_t)(uint32_t)t->st.tid);
@@ -427,8 +380,10 @@ static void on_switch(struct wakeup *w, const struct event *e)
 			prev->st.run_ns += e->time_ns - prev->on_cpu_since;
 		prev->running = false;
 		prev->cpu = cpu;
-		if (prev->exited || (e->sw.prev_state & (0x10 | 0x20 | 0x40)))
-			retire(w, prev); /* its last switch: EXIT_DEAD, EXIT_ZOMBIE, TASK_DEAD */
+		if (e->sw.prev_state & (0x10 | 0x20)) /* X (EXIT_DEAD) or Z (EXIT_ZOMBIE): its last
+						       * switch (an exiting task can still be
+						       * preempted: R after its exit event) */
+			retire(w, prev);
 	}
 	if (!next)
 		return;
@@ -562,7 +517,7 @@ void wakeup_finish(struct wakeup *w)
 	for (int c = 0; c < r->ncpus; c++)
 		account_cpu(w, c, r->last_ns);
 	free(r->tasks);
-	r->tasks = xcalloc((size_t)w->ntasks + (size_t)w->nretired + 1, sizeof(*r->tasks));
+	r->tasks = xcalloc((size_t)w->ntasks + (size_t)w->retired.n + 1, sizeof(*r->tasks));
 	for (int i = 0; i < w->ntasks; i++) {
 		struct wk_task *t = &w->tasks[i];
 
@@ -578,14 +533,15 @@ void wakeup_finish(struct wakeup *w)
 		}
 		r->tasks[n++] = t->st;
 	}
-	for (int i = 0; i < w->nretired; i++) {
+	for (int i = 0; i < w->retired.n; i++) {
 		if (w->cfg.max_tasks && n >= w->cfg.max_tasks) {
 			r->tasks_dropped++;
 			continue;
 		}
-		r->tasks[n++] = w->retired[i];
+		r->tasks[n++] = w->retired.h[i];
 	}
-	r->tasks_retired_kept = w->nretired;
+	r->tasks_retired = w->retired.offered;
+	r->tasks_retired_kept = w->retired.n;
 	r->ntasks = n;
 	qsort(r->tasks, (size_t)n, sizeof(*r->tasks), sched_task_cmp);
 	/* pair names: the comm each task ended with; counts and their bound from the slots */
@@ -628,7 +584,7 @@ void wakeup_release(struct wakeup *w)
 	}
 	free(w->tasks);
 	free(w->free_slots);
-	free(w->retired);
+	task_top_release(&w->retired);
 	free(w->pairs);
 	free(w->cpu_since);
 	free(w->cpu_curr);

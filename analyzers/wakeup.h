@@ -30,9 +30,6 @@ struct wakeup_cfg {
 
 struct wk_task;
 
-/* Retired (exited) tasks still listed: the busiest, exactly (their counts are final). */
-#define WK_RETIRED_KEPT 1024
-
 struct wakeup {
 	struct wakeup_cfg cfg;
 	struct sched_results r;
@@ -41,9 +38,7 @@ struct wakeup {
 	int ntasks, cap_tasks;		/* slots used (live or free), allocated */
 	int *free_slots;		/* slots of retired tasks, for the next new ones */
 	int nfree, cap_free;
-	struct task_stat *retired;	/* the busiest retired tasks (a heap, the least busy
-					 * first): WK_RETIRED_KEPT at most */
-	int nretired;
+	struct task_top retired;	/* the busiest retired tasks */
 	struct topk pairk;		/* (waker << 32 | wakee): slot and count */
 	struct pair_stat *pairs;	/* per slot: names and classes since the slot was given */
 	int cap_pairs;

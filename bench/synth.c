@@ -147,7 +147,7 @@ static void churn_task(struct gen *g, int tid, struct wakeup *w)
 	e.type = EV_EXIT;
 	e.exit.pid = tid;
 	wakeup_add(w, &e);
-	sw(&e, ++g->t, cpu, tid, 0x40, 0);
+	sw(&e, ++g->t, cpu, tid, 0x10, 0);
 	wakeup_add(w, &e);
 }
 

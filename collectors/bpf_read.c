@@ -220,6 +220,50 @@ struct pending {
 	char waker_comm[TASK_COMM_LEN];
 };
 
+static void task_of(struct task_stat *s, const struct lb_task *t)
+{
+	memset(s, 0, sizeof(*s));
+	s->tid = t->tid;
+	s->pid = t->pid;
+	memcpy(s->comm, t->comm, TASK_COMM_LEN);
+	s->comm[TASK_COMM_LEN - 1] = '\0';
+	s->wakeups = t->wakeups;
+	s->migrations = t->migrations;
+	s->voluntary = t->voluntary;
+	s->involuntary = t->involuntary;
+	s->run_ns = t->run_ns;
+	s->delays = t->delays;
+	s->delay_sum_ns = t->delay_sum_ns;
+}
+
+void bpf_sched_retire(struct bpf_sched *b)
+{
+	int seen = bpf_map__fd(b->skel->maps.seen), done = bpf_map__fd(b->skel->maps.done);
+	int key, next, *prev = NULL, *keys = NULL;
+	size_t n = 0, cap = 0;
+	struct lb_task t;
+	struct task_stat st;
+
+	while (bpf_map_get_next_key(done, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(done, &key, &t) < 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			keys = xrealloc(keys, cap * sizeof(*keys));
+		}
+		keys[n++] = key;
+		task_of(&st, &t);
+		task_top_offer(&b->retired, &st);
+	}
+	for (size_t i = 0; i < n; i++) { /* after the walk: deleting during it restarts it */
+		bpf_map_delete_elem(done, &keys[i]);
+		bpf_map_delete_elem(seen, &keys[i]);
+	}
+	free(keys);
+}
+
 static void read_tasks(struct bpf_sched *b, struct sched_results *r, struct pending **pend,
 		       int *npend)
 {
@@ -258,20 +302,14 @@ static void read_tasks(struct bpf_sched *b, struct sched_results *r, struct pend
 			r->tasks = xrealloc(r->tasks, (size_t)cap * sizeof(*r->tasks));
 			*pend = xrealloc(*pend, (size_t)cap * sizeof(**pend));
 		}
-		memset(&r->tasks[n], 0, sizeof(r->tasks[n]));
-		r->tasks[n].tid = t.tid;
-		r->tasks[n].pid = t.pid;
-		memcpy(r->tasks[n].comm, t.comm, TASK_COMM_LEN);
-		r->tasks[n].comm[TASK_COMM_LEN - 1] = '\0';
-		r->tasks[n].wakeups = t.wakeups;
-		r->tasks[n].migrations = t.migrations;
-		r->tasks[n].voluntary = t.voluntary;
-		r->tasks[n].involuntary = t.involuntary;
-		r->tasks[n].run_ns = t.run_ns;
-		r->tasks[n].delays = t.delays;
-		r->tasks[n].delay_sum_ns = t.delay_sum_ns;
+		task_of(&r->tasks[n], &t);
 		n++;
 	}
+	r->tasks = xrealloc(r->tasks, ((size_t)n + (size_t)b->retired.n + 1) * sizeof(*r->tasks));
+	for (int i = 0; i < b->retired.n; i++)
+		r->tasks[n++] = b->retired.h[i];
+	r->tasks_retired = b->retired.offered;
+	r->tasks_retired_kept = b->retired.n;
 	r->ntasks = n;
 	*npend = np;
 	qsort(r->tasks, (size_t)n, sizeof(*r->tasks), sched_task_cmp);
@@ -323,6 +361,7 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 	size_t n = (size_t)b->ncpus;
 
 	drain(b, r); /* the matrices too, with the flip */
+	bpf_sched_retire(b);
 	r->waking_source = true;
 	r->first_ns = b->t0;
 	r->last_ns = b->t_end ? b->t_end : now_ns();

@@ -342,6 +342,7 @@ void bpf_sched_close(struct bpf_sched *b)
 	free(b->acc);
 	free(b->pairs);
 	topk_release(&b->pairk);
+	task_top_release(&b->retired);
 	free(b->busy0);
 	free(b->idle0);
 	free(b->cpu_on);

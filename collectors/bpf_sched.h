@@ -44,6 +44,12 @@ void bpf_sched_detach(struct bpf_sched *b);
  * (one lookup per task: for the final report, not for every refresh).
  */
 void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks);
+/*
+ * Tasks that ran for the last time: their totals out of the kernel's tables (`done`,
+ * `seen`, 65536 each) into the busiest retired, so that tasks coming and going never
+ * fill them. Each read does it; a collector calls it between reads too.
+ */
+void bpf_sched_retire(struct bpf_sched *b);
 /* Events the programs saw, all types, up to the last bpf_sched_read. */
 uint64_t bpf_sched_events(struct bpf_sched *b);
 /* The measures (SM_BIT) the programs cannot count on this kernel (IPIs before 6.5). */

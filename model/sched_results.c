@@ -74,3 +74,55 @@ int sched_pair_cmp(const void *a, const void *b)
 		return (x->waker_tid > y->waker_tid) - (x->waker_tid < y->waker_tid);
 	return (x->wakee_tid > y->wakee_tid) - (x->wakee_tid < y->wakee_tid);
 }
+
+/* a worse than b in the table's order (fewer wakeups, then less run time) */
+static bool worse(const struct task_stat *a, const struct task_stat *b)
+{
+	return sched_task_cmp(a, b) > 0;
+}
+
+static void top_swap(struct task_stat *h, int a, int b)
+{
+	struct task_stat x = h[a];
+
+	h[a] = h[b];
+	h[b] = x;
+}
+
+void task_top_offer(struct task_top *t, const struct task_stat *st)
+{
+	struct task_stat *h = t->h;
+	int i;
+
+	t->offered++;
+	if (!h)
+		h = t->h = xcalloc(TASKS_RETIRED_KEPT, sizeof(*h));
+	if (t->n < TASKS_RETIRED_KEPT) {
+		i = t->n++;
+		h[i] = *st;
+		for (; i > 0 && worse(&h[i], &h[(i - 1) / 2]); i = (i - 1) / 2)
+			top_swap(h, i, (i - 1) / 2);
+		return;
+	}
+	if (!worse(&h[0], st))
+		return;
+	h[0] = *st;
+	for (i = 0;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < t->n && worse(&h[l], &h[m]))
+			m = l;
+		if (r < t->n && worse(&h[r], &h[m]))
+			m = r;
+		if (m == i)
+			break;
+		top_swap(h, i, m);
+		i = m;
+	}
+}
+
+void task_top_release(struct task_top *t)
+{
+	free(t->h);
+	memset(t, 0, sizeof(*t));
+}

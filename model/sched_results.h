@@ -139,6 +139,20 @@ static inline uint64_t sched_measure_get(const struct sched_results *r, int m)
 /* Every MF_DROP measure added up: 0 means nothing was lost. */
 uint64_t sched_results_dropped(const struct sched_results *r);
 
+/*
+ * The busiest of the tasks that retired (exited and left a collector's live table),
+ * exactly: their counts no longer change, so a heap of the TASKS_RETIRED_KEPT best in
+ * the table's order (sched_task_cmp) is the true top.
+ */
+#define TASKS_RETIRED_KEPT 1024
+struct task_top {
+	struct task_stat *h;	/* a heap, the least busy first */
+	int n;
+	uint64_t offered;	/* tasks retired in all */
+};
+void task_top_offer(struct task_top *t, const struct task_stat *st);
+void task_top_release(struct task_top *t);
+
 /* Allocate the per-CPU parts for ncpus CPUs. */
 void sched_results_init(struct sched_results *r, const struct topology *topo);
 void sched_results_release(struct sched_results *r);

@@ -77,6 +77,7 @@ struct source {
 	struct provenance prov;	/* what it measures and how; the results get a copy */
 	struct wakeup an;	/* the results live in an.r (the BPF source only reads into it) */
 	bool streams;		/* events reach user space: a reader must drain them */
+	bool housekeeping;	/* no stream, but drain has work to do between reads */
 	int32_t exclude[2];	/* locus's own threads: its main thread and the reader */
 	uint64_t events;	/* events seen, every type */
 	uint64_t bytes;		/* bytes read from ring buffers (0 when none are) */

@@ -30,10 +30,12 @@ static bool b_wait(struct source *s, int ms)
 
 static int b_drain(struct source *s, char *err, size_t len)
 {
-	(void)s;
 	(void)err;
 	(void)len;
-	return 0; /* aggregated in the kernel */
+	/* aggregated in the kernel; exited tasks' totals out of its tables (every tick of
+	 * the reader, so that tasks coming and going do not fill them) */
+	bpf_sched_retire(((struct bpf_src *)s)->bs);
+	return 0;
 }
 
 static void b_snapshot(struct source *s)
@@ -104,6 +106,7 @@ struct source *source_open_bpf(const struct source_cfg *cfg, char *err, size_t l
 	if (bpf_sched_attach(b->bs, err, len) < 0)
 		goto fail;
 	b->s.ops = &bpf_ops;
+	b->s.housekeeping = true;
 	wc.topo = cfg->topo;
 	wc.system_wide = cfg->system_wide;
 	wc.waking_source = true;

@@ -51,7 +51,7 @@ static void drain(struct tracer *t)
 		if (t->maps_pid > 0) /* the maps go with the process: read them while it lives */
 			proc_maps(t->maps_pid, add_map, t);
 	}
-	if (!t->src->streams)
+	if (!t->src->streams && !t->src->housekeeping)
 		return;
 	pthread_mutex_lock(&t->lock);
 	if (t->src->ops->drain(t->src, err, sizeof(err)) < 0)
@@ -215,7 +215,7 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 			t->src->ops->track(t->src, tids[k]);
 		free(tids);
 	}
-	if ((t->src->streams || t->mem_on) &&
+	if ((t->src->streams || t->mem_on || t->src->housekeeping) &&
 	    pthread_create(&t->thread, NULL, reader_main, t) != 0) {
 		snprintf(err, len, "cannot start the reader thread");
 		t->src->ops->stop(t->src);

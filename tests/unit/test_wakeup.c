@@ -298,7 +298,7 @@ static void pair_table_bounded(void **state)
 /*
  * 5,000 short-lived tasks, each forked, woken, run and gone: their counts stay in the
  * totals, the table's slots stay at what lives at once, and the busiest retired are
- * listed, exactly, up to WK_RETIRED_KEPT.
+ * listed, exactly, up to TASKS_RETIRED_KEPT.
  */
 static void tasks_retire(void **state)
 {
@@ -325,9 +325,9 @@ static void tasks_retire(void **state)
 		ex.exit.pid = tid;
 		wakeup_add(&w, &ex);
 		{
-			struct event last = ev_switch(t + 7 + (uint64_t)(i % 5), 1, tid, 0x40, 0);
+			struct event last = ev_switch(t + 7 + (uint64_t)(i % 5), 1, tid, 0x10, 0);
 
-			wakeup_add(&w, &last); /* TASK_DEAD: its last switch */
+			wakeup_add(&w, &last); /* X, EXIT_DEAD: its last switch */
 		}
 		t += 100;
 	}
@@ -336,7 +336,7 @@ static void tasks_retire(void **state)
 	r = wakeup_results(&w);
 	assert_int_equal(r->wakeups, 10000);
 	assert_int_equal(r->tasks_retired, 5000);
-	assert_int_equal(r->tasks_retired_kept, WK_RETIRED_KEPT);
+	assert_int_equal(r->tasks_retired_kept, TASKS_RETIRED_KEPT);
 	/* task i: 2 wakeups, ran 3 + i % 5 ns. Kept: the 1,000 that ran 7 ns, then of those
 	 * that ran 6 the 24 lowest tids (the table's order: wakeups, run time, tid) */
 	{
