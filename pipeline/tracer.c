@@ -229,7 +229,7 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 		}
 		return -1;
 	}
-	t->reader = t->src->streams || t->mem_on;
+	t->reader = t->src->streams || t->mem_on || t->src->housekeeping;
 	t->started = true;
 	return 0;
 }
