@@ -34,24 +34,6 @@ static void set_add(struct cl_set *s, uint64_t v)
 	}
 }
 
-static struct cl_line *line_of(struct cacheline *c, uint64_t addr)
-{
-	uint32_t *i = u64map_get(&c->idx, addr);
-	struct cl_line *l;
-
-	if (i)
-		return &c->lines[*i];
-	if (c->nlines == c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 256;
-		c->lines = xrealloc(c->lines, (size_t)c->cap * sizeof(*c->lines));
-	}
-	l = &c->lines[c->nlines];
-	memset(l, 0, sizeof(*l));
-	l->addr = addr;
-	u64map_put(&c->idx, addr, (uint32_t)c->nlines++);
-	return l;
-}
-
 static struct cl_offset *offset_of(struct cl_line *l, uint32_t off)
 {
 	for (int i = 0; i < l->noff; i++)
@@ -75,13 +57,64 @@ static int node_of(const struct cacheline *c, int32_t cpu)
 	return t->cpu[cpu].node;
 }
 
+/* One placed sample into its line and offset. */
+static void add_to_line(struct cacheline *c, struct cl_line *l, const struct cl_single *x,
+			const struct mem_stats *one)
+{
+	struct cl_offset *o;
+	int node;
+
+	mem_stats_merge(&l->st, one);
+	o = offset_of(l, x->offset);
+	mem_stats_merge(&o->st, one);
+	set_add(&o->tids, (uint64_t)(uint32_t)x->tid);
+	set_add(&o->cpus, (uint64_t)(uint32_t)x->cpu);
+	set_add(&o->ips, x->ip);
+	if (one->stores)
+		set_add(&o->writers, (uint64_t)(uint32_t)x->tid);
+	if (one->loads && x->weight) {
+		o->lat_sum += x->weight;
+		o->lat_n++;
+	}
+	node = node_of(c, x->cpu);
+	if (node >= 0 && node < 64) {
+		o->nodes |= 1ull << node;
+		l->nodes |= 1ull << node;
+	}
+}
+
+static void single_stats(const struct cl_single *x, struct mem_stats *one)
+{
+	memset(one, 0, sizeof(*one));
+	mem_stats_add(one, x->data_src, x->addr + x->offset);
+}
+
+#define SINGLE 0x80000000u	/* in the index: a single, not a line */
+
+/* A detailed line from a single (appended; the index is the caller's). */
+static struct cl_line *detail(struct cacheline *c, const struct cl_single *x)
+{
+	struct mem_stats one;
+	struct cl_line *l;
+
+	if (c->nlines == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 256;
+		c->lines = xrealloc(c->lines, (size_t)c->cap * sizeof(*c->lines));
+	}
+	l = &c->lines[c->nlines++];
+	memset(l, 0, sizeof(*l));
+	l->addr = x->addr;
+	single_stats(x, &one);
+	add_to_line(c, l, x, &one);
+	return l;
+}
+
 void cacheline_add(struct cacheline *c, const struct event *e)
 {
 	struct mem_stats one = { 0 };
+	struct cl_single x;
 	struct cl_line *l;
-	struct cl_offset *o;
-	uint64_t line;
-	int node;
+	uint32_t *i;
 
 	if (e->type != EV_MEM)
 		return;
@@ -91,25 +124,40 @@ void cacheline_add(struct cacheline *c, const struct event *e)
 	}
 	mem_stats_merge(&c->total, &one);
 	c->placed++;
-	line = e->mem.addr & ~(uint64_t)(c->cfg.line_size - 1);
-	l = line_of(c, line);
-	mem_stats_merge(&l->st, &one);
-	o = offset_of(l, (uint32_t)(e->mem.addr - line));
-	mem_stats_merge(&o->st, &one);
-	set_add(&o->tids, (uint64_t)(uint32_t)e->tid);
-	set_add(&o->cpus, (uint64_t)(uint32_t)e->cpu);
-	set_add(&o->ips, e->mem.ip);
-	if (one.stores)
-		set_add(&o->writers, (uint64_t)(uint32_t)e->tid);
-	if (one.loads && e->mem.weight) {
-		o->lat_sum += e->mem.weight;
-		o->lat_n++;
+	x.addr = e->mem.addr & ~(uint64_t)(c->cfg.line_size - 1);
+	x.data_src = e->mem.data_src;
+	x.ip = e->mem.ip;
+	x.weight = e->mem.weight;
+	x.offset = (uint32_t)(e->mem.addr - x.addr);
+	x.tid = e->tid;
+	x.cpu = e->cpu;
+	i = u64map_get(&c->idx, x.addr);
+	if (!i) { /* first seen: kept as the sample itself */
+		if (c->nsingles == c->cap_singles) {
+			c->cap_singles = c->cap_singles ? c->cap_singles * 2 : 256;
+			c->singles = xrealloc(c->singles, (size_t)c->cap_singles * sizeof(*c->singles));
+		}
+		c->singles[c->nsingles] = x;
+		u64map_put(&c->idx, x.addr, (uint32_t)c->nsingles++ | SINGLE);
+		return;
 	}
-	node = node_of(c, e->cpu);
-	if (node >= 0 && node < 64) {
-		o->nodes |= 1ull << node;
-		l->nodes |= 1ull << node;
+	if (*i & SINGLE) { /* a second sample: the line gets its details */
+		uint32_t k = *i & ~SINGLE;
+
+		l = detail(c, &c->singles[k]);
+		u64map_put(&c->idx, x.addr, (uint32_t)(c->nlines - 1));
+		c->singles[k] = c->singles[--c->nsingles];
+		if (k < (uint32_t)c->nsingles)
+			u64map_put(&c->idx, c->singles[k].addr, k | SINGLE);
+	} else {
+		l = &c->lines[*i];
 	}
+	add_to_line(c, l, &x, &one);
+}
+
+int cacheline_count(const struct cacheline *c)
+{
+	return c->nlines + c->nsingles;
 }
 
 uint64_t cl_line_hitm(const struct cacheline *c, const struct cl_line *l)
@@ -176,8 +224,38 @@ static int by_offset(const void *a, const void *b)
 	return (x->offset > y->offset) - (x->offset < y->offset);
 }
 
+static uint64_t single_hitm(const struct cacheline *c, const struct cl_single *x)
+{
+	struct cl_line l;
+
+	memset(&l, 0, sizeof(l));
+	single_stats(x, &l.st);
+	return cl_line_hitm(c, &l);
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct cl_single *x = a, *y = b;
+
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
 void cacheline_finish(struct cacheline *c)
 {
+	int k = 0, want;
+
+	/* a single with a HITM ranks by it: detailed, as every line that can outrank another */
+	for (int i = 0; i < c->nsingles; i++) {
+		if (single_hitm(c, &c->singles[i]))
+			detail(c, &c->singles[i]);
+		else
+			c->singles[k++] = c->singles[i];
+	}
+	c->nsingles = k;
+	/* the rest rank last (no HITM, one sample), by address: the first of them detailed
+	 * up to CL_DETAILED lines, so that every report's head has its details */
+	if (c->nsingles)
+		qsort(c->singles, (size_t)c->nsingles, sizeof(*c->singles), by_addr);
 	for (int i = 0; i < c->nlines; i++) {
 		struct cl_line *l = &c->lines[i];
 
@@ -187,6 +265,18 @@ void cacheline_finish(struct cacheline *c)
 	}
 	if (c->nlines)
 		qsort_r(c->lines, (size_t)c->nlines, sizeof(*c->lines), by_hitm, c);
+	want = CL_DETAILED - c->nlines;
+	want = want < 0 ? 0 : want > c->nsingles ? c->nsingles : want;
+	for (int i = 0; i < want; i++) {
+		struct cl_line *l = detail(c, &c->singles[i]);
+
+		qsort(l->off, (size_t)l->noff, sizeof(*l->off), by_offset);
+		l->verdict = decide(c, l);
+	}
+	if (want)
+		memmove(c->singles, c->singles + want,
+			(size_t)(c->nsingles - want) * sizeof(*c->singles));
+	c->nsingles -= want;
 	/* the index no longer matches the order */
 	u64map_release(&c->idx);
 	u64map_init(&c->idx);
@@ -197,6 +287,7 @@ void cacheline_release(struct cacheline *c)
 	for (int i = 0; i < c->nlines; i++)
 		free(c->lines[i].off);
 	free(c->lines);
+	free(c->singles);
 	u64map_release(&c->idx);
 	memset(c, 0, sizeof(*c));
 }
@@ -277,6 +368,22 @@ static bool summary_before(const struct cl_summary *a, const struct cl_summary *
 	return a->hitm != b->hitm ? a->hitm > b->hitm : a->stores > b->stores;
 }
 
+/* s into the top max of out (n so far), in summary_before order. */
+static int top_insert(struct cl_summary *out, int n, int max, const struct cl_summary *s)
+{
+	int at;
+
+	if (n == max && !summary_before(s, &out[max - 1]))
+		return n;
+	at = n < max ? n : max - 1;
+	while (at > 0 && summary_before(s, &out[at - 1])) {
+		out[at] = out[at - 1];
+		at--;
+	}
+	out[at] = *s;
+	return n < max ? n + 1 : n;
+}
+
 int cacheline_top(const struct cacheline *c, struct cl_summary *out, int max)
 {
 	int n = 0;
@@ -285,22 +392,25 @@ int cacheline_top(const struct cacheline *c, struct cl_summary *out, int max)
 		const struct cl_line *l = &c->lines[i];
 		struct cl_summary s = { l->addr, cl_line_hitm(c, l), l->st.lcl_hitm, l->st.rmt_hitm,
 					l->st.loads, l->st.stores, l->noff, 0 };
-		int at;
 
 		if (!s.hitm && !s.stores)
 			continue;
-		if (n == max && !summary_before(&s, &out[max - 1]))
-			continue;
 		for (int k = 0; k < l->noff; k++)
 			s.writers += (uint64_t)l->off[k].writers.len;
-		at = n < max ? n : max - 1;
-		while (at > 0 && summary_before(&s, &out[at - 1])) {
-			out[at] = out[at - 1];
-			at--;
-		}
-		out[at] = s;
-		if (n < max)
-			n++;
+		n = top_insert(out, n, max, &s);
+	}
+	for (int i = 0; i < c->nsingles && max > 0; i++) { /* lines sampled once */
+		const struct cl_single *x = &c->singles[i];
+		struct cl_line l;
+		struct cl_summary s;
+
+		memset(&l, 0, sizeof(l));
+		single_stats(x, &l.st);
+		s = (struct cl_summary){ x->addr, cl_line_hitm(c, &l), l.st.lcl_hitm, l.st.rmt_hitm,
+					 l.st.loads, l.st.stores, 1, l.st.stores ? 1 : 0 };
+		if (!s.hitm && !s.stores)
+			continue;
+		n = top_insert(out, n, max, &s);
 	}
 	return n;
 }

@@ -50,6 +50,20 @@ struct cl_line {
 
 enum cl_sort { CL_SORT_TOTAL, CL_SORT_LOCAL, CL_SORT_REMOTE };
 
+/*
+ * A line sampled once, kept as its one sample until a second comes: most lines of a
+ * big recording are touched once, and a full line with its offset takes about 1 KB.
+ */
+struct cl_single {
+	uint64_t addr;			/* line address */
+	uint64_t data_src, ip, weight;
+	uint32_t offset;
+	int32_t tid, cpu;
+};
+
+/* After cacheline_finish, at least this many lines of the ranking are in lines[]. */
+#define CL_DETAILED 256
+
 struct cacheline_cfg {
 	const struct topology *topo;	/* CPU -> node, may be NULL */
 	unsigned line_size;		/* 64 or 128 */
@@ -63,8 +77,11 @@ struct cacheline_cfg {
 struct cacheline {
 	struct cacheline_cfg cfg;
 	struct u64map idx;		/* line address -> index */
-	struct cl_line *lines;
+	struct cl_line *lines;		/* lines with details (after finish: the ranking's head) */
 	int nlines, cap;
+	struct cl_single *singles;	/* lines sampled once (after finish: the ranking's tail,
+					 * by address; every one has no HITM and one sample) */
+	int nsingles, cap_singles;
 	struct mem_stats total;		/* every sample, placed or not */
 	uint64_t placed;		/* samples with a line */
 };
@@ -75,6 +92,8 @@ void cacheline_add(struct cacheline *c, const struct event *e);
 /* Sort lines by HITM (cfg.sort), offsets by offset, and decide each verdict. */
 void cacheline_finish(struct cacheline *c);
 void cacheline_release(struct cacheline *c);
+/* Every line: detailed and sampled once. */
+int cacheline_count(const struct cacheline *c);
 
 const char *cl_verdict_name(enum cl_verdict v);	/* "false_sharing", ... (JSON) */
 /* The verdict in words: "false sharing: +0x0 written by tid 2101 on node 0 and +0x8 ..." */

@@ -508,64 +508,123 @@ void wakeup_add(struct wakeup *w, const struct event *e)
 	}
 }
 
-void wakeup_finish(struct wakeup *w)
+/* n elements of size sz into *dst (grown to *cap), from src. */
+static void copy_into(void **dst, int *cap, const void *src, int n, size_t sz)
+{
+	if (n > *cap) {
+		*cap = n + n / 4 + 16;
+		free(*dst);
+		*dst = xcalloc((size_t)*cap, sz);
+	}
+	if (n)
+		memcpy(*dst, src, (size_t)n * sz);
+}
+
+void wakeup_freeze(struct wakeup *w, struct wakeup_frozen *f)
 {
 	struct sched_results *r = &w->r;
+	int cap;
+
+	for (int c = 0; c < r->ncpus; c++)
+		account_cpu(w, c, r->last_ns); /* the CPUs' busy and idle time up to now */
+	copy_into((void **)&f->tasks, &f->cap_tasks, w->tasks, w->ntasks, sizeof(*w->tasks));
+	f->ntasks = w->ntasks;
+	copy_into((void **)&f->retired, &f->cap_retired, w->retired.h, w->retired.n,
+		  sizeof(*f->retired));
+	f->nretired = w->retired.n;
+	f->retired_offered = w->retired.offered;
+	cap = f->cap_pairs;
+	copy_into((void **)&f->pairs, &cap, w->pairs, w->pairk.n, sizeof(*w->pairs));
+	cap = f->cap_pairs;
+	copy_into((void **)&f->pcount, &cap, w->pairk.count, w->pairk.n, sizeof(uint64_t));
+	cap = f->cap_pairs;
+	copy_into((void **)&f->perr, &cap, w->pairk.err, w->pairk.n, sizeof(uint64_t));
+	f->cap_pairs = cap;
+	f->npairs = w->pairk.n;
+	f->pairs_kept = w->pairk.cap;
+	f->pairs_bound = topk_bound(&w->pairk);
+	f->pairs_evicted = w->pairk.evicted;
+	f->last_ns = r->last_ns;
+	f->max_tasks = w->cfg.max_tasks;
+}
+
+void wakeup_frozen_tables(const struct wakeup_frozen *f, struct sched_results *r)
+{
+	struct u64map idx;
 	int n = 0;
 
 	r->tasks_dropped = 0;
-	for (int c = 0; c < r->ncpus; c++)
-		account_cpu(w, c, r->last_ns);
 	free(r->tasks);
-	r->tasks = xcalloc((size_t)w->ntasks + (size_t)w->retired.n + 1, sizeof(*r->tasks));
-	for (int i = 0; i < w->ntasks; i++) {
-		struct wk_task *t = &w->tasks[i];
+	r->tasks = xcalloc((size_t)f->ntasks + (size_t)f->nretired + 1, sizeof(*r->tasks));
+	u64map_init(&idx);
+	for (int i = 0; i < f->ntasks; i++) {
+		const struct wk_task *t = &f->tasks[i];
 
-		if (!t->tracked || t->retired)
+		if (t->retired)
 			continue;
-		if (t->running && r->last_ns > t->on_cpu_since) {
-			t->st.run_ns += r->last_ns - t->on_cpu_since;
-			t->on_cpu_since = r->last_ns;
-		}
-		if (w->cfg.max_tasks && n >= w->cfg.max_tasks) {
+		if (t->st.comm[0])
+			u64map_put(&idx, (uint64_t)(uint32_t)t->st.tid, (uint32_t)i);
+		if (!t->tracked)
+			continue;
+		if (f->max_tasks && n >= f->max_tasks) {
 			r->tasks_dropped++; /* the table is full: first come, as in the kernel's */
 			continue;
 		}
-		r->tasks[n++] = t->st;
+		r->tasks[n] = t->st;
+		if (t->running && f->last_ns > t->on_cpu_since) /* running: up to the last event */
+			r->tasks[n].run_ns += f->last_ns - t->on_cpu_since;
+		n++;
 	}
-	for (int i = 0; i < w->retired.n; i++) {
-		if (w->cfg.max_tasks && n >= w->cfg.max_tasks) {
+	for (int i = 0; i < f->nretired; i++) {
+		if (f->max_tasks && n >= f->max_tasks) {
 			r->tasks_dropped++;
 			continue;
 		}
-		r->tasks[n++] = w->retired.h[i];
+		r->tasks[n++] = f->retired[i];
 	}
-	r->tasks_retired = w->retired.offered;
-	r->tasks_retired_kept = w->retired.n;
+	r->tasks_retired = f->retired_offered;
+	r->tasks_retired_kept = f->nretired;
 	r->ntasks = n;
 	qsort(r->tasks, (size_t)n, sizeof(*r->tasks), sched_task_cmp);
-	/* pair names: the comm each task ended with; counts and their bound from the slots */
-	for (int i = 0; i < w->pairk.n; i++) {
-		struct pair_stat *p = &w->pairs[i];
-		struct wk_task *a = task_get(w, p->waker_tid, false);
-		struct wk_task *b = task_get(w, p->wakee_tid, false);
-
-		if (a && a->st.comm[0])
-			memcpy(p->waker_comm, a->st.comm, TASK_COMM_LEN);
-		if (b && b->st.comm[0])
-			memcpy(p->wakee_comm, b->st.comm, TASK_COMM_LEN);
-		p->count = w->pairk.count[i];
-		p->over = w->pairk.err[i];
-	}
+	/* pairs: counts and their bound from the slots, names as each task ended with */
 	free(r->pairs);
-	r->pairs = xcalloc((size_t)w->pairk.n + 1, sizeof(*r->pairs));
-	if (w->pairk.n)
-		memcpy(r->pairs, w->pairs, (size_t)w->pairk.n * sizeof(*r->pairs));
-	r->npairs = w->pairk.n;
-	r->pairs_kept = w->pairk.cap;
-	r->pairs_bound = topk_bound(&w->pairk);
-	r->pairs_evicted = w->pairk.evicted;
+	r->pairs = xcalloc((size_t)f->npairs + 1, sizeof(*r->pairs));
+	for (int i = 0; i < f->npairs; i++) {
+		struct pair_stat *p = &r->pairs[i];
+		uint32_t *a, *b;
+
+		*p = f->pairs[i];
+		a = u64map_get(&idx, (uint64_t)(uint32_t)p->waker_tid);
+		b = u64map_get(&idx, (uint64_t)(uint32_t)p->wakee_tid);
+		if (a)
+			memcpy(p->waker_comm, f->tasks[*a].st.comm, TASK_COMM_LEN);
+		if (b)
+			memcpy(p->wakee_comm, f->tasks[*b].st.comm, TASK_COMM_LEN);
+		p->count = f->pcount[i];
+		p->over = f->perr[i];
+	}
+	r->npairs = f->npairs;
+	r->pairs_kept = f->pairs_kept;
+	r->pairs_bound = f->pairs_bound;
+	r->pairs_evicted = f->pairs_evicted;
 	qsort(r->pairs, (size_t)r->npairs, sizeof(*r->pairs), sched_pair_cmp);
+	u64map_release(&idx);
+}
+
+void wakeup_frozen_release(struct wakeup_frozen *f)
+{
+	free(f->tasks);
+	free(f->retired);
+	free(f->pairs);
+	free(f->pcount);
+	free(f->perr);
+	memset(f, 0, sizeof(*f));
+}
+
+void wakeup_finish(struct wakeup *w)
+{
+	wakeup_freeze(w, &w->frozen);
+	wakeup_frozen_tables(&w->frozen, &w->r);
 }
 
 struct sched_results *wakeup_results(struct wakeup *w)
@@ -585,6 +644,7 @@ void wakeup_release(struct wakeup *w)
 	free(w->tasks);
 	free(w->free_slots);
 	task_top_release(&w->retired);
+	wakeup_frozen_release(&w->frozen);
 	free(w->pairs);
 	free(w->cpu_since);
 	free(w->cpu_curr);

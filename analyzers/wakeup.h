@@ -30,6 +30,26 @@ struct wakeup_cfg {
 
 struct wk_task;
 
+/*
+ * The live tables copied as they are (memcpy, no sorting): what a snapshot takes while
+ * the reader waits; the sorted tables are made from it afterwards, without the lock.
+ */
+struct wakeup_frozen {
+	struct wk_task *tasks;
+	int ntasks, cap_tasks;
+	struct task_stat *retired;
+	int nretired, cap_retired;
+	uint64_t retired_offered;
+	struct pair_stat *pairs;
+	uint64_t *pcount, *perr;
+	int npairs, cap_pairs;
+	int pairs_kept;
+	uint64_t pairs_bound, pairs_evicted;
+	uint64_t last_ns;
+	int max_tasks;
+};
+
+
 struct wakeup {
 	struct wakeup_cfg cfg;
 	struct sched_results r;
@@ -39,6 +59,7 @@ struct wakeup {
 	int *free_slots;		/* slots of retired tasks, for the next new ones */
 	int nfree, cap_free;
 	struct task_top retired;	/* the busiest retired tasks */
+	struct wakeup_frozen frozen;	/* wakeup_finish's copy */
 	struct topk pairk;		/* (waker << 32 | wakee): slot and count */
 	struct pair_stat *pairs;	/* per slot: names and classes since the slot was given */
 	int cap_pairs;
@@ -58,6 +79,11 @@ bool wakeup_tracks(struct wakeup *w, int32_t tid);
 void wakeup_add(struct wakeup *w, const struct event *e);
 /* End of stream: close open intervals and fill the task and pair tables. */
 void wakeup_finish(struct wakeup *w);
+/* While collection goes on: close the CPUs' intervals and copy the live tables into f. */
+void wakeup_freeze(struct wakeup *w, struct wakeup_frozen *f);
+/* The task and pair tables of dst, sorted, from f (no access to the analyzer). */
+void wakeup_frozen_tables(const struct wakeup_frozen *f, struct sched_results *dst);
+void wakeup_frozen_release(struct wakeup_frozen *f);
 /* The results (valid after wakeup_finish, owned by w). */
 struct sched_results *wakeup_results(struct wakeup *w);
 void wakeup_release(struct wakeup *w);

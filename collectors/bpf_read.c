@@ -306,8 +306,13 @@ static void read_tasks(struct bpf_sched *b, struct sched_results *r, struct pend
 		n++;
 	}
 	r->tasks = xrealloc(r->tasks, ((size_t)n + (size_t)b->retired.n + 1) * sizeof(*r->tasks));
-	for (int i = 0; i < b->retired.n; i++)
+	for (int i = 0; i < b->retired.n; i++) {
+		if (b->max_tasks && n >= b->max_tasks) {
+			r->tasks_dropped++; /* as the perf collector: the table's rows are bounded */
+			continue;
+		}
 		r->tasks[n++] = b->retired.h[i];
+	}
 	r->tasks_retired = b->retired.offered;
 	r->tasks_retired_kept = b->retired.n;
 	r->ntasks = n;

@@ -200,8 +200,10 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	 * pairs user space keeps over the session (Space-Saving) */
 	if (cfg->max_pairs > 0)
 		b->max_pairs = cfg->max_pairs;
-	if (cfg->max_tasks > 0)
+	if (cfg->max_tasks > 0) {
 		bpf_map__set_max_entries(b->skel->maps.seen, (uint32_t)cfg->max_tasks);
+		b->max_tasks = cfg->max_tasks;
+	}
 	b->cpu_on = xcalloc((size_t)b->ncpus + 1, 1);
 	for (int i = 0; i < cfg->ncpus; i++) {
 		if (cfg->cpus[i] < 0 || cfg->cpus[i] >= b->ncpus) {

@@ -41,6 +41,8 @@ struct bpf_sched {
 	uint64_t *busy0, *idle0;/* /proc/stat per CPU at attach, ns */
 	long delay_rate;	/* the configured timing limit */
 	int max_pairs;		/* pairs kept over the session (0: BPF_PAIRS_KEPT) */
+	int max_tasks;		/* rows of the task table, retired ones included (0: no bound
+				 * but the kernel's tables) */
 	unsigned char *cpu_on;	/* ncpus: the CPUs whose events are counted */
 	int idle_words;		/* words of the programs' idle-CPU masks; 0: not kept */
 	bool ipi, wake_idle;	/* the IPI programs load here (the kernel has their tracepoints) */

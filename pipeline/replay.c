@@ -146,7 +146,8 @@ static void rp_close(struct source *s)
 }
 
 static const struct source_ops replay_ops = {
-	"replay", rp_enable, rp_wait, rp_drain, rp_snapshot, rp_stop, rp_finish, rp_close, NULL,
+	"replay", rp_enable, rp_wait, rp_drain, rp_snapshot, NULL, rp_stop, rp_finish, rp_close,
+	NULL,
 	NULL, /* a file is read, not written */
 };
 

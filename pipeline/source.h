@@ -60,6 +60,9 @@ struct source_ops {
 	int (*drain)(struct source *s, char *err, size_t len);
 	/* Bring the results up to now while collection goes on (no per-task table). */
 	void (*snapshot)(struct source *s);
+	/* After snapshot, without the reader's lock: the task and pair tables into dst
+	 * (NULL: snapshot left them in the results already). */
+	void (*snapshot_tables)(struct source *s, struct sched_results *dst);
 	/* No more events. */
 	void (*stop)(struct source *s);
 	/* After the last drain: complete the results. */

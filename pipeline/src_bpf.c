@@ -77,7 +77,7 @@ static void b_track(struct source *s, pid_t tid)
 }
 
 static const struct source_ops bpf_ops = {
-	"bpf", b_enable, b_wait, b_drain, b_snapshot, b_stop, b_finish, b_close, b_track,
+	"bpf", b_enable, b_wait, b_drain, b_snapshot, NULL, b_stop, b_finish, b_close, b_track,
 	NULL, /* no file: the programs only count */
 };
 

@@ -109,11 +109,18 @@ static int st_drain(struct source *s, char *err, size_t len)
 	return 0;
 }
 
+/* Under the reader's lock: a copy of the tables, nothing sorted (the reader waits). */
 static void st_snapshot(struct source *s)
 {
-	wakeup_finish(&s->an); /* closes intervals up to the last event: goes on */
-	name_wakers(&s->an.r);
+	wakeup_freeze(&s->an, &s->an.frozen); /* closes the CPUs' intervals: goes on */
 	counts((struct stream *)s);
+}
+
+/* Without the lock: the copy sorted into tables, wakers named from /proc. */
+static void st_snapshot_tables(struct source *s, struct sched_results *dst)
+{
+	wakeup_frozen_tables(&s->an.frozen, dst);
+	name_wakers(dst);
 }
 
 static void st_stop(struct source *s)
@@ -168,7 +175,8 @@ static int st_add_records(struct source *s, const uint8_t *recs, size_t len)
 }
 
 static const struct source_ops stream_ops = {
-	"perf", st_enable, st_wait, st_drain, st_snapshot, st_stop, st_finish, st_close, st_track,
+	"perf", st_enable, st_wait, st_drain, st_snapshot, st_snapshot_tables, st_stop, st_finish,
+	st_close, st_track,
 	st_add_records,
 };
 

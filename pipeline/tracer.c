@@ -43,6 +43,7 @@ static void add_map(void *ctx, uint64_t start, uint64_t end, uint64_t off, const
 static void drain(struct tracer *t)
 {
 	char err[320];
+	uint64_t t0;
 
 	if (t->mem_on) {
 		pthread_mutex_lock(&t->lock);
@@ -53,7 +54,11 @@ static void drain(struct tracer *t)
 	}
 	if (!t->src->streams && !t->src->housekeeping)
 		return;
+	t0 = now_ns();
 	pthread_mutex_lock(&t->lock);
+	t0 = now_ns() - t0;
+	if (t0 > t->reader_wait_max_ns)
+		t->reader_wait_max_ns = t0;
 	if (t->src->ops->drain(t->src, err, sizeof(err)) < 0)
 		locus_err("%s", err);
 	pthread_mutex_unlock(&t->lock);
@@ -267,25 +272,35 @@ void tracer_stop(struct tracer *t)
 		cacheline_finish(&t->cl);
 	t->src->ops->finish(t->src);
 	tracer_stamp(t, &t->src->an.r);
-	locus_verbose("reader thread: %.1f ms of CPU for %llu events (%.0f ns each)",
+	locus_verbose("reader thread: %.1f ms of CPU for %llu events (%.0f ns each); it waited "
+		      "at most %.2f ms for the lock, a snapshot held it at most %.2f ms",
 		      (double)t->reader_cpu_ns / 1e6, (unsigned long long)t->src->events,
-		      t->src->events ? (double)t->reader_cpu_ns / (double)t->src->events : 0.0);
+		      t->src->events ? (double)t->reader_cpu_ns / (double)t->src->events : 0.0,
+		      (double)t->reader_wait_max_ns / 1e6, (double)t->snapshot_lock_max_ns / 1e6);
 }
 
 void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summary *lines, int max,
 		     int *nlines)
 {
+	uint64_t held;
+
 	*nlines = 0;
 	if (!t->src)
 		return; /* tracing did not start: dst stays as it was (empty) */
 	pthread_mutex_lock(&t->lock);
+	held = now_ns();
 	t->src->ops->snapshot(t->src);
 	tracer_stamp(t, &t->src->an.r);
 	sched_results_copy_light(dst, &t->src->an.r); /* a live view shows no per-CPU delays */
 	*nlines = 0;
 	if (t->mem_on && max > 0)
 		*nlines = cacheline_top(&t->cl, lines, max);
+	held = now_ns() - held;
+	if (held > t->snapshot_lock_max_ns)
+		t->snapshot_lock_max_ns = held;
 	pthread_mutex_unlock(&t->lock);
+	if (t->src->ops->snapshot_tables) /* sorting and naming: the reader goes on meanwhile */
+		t->src->ops->snapshot_tables(t->src, dst);
 }
 
 struct sched_results *tracer_results(struct tracer *t)

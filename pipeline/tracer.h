@@ -22,6 +22,9 @@ struct tracer {
 	bool started;
 	bool reader;		/* the reader thread runs */
 	uint64_t reader_cpu_ns;	/* CPU time the reader thread used */
+	uint64_t reader_wait_max_ns;	/* the longest the reader waited for the lock (a snapshot
+				 * holding it): events pile up in the ring buffers meanwhile */
+	uint64_t snapshot_lock_max_ns;	/* the longest a snapshot held it */
 	/* memory samples */
 	bool mem_on;
 	struct mem_collector mem;

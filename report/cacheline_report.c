@@ -122,7 +122,7 @@ void cacheline_report_text(FILE *f, const struct cacheline *c, const struct symb
 		fmt_count(t->samples, a, sizeof(a)), fmt_count(t->loads, b, sizeof(b)),
 		fmt_count(t->stores, d, sizeof(d)));
 	fprintf(f, "   %s placed on %d lines of %u bytes\n", fmt_count(c->placed, e, sizeof(e)),
-		c->nlines, c->cfg.line_size);
+		cacheline_count(c), c->cfg.line_size);
 	fprintf(f, "   HITM %llu (local %llu, remote %llu)", (unsigned long long)mem_stats_hitm(t),
 		(unsigned long long)t->lcl_hitm, (unsigned long long)t->rmt_hitm);
 	if (t->ld_noaddr + t->st_noaddr + t->unparsable)
@@ -181,7 +181,8 @@ void cacheline_report_text(FILE *f, const struct cacheline *c, const struct symb
 			fprintf(f, "      data: %s\n", verdict);
 		fputc('\n', f);
 	}
-	fprintf(f, "   %d lines in all (the JSON output has the first %d)\n", c->nlines, JSON_LINES);
+	fprintf(f, "   %d lines in all (the JSON output has the first %d)\n", cacheline_count(c),
+		JSON_LINES);
 }
 
 static void stats_json(struct json *j, const struct mem_stats *s)
@@ -249,7 +250,7 @@ void cacheline_report_json_members(struct json *j, const struct cacheline *c,
 	json_uint(j, "no_address", t->ld_noaddr + t->st_noaddr);
 	json_uint(j, "unparsable", t->unparsable);
 	json_uint(j, "line_size", c->cfg.line_size);
-	json_int(j, "lines", c->nlines);
+	json_int(j, "lines", cacheline_count(c));
 	stats_json(j, t);
 	json_object_end(j);
 	json_array(j, "cachelines");

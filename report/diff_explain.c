@@ -19,7 +19,9 @@ struct change {
 	char value[64];
 	int m;
 	struct diff_row row;
-	double score;		/* how much it moved: |new - base| / max(|new|, |base|) */
+	double score;		/* how much it moved: |new - base| / max(|new|, |base|), for a
+				 * share at least 10 points (0.0% -> 0.05% is not a 100% move
+				 * beside 99.9% -> 0.0%; 2% -> 41% still is nearly one) */
 };
 
 struct changes {
@@ -41,6 +43,8 @@ static void collect(void *arg, const char *value, int m, const struct diff_row *
 	snprintf(cs->c[cs->n].value, sizeof(cs->c[cs->n].value), "%s", value);
 	cs->c[cs->n].m = m;
 	cs->c[cs->n].row = *r;
+	if (strstr(measure_info((enum measure)m)->key, "_pct") && big < 10)
+		big = 10;
 	cs->c[cs->n].score = fabs(b - a) / big;
 	cs->n++;
 }

@@ -126,12 +126,67 @@ static void verdicts(void **state)
 	topology_release(&t);
 }
 
+/*
+ * Lines sampled once stay one sample each until a second comes; the ranking is the same:
+ * 1,000 noise lines with an L1-hit load each, one with a HITM load, one hot line with 3.
+ */
+static void lines_sampled_once(void **state)
+{
+	struct cacheline_cfg cfg = { NULL, 64, CL_SORT_TOTAL, 0 };
+	struct cacheline c;
+	struct cl_summary top[4];
+	uint64_t l1_load = 0x2 | (uint64_t)(0x08 | 0x2) << 5; /* a load, L1 hit, no snoop */
+	int ntop;
+
+	(void)state;
+	cacheline_init(&c, &cfg);
+	for (int i = 0; i < 1000; i++) {
+		struct event e = mem(5, 1, 0x100000 + 64 * (uint64_t)(999 - i), false);
+
+		e.mem.data_src = l1_load;
+		cacheline_add(&c, &e);
+	}
+	{
+		struct event a = mem(1, 0, 0x9000, false), b = mem(2, 1, 0x9008, true);
+		struct event d = mem(1, 0, 0x9000, false), h = mem(7, 1, 0x500000, false);
+
+		cacheline_add(&c, &a); /* a single */
+		cacheline_add(&c, &h); /* a single with a HITM */
+		cacheline_add(&c, &b); /* the second sample: 0x9000 gets its details */
+		cacheline_add(&c, &d);
+	}
+	assert_int_equal(c.nlines, 1);
+	assert_int_equal(c.nsingles, 1001);
+	assert_int_equal(cacheline_count(&c), 1002);
+	ntop = cacheline_top(&c, top, 4); /* while samples arrive: the singles count too */
+	assert_int_equal(ntop, 2);
+	assert_int_equal(top[0].addr, 0x9000);
+	assert_int_equal(top[1].addr, 0x500000);
+	cacheline_finish(&c);
+	assert_int_equal(cacheline_count(&c), 1002);
+	assert_int_equal(c.nlines, CL_DETAILED);
+	assert_int_equal(c.lines[0].addr, 0x9000); /* 2 HITM, 3 samples, both offsets */
+	assert_int_equal(c.lines[0].st.samples, 3);
+	assert_int_equal(c.lines[0].noff, 2);
+	assert_int_equal(c.lines[0].off[0].tids.len, 1);
+	assert_int_equal(c.lines[0].off[0].lat_n, 2);
+	assert_int_equal(c.lines[1].addr, 0x500000); /* 1 HITM, 1 sample */
+	/* then the noise by address, detailed up to CL_DETAILED, the rest as they came */
+	assert_int_equal(c.lines[2].addr, 0x100000);
+	assert_int_equal(c.lines[CL_DETAILED - 1].addr, 0x100000 + 64 * (CL_DETAILED - 3));
+	assert_int_equal(c.singles[0].addr, 0x100000 + 64 * (CL_DETAILED - 2));
+	assert_int_equal(c.lines[2].st.loads, 1);
+	assert_int_equal(mem_stats_hitm(&c.lines[2].st), 0);
+	cacheline_release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(notes_example),
 		cmocka_unit_test(remote_and_stores),
 		cmocka_unit_test(verdicts),
+		cmocka_unit_test(lines_sampled_once),
 	};
 
 	return cmocka_run_group_tests_name("cacheline", tests, NULL, NULL);
