@@ -166,9 +166,17 @@ static void sub_pairs(struct sched_results *out, const struct sched_results *cur
 		struct pair_stat p = cur->pairs[i];
 		const uint32_t *k = u64map_get(&idx, pair_key(&p));
 
+		/* counts less what a slot inherited (Space-Saving): a pair that took its slot
+		 * in this interval is not credited with its predecessor's count */
 		if (k) {
-			p.count = sub(p.count, prev->pairs[*k].count);
-			sub_array(p.by_class, p.by_class, prev->pairs[*k].by_class, LOC_NR);
+			const struct pair_stat *q = &prev->pairs[*k];
+
+			p.count = sub(sub(p.count, p.over), sub(q->count, q->over));
+			p.over = sub(p.over, q->over);
+			sub_array(p.by_class, p.by_class, q->by_class, LOC_NR);
+		} else {
+			p.count = sub(p.count, p.over);
+			p.over = 0;
 		}
 		if (p.count)
 			out->pairs[n++] = p;

@@ -77,10 +77,16 @@ static int pairs(struct canvas *c, struct dash_rect r, int rows, const struct da
 	int sort = v->ui->sort[PANE_TASKS] % 3, n = s->npairs, first;
 	const struct pair_stat **p;
 
+	char b[24];
+
 	if (rows < 1)
 		return 0;
-	canvas_printf(c, r.x + 1, r.y + 1, r.w - 2, CV_DIM, "%-*s %9s %s", r.w - 28,
-		      "waker > wakee", "wakeups/s", order[sort]);
+	/* Space-Saving's bound once a pair was evicted: each count is within it of the truth
+	 * (the whole run's: over at most; an interval's: under at most, sched_delta.c) */
+	canvas_printf(c, r.x + 1, r.y + 1, r.w - 2, CV_DIM, "%-*s %9s %s%s%s",
+		      r.w - 28 - (s->pairs_bound ? 20 : 0),
+		      "waker > wakee", "wakeups/s", order[sort], s->pairs_bound ? ", counts within " : "",
+		      s->pairs_bound ? fmt_short((double)s->pairs_bound, b, sizeof(b)) : "");
 	if (!n) {
 		canvas_text(c, r.x + 1, r.y + 2, r.w - 2, CV_DIM, "no wakeups between tracked tasks");
 		return 2;
