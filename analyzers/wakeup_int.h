@@ -32,6 +32,8 @@ static inline bool valid_cpu(const struct wakeup *w, int32_t cpu)
 	return cpu >= 0 && cpu < w->r.ncpus;
 }
 
+/* cpu's busy, idle and traced time up to now, from its current task since its last switch. */
+void wk_account_cpu(struct wakeup *w, int32_t cpu, uint64_t now);
 /* Ask for t's affinity mask now, at trace time now (a task gone keeps what it had). */
 void wk_read_affinity(struct wakeup *w, struct wk_task *t, uint64_t now);
 /* At a wakeup of t, at now: its affinity (first time) and the CPUs idle now. */

@@ -1,0 +1,124 @@
+/*
+ * wakeup_tables.c - the wakeup analyzer's task and pair tables as results: copied as
+ * they are while the reader waits (wakeup_freeze), sorted and named after it goes on
+ * (wakeup_frozen_tables); wakeup_finish does both.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+#include "wakeup.h"
+#include "wakeup_int.h"
+
+/* n elements of size sz into *dst (grown to *cap), from src. */
+static void copy_into(void **dst, int *cap, const void *src, int n, size_t sz)
+{
+	if (n > *cap) {
+		*cap = n + n / 4 + 16;
+		free(*dst);
+		*dst = xcalloc((size_t)*cap, sz);
+	}
+	if (n)
+		memcpy(*dst, src, (size_t)n * sz);
+}
+
+void wakeup_freeze(struct wakeup *w, struct wakeup_frozen *f)
+{
+	struct sched_results *r = &w->r;
+	int cap;
+
+	for (int c = 0; c < r->ncpus; c++)
+		wk_account_cpu(w, c, r->last_ns); /* the CPUs' busy and idle time up to now */
+	copy_into((void **)&f->tasks, &f->cap_tasks, w->tasks, w->ntasks, sizeof(*w->tasks));
+	f->ntasks = w->ntasks;
+	copy_into((void **)&f->retired, &f->cap_retired, w->retired.h, w->retired.n,
+		  sizeof(*f->retired));
+	f->nretired = w->retired.n;
+	f->retired_offered = w->retired.offered;
+	cap = f->cap_pairs;
+	copy_into((void **)&f->pairs, &cap, w->pairs, w->pairk.n, sizeof(*w->pairs));
+	cap = f->cap_pairs;
+	copy_into((void **)&f->pcount, &cap, w->pairk.count, w->pairk.n, sizeof(uint64_t));
+	cap = f->cap_pairs;
+	copy_into((void **)&f->perr, &cap, w->pairk.err, w->pairk.n, sizeof(uint64_t));
+	f->cap_pairs = cap;
+	f->npairs = w->pairk.n;
+	f->pairs_kept = w->pairk.cap;
+	f->pairs_bound = topk_bound(&w->pairk);
+	f->pairs_evicted = w->pairk.evicted;
+	f->last_ns = r->last_ns;
+	f->max_tasks = w->cfg.max_tasks;
+}
+
+void wakeup_frozen_tables(const struct wakeup_frozen *f, struct sched_results *r)
+{
+	struct u64map idx;
+	int n = 0;
+
+	r->tasks_dropped = 0;
+	free(r->tasks);
+	r->tasks = xcalloc((size_t)f->ntasks + (size_t)f->nretired + 1, sizeof(*r->tasks));
+	u64map_init(&idx);
+	for (int i = 0; i < f->ntasks; i++) {
+		const struct wk_task *t = &f->tasks[i];
+
+		if (t->retired)
+			continue;
+		if (t->st.comm[0])
+			u64map_put(&idx, (uint64_t)(uint32_t)t->st.tid, (uint32_t)i);
+		if (!t->tracked)
+			continue;
+		if (f->max_tasks && n >= f->max_tasks) {
+			r->tasks_dropped++; /* the table is full: first come, as in the kernel's */
+			continue;
+		}
+		r->tasks[n] = t->st;
+		if (t->running && f->last_ns > t->on_cpu_since) /* running: up to the last event */
+			r->tasks[n].run_ns += f->last_ns - t->on_cpu_since;
+		n++;
+	}
+	for (int i = 0; i < f->nretired; i++) {
+		if (f->max_tasks && n >= f->max_tasks) {
+			r->tasks_dropped++;
+			continue;
+		}
+		r->tasks[n++] = f->retired[i];
+	}
+	r->tasks_retired = f->retired_offered;
+	r->tasks_retired_kept = f->nretired;
+	r->ntasks = n;
+	qsort(r->tasks, (size_t)n, sizeof(*r->tasks), sched_task_cmp);
+	/* pairs: counts and their bound from the slots, names as each task ended with */
+	free(r->pairs);
+	r->pairs = xcalloc((size_t)f->npairs + 1, sizeof(*r->pairs));
+	for (int i = 0; i < f->npairs; i++) {
+		struct pair_stat *p = &r->pairs[i];
+		uint32_t *a, *b;
+
+		*p = f->pairs[i];
+		a = u64map_get(&idx, (uint64_t)(uint32_t)p->waker_tid);
+		b = u64map_get(&idx, (uint64_t)(uint32_t)p->wakee_tid);
+		if (a)
+			memcpy(p->waker_comm, f->tasks[*a].st.comm, TASK_COMM_LEN);
+		if (b)
+			memcpy(p->wakee_comm, f->tasks[*b].st.comm, TASK_COMM_LEN);
+		p->count = f->pcount[i];
+		p->over = f->perr[i];
+	}
+	r->npairs = f->npairs;
+	r->pairs_kept = f->pairs_kept;
+	r->pairs_bound = f->pairs_bound;
+	r->pairs_evicted = f->pairs_evicted;
+	qsort(r->pairs, (size_t)r->npairs, sizeof(*r->pairs), sched_pair_cmp);
+	u64map_release(&idx);
+}
+
+void wakeup_frozen_release(struct wakeup_frozen *f)
+{
+	free(f->tasks);
+	free(f->retired);
+	free(f->pairs);
+	free(f->pcount);
+	free(f->perr);
+	memset(f, 0, sizeof(*f));
+}
