@@ -20,8 +20,9 @@ struct change {
 	int m;
 	struct diff_row row;
 	double score;		/* how much it moved: |new - base| / max(|new|, |base|), for a
-				 * share at least 10 points (0.0% -> 0.05% is not a 100% move
-				 * beside 99.9% -> 0.0%; 2% -> 41% still is nearly one) */
+				 * share at least 10 points, for a rate at least 1/s (0.0% ->
+				 * 0.05% is not a 100% move beside 99.9% -> 0.0%; 2% -> 41%
+				 * still is nearly one) */
 };
 
 struct changes {
@@ -45,6 +46,8 @@ static void collect(void *arg, const char *value, int m, const struct diff_row *
 	cs->c[cs->n].row = *r;
 	if (strstr(measure_info((enum measure)m)->key, "_pct") && big < 10)
 		big = 10;
+	else if (strstr(measure_info((enum measure)m)->key, "_per_s") && big < 1)
+		big = 1; /* 0.3 migrations/s -> 0 is not a 100% move beside 99.9% -> 0.0% */
 	cs->c[cs->n].score = fabs(b - a) / big;
 	cs->n++;
 }
