@@ -47,6 +47,16 @@ static struct tl_task *task(struct timeline *tl, int32_t tid)
 	return &tl->tasks[tl->ntasks - 1];
 }
 
+/* c's current task becomes tid; each task knows on how many CPUs it is current. */
+static void set_current(struct timeline *tl, struct tl_cpu *c, int32_t tid)
+{
+	if (c->tid > 0)
+		task(tl, c->tid)->oncpu--;
+	c->tid = tid;
+	if (tid > 0)
+		task(tl, tid)->oncpu++;
+}
+
 static bool in_window(const struct timeline *tl, uint64_t t)
 {
 	uint64_t rel = t - tl->first_ns;
@@ -160,7 +170,7 @@ static void on_switch(struct timeline *tl, const struct event *e)
 	int passed = -1;
 
 	if (c->tid < 0) { /* running since before the first event: cut at the window's start */
-		c->tid = e->sw.prev_pid;
+		set_current(tl, c, e->sw.prev_pid);
 		c->since = tl->first_ns;
 		c->before = true;
 		memcpy(c->comm, e->sw.prev_comm, sizeof(c->comm));
@@ -180,7 +190,7 @@ static void on_switch(struct timeline *tl, const struct event *e)
 	if (e->sw.next_pid > 0)
 		passed = idle_passed(tl, e);
 	idle_set(&tl->idle, e->cpu, e->sw.next_pid == 0, e->time_ns);
-	c->tid = e->sw.next_pid;
+	set_current(tl, c, e->sw.next_pid);
 	c->pid = -1;
 	c->before = false;
 	c->inferred = false;
@@ -245,8 +255,8 @@ static void missed_switch_in(struct timeline *tl, const struct event *e)
 	idle_set(&tl->idle, e->cpu, false, e->time_ns);
 	if (in_window(tl, e->time_ns))
 		tl->missed++;
+	set_current(tl, c, e->tid);
 	n = task(tl, e->tid);
-	c->tid = e->tid;
 	c->pid = e->pid;
 	c->since = e->time_ns;
 	c->before = false;
@@ -292,9 +302,8 @@ void timeline_event(struct timeline *tl, const struct event *e)
 		if (e->wake.pid <= 0)
 			break;
 		t = task(tl, e->wake.pid);
-		for (int c = 0; c < tl->ncpus; c++)
-			if (tl->cpu[c].tid == e->wake.pid)
-				return; /* woken while running: nothing to wait for */
+		if (t->oncpu)
+			return; /* woken while running: nothing to wait for */
 		memcpy(t->comm, e->wake.comm, sizeof(t->comm));
 		if (!t->pending) { /* waking and its wakeup: one wakeup, from the first */
 			t->pending = true;
