@@ -131,6 +131,8 @@ void cacheline_add(struct cacheline *c, const struct event *e)
 	x.offset = (uint32_t)(e->mem.addr - x.addr);
 	x.tid = e->tid;
 	x.cpu = e->cpu;
+	x.flags = (one.lcl_hitm ? CL_S_LCL_HITM : 0) | (one.rmt_hitm ? CL_S_RMT_HITM : 0) |
+		  (one.stores ? CL_S_STORE : 0);
 	i = u64map_get(&c->idx, x.addr);
 	if (!i) { /* first seen: kept as the sample itself */
 		if (c->nsingles == c->cap_singles) {
@@ -224,13 +226,13 @@ static int by_offset(const void *a, const void *b)
 	return (x->offset > y->offset) - (x->offset < y->offset);
 }
 
+/* A single's HITM by the ranking's measure, from the flags (no decoding again). */
 static uint64_t single_hitm(const struct cacheline *c, const struct cl_single *x)
 {
-	struct cl_line l;
+	unsigned want = c->cfg.sort == CL_SORT_LOCAL ? CL_S_LCL_HITM :
+			c->cfg.sort == CL_SORT_REMOTE ? CL_S_RMT_HITM : CL_S_LCL_HITM | CL_S_RMT_HITM;
 
-	memset(&l, 0, sizeof(l));
-	single_stats(x, &l.st);
-	return cl_line_hitm(c, &l);
+	return (x->flags & want) != 0;
 }
 
 static int by_addr(const void *a, const void *b)
@@ -404,6 +406,8 @@ int cacheline_top(const struct cacheline *c, struct cl_summary *out, int max)
 		struct cl_line l;
 		struct cl_summary s;
 
+		if (!x->flags)
+			continue; /* neither a HITM nor a store: never shown (most of them) */
 		memset(&l, 0, sizeof(l));
 		single_stats(x, &l.st);
 		s = (struct cl_summary){ x->addr, cl_line_hitm(c, &l), l.st.lcl_hitm, l.st.rmt_hitm,

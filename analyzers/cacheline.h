@@ -59,7 +59,9 @@ struct cl_single {
 	uint64_t data_src, ip, weight;
 	uint32_t offset;
 	int32_t tid, cpu;
+	uint32_t flags;			/* CL_S_*: what its sample was, found once at add */
 };
+enum { CL_S_LCL_HITM = 1, CL_S_RMT_HITM = 2, CL_S_STORE = 4 };
 
 /* After cacheline_finish, at least this many lines of the ranking are in lines[]. */
 #define CL_DETAILED 256
