@@ -137,13 +137,16 @@ static void header(FILE *f, const struct tl_lanes *l, const struct svg_timeline_
 		l->cfg.topo->nonline);
 	*y += 15;
 	fprintf(f, "<text x=\"%d\" y=\"%d\">%s running periods, %s wakeups (%s of the workload's, "
-		   "%d drawn%s), %s migrations, %s of the workload's wakeups passed over an idle "
-		   "CPU</text>\n",
+		   "%d drawn%s), %s migrations</text>\n",
 		LEFT, *y, fmt_count(l->slices, a, sizeof(a)), fmt_count(l->flows, b, sizeof(b)),
 		fmt_count(wl, c, sizeof(c)), l->narrows,
 		l->stride > 1 ? (snprintf(e, sizeof(e), ": one in %llu",
 					  (unsigned long long)l->stride), e) : "",
-		fmt_count(l->migrations, d, sizeof(d)), fmt_count(l->passed, s, sizeof(s)));
+		fmt_count(l->migrations, d, sizeof(d)));
+	*y += 15;
+	fprintf(f, "<text x=\"%d\" y=\"%d\">%s of the workload's wakeups passed over an idle CPU "
+		   "(every CPU counted as allowed: a file carries no affinity masks)</text>\n",
+		LEFT, *y, fmt_count(l->passed, s, sizeof(s)));
 	*y += 15;
 	if (in->missed) {
 		fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#b35900\">%s switch-ins not recorded "
