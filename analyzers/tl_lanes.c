@@ -116,8 +116,6 @@ static void slice(struct tl_lanes *l, const struct tl_item *it)
 			continue;
 		d = e - s;
 		x->busy += d;
-		if (it->workload)
-			x->wl += d;
 		if (d > x->top_ns) {
 			x->top_ns = d;
 			x->top = ti;

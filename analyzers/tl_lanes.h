@@ -1,8 +1,8 @@
 /*
  * tl_lanes.h - a timeline (timeline.h) as lanes of pixels for a picture: one
  * lane per CPU, or per core, LLC or node when the CPUs do not fit (the
- * heatmaps' fold), each pixel column holding how long its CPUs ran, how much
- * of it the workload, and the task that ran longest in it; the workload's
+ * heatmaps' fold), each pixel column holding how long its CPUs ran and the
+ * task that ran longest in it; the workload's
  * wakeups as arrows, thinned evenly to a bound. Memory is lanes x width, not
  * the number of events. Pure: report/svg_timeline.c draws it.
  */
@@ -25,7 +25,6 @@ struct tl_lanes_cfg {
 
 struct tl_px {
 	uint64_t busy;		/* ns some task ran, summed over the lane's CPUs */
-	uint64_t wl;		/* of which the workload's tasks */
 	int32_t top;		/* the task (index into tasks) with the longest run in it, -1 */
 	uint64_t top_ns;
 };

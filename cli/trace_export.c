@@ -94,14 +94,12 @@ static void run(struct pass *p, FILE *f)
 	if (f) {
 		trace_json_end(&p->tj); /* valid JSON, even of what was read before an error */
 		x->tbytes = p->tj.bytes;
-		x->tevents = p->tj.events;
 		x->dropped = p->tj.dropped;
 	}
 	x->slices = p->tl.slices;
 	x->flows = p->tl.flows;
 	x->migrations = p->tl.migrations;
 	x->counters = p->tl.counters;
-	x->switches_in_window = p->tl.switches_in_window;
 }
 
 static void trace_doc(FILE *f, void *ctx)
@@ -195,6 +193,11 @@ int timeline_opts_finish(struct trace_export *x, const struct cli_cmd *cmd)
 {
 	if (x->window && !x->trace && !x->svg) {
 		cli_usage_error(cmd, "--from and --to choose the window of --trace and --svg-timeline");
+		return -1;
+	}
+	if (x->limit && !x->trace) {
+		cli_usage_error(cmd, "--trace-limit bounds the file of --trace (the SVG's size is "
+				"bounded by its lanes)");
 		return -1;
 	}
 	if (x->to_ns && x->to_ns <= x->from_ns) {

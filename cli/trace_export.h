@@ -30,8 +30,7 @@ struct trace_export {
 	const struct sched_results *r;
 	uint64_t events, bytes;
 	/* what was written */
-	uint64_t tbytes, tevents, dropped, slices, flows, migrations, counters;
-	uint64_t switches_in_window;
+	uint64_t tbytes, dropped, slices, flows, migrations, counters;
 	char err[320];
 };
 

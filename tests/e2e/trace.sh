@@ -90,6 +90,9 @@ check "--from without a timeline: said" grep -q -- "--from and --to choose the w
 expect_eq "--from past the end: exit 1" 1 $?
 check "--from past the end: said in one line" bash -c "grep -q -- '--from is past the recording.s end' '$TMP/e5' && test \$(wc -l <'$TMP/e5') = 1"
 check "--from past the end: no SVG" test ! -e "$TMP/late.svg"
+"$LOCUS" report -q -i "$TMP/pp.data" --svg-timeline "$TMP/x.svg" --trace-limit 5 >/dev/null 2>"$TMP/e6"
+expect_eq "--trace-limit without --trace: exit 2, not ignored" 2 $?
+check "--trace-limit without --trace: said" grep -q -- "--trace-limit bounds the file of --trace" "$TMP/e6"
 "$LOCUS" report -q -i "$TMP/pp.data" --trace "$TMP/x.json" --from 2 --to 1 >/dev/null 2>"$TMP/e2"
 expect_eq "--to before --from: exit 2" 2 $?
 "$LOCUS" report -q -i "$TMP/pp.data" --trace "$TMP/x.json" --from nan >/dev/null 2>"$TMP/e3"
