@@ -21,7 +21,7 @@ t = time.monotonic()
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 print('%.3f %d' % (time.monotonic() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024))" "$@"
 }
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+. bench/lib.sh
 : >"$TMP/l"
 : >"$TMP/p"
 for _ in $(seq "$N"); do

@@ -26,7 +26,7 @@ one() {
 	sed -n 's/.*(\([0-9.]*\)% of one CPU).*/\1/p' "$TMP/err"
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+. bench/lib.sh
 
 : >"$TMP/a"
 : >"$TMP/b"

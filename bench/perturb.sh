@@ -66,7 +66,7 @@ run() {
 	echo "${m:-NaN} $(echo "$t1 - $t0" | bc)"
 }
 
-median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+. bench/lib.sh
 
 variants=${VARIANTS:-"bare locus-bpf bpftrace locus-perf perf-sched perf-record locus-stat perf-stat"}
 command -v bpftrace >/dev/null || variants=$(echo "$variants" | sed 's/ bpftrace//')

@@ -14,8 +14,7 @@ perf sched record -o "$TMP/big.data" -- hackbench -g 4 -l "$LOOPS" >/dev/null 2>
 events=$(perf script -i "$TMP/big.data" 2>/dev/null | wc -l)
 size=$(du -m "$TMP/big.data" | cut -f1)
 
-elapsed() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
-median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+. bench/lib.sh
 
 for i in $(seq "$N"); do
 	elapsed "$LOCUS" report -q -i "$TMP/big.data" -o /dev/null >>"$TMP/locus"
@@ -24,7 +23,6 @@ for i in $(seq "$N"); do
 	elapsed perf sched latency -i "$TMP/big.data" >>"$TMP/latency"
 done
 # peak RSS of each, once
-rss() { python3 -c "import resource,subprocess,sys; subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)" "$@"; }
 
 echo "## File analysis: $(date -u +%Y-%m-%d), a perf sched record file of hackbench -g 4 -l $LOOPS: $events events, $size MiB; median of $N interleaved runs"
 echo

@@ -19,7 +19,7 @@ one() { # BINARY -> "wait held" in ms
 		>/dev/null 2>"$TMP/err"
 	sed -n 's/.*waited at most \([0-9.]*\) ms for the lock, a snapshot held it at most \([0-9.]*\) ms.*/\1 \2/p' "$TMP/err" | tail -1
 }
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+. bench/lib.sh
 
 for _ in $(seq 1 "$N"); do
 	[ -n "$BEFORE" ] && one "$BEFORE" >>"$TMP/before"

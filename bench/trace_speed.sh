@@ -15,8 +15,7 @@ perf sched record -o "$TMP/big.data" -- hackbench -g 4 -l "$LOOPS" >/dev/null 2>
 events=$(perf script -i "$TMP/big.data" 2>/dev/null | wc -l)
 size=$(du -m "$TMP/big.data" | cut -f1)
 
-elapsed() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
-median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+. bench/lib.sh
 
 for i in $(seq "$N"); do
 	elapsed "$LOCUS" report -q -a -i "$TMP/big.data" -o /dev/null >>"$TMP/report"
@@ -27,7 +26,6 @@ done
 tbytes=$(stat -c %s "$TMP/t.json")
 sbytes=$(stat -c %s "$TMP/t.svg")
 pbytes=$(stat -c %s "$TMP/script.txt")
-rss() { python3 -c "import resource,subprocess,sys; subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)" "$@"; }
 trace_items=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['traceEvents']))" "$TMP/t.json")
 
 echo "## Timeline export: $(date -u +%Y-%m-%d), a perf sched record file of hackbench -g 4 -l $LOOPS: $events events, $size MiB; median of $N interleaved runs"
