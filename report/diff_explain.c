@@ -30,6 +30,11 @@ struct changes {
 	int n, cap;
 };
 
+static bool is_share(int m)
+{
+	return (m >= M_SAME_CPU && m <= M_REMOTE) || m == M_IDLE_PCT;
+}
+
 static void collect(void *arg, const char *value, int m, const struct diff_row *r)
 {
 	struct changes *cs = arg;
@@ -44,7 +49,7 @@ static void collect(void *arg, const char *value, int m, const struct diff_row *
 	snprintf(cs->c[cs->n].value, sizeof(cs->c[cs->n].value), "%s", value);
 	cs->c[cs->n].m = m;
 	cs->c[cs->n].row = *r;
-	if (strstr(measure_info((enum measure)m)->key, "_pct") && big < 10)
+	if (is_share(m) && big < 10)
 		big = 10;
 	else if (strstr(measure_info((enum measure)m)->key, "_per_s") && big < 1)
 		big = 1; /* 0.3 migrations/s -> 0 is not a 100% move beside 99.9% -> 0.0% */
@@ -52,10 +57,19 @@ static void collect(void *arg, const char *value, int m, const struct diff_row *
 	cs->n++;
 }
 
+/*
+ * Largest move first. Moves equal to two decimals (every measure that fell to 0 scores
+ * 1.00) put the shares first: a locality shift is what the account is for.
+ */
 static int by_score(const void *x, const void *y)
 {
 	const struct change *a = x, *b = y;
+	long qa = lround(a->score * 100), qb = lround(b->score * 100);
 
+	if (qa != qb)
+		return (qa < qb) - (qa > qb);
+	if (is_share(a->m) != is_share(b->m))
+		return is_share(b->m) - is_share(a->m);
 	return (a->score < b->score) - (a->score > b->score);
 }
 
@@ -91,11 +105,6 @@ static const char *words(const struct sweep_set *s, int m)
 	default:
 		return measure_info((enum measure)m)->label;
 	}
-}
-
-static bool is_share(int m)
-{
-	return (m >= M_SAME_CPU && m <= M_REMOTE) || m == M_IDLE_PCT;
 }
 
 /* "same-CPU wakeups 81.0% -> 22.0%", "p99 wake-to-run x3.20", "switches/s -50.0%". */
