@@ -58,20 +58,6 @@ void idle_release(struct idle_track *it)
 	memset(it, 0, sizeof(*it));
 }
 
-void idle_set(struct idle_track *it, int cpu, bool idle, uint64_t now)
-{
-	if (cpu < 0 || cpu >= it->ncpus)
-		return;
-	it->known[cpu] = true;
-	if (idle == (bool)BIT(it->idle, cpu))
-		return;
-	set_bit(it->idle, cpu, idle);
-	if (idle)
-		it->from[cpu] = now;
-	else
-		it->to[cpu] = now;
-}
-
 void idle_snapshot(const struct idle_track *it, uint64_t *snap)
 {
 	memcpy(snap, it->idle, (size_t)it->nwords * sizeof(uint64_t));

@@ -38,8 +38,24 @@ struct idle_check {
 
 void idle_init(struct idle_track *it, const struct topology *t);
 void idle_release(struct idle_track *it);
-/* cpu switched to the idle task (idle true) or away from it, at now. */
-void idle_set(struct idle_track *it, int cpu, bool idle, uint64_t now);
+/* cpu switched to the idle task (idle true) or away from it, at now (inline: every switch). */
+static inline void idle_set(struct idle_track *it, int cpu, bool idle, uint64_t now)
+{
+	uint64_t bit, *word;
+
+	if (cpu < 0 || cpu >= it->ncpus)
+		return;
+	bit = 1ull << (cpu % 64);
+	it->known[cpu] = true;
+	word = &it->idle[cpu / 64];
+	if (idle == !!(*word & bit))
+		return;
+	*word ^= bit;
+	if (idle)
+		it->from[cpu] = now;
+	else
+		it->to[cpu] = now;
+}
 /* The CPUs idle now, into snap (nwords words): kept with a wakeup until it runs. */
 void idle_snapshot(const struct idle_track *it, uint64_t *snap);
 /*

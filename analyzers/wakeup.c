@@ -17,7 +17,7 @@ void wakeup_init(struct wakeup *w, const struct wakeup_cfg *cfg)
 		w->cfg.max_pairs = 16384;
 	sched_results_init(&w->r, cfg->topo);
 	w->r.waking_source = cfg->waking_source;
-	u64map_init(&w->task_idx);
+	tidmap_init(&w->task_idx);
 	topk_init(&w->pairk, w->cfg.max_pairs);
 	w->cpu_since = xcalloc((size_t)w->r.ncpus, sizeof(uint64_t));
 	w->cpu_curr = xcalloc((size_t)w->r.ncpus, sizeof(int32_t));
@@ -38,34 +38,66 @@ static bool excluded(const struct wakeup *w, int32_t tid)
 	return false;
 }
 
-static struct wk_task *task_get(struct wakeup *w, int32_t tid, bool create)
+/* Room for cap task slots: records on cache-line boundaries, names and idle masks beside. */
+static void grow_tasks(struct wakeup *w, int cap)
 {
-	uint32_t *idx = u64map_get(&w->task_idx, (uint64_t)(uint32_t)tid);
+	struct wk_task *t = xaligned_alloc(64, (size_t)cap * sizeof(*t));
+
+	if (w->ntasks)
+		memcpy(t, w->tasks, (size_t)w->ntasks * sizeof(*t));
+	free(w->tasks);
+	w->tasks = t;
+	w->comm = xrealloc(w->comm, (size_t)cap * sizeof(*w->comm));
+	w->idle_at = xrealloc(w->idle_at, (size_t)cap * ((size_t)w->idle.nwords + 1) *
+					  sizeof(uint64_t));
+	w->cap_tasks = cap;
+}
+
+/* A new entry for tid (which has none): may move the table. */
+static struct wk_task *task_new(struct wakeup *w, int32_t tid)
+{
 	struct wk_task *t;
 	int i;
 
-	if (idx)
-		return &w->tasks[*idx];
-	if (!create)
-		return NULL;
 	if (w->nfree) { /* a retired task's slot */
 		i = w->free_slots[--w->nfree];
 	} else {
-		if (w->ntasks == w->cap_tasks) {
-			w->cap_tasks = w->cap_tasks ? w->cap_tasks * 2 : 256;
-			w->tasks = xrealloc(w->tasks, (size_t)w->cap_tasks * sizeof(*w->tasks));
-		}
+		if (w->ntasks == w->cap_tasks)
+			grow_tasks(w, w->cap_tasks ? w->cap_tasks * 2 : 256);
 		i = w->ntasks++;
 	}
 	t = &w->tasks[i];
 	memset(t, 0, sizeof(*t));
-	t->st.tid = tid;
-	t->st.pid = -1;
+	t->tid = tid;
+	t->pid = -1;
 	t->cpu = -1;
 	t->pair = -1;
 	t->tracked = w->cfg.system_wide && !excluded(w, tid);
-	u64map_put(&w->task_idx, (uint64_t)(uint32_t)tid, (uint32_t)i);
+	w->comm[i][0] = '\0';
+	tidmap_put(&w->task_idx, tid, i);
 	return t;
+}
+
+static struct wk_task *task_get(struct wakeup *w, int32_t tid, bool create)
+{
+	struct wk_task *t = task_find(w, tid);
+
+	return t || !create ? t : task_new(w, tid);
+}
+
+void wk_task_stat(const struct wk_task *t, const char *comm, struct task_stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->tid = t->tid;
+	st->pid = t->pid;
+	memcpy(st->comm, comm, TASK_COMM_LEN);
+	st->wakeups = t->n.wakeups;
+	st->migrations = t->n.migrations;
+	st->voluntary = t->n.voluntary;
+	st->involuntary = t->n.involuntary;
+	st->run_ns = t->n.run_ns;
+	st->delays = t->n.delays;
+	st->delay_sum_ns = t->n.delay_sum_ns;
 }
 
 /*
@@ -76,12 +108,14 @@ static void retire(struct wakeup *w, struct wk_task *t)
 {
 	int i = (int)(t - w->tasks);
 
-	if (t->tracked)
-		task_top_offer(&w->retired, &t->st);
+	if (t->tracked) {
+		struct task_stat st;
 
+		wk_task_stat(t, w->comm[i], &st);
+		task_top_offer(&w->retired, &st);
+	}
 	free(t->allowed);
-	free(t->idle_at_wake);
-	u64map_del(&w->task_idx, (uint64_t)(uint32_t)t->st.tid);
+	tidmap_del(&w->task_idx, t->tid);
 	memset(t, 0, sizeof(*t));
 	t->retired = true;
 	t->pair = -1;
@@ -99,30 +133,40 @@ void wakeup_track(struct wakeup *w, int32_t tid)
 	t->tracked = !excluded(w, tid);
 }
 
-/* The tracked task tid, or NULL: tasks that are not tracked cost no entry unless system-wide. */
-static struct wk_task *tracked(struct wakeup *w, int32_t tid)
+/*
+ * The tracked task tid, or NULL: tasks that are not tracked cost no entry unless
+ * system-wide. May move the table (a new entry).
+ */
+static inline struct wk_task *tracked(struct wakeup *w, int32_t tid)
 {
-	struct wk_task *t = task_get(w, tid, w->cfg.system_wide && !excluded(w, tid));
+	struct wk_task *t;
 
+	if (tid <= 0)
+		return NULL; /* the idle task, or none: never tracked */
+	t = task_find(w, tid);
+	if (!t && w->cfg.system_wide && !excluded(w, tid))
+		t = task_new(w, tid);
 	return t && t->tracked ? t : NULL;
 }
 
 bool wakeup_tracks(struct wakeup *w, int32_t tid)
 {
-	struct wk_task *t = task_get(w, tid, false);
+	struct wk_task *t = task_find(w, tid);
 
 	return t ? t->tracked : w->cfg.system_wide && !excluded(w, tid);
 }
 
-static void set_comm(char *dst, const char *src)
+/* t's name from an event (most carry one; an empty one says nothing). */
+static inline void set_comm(struct wakeup *w, const struct wk_task *t, const char *src)
 {
-	if (src[0])
+	char *dst = w->comm[t - w->tasks];
+
+	if (src[0] && memcmp(dst, src, TASK_COMM_LEN))
 		memcpy(dst, src, TASK_COMM_LEN);
 }
 
-
 /* cpu now runs tid (0: the idle task). */
-static void set_curr(struct wakeup *w, int32_t cpu, int32_t tid, uint64_t now)
+static inline void set_curr(struct wakeup *w, int32_t cpu, int32_t tid, uint64_t now)
 {
 	w->cpu_curr[cpu] = tid;
 	if (tid >= 0)
@@ -139,7 +183,7 @@ static int pair_count(struct wakeup *w, const struct wk_task *waker_task, int32_
 		      const struct wk_task *wakee)
 {
 	bool fresh;
-	int s = topk_add(&w->pairk, pair_key(waker_tid, wakee->st.tid), 1, &fresh);
+	int s = topk_add(&w->pairk, pair_key(waker_tid, wakee->tid), 1, &fresh);
 	struct pair_stat *p;
 
 	if (s >= w->cap_pairs) {
@@ -152,10 +196,10 @@ static int pair_count(struct wakeup *w, const struct wk_task *waker_task, int32_
 	if (fresh) { /* new, or taken from the pair with the fewest wakeups */
 		memset(p, 0, sizeof(*p));
 		p->waker_tid = waker_tid;
-		p->wakee_tid = wakee->st.tid;
+		p->wakee_tid = wakee->tid;
 		if (waker_task)
-			memcpy(p->waker_comm, waker_task->st.comm, TASK_COMM_LEN);
-		memcpy(p->wakee_comm, wakee->st.comm, TASK_COMM_LEN);
+			memcpy(p->waker_comm, w->comm[waker_task - w->tasks], TASK_COMM_LEN);
+		memcpy(p->wakee_comm, w->comm[wakee - w->tasks], TASK_COMM_LEN);
 	}
 	return s;
 }
@@ -174,10 +218,11 @@ static void place(struct wakeup *w, struct wk_task *t, int32_t target)
 	r->cpu[target].wakeups_to++;
 	if (valid_cpu(w, t->waker_cpu)) {
 		cls = topology_class(r->topo, t->waker_cpu, target);
+		t->wake_class = (uint8_t)cls;
 		r->wake_matrix[(size_t)t->waker_cpu * (size_t)r->ncpus + (size_t)target]++;
 		r->by_class[cls]++;
 		r->cpu[t->waker_cpu].wakeups_from++;
-		if (t->pair >= 0 && w->pairk.key[t->pair] == pair_key(t->waker_tid, t->st.tid))
+		if (t->pair >= 0 && w->pairk.key[t->pair] == pair_key(t->waker_tid, t->tid))
 			w->pairs[t->pair].by_class[cls]++; /* unless the slot went to another pair */
 	}
 	if (valid_cpu(w, t->prev_cpu)) {
@@ -187,8 +232,7 @@ static void place(struct wakeup *w, struct wk_task *t, int32_t target)
 		r->prev_by_class[topology_class(r->topo, t->prev_cpu, target)]++;
 		if (target == t->prev_cpu)
 			pl = PLACE_STAYED;
-		else if (valid_cpu(w, t->waker_cpu) &&
-			 topology_class(r->topo, t->waker_cpu, target) <= LOC_LLC)
+		else if (valid_cpu(w, t->waker_cpu) && t->wake_class <= LOC_LLC)
 			pl = PLACE_PULLED;
 		else
 			pl = PLACE_ELSEWHERE;
@@ -196,27 +240,29 @@ static void place(struct wakeup *w, struct wk_task *t, int32_t target)
 	}
 }
 
-static void on_wake(struct wakeup *w, const struct event *e)
+/* A wakeup of e->wake.pid by e->tid (waker_i: the waker's entry, found before, or -1). */
+static void on_wake(struct wakeup *w, const struct event *e, ptrdiff_t waker_i)
 {
 	struct wk_task *t = tracked(w, e->wake.pid);
 	struct wk_task *waker;
 
 	if (!t)
 		return;
-	set_comm(t->st.comm, e->wake.comm);
+	set_comm(w, t, e->wake.comm);
 	if (t->running) {
 		w->r.wakeups_running++;
 		return;
 	}
 	w->r.wakeups++;
-	t->st.wakeups++;
+	t->n.wakeups++;
 	t->pending = true;
 	t->placed = false;
 	t->wake_ns = e->time_ns;
 	t->waker_tid = e->tid;
 	t->waker_cpu = e->cpu;
 	t->target_cpu = -1;
-	waker = task_get(w, e->tid, false);
+	/* the waker's entry (t's own may have moved the table; a task waking itself) */
+	waker = waker_i >= 0 ? &w->tasks[waker_i] : e->tid == t->tid ? t : NULL;
 	t->pair = pair_count(w, waker, e->tid, t);
 	wk_idle_at_wake(w, t, e->time_ns);
 	if (valid_cpu(w, e->cpu))
@@ -229,12 +275,12 @@ static void on_wake(struct wakeup *w, const struct event *e)
 	}
 }
 
-static void on_wakeup(struct wakeup *w, const struct event *e)
+static void on_wakeup(struct wakeup *w, const struct event *e, ptrdiff_t waker_i)
 {
 	struct wk_task *t;
 
 	if (!w->cfg.waking_source) {
-		on_wake(w, e);
+		on_wake(w, e, waker_i);
 		return;
 	}
 	t = tracked(w, e->wake.pid);
@@ -248,7 +294,7 @@ static void on_wakeup_new(struct wakeup *w, const struct event *e)
 
 	if (!t)
 		return;
-	set_comm(t->st.comm, e->wake.comm);
+	set_comm(w, t, e->wake.comm);
 	w->r.wakeups_new++;
 	t->cpu = e->wake.target_cpu;
 }
@@ -262,7 +308,7 @@ static void on_migrate(struct wakeup *w, const struct event *e)
 	if (!t)
 		return;
 	r->migrations++;
-	t->st.migrations++;
+	t->n.migrations++;
 	if (valid_cpu(w, o) && valid_cpu(w, d)) {
 		r->mig_matrix[(size_t)o * (size_t)r->ncpus + (size_t)d]++;
 		r->mig_by_class[topology_class(r->topo, o, d)]++;
@@ -274,27 +320,6 @@ static void on_migrate(struct wakeup *w, const struct event *e)
 		place(w, t, d); /* set_task_cpu during the wakeup: no sched_wakeup seen yet */
 }
 
-void wk_account_cpu(struct wakeup *w, int32_t cpu, uint64_t now)
-{
-	struct cpu_stat *cs = &w->r.cpu[cpu];
-	uint64_t since = w->cpu_since[cpu];
-	int32_t curr = w->cpu_curr[cpu];
-
-	if (since && now > since && curr >= 0) {
-		uint64_t d = now - since;
-		struct wk_task *t;
-
-		if (curr == 0) {
-			cs->idle_ns += d;
-		} else {
-			cs->busy_ns += d;
-			t = task_get(w, curr, false);
-			if (t && t->tracked)
-				cs->tracked_ns += d;
-		}
-	}
-	w->cpu_since[cpu] = now;
-}
 
 /*
  * t runs on cpu, but its switch-in was not seen: before the trace began, or
@@ -323,7 +348,8 @@ static void seen_running(struct wakeup *w, struct wk_task *t, int32_t cpu, uint6
  * The current task of cpu is tid (t: its entry, NULL when it has none): a
  * switch onto it may have gone unrecorded.
  */
-static void current_is(struct wakeup *w, int32_t cpu, int32_t tid, struct wk_task *t, uint64_t now)
+static inline void current_is(struct wakeup *w, int32_t cpu, int32_t tid, struct wk_task *t,
+			      uint64_t now)
 {
 	if (w->cpu_curr[cpu] != tid) {
 		wk_account_cpu(w, cpu, now);
@@ -345,39 +371,39 @@ static void on_switch(struct wakeup *w, const struct event *e)
 		return;
 	prev = tracked(w, e->sw.prev_pid);
 	if (prev && e->tid == e->sw.prev_pid)
-		prev->st.pid = e->pid;
+		prev->pid = e->pid;
 	current_is(w, cpu, e->sw.prev_pid, prev, e->time_ns);
 	prev_i = prev ? prev - w->tasks : -1;
 	next = tracked(w, e->sw.next_pid);
 	if (prev)
 		prev = &w->tasks[prev_i]; /* next's new entry may have moved the table */
-	if (next && next->pending && e->time_ns >= next->wake_ns && next->idle_at_wake) {
+	if (next && next->pending && e->time_ns >= next->wake_ns) {
 		int target = next->placed ? next->target_cpu : cpu;
 
 		/* before this switch is applied; with the affinity asked again when stale */
-		ic = idle_check(&w->idle, target, next->allowed, next->idle_at_wake,
+		ic = idle_check(&w->idle, target, next->allowed, wk_idle_at(w, next),
 				next->wake_ns, e->time_ns);
 		if (wk_affinity_stale(w, next, &ic, e->time_ns)) {
 			wk_read_affinity(w, next, e->time_ns);
-			ic = idle_check(&w->idle, target, next->allowed, next->idle_at_wake,
+			ic = idle_check(&w->idle, target, next->allowed, wk_idle_at(w, next),
 					next->wake_ns, e->time_ns);
 		}
 	}
 	wk_account_cpu(w, cpu, e->time_ns);
 	set_curr(w, cpu, e->sw.next_pid, e->time_ns);
 	if (prev) {
-		set_comm(prev->st.comm, e->sw.prev_comm);
+		set_comm(w, prev, e->sw.prev_comm);
 		if (event_switch_involuntary(e)) {
 			r->involuntary++;
 			r->cpu[cpu].involuntary++;
-			prev->st.involuntary++;
+			prev->n.involuntary++;
 		} else {
 			r->voluntary++;
 			r->cpu[cpu].voluntary++;
-			prev->st.voluntary++;
+			prev->n.voluntary++;
 		}
 		if (prev->running && e->time_ns > prev->on_cpu_since)
-			prev->st.run_ns += e->time_ns - prev->on_cpu_since;
+			prev->n.run_ns += e->time_ns - prev->on_cpu_since;
 		prev->running = false;
 		prev->cpu = cpu;
 		if (e->sw.prev_state & (0x10 | 0x20)) /* X (EXIT_DEAD) or Z (EXIT_ZOMBIE): its last
@@ -387,7 +413,7 @@ static void on_switch(struct wakeup *w, const struct event *e)
 	}
 	if (!next)
 		return;
-	set_comm(next->st.comm, e->sw.next_comm);
+	set_comm(w, next, e->sw.next_comm);
 	if (next->pending && e->time_ns < next->wake_ns) {
 		if (!next->placed)
 			place(w, next, cpu);
@@ -405,10 +431,9 @@ static void on_switch(struct wakeup *w, const struct event *e)
 		hist_add(&r->delay, d);
 		hist_add(&r->delay_cpu[cpu], d);
 		if (valid_cpu(w, next->waker_cpu))
-			hist_add(&r->delay_class[topology_class(r->topo, next->waker_cpu,
-								 next->target_cpu)], d);
-		next->st.delay_sum_ns += d;
-		next->st.delays++;
+			hist_add(&r->delay_class[next->wake_class], d);
+		next->n.delay_sum_ns += d;
+		next->n.delays++;
 		wk_count_idle(w, next, &ic, next->target_cpu);
 		next->pending = false;
 	}
@@ -427,7 +452,7 @@ static void on_fork(struct wakeup *w, const struct event *e)
 	child = task_get(w, e->fork.child_pid, true);
 	parent = task_get(w, e->fork.parent_pid, false); /* the child's entry may have moved it */
 	child->tracked = !excluded(w, e->fork.child_pid);
-	set_comm(child->st.comm, e->fork.child_comm);
+	set_comm(w, child, e->fork.child_comm);
 	/* a child inherits its parent's affinity (read now: taskset and numactl set theirs
 	 * after they were first woken); /proc may be too late for the child itself */
 	if (parent && w->cfg.affinity) {
@@ -454,6 +479,7 @@ static void on_task_exit(struct wakeup *w, const struct event *e)
 void wakeup_add(struct wakeup *w, const struct event *e)
 {
 	struct sched_results *r = &w->r;
+	ptrdiff_t cur_i = -1; /* the emitting task's entry */
 
 	if (e->type < EV_TYPE_NR)
 		r->events[e->type]++;
@@ -468,10 +494,12 @@ void wakeup_add(struct wakeup *w, const struct event *e)
 	/* the current task of the emitting CPU: its process id, and proof that it runs
 	 * (a switch event does this for its prev task itself, with one lookup) */
 	if (e->type != EV_SWITCH && e->tid >= 0) {
-		struct wk_task *cur = e->tid > 0 ? task_get(w, e->tid, false) : NULL;
+		struct wk_task *cur = e->tid > 0 ? task_find(w, e->tid) : NULL;
 
-		if (cur)
-			cur->st.pid = e->pid;
+		if (cur) {
+			cur->pid = e->pid;
+			cur_i = cur - w->tasks;
+		}
 		if (valid_cpu(w, e->cpu))
 			current_is(w, e->cpu, e->tid, cur, e->time_ns);
 	}
@@ -479,10 +507,10 @@ void wakeup_add(struct wakeup *w, const struct event *e)
 		w->ipi_armed[e->cpu] = false; /* an IPI after this is not an earlier wakeup's */
 	switch (e->type) {
 	case EV_WAKING:
-		on_wake(w, e);
+		on_wake(w, e, cur_i);
 		break;
 	case EV_WAKEUP:
-		on_wakeup(w, e);
+		on_wakeup(w, e, cur_i);
 		break;
 	case EV_WAKEUP_NEW:
 		on_wakeup_new(w, e);
@@ -522,13 +550,13 @@ struct sched_results *wakeup_results(struct wakeup *w)
 void wakeup_release(struct wakeup *w)
 {
 	sched_results_release(&w->r);
-	u64map_release(&w->task_idx);
+	tidmap_release(&w->task_idx);
 	topk_release(&w->pairk);
-	for (int i = 0; i < w->ntasks; i++) {
+	for (int i = 0; i < w->ntasks; i++)
 		free(w->tasks[i].allowed);
-		free(w->tasks[i].idle_at_wake);
-	}
 	free(w->tasks);
+	free(w->comm);
+	free(w->idle_at);
 	free(w->free_slots);
 	task_top_release(&w->retired);
 	wakeup_frozen_release(&w->frozen);

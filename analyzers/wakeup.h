@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../common/tidmap.h"
 #include "../common/topk.h"
-#include "../common/u64map.h"
 #include "../model/sched_results.h"
 #include "idle.h"
 
@@ -36,7 +36,8 @@ struct wk_task;
  */
 struct wakeup_frozen {
 	struct wk_task *tasks;
-	int ntasks, cap_tasks;
+	char (*comm)[TASK_COMM_LEN];
+	int ntasks, cap_tasks, cap_comm;
 	struct task_stat *retired;
 	int nretired, cap_retired;
 	uint64_t retired_offered;
@@ -53,8 +54,11 @@ struct wakeup_frozen {
 struct wakeup {
 	struct wakeup_cfg cfg;
 	struct sched_results r;
-	struct u64map task_idx;		/* tid -> index in tasks */
-	struct wk_task *tasks;
+	struct tidmap task_idx;		/* tid -> index in tasks */
+	struct wk_task *tasks;		/* 64-byte aligned */
+	char (*comm)[TASK_COMM_LEN];	/* per task slot: its name */
+	uint64_t *idle_at;		/* per task slot: the CPUs idle at its pending wakeup
+					 * (idle.nwords words) */
 	int ntasks, cap_tasks;		/* slots used (live or free), allocated */
 	int *free_slots;		/* slots of retired tasks, for the next new ones */
 	int nfree, cap_free;

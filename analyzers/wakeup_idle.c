@@ -20,7 +20,7 @@ void wk_read_affinity(struct wakeup *w, struct wk_task *t, uint64_t now)
 
 	t->affinity_read = true;
 	t->affinity_at = now;
-	if (!w->cfg.affinity || w->cfg.affinity(w->cfg.affinity_ctx, t->st.tid, m, nw) < 0) {
+	if (!w->cfg.affinity || w->cfg.affinity(w->cfg.affinity_ctx, t->tid, m, nw) < 0) {
 		free(m);
 		if (w->cfg.affinity && first && !t->allowed)
 			w->r.affinity_unknown++; /* gone, nothing inherited: every CPU allowed */
@@ -46,9 +46,7 @@ void wk_idle_at_wake(struct wakeup *w, struct wk_task *t, uint64_t now)
 {
 	if (!t->affinity_read)
 		wk_read_affinity(w, t, now);
-	if (!t->idle_at_wake)
-		t->idle_at_wake = xcalloc((size_t)w->idle.nwords + 1, sizeof(uint64_t));
-	idle_snapshot(&w->idle, t->idle_at_wake);
+	idle_snapshot(&w->idle, wk_idle_at(w, t));
 }
 
 /* A timed wakeup of t that waited on target: was an allowed CPU idle meanwhile? */
@@ -69,7 +67,7 @@ void wk_count_idle(struct wakeup *w, const struct wk_task *t, const struct idle_
 	r->idle_closest[ic->closest]++;
 	r->cpu[target].idle_passed++;
 	if (valid_cpu(w, t->waker_cpu)) {
-		cls = topology_class(r->topo, t->waker_cpu, target);
+		cls = (enum locality)t->wake_class; /* waker CPU -> target, set when placed */
 		r->idle_passed_class[cls]++;
 		r->idle_wait_class[cls] += ic->wait_ns;
 	}

@@ -4,36 +4,88 @@
 
 #include "wakeup.h"
 
+/*
+ * A task's record: 128 bytes on a 64-byte boundary. Line 0 holds the state every event of
+ * the task reads (what it is, where it runs, its pending wakeup); line 1 its counters. Its
+ * name and the idle CPUs at its wakeup live in arrays of their own (wakeup.comm, idle_at):
+ * written rarely, or read once per wakeup.
+ */
 struct wk_task {
-	struct task_stat st;
+	/* line 0 */
+	int32_t tid;
 	bool tracked;
 	bool running;
-	bool exited;
-	bool retired;		/* a free slot: the task exited and left the table */
+	bool pending;		/* a wakeup waits for its switch-in */
+	bool placed;		/* its target CPU is known and counted */
 	int32_t cpu;		/* last CPU known (ran or placed), -1 unknown */
-	uint64_t on_cpu_since;
-	/* the wakeup waiting for its switch-in */
-	bool pending;
-	bool placed;		/* target CPU known and counted */
-	uint64_t wake_ns;
 	int32_t waker_tid;
 	int32_t waker_cpu;
 	int32_t prev_cpu;
 	int32_t target_cpu;
 	int pair;		/* index of the pair, -1 none */
-	bool affinity_read;	/* allowed was asked for */
-	uint64_t affinity_at;	/* when (trace time) */
+	uint64_t on_cpu_since;
+	uint64_t wake_ns;
 	uint64_t *allowed;	/* its affinity mask, NULL: every CPU */
-	uint64_t *idle_at_wake;	/* the CPUs idle at the pending wakeup */
-};
+	uint8_t wake_class;	/* placed, waker CPU known: class of waker CPU -> target */
+	bool exited;
+	bool retired;		/* a free slot: the task exited and left the table */
+	bool affinity_read;	/* allowed was asked for */
+	int32_t pid;
+	/* line 1 */
+	struct wk_counts {
+		uint64_t wakeups, migrations, voluntary, involuntary, run_ns, delays,
+			delay_sum_ns;
+	} n;
+	uint64_t affinity_at;	/* when allowed was asked for (trace time) */
+} __attribute__((aligned(64)));
+
+_Static_assert(sizeof(struct wk_task) == 128, "a task record is two cache lines");
+
+/* The idle CPUs at t's pending wakeup (idle.nwords words). */
+static inline uint64_t *wk_idle_at(const struct wakeup *w, const struct wk_task *t)
+{
+	return w->idle_at + (size_t)(t - w->tasks) * (size_t)w->idle.nwords;
+}
+
+/* The row of the task table for t, named comm. */
+void wk_task_stat(const struct wk_task *t, const char *comm, struct task_stat *st);
 
 static inline bool valid_cpu(const struct wakeup *w, int32_t cpu)
 {
 	return cpu >= 0 && cpu < w->r.ncpus;
 }
 
-/* cpu's busy, idle and traced time up to now, from its current task since its last switch. */
-void wk_account_cpu(struct wakeup *w, int32_t cpu, uint64_t now);
+/* tid's entry, or NULL. */
+static inline struct wk_task *task_find(const struct wakeup *w, int32_t tid)
+{
+	int32_t i = tidmap_get(&w->task_idx, tid);
+
+	return i >= 0 ? &w->tasks[i] : NULL;
+}
+
+/* cpu's busy, idle and traced time up to now, from its current task since its last switch
+ * (inline: twice per switch). */
+static inline void wk_account_cpu(struct wakeup *w, int32_t cpu, uint64_t now)
+{
+	struct cpu_stat *cs = &w->r.cpu[cpu];
+	uint64_t since = w->cpu_since[cpu];
+	int32_t curr = w->cpu_curr[cpu];
+
+	if (since && now > since && curr >= 0) {
+		uint64_t d = now - since;
+		struct wk_task *t;
+
+		if (curr == 0) {
+			cs->idle_ns += d;
+		} else {
+			cs->busy_ns += d;
+			t = task_find(w, curr);
+			if (t && t->tracked)
+				cs->tracked_ns += d;
+		}
+	}
+	w->cpu_since[cpu] = now;
+}
 /* Ask for t's affinity mask now, at trace time now (a task gone keeps what it had). */
 void wk_read_affinity(struct wakeup *w, struct wk_task *t, uint64_t now);
 /* At a wakeup of t, at now: its affinity (first time) and the CPUs idle now. */

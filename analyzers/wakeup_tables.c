@@ -10,13 +10,13 @@
 #include "wakeup.h"
 #include "wakeup_int.h"
 
-/* n elements of size sz into *dst (grown to *cap), from src. */
+/* n elements of size sz into *dst (grown to *cap; cache-line aligned, as tasks are), from src. */
 static void copy_into(void **dst, int *cap, const void *src, int n, size_t sz)
 {
 	if (n > *cap) {
 		*cap = n + n / 4 + 16;
 		free(*dst);
-		*dst = xcalloc((size_t)*cap, sz);
+		*dst = xaligned_alloc(64, (size_t)*cap * sz);
 	}
 	if (n)
 		memcpy(*dst, src, (size_t)n * sz);
@@ -30,6 +30,7 @@ void wakeup_freeze(struct wakeup *w, struct wakeup_frozen *f)
 	for (int c = 0; c < r->ncpus; c++)
 		wk_account_cpu(w, c, r->last_ns); /* the CPUs' busy and idle time up to now */
 	copy_into((void **)&f->tasks, &f->cap_tasks, w->tasks, w->ntasks, sizeof(*w->tasks));
+	copy_into((void **)&f->comm, &f->cap_comm, w->comm, w->ntasks, sizeof(*w->comm));
 	f->ntasks = w->ntasks;
 	copy_into((void **)&f->retired, &f->cap_retired, w->retired.h, w->retired.n,
 		  sizeof(*f->retired));
@@ -64,15 +65,15 @@ void wakeup_frozen_tables(const struct wakeup_frozen *f, struct sched_results *r
 
 		if (t->retired)
 			continue;
-		if (t->st.comm[0])
-			u64map_put(&idx, (uint64_t)(uint32_t)t->st.tid, (uint32_t)i);
+		if (f->comm[i][0])
+			u64map_put(&idx, (uint64_t)(uint32_t)t->tid, (uint32_t)i);
 		if (!t->tracked)
 			continue;
 		if (f->max_tasks && n >= f->max_tasks) {
 			r->tasks_dropped++; /* the table is full: first come, as in the kernel's */
 			continue;
 		}
-		r->tasks[n] = t->st;
+		wk_task_stat(t, f->comm[i], &r->tasks[n]);
 		if (t->running && f->last_ns > t->on_cpu_since) /* running: up to the last event */
 			r->tasks[n].run_ns += f->last_ns - t->on_cpu_since;
 		n++;
@@ -99,9 +100,9 @@ void wakeup_frozen_tables(const struct wakeup_frozen *f, struct sched_results *r
 		a = u64map_get(&idx, (uint64_t)(uint32_t)p->waker_tid);
 		b = u64map_get(&idx, (uint64_t)(uint32_t)p->wakee_tid);
 		if (a)
-			memcpy(p->waker_comm, f->tasks[*a].st.comm, TASK_COMM_LEN);
+			memcpy(p->waker_comm, f->comm[*a], TASK_COMM_LEN);
 		if (b)
-			memcpy(p->wakee_comm, f->tasks[*b].st.comm, TASK_COMM_LEN);
+			memcpy(p->wakee_comm, f->comm[*b], TASK_COMM_LEN);
 		p->count = f->pcount[i];
 		p->over = f->perr[i];
 	}
@@ -116,6 +117,7 @@ void wakeup_frozen_tables(const struct wakeup_frozen *f, struct sched_results *r
 void wakeup_frozen_release(struct wakeup_frozen *f)
 {
 	free(f->tasks);
+	free(f->comm);
 	free(f->retired);
 	free(f->pairs);
 	free(f->pcount);

@@ -24,10 +24,12 @@ uint32_t *u64map_get(const struct u64map *m, uint64_t key)
 	if (!m->cap)
 		return NULL;
 	for (size_t i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
-		if (!m->used[i])
+		struct u64map_entry *e = &m->e[i];
+
+		if (!e->used)
 			return NULL;
-		if (m->keys[i] == key)
-			return &m->vals[i];
+		if (e->key == key)
+			return &e->val;
 	}
 }
 
@@ -36,13 +38,11 @@ static void grow(struct u64map *m)
 	struct u64map old = *m;
 
 	m->cap = old.cap ? old.cap * 2 : 64;
-	m->keys = xcalloc(m->cap, sizeof(*m->keys));
-	m->vals = xcalloc(m->cap, sizeof(*m->vals));
-	m->used = xcalloc(m->cap, 1);
+	m->e = xcalloc(m->cap, sizeof(*m->e));
 	m->n = 0;
 	for (size_t i = 0; i < old.cap; i++)
-		if (old.used[i])
-			u64map_put(m, old.keys[i], old.vals[i]);
+		if (old.e[i].used)
+			u64map_put(m, old.e[i].key, old.e[i].val);
 	u64map_release(&old);
 }
 
@@ -52,15 +52,13 @@ void u64map_put(struct u64map *m, uint64_t key, uint32_t val)
 
 	if ((m->n + 1) * 2 > m->cap)
 		grow(m);
-	for (i = slot_of(key, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1)) {
-		if (m->keys[i] == key) {
-			m->vals[i] = val;
+	for (i = slot_of(key, m->cap); m->e[i].used; i = (i + 1) & (m->cap - 1)) {
+		if (m->e[i].key == key) {
+			m->e[i].val = val;
 			return;
 		}
 	}
-	m->used[i] = 1;
-	m->keys[i] = key;
-	m->vals[i] = val;
+	m->e[i] = (struct u64map_entry){ key, val, 1 };
 	m->n++;
 }
 
@@ -71,24 +69,22 @@ bool u64map_del(struct u64map *m, uint64_t key)
 	if (!m->cap)
 		return false;
 	for (i = slot_of(key, m->cap);; i = (i + 1) & mask) {
-		if (!m->used[i])
+		if (!m->e[i].used)
 			return false;
-		if (m->keys[i] == key)
+		if (m->e[i].key == key)
 			break;
 	}
-	m->used[i] = 0;
+	m->e[i].used = 0;
 	m->n--;
 	/* pull back every later key of the run whose home is not between the hole and it */
-	for (j = (i + 1) & mask; m->used[j]; j = (j + 1) & mask) {
-		size_t home = slot_of(m->keys[j], m->cap);
+	for (j = (i + 1) & mask; m->e[j].used; j = (j + 1) & mask) {
+		size_t home = slot_of(m->e[j].key, m->cap);
 		bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
 
 		if (stays)
 			continue;
-		m->keys[i] = m->keys[j];
-		m->vals[i] = m->vals[j];
-		m->used[i] = 1;
-		m->used[j] = 0;
+		m->e[i] = m->e[j];
+		m->e[j].used = 0;
 		i = j;
 	}
 	return true;
@@ -96,8 +92,6 @@ bool u64map_del(struct u64map *m, uint64_t key)
 
 void u64map_release(struct u64map *m)
 {
-	free(m->keys);
-	free(m->vals);
-	free(m->used);
+	free(m->e);
 	memset(m, 0, sizeof(*m));
 }

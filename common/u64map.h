@@ -6,10 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* One entry per slot: a probe reads one cache line, not a key, a value and a flag apart. */
+struct u64map_entry {
+	uint64_t key;
+	uint32_t val;
+	uint32_t used;
+};
+
 struct u64map {
-	uint64_t *keys;
-	uint32_t *vals;
-	uint8_t *used;
+	struct u64map_entry *e;
 	size_t cap;	/* power of two */
 	size_t n;
 };

@@ -54,6 +54,16 @@ void *xmalloc(size_t size)
 	return p;
 }
 
+void *xaligned_alloc(size_t align, size_t size)
+{
+	size_t n = (size + align - 1) / align * align;
+	void *p = aligned_alloc(align, n ? n : align);
+
+	if (!p)
+		oom(size);
+	return p;
+}
+
 void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);

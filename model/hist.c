@@ -8,16 +8,6 @@ void hist_init(struct hist *h)
 	memset(h, 0, sizeof(*h));
 }
 
-int hist_index(uint64_t v)
-{
-	int p;
-
-	if (v < HIST_SUB)
-		return (int)v;
-	p = 63 - __builtin_clzll(v);
-	return (p - HIST_SUB_BITS + 1) * HIST_SUB + (int)((v >> (p - HIST_SUB_BITS)) & (HIST_SUB - 1));
-}
-
 uint64_t hist_bucket_low(int idx)
 {
 	int p, sub;
@@ -27,17 +17,6 @@ uint64_t hist_bucket_low(int idx)
 	p = idx / HIST_SUB + HIST_SUB_BITS - 1;
 	sub = idx % HIST_SUB;
 	return (uint64_t)(HIST_SUB + sub) << (p - HIST_SUB_BITS);
-}
-
-void hist_add(struct hist *h, uint64_t v)
-{
-	if (h->count == 0 || v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	h->count++;
-	h->sum += (double)v;
-	h->b[hist_index(v)]++;
 }
 
 /* The smallest and largest value, with count values added (before count grows). */

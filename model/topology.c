@@ -83,25 +83,6 @@ void topology_release(struct topology *t)
 	memset(t, 0, sizeof(*t));
 }
 
-enum locality topology_class(const struct topology *t, int a, int b)
-{
-	const struct cpu_topo *x, *y;
-
-	if (a == b)
-		return LOC_SAME_CPU;
-	if (a < 0 || b < 0 || a >= t->ncpus || b >= t->ncpus)
-		return LOC_REMOTE;
-	x = &t->cpu[a];
-	y = &t->cpu[b];
-	if (x->core == y->core)
-		return LOC_SMT;
-	if (t->llc_known && x->llc >= 0 && x->llc == y->llc)
-		return LOC_LLC;
-	if (x->node == y->node)
-		return LOC_NODE;
-	return LOC_REMOTE;
-}
-
 int topology_group(const struct topology *t, int cpu, enum locality level)
 {
 	if (cpu < 0 || cpu >= t->ncpus)

@@ -39,8 +39,26 @@ struct topology {
 
 void topology_release(struct topology *t);
 
-/* The class of a CPU pair; CPUs outside the topology count as remote. */
-enum locality topology_class(const struct topology *t, int a, int b);
+/* The class of a CPU pair; CPUs outside the topology count as remote (inline: the
+ * analyzers ask it for every wakeup). */
+static inline enum locality topology_class(const struct topology *t, int a, int b)
+{
+	const struct cpu_topo *x, *y;
+
+	if (a == b)
+		return LOC_SAME_CPU;
+	if (a < 0 || b < 0 || a >= t->ncpus || b >= t->ncpus)
+		return LOC_REMOTE;
+	x = &t->cpu[a];
+	y = &t->cpu[b];
+	if (x->core == y->core)
+		return LOC_SMT;
+	if (t->llc_known && x->llc >= 0 && x->llc == y->llc)
+		return LOC_LLC;
+	if (x->node == y->node)
+		return LOC_NODE;
+	return LOC_REMOTE;
+}
 
 /* Short names: "same_cpu", "smt", "llc", "node", "remote" (the JSON keys). */
 const char *locality_name(enum locality c);
