@@ -42,6 +42,23 @@ void idle_init(struct idle_track *it, const struct topology *t)
 			if (ga >= 0)
 				set_bit(it->near[k] + (size_t)first * (size_t)it->nwords, a, true);
 		}
+		it->wlo[k] = xcalloc((size_t)n + 1, sizeof(int));
+		it->whi[k] = xcalloc((size_t)n + 1, sizeof(int));
+		for (int a = 0; a < n; a++) {
+			const uint64_t *near = it->near[k] +
+					       (size_t)(it->leader[k][a] < 0 ? 0 : it->leader[k][a]) *
+						       (size_t)it->nwords;
+
+			it->wlo[k][a] = it->nwords;
+			it->whi[k][a] = -1;
+			for (int w = 0; w < it->nwords && it->leader[k][a] >= 0; w++) {
+				if (!near[w])
+					continue;
+				if (it->wlo[k][a] > w)
+					it->wlo[k][a] = w;
+				it->whi[k][a] = w;
+			}
+		}
 	}
 }
 
@@ -54,6 +71,8 @@ void idle_release(struct idle_track *it)
 	for (int k = 0; k < 3; k++) {
 		free(it->near[k]);
 		free(it->leader[k]);
+		free(it->wlo[k]);
+		free(it->whi[k]);
 	}
 	memset(it, 0, sizeof(*it));
 }
@@ -80,24 +99,21 @@ struct idle_check idle_check(const struct idle_track *it, int target, const uint
 			     const uint64_t *at_wake, uint64_t wake, uint64_t run)
 {
 	struct idle_check r = { IDLE_NONE, LOC_REMOTE, 0 };
-	bool any = false, some = false;
-	int nw = it->nwords;
+	uint64_t any = 0, some = 0, tbit;
+	int nw = it->nwords, tw;
 
 	if (target < 0 || target >= it->ncpus || !it->known[target])
 		return r;
 	/* the target was idle at the wakeup (and stayed so until now, or left it now) */
 	if (it->from[target] <= wake && (BIT(it->idle, target) || it->to[target] >= run))
 		return r;
-	for (int w = 0; w < nw; w++) {
-		uint64_t cand = (it->idle[w] | at_wake[w]) & ~(w == target / 64 ?
-								1ull << (target % 64) : 0);
+	tw = target / 64;
+	tbit = 1ull << (target % 64);
+	for (int w = 0; w < nw; w++) { /* idle CPUs but the target; of them, allowed ones */
+		uint64_t cand = (it->idle[w] | at_wake[w]) & ~(w == tw ? tbit : 0);
 
-		if (!cand)
-			continue;
-		any = true;
-		if (allowed)
-			cand &= allowed[w];
-		some |= cand != 0;
+		any |= cand;
+		some |= allowed ? cand & allowed[w] : cand;
 	}
 	if (!any)
 		return r;
@@ -112,10 +128,9 @@ struct idle_check idle_check(const struct idle_track *it, int target, const uint
 		if (it->leader[k][target] < 0)
 			continue;
 		near = it->near[k] + (size_t)it->leader[k][target] * (size_t)nw;
-		for (int w = 0; w < nw; w++) {
+		for (int w = it->wlo[k][target]; w <= it->whi[k][target]; w++) {
 			uint64_t cand = (it->idle[w] | at_wake[w]) & near[w] &
-					(allowed ? allowed[w] : ~0ull) &
-					~(w == target / 64 ? 1ull << (target % 64) : 0);
+					(allowed ? allowed[w] : ~0ull) & ~(w == tw ? tbit : 0);
 
 			if (cand) {
 				r.closest = k == 0 ? LOC_SMT : k == 1 ? LOC_LLC : LOC_NODE;

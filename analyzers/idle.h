@@ -25,6 +25,8 @@ struct idle_track {
 	uint64_t *from, *to;		/* per CPU: start and end of its last idle period */
 	uint64_t *near[3];		/* masks of the cores, LLCs, nodes: in their first CPU's row */
 	int *leader[3];			/* per CPU: that first CPU of its core, LLC, node (-1) */
+	int *wlo[3], *whi[3];		/* per CPU: the words its core's, LLC's, node's mask
+					 * has bits in, first and last */
 	bool *known;			/* per CPU: its state was seen */
 };
 

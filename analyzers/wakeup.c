@@ -42,14 +42,20 @@ static bool excluded(const struct wakeup *w, int32_t tid)
 static void grow_tasks(struct wakeup *w, int cap)
 {
 	struct wk_task *t = xaligned_alloc(64, (size_t)cap * sizeof(*t));
+	uint64_t *idle_at;
 
 	if (w->ntasks)
 		memcpy(t, w->tasks, (size_t)w->ntasks * sizeof(*t));
 	free(w->tasks);
 	w->tasks = t;
 	w->comm = xrealloc(w->comm, (size_t)cap * sizeof(*w->comm));
-	w->idle_at = xrealloc(w->idle_at, (size_t)cap * ((size_t)w->idle.nwords + 1) *
-					  sizeof(uint64_t));
+	/* each task's mask on its own cache lines when it is a line (512 CPUs) or more */
+	idle_at = xaligned_alloc(64, ((size_t)cap * (size_t)w->idle.nwords + 1) * sizeof(uint64_t));
+	if (w->ntasks)
+		memcpy(idle_at, w->idle_at,
+		       (size_t)w->ntasks * (size_t)w->idle.nwords * sizeof(uint64_t));
+	free(w->idle_at);
+	w->idle_at = idle_at;
 	w->cap_tasks = cap;
 }
 
@@ -73,7 +79,7 @@ static struct wk_task *task_new(struct wakeup *w, int32_t tid)
 	t->cpu = -1;
 	t->pair = -1;
 	t->tracked = w->cfg.system_wide && !excluded(w, tid);
-	w->comm[i][0] = '\0';
+	memset(w->comm[i], 0, TASK_COMM_LEN);
 	tidmap_put(&w->task_idx, tid, i);
 	return t;
 }
@@ -183,7 +189,8 @@ static int pair_count(struct wakeup *w, const struct wk_task *waker_task, int32_
 		      const struct wk_task *wakee)
 {
 	bool fresh;
-	int s = topk_add(&w->pairk, pair_key(waker_tid, wakee->tid), 1, &fresh);
+	/* the wakee's last pair first: the same waker again (ping-pong) needs no hash */
+	int s = topk_add_hint(&w->pairk, wakee->pair, pair_key(waker_tid, wakee->tid), 1, &fresh);
 	struct pair_stat *p;
 
 	if (s >= w->cap_pairs) {
@@ -222,7 +229,7 @@ static void place(struct wakeup *w, struct wk_task *t, int32_t target)
 		r->wake_matrix[(size_t)t->waker_cpu * (size_t)r->ncpus + (size_t)target]++;
 		r->by_class[cls]++;
 		r->cpu[t->waker_cpu].wakeups_from++;
-		if (t->pair >= 0 && w->pairk.key[t->pair] == pair_key(t->waker_tid, t->tid))
+		if (t->pair >= 0 && w->pairk.slot[t->pair].key == pair_key(t->waker_tid, t->tid))
 			w->pairs[t->pair].by_class[cls]++; /* unless the slot went to another pair */
 	}
 	if (valid_cpu(w, t->prev_cpu)) {

@@ -52,7 +52,7 @@ void wk_task_stat(const struct wk_task *t, const char *comm, struct task_stat *s
 
 static inline bool valid_cpu(const struct wakeup *w, int32_t cpu)
 {
-	return cpu >= 0 && cpu < w->r.ncpus;
+	return (uint32_t)cpu < (uint32_t)w->r.ncpus; /* negative ones wrap above */
 }
 
 /* tid's entry, or NULL. */

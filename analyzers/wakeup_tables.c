@@ -39,9 +39,7 @@ void wakeup_freeze(struct wakeup *w, struct wakeup_frozen *f)
 	cap = f->cap_pairs;
 	copy_into((void **)&f->pairs, &cap, w->pairs, w->pairk.n, sizeof(*w->pairs));
 	cap = f->cap_pairs;
-	copy_into((void **)&f->pcount, &cap, w->pairk.count, w->pairk.n, sizeof(uint64_t));
-	cap = f->cap_pairs;
-	copy_into((void **)&f->perr, &cap, w->pairk.err, w->pairk.n, sizeof(uint64_t));
+	copy_into((void **)&f->pslot, &cap, w->pairk.slot, w->pairk.n, sizeof(*w->pairk.slot));
 	f->cap_pairs = cap;
 	f->npairs = w->pairk.n;
 	f->pairs_kept = w->pairk.cap;
@@ -103,8 +101,8 @@ void wakeup_frozen_tables(const struct wakeup_frozen *f, struct sched_results *r
 			memcpy(p->waker_comm, f->comm[*a], TASK_COMM_LEN);
 		if (b)
 			memcpy(p->wakee_comm, f->comm[*b], TASK_COMM_LEN);
-		p->count = f->pcount[i];
-		p->over = f->perr[i];
+		p->count = f->pslot[i].count;
+		p->over = f->pslot[i].err;
 	}
 	r->npairs = f->npairs;
 	r->pairs_kept = f->pairs_kept;
@@ -120,7 +118,6 @@ void wakeup_frozen_release(struct wakeup_frozen *f)
 	free(f->comm);
 	free(f->retired);
 	free(f->pairs);
-	free(f->pcount);
-	free(f->perr);
+	free(f->pslot);
 	memset(f, 0, sizeof(*f));
 }

@@ -107,6 +107,7 @@ static void cycle(struct gen *g)
 		memset(e, 0, sizeof(*e));
 		e->time_ns = g->t + 1;
 		e->cpu = wcpu;
+		e->pid = e->tid = waker; /* set_task_cpu in try_to_wake_up: the waker's context */
 		e->type = EV_MIGRATE;
 		e->mig.pid = wakee;
 		e->mig.orig_cpu = prev;
@@ -303,6 +304,7 @@ int main(int argc, char **argv)
 	struct topology topo;
 	struct wakeup_cfg cfg = { 0 };
 	struct wakeup w;
+	static struct wakeup_batch batch;
 	static struct gen g = { 88172645463325252ull, 1000, 0, 0, NULL, NULL, { { 0 } }, 0, { 0 } };
 	int bad;
 	struct rusage ru;
@@ -343,12 +345,13 @@ int main(int argc, char **argv)
 	cfg.waking_source = true;
 	wakeup_init(&w, &cfg);
 	t0 = cpu_s();
-	while (n < want) {
+	while (n < want) { /* in batches, as the sources feed it */
 		cycle(&g);
 		for (int i = 0; i < g.nev; i++)
-			wakeup_add(&w, &g.ev[i]);
+			wakeup_batch_add(&w, &batch, &g.ev[i]);
 		n += g.nev;
 	}
+	wakeup_batch_flush(&w, &batch);
 	if (churn) {
 		double half = 0;
 

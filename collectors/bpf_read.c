@@ -175,8 +175,8 @@ static void read_pairs(struct bpf_sched *b, struct sched_results *r)
 		s->wakee_comm[TASK_COMM_LEN - 1] = '\0';
 		memcpy(s->waker_comm, p->v.waker_comm, TASK_COMM_LEN);
 		s->waker_comm[TASK_COMM_LEN - 1] = '\0';
-		s->count = b->pairk.count[i];
-		s->over = b->pairk.err[i];
+		s->count = b->pairk.slot[i].count;
+		s->over = b->pairk.slot[i].err;
 		for (int c = 0; c < LOC_NR; c++)
 			s->by_class[c] = p->v.by_class[c];
 	}

@@ -13,19 +13,10 @@ void topk_init(struct topk *t, int cap)
 	memset(t, 0, sizeof(*t));
 	t->cap = cap > 0 ? cap : 1;
 	n = (size_t)t->cap;
-	t->key = xcalloc(n, sizeof(*t->key));
-	t->count = xcalloc(n, sizeof(*t->count));
-	t->err = xcalloc(n, sizeof(*t->err));
-	t->bucket = xcalloc(n, sizeof(int));
-	t->sprev = xcalloc(n, sizeof(int));
-	t->snext = xcalloc(n, sizeof(int));
-	/* at most one bucket per slot, and one more while a slot moves */
-	t->bval = xcalloc(n + 1, sizeof(*t->bval));
-	t->bhead = xcalloc(n + 1, sizeof(int));
-	t->bprev = xcalloc(n + 1, sizeof(int));
-	t->bnext = xcalloc(n + 1, sizeof(int));
+	t->slot = xcalloc(n, sizeof(*t->slot));
+	t->b = xcalloc(n + 1, sizeof(*t->b));
 	for (size_t b = 0; b <= n; b++)
-		t->bnext[b] = b < n ? (int)b + 1 : -1;
+		t->b[b].next = b < n ? (int)b + 1 : -1;
 	t->bfree = 0;
 	t->bmin = -1;
 	u64map_init(&t->idx);
@@ -33,16 +24,8 @@ void topk_init(struct topk *t, int cap)
 
 void topk_release(struct topk *t)
 {
-	free(t->key);
-	free(t->count);
-	free(t->err);
-	free(t->bucket);
-	free(t->sprev);
-	free(t->snext);
-	free(t->bval);
-	free(t->bhead);
-	free(t->bprev);
-	free(t->bnext);
+	free(t->slot);
+	free(t->b);
 	u64map_release(&t->idx);
 	memset(t, 0, sizeof(*t));
 }
@@ -51,72 +34,77 @@ void topk_release(struct topk *t)
 static int bucket_new(struct topk *t, uint64_t v, int a, int b)
 {
 	int n = t->bfree;
+	struct topk_bucket *nb = &t->b[n];
 
-	t->bfree = t->bnext[n];
-	t->bval[n] = v;
-	t->bhead[n] = -1;
-	t->bprev[n] = a;
-	t->bnext[n] = b;
+	t->bfree = nb->next;
+	nb->val = v;
+	nb->head = -1;
+	nb->prev = a;
+	nb->next = b;
 	if (a >= 0)
-		t->bnext[a] = n;
+		t->b[a].next = n;
 	else
 		t->bmin = n;
 	if (b >= 0)
-		t->bprev[b] = n;
+		t->b[b].prev = n;
 	return n;
 }
 
 static void bucket_free(struct topk *t, int b)
 {
-	if (t->bprev[b] >= 0)
-		t->bnext[t->bprev[b]] = t->bnext[b];
+	struct topk_bucket *fb = &t->b[b];
+
+	if (fb->prev >= 0)
+		t->b[fb->prev].next = fb->next;
 	else
-		t->bmin = t->bnext[b];
-	if (t->bnext[b] >= 0)
-		t->bprev[t->bnext[b]] = t->bprev[b];
-	t->bnext[b] = t->bfree;
+		t->bmin = fb->next;
+	if (fb->next >= 0)
+		t->b[fb->next].prev = fb->prev;
+	fb->next = t->bfree;
 	t->bfree = b;
 }
 
 static void attach(struct topk *t, int s, int b)
 {
-	t->bucket[s] = b;
-	t->sprev[s] = -1;
-	t->snext[s] = t->bhead[b];
-	if (t->bhead[b] >= 0)
-		t->sprev[t->bhead[b]] = s;
-	t->bhead[b] = s;
+	struct topk_slot *sl = &t->slot[s];
+
+	sl->bucket = b;
+	sl->prev = -1;
+	sl->next = t->b[b].head;
+	if (sl->next >= 0)
+		t->slot[sl->next].prev = s;
+	t->b[b].head = s;
 }
 
 static void detach(struct topk *t, int s)
 {
-	int b = t->bucket[s];
+	struct topk_slot *sl = &t->slot[s];
 
-	if (t->sprev[s] >= 0)
-		t->snext[t->sprev[s]] = t->snext[s];
+	if (sl->prev >= 0)
+		t->slot[sl->prev].next = sl->next;
 	else
-		t->bhead[b] = t->snext[s];
-	if (t->snext[s] >= 0)
-		t->sprev[t->snext[s]] = t->sprev[s];
+		t->b[sl->bucket].head = sl->next;
+	if (sl->next >= 0)
+		t->slot[sl->next].prev = sl->prev;
 }
 
 /* Slot s (in bucket from, or in none: -1) to the bucket of count v, found from from onwards. */
 static void place(struct topk *t, int s, int from, uint64_t v)
 {
-	int a = from, b = from >= 0 ? t->bnext[from] : t->bmin, to;
+	int a = from, b = from >= 0 ? t->b[from].next : t->bmin, to;
 
-	while (b >= 0 && t->bval[b] < v) { /* one step for an increment of one */
+	while (b >= 0 && t->b[b].val < v) { /* one step for an increment of one */
 		a = b;
-		b = t->bnext[b];
+		b = t->b[b].next;
 	}
-	to = b >= 0 && t->bval[b] == v ? b : bucket_new(t, v, a, b);
+	to = b >= 0 && t->b[b].val == v ? b : bucket_new(t, v, a, b);
 	if (from >= 0) {
 		detach(t, s);
-		if (t->bhead[from] < 0)
+		if (t->b[from].head < 0)
 			bucket_free(t, from);
 	}
 	attach(t, s, to);
-	t->count[s] = v;
+	t->slot[s].count = v;
 }
 
 int topk_find(const struct topk *t, uint64_t key)
@@ -126,37 +114,45 @@ int topk_find(const struct topk *t, uint64_t key)
 	return s ? (int)*s - 1 : -1;
 }
 
-int topk_add(struct topk *t, uint64_t key, uint64_t inc, bool *fresh)
+int topk_add_hint(struct topk *t, int hint, uint64_t key, uint64_t inc, bool *fresh)
 {
-	int s = topk_find(t, key);
+	int s = hint >= 0 && hint < t->n && t->slot[hint].key == key ? hint : topk_find(t, key);
 
 	t->total += inc;
 	*fresh = s < 0;
 	if (s >= 0) {
 		if (inc)
-			place(t, s, t->bucket[s], t->count[s] + inc);
+			place(t, s, t->slot[s].bucket, t->slot[s].count + inc);
 		return s;
 	}
 	if (t->n < t->cap) {
 		s = t->n++;
-		t->key[s] = key;
-		t->err[s] = 0;
+		t->slot[s].key = key;
+		t->slot[s].err = 0;
 		place(t, s, -1, inc);
 	} else {
-		s = t->bhead[t->bmin]; /* a slot of the smallest count: its key goes, the newcomer
-					* inherits the count */
-		u64map_del(&t->idx, t->key[s]);
+		struct topk_slot *sl;
+
+		s = t->b[t->bmin].head; /* a slot of the smallest count: its key goes, the
+					 * newcomer inherits the count */
+		sl = &t->slot[s];
+		u64map_del(&t->idx, sl->key);
 		t->evicted++;
-		t->key[s] = key;
-		t->err[s] = t->count[s];
+		sl->key = key;
+		sl->err = sl->count;
 		if (inc)
-			place(t, s, t->bucket[s], t->count[s] + inc);
+			place(t, s, sl->bucket, sl->count + inc);
 	}
 	u64map_put(&t->idx, key, (uint32_t)s + 1);
 	return s;
 }
 
+int topk_add(struct topk *t, uint64_t key, uint64_t inc, bool *fresh)
+{
+	return topk_add_hint(t, -1, key, inc, fresh);
+}
+
 uint64_t topk_bound(const struct topk *t)
 {
-	return t->evicted && t->bmin >= 0 ? t->bval[t->bmin] : 0;
+	return t->evicted && t->bmin >= 0 ? t->b[t->bmin].val : 0;
 }

@@ -17,18 +17,27 @@
 
 #include "u64map.h"
 
+/* A slot: one cache line holds what an increment of it reads and writes. */
+struct topk_slot {
+	uint64_t key;
+	uint64_t count;		/* an upper bound of the key's true count */
+	uint64_t err;		/* count - err is a lower bound */
+	int bucket;		/* its bucket */
+	int prev, next;		/* its neighbours in the bucket (-1) */
+};
+
+struct topk_bucket {
+	uint64_t val;		/* the count of its slots */
+	int head;		/* its first slot */
+	int prev, next;		/* the buckets of smaller, larger counts (-1) */
+};
+
 struct topk {
 	int cap, n;		/* slots, and slots in use */
-	uint64_t *key;		/* per slot */
-	uint64_t *count;	/* per slot: an upper bound of the key's true count */
-	uint64_t *err;		/* per slot: count - err is a lower bound */
-	int *bucket;		/* per slot: its bucket */
-	int *sprev, *snext;	/* per slot: its neighbours in the bucket (-1) */
-	uint64_t *bval;		/* per bucket: the count of its slots */
-	int *bhead;		/* per bucket: its first slot */
-	int *bprev, *bnext;	/* per bucket: the buckets of smaller, larger counts (-1) */
+	struct topk_slot *slot;
+	struct topk_bucket *b;	/* at most one per slot, and one more while a slot moves */
 	int bmin;		/* the bucket of the smallest count, -1 when empty */
-	int bfree;		/* unused buckets, chained through bnext */
+	int bfree;		/* unused buckets, chained through next */
 	struct u64map idx;	/* key -> slot + 1 */
 	uint64_t total;		/* N */
 	uint64_t evicted;	/* keys that lost their slot */
@@ -41,6 +50,8 @@ void topk_release(struct topk *t);
  * key (new, or taken from an evicted key: the caller resets what it keeps per slot).
  */
 int topk_add(struct topk *t, uint64_t key, uint64_t inc, bool *fresh);
+/* The same, where hint is the slot key likely holds (or -1): no hash lookup when it does. */
+int topk_add_hint(struct topk *t, int hint, uint64_t key, uint64_t inc, bool *fresh);
 /* key's slot, or -1. */
 int topk_find(const struct topk *t, uint64_t key);
 /* The largest possible overcount of any slot: the smallest count once a key was evicted, else 0. */

@@ -6,12 +6,12 @@
 
 #include "util.h"
 
-static size_t slot_of(uint64_t key, size_t cap)
+static uint32_t hash_of(uint64_t key)
 {
 	key ^= key >> 33;
 	key *= 0xff51afd7ed558ccdull;
 	key ^= key >> 33;
-	return (size_t)key & (cap - 1);
+	return (uint32_t)key | 0x80000000u;
 }
 
 void u64map_init(struct u64map *m)
@@ -23,7 +23,7 @@ uint32_t *u64map_get(const struct u64map *m, uint64_t key)
 {
 	if (!m->cap)
 		return NULL;
-	for (size_t i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+	for (size_t i = hash_of(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
 		struct u64map_entry *e = &m->e[i];
 
 		if (!e->used)
@@ -48,17 +48,18 @@ static void grow(struct u64map *m)
 
 void u64map_put(struct u64map *m, uint64_t key, uint32_t val)
 {
+	uint32_t h = hash_of(key);
 	size_t i;
 
 	if ((m->n + 1) * 2 > m->cap)
 		grow(m);
-	for (i = slot_of(key, m->cap); m->e[i].used; i = (i + 1) & (m->cap - 1)) {
+	for (i = h & (m->cap - 1); m->e[i].used; i = (i + 1) & (m->cap - 1)) {
 		if (m->e[i].key == key) {
 			m->e[i].val = val;
 			return;
 		}
 	}
-	m->e[i] = (struct u64map_entry){ key, val, 1 };
+	m->e[i] = (struct u64map_entry){ key, val, h };
 	m->n++;
 }
 
@@ -68,7 +69,7 @@ bool u64map_del(struct u64map *m, uint64_t key)
 
 	if (!m->cap)
 		return false;
-	for (i = slot_of(key, m->cap);; i = (i + 1) & mask) {
+	for (i = hash_of(key) & mask;; i = (i + 1) & mask) {
 		if (!m->e[i].used)
 			return false;
 		if (m->e[i].key == key)
@@ -78,7 +79,7 @@ bool u64map_del(struct u64map *m, uint64_t key)
 	m->n--;
 	/* pull back every later key of the run whose home is not between the hole and it */
 	for (j = (i + 1) & mask; m->e[j].used; j = (j + 1) & mask) {
-		size_t home = slot_of(m->e[j].key, m->cap);
+		size_t home = m->e[j].used & mask;
 		bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
 
 		if (stays)
@@ -94,4 +95,10 @@ void u64map_release(struct u64map *m)
 {
 	free(m->e);
 	memset(m, 0, sizeof(*m));
+}
+
+void u64map_prefetch(const struct u64map *m, uint64_t key)
+{
+	if (m->cap)
+		__builtin_prefetch(&m->e[hash_of(key) & (m->cap - 1)]);
 }

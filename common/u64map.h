@@ -10,7 +10,8 @@
 struct u64map_entry {
 	uint64_t key;
 	uint32_t val;
-	uint32_t used;
+	uint32_t used;	/* 0: free; else the key's hash, low 31 bits, with bit 31 set (its home
+			 * slot without hashing again, for maps up to 2^31 slots) */
 };
 
 struct u64map {
@@ -27,5 +28,7 @@ void u64map_put(struct u64map *m, uint64_t key, uint32_t val);
 /* Remove key (false when absent); the other keys stay findable (backward shift, no tombstones). */
 bool u64map_del(struct u64map *m, uint64_t key);
 void u64map_release(struct u64map *m);
+/* Ask the CPU to fetch the slot where key's probe starts (a hint: nothing changes). */
+void u64map_prefetch(const struct u64map *m, uint64_t key);
 
 #endif

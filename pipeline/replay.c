@@ -11,9 +11,12 @@ static void analyze(void *ctx, const struct event *e)
 {
 	struct replay *rp = ctx;
 
-	wakeup_add(&rp->src.an, e);
-	if (rp->o->tap)
+	if (rp->o->tap) { /* a timeline asks the analyzer what it tracks: one event at a time */
+		wakeup_add(&rp->src.an, e);
 		rp->o->tap(rp->o->tap_ctx, e);
+		return;
+	}
+	wakeup_batch_add(&rp->src.an, &rp->batch, e);
 }
 
 /* The analyzer starts at the first sched event: in pipe mode the formats come in the stream. */
@@ -51,6 +54,7 @@ static void on_round(void *ctx)
 	struct replay *rp = ctx;
 
 	reorder_round(&rp->ro, analyze, rp);
+	wakeup_batch_flush(&rp->src.an, &rp->batch);
 }
 
 static void on_map(void *ctx, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
@@ -135,6 +139,7 @@ static void rp_finish(struct source *s)
 	if (!rp->analyzer)
 		setup_analyzer(rp); /* no sched samples: an empty analysis, so reports can say so */
 	reorder_flush(&rp->ro, analyze, rp);
+	wakeup_batch_flush(&s->an, &rp->batch);
 	wakeup_finish(&s->an);
 	stamp(rp, wakeup_results(&s->an));
 	cacheline_finish(&rp->cl);

@@ -31,6 +31,7 @@ struct replay {
 	struct pd_file f;
 	struct pd_reader rd;		/* the file's records as events, and their counts */
 	struct reorder ro;
+	struct wakeup_batch batch;	/* time-ordered events on their way to the analyzer */
 	bool analyzer;
 	struct topology topo;
 	char topo_note[400];		/* where the topology came from */

@@ -20,6 +20,7 @@ struct stream {
 	struct source s;	/* first: the interface */
 	struct sched_collector col;
 	struct reorder ro;
+	struct wakeup_batch batch;	/* time-ordered events on their way to the analyzer */
 	struct sched_record *rec;	/* recording: the file */
 	struct mem_collector *mem;	/* recording: memory samples into it, or NULL */
 	const struct topology *topo;
@@ -29,7 +30,9 @@ struct stream {
 
 static void analyze(void *ctx, const struct event *e)
 {
-	wakeup_add(&((struct stream *)ctx)->s.an, e);
+	struct stream *st = ctx;
+
+	wakeup_batch_add(&st->s.an, &st->batch, e);
 }
 
 static void enqueue(void *ctx, const struct event *e)
@@ -104,6 +107,7 @@ static int st_drain(struct source *s, char *err, size_t len)
 	} else {
 		sched_read(&st->col, enqueue, st);
 		reorder_round(&st->ro, analyze, st);
+		wakeup_batch_flush(&s->an, &st->batch); /* all in before a snapshot reads them */
 	}
 	counts(st);
 	return 0;
@@ -137,6 +141,7 @@ static void st_finish(struct source *s)
 	struct stream *st = (struct stream *)s;
 
 	reorder_flush(&st->ro, analyze, st);
+	wakeup_batch_flush(&s->an, &st->batch);
 	if (st->rec)
 		sched_record_finish(st->rec, &st->col, st->topo, st->cmdline, st->workload);
 	wakeup_finish(&s->an);

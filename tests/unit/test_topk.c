@@ -40,9 +40,9 @@ static void exact_while_it_fits(void **state)
 		int s = topk_find(&t, k);
 
 		assert_true(s >= 0);
-		assert_int_equal(t.err[s], 0);
+		assert_int_equal(t.slot[s].err, 0);
 		/* 100 items: keys 0-3 thirteen times, 4-7 twelve times */
-		assert_int_equal(t.count[s], (k < 4 ? 13 : 12) * (k + 1));
+		assert_int_equal(t.slot[s].count, (k < 4 ? 13 : 12) * (k + 1));
 	}
 	assert_true(topk_add(&t, 3, 1, &fresh) >= 0);
 	assert_false(fresh);
@@ -97,9 +97,9 @@ static void skewed_stream(void **state)
 	assert_true(t.evicted > 0);
 	assert_true(topk_bound(&t) <= n / 400);
 	for (int s = 0; s < t.n; s++) {
-		assert_true(t.count[s] >= truth[t.key[s]]);
-		assert_true(t.count[s] - t.err[s] <= truth[t.key[s]]);
-		assert_true(t.err[s] <= topk_bound(&t));
+		assert_true(t.slot[s].count >= truth[t.slot[s].key]);
+		assert_true(t.slot[s].count - t.slot[s].err <= truth[t.slot[s].key]);
+		assert_true(t.slot[s].err <= topk_bound(&t));
 	}
 	for (int k = 0; k < KEYS; k++) {
 		order[k] = k;
@@ -116,14 +116,14 @@ static void skewed_stream(void **state)
 		/* the slots by count, largest first */
 		for (int a = 0; a < nt; a++)
 			for (int b = a + 1; b < nt; b++)
-				if (t.count[top[b]] > t.count[top[a]]) {
+				if (t.slot[top[b]].count > t.slot[top[a]].count) {
 					int c = top[a];
 
 					top[a] = top[b];
 					top[b] = c;
 				}
 		for (int i = 0; i < 10; i++)
-			assert_int_equal(t.key[top[i]], (uint64_t)order[i]);
+			assert_int_equal(t.slot[top[i]].key, (uint64_t)order[i]);
 	}
 	topk_release(&t);
 }

@@ -373,6 +373,112 @@ static void lost_records(void **state)
 	wakeup_release(&w);
 }
 
+/* One event of a random stream over 3,000 tids (and a few far or odd ones). */
+static struct event random_event(uint64_t *x, uint64_t t)
+{
+	static const int odd[] = { 5000000, -1, 0, 4194303 };
+	int tid[3], cpu;
+	uint64_t r;
+
+	for (int i = 0; i < 3; i++) {
+		*x ^= *x << 13;
+		*x ^= *x >> 7;
+		*x ^= *x << 17;
+		tid[i] = *x % 50 == 0 ? odd[*x / 50 % 4] : 1 + (int)(*x % 3000);
+	}
+	cpu = (int)(*x >> 20) % 64;
+	r = (*x >> 32) % 100;
+	if (r < 30)
+		return ev_waking(t, cpu, tid[0], tid[1], (int)(*x >> 40) % 64);
+	if (r < 40)
+		return ev_migrate(t, cpu, tid[0], tid[1], (int)(*x >> 40) % 64, (int)(*x >> 46) % 64);
+	if (r < 75)
+		return ev_switch(t, cpu, tid[0], r < 45 ? 0 : r < 47 ? 0x10 : S_SLEEP, tid[1]);
+	if (r < 80)
+		return ev_fork(t, cpu, tid[0], tid[2]);
+	if (r < 85) {
+		struct event e = ev_base(t, cpu, tid[0], EV_EXIT);
+
+		e.exit.pid = tid[0];
+		return e;
+	}
+	if (r < 95) {
+		struct event e = ev_base(t, cpu, tid[0], EV_IPI);
+
+		e.ipi.cpu = (int)(*x >> 40) % 64;
+		return e;
+	}
+	return ev_wakeup(t, cpu, tid[0], tid[1], (int)(*x >> 40) % 64);
+}
+
+static void same_results(struct wakeup *a, struct wakeup *b)
+{
+	struct sched_results *x = wakeup_results(a), *y = wakeup_results(b);
+	size_t n2 = (size_t)x->ncpus * (size_t)x->ncpus;
+
+#define SCHED_MEASURE(field, group, key, label, flags, dash, loop) \
+	assert_int_equal(x->field, y->field);
+#include "../../model/sched_measures.def"
+#undef SCHED_MEASURE
+	assert_memory_equal(x->by_class, y->by_class, sizeof(x->by_class));
+	assert_memory_equal(x->placement, y->placement, sizeof(x->placement));
+	assert_memory_equal(x->idle_passed_class, y->idle_passed_class,
+			    sizeof(x->idle_passed_class));
+	assert_memory_equal(x->wake_matrix, y->wake_matrix, n2 * sizeof(uint64_t));
+	assert_memory_equal(x->prev_matrix, y->prev_matrix, n2 * sizeof(uint64_t));
+	assert_memory_equal(x->mig_matrix, y->mig_matrix, n2 * sizeof(uint64_t));
+	assert_memory_equal(x->cpu, y->cpu, (size_t)x->ncpus * sizeof(*x->cpu));
+	assert_memory_equal(&x->delay, &y->delay, sizeof(x->delay));
+	assert_int_equal(x->ntasks, y->ntasks);
+	assert_memory_equal(x->tasks, y->tasks, (size_t)x->ntasks * sizeof(*x->tasks));
+	assert_int_equal(x->npairs, y->npairs);
+	assert_memory_equal(x->pairs, y->pairs, (size_t)x->npairs * sizeof(*x->pairs));
+}
+
+/*
+ * wakeup_add_batch (prefetching ahead) and the sources' wakeup_batch give the results of
+ * wakeup_add on each event: a random stream with retirements, forks, far tids and IPIs, in
+ * batches of every size, and gathered 64 at a time with flushes at random points.
+ */
+static void batch_same_as_one_by_one(void **state)
+{
+	static struct wakeup_batch gather;
+	struct wakeup one, batch, gathered;
+	static struct event ev[200000];
+	uint64_t x = 99;
+	int n = (int)(sizeof(ev) / sizeof(ev[0]));
+
+	(void)state;
+	for (int i = 0; i < n; i++)
+		ev[i] = random_event(&x, 1000 + (uint64_t)i * 50);
+	start(&one, true);
+	start(&batch, true);
+	start(&gathered, true);
+	for (int i = 0; i < n; i++)
+		wakeup_add(&one, &ev[i]);
+	for (int i = 0, k = 0; i < n; i += k) {
+		k = 1 + (int)((uint64_t)i * 2654435761u % 97);
+		wakeup_add_batch(&batch, &ev[i], i + k <= n ? k : n - i);
+	}
+	gather.n = 0;
+	for (int i = 0; i < n; i++) {
+		wakeup_batch_add(&gathered, &gather, &ev[i]);
+		if (i % 1013 == 0)
+			wakeup_batch_flush(&gathered, &gather);
+	}
+	wakeup_batch_flush(&gathered, &gather);
+	wakeup_finish(&one);
+	wakeup_finish(&batch);
+	wakeup_finish(&gathered);
+	assert_true(wakeup_results(&one)->tasks_retired > 0);
+	assert_true(wakeup_results(&one)->wakeups > 10000);
+	same_results(&one, &batch);
+	same_results(&one, &gathered);
+	wakeup_release(&one);
+	wakeup_release(&batch);
+	wakeup_release(&gathered);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -387,6 +493,7 @@ int main(void)
 		cmocka_unit_test(pair_table_bounded),
 		cmocka_unit_test(tasks_retire),
 		cmocka_unit_test(lost_records),
+		cmocka_unit_test(batch_same_as_one_by_one),
 	};
 
 	return cmocka_run_group_tests_name("wakeup", tests, setup, teardown);
