@@ -95,6 +95,33 @@ static uint64_t overlap(const struct idle_track *it, int c, uint64_t wake, uint6
 	return end > start ? end - start : 0;
 }
 
+/*
+ * The longest overlap of [wake, run] with the last idle period of an allowed CPU but the
+ * target, from best on: among CPUs idle now and at the wakeup (both), or now or then.
+ * Stops at the whole wait.
+ */
+static uint64_t longest_overlap(const struct idle_track *it, int target, const uint64_t *allowed,
+				const uint64_t *at_wake, uint64_t wake, uint64_t run, bool both,
+				uint64_t best)
+{
+	for (int w = 0; w < it->nwords && best < run - wake; w++) {
+		uint64_t cand = (both ? it->idle[w] & at_wake[w] : it->idle[w] | at_wake[w]) &
+				(allowed ? allowed[w] : ~0ull);
+
+		while (cand && best < run - wake) {
+			int c = w * 64 + __builtin_ctzll(cand);
+			uint64_t o;
+
+			cand &= cand - 1;
+			if (c == target || c >= it->ncpus)
+				continue;
+			o = overlap(it, c, wake, run);
+			best = o > best ? o : best;
+		}
+	}
+	return best;
+}
+
 struct idle_check idle_check(const struct idle_track *it, int target, const uint64_t *allowed,
 			     const uint64_t *at_wake, uint64_t wake, uint64_t run)
 {
@@ -139,22 +166,11 @@ struct idle_check idle_check(const struct idle_track *it, int target, const uint
 			}
 		}
 	}
-	/* the longest overlap; the whole wait as soon as one CPU idled through it (on a
-	 * mostly idle machine, the first candidate: no walk over every idle CPU) */
-	for (int w = 0; w < nw && r.wait_ns < run - wake; w++) {
-		uint64_t cand = (it->idle[w] | at_wake[w]) & (allowed ? allowed[w] : ~0ull);
-
-		while (cand && r.wait_ns < run - wake) {
-			int c = w * 64 + __builtin_ctzll(cand);
-			uint64_t o;
-
-			cand &= cand - 1;
-			if (c == target || c >= it->ncpus)
-				continue;
-			o = overlap(it, c, wake, run);
-			r.wait_ns = o > r.wait_ns ? o : r.wait_ns;
-		}
-	}
+	/* the longest overlap; the whole wait as soon as one CPU idled through it: first
+	 * among the CPUs idle at both ends (usually idle throughout: the first one ends it),
+	 * then among all (no walk over every idle CPU on a mostly idle machine) */
+	r.wait_ns = longest_overlap(it, target, allowed, at_wake, wake, run, true, 0);
+	r.wait_ns = longest_overlap(it, target, allowed, at_wake, wake, run, false, r.wait_ns);
 	if (r.wait_ns > run - wake)
 		r.wait_ns = run - wake;
 	return r;
