@@ -42,20 +42,13 @@ static bool excluded(const struct wakeup *w, int32_t tid)
 static void grow_tasks(struct wakeup *w, int cap)
 {
 	struct wk_task *t = xaligned_alloc(64, (size_t)cap * sizeof(*t));
-	uint64_t *idle_at;
 
 	if (w->ntasks)
 		memcpy(t, w->tasks, (size_t)w->ntasks * sizeof(*t));
 	free(w->tasks);
 	w->tasks = t;
 	w->comm = xrealloc(w->comm, (size_t)cap * sizeof(*w->comm));
-	/* each task's mask on its own cache lines when it is a line (512 CPUs) or more */
-	idle_at = xaligned_alloc(64, ((size_t)cap * (size_t)w->idle.nwords + 1) * sizeof(uint64_t));
-	if (w->ntasks)
-		memcpy(idle_at, w->idle_at,
-		       (size_t)w->ntasks * (size_t)w->idle.nwords * sizeof(uint64_t));
-	free(w->idle_at);
-	w->idle_at = idle_at;
+	w->affinity_at = xrealloc(w->affinity_at, (size_t)cap * sizeof(*w->affinity_at));
 	w->cap_tasks = cap;
 }
 
@@ -78,7 +71,9 @@ static struct wk_task *task_new(struct wakeup *w, int32_t tid)
 	t->pid = -1;
 	t->cpu = -1;
 	t->pair = -1;
+	t->mask = -1;
 	t->tracked = w->cfg.system_wide && !excluded(w, tid);
+	w->affinity_at[i] = 0;
 	memset(w->comm[i], 0, TASK_COMM_LEN);
 	tidmap_put(&w->task_idx, tid, i);
 	return t;
@@ -120,11 +115,13 @@ static void retire(struct wakeup *w, struct wk_task *t)
 		wk_task_stat(t, w->comm[i], &st);
 		task_top_offer(&w->retired, &st);
 	}
+	wk_unpend(w, t);
 	free(t->allowed);
 	tidmap_del(&w->task_idx, t->tid);
 	memset(t, 0, sizeof(*t));
 	t->retired = true;
 	t->pair = -1;
+	t->mask = -1;
 	if (w->nfree == w->cap_free) {
 		w->cap_free = w->cap_free ? 2 * w->cap_free : 256;
 		w->free_slots = xrealloc(w->free_slots, (size_t)w->cap_free * sizeof(int));
@@ -344,7 +341,7 @@ static void seen_running(struct wakeup *w, struct wk_task *t, int32_t cpu, uint6
 			place(w, t, cpu);
 		if (t->target_cpu != cpu)
 			r->moved_before_run++;
-		t->pending = false;
+		wk_unpend(w, t);
 	}
 	t->running = true;
 	t->on_cpu_since = now;
@@ -427,7 +424,7 @@ static void on_switch(struct wakeup *w, const struct event *e)
 		if (next->target_cpu != cpu)
 			r->moved_before_run++;
 		r->delays_negative++; /* a race with the switch, or skew: counted, not binned */
-		next->pending = false;
+		wk_unpend(w, next);
 	} else if (next->pending) {
 		uint64_t d = e->time_ns - next->wake_ns;
 
@@ -442,7 +439,7 @@ static void on_switch(struct wakeup *w, const struct event *e)
 		next->n.delay_sum_ns += d;
 		next->n.delays++;
 		wk_count_idle(w, next, &ic, next->target_cpu);
-		next->pending = false;
+		wk_unpend(w, next);
 	}
 	next->running = true;
 	next->on_cpu_since = e->time_ns;
@@ -479,7 +476,7 @@ static void on_task_exit(struct wakeup *w, const struct event *e)
 
 	if (t) {
 		t->exited = true;
-		t->pending = false;
+		wk_unpend(w, t);
 	}
 }
 
@@ -563,7 +560,9 @@ void wakeup_release(struct wakeup *w)
 		free(w->tasks[i].allowed);
 	free(w->tasks);
 	free(w->comm);
-	free(w->idle_at);
+	free(w->affinity_at);
+	free(w->masks);
+	free(w->mask_free);
 	free(w->free_slots);
 	task_top_release(&w->retired);
 	wakeup_frozen_release(&w->frozen);

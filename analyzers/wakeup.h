@@ -57,8 +57,12 @@ struct wakeup {
 	struct tidmap task_idx;		/* tid -> index in tasks */
 	struct wk_task *tasks;		/* 64-byte aligned */
 	char (*comm)[TASK_COMM_LEN];	/* per task slot: its name */
-	uint64_t *idle_at;		/* per task slot: the CPUs idle at its pending wakeup
-					 * (idle.nwords words) */
+	uint64_t *affinity_at;		/* per task slot: when its mask was asked for */
+	uint64_t *masks;		/* pool: the idle CPUs at pending wakeups, idle.nwords
+					 * words each, 64-byte aligned */
+	int nmasks, cap_masks;
+	int *mask_free;			/* masks given back, the last first */
+	int nmask_free;
 	int ntasks, cap_tasks;		/* slots used (live or free), allocated */
 	int *free_slots;		/* slots of retired tasks, for the next new ones */
 	int nfree, cap_free;

@@ -1,7 +1,7 @@
 /*
  * wakeup_batch.c - the wakeup analyzer over a batch of events, prefetching: the tid index
  * entries of the events PF_FAR ahead, then, once those are in the cache, the task records,
- * names, wakeup masks and pair slots of the events PF_NEAR ahead. Only hints: the results
+ * names and pair map slots of the events PF_NEAR ahead. Only hints: the results
  * are those of wakeup_add called on each event in turn.
  */
 #include "wakeup.h"
@@ -68,7 +68,6 @@ static void prefetch_tasks(const struct wakeup *w, const struct event *e)
 		__builtin_prefetch(&t->n, 1);
 		__builtin_prefetch(w->comm[t - w->tasks]);
 		if (i == 1 && (e->type == EV_WAKING || e->type == EV_WAKEUP)) {
-			__builtin_prefetch(wk_idle_at(w, t), 1);
 			u64map_prefetch(&w->pairk.idx, (uint64_t)(uint32_t)e->tid << 32 |
 							       (uint32_t)e->wake.pid);
 		}

@@ -19,7 +19,7 @@ void wk_read_affinity(struct wakeup *w, struct wk_task *t, uint64_t now)
 	bool all = true, first = !t->affinity_read;
 
 	t->affinity_read = true;
-	t->affinity_at = now;
+	w->affinity_at[t - w->tasks] = now;
 	if (!w->cfg.affinity || w->cfg.affinity(w->cfg.affinity_ctx, t->tid, m, nw) < 0) {
 		free(m);
 		if (w->cfg.affinity && first && !t->allowed)
@@ -38,7 +38,7 @@ bool wk_affinity_stale(const struct wakeup *w, const struct wk_task *t,
 		       const struct idle_check *ic, uint64_t now)
 {
 	return w->cfg.affinity && (t->allowed || ic->verdict == IDLE_PASSED) &&
-	       now - t->affinity_at >= AFFINITY_REFRESH_NS;
+	       now - w->affinity_at[t - w->tasks] >= AFFINITY_REFRESH_NS;
 }
 
 /* What a pending wakeup needs to tell later whether it passed over an idle CPU. */
@@ -46,6 +46,26 @@ void wk_idle_at_wake(struct wakeup *w, struct wk_task *t, uint64_t now)
 {
 	if (!t->affinity_read)
 		wk_read_affinity(w, t, now);
+	if (t->mask < 0) { /* a mask from the pool, until it runs */
+		if (w->nmask_free) {
+			t->mask = w->mask_free[--w->nmask_free];
+		} else {
+			if (w->nmasks == w->cap_masks) {
+				size_t words = (size_t)w->idle.nwords;
+				int cap = w->cap_masks ? 2 * w->cap_masks : 64;
+				uint64_t *m = xaligned_alloc(64, ((size_t)cap * words + 1) *
+								     sizeof(uint64_t));
+
+				if (w->nmasks)
+					memcpy(m, w->masks, (size_t)w->nmasks * words * sizeof(uint64_t));
+				free(w->masks);
+				w->masks = m;
+				w->mask_free = xrealloc(w->mask_free, (size_t)cap * sizeof(int));
+				w->cap_masks = cap;
+			}
+			t->mask = w->nmasks++;
+		}
+	}
 	idle_snapshot(&w->idle, wk_idle_at(w, t));
 }
 

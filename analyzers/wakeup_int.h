@@ -7,8 +7,9 @@
 /*
  * A task's record: 128 bytes on a 64-byte boundary. Line 0 holds the state every event of
  * the task reads (what it is, where it runs, its pending wakeup); line 1 its counters. Its
- * name and the idle CPUs at its wakeup live in arrays of their own (wakeup.comm, idle_at):
- * written rarely, or read once per wakeup.
+ * name lives in an array of its own (wakeup.comm), and the idle CPUs at its pending wakeup
+ * in a pool of masks taken at the wakeup and given back when it runs (few wait at once:
+ * the pool stays in the cache, where a mask per task would not).
  */
 struct wk_task {
 	/* line 0 */
@@ -36,15 +37,26 @@ struct wk_task {
 		uint64_t wakeups, migrations, voluntary, involuntary, run_ns, delays,
 			delay_sum_ns;
 	} n;
-	uint64_t affinity_at;	/* when allowed was asked for (trace time) */
+	int32_t mask;		/* its mask in the pool while a wakeup is pending, else -1 */
+	int32_t unused;
 } __attribute__((aligned(64)));
 
 _Static_assert(sizeof(struct wk_task) == 128, "a task record is two cache lines");
 
-/* The idle CPUs at t's pending wakeup (idle.nwords words). */
+/* The idle CPUs at t's pending wakeup (idle.nwords words; t->mask >= 0). */
 static inline uint64_t *wk_idle_at(const struct wakeup *w, const struct wk_task *t)
 {
-	return w->idle_at + (size_t)(t - w->tasks) * (size_t)w->idle.nwords;
+	return w->masks + (size_t)t->mask * (size_t)w->idle.nwords;
+}
+
+/* t's wakeup is no longer pending: its mask goes back to the pool. */
+static inline void wk_unpend(struct wakeup *w, struct wk_task *t)
+{
+	t->pending = false;
+	if (t->mask >= 0) {
+		w->mask_free[w->nmask_free++] = t->mask;
+		t->mask = -1;
+	}
 }
 
 /* The row of the task table for t, named comm. */
