@@ -223,7 +223,8 @@ static void place(struct wakeup *w, struct wk_task *t, int32_t target)
 	if (valid_cpu(w, t->waker_cpu)) {
 		cls = topology_class(r->topo, t->waker_cpu, target);
 		t->wake_class = (uint8_t)cls;
-		r->wake_matrix[(size_t)t->waker_cpu * (size_t)r->ncpus + (size_t)target]++;
+		wk_count_cell(w, &r->wake_matrix[(size_t)t->waker_cpu * (size_t)r->ncpus +
+						   (size_t)target]);
 		r->by_class[cls]++;
 		r->cpu[t->waker_cpu].wakeups_from++;
 		if (t->pair >= 0 && w->pairk.slot[t->pair].key == pair_key(t->waker_tid, t->tid))
@@ -232,7 +233,8 @@ static void place(struct wakeup *w, struct wk_task *t, int32_t target)
 	if (valid_cpu(w, t->prev_cpu)) {
 		enum placement pl;
 
-		r->prev_matrix[(size_t)t->prev_cpu * (size_t)r->ncpus + (size_t)target]++;
+		wk_count_cell(w, &r->prev_matrix[(size_t)t->prev_cpu * (size_t)r->ncpus +
+						   (size_t)target]);
 		r->prev_by_class[topology_class(r->topo, t->prev_cpu, target)]++;
 		if (target == t->prev_cpu)
 			pl = PLACE_STAYED;
@@ -314,7 +316,7 @@ static void on_migrate(struct wakeup *w, const struct event *e)
 	r->migrations++;
 	t->n.migrations++;
 	if (valid_cpu(w, o) && valid_cpu(w, d)) {
-		r->mig_matrix[(size_t)o * (size_t)r->ncpus + (size_t)d]++;
+		wk_count_cell(w, &r->mig_matrix[(size_t)o * (size_t)r->ncpus + (size_t)d]);
 		r->mig_by_class[topology_class(r->topo, o, d)]++;
 		r->cpu[o].migrations_out++;
 		r->cpu[d].migrations_in++;
@@ -571,5 +573,6 @@ void wakeup_release(struct wakeup *w)
 	free(w->cpu_curr);
 	idle_release(&w->idle);
 	free(w->ipi_armed);
+	free(w->cells);
 	memset(w, 0, sizeof(*w));
 }

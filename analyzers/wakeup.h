@@ -76,6 +76,11 @@ struct wakeup {
 	struct idle_track idle;		/* which CPUs are idle: wakeups that passed one over */
 	bool *ipi_armed;		/* per CPU: it made a traced wakeup, and no switch,
 					 * wakeup or IPI came since */
+	/* within wakeup_add_batch: the matrix cells to add one to, added at its end, fetched
+	 * ahead (at 512 CPUs every cell misses the cache; nothing reads them before) */
+	bool batching;
+	uint64_t **cells;
+	int ncells, cap_cells;
 };
 
 void wakeup_init(struct wakeup *w, const struct wakeup_cfg *cfg);

@@ -2,6 +2,7 @@
 #ifndef LOCUS_WAKEUP_INT_H
 #define LOCUS_WAKEUP_INT_H
 
+#include "../common/util.h"
 #include "wakeup.h"
 
 /*
@@ -47,6 +48,20 @@ _Static_assert(sizeof(struct wk_task) == 128, "a task record is two cache lines"
 static inline uint64_t *wk_idle_at(const struct wakeup *w, const struct wk_task *t)
 {
 	return w->masks + (size_t)t->mask * (size_t)w->idle.nwords;
+}
+
+/* One more in a matrix cell: now, or at the end of the batch. */
+static inline void wk_count_cell(struct wakeup *w, uint64_t *cell)
+{
+	if (!w->batching) {
+		(*cell)++;
+		return;
+	}
+	if (w->ncells == w->cap_cells) {
+		w->cap_cells = w->cap_cells ? 2 * w->cap_cells : 256;
+		w->cells = xrealloc(w->cells, (size_t)w->cap_cells * sizeof(*w->cells));
+	}
+	w->cells[w->ncells++] = cell;
 }
 
 /* t's wakeup is no longer pending: its mask goes back to the pool. */

@@ -429,6 +429,8 @@ static void same_results(struct wakeup *a, struct wakeup *b)
 	assert_memory_equal(x->mig_matrix, y->mig_matrix, n2 * sizeof(uint64_t));
 	assert_memory_equal(x->cpu, y->cpu, (size_t)x->ncpus * sizeof(*x->cpu));
 	assert_memory_equal(&x->delay, &y->delay, sizeof(x->delay));
+	assert_memory_equal(x->delay_cpu, y->delay_cpu, (size_t)x->ncpus * sizeof(*x->delay_cpu));
+	assert_memory_equal(x->delay_class, y->delay_class, sizeof(x->delay_class));
 	assert_int_equal(x->ntasks, y->ntasks);
 	assert_memory_equal(x->tasks, y->tasks, (size_t)x->ntasks * sizeof(*x->tasks));
 	assert_int_equal(x->npairs, y->npairs);
