@@ -47,7 +47,7 @@ static void grow_tasks(struct wakeup *w, int cap)
 		memcpy(t, w->tasks, (size_t)w->ntasks * sizeof(*t));
 	free(w->tasks);
 	w->tasks = t;
-	w->comm = xrealloc(w->comm, (size_t)cap * sizeof(*w->comm));
+	w->allowed = xrealloc(w->allowed, (size_t)cap * sizeof(*w->allowed));
 	w->affinity_at = xrealloc(w->affinity_at, (size_t)cap * sizeof(*w->affinity_at));
 	w->cap_tasks = cap;
 }
@@ -74,7 +74,7 @@ static struct wk_task *task_new(struct wakeup *w, int32_t tid)
 	t->mask = -1;
 	t->tracked = w->cfg.system_wide && !excluded(w, tid);
 	w->affinity_at[i] = 0;
-	memset(w->comm[i], 0, TASK_COMM_LEN);
+	w->allowed[i] = NULL;
 	tidmap_put(&w->task_idx, tid, i);
 	return t;
 }
@@ -86,12 +86,12 @@ static struct wk_task *task_get(struct wakeup *w, int32_t tid, bool create)
 	return t || !create ? t : task_new(w, tid);
 }
 
-void wk_task_stat(const struct wk_task *t, const char *comm, struct task_stat *st)
+void wk_task_stat(const struct wk_task *t, struct task_stat *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->tid = t->tid;
 	st->pid = t->pid;
-	memcpy(st->comm, comm, TASK_COMM_LEN);
+	memcpy(st->comm, t->comm, TASK_COMM_LEN);
 	st->wakeups = t->n.wakeups;
 	st->migrations = t->n.migrations;
 	st->voluntary = t->n.voluntary;
@@ -112,11 +112,12 @@ static void retire(struct wakeup *w, struct wk_task *t)
 	if (t->tracked) {
 		struct task_stat st;
 
-		wk_task_stat(t, w->comm[i], &st);
+		wk_task_stat(t, &st);
 		task_top_offer(&w->retired, &st);
 	}
 	wk_unpend(w, t);
-	free(t->allowed);
+	free(w->allowed[i]);
+	w->allowed[i] = NULL;
 	tidmap_del(&w->task_idx, t->tid);
 	memset(t, 0, sizeof(*t));
 	t->retired = true;
@@ -160,12 +161,10 @@ bool wakeup_tracks(struct wakeup *w, int32_t tid)
 }
 
 /* t's name from an event (most carry one; an empty one says nothing). */
-static inline void set_comm(struct wakeup *w, const struct wk_task *t, const char *src)
+static inline void set_comm(struct wk_task *t, const char *src)
 {
-	char *dst = w->comm[t - w->tasks];
-
-	if (src[0] && memcmp(dst, src, TASK_COMM_LEN))
-		memcpy(dst, src, TASK_COMM_LEN);
+	if (src[0] && memcmp(t->comm, src, TASK_COMM_LEN))
+		memcpy(t->comm, src, TASK_COMM_LEN);
 }
 
 /* cpu now runs tid (0: the idle task). */
@@ -202,8 +201,8 @@ static int pair_count(struct wakeup *w, const struct wk_task *waker_task, int32_
 		p->waker_tid = waker_tid;
 		p->wakee_tid = wakee->tid;
 		if (waker_task)
-			memcpy(p->waker_comm, w->comm[waker_task - w->tasks], TASK_COMM_LEN);
-		memcpy(p->wakee_comm, w->comm[wakee - w->tasks], TASK_COMM_LEN);
+			memcpy(p->waker_comm, waker_task->comm, TASK_COMM_LEN);
+		memcpy(p->wakee_comm, wakee->comm, TASK_COMM_LEN);
 	}
 	return s;
 }
@@ -254,7 +253,7 @@ static void on_wake(struct wakeup *w, const struct event *e, ptrdiff_t waker_i)
 
 	if (!t)
 		return;
-	set_comm(w, t, e->wake.comm);
+	set_comm(t, e->wake.comm);
 	if (t->running) {
 		w->r.wakeups_running++;
 		return;
@@ -300,7 +299,7 @@ static void on_wakeup_new(struct wakeup *w, const struct event *e)
 
 	if (!t)
 		return;
-	set_comm(w, t, e->wake.comm);
+	set_comm(t, e->wake.comm);
 	w->r.wakeups_new++;
 	t->cpu = e->wake.target_cpu;
 }
@@ -387,18 +386,18 @@ static void on_switch(struct wakeup *w, const struct event *e)
 		int target = next->placed ? next->target_cpu : cpu;
 
 		/* before this switch is applied; with the affinity asked again when stale */
-		ic = idle_check(&w->idle, target, next->allowed, wk_idle_at(w, next),
+		ic = idle_check(&w->idle, target, wk_allowed(w, next), wk_idle_at(w, next),
 				next->wake_ns, e->time_ns);
 		if (wk_affinity_stale(w, next, &ic, e->time_ns)) {
 			wk_read_affinity(w, next, e->time_ns);
-			ic = idle_check(&w->idle, target, next->allowed, wk_idle_at(w, next),
+			ic = idle_check(&w->idle, target, wk_allowed(w, next), wk_idle_at(w, next),
 					next->wake_ns, e->time_ns);
 		}
 	}
 	wk_account_cpu(w, cpu, e->time_ns);
 	set_curr(w, cpu, e->sw.next_pid, e->time_ns);
 	if (prev) {
-		set_comm(w, prev, e->sw.prev_comm);
+		set_comm(prev, e->sw.prev_comm);
 		if (event_switch_involuntary(e)) {
 			r->involuntary++;
 			r->cpu[cpu].involuntary++;
@@ -419,7 +418,7 @@ static void on_switch(struct wakeup *w, const struct event *e)
 	}
 	if (!next)
 		return;
-	set_comm(w, next, e->sw.next_comm);
+	set_comm(next, e->sw.next_comm);
 	if (next->pending && e->time_ns < next->wake_ns) {
 		if (!next->placed)
 			place(w, next, cpu);
@@ -458,16 +457,19 @@ static void on_fork(struct wakeup *w, const struct event *e)
 	child = task_get(w, e->fork.child_pid, true);
 	parent = task_get(w, e->fork.parent_pid, false); /* the child's entry may have moved it */
 	child->tracked = !excluded(w, e->fork.child_pid);
-	set_comm(w, child, e->fork.child_comm);
+	set_comm(child, e->fork.child_comm);
 	/* a child inherits its parent's affinity (read now: taskset and numactl set theirs
 	 * after they were first woken); /proc may be too late for the child itself */
 	if (parent && w->cfg.affinity) {
 		wk_read_affinity(w, parent, e->time_ns);
 		child->affinity_read = true;
-		if (parent->allowed) {
-			child->allowed = xcalloc((size_t)w->idle.nwords + 1, sizeof(uint64_t));
-			memcpy(child->allowed, parent->allowed,
-			       (size_t)w->idle.nwords * sizeof(uint64_t));
+		if (parent->pinned) {
+			uint64_t *m = xcalloc((size_t)w->idle.nwords + 1, sizeof(uint64_t));
+
+			memcpy(m, wk_allowed(w, parent), (size_t)w->idle.nwords * sizeof(uint64_t));
+			free(w->allowed[child - w->tasks]);
+			w->allowed[child - w->tasks] = m;
+			child->pinned = true;
 		}
 	}
 }
@@ -559,9 +561,9 @@ void wakeup_release(struct wakeup *w)
 	tidmap_release(&w->task_idx);
 	topk_release(&w->pairk);
 	for (int i = 0; i < w->ntasks; i++)
-		free(w->tasks[i].allowed);
+		free(w->allowed[i]);
 	free(w->tasks);
-	free(w->comm);
+	free(w->allowed);
 	free(w->affinity_at);
 	free(w->masks);
 	free(w->mask_free);

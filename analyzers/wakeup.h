@@ -36,8 +36,7 @@ struct wk_task;
  */
 struct wakeup_frozen {
 	struct wk_task *tasks;
-	char (*comm)[TASK_COMM_LEN];
-	int ntasks, cap_tasks, cap_comm;
+	int ntasks, cap_tasks;
 	struct task_stat *retired;
 	int nretired, cap_retired;
 	uint64_t retired_offered;
@@ -56,7 +55,7 @@ struct wakeup {
 	struct sched_results r;
 	struct tidmap task_idx;		/* tid -> index in tasks */
 	struct wk_task *tasks;		/* 64-byte aligned */
-	char (*comm)[TASK_COMM_LEN];	/* per task slot: its name */
+	uint64_t **allowed;		/* per task slot: its affinity mask, NULL: every CPU */
 	uint64_t *affinity_at;		/* per task slot: when its mask was asked for */
 	uint64_t *masks;		/* pool: the idle CPUs at pending wakeups, idle.nwords
 					 * words each, 64-byte aligned */

@@ -1,7 +1,7 @@
 /*
  * wakeup_batch.c - the wakeup analyzer over a batch of events, prefetching: the tid index
  * entries of the events PF_FAR ahead, then, once those are in the cache, the task records,
- * names and pair map slots of the events PF_NEAR ahead; the matrices' cells counted at the
+ * and pair map slots of the events PF_NEAR ahead; the matrices' cells counted at the
  * end of the batch, fetched ahead. The results are those of wakeup_add on each event in turn.
  */
 #include "wakeup.h"
@@ -68,7 +68,6 @@ static void prefetch_tasks(const struct wakeup *w, const struct event *e)
 			continue;
 		__builtin_prefetch(t, 1);
 		__builtin_prefetch(&t->n, 1);
-		__builtin_prefetch(w->comm[t - w->tasks]);
 		if (i == 1 && (e->type == EV_WAKING || e->type == EV_WAKEUP)) {
 			u64map_prefetch(&w->pairk.idx, (uint64_t)(uint32_t)e->tid << 32 |
 							       (uint32_t)e->wake.pid);

@@ -22,14 +22,15 @@ void wk_read_affinity(struct wakeup *w, struct wk_task *t, uint64_t now)
 	w->affinity_at[t - w->tasks] = now;
 	if (!w->cfg.affinity || w->cfg.affinity(w->cfg.affinity_ctx, t->tid, m, nw) < 0) {
 		free(m);
-		if (w->cfg.affinity && first && !t->allowed)
+		if (w->cfg.affinity && first && !t->pinned)
 			w->r.affinity_unknown++; /* gone, nothing inherited: every CPU allowed */
 		return; /* what it had (from its parent, or an earlier read) stays */
 	}
 	for (int c = 0; c < w->r.ncpus; c++)
 		all &= (m[c / 64] >> (c % 64)) & 1;
-	free(t->allowed);
-	t->allowed = all ? NULL : m;
+	free(w->allowed[t - w->tasks]);
+	w->allowed[t - w->tasks] = all ? NULL : m;
+	t->pinned = !all;
 	if (all)
 		free(m);
 }
@@ -37,7 +38,7 @@ void wk_read_affinity(struct wakeup *w, struct wk_task *t, uint64_t now)
 bool wk_affinity_stale(const struct wakeup *w, const struct wk_task *t,
 		       const struct idle_check *ic, uint64_t now)
 {
-	return w->cfg.affinity && (t->allowed || ic->verdict == IDLE_PASSED) &&
+	return w->cfg.affinity && (t->pinned || ic->verdict == IDLE_PASSED) &&
 	       now - w->affinity_at[t - w->tasks] >= AFFINITY_REFRESH_NS;
 }
 

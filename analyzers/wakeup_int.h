@@ -7,18 +7,25 @@
 
 /*
  * A task's record: 128 bytes on a 64-byte boundary. Line 0 holds the state every event of
- * the task reads (what it is, where it runs, its pending wakeup); line 1 its counters. Its
- * name lives in an array of its own (wakeup.comm), and the idle CPUs at its pending wakeup
- * in a pool of masks taken at the wakeup and given back when it runs (few wait at once:
- * the pool stays in the cache, where a mask per task would not).
+ * the task reads (what it is, where it runs, its pending wakeup, its name); line 1 its
+ * counters. Its affinity mask, when it has one (pinned), lives in an array of its own
+ * (wakeup.allowed), and the idle CPUs at its pending wakeup in a pool of masks taken at
+ * the wakeup and given back when it runs (few wait at once: the pool stays in the cache,
+ * where a mask per task would not).
  */
 struct wk_task {
 	/* line 0 */
 	int32_t tid;
-	bool tracked;
-	bool running;
-	bool pending;		/* a wakeup waits for its switch-in */
-	bool placed;		/* its target CPU is known and counted */
+	bool tracked : 1;
+	bool running : 1;
+	bool pending : 1;	/* a wakeup waits for its switch-in */
+	bool placed : 1;	/* its target CPU is known and counted */
+	bool exited : 1;
+	bool retired : 1;	/* a free slot: the task exited and left the table */
+	bool affinity_read : 1;	/* its mask was asked for */
+	bool pinned : 1;	/* it has one (wakeup.allowed), not every CPU */
+	uint8_t wake_class;	/* placed, waker CPU known: class of waker CPU -> target */
+	uint16_t unused;
 	int32_t cpu;		/* last CPU known (ran or placed), -1 unknown */
 	int32_t waker_tid;
 	int32_t waker_cpu;
@@ -27,19 +34,14 @@ struct wk_task {
 	int pair;		/* index of the pair, -1 none */
 	uint64_t on_cpu_since;
 	uint64_t wake_ns;
-	uint64_t *allowed;	/* its affinity mask, NULL: every CPU */
-	uint8_t wake_class;	/* placed, waker CPU known: class of waker CPU -> target */
-	bool exited;
-	bool retired;		/* a free slot: the task exited and left the table */
-	bool affinity_read;	/* allowed was asked for */
-	int32_t pid;
+	char comm[TASK_COMM_LEN];
 	/* line 1 */
 	struct wk_counts {
 		uint64_t wakeups, migrations, voluntary, involuntary, run_ns, delays,
 			delay_sum_ns;
 	} n;
 	int32_t mask;		/* its mask in the pool while a wakeup is pending, else -1 */
-	int32_t unused;
+	int32_t pid;
 } __attribute__((aligned(64)));
 
 _Static_assert(sizeof(struct wk_task) == 128, "a task record is two cache lines");
@@ -74,8 +76,14 @@ static inline void wk_unpend(struct wakeup *w, struct wk_task *t)
 	}
 }
 
-/* The row of the task table for t, named comm. */
-void wk_task_stat(const struct wk_task *t, const char *comm, struct task_stat *st);
+/* The row of the task table for t. */
+void wk_task_stat(const struct wk_task *t, struct task_stat *st);
+
+/* t's affinity mask, NULL: every CPU. */
+static inline const uint64_t *wk_allowed(const struct wakeup *w, const struct wk_task *t)
+{
+	return t->pinned ? w->allowed[t - w->tasks] : NULL;
+}
 
 static inline bool valid_cpu(const struct wakeup *w, int32_t cpu)
 {

@@ -30,7 +30,6 @@ void wakeup_freeze(struct wakeup *w, struct wakeup_frozen *f)
 	for (int c = 0; c < r->ncpus; c++)
 		wk_account_cpu(w, c, r->last_ns); /* the CPUs' busy and idle time up to now */
 	copy_into((void **)&f->tasks, &f->cap_tasks, w->tasks, w->ntasks, sizeof(*w->tasks));
-	copy_into((void **)&f->comm, &f->cap_comm, w->comm, w->ntasks, sizeof(*w->comm));
 	f->ntasks = w->ntasks;
 	copy_into((void **)&f->retired, &f->cap_retired, w->retired.h, w->retired.n,
 		  sizeof(*f->retired));
@@ -63,7 +62,7 @@ void wakeup_frozen_tables(const struct wakeup_frozen *f, struct sched_results *r
 
 		if (t->retired)
 			continue;
-		if (f->comm[i][0])
+		if (t->comm[0])
 			u64map_put(&idx, (uint64_t)(uint32_t)t->tid, (uint32_t)i);
 		if (!t->tracked)
 			continue;
@@ -71,7 +70,7 @@ void wakeup_frozen_tables(const struct wakeup_frozen *f, struct sched_results *r
 			r->tasks_dropped++; /* the table is full: first come, as in the kernel's */
 			continue;
 		}
-		wk_task_stat(t, f->comm[i], &r->tasks[n]);
+		wk_task_stat(t, &r->tasks[n]);
 		if (t->running && f->last_ns > t->on_cpu_since) /* running: up to the last event */
 			r->tasks[n].run_ns += f->last_ns - t->on_cpu_since;
 		n++;
@@ -98,9 +97,9 @@ void wakeup_frozen_tables(const struct wakeup_frozen *f, struct sched_results *r
 		a = u64map_get(&idx, (uint64_t)(uint32_t)p->waker_tid);
 		b = u64map_get(&idx, (uint64_t)(uint32_t)p->wakee_tid);
 		if (a)
-			memcpy(p->waker_comm, f->comm[*a], TASK_COMM_LEN);
+			memcpy(p->waker_comm, f->tasks[*a].comm, TASK_COMM_LEN);
 		if (b)
-			memcpy(p->wakee_comm, f->comm[*b], TASK_COMM_LEN);
+			memcpy(p->wakee_comm, f->tasks[*b].comm, TASK_COMM_LEN);
 		p->count = f->pslot[i].count;
 		p->over = f->pslot[i].err;
 	}
@@ -115,7 +114,6 @@ void wakeup_frozen_tables(const struct wakeup_frozen *f, struct sched_results *r
 void wakeup_frozen_release(struct wakeup_frozen *f)
 {
 	free(f->tasks);
-	free(f->comm);
 	free(f->retired);
 	free(f->pairs);
 	free(f->pslot);
