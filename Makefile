@@ -190,8 +190,7 @@ check: $(FIXTURES) locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san 
 bench: $(FIXTURES) locus build/synth build/memgen | test-deps
 	@{ echo "# locus benchmarks"; echo; echo "Machine: $$(nproc) CPUs, $$(uname -r), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"; echo; \
 	   bench/perturb.sh 7; echo; bench/report_speed.sh 5; echo; bench/trace_speed.sh 5; echo; bench/c2c_speed.sh 3; echo; bench/dashboard.sh 5 20; echo; bench/snapshot_wait.sh 5; echo; bench/memory.sh 60; echo; \
-	   echo "## Analyzers at 512 CPUs (bench/synth.c)"; echo; echo '```'; \
-	   build/synth tests/fixtures/topology/8n512 20000000 100000; echo '```'; } | tee bench/results.md
+	   bench/synth_speed.sh 5; } | tee bench/results.md
 
 install: locus install-man
 	install -D -m 0755 locus $(DESTDIR)$(PREFIX)/bin/locus
