@@ -67,7 +67,9 @@ static void prefetch_tasks(const struct wakeup *w, const struct event *e)
 		if (tid[i] <= 0 || !(t = task_find(w, tid[i])))
 			continue;
 		__builtin_prefetch(t, 1);
-		__builtin_prefetch(&t->n, 1);
+		if (i > 0 || e->type == EV_SWITCH) /* the emitting task's counters wait for its
+						     * switch: its state alone now */
+			__builtin_prefetch(&t->n, 1);
 		if (i == 1 && (e->type == EV_WAKING || e->type == EV_WAKEUP)) {
 			u64map_prefetch(&w->pairk.idx, (uint64_t)(uint32_t)e->tid << 32 |
 							       (uint32_t)e->wake.pid);
