@@ -11,9 +11,12 @@ static void analyze(void *ctx, const struct event *e)
 {
 	struct replay *rp = ctx;
 
-	if (rp->o->tap) { /* a timeline asks the analyzer what it tracks: one event at a time */
-		wakeup_add(&rp->src.an, e);
+	if (rp->o->tap) { /* a timeline asks the analyzer what it tracks: one event at a time,
+			   * the timeline first (a task's last switch retires it in the analyzer,
+			   * which would then call it untracked; children are tracked from their
+			   * fork, an earlier event) */
 		rp->o->tap(rp->o->tap_ctx, e);
+		wakeup_add(&rp->src.an, e);
 		return;
 	}
 	wakeup_batch_add(&rp->src.an, &rp->batch, e);

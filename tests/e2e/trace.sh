@@ -82,6 +82,24 @@ if [ "$(stat -c %s "$TMP/pingpong.json")" -gt 1100000 ]; then
 fi
 check "limit: still valid" python3 "$CHECK" "$TMP/cut.json"
 
+# children that run once and exit (a subshell each) belong to the workload of a --pid replay:
+# the timeline asks the analyzer before their last switch retires them
+perf sched record -q -o "$TMP/sub.data" -- sh -c '(:); (:); (:); (:); sleep 0.01' >/dev/null 2>&1
+perf script -i "$TMP/sub.data" -F comm,pid,event 2>/dev/null >"$TMP/sub.txt"
+sh_pid=$(awk '/sched_process_fork/ && $1 == "sh" { split($2, p, "/"); print p[1]; exit }' "$TMP/sub.txt")
+"$LOCUS" report -q -i "$TMP/sub.data" --pid "$sh_pid" --svg-timeline "$TMP/sub.svg" -o /dev/null 2>&1
+check "--pid: subshells that ran once are the workload's in the SVG legend" python3 - "$TMP/sub.data" "$TMP/sub.svg" <<'PY'
+import re, subprocess, sys
+out = subprocess.run(["perf", "script", "-i", sys.argv[1]], capture_output=True, text=True).stdout
+kids = re.findall(r"sched_process_fork: comm=sh pid=\d+ child_comm=\S+ child_pid=(\d+)", out)
+once = [k for k in kids if len(re.findall(r"prev_pid=%s " % k, out)) == 1]
+texts = [re.sub("<[^>]*>", "", t) for t in re.findall(r"<text[^>]*>.*?</text>", open(sys.argv[2]).read())]
+legend = texts[texts.index("running:") + 1:texts.index("other tasks")]
+listed = {t.split()[-1] for t in legend}
+print("children", kids, "ran once", once, "legend", legend)
+sys.exit(0 if kids and once and set(kids) <= listed else 1)
+PY
+
 # refusals: usage errors exit 2, nothing written
 "$LOCUS" report -q -i "$TMP/pp.data" --from 1 >/dev/null 2>"$TMP/e1"
 expect_eq "--from without --trace: exit 2" 2 $?
