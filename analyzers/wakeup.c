@@ -38,15 +38,11 @@ static bool excluded(const struct wakeup *w, int32_t tid)
 	return false;
 }
 
-/* Room for cap task slots: records on cache-line boundaries, names and idle masks beside. */
+/* Room for cap task slots: records on cache-line boundaries, affinity beside. */
 static void grow_tasks(struct wakeup *w, int cap)
 {
-	struct wk_task *t = xaligned_alloc(64, (size_t)cap * sizeof(*t));
-
-	if (w->ntasks)
-		memcpy(t, w->tasks, (size_t)w->ntasks * sizeof(*t));
-	free(w->tasks);
-	w->tasks = t;
+	w->tasks = xaligned_realloc(w->tasks, (size_t)w->ntasks * sizeof(*w->tasks), 64,
+				    (size_t)cap * sizeof(*w->tasks));
 	w->allowed = xrealloc(w->allowed, (size_t)cap * sizeof(*w->allowed));
 	w->affinity_at = xrealloc(w->affinity_at, (size_t)cap * sizeof(*w->affinity_at));
 	w->cap_tasks = cap;
@@ -478,10 +474,8 @@ static void on_task_exit(struct wakeup *w, const struct event *e)
 {
 	struct wk_task *t = task_get(w, e->exit.pid, false);
 
-	if (t) {
-		t->exited = true;
+	if (t)
 		wk_unpend(w, t);
-	}
 }
 
 void wakeup_add(struct wakeup *w, const struct event *e)

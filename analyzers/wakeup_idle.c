@@ -42,31 +42,29 @@ bool wk_affinity_stale(const struct wakeup *w, const struct wk_task *t,
 	       now - w->affinity_at[t - w->tasks] >= AFFINITY_REFRESH_NS;
 }
 
+/* A mask from the pool: the last given back, else a new one. */
+static int mask_take(struct wakeup *w)
+{
+	size_t words = (size_t)w->idle.nwords;
+
+	if (w->nmask_free)
+		return w->mask_free[--w->nmask_free];
+	if (w->nmasks == w->cap_masks) {
+		w->cap_masks = w->cap_masks ? 2 * w->cap_masks : 64;
+		w->masks = xaligned_realloc(w->masks, (size_t)w->nmasks * words * sizeof(uint64_t),
+					    64, ((size_t)w->cap_masks * words + 1) * sizeof(uint64_t));
+		w->mask_free = xrealloc(w->mask_free, (size_t)w->cap_masks * sizeof(int));
+	}
+	return w->nmasks++;
+}
+
 /* What a pending wakeup needs to tell later whether it passed over an idle CPU. */
 void wk_idle_at_wake(struct wakeup *w, struct wk_task *t, uint64_t now)
 {
 	if (!t->affinity_read)
 		wk_read_affinity(w, t, now);
-	if (t->mask < 0) { /* a mask from the pool, until it runs */
-		if (w->nmask_free) {
-			t->mask = w->mask_free[--w->nmask_free];
-		} else {
-			if (w->nmasks == w->cap_masks) {
-				size_t words = (size_t)w->idle.nwords;
-				int cap = w->cap_masks ? 2 * w->cap_masks : 64;
-				uint64_t *m = xaligned_alloc(64, ((size_t)cap * words + 1) *
-								     sizeof(uint64_t));
-
-				if (w->nmasks)
-					memcpy(m, w->masks, (size_t)w->nmasks * words * sizeof(uint64_t));
-				free(w->masks);
-				w->masks = m;
-				w->mask_free = xrealloc(w->mask_free, (size_t)cap * sizeof(int));
-				w->cap_masks = cap;
-			}
-			t->mask = w->nmasks++;
-		}
-	}
+	if (t->mask < 0)
+		t->mask = mask_take(w); /* until it runs */
 	idle_snapshot(&w->idle, wk_idle_at(w, t));
 }
 

@@ -20,12 +20,10 @@ struct wk_task {
 	bool running : 1;
 	bool pending : 1;	/* a wakeup waits for its switch-in */
 	bool placed : 1;	/* its target CPU is known and counted */
-	bool exited : 1;
 	bool retired : 1;	/* a free slot: the task exited and left the table */
 	bool affinity_read : 1;	/* its mask was asked for */
 	bool pinned : 1;	/* it has one (wakeup.allowed), not every CPU */
 	uint8_t wake_class;	/* placed, waker CPU known: class of waker CPU -> target */
-	uint16_t unused;
 	int32_t cpu;		/* last CPU known (ran or placed), -1 unknown */
 	int32_t waker_tid;
 	int32_t waker_cpu;

@@ -15,8 +15,7 @@ static void copy_into(void **dst, int *cap, const void *src, int n, size_t sz)
 {
 	if (n > *cap) {
 		*cap = n + n / 4 + 16;
-		free(*dst);
-		*dst = xaligned_alloc(64, (size_t)*cap * sz);
+		*dst = xaligned_realloc(*dst, 0, 64, (size_t)*cap * sz);
 	}
 	if (n)
 		memcpy(*dst, src, (size_t)n * sz);

@@ -64,6 +64,16 @@ void *xaligned_alloc(size_t align, size_t size)
 	return p;
 }
 
+void *xaligned_realloc(void *p, size_t keep, size_t align, size_t size)
+{
+	void *n = xaligned_alloc(align, size);
+
+	if (keep)
+		memcpy(n, p, keep);
+	free(p);
+	return n;
+}
+
 void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);

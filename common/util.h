@@ -21,6 +21,8 @@ void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
 /* Memory on an align-byte boundary (a power of two; size rounded up to a multiple of it). */
 void *xaligned_alloc(size_t align, size_t size);
+/* The same, grown from p (freed): its first keep bytes copied over. */
+void *xaligned_realloc(void *p, size_t keep, size_t align, size_t size);
 
 /*
  * Parse a whole decimal number in [min, max]. Returns 0, or -1 when the text
