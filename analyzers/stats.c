@@ -2,6 +2,9 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdlib.h>
+
+#include "../common/util.h"
 
 double stats_mean(const double *v, size_t n)
 {
@@ -78,4 +81,82 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb, double *
 	*t = (stats_mean(b, nb) - stats_mean(a, na)) / sqrt(se2);
 	*df = se2 * se2 / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
 	return 0;
+}
+
+/* Continued fraction of the regularized incomplete beta (modified Lentz). */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	d = 1 / (fabs(d) < tiny ? tiny : d);
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		double num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)), del;
+
+		for (int half = 0; half < 2; half++) {
+			d = 1 + num * d;
+			d = 1 / (fabs(d) < tiny ? tiny : d);
+			c = 1 + num / c;
+			c = fabs(c) < tiny ? tiny : c;
+			h *= d * c;
+			num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		}
+		del = d * c;
+		if (fabs(del - 1) < 1e-12)
+			break;
+	}
+	return h;
+}
+
+/* I_x(a, b), the regularized incomplete beta function, for x in [0, 1]. */
+static double beta_inc(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+double stats_t_p2(double t, double df)
+{
+	if (df <= 0 || isnan(t))
+		return 1;
+	if (isinf(t))
+		return 0;
+	return beta_inc(df / 2, 0.5, df / (df + t * t));
+}
+
+int stats_holm(const double *p, int n, double alpha, bool *reject)
+{
+	int *order, family = 0;
+
+	for (int i = 0; i < n; i++) {
+		reject[i] = false;
+		family += p[i] >= 0;
+	}
+	if (!family)
+		return 0;
+	order = xcalloc((size_t)family, sizeof(*order));
+	for (int i = 0, k = 0; i < n; i++)
+		if (p[i] >= 0)
+			order[k++] = i;
+	/* insertion sort: families are a few dozen rows */
+	for (int i = 1; i < family; i++)
+		for (int k = i; k > 0 && p[order[k]] < p[order[k - 1]]; k--) {
+			int t = order[k];
+
+			order[k] = order[k - 1];
+			order[k - 1] = t;
+		}
+	for (int k = 0; k < family && p[order[k]] <= alpha / (family - k); k++)
+		reject[order[k]] = true;
+	free(order);
+	return family;
 }

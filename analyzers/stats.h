@@ -2,6 +2,7 @@
 #ifndef LOCUS_STATS_H
 #define LOCUS_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 double stats_mean(const double *v, size_t n);
@@ -17,5 +18,13 @@ double stats_ci95(const double *v, size_t n);
  * both have no variance.
  */
 int stats_welch(const double *a, size_t na, const double *b, size_t nb, double *t, double *df);
+/* Two-sided p-value of Student's t statistic t with df degrees of freedom. */
+double stats_t_p2(double t, double df);
+/*
+ * Holm-Bonferroni over the n p-values p[] (a negative p is no test: not in the family,
+ * never rejected): reject[i] is set where the null hypothesis is rejected at family-wise
+ * level alpha. Returns the family's size (the tests counted).
+ */
+int stats_holm(const double *p, int n, double alpha, bool *reject);
 
 #endif

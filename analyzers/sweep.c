@@ -2,6 +2,7 @@
 #include "sweep.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,8 +72,78 @@ void sweep_compare(const struct measure_sum *base, const struct measure_sum *cur
 		row->ratio = cur->mean / base->mean;
 		row->change_pct = d / fabs(base->mean) * 100.0;
 	}
+	row->p = -1;
+	if (base->n >= 2 && cur->n >= 2) {
+		double sa = base->stddev * base->stddev / base->n,
+		       sb = cur->stddev * cur->stddev / cur->n, se2 = sa + sb, df;
+
+		if (se2 > 0) {
+			df = se2 * se2 / (sa * sa / (base->n - 1) + sb * sb / (cur->n - 1));
+			row->p = stats_t_p2(d / sqrt(se2), df);
+		} else {
+			row->p = d == 0 ? 1 : 0; /* no spread on either side */
+		}
+	}
 	row->significant = base->n >= 2 && cur->n >= 2 && fabs(d) > base->ci95 + cur->ci95;
 	if (row->significant && better)
 		row->verdict = (d > 0) == (better > 0) ? 1 : -1;
 }
 
+
+int sweep_correct(struct diff_row *rows, int n, double alpha)
+{
+	double *p = xcalloc((size_t)n + 1, sizeof(*p));
+	bool *reject = xcalloc((size_t)n + 1, sizeof(*reject));
+	int family;
+
+	for (int i = 0; i < n; i++)
+		p[i] = rows[i].incomparable ? -1 : rows[i].p;
+	family = stats_holm(p, n, alpha, reject);
+	for (int i = 0; i < n; i++) {
+		if (!reject[i]) {
+			rows[i].significant = false;
+			rows[i].verdict = 0;
+		}
+	}
+	free(p);
+	free(reject);
+	return family;
+}
+
+static bool differ(char *why, size_t len, const char *what, const char *a, const char *b)
+{
+	if (!strcmp(a, b))
+		return false;
+	snprintf(why, len, "%s differ%s ('%s' against '%s')", what,
+		 what[strlen(what) - 1] == 's' ? "" : "s", a[0] ? a : "none", b[0] ? b : "none");
+	return true;
+}
+
+bool sweep_incompatible(const struct sweep_set *a, const struct sweep_set *b, bool command,
+			char *why, size_t len)
+{
+	why[0] = 0;
+	if (a->kind != b->kind) {
+		snprintf(why, len, "one is a benchmark loop (locus run -r), the other counts "
+			 "(locus stat --json)");
+		return true;
+	}
+	if ((command && differ(why, len, "commands", a->command, b->command)) ||
+	    differ(why, len, "sweeps", a->sweep_name, b->sweep_name))
+		return true;
+	if (a->have_metric != b->have_metric) {
+		snprintf(why, len, "only %s has a metric", a->have_metric ? "the base" : "the new file");
+		return true;
+	}
+	if (!a->have_metric)
+		return false;
+	if (differ(why, len, "metrics", a->metric_name, b->metric_name) ||
+	    differ(why, len, "metric units", a->metric_unit, b->metric_unit))
+		return true;
+	if (a->metric_higher != b->metric_higher) {
+		snprintf(why, len, "the metric's direction differs (%s is better against %s)",
+			 a->metric_higher ? "higher" : "lower", b->metric_higher ? "higher" : "lower");
+		return true;
+	}
+	return false;
+}

@@ -28,7 +28,9 @@ struct diff_row {
 	struct measure_sum base, cur;
 	double ratio;		/* cur / base mean (0 when base is 0) */
 	double change_pct;	/* (cur - base) / base * 100 */
-	bool significant;	/* |cur - base| > ci95(base) + ci95(cur), both with n >= 2 */
+	double p;		/* Welch's two-sided p-value; -1 when untested (n < 2 a side) */
+	bool significant;	/* |cur - base| > ci95(base) + ci95(cur), both with n >= 2, and,
+				 * after sweep_correct, Holm-Bonferroni rejects the row's null */
 	int verdict;		/* +1 better, -1 worse, 0 neither or not significant */
 	bool incomparable;	/* the sides were measured in ways that change its meaning */
 };
@@ -38,5 +40,21 @@ struct diff_row {
  */
 void sweep_compare(const struct measure_sum *base, const struct measure_sum *cur, int better,
 		   struct diff_row *row);
+
+/*
+ * Correct rows[0..n) for the number of comparisons: a row stays significant only when
+ * Holm-Bonferroni over the rows' p-values (incomparable rows left out) rejects its null
+ * at family-wise level alpha too. Returns the family's size.
+ */
+int sweep_correct(struct diff_row *rows, int n, double alpha);
+
+/*
+ * Whether two loop files measure different things (another metric, direction, unit, sweep
+ * or kind of file; with command, another command too): true with one line saying what
+ * differs in why. Another command alone is another configuration a table may still show
+ * (--pin 0,0 against --pin 0,1); a bisect step must not judge it.
+ */
+bool sweep_incompatible(const struct sweep_set *a, const struct sweep_set *b, bool command,
+			char *why, size_t len);
 
 #endif

@@ -15,7 +15,8 @@ enum { OPT_EXIT_CODE = OPT_SYSFS_ROOT + 1 };
 static const struct cli_opt diff_opts[] = {
 	{ "json", OPT_JSON, "FILE", "also write the comparison as JSON (- for stdout)" },
 	{ "exit-code", OPT_EXIT_CODE, NULL, "exit 1 when the metric is significantly worse, 0 when "
-					    "not, 125 when a new batch has no measured metric, "
+					    "not, 125 when a new batch has no measured metric or "
+					    "measures something else than the base, "
 					    "128 when the base cannot be read (for git bisect run)" },
 	{ "output", 'o', "FILE", "write the text to FILE instead of stdout" },
 	{ "quiet", 'q', NULL, "no notes on stderr" },
@@ -25,11 +26,15 @@ static const struct cli_opt diff_opts[] = {
 
 static const struct cli_cmd diff_cmd = {
 	"diff", "[options] BASE.json NEW.json [NEW2.json...]",
-	"Compare benchmark loops written by 'locus run -r N [--sweep ...] --json FILE':\n"
-	"for each sweep value and measure, the base and new means, their stddev in %,\n"
-	"the ratio new/base and the change. A '*' marks a difference larger than the two\n"
-	"95% confidence intervals together, with 'better' or 'worse' where the measure\n"
-	"has a direction (the metric's own; lower p99 wake-to-run and HITM/s).\n"
+	"Compare benchmark loops written by 'locus run -r N [--sweep ...] --json FILE',\n"
+	"or counts written by 'locus stat [-r N] --json FILE' (the elapsed time as the\n"
+	"metric): for each sweep value and measure, the base and new means, their stddev\n"
+	"in %, the ratio new/base and the change. A '*' marks a difference larger than the\n"
+	"two 95% confidence intervals together and significant after Holm-Bonferroni over\n"
+	"the table's comparisons (Welch's t test, 5% family-wise), with 'better' or 'worse'\n"
+	"where the measure has a direction (the metric's own; lower p99 wake-to-run and\n"
+	"HITM/s). Files that measure different things (command, metric, direction, unit,\n"
+	"sweep) are shown but nothing is marked.\n"
 	"With --exit-code the exit status says whether the metric got worse, so\n"
 	"'git bisect run' can drive build, measure and compare at each step.",
 	diff_opts,
@@ -115,21 +120,30 @@ int cmd_diff(int argc, char **argv)
 		}
 		in[i] = (struct diff_input){ argv[optind + i], &sets[i] };
 	}
-	for (int i = 1; i < n; i++) {
-		if (strcmp(sets[0].sweep_name, sets[i].sweep_name) && !quiet)
-			locus_err("%s sweeps '%s', %s sweeps '%s': rows pair values by name",
-				  in[0].name, sets[0].sweep_name, in[i].name, sets[i].sweep_name);
-		marked += diff_significant(&in[0], &in[i]);
-		if (!sweep_metric_measured(&sets[i]))
-			unmeasured++;
-		else
-			worse += diff_metric_worse(&in[0], &in[i]);
-	}
 	if (exit_code && !sweep_metric_measured(&sets[0])) {
 		locus_err("%s: no run measured a metric: --exit-code compares the metric of "
 			  "'locus run --metric' (or the loop's own)", in[0].name);
 		rc = EXIT_LOCUS_ABORT;
 		goto done;
+	}
+	for (int i = 1; i < n; i++) {
+		if (sweep_incompatible(&sets[0], &sets[i], exit_code, err, sizeof(err))) {
+			if (exit_code) { /* nothing to judge: git bisect run's skip */
+				locus_err("%s and %s measure different things: %s (compare batches "
+					  "of one benchmark; exit 125, skip)", in[0].name, in[i].name,
+					  err);
+				rc = EXIT_LOCUS_SKIP;
+				goto done;
+			}
+			if (!quiet)
+				locus_err("%s and %s measure different things: %s; no row is marked",
+					  in[0].name, in[i].name, err);
+		}
+		marked += diff_significant(&in[0], &in[i]);
+		if (!sweep_metric_measured(&sets[i]))
+			unmeasured++;
+		else
+			worse += diff_metric_worse(&in[0], &in[i]);
 	}
 	job = (struct diff_job){ &in[0], &in[1], n - 1 };
 	if (out) {

@@ -8,6 +8,7 @@
 
 #include "../common/jsonread.h"
 #include "../common/util.h"
+#include "stat_file.h"
 
 #define MAX_FILE (256u << 20)
 
@@ -133,10 +134,12 @@ int sweep_parse(const char *text, size_t len, struct sweep_set *s, char *err, si
 	metric = jv_get(root, "metric");
 	sweep = jv_get(root, "sweep");
 	runs = jv_get(root, "runs");
-	if (strcmp(jv_str(root, "format", ""), "locus-sweep-1")) {
+	if (!jv_get(root, "format") && jv_get(root, "counters")) {
+		rc = stat_file_parse(root, s, err, errlen); /* locus stat --json */
+	} else if (strcmp(jv_str(root, "format", ""), "locus-sweep-1")) {
 		snprintf(err, errlen, "not a benchmark-loop file (format '%s', not locus-sweep-1): "
 			 "locus diff compares what locus run --json writes with -r, --sweep or "
-			 "--metric", jv_str(root, "format", "none"));
+			 "--metric, and what locus stat --json writes", jv_str(root, "format", "none"));
 		rc = -1;
 	} else if (!sweep || !runs || runs->type != JV_ARRAY) {
 		rc = bad(err, errlen, "no sweep or runs");

@@ -372,6 +372,23 @@ void nofile_original(struct rlimit *rl)
 		getrlimit(RLIMIT_NOFILE, rl);
 }
 
+const char *fmt_ratio(double r, char *buf, size_t len)
+{
+	double a = r < 0 ? -r : r;
+
+	if (r == 0)
+		snprintf(buf, len, "0");
+	else if (a >= 0.1 && a < 10)
+		snprintf(buf, len, "%.3f", r);
+	else if (a >= 10 && a < 1000)
+		snprintf(buf, len, "%.1f", r);
+	else if (a >= 0.001 && a < 0.1)
+		snprintf(buf, len, "%.3g", r);
+	else
+		snprintf(buf, len, "%.2e", r);
+	return buf;
+}
+
 const char *fmt_short(double x, char *buf, size_t len)
 {
 	static const char unit[] = " KMGTP";

@@ -62,6 +62,11 @@ const char *fmt_bytes(uint64_t v, char *buf, size_t len);
 const char *fmt_count(uint64_t v, char *buf, size_t len);
 /* A compact number for narrow columns: "812", "4.3", "52.7K", "1.20M" (negatives as 0). */
 const char *fmt_short(double x, char *buf, size_t len);
+/*
+ * A ratio readable at every scale, three significant digits or more: "0.955", "1.000",
+ * "22.5", "0.0123", "1.23e-05", "4.56e+04" (never "0.00" for a ratio that is not 0).
+ */
+const char *fmt_ratio(double r, char *buf, size_t len);
 /* Format a rate with a K/M/G suffix ("32.41 K") into buf. */
 const char *fmt_si(double v, char *buf, size_t len);
 

@@ -22,7 +22,34 @@ static const struct measure_info infos[M_NR] = {
 	[M_IDLE_PCT] = { "idle_passed_pct", "idle%", -1 },
 	[M_HITM] = { "hitm_per_s", "hitm/s", -1 },
 	[M_ELAPSED] = { "elapsed_s", "secs", 0 },
+	[M_ST_TASK_CLOCK] = { "task_clock_ms", "msec", 0 },
+	[M_ST_CS] = { "context_switches", "cs", 0 },
+	[M_ST_VOL] = { "voluntary", "vol", 0 },
+	[M_ST_INVOL] = { "involuntary", "invol", 0 },
+	[M_ST_MIGR] = { "cpu_migrations", "migr", 0 },
+	[M_ST_FAULTS] = { "page_faults", "faults", 0 },
+	[M_ST_CYCLES] = { "cycles", "cycles", 0 },
+	[M_ST_INSNS] = { "instructions", "insns", 0 },
+	[M_ST_CREFS] = { "cache_references", "c-refs", 0 },
+	[M_ST_CMISS] = { "cache_misses", "c-miss", 0 },
+	[M_ST_LLC] = { "llc_load_misses", "LLCmiss", 0 },
+	[M_ST_HITM] = { "hitm", "hitm", 0 },
 };
+
+/* locus stat's counter names, in the order of the M_ST_* measures. */
+static const char *const stat_names[] = {
+	"task-clock", "context-switches", "voluntary", "involuntary", "cpu-migrations",
+	"page-faults", "cycles", "instructions", "cache-references", "cache-misses",
+	"LLC-load-misses", "hitm",
+};
+
+int measure_by_stat_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(stat_names) / sizeof(stat_names[0]); i++)
+		if (!strcmp(stat_names[i], name))
+			return M_ST_TASK_CLOCK + (int)i;
+	return -1;
+}
 
 const struct measure_info *measure_info(enum measure m)
 {

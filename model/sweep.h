@@ -28,6 +28,19 @@ enum measure {
 	M_IDLE_PCT,	/* share of timed wakeups that passed over an idle allowed CPU, % */
 	M_HITM,		/* HITM loads/s */
 	M_ELAPSED,	/* the run's wall time, s */
+	/* counts per run, from a locus stat --json file (locus diff reads those too) */
+	M_ST_TASK_CLOCK, /* task-clock, ms */
+	M_ST_CS,	/* context-switches */
+	M_ST_VOL,	/* voluntary switches (rusage) */
+	M_ST_INVOL,	/* involuntary switches (rusage) */
+	M_ST_MIGR,	/* cpu-migrations */
+	M_ST_FAULTS,	/* page-faults */
+	M_ST_CYCLES,
+	M_ST_INSNS,
+	M_ST_CREFS,	/* cache-references */
+	M_ST_CMISS,	/* cache-misses */
+	M_ST_LLC,	/* LLC-load-misses */
+	M_ST_HITM,	/* hitm */
 	M_NR
 };
 
@@ -38,6 +51,8 @@ struct measure_info {
 	int better;
 };
 const struct measure_info *measure_info(enum measure m);
+/* The count measure (M_ST_*) of the locus stat counter called name, or -1. */
+int measure_by_stat_name(const char *name);
 /* The measure whose JSON key is key, or -1. */
 int measure_by_key(const char *key);
 
@@ -51,8 +66,12 @@ struct sweep_run {
 	long long dropped;	/* every drop counter of its results added up; -1: unknown */
 };
 
+/* What a file held: a benchmark loop (locus run -r), or counts (locus stat --json). */
+enum sweep_kind { SWEEP_LOOP, SWEEP_STAT };
+
 /* One benchmark loop: where it ran, what it ran, every run. */
 struct sweep_set {
+	enum sweep_kind kind;
 	/* environment */
 	char kernel[128], cpu_model[128], topology[160], cmdline[1024], version[32], time[40];
 	char command[1024];	/* the command with its {NAME} placeholder */

@@ -111,11 +111,12 @@ static const char *words(const struct sweep_set *s, int m)
 static void change_text(const struct sweep_set *s, const struct change *c, char *buf, size_t len)
 {
 	const struct diff_row *r = &c->row;
+	char x[24];
 
 	if (is_share(c->m))
 		snprintf(buf, len, "%s %.1f%% -> %.1f%%", words(s, c->m), r->base.mean, r->cur.mean);
 	else if (r->base.mean != 0 && (r->ratio >= 2 || r->ratio <= 0.5))
-		snprintf(buf, len, "%s x%.2f", words(s, c->m), r->ratio);
+		snprintf(buf, len, "%s x%s", words(s, c->m), fmt_ratio(r->ratio, x, sizeof(x)));
 	else if (r->base.mean != 0)
 		snprintf(buf, len, "%s %+.1f%%", words(s, c->m), r->change_pct);
 	else

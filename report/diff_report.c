@@ -1,4 +1,6 @@
 /* diff_report.c - locus diff: two benchmark loops side by side, ratios and significance. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../common/util.h"
@@ -34,15 +36,21 @@ static bool incomparable(unsigned d, int m)
 	return (d & PDIFF_COUNTS) && m != M_METRIC && m != M_ELAPSED;
 }
 
-/* Calls fn for each (value, measure) both sets measured. */
-void diff_each_row(const struct diff_input *base, const struct diff_input *cur,
-		     void (*fn)(void *ctx, const char *value, int m, const struct diff_row *row),
-		     void *ctx)
+struct row_at {
+	const char *value;
+	int m;
+	struct diff_row row;
+};
+
+/* Every (value, measure) both sets measured, in table order; *n of them. */
+static struct row_at *collect_rows(const struct sweep_set *a, const struct sweep_set *b, int *n)
 {
-	const struct sweep_set *a = base->set, *b = cur->set;
 	char why[600];
 	unsigned d = measured_differently(a, b, why, sizeof(why));
+	bool other = sweep_incompatible(a, b, false, why, sizeof(why));
+	struct row_at *rows = xcalloc((size_t)a->nvalues * M_NR + 1, sizeof(*rows));
 
+	*n = 0;
 	for (int v = 0; v < a->nvalues; v++) {
 		const char *val = a->values[v];
 
@@ -50,7 +58,7 @@ void diff_each_row(const struct diff_input *base, const struct diff_input *cur,
 			continue;
 		for (int m = 0; m < M_NR; m++) {
 			struct measure_sum sa, sb;
-			struct diff_row row;
+			struct row_at *r = &rows[*n];
 
 			if (m == M_METRIC && (!a->have_metric || !b->have_metric))
 				continue;
@@ -59,15 +67,36 @@ void diff_each_row(const struct diff_input *base, const struct diff_input *cur,
 			if (!sa.n || !sb.n || (sa.mean == 0 && sb.mean == 0 && !sa.stddev &&
 						    !sb.stddev))
 				continue; /* none on either side: nothing to compare */
-			sweep_compare(&sa, &sb, sweep_better(a, (enum measure)m), &row);
-			if (incomparable(d, m)) { /* a change of method, not of the system */
-				row.significant = false;
-				row.verdict = 0;
-				row.incomparable = true;
+			sweep_compare(&sa, &sb, sweep_better(a, (enum measure)m), &r->row);
+			if (other || incomparable(d, m)) { /* a change of method, not of the system */
+				r->row.significant = false;
+				r->row.verdict = 0;
+				r->row.incomparable = true;
 			}
-			fn(ctx, val, m, &row);
+			r->value = val;
+			r->m = m;
+			(*n)++;
 		}
 	}
+	return rows;
+}
+
+int diff_each_row(const struct diff_input *base, const struct diff_input *cur,
+		  void (*fn)(void *ctx, const char *value, int m, const struct diff_row *row),
+		  void *ctx)
+{
+	int n, family;
+	struct row_at *rows = collect_rows(base->set, cur->set, &n);
+	struct diff_row *just = xcalloc((size_t)n + 1, sizeof(*just));
+
+	for (int i = 0; i < n; i++)
+		just[i] = rows[i].row;
+	family = sweep_correct(just, n, DIFF_ALPHA);
+	for (int i = 0; fn && i < n; i++)
+		fn(ctx, rows[i].value, rows[i].m, &just[i]);
+	free(just);
+	free(rows);
+	return family;
 }
 
 struct text_ctx {
@@ -104,13 +133,16 @@ static const char *mean_text(double v, char *buf, size_t len)
 static void text_row(void *arg, const char *value, int m, const struct diff_row *r)
 {
 	struct text_ctx *t = arg;
-	char a[24], b[24], sa[16], sb[16], ratio[16], change[16];
+	char a[24], b[24], sa[16], sb[16], ratio[24], change[24];
 
 	sd_pct(sa, sizeof(sa), &r->base);
 	sd_pct(sb, sizeof(sb), &r->cur);
 	if (r->base.mean != 0) {
-		snprintf(ratio, sizeof(ratio), "%.3f", r->ratio);
-		snprintf(change, sizeof(change), "%+.1f%%", r->change_pct);
+		fmt_ratio(r->ratio, ratio, sizeof(ratio));
+		if (fabs(r->change_pct) < 1e5)
+			snprintf(change, sizeof(change), "%+.1f%%", r->change_pct);
+		else
+			snprintf(change, sizeof(change), "%+.2e%%", r->change_pct);
 	} else {
 		snprintf(ratio, sizeof(ratio), "-");
 		snprintf(change, sizeof(change), "-");
@@ -125,6 +157,11 @@ static void describe(FILE *f, const char *what, const struct diff_input *in)
 {
 	const struct sweep_set *s = in->set;
 
+	if (s->kind == SWEEP_STAT) {
+		fprintf(f, "   %-5s %s: locus stat of '%s', %d run%s\n", what, in->name, s->command,
+			s->nruns, s->nruns == 1 ? "" : "s");
+		return;
+	}
 	fprintf(f, "   %-5s %s: %s, %s; %s; %d run%s per value, %s\n", what, in->name,
 		s->kernel[0] ? s->kernel : "kernel unknown", s->cpu_model[0] ? s->cpu_model : "?",
 		s->topology, s->repeat, s->repeat == 1 ? "" : "s", s->time);
@@ -192,8 +229,17 @@ void diff_report_text(FILE *f, const struct diff_input *base, const struct diff_
 			fprintf(f, "   %s%s\n", why, d & (PDIFF_DELAYS | PDIFF_COUNTS) ?
 				"; '~' rows are not compared" : "");
 	}
-	fprintf(f, "   ratio = new/base; '*' marks a difference larger than both 95%% confidence "
-		   "intervals together\n\n");
+	{
+		char why[600];
+		int family = diff_each_row(base, cur, NULL, NULL);
+
+		if (sweep_incompatible(a, b, false, why, sizeof(why)))
+			fprintf(f, "   not comparable: %s; no row is marked\n", why);
+		fprintf(f, "   ratio = new/base; '*' marks a difference larger than both 95%% "
+			   "confidence intervals together\n"
+			   "   and significant after Holm-Bonferroni over the %d comparison%s "
+			   "(Welch's t test, 5%% family-wise)\n\n", family, family == 1 ? "" : "s");
+	}
 	for (int v = 0; v < a->nvalues; v++)
 		if ((int)strlen(a->values[v]) > t.vw)
 			t.vw = (int)strlen(a->values[v]);
@@ -236,6 +282,10 @@ static void json_row(void *arg, const char *value, int m, const struct diff_row 
 		json_null(j, "ratio");
 		json_null(j, "change_pct");
 	}
+	if (r->p >= 0)
+		json_number(j, "p_value", r->p);
+	else
+		json_null(j, "p_value");
 	json_bool(j, "significant", r->significant);
 	json_bool(j, "comparable", !r->incomparable);
 	json_string(j, "verdict", r->verdict > 0 ? "better" : r->verdict < 0 ? "worse" : "none");
@@ -260,6 +310,20 @@ void diff_report_json(FILE *f, const struct diff_input *base, const struct diff_
 		json_bool(&j, "delays_comparable", !(d & PDIFF_DELAYS));
 		json_bool(&j, "counts_comparable", !(d & PDIFF_COUNTS));
 	}
+	{
+		char why[600];
+		bool other = sweep_incompatible(base->set, cur->set, false, why, sizeof(why));
+
+		json_bool(&j, "comparable", !other);
+		json_string(&j, "not_comparable_because", why);
+	}
+	json_object(&j, "significance");
+	json_string(&j, "rule", "difference larger than both 95% confidence intervals together, "
+				"and Welch's t test rejected by Holm-Bonferroni");
+	json_string(&j, "correction", "holm-bonferroni");
+	json_number(&j, "family_wise_alpha", DIFF_ALPHA);
+	json_int(&j, "comparisons", diff_each_row(base, cur, NULL, NULL));
+	json_object_end(&j);
 	json_array(&j, "rows");
 	diff_each_row(base, cur, json_row, &j);
 	json_array_end(&j);

@@ -62,6 +62,10 @@ void stat_report_json_members(struct json *j, const struct stat_result *r,
 	json_object(j, "elapsed_ns");
 	json_number(j, "mean", r->elapsed_mean);
 	json_number(j, "stddev", r->elapsed_stddev);
+	json_array(j, "runs");
+	for (int k = 0; k < r->runs; k++)
+		json_number(j, NULL, r->elapsed_ns[k]);
+	json_array_end(j);
 	json_object_end(j);
 	json_array(j, "counters");
 	for (int i = 0; i < r->ncounters; i++)
@@ -72,6 +76,14 @@ void stat_report_json_members(struct json *j, const struct stat_result *r,
 	if (r->split_supported) {
 		json_number(j, "voluntary", r->voluntary_mean);
 		json_number(j, "involuntary", r->involuntary_mean);
+		json_array(j, "voluntary_runs");
+		for (int k = 0; k < r->runs; k++)
+			json_number(j, NULL, r->voluntary[k]);
+		json_array_end(j);
+		json_array(j, "involuntary_runs");
+		for (int k = 0; k < r->runs; k++)
+			json_number(j, NULL, r->involuntary[k]);
+		json_array_end(j);
 		json_string(j, "source", "rusage of the workload and its reaped children");
 	} else {
 		json_string(j, "reason", r->split_reason);

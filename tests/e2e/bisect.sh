@@ -30,6 +30,51 @@ check "exit-code: says why it stops" grep -q "no run measured a metric" "$TMP/co
 expect_eq "without --exit-code a worse metric still exits 0" 0 \
 	"$("$LOCUS" diff -q $FIX/base.json $FIX/slower2x.json >/dev/null 2>&1; echo $?)"
 
+# Files that measure different things are not judged: 125 (skip) with one line why.
+expect_eq "exit-code: hackbench against tbench (other command, metric, sweep) is 125" 125 \
+	"$("$LOCUS" diff --exit-code $FIX/base.json $FIX/tbench_base.json >/dev/null 2>"$TMP/inc.err"; echo $?)"
+expect_eq "exit-code 125 says why in one line" 1 "$(wc -l <"$TMP/inc.err")"
+check "exit-code 125 names what differs" grep -q "measure different things: commands differ" "$TMP/inc.err"
+"$LOCUS" diff $FIX/base.json $FIX/tbench_base.json >"$TMP/inc.txt" 2>/dev/null
+check "without --exit-code they are shown, nothing marked" \
+	bash -c "grep -q 'not comparable: sweeps differ' '$TMP/inc.txt' && ! grep -q '  \\* ' '$TMP/inc.txt'"
+check "the table says how significance is corrected" \
+	grep -q "Holm-Bonferroni over the 24 comparisons" <("$LOCUS" diff -q $FIX/base.json $FIX/slower2x.json)
+
+# locus stat -r N --json files diff too: the means are the stat files' own (same files).
+for side in a b; do
+	"$LOCUS" stat -r 3 --json "$TMP/st-$side.json" -- "$LOCUS" bench pingpong --loops 2000 \
+		>/dev/null 2>&1
+done
+"$LOCUS" stat -r 3 --json "$TMP/st-other.json" -- "$LOCUS" bench pingpong --loops 2001 >/dev/null 2>&1
+expect_eq "stat -r 3 pair: diff --exit-code exits 0 or 1 (compared)" yes \
+	"$("$LOCUS" diff -q --exit-code --json "$TMP/st.json" "$TMP/st-a.json" "$TMP/st-b.json" \
+		>"$TMP/st.txt" 2>&1; rc=$?; [ $rc -le 1 ] && echo yes || echo "no ($rc)")"
+check "stat -r 3 pair: every mean and stddev is the stat file's own" python3 - "$TMP/st.json" \
+	"$TMP/st-a.json" "$TMP/st-b.json" <<'EOF2'
+import json, sys
+d, a, b = (json.load(open(f)) for f in sys.argv[1:4])
+rows = {r["measure"]: r for r in d["rows"]}
+keys = {"task-clock": ("task_clock_ms", 1e-6), "context-switches": ("context_switches", 1),
+        "page-faults": ("page_faults", 1)}
+assert d["comparable"] and d["significance"]["correction"] == "holm-bonferroni", d
+for side, f in (("base", a), ("new", b)):
+    r = rows["metric"][side]
+    assert r["n"] == 3 == f["runs"], (r, f["runs"])
+    assert abs(r["mean"] - f["elapsed_ns"]["mean"] / 1e9) <= 1e-9 * f["elapsed_ns"]["mean"], r
+    assert abs(r["stddev"] - f["elapsed_ns"]["stddev"] / 1e9) <= 1e-6 * f["elapsed_ns"]["mean"], r
+    for c in f["counters"]:
+        if c["name"] in keys and c.get("counted"):
+            k, scale = keys[c["name"]]
+            got = rows[k][side]
+            assert abs(got["mean"] - c["value"] * scale) <= 1e-6 * max(1, c["value"] * scale), (k, got, c)
+            assert abs(got["stddev"] - c["stddev"] * scale) <= 1e-6 * max(1, c["value"] * scale), (k, got, c)
+EOF2
+check "stat -r 3 pair: the text names both runs and the metric" \
+	grep -q "metric: elapsed time (lower is better)" "$TMP/st.txt"
+expect_eq "stat files of two commands: --exit-code is 125" 125 \
+	"$("$LOCUS" diff -q --exit-code "$TMP/st-a.json" "$TMP/st-other.json" >/dev/null 2>&1; echo $?)"
+
 # The account names what moved first: a --pin 0,0 batch against a --pin 0,1 batch is a
 # locality shift (every wakeup on the same CPU, then every one across the LLC).
 if have_root; then

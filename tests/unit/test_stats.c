@@ -58,6 +58,43 @@ static void welch(void **state)
 	}
 }
 
+/* The two-sided p of the 97.5% quantiles of Student's t (printed tables) is 0.05. */
+static void t_p_values(void **state)
+{
+	(void)state;
+	assert_close(stats_t_p2(12.7062, 1), 0.05, 1e-5);
+	assert_close(stats_t_p2(-4.3027, 2), 0.05, 1e-5);
+	assert_close(stats_t_p2(2.7764, 4), 0.05, 1e-5);
+	assert_close(stats_t_p2(2.2281, 10), 0.05, 1e-5);
+	assert_close(stats_t_p2(2.0423, 30), 0.05, 1e-5);
+	assert_close(stats_t_p2(0, 5), 1, 1e-12);
+	/* the 99.5% quantile, df 4: 4.6041 (two-sided 0.01) */
+	assert_close(stats_t_p2(4.6041, 4), 0.01, 1e-5);
+	assert_true(stats_t_p2(1e9, 3) < 1e-20);
+}
+
+/* Holm: sorted p (0.001, 0.02, 0.03, 0.2) against 0.05/4, /3, /2, /1. */
+static void holm(void **state)
+{
+	const double p[] = { 0.03, 0.001, -1, 0.2, 0.02 };
+	bool r[5];
+
+	(void)state;
+	assert_int_equal(stats_holm(p, 5, 0.05, r), 4);
+	/* 0.001 <= 0.0125 rejected; 0.02 > 0.05/3: stop, the rest kept */
+	assert_false(r[0]);
+	assert_true(r[1]);
+	assert_false(r[2]); /* untested: never rejected */
+	assert_false(r[3]);
+	assert_false(r[4]);
+	{
+		const double q[] = { 0.01, 0.04, 0.02 }; /* 0.01 <= .05/3, 0.02 <= .05/2, 0.04 <= .05 */
+
+		assert_int_equal(stats_holm(q, 3, 0.05, r), 3);
+		assert_true(r[0] && r[1] && r[2]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -65,6 +102,8 @@ int main(void)
 		cmocka_unit_test(t_quantiles),
 		cmocka_unit_test(confidence_interval),
 		cmocka_unit_test(welch),
+		cmocka_unit_test(t_p_values),
+		cmocka_unit_test(holm),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

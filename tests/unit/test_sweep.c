@@ -181,7 +181,8 @@ static void round_trip(void **state)
 	/* files that are not run files */
 	assert_int_equal(sweep_parse("{}", 2, &a, err, sizeof(err)), -1);
 	assert_string_equal(err, "not a benchmark-loop file (format 'none', not locus-sweep-1): locus "
-				 "diff compares what locus run --json writes with -r, --sweep or --metric");
+				 "diff compares what locus run --json writes with -r, --sweep or --metric, and "
+				 "what locus stat --json writes");
 	assert_int_equal(sweep_load("/nonexistent.json", &a, err, sizeof(err)), -1);
 	assert_string_equal(err, "cannot read /nonexistent.json: No such file or directory");
 }

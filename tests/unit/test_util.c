@@ -87,6 +87,21 @@ static void number_conversion(void **state)
 	jv_free(root);
 }
 
+/* Ratios keep three significant digits at every scale: never "0.00" for a ratio not 0. */
+static void ratio_format(void **state)
+{
+	char b[24];
+
+	(void)state;
+	assert_string_equal(fmt_ratio(0.955, b, sizeof(b)), "0.955");
+	assert_string_equal(fmt_ratio(1, b, sizeof(b)), "1.000");
+	assert_string_equal(fmt_ratio(225.803, b, sizeof(b)), "225.8");
+	assert_string_equal(fmt_ratio(0.0123456, b, sizeof(b)), "0.0123");
+	assert_string_equal(fmt_ratio(0.0000123, b, sizeof(b)), "1.23e-05");
+	assert_string_equal(fmt_ratio(45600, b, sizeof(b)), "4.56e+04");
+	assert_string_equal(fmt_ratio(0, b, sizeof(b)), "0");
+}
+
 static void count_format(void **state)
 {
 	char buf[32];
@@ -112,7 +127,7 @@ int main(void)
 		cmocka_unit_test(cpu_list_ranges),
 		cmocka_unit_test(cpu_list_errors),
 		cmocka_unit_test(long_parsing),
-		cmocka_unit_test(count_format), cmocka_unit_test(number_conversion),
+		cmocka_unit_test(ratio_format), cmocka_unit_test(count_format), cmocka_unit_test(number_conversion),
 	};
 
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
