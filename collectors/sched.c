@@ -65,7 +65,8 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 			 "(tracefs missing or not readable: run as root)", dir);
 		return -1;
 	}
-	if (tp_decoder_init(&s->dec, s->tep, why, sizeof(why)) < 0) {
+	if (tp_decoder_init(&s->dec, s->tep, why, sizeof(why)) < 0 ||
+	    tp_decoder_require(&s->dec, why, sizeof(why)) < 0) {
 		snprintf(err, len, "%s", why);
 		sched_close(s);
 		return -1;

@@ -57,6 +57,11 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, siz
 		snprintf(err, len, "no sched tracepoint formats found");
 		return -1;
 	}
+	return 0;
+}
+
+int tp_decoder_require(const struct tp_decoder *d, char *err, size_t len)
+{
 	if (d->fmt[EV_SWITCH].id < 0) {
 		snprintf(err, len, "this kernel has no sched:sched_switch tracepoint");
 		return -1;

@@ -25,12 +25,14 @@ struct tp_decoder {
 };
 
 /*
- * Resolve every sched tracepoint's fields in tep. A tracepoint the kernel
- * does not have gets id -1. Returns 0, or -1 with a reason when
- * sched_switch, or both sched_waking and sched_wakeup, are missing or have
- * fields this decoder does not know.
+ * Resolve every sched tracepoint's fields in tep. A tracepoint the formats
+ * lack gets id -1 (a file may hold any subset). Returns 0, or -1 with a reason
+ * when there is no sched format at all or one has fields this decoder does not
+ * know.
  */
 int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, size_t len);
+/* What a live collector needs: sched_switch, and sched_waking or sched_wakeup. 0, or -1 why. */
+int tp_decoder_require(const struct tp_decoder *d, char *err, size_t len);
 
 /*
  * Decode a raw payload into e (time, cpu, pid, tid are the caller's). Returns

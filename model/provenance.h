@@ -55,6 +55,8 @@ struct provenance {
 				 * CPU counted as allowed) */
 	uint64_t unmeasured;	/* bit 1 << SM_<field>: a measure this source does not count
 				 * (JSON null, left out of text: never a made-up 0) */
+	uint32_t not_recorded;	/* bit 1 << EV_<type>: a sched tracepoint a file lacks (a
+				 * replay): the sections it feeds say "not in this file" */
 };
 
 /* "perf ring buffers", "BPF in the kernel", "perf.data replay", "none" */

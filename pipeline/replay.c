@@ -78,6 +78,42 @@ static bool file_has(const struct replay *rp, int t)
 	return false;
 }
 
+/*
+ * The sched tracepoints a file lacks (perf record -e sched:sched_switch alone, say):
+ * the measures they feed are not counted, never a made-up 0. A file without any
+ * sched sample (memory samples only) is left alone: it has no scheduler report.
+ */
+static void not_recorded(const struct replay *rp, struct provenance *p)
+{
+	static const int types[] = { EV_WAKING, EV_WAKEUP, EV_WAKEUP_NEW, EV_SWITCH,
+				     EV_MIGRATE, EV_FORK, EV_EXIT };
+
+	if (!rp->rd.decoder)
+		return;
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!file_has(rp, types[i]))
+			p->not_recorded |= 1u << types[i];
+	/* either wakeup tracepoint serves: only both missing is a gap */
+	if (!(p->not_recorded & (1u << EV_WAKING)) || !(p->not_recorded & (1u << EV_WAKEUP)))
+		p->not_recorded &= ~((1u << EV_WAKING) | (1u << EV_WAKEUP));
+	p->not_recorded &= ~(1u << EV_WAKEUP); /* both missing: named once, as sched_waking */
+	if (p->not_recorded & (1u << EV_WAKING))
+		p->unmeasured |= SM_BIT(wakeups) | SM_BIT(wakeups_placed) |
+				 SM_BIT(wakeups_running) | SM_BIT(moved_before_run) |
+				 SM_BIT(idle_passed) | SM_BIT(idle_not_allowed) |
+				 SM_BIT(idle_wait_ns) | SM_BIT(delays_untimed) |
+				 SM_BIT(delays_negative) | SM_BIT(pairs_dropped) |
+				 SM_BIT(switch_in_missed);
+	if (p->not_recorded & (1u << EV_WAKEUP_NEW))
+		p->unmeasured |= SM_BIT(wakeups_new);
+	if (p->not_recorded & (1u << EV_MIGRATE))
+		p->unmeasured |= SM_BIT(migrations);
+	if (p->not_recorded & (1u << EV_SWITCH))
+		p->unmeasured |= SM_BIT(voluntary) | SM_BIT(involuntary) |
+				 SM_BIT(switch_in_missed) | SM_BIT(idle_passed) |
+				 SM_BIT(idle_not_allowed) | SM_BIT(idle_wait_ns);
+}
+
 /* How a replay measures: every CPU the file has, delays exact, its drops. */
 static void stamp(struct replay *rp, struct sched_results *r)
 {
@@ -97,6 +133,7 @@ static void stamp(struct replay *rp, struct sched_results *r)
 		p->unmeasured |= SM_BIT(wakeups_ipi);
 	if (!file_has(rp, EV_WAKE_IDLE))
 		p->unmeasured |= SM_BIT(wakeups_no_ipi);
+	not_recorded(rp, p);
 	r->late = rp->ro.late;
 	r->undecodable = rp->rd.undecodable;
 }

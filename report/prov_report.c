@@ -74,6 +74,18 @@ void prov_json_members(struct json *j, const struct provenance *p)
 	}
 	json_string(j, "delay_resolution", prov_delay_key(p->delay));
 	json_int(j, "delay_rate", p->delay_rate);
+	if (p->not_recorded) { /* a file without them: the measures they feed are null */
+		char name[64];
+
+		json_array(j, "not_in_file");
+		for (int t = 0; t < EV_TYPE_NR; t++) {
+			if (!(p->not_recorded >> t & 1) || !event_type_name(t))
+				continue;
+			snprintf(name, sizeof(name), "%s:%s", event_type_system(t), event_type_name(t));
+			json_string(j, NULL, name);
+		}
+		json_array_end(j);
+	}
 }
 
 void prov_report_json(struct json *j, const struct sched_results *r, uint64_t events,

@@ -390,6 +390,63 @@ static void cpus(FILE *f, const struct sched_results *r, bool in_kernel)
 	}
 }
 
+/* Bits of prov.not_recorded (1 << EV_*) as the tracepoints' names, a line break at wrap. */
+static const char *tracepoints(uint32_t bits, int wrap, char *buf, size_t len)
+{
+	size_t at = 0, line = 0;
+
+	buf[0] = '\0';
+	for (int t = 0; t < EV_TYPE_NR && at < len; t++) {
+		char name[80];
+
+		if (!(bits >> t & 1) || !event_type_name(t))
+			continue;
+		snprintf(name, sizeof(name), "%s%s", event_type_name(t),
+			 t == EV_WAKING ? " (or sched_wakeup)" : "");
+		if (at && wrap && at - line + strlen(name) + 2 > (size_t)wrap) {
+			at += (size_t)snprintf(buf + at, len - at, ",\n   ");
+			line = at;
+		} else if (at) {
+			at += (size_t)snprintf(buf + at, len - at, ", ");
+		}
+		if (at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s", name);
+	}
+	return buf;
+}
+
+/*
+ * A section fed by tracepoints the file lacks: its title and "not in this file"
+ * instead of zeros. need: the 1 << EV_* bits it reads. True when it was absent.
+ */
+static bool not_in_file(FILE *f, const struct sched_results *r, const char *title,
+			uint32_t need)
+{
+	char names[256];
+
+	if (!(r->prov.not_recorded & need))
+		return false;
+	fprintf(f, "\n %s: not in this file (it has no %s samples)\n", title,
+		tracepoints(r->prov.not_recorded & need, 0, names, sizeof(names)));
+	return true;
+}
+
+/* What to record next time, once, under the header. */
+static void not_recorded_note(FILE *f, const struct sched_results *r)
+{
+	char names[256];
+
+	if (!r->prov.not_recorded)
+		return;
+	fprintf(f, "   not in this file: %s;\n   reported as far as the file goes. Next time: "
+		   "locus record -- CMD, or\n   perf record -e sched:sched_switch,sched:sched_waking,"
+		   "sched:sched_migrate_task,\n   sched:sched_wakeup_new -- CMD (perf sched record "
+		   "records them all)\n",
+		tracepoints(r->prov.not_recorded, 58, names, sizeof(names)));
+}
+
+#define NEED(t) (1u << (t))
+
 void sched_report_text(FILE *f, const struct sched_results *r, unsigned sections,
 		       const struct sched_report_ctx *ctx)
 {
@@ -400,19 +457,22 @@ void sched_report_text(FILE *f, const struct sched_results *r, unsigned sections
 		return;
 	}
 	header(f, r, ctx);
-	if (sections & SEC_WAKEUPS)
+	not_recorded_note(f, r);
+	if ((sections & SEC_WAKEUPS) && !not_in_file(f, r, "Wakeups", NEED(EV_WAKING)))
 		wakeups(f, r, ctx);
-	if (sections & SEC_LATENCY) {
+	if ((sections & SEC_LATENCY) &&
+	    !not_in_file(f, r, "Wake-to-run delay", NEED(EV_WAKING) | NEED(EV_SWITCH))) {
 		latency(f, r);
 		sched_idle_text(f, r);
 	}
-	if (sections & SEC_PAIRS)
+	if ((sections & SEC_PAIRS) && !not_in_file(f, r, "Top waker -> wakee pairs", NEED(EV_WAKING)))
 		pairs(f, r);
-	if (sections & SEC_MIGRATIONS)
+	if ((sections & SEC_MIGRATIONS) && !not_in_file(f, r, "Migrations", NEED(EV_MIGRATE)))
 		migrations(f, r, ctx);
-	if (sections & SEC_SWITCHES)
+	if ((sections & SEC_SWITCHES) &&
+	    !not_in_file(f, r, "Context switches", NEED(EV_SWITCH)))
 		switches(f, r);
-	if (sections & SEC_CPUS)
+	if ((sections & SEC_CPUS) && !not_in_file(f, r, "Per CPU", NEED(EV_SWITCH)))
 		cpus(f, r, r->prov.source == PROV_BPF);
 	fputc('\n', f);
 }
