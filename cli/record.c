@@ -112,6 +112,10 @@ int cmd_record(int argc, char **argv)
 				fmt_count(tracer.src->events, n, sizeof(n)),
 				fmt_bytes(tracer.src->file_bytes, size, sizeof(size)),
 				fmt_count(tracer.src->lost, err, sizeof(err)), path);
+			if (tracer.src->keep_pages)
+				fprintf(stderr, "[ locus record: records were lost: -m %d would have "
+					"kept them (the ring plus twice its largest overflow) ]\n",
+					tracer.src->keep_pages);
 			if (tracer.src->mem_why[0])
 				fprintf(stderr, "[ locus record: no memory samples: %s ]\n",
 					tracer.src->mem_why);

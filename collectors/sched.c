@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <linux/perf_event.h>
 #include <perf/cpumap.h>
 #include <perf/event.h>
@@ -22,12 +24,70 @@
 #include "probe.h"
 #include "procfs.h"
 
+/*
+ * The default rings hold RING_HOLD_MS of a CPU at RING_RATE bytes/s: a CPU switching
+ * and waking as fast as a pinned ping-pong drives it on this VM (~125k records/s of
+ * ~100 bytes), for half a second of a reader starved by the workload (hackbench with
+ * busy loops beside it lost a third of its records with 1 MiB rings, none with 8 MiB).
+ */
+#define RING_RATE (12500000L)
+#define RING_HOLD_MS 500L
+#define RING_TOTAL_MAX (256L << 20)	/* every CPU's rings together, at most */
+#define RING_MIN_PAGES 16
+
+/* Whether this process has CAP_IPC_LOCK (locked memory beyond the limits). */
+static bool cap_ipc_lock(void)
+{
+	char line[256];
+	bool has = false;
+	FILE *f = fopen("/proc/self/status", "re");
+	unsigned long long caps;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &caps) == 1)
+			has = caps >> 14 & 1; /* CAP_IPC_LOCK */
+	fclose(f);
+	return has;
+}
+
+long sched_mlock_limit(int online)
+{
+	struct rlimit rl;
+	char buf[32];
+	long kb;
+
+	if (probe_paranoid() < 0 || cap_ipc_lock())
+		return -1; /* the kernel does not check: perf_event_paranoid -1 or CAP_IPC_LOCK */
+	if (read_text_file("/proc/sys/kernel/perf_event_mlock_kb", buf, sizeof(buf)) < 0 ||
+	    parse_long(buf, 0, 1L << 40, &kb) < 0)
+		kb = 516; /* the kernel's default */
+	/* perf_mmap: perf_event_mlock_kb per online CPU, then RLIMIT_MEMLOCK beyond it */
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) < 0)
+		rl.rlim_cur = 0;
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return -1;
+	return kb * 1024 * (online > 0 ? online : 1) + (long)rl.rlim_cur;
+}
+
 int sched_default_pages(int ncpus)
 {
-	/* 1 MiB per CPU up to 64 CPUs, then shrink to keep the total near 64 MiB */
-	int pages = 256;
+	long want = RING_RATE * RING_HOLD_MS / 1000, total = RING_TOTAL_MAX, limit;
+	long ram = sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE);
+	int pages = RING_MIN_PAGES;
 
-	while (pages > 16 && (long)pages * 4096 * ncpus > 64L << 20)
+	if (ncpus < 1)
+		ncpus = 1;
+	if (ram > 0 && ram / 32 < total)
+		total = ram / 32; /* locked memory: a small share of the machine's */
+	limit = sched_mlock_limit((int)sysconf(_SC_NPROCESSORS_ONLN));
+	if (limit >= 0 && limit < total)
+		total = limit;
+	while ((long)pages * 4096 < want) /* a power of two that holds it */
+		pages *= 2;
+	/* within the budget, with each ring's header page */
+	while (pages > RING_MIN_PAGES && (long)(pages + 1) * 4096 * ncpus > total)
 		pages /= 2;
 	return pages;
 }
@@ -81,6 +141,8 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 		return -1;
 	}
 	s->pages = o->mmap_pages ? o->mmap_pages : sched_default_pages(perf_cpu_map__nr(s->cpus));
+	locus_verbose("ring buffers: %d pages (%d KiB) per CPU%s", s->pages, s->pages * 4,
+		      o->mmap_pages ? " (-m)" : ", sized for this machine");
 	for (int t = 0; t < EV_TYPE_NR; t++) {
 		struct perf_event_attr attr = {
 			.type = PERF_TYPE_TRACEPOINT,
@@ -237,15 +299,32 @@ void sched_read_raw(struct sched_collector *s, void (*fn)(void *ctx, const void 
 			continue;
 		while ((ev = perf_mmap__read_event(map))) {
 			s->bytes += ev->header.size;
-			if (ev->header.type == PERF_RECORD_SAMPLE)
+			s->records++;
+			if (ev->header.type == PERF_RECORD_SAMPLE) {
 				s->samples++;
-			else if (ev->header.type == PERF_RECORD_LOST)
+			} else if (ev->header.type == PERF_RECORD_LOST) {
 				s->lost += ev->lost.lost;
+				if (ev->lost.lost > s->lost_max)
+					s->lost_max = ev->lost.lost;
+			}
 			fn(ctx, ev);
 			perf_mmap__consume(map);
 		}
 		perf_mmap__read_done(map);
 	}
+}
+
+int sched_pages_to_keep(const struct sched_collector *s)
+{
+	double mean = s->records ? (double)s->bytes / (double)s->records : 128.0;
+	double need = (double)s->pages * 4096 + 2.0 * (double)s->lost_max * mean;
+	long pages = s->pages > 0 ? s->pages : 1;
+
+	if (!s->lost)
+		return 0;
+	while ((double)pages * 4096 < need && pages < (1L << 24))
+		pages *= 2;
+	return (int)pages;
 }
 
 void sched_close(struct sched_collector *s)

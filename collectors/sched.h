@@ -39,11 +39,23 @@ struct sched_collector {
 	uint64_t samples;	/* samples decoded */
 	uint64_t undecodable;	/* samples that were not ours or malformed */
 	uint64_t lost;		/* records the kernel dropped */
+	uint64_t lost_max;	/* the most one LOST record reported (one ring, one overflow) */
+	uint64_t records;	/* records read from the ring buffers */
 	uint64_t bytes;		/* bytes read from the ring buffers */
 };
 
-/* Ring buffer pages per CPU when not chosen: 1 MiB on small machines, less on big ones. */
+/*
+ * Ring buffer pages per CPU when not chosen: half a second of a busy CPU's records
+ * (8 MiB) on small machines, less where the total would pass 256 MiB or 1/32 of
+ * memory, or the locked-memory limit of an unprivileged user (sched_mlock_limit).
+ */
 int sched_default_pages(int ncpus);
+/*
+ * Bytes of perf ring buffers this process may map (perf_event_mlock_kb per online
+ * CPU plus RLIMIT_MEMLOCK), or -1 when the kernel does not check (root, CAP_IPC_LOCK,
+ * perf_event_paranoid -1).
+ */
+long sched_mlock_limit(int online);
 
 /*
  * Open sched_waking (or, without it, sched_wakeup), sched_wakeup_new,
@@ -67,5 +79,11 @@ void sched_read(struct sched_collector *s, event_sink sink, void *ctx);
 /* Drain every ring once, handing each raw record to fn (for recording). */
 void sched_read_raw(struct sched_collector *s, void (*fn)(void *ctx, const void *rec), void *ctx);
 void sched_close(struct sched_collector *s);
+/*
+ * The -m (pages per CPU, a power of two) that would have kept the records lost so
+ * far, had the reader been as late: the ring plus twice the largest overflow (the
+ * reader is woken at half the ring) at the mean record size. 0 when none were lost.
+ */
+int sched_pages_to_keep(const struct sched_collector *s);
 
 #endif

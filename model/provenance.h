@@ -55,6 +55,8 @@ struct provenance {
 				 * CPU counted as allowed) */
 	uint64_t unmeasured;	/* bit 1 << SM_<field>: a measure this source does not count
 				 * (JSON null, left out of text: never a made-up 0) */
+	int keep_pages;		/* the perf stream lost records: the -m that would have kept
+				 * them (0: none lost, or not the perf stream) */
 	uint32_t not_recorded;	/* bit 1 << EV_<type>: a sched tracepoint a file lacks (a
 				 * replay): the sections it feeds say "not in this file" */
 };

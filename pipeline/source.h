@@ -85,6 +85,7 @@ struct source {
 	uint64_t events;	/* events seen, every type */
 	uint64_t bytes;		/* bytes read from ring buffers (0 when none are) */
 	uint64_t lost;		/* records the kernel dropped */
+	int keep_pages;		/* the -m that would have kept them (0: none lost, or unknown) */
 	int write_err;		/* recording: the first write error (-errno) */
 	uint64_t file_records;	/* recording: whole records in the file */
 	uint64_t file_bytes;	/* recording: bytes of them */

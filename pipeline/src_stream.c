@@ -47,6 +47,7 @@ static void counts(struct stream *st)
 	st->s.events = st->col.samples;
 	st->s.bytes = st->col.bytes;
 	st->s.lost = st->col.lost;
+	st->s.keep_pages = sched_pages_to_keep(&st->col);
 	st->s.an.r.late = st->ro.late;
 	st->s.an.r.undecodable = st->col.undecodable;
 	if (st->rec) {

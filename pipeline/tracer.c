@@ -172,6 +172,7 @@ static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err
 void tracer_stamp(struct tracer *t, struct sched_results *r)
 {
 	r->prov = t->prov;
+	r->prov.keep_pages = t->src ? t->src->keep_pages : 0;
 	if (!t->mem_on)
 		r->prov.unmeasured |= SM_BIT(mem_lost) | SM_BIT(mem_undecodable);
 	if (t->mem_on) {

@@ -74,6 +74,8 @@ void prov_json_members(struct json *j, const struct provenance *p)
 	}
 	json_string(j, "delay_resolution", prov_delay_key(p->delay));
 	json_int(j, "delay_rate", p->delay_rate);
+	if (p->keep_pages)
+		json_int(j, "mmap_pages_to_keep", p->keep_pages);
 	if (p->not_recorded) { /* a file without them: the measures they feed are null */
 		char name[64];
 

@@ -84,7 +84,11 @@ static void header(FILE *f, const struct sched_results *r, const struct sched_re
 
 	fprintf(f, "\n Scheduler: %s\n", prov_scope_text(&r->prov, scope, sizeof(scope)));
 	prov_report_text(f, r, c->samples, c->bytes);
-	if (r->lost)
+	if (r->lost && r->prov.keep_pages)
+		fprintf(f, "   WARNING: the kernel dropped %" PRIu64 " records: counts below are "
+			   "low;\n   -m %d would have kept them (the ring plus twice its largest "
+			   "overflow)\n", r->lost, r->prov.keep_pages);
+	else if (r->lost)
 		fprintf(f, "   WARNING: the kernel dropped %" PRIu64 " records: counts below are "
 			   "low (raise -m)\n", r->lost);
 	if (r->switch_in_missed) {

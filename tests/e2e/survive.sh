@@ -36,4 +36,29 @@ assert d["wakeups"]["total"] is None and d["migrations"]["total"] is None
 assert "sched:sched_waking" in d["provenance"]["not_in_file"]
 PY
 
+# Ring buffers: the default is sized for the machine; lost records come with the -m that
+# would have kept them. Small rings (-m 16) under hackbench make losses likely, not certain.
+"$LOCUS" record -v -o "$TMP/t.data" -- true 2>"$TMP/t.err" >/dev/null
+check "the default rings are sized for the machine (a power of two above 16 pages)" \
+	grep -Eq 'ring buffers: (32|64|128|256|512|1024|2048|4096) pages .* sized for this machine' \
+	"$TMP/t.err"
+"$LOCUS" record -m 16 -o "$TMP/small.data" -- hackbench -g 4 -l 300 >/dev/null 2>"$TMP/small.err"
+lost=$(sed -nE 's/.*wrote [0-9,]+ events \(.*, ([0-9,]+) lost\).*/\1/p' "$TMP/small.err" | tr -d ,)
+if [ "${lost:-0}" -gt 0 ]; then
+	check "records lost with -m 16 ($lost): the summary names a larger -m" \
+		grep -Eq 'would have kept them' "$TMP/small.err"
+	keep=$(sed -nE 's/.*-m ([0-9]+) would have kept.*/\1/p' "$TMP/small.err")
+	check "its -m ($keep) is a power of two above 16" \
+		python3 -c "import sys; k = int('$keep'); sys.exit(not (k > 16 and k & (k - 1) == 0))"
+	"$LOCUS" report -q -a -i "$TMP/small.data" --json "$TMP/small.json" >/dev/null
+	check "the file's LOST records add up to the summary's count" python3 - "$TMP/small.json" \
+		"$lost" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["provenance"]["drops"]["records_lost"] == int(sys.argv[2]), d["provenance"]["drops"]
+PY
+else
+	skip "no record lost with -m 16 on this run: the advice line is not exercised"
+fi
+
 finish
