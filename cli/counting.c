@@ -369,7 +369,15 @@ int counting_report(const struct counting_opts *o, const struct stat_result *res
 	int rc = 0;
 
 	scope_text(o, argv, cmd, sizeof(cmd), scope, sizeof(scope));
-	ctx = (struct stat_report_ctx){ cmd, scope, out->exit_code, out->interrupted };
+	ctx = (struct stat_report_ctx){ cmd,
+					 scope,
+					 out->exit_code,
+					 out->interrupted,
+					 out->left.n,
+					 out->left.termed,
+					 out->left.killed,
+					 out->left.names,
+					 out->left_line };
 	if (o->out_path) {
 		if (write_file_atomically(o->out_path, text_doc, &job) < 0) {
 			locus_err("the report follows on standard output instead");

@@ -96,6 +96,8 @@ int cmd_record(int argc, char **argv)
 	cfg.tracer = &tracer;
 	session_count(&cfg, &res, &out);
 	rc = out.exit_code;
+	if (out.left.n && !o.quiet)
+		fprintf(stderr, "[ locus record: %s ]\n", out.left_line);
 	if (!out.failed && !out.traced && res.runs > 0) {
 		locus_err("%s", out.trace_reason);
 		if (rc == EXIT_LOCUS_OK)

@@ -38,6 +38,8 @@ int launcher_init(struct launcher *l)
 	memset(l, 0, sizeof(*l));
 	l->go_fd = l->err_fd = l->sig_fd = l->watch_fd = l->input_fd = l->output_fd = -1;
 	l->guard_fd = -1;
+	/* a daemon the workload starts (double fork) is reparented to locus, which ends it */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
 		return -errno;
 	l->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -322,6 +324,13 @@ bool launcher_wait(struct launcher *l, int timeout_ms)
 	if (l->pid)
 		return l->exited;
 	return l->exited || l->interrupts > 0;
+}
+
+void launcher_end_tree(struct launcher *l, int grace_ms, struct proc_left *left)
+{
+	memset(left, 0, sizeof(*left));
+	if (l->pid > 0 && l->exited)
+		proctree_end(l->pid, l->guard, grace_ms, left);
 }
 
 void launcher_release(struct launcher *l)

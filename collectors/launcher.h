@@ -6,6 +6,8 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "proctree.h"
+
 struct launcher {
 	pid_t pid;	   /* workload pid, or 0 when there is none (-a, -p); also its process group */
 	pid_t guard;	   /* ends the workload's group if locus dies, or 0 */
@@ -29,8 +31,9 @@ struct launcher {
 };
 
 /*
- * Block the relayed signals and create the signalfd. Call once, before
- * launcher_fork. Returns 0 or -errno.
+ * Block the relayed signals and create the signalfd; make locus the subreaper of what
+ * it starts (an orphaned descendant becomes its child, not init's, so none escapes).
+ * Call once, before launcher_fork. Returns 0 or -errno.
  */
 int launcher_init(struct launcher *l);
 
@@ -64,6 +67,13 @@ bool launcher_wait(struct launcher *l, int timeout_ms);
  * The caller goes on waiting with launcher_wait.
  */
 void launcher_stop(struct launcher *l, bool force);
+
+/*
+ * After the workload exited: end what remains of its tree (its group, their descendants,
+ * daemons adopted by locus as their subreaper): SIGTERM, then SIGKILL after grace_ms.
+ * left says what was found and how it ended (left->n 0: nothing remained).
+ */
+void launcher_end_tree(struct launcher *l, int grace_ms, struct proc_left *left);
 
 /* Kill and reap a workload group that is still running, close every fd, dismiss the guard. */
 void launcher_release(struct launcher *l);

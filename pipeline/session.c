@@ -147,6 +147,9 @@ static void start_tracing(const struct session_cfg *cfg, const struct launcher *
 	free(track);
 }
 
+/* How long what the workload left running has to end on SIGTERM before SIGKILL. */
+#define LEFT_GRACE_MS 2000
+
 /* Wait for the workload (or an interrupt), calling the watcher meanwhile. */
 static void wait_workload(const struct session_cfg *cfg, struct launcher *l,
 			  struct counter_set *cs, struct session_outcome *out)
@@ -265,6 +268,11 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 	}
 	counters_close(&cs);
 	free(tids);
+	if (cfg->argv) { /* nothing locus started outlives it, nor disturbs the next run */
+		launcher_end_tree(l, LEFT_GRACE_MS, &out->left);
+		proctree_describe(&out->left, l->interrupts > 0, out->left_line,
+				  sizeof(out->left_line));
+	}
 	out->exit_code = launcher_exit_code(l);
 	return 0;
 }

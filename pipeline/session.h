@@ -7,6 +7,7 @@
 
 #include "../analyzers/stat.h"
 #include "../collectors/events.h"
+#include "../collectors/proctree.h"
 #include "tracer.h"
 
 struct counter_set;
@@ -52,6 +53,8 @@ struct session_outcome {
 	bool failed;		/* locus failed (message printed); exit 1 */
 	bool traced;		/* the scheduler was traced: results in cfg->tracer */
 	char trace_reason[320];	/* why not, when tracing was asked for */
+	struct proc_left left;	/* what the workload left running, ended (the last run's) */
+	char left_line[400];	/* that in one line for the report, or "" */
 };
 
 /*

@@ -58,6 +58,14 @@ void stat_report_json_members(struct json *j, const struct stat_result *r,
 	json_string(j, "scope", ctx->scope);
 	json_int(j, "exit_status", ctx->exit_code);
 	json_bool(j, "interrupted", ctx->interrupted);
+	json_object(j, "left_running");
+	json_int(j, "processes", ctx->left_n);
+	if (ctx->left_n) {
+		json_string(j, "names", ctx->left_names ? ctx->left_names : "");
+		json_int(j, "ended_by_sigterm", ctx->left_termed);
+		json_int(j, "ended_by_sigkill", ctx->left_killed);
+	}
+	json_object_end(j);
 	json_int(j, "runs", r->runs);
 	json_object(j, "elapsed_ns");
 	json_number(j, "mean", r->elapsed_mean);

@@ -12,6 +12,10 @@ struct stat_report_ctx {
 	const char *scope;	/* "task", "system-wide", "cpus 0-3", "pid 123" */
 	int exit_code;		/* the workload's exit status */
 	bool interrupted;
+	/* what the workload left running, ended after it exited (left_n 0: nothing) */
+	int left_n, left_termed, left_killed;
+	const char *left_names;	/* "sleep[12], ..." */
+	const char *left_line;	/* the one line the text report prints */
 };
 
 void stat_report_text(FILE *f, const struct stat_result *r, const struct stat_report_ctx *ctx);

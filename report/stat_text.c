@@ -143,6 +143,8 @@ void stat_report_text(FILE *f, const struct stat_result *r, const struct stat_re
 		fprintf(f, " %14.9f seconds time elapsed\n", r->elapsed_mean / 1e9);
 	if (ctx->interrupted)
 		fprintf(f, " (interrupted: counts cover the time until the signal)\n");
+	if (ctx->left_n && ctx->left_line)
+		fprintf(f, " (%s)\n", ctx->left_line);
 	for (int i = 0; i < rs.n; i++)
 		fprintf(f, "\n [%d] not supported: %s\n     %s\n", i + 1, rs.names[i], rs.text[i]);
 	fputc('\n', f);
