@@ -166,11 +166,14 @@ int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **a
 		cli_usage_error(cmd, "-p cannot be combined with -a or -C");
 		return -1;
 	}
-	if (o->pid && argv && argv[0]) {
-		/* beside a command: running processes join the workload's set (tbench_srv) */
+	if (o->pid_list) {
+		/* beside a command, running processes join the workload's set (tbench_srv);
+		 * without one, the first is attached and the rest join it (client and server) */
+		bool beside = argv && argv[0];
 		char *list = xstrdup(o->pid_list), *save = NULL;
+		int k = 0;
 
-		for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save), k++) {
 			long v;
 
 			if (parse_long(t, 1, 1L << 22, &v) < 0 ||
@@ -185,14 +188,12 @@ int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **a
 				free(list);
 				return -1;
 			}
-			o->added[o->nadded++] = (pid_t)v;
+			if (beside || k > 0)
+				o->added[o->nadded++] = (pid_t)v;
 		}
 		free(list);
-		o->pid = 0; /* not attached: added */
-	} else if (o->pid_list && strchr(o->pid_list, ',')) {
-		cli_usage_error(cmd, "-p with several pids adds them to a command's workload; give "
-				     "the command after --");
-		return -1;
+		if (beside)
+			o->pid = 0; /* not attached: added */
 	}
 	if (o->pid && kill((pid_t)o->pid, 0) < 0 && errno == ESRCH) {
 		cli_usage_error(cmd, "no process with pid %ld", o->pid);
@@ -244,6 +245,8 @@ static void scope_text(const struct counting_opts *o, char *const *argv, char *c
 {
 	if (argv && argv[0])
 		session_command_text(argv, cmd, clen);
+	else if (o->pid && o->nadded)
+		snprintf(cmd, clen, "process ids '%s'", o->pid_list);
 	else if (o->pid)
 		snprintf(cmd, clen, "process id '%ld'", o->pid);
 	else
@@ -252,6 +255,8 @@ static void scope_text(const struct counting_opts *o, char *const *argv, char *c
 		snprintf(scope, slen, "cpus %s", o->cpu_list);
 	else if (o->all_cpus)
 		snprintf(scope, slen, "system-wide");
+	else if (o->pid && o->nadded)
+		snprintf(scope, slen, "pids %s", o->pid_list);
 	else if (o->pid)
 		snprintf(scope, slen, "pid %ld", o->pid);
 	else

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../collectors/perfdata.h"
 #include "../collectors/topology.h"
 #include "../common/exitcodes.h"
 #include "../common/util.h"
@@ -13,6 +14,9 @@ static const struct cli_opt record_opts[] = {
 	{ "output", 'o', "FILE", "the perf.data file to write (default perf.data)" },
 	{ "all-cpus", 'a', NULL, "record every task, not only the workload's" },
 	{ "cpu", 'C', "LIST", "record these CPUs only" },
+	{ "pid", 'p', "PID,...", "also record these running processes and their new children "
+				 "with the command (a benchmark's server); locus report follows "
+				 "them with the command's tree" },
 	TIMELINE_OPT_ROWS,
 	TRACE_OPT_ROWS,
 	TAIL_OPT_ROWS,
@@ -67,6 +71,11 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	cmdv = argv + optind;
+	if (o.pid_list && !cmdv[0]) {
+		cli_usage_error(&record_cmd, "-p adds running processes to a command's tree: give "
+				"the command after -- (or -a for every task)");
+		return EXIT_LOCUS_USAGE;
+	}
 	if (!cmdv[0] && !o.all_cpus && !o.cpu_list) {
 		cli_usage_error(&record_cmd, "nothing to record: give a command after --, or -a");
 		return EXIT_LOCUS_USAGE;
@@ -84,6 +93,10 @@ int cmd_record(int argc, char **argv)
 	/* the command line as given (-a, -C and all): what the file was recorded with */
 	snprintf(cmdline, sizeof(cmdline), "locus ");
 	session_command_text(argv, cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline));
+	/* the processes -p added: locus report follows them with the workload's tree */
+	for (int i = 0; i < o.nadded; i++)
+		snprintf(cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline), "%s%d%s",
+			 i ? "," : " " PD_ADDED_MARK, (int)o.added[i], i + 1 < o.nadded ? "" : "]");
 	counting_session(&o, cmdv, &cfg);
 	cfg.nevs = 0;
 	tc = (struct source_cfg){ .topo = &topo, .cpus = o.cpus, .ncpus = o.ncpus,

@@ -18,8 +18,9 @@ enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_LINE_SIZE };
 
 static const struct cli_opt report_opts[] = {
 	{ "input", 'i', "FILE", "perf.data file to read (- for a pipe; default perf.data)" },
-	{ "pid", 'p', "PID", "follow this task and its children only (default: the workload "
-			     "locus record ran, else every task)" },
+	{ "pid", 'p', "PID,...", "follow these tasks and their children only (default: the "
+				 "workload locus record ran with the processes its -p added, else "
+				 "every task)" },
 	{ "all", 'a', NULL, "every task in the file, not only the recorded workload's" },
 	{ "sections", OPT_SECTIONS, "LIST", "report only these: wakeups,latency,pairs,"
 					      "migrations,switches,cpus,cachelines (default all)" },
@@ -57,11 +58,32 @@ static void progress(const struct pd_file *f, void *ctx)
 			(unsigned long long)f->records);
 }
 
+/* -p A,B,...: the first in opts->pid, the rest in opts->more. 0, or -1 when malformed. */
+static int pid_list(const char *arg, struct replay_opts *opts)
+{
+	char *list = xstrdup(arg), *save = NULL;
+	int n = 0, rc = 0;
+
+	opts->nmore = 0;
+	for (char *t = strtok_r(list, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
+		long v;
+
+		if (parse_long(t, 1, 1L << 22, &v) < 0 || n > PD_ADDED_MAX)
+			rc = -1;
+		else if (n++ == 0)
+			opts->pid = (int32_t)v;
+		else
+			opts->more[opts->nmore++] = (int32_t)v;
+	}
+	free(list);
+	return rc == 0 && n > 0 ? 0 : -1;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *json = NULL, *svg = NULL, *out = NULL;
 	struct trace_export tx = { 0 };
-	struct replay_opts opts = { "perf.data", NULL, 0, 64, CL_SORT_TOTAL, NULL, NULL, NULL, NULL };
+	struct replay_opts opts = { .path = "perf.data", .line_size = 64, .sort = CL_SORT_TOTAL };
 	struct replay *st = xcalloc(1, sizeof(*st));
 	struct report_doc ro = { st, { 0 }, SEC_SCHED | SEC_CACHELINES, NULL };
 	long line_size;
@@ -71,6 +93,7 @@ int cmd_report(int argc, char **argv)
 	long pid = 0;
 	int c, opened, rc = EXIT_LOCUS_OK;
 
+	tx.window_cuts_report = true;
 	cli_parser_init(&p, &report_cmd);
 	while ((c = cli_next(&p, argc, argv)) != -1) {
 		int took = timeline_take(&tx, &report_cmd, c, optarg);
@@ -96,12 +119,13 @@ int cmd_report(int argc, char **argv)
 			all = true;
 			break;
 		case 'p':
-			if (parse_long(optarg, 1, 1L << 22, &pid) < 0) {
-				cli_usage_error(&report_cmd, "bad pid '%s'", optarg);
+			if (pid_list(optarg, &opts) < 0) {
+				cli_usage_error(&report_cmd, "bad pid list '%s' (up to %d pids, comma "
+						"separated)", optarg, PD_ADDED_MAX + 1);
 				free(st);
 				return EXIT_LOCUS_USAGE;
 			}
-			opts.pid = (int32_t)pid;
+			pid = opts.pid;
 			break;
 		case OPT_SECTIONS:
 			if (report_sections_parse(optarg, &ro.sections, bad, sizeof(bad)) < 0 ||
@@ -175,8 +199,13 @@ int cmd_report(int argc, char **argv)
 		return EXIT_LOCUS_USAGE;
 	}
 	opened = replay_open(st, &opts, err, sizeof(err));
-	if (opened == 0 && !pid && !all && st->f.workload_pid)
+	if (opened == 0 && !pid && !all && st->f.workload_pid) {
 		opts.pid = st->f.workload_pid; /* as locus run reports: the workload's tree */
+		opts.nmore = st->f.nadded;    /* with the processes record -p added */
+		memcpy(opts.more, st->f.added_pids, sizeof(opts.more));
+	}
+	opts.from_ns = tx.from_ns; /* --from/--to cut the report as they cut the timelines */
+	opts.to_ns = tx.to_ns;
 	if (opened < 0 || replay_run(st, err, sizeof(err)) < 0) {
 		if (opts.progress)
 			fprintf(stderr, "\r\033[K");

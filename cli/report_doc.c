@@ -33,10 +33,27 @@ static void input_text(FILE *f, const struct replay *st, const char *topo_note)
 	if (pf->hostname[0] || pf->cmdline[0])
 		fprintf(f, "   recorded on %s (%s) by '%.200s'\n", pf->hostname[0] ? pf->hostname : "?",
 			pf->osrelease[0] ? pf->osrelease : "?", pf->cmdline);
-	if (pf->workload_pid)
-		fprintf(f, "   workload: pid %d%s\n", pf->workload_pid,
-			st->o->pid == pf->workload_pid ? " (its tasks are reported; -a for every task)"
-							: "");
+	if (pf->workload_pid) {
+		fprintf(f, "   workload: pid %d", pf->workload_pid);
+		for (int i = 0; i < pf->nadded; i++)
+			fprintf(f, "%s%d", i ? "," : ", with pids ", pf->added_pids[i]);
+		fprintf(f, "%s%s\n", pf->nadded ? " added by record -p" : "",
+			st->o->pid == pf->workload_pid ? " (their tasks are reported; -a for every "
+							 "task)" : "");
+	}
+	if (st->o->pid && st->o->pid != pf->workload_pid) {
+		fprintf(f, "   reported: the tasks of pid %d", st->o->pid);
+		for (int i = 0; i < st->o->nmore; i++)
+			fprintf(f, ", %d", st->o->more[i]);
+		fprintf(f, " and their children (-p)\n");
+	}
+	if (st->o->from_ns || st->o->to_ns) {
+		fprintf(f, "   window: %s to %s from the first event (--from/--to): %s events "
+			   "outside it left out (forks and exits kept)\n",
+			fmt_ns(st->o->from_ns, a, sizeof(a)),
+			st->o->to_ns ? fmt_ns(st->o->to_ns, b, sizeof(b)) : "the end",
+			fmt_count(st->windowed, c, sizeof(c)));
+	}
 	if (pf->unknown_total) {
 		fprintf(f, "   %llu records of unknown types were skipped (type:count",
 			(unsigned long long)pf->unknown_total);
@@ -99,6 +116,20 @@ void report_doc_json(FILE *f, void *arg)
 	json_string(&j, "osrelease", st->f.osrelease);
 	json_string(&j, "cmdline", st->f.cmdline);
 	json_string(&j, "topology", o->topo_note);
+	if (st->f.workload_pid)
+		json_int(&j, "workload_pid", st->f.workload_pid);
+	json_array(&j, "added_pids");
+	for (int i = 0; i < st->f.nadded; i++)
+		json_int(&j, NULL, st->f.added_pids[i]);
+	json_array_end(&j);
+	if (st->o->from_ns || st->o->to_ns) {
+		json_object(&j, "window");
+		json_number(&j, "from_s", (double)st->o->from_ns / 1e9);
+		if (st->o->to_ns)
+			json_number(&j, "to_s", (double)st->o->to_ns / 1e9);
+		json_uint(&j, "events_left_out", st->windowed);
+		json_object_end(&j);
+	}
 	json_object_end(&j);
 	if (st->rd.sched_samples || (!st->rd.mem_samples && !st->rd.ss.records))
 		sched_report_json_members(&j, wakeup_results(&st->src.an), &o->ctx);

@@ -11,7 +11,8 @@ static const struct cli_opt stat_opts[] = {
 	{ "repeat", 'r', "N", "run the command N times; print mean and stddev" },
 	{ "all-cpus", 'a', NULL, "count system-wide on every CPU" },
 	{ "cpu", 'C', "LIST", "count system-wide on these CPUs only (0-3,8)" },
-	{ "pid", 'p', "PID", "attach to a running process until it exits or Ctrl-C" },
+	{ "pid", 'p', "PID,...", "attach to running processes (A,B: their threads together) until "
+				 "the first exits or Ctrl-C" },
 	{ "per-cpu", 'A', NULL, "also show each counter per CPU" },
 	{ "json", OPT_JSON, "FILE", "also write the numbers as JSON (- for stdout)" },
 	{ "output", 'o', "FILE", "write the text report to FILE instead of stdout" },

@@ -31,8 +31,8 @@ static const struct cli_opt top_opts[] = {
 	{ "all-cpus", 'a', NULL, "watch every task on every CPU but locus (the default "
 				 "without a command)" },
 	{ "cpu", 'C', "LIST", "watch these CPUs only (0-3,8)" },
-	{ "pid", 'p', "PID,...", "watch an existing process and its threads; beside a command, "
-				 "also trace these running processes with it" },
+	{ "pid", 'p', "PID,...", "watch existing processes and their threads (A,B: a client and "
+				 "its server); beside a command, also trace them with it" },
 	{ "event", 'e', "LIST", "counters for the final report (default set otherwise)" },
 	{ "exit-on-end", OPT_EXIT_ON_END, NULL, "leave as soon as the workload exits" },
 	{ "text", OPT_TEXT, NULL, "print a text snapshot each interval, no full screen" },
@@ -501,7 +501,8 @@ int cmd_top(int argc, char **argv)
 	if (cmdv[0])
 		session_command_text(cmdv, tp.command, sizeof(tp.command));
 	else if (o.pid)
-		snprintf(tp.command, sizeof(tp.command), "pid %ld", o.pid);
+		snprintf(tp.command, sizeof(tp.command), "pid%s %s", o.nadded ? "s" : "",
+			 o.pid_list);
 	else
 		snprintf(tp.command, sizeof(tp.command), "system-wide");
 	snprintf(tp.state, sizeof(tp.state), "running");

@@ -71,6 +71,7 @@ static void run(struct pass *p, FILE *f)
 
 	ro.tap = tap_event;
 	ro.tap_ctx = p;
+	ro.from_ns = ro.to_ns = 0; /* the timeline keeps what ran into its window itself */
 	ro.progress = NULL;
 	p->rc = -1;
 	if (replay_open(p->rp, &ro, x->err, sizeof(x->err)) < 0)
@@ -191,7 +192,7 @@ int timeline_take(struct trace_export *x, const struct cli_cmd *cmd, int code, c
 
 int timeline_opts_finish(struct trace_export *x, const struct cli_cmd *cmd)
 {
-	if (x->window && !x->trace && !x->svg) {
+	if (x->window && !x->trace && !x->svg && !x->window_cuts_report) {
 		cli_usage_error(cmd, "--from and --to choose the window of --trace and --svg-timeline");
 		return -1;
 	}
@@ -211,14 +212,18 @@ int timeline_opts_finish(struct trace_export *x, const struct cli_cmd *cmd)
 
 int trace_export_file(const char *path, const char *sysfs_root, bool all, struct trace_export *x)
 {
-	struct replay_opts o = { path, sysfs_root, 0, 64, CL_SORT_TOTAL, NULL, NULL, NULL, NULL };
+	struct replay_opts o = { .path = path, .sysfs_root = sysfs_root, .line_size = 64,
+				 .sort = CL_SORT_TOTAL };
 	struct replay *st = xcalloc(1, sizeof(*st));
 	char err[400];
 	int rc = -1;
 
 	if (replay_open(st, &o, err, sizeof(err)) == 0) {
-		if (!all && st->f.workload_pid)
+		if (!all && st->f.workload_pid) {
 			o.pid = st->f.workload_pid;
+			o.nmore = st->f.nadded;
+			memcpy(o.more, st->f.added_pids, sizeof(o.more));
+		}
 		if (replay_run(st, err, sizeof(err)) == 0)
 			rc = 0;
 	}

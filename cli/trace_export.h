@@ -25,6 +25,7 @@ struct trace_export {
 	uint64_t from_ns, to_ns;	/* the window, from the first event (to 0: the end) */
 	uint64_t limit;			/* trace bytes (0: none) */
 	bool window;			/* --from or --to given */
+	bool window_cuts_report;	/* the command's report honors the window too */
 	bool quiet;
 	/* the first pass: how it was measured, and where the recording ends */
 	const struct sched_results *r;
@@ -42,8 +43,9 @@ enum { OPT_TL_TRACE = OPT_LONG_BASE + 200, OPT_TL_SVG, OPT_TL_FROM, OPT_TL_TO, O
 					 "(Chrome trace JSON: CPU tracks, wakeup flows, migrations)" }, \
 	{ "svg-timeline", OPT_TL_SVG, "FILE", "draw the timeline as SVG: per-CPU lanes (folded per " \
 					      "core, LLC or node beyond 64), wakeup arrows" }, \
-	{ "from", OPT_TL_FROM, "S", "timelines: start the window S seconds into the recording" }, \
-	{ "to", OPT_TL_TO, "S", "timelines: end the window S seconds into the recording" }, \
+	{ "from", OPT_TL_FROM, "S", "start the window S seconds into the recording (report: the " \
+				  "text and JSON too; record: the timelines)" }, \
+	{ "to", OPT_TL_TO, "S", "end the window S seconds into the recording (as --from)" }, \
 	{ "trace-limit", OPT_TL_LIMIT, "MB", "--trace: write at most MB MiB (default 1024)" }
 
 /* Take one timeline option: 1 when consumed, 0 when not one, -1 after a usage error. */

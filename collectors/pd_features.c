@@ -217,6 +217,22 @@ static void workload_of(struct pd_file *f)
 		return;
 	f->workload_pid = (int32_t)pid;
 	*m = '\0';
+	/* record -p's "... [added pids 10,11]" just before it */
+	m = strstr(f->cmdline, " " PD_ADDED_MARK);
+	if (!m)
+		return;
+	end = m + 1 + strlen(PD_ADDED_MARK);
+	for (int n = 0; n < PD_ADDED_MAX; n++) {
+		pid = strtol(end, &end, 10);
+		if (pid <= 0 || pid > (1L << 22) || (*end != ',' && *end != ']'))
+			break;
+		f->added_pids[f->nadded++] = (int32_t)pid;
+		if (*end++ == ']') {
+			if (*end == '\0')
+				*m = '\0';
+			break;
+		}
+	}
 }
 
 static int cmdline(struct fcur *c)

@@ -65,6 +65,9 @@ struct pd_cpu {
 
 /* How locus record ends the command line it stores: "... [workload pid 1234]". */
 #define PD_WORKLOAD_MARK "[workload pid "
+/* Before it, the running processes locus record -p added: "... [added pids 10,11]". */
+#define PD_ADDED_MARK "[added pids "
+#define PD_ADDED_MAX 8
 
 struct pd_file {
 	const char *path;
@@ -84,6 +87,8 @@ struct pd_file {
 	int llc_level;
 	char hostname[128], osrelease[128], arch[32], cmdline[512];
 	int32_t workload_pid;		/* locus record's workload (from the command line), or 0 */
+	int32_t added_pids[PD_ADDED_MAX]; /* the processes record -p added to it */
+	int nadded;
 	/* the stream */
 	uint8_t *buf;			/* current record (up to 64 KiB, plus tracing data) */
 	size_t buf_cap;

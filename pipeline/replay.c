@@ -7,10 +7,31 @@
 
 #include "../common/util.h"
 
+/* Whether the --from/--to window leaves e out (forks and exits stay: trees are followed). */
+static bool outside(struct replay *rp, const struct event *e)
+{
+	uint64_t rel;
+
+	if (!rp->have_first) {
+		rp->first_ns = e->time_ns;
+		rp->have_first = true;
+	}
+	if ((!rp->o->from_ns && !rp->o->to_ns) || e->type == EV_FORK || e->type == EV_EXIT ||
+	    e->type == EV_LOST)
+		return false;
+	rel = e->time_ns > rp->first_ns ? e->time_ns - rp->first_ns : 0;
+	if (rel >= rp->o->from_ns && (!rp->o->to_ns || rel <= rp->o->to_ns))
+		return false;
+	rp->windowed++;
+	return true;
+}
+
 static void analyze(void *ctx, const struct event *e)
 {
 	struct replay *rp = ctx;
 
+	if (outside(rp, e))
+		return;
 	if (rp->o->tap) { /* a timeline asks the analyzer what it tracks: one event at a time,
 			   * the timeline first (a task's last switch retires it in the analyzer,
 			   * which would then call it untracked; children are tracked from their
@@ -33,6 +54,8 @@ static void setup_analyzer(struct replay *rp)
 	wakeup_init(&rp->src.an, &wc);
 	if (rp->o->pid)
 		wakeup_track(&rp->src.an, rp->o->pid);
+	for (int i = 0; rp->o->pid && i < rp->o->nmore; i++)
+		wakeup_track(&rp->src.an, rp->o->more[i]);
 	rp->analyzer = true;
 }
 
@@ -125,6 +148,8 @@ static void stamp(struct replay *rp, struct sched_results *r)
 	prov_set_cpus(p, &rp->topo, NULL, 0);
 	p->scope = SCOPE_ALL;
 	p->scope_pid = rp->o->pid;
+	for (int i = 0; rp->o->pid && i < rp->o->nmore && p->nadded < PROV_ADDED_MAX; i++)
+		p->added[p->nadded++] = rp->o->more[i];
 	p->delay = DELAY_LOGLIN;
 	/* a file's lost and undecodable records are counted whatever they held */
 	p->unmeasured = SM_BIT(mem_lost) | SM_BIT(mem_undecodable);

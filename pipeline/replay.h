@@ -23,6 +23,10 @@ struct replay_opts {
 	void *progress_ctx;
 	event_sink tap;		/* also given every sched event in time order (NULL: none) */
 	void *tap_ctx;
+	int32_t more[PD_ADDED_MAX]; /* with pid: more task trees to follow (report -p A,B) */
+	int nmore;
+	uint64_t from_ns, to_ns; /* analyze only events in this window from the first event
+				  * (to 0: the end); forks and exits always, to follow trees */
 };
 
 /* A file as a source (source.h): its analyzer's results are in src.an.r. */
@@ -38,6 +42,9 @@ struct replay {
 	struct cacheline cl;		/* memory samples (perf c2c / mem record, locus) */
 	struct symbols syms;		/* the file's MMAP and MMAP2 records */
 	const struct replay_opts *o;
+	uint64_t first_ns;		/* the first sched event's time (the window's origin) */
+	bool have_first;
+	uint64_t windowed;		/* events left out by the window */
 };
 
 /*

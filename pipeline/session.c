@@ -180,6 +180,21 @@ static void wait_workload(const struct session_cfg *cfg, struct launcher *l,
 	l->input_fd = -1;
 }
 
+/* The switches of the attached processes (-p A,B: A's and B's) so far. 0, or -errno. */
+static int attached_switches(const struct session_cfg *cfg, double *vol, double *invol)
+{
+	int rc = proc_ctxt_switches(cfg->pid, vol, invol);
+
+	for (int i = 0; rc == 0 && i < cfg->nadded; i++) {
+		double v = 0, n = 0;
+
+		rc = proc_ctxt_switches(cfg->added[i], &v, &n);
+		*vol += v;
+		*invol += n;
+	}
+	return rc;
+}
+
 /* One run. Returns 0, or an exit code after printing why the run failed. */
 static int one_run(const struct session_cfg *cfg, struct launcher *l, struct stat_result *res,
 		   struct session_outcome *out)
@@ -209,9 +224,22 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 			locus_err("cannot attach to pid %d: %s", (int)cfg->pid, strerror(-n));
 			return EXIT_LOCUS_RUNTIME;
 		}
+		for (int i = 0; i < cfg->nadded; i++) { /* -p A,B: B's threads beside A's */
+			pid_t *more = NULL;
+			int m = proc_tids(cfg->added[i], &more);
+
+			if (m <= 0) {
+				locus_err("pid %d: gone before counting started", (int)cfg->added[i]);
+				continue;
+			}
+			tids = xrealloc(tids, (size_t)(n + m) * sizeof(*tids));
+			memcpy(tids + n, more, (size_t)m * sizeof(*more));
+			n += m;
+			free(more);
+		}
 		t.tids = tids;
 		t.ntids = n;
-		proc_ctxt_switches(cfg->pid, &v0, &i0);
+		attached_switches(cfg, &v0, &i0);
 	}
 	if (cfg->trace && res->runs == 0)
 		start_tracing(cfg, l, &t, out);
@@ -259,7 +287,7 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 		stat_add_split(res, (double)l->ru.ru_nvcsw - l->pre_voluntary,
 			       (double)l->ru.ru_nivcsw - l->pre_involuntary);
 	} else if (cfg->pid) {
-		if (proc_ctxt_switches(cfg->pid, &v1, &i1) == 0)
+		if (attached_switches(cfg, &v1, &i1) == 0)
 			stat_add_split(res, v1 - v0, i1 - i0);
 		else
 			stat_no_split(res, "the process exited before its counts could be read");
