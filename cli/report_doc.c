@@ -38,8 +38,9 @@ static void input_text(FILE *f, const struct replay *st, const char *topo_note)
 		for (int i = 0; i < pf->nadded; i++)
 			fprintf(f, "%s%d", i ? "," : ", with pids ", pf->added_pids[i]);
 		fprintf(f, "%s%s\n", pf->nadded ? " added by record -p" : "",
-			st->o->pid == pf->workload_pid ? " (their tasks are reported; -a for every "
-							 "task)" : "");
+			st->o->pid != pf->workload_pid ? "" :
+			pf->nadded ? " (their tasks are reported; -a for every task)" :
+			" (its tasks are reported; -a for every task)");
 	}
 	if (st->o->pid && st->o->pid != pf->workload_pid) {
 		fprintf(f, "   reported: the tasks of pid %d", st->o->pid);

@@ -101,9 +101,12 @@ sys.exit(0 if kids and once and set(kids) <= listed else 1)
 PY
 
 # refusals: usage errors exit 2, nothing written
-"$LOCUS" report -q -i "$TMP/pp.data" --from 1 >/dev/null 2>"$TMP/e1"
-expect_eq "--from without --trace: exit 2" 2 $?
-check "--from without a timeline: said" grep -q -- "--from and --to choose the window of --trace and --svg-timeline" "$TMP/e1"
+"$LOCUS" record -q -o "$TMP/none.data" --from 1 -- true >/dev/null 2>"$TMP/e1"
+expect_eq "record --from without --trace: exit 2" 2 $?
+check "record --from without a timeline: said" grep -q -- "--from and --to choose the window of --trace and --svg-timeline" "$TMP/e1"
+"$LOCUS" report -i "$TMP/pp.data" --from 0.05 >"$TMP/w1.txt" 2>&1
+expect_eq "report --from without a timeline cuts the report: exit 0" 0 $?
+check "report --from: the report says its window" grep -q "window: 50.00 ms to the end" "$TMP/w1.txt"
 "$LOCUS" report -q -i "$TMP/pp.data" --svg-timeline "$TMP/late.svg" --from 1000 >/dev/null 2>"$TMP/e5"
 expect_eq "--from past the end: exit 1" 1 $?
 check "--from past the end: said in one line" bash -c "grep -q -- '--from is past the recording.s end' '$TMP/e5' && test \$(wc -l <'$TMP/e5') = 1"
