@@ -19,7 +19,10 @@ tps=sched:sched_waking,sched:sched_switch,sched:sched_migrate_task,sched:sched_w
 tps=$tps,sched:sched_process_fork,sched:sched_process_exit
 for pin in 0,1 0,0; do
 	for c in bpf perf; do
-		perf record -q -a -e $tps -o "$TMP/$c-$pin.data" -- "$LOCUS" run -q --collector $c \
+		# large buffers on both sides (a busy machine starves their readers); whatever is
+		# still lost is stated by each side and widens the bound by as much
+		m=; [ $c = perf ] && m="-m 4096"
+		perf record -q -m 4096 -a -e $tps -o "$TMP/$c-$pin.data" -- "$LOCUS" run -q --collector $c $m \
 			--sections wakeups,latency,pairs --json "$TMP/$c-$pin.json" -- "$LOCUS" bench \
 			pingpong --pin $pin --loops 20000 >"$TMP/$c-$pin.txt" 2>&1
 		expect_eq "pin $pin, collector $c under perf record: exit 0" 0 $?
@@ -33,7 +36,8 @@ import json, math, sys
 b, p = (json.load(open(f)) for f in sys.argv[1:3])
 tb = b["wakeups"]["total"] + b["wakeups"]["woken_while_running"]
 tp = p["wakeups"]["total"] + p["wakeups"]["woken_while_running"]
-assert tb > 15000 and abs(tb - tp) <= 0.02 * max(tb, tp), ("wakeups", tb, tp)
+lost = sum(d["provenance"]["drops"]["records_lost"] or 0 for d in (b, p))
+assert tb > 15000 - lost and abs(tb - tp) <= 0.02 * max(tb, tp) + lost, ("wakeups", tb, tp, "records lost", lost)
 pb, pp = b["wakeups"]["placed"], p["wakeups"]["placed"]
 mb, mp = b["wakeups"]["matrix"], p["wakeups"]["matrix"]
 for i in range(len(mb)):
@@ -85,17 +89,23 @@ assert c["same_cpu"] > 0.999 * sum(c.values()), c' "$TMP/bpf-0,0.json"
 
 # Read and reset: top drains the per-CPU halves and the pair table every 0.1 s; the totals
 # over all those reads still add up (nothing lost, nothing counted twice).
+# The oracle: perf stat counting sched_waking in the ping-pong's own threads, the same run (a
+# busy machine gives fewer than a quiet one's 40,000: a reader that finds its byte waiting
+# does not sleep, and nobody wakes it).
 "$LOCUS" top --text -q -d 0.1 --exit-on-end --json "$TMP/top.json" --delay-rate 0 -- \
+	perf stat -x, -e sched:sched_waking -o "$TMP/top.ps" -- \
 	"$LOCUS" bench pingpong --pin 0,1 --loops 20000 >"$TMP/top.txt" 2>&1
 expect_eq "top, 0.1 s refreshes: exit 0" 0 $?
-check "top, 0.1 s refreshes: ~40,000 wakeups, all placed and timed, pairs sum to them" \
-	python3 - "$TMP/top.json" <<'PY'
+check "top, 0.1 s refreshes: every waking perf stat counted, all placed and timed, pairs sum to them" \
+	python3 - "$TMP/top.json" "$TMP/top.ps" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
+ps = [l.split(",") for l in open(sys.argv[2]) if "sched:sched_waking" in l]
+assert ps and ps[0][0].isdigit(), ("no perf stat count", ps)
+oracle = int(ps[0][0])
 w, lat = d["wakeups"], d["latency"]
-# every waking of the 20,000 round trips: placed, or found its task still running (more
-# of those on a busy machine)
-assert abs(w["total"] + w["woken_while_running"] - 40000) <= 0.02 * 40000, w
+# every waking of the round trips: placed, or found its task still running
+assert oracle > 10000 and abs(w["total"] + w["woken_while_running"] - oracle) <= 0.01 * oracle + 10, (w, "perf stat", oracle)
 assert abs(w["placed"] - w["total"]) <= 2, (w["placed"], w["total"])
 assert abs(lat["wake_to_run_ns"]["count"] + lat["negative"] - w["placed"]) <= 2, (lat, w["placed"])
 pairs = sum(p["count"] for p in d["pairs"]) + d.get("pairs_dropped", 0)
@@ -147,9 +157,20 @@ assert l["max"] & (l["max"] - 1) and (l["max"] * 2 // 3) & (l["max"] * 2 // 3 - 
 PY
 
 # Switches and migrations agree with the workload's own accounting and with perf stat.
-"$LOCUS" run -q --collector bpf --sections counters,switches -- "$LOCUS" bench pingpong --pin 0,1 --loops 20000 >"$TMP/sw.txt" 2>&1
-cs=$(counter_value context-switches "$TMP/sw.txt")
-check "BPF: ~40,000 context switches for 20,000 round trips (got $cs)" within_pct "$cs" 40000 2
+# The oracle is the tasks' own accounting of the same run (rusage): a busy machine preempts
+# the ping-pong and adds involuntary switches to the 40,000 a quiet one gives.
+"$LOCUS" run -q --collector bpf --sections counters,switches --json "$TMP/sw.json" \
+	-- "$LOCUS" bench pingpong --pin 0,1 --loops 20000 >"$TMP/sw.txt" 2>&1
+check "BPF: context switches equal the workload's rusage of the same run" \
+	python3 - "$TMP/sw.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+cs = {c["name"]: c for c in d["counters"]}["context-switches"]
+assert cs["source"] == "sched trace", cs
+ru = d["context_switch_split"]
+total = ru["voluntary"] + ru["involuntary"]
+assert abs(cs["value"] - total) <= 0.005 * total + 5, (cs["value"], ru)
+PY
 
 # No BTF (simulated): auto falls back to perf with one line; bpf alone says why.
 "$LOCUS" run --btf /nonexistent/vmlinux --sections wakeups -- "$LOCUS" bench pingpong --loops 2000 >"$TMP/nb.txt" 2>"$TMP/nb.err"

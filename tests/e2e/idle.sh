@@ -161,7 +161,9 @@ timed = d["latency"]["wake_to_run_ns"]["count"]
 print("bpf 0,0: passed", w["idle_passed_over"], "not allowed", w["idle_not_allowed"], "of", timed, "cpu1 idle %.0f%%" % (100 * idle1))
 assert d["provenance"]["source"] == "bpf"
 assert w["idle_passed_over"] <= 3, w
-if idle1 >= 0.5:
+# CPU 1 idle most of the run (a quiet machine): most wakeups waited while it was idle.
+# The idle share here comes from /proc/stat ticks, coarse on a short run: only a clear case.
+if idle1 >= 0.9:
     assert w["idle_not_allowed"] >= 0.5 * timed, w
 assert d["latency"]["idle_passed_over_detail"]["affinity_known"] is True
 EOF
@@ -202,8 +204,13 @@ assert tb >= 10000 and tp >= 10000, (tb, tp)
 for k in b:
     print("%-15s bpf %6.2f%%  perf %6.2f%%" % (k, b[k], p[k]))
     assert abs(b[k] - p[k]) <= 2.0, (k, b[k], p[k])
-# pinned, then let go: both saw wakeups that passed over an idle CPU once it was allowed
-assert b["passed over"] > 0 and p["passed over"] > 0, (b, p)
+# pinned, then let go: both saw wakeups that passed over an idle CPU once it was allowed,
+# if a CPU was idle at all (on a machine busy with other work none may be: then both say 0)
+d = json.load(open(sys.argv[2]))
+idle = sum(c["idle_ns"] or 0 for c in d["cpus"]) / d["sched"]["span_ns"]
+print("CPU time idle during the run (perf collector): %.1f%% of one CPU" % (100 * idle))
+if idle >= 0.05:
+    assert b["passed over"] > 0 and p["passed over"] > 0, (b, p, "idle", idle)
 if ib is not None and ip is not None:
     print("%-15s bpf %6.2f%%  perf %6.2f%%" % ("IPI or polling", ib, ip))
     assert abs(ib - ip) <= 2.0, ("IPI or polling", ib, ip)
