@@ -21,6 +21,24 @@ const char *locality_label(enum locality c)
 	return c < LOC_NR ? loc_labels[c] : "?";
 }
 
+const char *topology_class_label(const struct topology *t, enum locality c)
+{
+	if (c == LOC_NODE && t && !t->llc_known)
+		return "same node (LLC unknown)";
+	return locality_label(c);
+}
+
+int topology_class_width(const struct topology *t, int min)
+{
+	int w = min;
+
+	for (int c = 0; c < LOC_NR; c++)
+		if (topology_knows(t, (enum locality)c) &&
+		    (int)strlen(topology_class_label(t, (enum locality)c)) > w)
+			w = (int)strlen(topology_class_label(t, (enum locality)c));
+	return w;
+}
+
 static int count_distinct(const struct topology *t, int which)
 {
 	char *seen = xcalloc((size_t)t->ncpus + 1, 1);
@@ -91,7 +109,7 @@ int topology_group(const struct topology *t, int cpu, enum locality level)
 	case LOC_SMT:
 		return t->cpu[cpu].core;
 	case LOC_LLC:
-		return t->llc_known ? t->cpu[cpu].llc : t->cpu[cpu].node;
+		return t->llc_known ? t->cpu[cpu].llc : -1;
 	case LOC_NODE:
 		return t->cpu[cpu].node;
 	default:

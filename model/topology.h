@@ -60,12 +60,31 @@ static inline enum locality topology_class(const struct topology *t, int a, int 
 	return LOC_REMOTE;
 }
 
+/*
+ * Whether the topology tells class c apart: not the LLC where it is unknown (pairs
+ * that share one count as same node there). A report shows no row, key or figure for
+ * a class the topology cannot tell.
+ */
+static inline bool topology_knows(const struct topology *t, enum locality c)
+{
+	return c != LOC_LLC || !t || t->llc_known;
+}
+
 /* Short names: "same_cpu", "smt", "llc", "node", "remote" (the JSON keys). */
 const char *locality_name(enum locality c);
 /* Words for reports: "same CPU", "SMT sibling", "shared LLC", "same node", "other node". */
 const char *locality_label(enum locality c);
 
-/* Group id of cpu at a level: LOC_SMT = core, LOC_LLC = LLC, LOC_NODE = node. */
+/*
+ * locality_label with what the class holds on t: "same node (LLC unknown)" where
+ * the LLC is unknown.
+ */
+const char *topology_class_label(const struct topology *t, enum locality c);
+/* The widest topology_class_label of the classes t knows, at least min. */
+int topology_class_width(const struct topology *t, int min);
+
+/* Group id of cpu at a level: LOC_SMT = core, LOC_LLC = LLC (-1 where it is unknown),
+ * LOC_NODE = node. */
 int topology_group(const struct topology *t, int cpu, enum locality level);
 
 /*

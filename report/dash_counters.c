@@ -132,12 +132,14 @@ void pane_locality(struct canvas *c, struct dash_rect r, const struct dash_view 
 		total += s->by_class[k];
 	for (int k = 0; k < LOC_NR; k++) {
 		const char *share = fmt_share((double)s->by_class[k], (double)total, 1, a, sizeof(a));
+		bool llc = topology_knows(v->topo, LOC_LLC);
 
-		if (k == LOC_LLC && v->topo && !v->topo->llc_known)
-			share = "unknown";
+		if (!llc && k == LOC_LLC)
+			continue; /* no LLC class where the topology does not know it */
 		x += canvas_printf(c, x, y + 1, 0, CV_CLASS0 + k, "%c", class_letter[k]);
 		x += canvas_printf(c, x, y + 1, r.x + r.w - 1 - x, CV_NORMAL, " %s %s  ",
-				   class_short[k], share);
+				   !llc && k == LOC_NODE ? "node (LLC unknown)" : class_short[k],
+				   share);
 	}
 	x = r.x + 1;
 	if (s->delay.count)
@@ -149,9 +151,10 @@ void pane_locality(struct canvas *c, struct dash_rect r, const struct dash_view 
 	for (int p = 0; p < PLACE_NR; p++)
 		placed += s->placement[p];
 	x += canvas_printf(c, x, y + 2, r.x + r.w - 1 - x, CV_NORMAL,
-			   "placed: stayed %s pulled %s elsewhere %s",
+			   "placed: stayed %s pulled%s %s elsewhere %s",
 			   fmt_share((double)s->placement[PLACE_STAYED], (double)placed, 0, a,
 				     sizeof(a)),
+			   topology_knows(v->topo, LOC_LLC) ? "" : " to core",
 			   fmt_share((double)s->placement[PLACE_PULLED], (double)placed, 0, b,
 				     sizeof(b)),
 			   fmt_share((double)s->placement[PLACE_ELSEWHERE], (double)placed, 0, d,

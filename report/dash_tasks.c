@@ -73,7 +73,10 @@ static void pair_row(struct canvas *c, int x, int y, int w, const struct dash_vi
 static int pairs(struct canvas *c, struct dash_rect r, int rows, const struct dash_view *v)
 {
 	const struct sched_results *s = v->r;
-	static const char *const order[] = { "by wakeups", "by cross-LLC share", "by waker" };
+	/* cross-LLC: other node included; where the LLC is unknown, other core */
+	const char *const order[] = { "by wakeups", topology_knows(v->topo, LOC_LLC) ?
+						    "by cross-LLC share" : "by cross-core share",
+				      "by waker" };
 	int sort = v->ui->sort[PANE_TASKS] % 3, n = s->npairs, first;
 	const struct pair_stat **p;
 

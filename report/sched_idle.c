@@ -16,6 +16,17 @@
 static const char *const closest_label[LOC_NR] = { "-", "SMT sibling", "same LLC", "same node",
 						   "other node" };
 
+static bool knows(const struct sched_results *r, int k)
+{
+	return topology_knows(r->topo, (enum locality)k);
+}
+
+static const char *closest(const struct sched_results *r, int k)
+{
+	return k == LOC_NODE && !knows(r, LOC_LLC) ? topology_class_label(r->topo, LOC_NODE) :
+						       closest_label[k];
+}
+
 static bool measured(const struct sched_results *r)
 {
 	return sched_measured(r, SM_idle_passed);
@@ -51,7 +62,7 @@ void sched_idle_text(FILE *f, const struct sched_results *r)
 {
 	char a[32], b[32], c[32], s[16];
 	struct cpu_count *top;
-	int n = 0;
+	int n = 0, w;
 
 	if (!measured(r)) {
 		if (r->prov.source == PROV_BPF)
@@ -80,12 +91,14 @@ void sched_idle_text(FILE *f, const struct sched_results *r)
 	fprintf(f, "   rule: %s\n", sched_idle_rule(r));
 	if (!r->idle_passed)
 		return;
-	fprintf(f, "   %-22s %12s %12s %12s\n", "waker CPU -> target CPU", "passed over",
+	w = topology_class_width(r->topo, 20);
+	fprintf(f, "   %-*s %12s %12s %12s\n", w + 2, "waker CPU -> target CPU", "passed over",
 		"of timed", "idle wait");
 	for (int k = 0; k < LOC_NR; k++) {
-		if (!r->delay_class[k].count)
+		if (!r->delay_class[k].count || !knows(r, k))
 			continue;
-		fprintf(f, "     %-20s %12s %12s %12s\n", locality_label((enum locality)k),
+		fprintf(f, "     %-*s %12s %12s %12s\n", w,
+			topology_class_label(r->topo, (enum locality)k),
 			fmt_count(r->idle_passed_class[k], a, sizeof(a)),
 			fmt_share((double)r->idle_passed_class[k], (double)r->delay_class[k].count, 1,
 				  s, sizeof(s)),
@@ -93,8 +106,9 @@ void sched_idle_text(FILE *f, const struct sched_results *r)
 	}
 	fprintf(f, "   closest idle:");
 	for (int k = LOC_SMT; k < LOC_NR; k++)
-		fprintf(f, "%s %s %s", k == LOC_SMT ? "" : ",", closest_label[k],
-			fmt_count(r->idle_closest[k], a, sizeof(a)));
+		if (knows(r, k))
+			fprintf(f, "%s %s %s", k == LOC_SMT ? "" : ",", closest(r, k),
+				fmt_count(r->idle_closest[k], a, sizeof(a)));
 	fputc('\n', f);
 	top = xcalloc((size_t)r->ncpus + 1, sizeof(*top));
 	for (int k = 0; k < r->ncpus; k++)
@@ -139,6 +153,8 @@ void sched_idle_json(struct json *j, const struct sched_results *r)
 	json_uint(j, "timed_wakeups", r->delay.count);
 	json_object(j, "by_class");
 	for (int k = 0; k < LOC_NR; k++) {
+		if (!knows(r, k))
+			continue;
 		json_object(j, locality_name((enum locality)k));
 		json_uint(j, "passed_over", r->idle_passed_class[k]);
 		json_uint(j, "timed", r->delay_class[k].count);
@@ -148,7 +164,8 @@ void sched_idle_json(struct json *j, const struct sched_results *r)
 	json_object_end(j);
 	json_object(j, "closest_idle_cpu");
 	for (int k = LOC_SMT; k < LOC_NR; k++)
-		json_uint(j, locality_name((enum locality)k), r->idle_closest[k]);
+		if (knows(r, k))
+			json_uint(j, locality_name((enum locality)k), r->idle_closest[k]);
 	json_object_end(j);
 	json_object_end(j);
 }
@@ -163,6 +180,7 @@ void sched_ipi_text(FILE *f, const struct sched_results *r)
 	bool ipi = sched_measured(r, SM_wakeups_ipi), poll = sched_measured(r, SM_wakeups_no_ipi);
 	uint64_t rem = 0;
 	char a[32], b[32], c[32], s1[16], s2[16];
+	int w;
 
 	if (!ipi && !poll) {
 		fprintf(f, "   IPIs: not measured (ipi:ipi_send_cpu and sched_wake_idle_without_ipi\n"
@@ -178,11 +196,13 @@ void sched_ipi_text(FILE *f, const struct sched_results *r)
 		poll ? fmt_count(r->wakeups_no_ipi, c, sizeof(c)) : "(not measured)");
 	if (!rem || !(r->wakeups_ipi + r->wakeups_no_ipi))
 		return;
-	fprintf(f, "     %-20s %12s %8s %8s\n", "waker -> target", "remote", "IPI", "no IPI");
+	w = topology_class_width(r->topo, 20);
+	fprintf(f, "     %-*s %12s %8s %8s\n", w, "waker -> target", "remote", "IPI", "no IPI");
 	for (int k = LOC_SMT; k < LOC_NR; k++) {
-		if (!remote(r, k) && !r->ipi_class[k] && !r->no_ipi_class[k])
+		if ((!remote(r, k) && !r->ipi_class[k] && !r->no_ipi_class[k]) || !knows(r, k))
 			continue;
-		fprintf(f, "     %-20s %12s %8s %8s\n", locality_label((enum locality)k),
+		fprintf(f, "     %-*s %12s %8s %8s\n", w,
+			topology_class_label(r->topo, (enum locality)k),
 			fmt_count(remote(r, k), a, sizeof(a)),
 			ipi ? fmt_share((double)r->ipi_class[k], (double)remote(r, k), 0, s1,
 					sizeof(s1)) : "-",
@@ -201,6 +221,8 @@ void sched_ipi_json(struct json *j, const struct sched_results *r)
 	}
 	json_object(j, "ipi_by_class");
 	for (int k = LOC_SMT; k < LOC_NR; k++) {
+		if (!knows(r, k))
+			continue;
 		json_object(j, locality_name((enum locality)k));
 		json_uint(j, "remote_wakeups", remote(r, k));
 		if (ipi)

@@ -8,11 +8,14 @@
 #define JSON_MAX_TASKS 1000
 #define JSON_MAX_PAIRS 100
 
-static void classes(struct json *j, const char *key, const uint64_t *by_class)
+/* A count per class the topology tells apart (no "llc" key where the LLC is unknown). */
+static void classes(struct json *j, const char *key, const struct topology *t,
+		    const uint64_t *by_class)
 {
 	json_object(j, key);
 	for (int c = 0; c < LOC_NR; c++)
-		json_uint(j, locality_name((enum locality)c), by_class[c]);
+		if (topology_knows(t, (enum locality)c))
+			json_uint(j, locality_name((enum locality)c), by_class[c]);
 	json_object_end(j);
 }
 
@@ -90,7 +93,8 @@ static void latency_json(struct json *j, const struct sched_results *r)
 	percentiles(j, "wake_to_run_ns", &r->delay);
 	json_object(j, "by_class");
 	for (int c = 0; c < LOC_NR; c++)
-		percentiles(j, locality_name((enum locality)c), &r->delay_class[c]);
+		if (topology_knows(r->topo, (enum locality)c))
+			percentiles(j, locality_name((enum locality)c), &r->delay_class[c]);
 	json_object_end(j);
 	json_array(j, "log2_ns");
 	for (int k = 0; k < 64; k++) {
@@ -165,7 +169,7 @@ static void tasks_json(struct json *j, const struct sched_results *r)
 		json_string(j, "wakee_comm", p->wakee_comm);
 		json_uint(j, "count", p->count);
 		json_uint(j, "count_over_at_most", p->over);
-		classes(j, "by_class", p->by_class);
+		classes(j, "by_class", r->topo, p->by_class);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -237,12 +241,14 @@ void sched_report_json_members(struct json *j, const struct sched_results *r,
 	json_string(j, "source", r->waking_source ? "sched_waking" : "sched_wakeup");
 	/* the source tracepoint's own count for the traced tasks: total + woken_while_running */
 	json_uint(j, "source_events", r->wakeups + r->wakeups_running);
-	classes(j, "by_class", r->by_class);
-	classes(j, "prev_by_class", r->prev_by_class);
+	classes(j, "by_class", r->topo, r->by_class);
+	classes(j, "prev_by_class", r->topo, r->prev_by_class);
 	sched_ipi_json(j, r);
 	json_object(j, "placement");
 	json_uint(j, "stayed", r->placement[PLACE_STAYED]);
 	json_uint(j, "pulled", r->placement[PLACE_PULLED]);
+	/* where "pulled" lands: the waker's CPU or a CPU sharing its LLC, or its core */
+	json_string(j, "pulled_to", topology_knows(r->topo, LOC_LLC) ? "llc" : "core");
 	json_uint(j, "elsewhere", r->placement[PLACE_ELSEWHERE]);
 	json_object_end(j);
 	matrix(j, "matrix", r->wake_matrix, r->ncpus);
@@ -252,7 +258,7 @@ void sched_report_json_members(struct json *j, const struct sched_results *r,
 
 	json_object(j, "migrations");
 	sched_measures_json(j, r, "migrations");
-	classes(j, "by_class", r->mig_by_class);
+	classes(j, "by_class", r->topo, r->mig_by_class);
 	matrix(j, "matrix", r->mig_matrix, r->ncpus);
 	json_object_end(j);
 

@@ -119,21 +119,26 @@ static void header(FILE *f, const struct sched_results *r, const struct sched_re
 			fprintf(f, "%s\n   [%s]\n", line, t->source);
 	}
 	if (!t->llc_known)
-		fprintf(f, "   note: sysfs has no cache information, so which CPUs share a last-level\n"
-			   "   cache is unknown: pairs that share a node count as 'same node'\n");
+		fprintf(f, "   note: the topology has no cache information, so which CPUs share a\n"
+			   "   last-level cache is unknown: no LLC class is counted, and CPUs that\n"
+			   "   share a node count as 'same node (LLC unknown)'\n");
 }
 
-static void class_table(FILE *f, const uint64_t *by_class, uint64_t total, const char *what)
+static void class_table(FILE *f, const struct topology *t, const uint64_t *by_class,
+			uint64_t total, const char *what)
 {
+	int w = topology_class_width(t, 20);
 	uint64_t max = 0;
 	char buf[32], sh[16];
 
 	for (int c = 0; c < LOC_NR; c++)
 		if (by_class[c] > max)
 			max = by_class[c];
-	fprintf(f, "   %-22s %12s %8s\n", what, "count", "share");
+	fprintf(f, "   %-*s %12s %8s\n", w + 2, what, "count", "share");
 	for (int c = 0; c < LOC_NR; c++) {
-		fprintf(f, "     %-20s %12s %8s  ", locality_label((enum locality)c),
+		if (!topology_knows(t, (enum locality)c))
+			continue; /* nothing can land there: no row claims it */
+		fprintf(f, "     %-*s %12s %8s  ", w, topology_class_label(t, (enum locality)c),
 			fmt_count(by_class[c], buf, sizeof(buf)), SHARE(by_class[c], total, 1, sh));
 		bar(f, by_class[c], max, 24);
 		fputc('\n', f);
@@ -171,10 +176,11 @@ static void wakeups(FILE *f, const struct sched_results *r, const struct sched_r
 	}
 	if (r->wakeups == 0)
 		return;
-	class_table(f, r->by_class, r->wakeups_placed, "waker CPU -> target CPU");
-	fprintf(f, "   previous CPU -> target CPU: stayed %s, pulled to the waker's LLC %s,\n"
+	class_table(f, r->topo, r->by_class, r->wakeups_placed, "waker CPU -> target CPU");
+	fprintf(f, "   previous CPU -> target CPU: stayed %s, pulled to the waker's %s %s,\n"
 		   "   moved elsewhere %s\n",
 		SHARE(r->placement[PLACE_STAYED], placed, 1, s1),
+		topology_knows(r->topo, LOC_LLC) ? "LLC" : "core", /* what "pulled" can mean */
 		SHARE(r->placement[PLACE_PULLED], placed, 1, s2),
 		SHARE(r->placement[PLACE_ELSEWHERE], placed, 1, s3));
 	fprintf(f, "   woken while running: %" PRIu64 "; new tasks placed: %" PRIu64
@@ -223,8 +229,9 @@ static void latency(FILE *f, const struct sched_results *r)
 	fprintf(f, "     %-14s %10s %10s %10s %10s %10s\n", "", "wakeups", "p50", "p90", "p99",
 		"max");
 	latency_row(f, "all", &r->delay);
-	for (int c = 0; c < LOC_NR; c++)
-		latency_row(f, locality_label((enum locality)c), &r->delay_class[c]);
+	for (int c = 0; c < LOC_NR; c++) /* the class table says "(LLC unknown)" */
+		if (topology_knows(r->topo, (enum locality)c))
+			latency_row(f, locality_label((enum locality)c), &r->delay_class[c]);
 	for (int k = 0; k < 64; k++) {
 		uint64_t v = hist_log2_count(&r->delay, k);
 
@@ -259,6 +266,7 @@ static void latency(FILE *f, const struct sched_results *r)
 
 static void pairs(FILE *f, const struct sched_results *r)
 {
+	static const char *const col[LOC_NR] = { "cpu", "smt", "llc", "node", "rmt" };
 	char n[32], who[48], whom[48], sh[16];
 
 	fprintf(f, "\n Top waker -> wakee pairs\n");
@@ -266,8 +274,11 @@ static void pairs(FILE *f, const struct sched_results *r)
 		fprintf(f, "   (none)\n");
 		return;
 	}
-	fprintf(f, "   %9s  %-20s %-20s %4s %4s %4s %4s %4s\n", "wakeups", "waker", "wakee", "cpu",
-		"smt", "llc", "node", "rmt");
+	fprintf(f, "   %9s  %-20s %-20s", "wakeups", "waker", "wakee");
+	for (int c = 0; c < LOC_NR; c++)
+		if (topology_knows(r->topo, (enum locality)c))
+			fprintf(f, " %4s", col[c]);
+	fputc('\n', f);
 	for (int i = 0; i < r->npairs && i < TOP_ROWS; i++) {
 		const struct pair_stat *p = &r->pairs[i];
 		uint64_t placed = 0;
@@ -278,7 +289,8 @@ static void pairs(FILE *f, const struct sched_results *r)
 		task_label(whom, sizeof(whom), p->wakee_comm, p->wakee_tid, 20);
 		fprintf(f, "   %9s  %-20.20s %-20.20s", fmt_count(p->count, n, sizeof(n)), who, whom);
 		for (int c = 0; c < LOC_NR; c++)
-			fprintf(f, " %4s", SHARE(p->by_class[c], placed, 0, sh));
+			if (topology_knows(r->topo, (enum locality)c))
+				fprintf(f, " %4s", SHARE(p->by_class[c], placed, 0, sh));
 		fputc('\n', f);
 	}
 	if (r->npairs > TOP_ROWS)
@@ -313,7 +325,7 @@ static void migrations(FILE *f, const struct sched_results *r, const struct sche
 	fprintf(f, "\n Migrations: %s\n", fmt_count(r->migrations, n, sizeof(n)));
 	if (!r->migrations)
 		return;
-	class_table(f, r->mig_by_class, r->migrations, "from CPU -> to CPU");
+	class_table(f, r->topo, r->mig_by_class, r->migrations, "from CPU -> to CPU");
 	fputc('\n', f);
 	heatmap_build(&h, r->topo, r->mig_matrix, map_groups(c));
 	heatmap_print(f, &h, "from CPU", "to CPU", report_width(c));

@@ -255,7 +255,7 @@ static void arrows(FILE *f, const struct tl_lanes *l, int top, int h)
 		fprintf(f, "><title>");
 		xml_text(f, l->tasks[a->task].comm);
 		fprintf(f, " %d woken: %s, waited %s</title></path>\n", l->tasks[a->task].tid,
-			locality_label(a->cls), fmt_ns(a->t1 - a->t0, d, sizeof(d)));
+			topology_class_label(l->cfg.topo, a->cls), fmt_ns(a->t1 - a->t0, d, sizeof(d)));
 	}
 	fprintf(f, "</g>\n");
 }
@@ -320,11 +320,15 @@ static void legend(FILE *f, const struct tl_lanes *l, const struct keys *k, int 
 		x, *y + 10);
 	x += 270;
 	for (int c = 0; c < LOC_NR; c++) {
+		const char *label = topology_class_label(l->cfg.topo, (enum locality)c);
+
+		if (!topology_knows(l->cfg.topo, (enum locality)c))
+			continue; /* no LLC class where the topology does not know it */
 		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
 			   "stroke-width=\"2\"/><text x=\"%d\" y=\"%d\">%s %s</text>\n",
-			x, *y + 6, x + 16, *y + 6, class_colour[c], x + 20, *y + 10,
-			locality_label((enum locality)c), fmt_count(l->flows_class[c], n, sizeof(n)));
-		x += 20 + 7 * (int)(strlen(locality_label((enum locality)c)) + strlen(n)) + 18;
+			x, *y + 6, x + 16, *y + 6, class_colour[c], x + 20, *y + 10, label,
+			fmt_count(l->flows_class[c], n, sizeof(n)));
+		x += 20 + 7 * (int)(strlen(label) + strlen(n)) + 18;
 	}
 	*y += 18;
 }

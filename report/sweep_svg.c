@@ -98,6 +98,7 @@ static void class_panel(FILE *f, const struct sweep_set *s, int x0)
 					       "#c03020" };
 	static const char *const name[5] = { "same CPU", "SMT", "LLC", "node", "remote" };
 	double bw = (double)(W - 40) / (s->nvalues > 0 ? s->nvalues : 1) * 0.6;
+	bool seen[5] = { false };
 
 	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"13\">wakeups by class, waker CPU to "
 		   "target CPU (mean %%)</text>\n", x0, T - 12);
@@ -117,6 +118,7 @@ static void class_panel(FILE *f, const struct sweep_set *s, int x0)
 					&ms);
 			if (!ms.n)
 				continue;
+			seen[k] = true;
 			h = ms.mean / 100.0 * H;
 			y -= h;
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
@@ -128,10 +130,14 @@ static void class_panel(FILE *f, const struct sweep_set *s, int x0)
 		xml_text(f, s->values[v]);
 		fprintf(f, "</text>\n");
 	}
-	for (int k = 0; k < 5; k++)
+	for (int k = 0, row = 0; k < 5; k++) {
+		if (!seen[k])
+			continue; /* a class no run measured (the LLC where it is unknown) */
 		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-			   "<text x=\"%d\" y=\"%d\">%s</text>\n", x0 + W + 10, T + k * 18, colour[k],
-			x0 + W + 24, T + k * 18 + 9, name[k]);
+			   "<text x=\"%d\" y=\"%d\">%s</text>\n", x0 + W + 10, T + row * 18,
+			colour[k], x0 + W + 24, T + row * 18 + 9, name[k]);
+		row++;
+	}
 }
 
 void sweep_report_svg(FILE *f, const struct sweep_set *s)

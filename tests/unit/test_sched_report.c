@@ -84,6 +84,16 @@ static void core2quad(void **state)
 	check("tests/fixtures/topology/core2quad", "sched_core2quad.txt", fl, 4, 80, false);
 }
 
+/* No cache information: no LLC row, key or figure; the node class says the LLC is unknown. */
+static void nocache_8(void **state)
+{
+	const struct flow fl[] = { { 0, 4, 4, 20 }, { 0, 1, 1, 15 }, { 0, 2, 2, 8 },
+				   { 3, 3, 3, 6 }, { 1, 0, 5, 4 } };
+
+	check("tests/fixtures/topology/nocache-8", "sched_nocache-8.txt", fl, 5, 80, false);
+	check("tests/fixtures/topology/nocache-8", "sched_nocache-8.json", fl, 5, 80, true);
+}
+
 static void two_socket_64(void **state)
 {
 	const struct flow fl[] = { { 0, 32, 32, 50 }, { 0, 1, 1, 30 }, { 0, 16, 16, 9 },
@@ -114,6 +124,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(desktop_4c8t), cmocka_unit_test(core2quad),
+		cmocka_unit_test(nocache_8),
 		cmocka_unit_test(two_socket_64), cmocka_unit_test(big_512),
 		cmocka_unit_test(heatmap_levels),
 	};

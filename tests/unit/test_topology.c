@@ -94,6 +94,31 @@ static void big_512(void **state)
 	topology_release(&t);
 }
 
+/* No cache directory: the LLC is unknown, never guessed; CPUs of one node are "same node". */
+static void no_cache_info(void **state)
+{
+	struct topology t;
+	struct topo_fold f;
+
+	load(&t, FIX "nocache-8");
+	assert_int_equal(t.nonline, 8);
+	assert_int_equal(t.ncores, 4);
+	assert_false(t.llc_known);
+	assert_int_equal(t.nllcs, 0);
+	assert_int_equal(topology_class(&t, 0, 4), LOC_SMT);
+	assert_int_equal(topology_class(&t, 0, 1), LOC_NODE);
+	assert_int_equal(topology_class(&t, 0, 2), LOC_REMOTE);
+	assert_int_equal(topology_group(&t, 0, LOC_LLC), -1); /* no group to look for idle CPUs in */
+	assert_false(topology_knows(&t, LOC_LLC));
+	assert_true(topology_knows(&t, LOC_NODE));
+	assert_string_equal(topology_class_label(&t, LOC_NODE), "same node (LLC unknown)");
+	topology_fold(&f, &t, 3); /* 4 cores do not fit: per node, never per "LLC" */
+	assert_string_equal(f.unit, "node");
+	assert_int_equal(f.n, 2);
+	topology_fold_release(&f);
+	topology_release(&t);
+}
+
 static void missing_tree(void **state)
 {
 	struct topology t;
@@ -220,6 +245,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(two_socket_smt), cmocka_unit_test(core2quad_l2_pairs),
 		cmocka_unit_test(desktop),	  cmocka_unit_test(big_512),
+		cmocka_unit_test(no_cache_info),
 		cmocka_unit_test(missing_tree),	  cmocka_unit_test(out_of_range_is_remote),
 		cmocka_unit_test(mutated_trees),
 	};
