@@ -275,8 +275,10 @@ static void one(struct loop *lp, const char *value, int rep, char **argv)
 	cfg.output_fd = fd;
 	session_count(&cfg, &res, &out);
 	run.exit_code = out.exit_code;
+	run.interrupted = out.interrupted;
 	lp->interrupted = out.interrupted;
-	lp->interrupt_code = out.exit_code;
+	/* an unfinished loop never exits 0: the workload's status, else 128+N of the signal */
+	lp->interrupt_code = out.exit_code ? out.exit_code : 128 + out.interrupt_signal;
 	secs = res.runs ? res.elapsed_ns[0] / 1e9 : 0;
 	if (out.traced) {
 		sweep_measures(&run, tracer_results(tracer), secs);
@@ -310,7 +312,8 @@ static void one(struct loop *lp, const char *value, int rep, char **argv)
 		}
 	}
 	if (out.interrupted)
-		locus_err("%s: interrupted: the run is kept, marked ok false", label);
+		locus_err("%s: interrupted (exit %d): kept, marked interrupted (ok false), not "
+			  "counted as failed", label, out.exit_code);
 	else if (!run.ok && !out.failed && out.exit_code == EXIT_LOCUS_NOEXEC)
 		locus_err("%s: the command could not run (exit 127): the loop stops", label);
 	else if (!run.ok && !out.failed && out.exit_code)
@@ -394,15 +397,16 @@ int sweep_main(const struct counting_opts *o, const struct sweep_opts *so, char 
 		sweep_report_json(stdout, &lp.set);
 	if (so->svg && write_file_atomically(so->svg, sweep_svg_doc, &lp.set) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
-	if (lp.interrupted) {
-		locus_err("interrupted: %d run%s kept", lp.set.nruns, lp.set.nruns == 1 ? "" : "s");
-		rc = lp.interrupt_code ? lp.interrupt_code : EXIT_LOCUS_RUNTIME;
-	}
 	if (lp.failures) {
 		locus_err("%d of %d runs failed%s", lp.failures, lp.set.nruns,
 			  o->json_path && !lp.json_failed ? "; every run is in the JSON, marked ok false"
 							  : "");
 		rc = lp.first_failure;
+	}
+	if (lp.interrupted) { /* the user stopped it: that says more than a failure before */
+		locus_err("interrupted: %d run%s kept, the last one interrupted; exit %d",
+			  lp.set.nruns, lp.set.nruns == 1 ? "" : "s", lp.interrupt_code);
+		rc = lp.interrupt_code;
 	}
 	if (lp.json_failed) {
 		locus_err("%s was not written: the runs are in the text report only", o->json_path);

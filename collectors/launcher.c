@@ -285,6 +285,7 @@ static void on_signal(struct launcher *l, const struct signalfd_siginfo *si)
 		return;
 	}
 	l->interrupts++;
+	l->last_signal = sig;
 	if (!l->pid)
 		return;
 	/* the group, even after its leader exited: what it started may still run */

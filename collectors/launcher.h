@@ -19,6 +19,7 @@ struct launcher {
 	int input_fd;	   /* launcher_wait also returns (false) when this is readable, or -1 */
 	int output_fd;	   /* the workload's stdout and stderr go here, or -1: locus's own */
 	int interrupts;	   /* SIGINT/SIGTERM/SIGHUP received so far */
+	int last_signal;   /* the last of them, or 0 */
 	bool exited;	   /* the workload (or watched process) is gone */
 	int status;	   /* wait status of the workload once exited */
 	struct rusage ru;  /* its resource usage (includes reaped descendants) */

@@ -68,6 +68,13 @@ static int read_run(struct sweep_set *s, const struct jv *r, char *err, size_t l
 	run.rep = (int)rep;
 	run.exit_code = (int)code;
 	run.ok = ok->b;
+	{
+		const struct jv *in = jv_get(r, "interrupted");
+
+		if (in && in->type != JV_BOOL)
+			return bad(err, len, "a run's interrupted is not true or false");
+		run.interrupted = in && in->b;
+	}
 	run.dropped = dropped;
 	for (size_t i = 0; i < ms->n; i++) {
 		int m = measure_by_key(ms->keys[i]);

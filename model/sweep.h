@@ -61,6 +61,7 @@ struct sweep_run {
 	int rep;		/* 1-based */
 	int exit_code;
 	bool ok;		/* exited 0 and, when asked, the metric was found */
+	bool interrupted;	/* a signal to locus cut it short: not ok, not a failure either */
 	double m[M_NR];
 	bool have[M_NR];
 	long long dropped;	/* every drop counter of its results added up; -1: unknown */

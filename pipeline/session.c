@@ -337,6 +337,7 @@ void session_count(const struct session_cfg *cfg, struct stat_result *res,
 		}
 		if (l.interrupts) {
 			out->interrupted = true;
+			out->interrupt_signal = l.last_signal;
 			break;
 		}
 	}

@@ -49,6 +49,7 @@ struct session_cfg {
 struct session_outcome {
 	int exit_code;		/* the workload's status, 127 when it could not run */
 	bool interrupted;	/* a signal cut the session short */
+	int interrupt_signal;	/* which (SIGINT, SIGTERM, SIGHUP), when interrupted */
 	bool stopped;		/* the watcher ended it (the user quit the dashboard) */
 	bool failed;		/* locus failed (message printed); exit 1 */
 	bool traced;		/* the scheduler was traced: results in cfg->tracer */

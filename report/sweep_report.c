@@ -81,7 +81,9 @@ void sweep_report_text(FILE *f, const struct sweep_set *s)
 				else
 					fprintf(f, " %*s", w, "-");
 			}
-			if (!r->ok)
+			if (r->interrupted)
+				fprintf(f, "  interrupted (exit %d)", r->exit_code);
+			else if (!r->ok)
 				fprintf(f, "  failed (exit %d)", r->exit_code);
 			fprintf(f, "\n");
 		}
@@ -150,6 +152,8 @@ void sweep_report_json(FILE *f, const struct sweep_set *s)
 		json_int(&j, "run", r->rep);
 		json_int(&j, "exit_code", r->exit_code);
 		json_bool(&j, "ok", r->ok);
+		if (r->interrupted)
+			json_bool(&j, "interrupted", true);
 		if (r->dropped >= 0)
 			json_int(&j, "dropped", r->dropped);
 		json_object(&j, "measures");

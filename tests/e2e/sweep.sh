@@ -109,12 +109,24 @@ assert [x["ok"] for x in r] == [True, False, True], r' "$TMP/f.json"
 check "a failing run in the middle: marked in the table" grep -q 'failed (exit 1)' "$TMP/f.txt"
 
 # Ctrl-C in the middle of a sweep keeps the runs done.
-"$LOCUS" run -q --sweep n=1,2,3,4,5,6 --json "$TMP/i.json" -- sh -c 'sleep 0.4; echo {n}' >/dev/null 2>"$TMP/i.err" &
+# The interrupted run is labelled one way everywhere (stderr, table, JSON), is no failure,
+# and the loop exits with its status, or 128+2 when it exited 0 (this shell's background
+# job ignores SIGINT: the run ends on its own, 0).
+"$LOCUS" run -q --sweep n=1,2,3,4,5,6 --json "$TMP/i.json" -- sh -c 'sleep 0.4; echo {n}' >"$TMP/i.txt" 2>"$TMP/i.err" &
 lp=$!
 sleep 1.3
 kill -INT $lp
 wait $lp
-check "Ctrl-C: says how many runs were kept" grep -Eq '^locus: interrupted: [0-9]+ runs? kept$' "$TMP/i.err"
-check "Ctrl-C: the runs done are in the JSON" python3 -c '
-import json, sys; r = json.load(open(sys.argv[1]))["runs"]; assert 2 <= len(r) < 6, r' "$TMP/i.json"
+expect_eq "Ctrl-C: an unfinished loop exits 128+SIGINT when its last run exited 0" 130 $?
+check "Ctrl-C: says how many runs were kept" \
+	grep -Eq '^locus: interrupted: [0-9]+ runs? kept, the last one interrupted; exit 130$' "$TMP/i.err"
+check "Ctrl-C: the run's line says interrupted, not failed" \
+	grep -Eq '^locus: n=[0-9] run 1/1: interrupted \(exit 0\): kept, marked interrupted \(ok false\), not counted as failed$' "$TMP/i.err"
+check "Ctrl-C: the table says interrupted, nothing says failed" \
+	bash -c "grep -q 'interrupted (exit 0)' '$TMP/i.txt' && ! grep -q 'failed (exit' '$TMP/i.txt' &&
+		! grep -q 'runs failed' '$TMP/i.err'"
+check "Ctrl-C: the runs done are in the JSON, the last marked interrupted" python3 -c '
+import json, sys; r = json.load(open(sys.argv[1]))["runs"]; assert 2 <= len(r) < 6, r
+assert r[-1].get("interrupted") is True and not r[-1]["ok"], r[-1]
+assert not any(x.get("interrupted") for x in r[:-1]), r' "$TMP/i.json"
 finish
