@@ -85,10 +85,12 @@ void stat_set_user_only(struct stat_result *r, int i)
 	r->c[i].user_only = true;
 }
 
-void stat_add_split(struct stat_result *r, double voluntary, double involuntary)
+void stat_add_split(struct stat_result *r, double voluntary, double involuntary,
+		    enum stat_split_source src)
 {
 	if (r->runs == 0)
 		return;
+	r->split_source = src;
 	r->voluntary[r->runs - 1] = voluntary;
 	r->involuntary[r->runs - 1] = involuntary;
 }

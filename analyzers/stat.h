@@ -30,6 +30,13 @@ struct stat_counter {
 	double *cpu_mean;	/* per CPU index when per-CPU, mean over runs */
 };
 
+/* How the voluntary/involuntary split was counted (its own method and scope). */
+enum stat_split_source {
+	SPLIT_RUSAGE,		/* wait4's rusage of the workload and the children it reaped */
+	SPLIT_PROCFS,		/* /proc of an attached process's threads, before and after */
+	SPLIT_TRACE,		/* sched_switch's prev_state, every traced task */
+};
+
 struct stat_result {
 	int ncounters;
 	struct stat_counter *c;
@@ -39,8 +46,9 @@ struct stat_result {
 	int runs_cap;
 	double *elapsed_ns;	/* per run */
 	double elapsed_mean, elapsed_stddev;
-	/* context switches split by the tasks' own accounting (rusage) */
+	/* context switches split voluntary/involuntary, counted as split_source says */
 	bool split_supported;
+	enum stat_split_source split_source;
 	char split_reason[160];
 	double *voluntary, *involuntary; /* per run */
 	double voluntary_mean, involuntary_mean;
@@ -54,8 +62,9 @@ void stat_add_run(struct stat_result *r, const struct stat_reading *readings, do
 /* Record why counter i is not supported (first reason wins). */
 void stat_set_unsupported(struct stat_result *r, int i, const char *reason);
 void stat_set_user_only(struct stat_result *r, int i);
-/* Add the run's voluntary/involuntary switch split (call after stat_add_run). */
-void stat_add_split(struct stat_result *r, double voluntary, double involuntary);
+/* Add the run's voluntary/involuntary switch split (call after stat_add_run), counted by src. */
+void stat_add_split(struct stat_result *r, double voluntary, double involuntary,
+		    enum stat_split_source src);
 /* Say why there is no split (system-wide counting, ...). */
 void stat_no_split(struct stat_result *r, const char *reason);
 /* Compute means and deviations once all runs are in. */

@@ -263,6 +263,29 @@ static void scope_text(const struct counting_opts *o, char *const *argv, char *c
 		snprintf(scope, slen, "workload");
 }
 
+/*
+ * Whose tasks the counters and rusage cover, in words, and the trace's (the same
+ * words when the same tasks: the trace also follows the processes -p added).
+ */
+static void scope_words(const struct counting_opts *o, char *const *argv, char *base,
+			size_t blen, char *traced, size_t tlen)
+{
+	size_t at;
+
+	if (o->cpu_list)
+		snprintf(base, blen, "cpus %s", o->cpu_list);
+	else if (o->all_cpus)
+		snprintf(base, blen, "system-wide");
+	else if (argv && argv[0])
+		snprintf(base, blen, "workload tree");
+	else
+		snprintf(base, blen, "pid %ld and its children", o->pid);
+	at = (size_t)snprintf(traced, tlen, "%s", base);
+	for (int i = 0; i < o->nadded && at < tlen; i++)
+		at += (size_t)snprintf(traced + at, tlen - at, "%s%d", i ? "," : " + pid ",
+				       (int)o->added[i]);
+}
+
 /* Close f and say so if anything written to it was lost. */
 static int close_checked(FILE *f, const char *what)
 {
@@ -368,12 +391,14 @@ int counting_report(const struct counting_opts *o, const struct stat_result *res
 		    const struct session_outcome *out, char **argv,
 		    const struct report_extra *extra)
 {
-	char cmd[1024], scope[256];
+	char cmd[1024], scope[256], base[160], traced[320];
+	const struct sched_results *tr = extra ? extra->trace : NULL;
 	struct stat_report_ctx ctx;
 	struct report_job job = { res, &ctx, extra };
 	int rc = 0;
 
 	scope_text(o, argv, cmd, sizeof(cmd), scope, sizeof(scope));
+	scope_words(o, argv, base, sizeof(base), traced, sizeof(traced));
 	ctx = (struct stat_report_ctx){ cmd,
 					 scope,
 					 out->exit_code,
@@ -382,7 +407,13 @@ int counting_report(const struct counting_opts *o, const struct stat_result *res
 					 out->left.termed,
 					 out->left.killed,
 					 out->left.names,
-					 out->left_line };
+					 out->left_line,
+					 base,
+					 { NULL, 0, 0, 0 } };
+	if (tr)
+		ctx.trace = (struct stat_trace_figures){ traced, (double)tr->voluntary,
+							 (double)tr->involuntary,
+							 (double)tr->migrations };
 	if (o->out_path) {
 		if (write_file_atomically(o->out_path, text_doc, &job) < 0) {
 			locus_err("the report follows on standard output instead");

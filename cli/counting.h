@@ -107,6 +107,8 @@ struct report_extra {
 	void (*text)(FILE *f, void *ctx);
 	void (*json)(struct json *j, void *ctx);
 	void *ctx;
+	const struct sched_results *trace;	/* the session's trace, or NULL: the
+						 * counters taken from it, reconciled */
 };
 
 /*

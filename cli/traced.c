@@ -71,5 +71,6 @@ struct report_extra traced_report_extra(struct traced_report *rr)
 	bool sched = (rr->sections & ~SEC_COUNTERS) != 0;
 
 	return (struct report_extra){ (rr->sections & SEC_COUNTERS) != 0,
-				      sched ? sched_text : NULL, sched ? sched_json : NULL, rr };
+				      sched ? sched_text : NULL, sched ? sched_json : NULL, rr,
+				      rr->res };
 }

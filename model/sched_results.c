@@ -126,3 +126,12 @@ void task_top_release(struct task_top *t)
 	free(t->h);
 	memset(t, 0, sizeof(*t));
 }
+
+uint64_t sched_pairs_sum(const struct sched_results *r)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < r->npairs; i++)
+		sum += r->pairs[i].count;
+	return sum;
+}

@@ -136,6 +136,8 @@ static inline uint64_t sched_measure_get(const struct sched_results *r, int m)
 {
 	return *(const uint64_t *)(const void *)((const char *)r + sched_measures[m].offset);
 }
+/* The wakeups the pairs hold, every pair's count added (Space-Saving keeps the sum exact). */
+uint64_t sched_pairs_sum(const struct sched_results *r);
 /* Every MF_DROP measure added up: 0 means nothing was lost. */
 uint64_t sched_results_dropped(const struct sched_results *r);
 

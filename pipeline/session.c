@@ -283,12 +283,18 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 			derive(&cs.c[i], l, tracer_results(cfg->tracer));
 	free(evs);
 	record_run(res, &cs, (double)(t1 - t0));
-	if (cfg->argv && t.tids) {
+	if (out->traced && cfg->repeat == 1) {
+		/* the trace's own split: the switches the scheduler sections count, every
+		 * traced task (processes -p added too), summing to the traced total */
+		const struct sched_results *tr = tracer_results(cfg->tracer);
+
+		stat_add_split(res, (double)tr->voluntary, (double)tr->involuntary, SPLIT_TRACE);
+	} else if (cfg->argv && t.tids) {
 		stat_add_split(res, (double)l->ru.ru_nvcsw - l->pre_voluntary,
-			       (double)l->ru.ru_nivcsw - l->pre_involuntary);
+			       (double)l->ru.ru_nivcsw - l->pre_involuntary, SPLIT_RUSAGE);
 	} else if (cfg->pid) {
 		if (attached_switches(cfg, &v1, &i1) == 0)
-			stat_add_split(res, v1 - v0, i1 - i0);
+			stat_add_split(res, v1 - v0, i1 - i0, SPLIT_PROCFS);
 		else
 			stat_no_split(res, "the process exited before its counts could be read");
 	} else {

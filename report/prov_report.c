@@ -44,7 +44,7 @@ void prov_report_text(FILE *f, const struct sched_results *r, uint64_t events, u
 		fprintf(f, ";\n   a systematic sample: %s of %s wakeups timed (at most %ld a second per\n"
 			   "   CPU, each costing two clock reads; --delay-rate 0 times all)",
 			fmt_count(r->delay.count, a, sizeof(a)),
-			fmt_count(r->delay.count + r->delays_untimed, b, sizeof(b)), p->delay_rate);
+			fmt_count(r->wakeups, b, sizeof(b)), p->delay_rate); /* the sections' */
 	else if (p->delay == DELAY_LOG2)
 		fprintf(f, "; every one timed");
 	fputc('\n', f);

@@ -158,6 +158,13 @@ static void tasks_json(struct json *j, const struct sched_results *r)
 	json_int(j, "pairs_kept", r->pairs_kept);
 	json_uint(j, "pairs_evicted", r->pairs_evicted);
 	json_uint(j, "pairs_count_bound", r->pairs_bound);
+	/* the pairs' wakeups (all pairs, listed or not) + pairs_dropped + the wakeups of
+	 * running tasks, never paired = the source tracepoint's count (wakeups.source_events) */
+	json_uint(j, "pairs_wakeups", sched_pairs_sum(r));
+	if (sched_measured(r, SM_wakeups_running))
+		json_uint(j, "pairs_apart_woken_while_running", r->wakeups_running);
+	else
+		json_null(j, "pairs_apart_woken_while_running");
 	json_array(j, "pairs");
 	for (int i = 0; i < r->npairs && i < JSON_MAX_PAIRS; i++) {
 		const struct pair_stat *p = &r->pairs[i];

@@ -215,7 +215,7 @@ static void latency(FILE *f, const struct sched_results *r)
 	if (r->delays_untimed)
 		fprintf(f, "   a systematic sample: %s of %s wakeups timed (see the header)\n",
 			fmt_count(r->delay.count, a, sizeof(a)),
-			fmt_count(r->delay.count + r->delays_untimed, b, sizeof(b)));
+			fmt_count(r->wakeups, b, sizeof(b)));
 	if (r->prov.delay == DELAY_LOG2)
 		fprintf(f, "   in power-of-two buckets: each figure is its bucket's midpoint\n");
 	if (r->delays_negative)
@@ -264,6 +264,28 @@ static void latency(FILE *f, const struct sched_results *r)
 	}
 }
 
+/*
+ * What the pairs hold against the tracepoint's count: every wakeup of a sleeping task
+ * (those beyond the table said apart), and the wakeups of running tasks, never paired.
+ */
+static void pairs_total(FILE *f, const struct sched_results *r)
+{
+	uint64_t sum = sched_pairs_sum(r);
+	char a[32], b[32], c[32], d[32];
+
+	fprintf(f, "   the pairs hold %s wakeups of sleeping tasks", fmt_count(sum, a, sizeof(a)));
+	if (r->pairs_dropped)
+		fprintf(f, ", %s more beyond the table", fmt_count(r->pairs_dropped, d, sizeof(d)));
+	if (!sched_measured(r, SM_wakeups_running)) {
+		fprintf(f, "; wakeups of running tasks: not counted by this source\n");
+		return;
+	}
+	fprintf(f, ";\n   apart, not paired: %s wakeups of running tasks; %s %s in all\n",
+		fmt_count(r->wakeups_running, b, sizeof(b)),
+		fmt_count(sum + r->pairs_dropped + r->wakeups_running, c, sizeof(c)),
+		r->waking_source ? "sched_waking" : "sched_wakeup");
+}
+
 static void pairs(FILE *f, const struct sched_results *r)
 {
 	static const char *const col[LOC_NR] = { "cpu", "smt", "llc", "node", "rmt" };
@@ -272,6 +294,8 @@ static void pairs(FILE *f, const struct sched_results *r)
 	fprintf(f, "\n Top waker -> wakee pairs\n");
 	if (r->npairs == 0) {
 		fprintf(f, "   (none)\n");
+		if (r->wakeups_running || r->pairs_dropped)
+			pairs_total(f, r);
 		return;
 	}
 	fprintf(f, "   %9s  %-20s %-20s", "wakeups", "waker", "wakee");
@@ -307,6 +331,7 @@ static void pairs(FILE *f, const struct sched_results *r)
 	if (r->pairs_dropped)
 		fprintf(f, "   %" PRIu64 " wakeups of pairs beyond the table's size are not listed\n",
 			r->pairs_dropped);
+	pairs_total(f, r);
 }
 
 static int by_migrations(const void *a, const void *b)

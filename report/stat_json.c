@@ -3,7 +3,8 @@
 
 #include "stat_report.h"
 
-static void counter_json(struct json *j, const struct stat_result *r, int i)
+static void counter_json(struct json *j, const struct stat_result *r, int i,
+			 const struct stat_report_ctx *ctx)
 {
 	const struct stat_counter *c = &r->c[i];
 	struct stat_derived d;
@@ -12,6 +13,7 @@ static void counter_json(struct json *j, const struct stat_result *r, int i)
 	json_string(j, "name", c->name);
 	if (c->encoding[0])
 		json_string(j, "encoding", c->encoding);
+	json_string(j, "scope", stat_counter_scope(ctx, c));
 	json_bool(j, "supported", c->supported);
 	if (!c->supported) {
 		json_string(j, "reason", c->reason);
@@ -77,11 +79,13 @@ void stat_report_json_members(struct json *j, const struct stat_result *r,
 	json_object_end(j);
 	json_array(j, "counters");
 	for (int i = 0; i < r->ncounters; i++)
-		counter_json(j, r, i);
+		counter_json(j, r, i, ctx);
 	json_array_end(j);
 	json_object(j, "context_switch_split");
 	json_bool(j, "supported", r->split_supported);
 	if (r->split_supported) {
+		/* its own total: the context-switches counter's when both are the trace's */
+		json_number(j, "total", r->voluntary_mean + r->involuntary_mean);
 		json_number(j, "voluntary", r->voluntary_mean);
 		json_number(j, "involuntary", r->involuntary_mean);
 		json_array(j, "voluntary_runs");
@@ -92,7 +96,8 @@ void stat_report_json_members(struct json *j, const struct stat_result *r,
 		for (int k = 0; k < r->runs; k++)
 			json_number(j, NULL, r->involuntary[k]);
 		json_array_end(j);
-		json_string(j, "source", "rusage of the workload and its reaped children");
+		json_string(j, "source", stat_split_method(r->split_source));
+		json_string(j, "scope", stat_split_scope(r, ctx));
 	} else {
 		json_string(j, "reason", r->split_reason);
 	}

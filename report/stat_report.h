@@ -7,6 +7,12 @@
 #include "../analyzers/stat.h"
 #include "json.h"
 
+/* What the scheduler trace of the same session counted, to reconcile with the counters. */
+struct stat_trace_figures {
+	const char *scope;	/* whose tasks ("workload tree + pid 1234"), or NULL: no trace */
+	double voluntary, involuntary, migrations;
+};
+
 struct stat_report_ctx {
 	const char *command;	/* the workload's command line, or a scope ("system-wide") */
 	const char *scope;	/* "task", "system-wide", "cpus 0-3", "pid 123" */
@@ -16,7 +22,19 @@ struct stat_report_ctx {
 	int left_n, left_termed, left_killed;
 	const char *left_names;	/* "sleep[12], ..." */
 	const char *left_line;	/* the one line the text report prints */
+	const char *scope_text;	/* whose tasks the counters and rusage cover ("workload
+				 * tree"), or NULL: scope as it is */
+	struct stat_trace_figures trace;	/* counters taken from the trace cover trace.scope
+						 * (the same words when the same tasks) */
 };
+
+/* Whether counter c was taken from the scheduler trace. */
+bool stat_from_trace(const struct stat_counter *c);
+/* Whose tasks counter c covers, in words ("workload tree", "workload tree + pid 1234"). */
+const char *stat_counter_scope(const struct stat_report_ctx *ctx, const struct stat_counter *c);
+/* How the voluntary/involuntary split was counted, and whose tasks it covers. */
+const char *stat_split_method(enum stat_split_source s);
+const char *stat_split_scope(const struct stat_result *r, const struct stat_report_ctx *ctx);
 
 void stat_report_text(FILE *f, const struct stat_result *r, const struct stat_report_ctx *ctx);
 /* Write the "counters" object members into an open JSON object. */

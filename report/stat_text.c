@@ -83,9 +83,76 @@ static void print_counter(FILE *f, const struct stat_result *r, int i, struct re
 	fputc('\n', f);
 }
 
-static void print_split(FILE *f, const struct stat_result *r)
+bool stat_from_trace(const struct stat_counter *c)
+{
+	return c->source && !strcmp(c->source, "sched trace");
+}
+
+const char *stat_counter_scope(const struct stat_report_ctx *ctx, const struct stat_counter *c)
+{
+	if (stat_from_trace(c) && ctx->trace.scope)
+		return ctx->trace.scope;
+	return ctx->scope_text ? ctx->scope_text : ctx->scope;
+}
+
+const char *stat_split_method(enum stat_split_source s)
+{
+	switch (s) {
+	case SPLIT_TRACE:
+		return "sched_switch prev_state";
+	case SPLIT_PROCFS:
+		return "/proc of the process's threads";
+	default:
+		return "rusage of the workload and its reaped children";
+	}
+}
+
+const char *stat_split_scope(const struct stat_result *r, const struct stat_report_ctx *ctx)
+{
+	if (r->split_source == SPLIT_TRACE && ctx->trace.scope)
+		return ctx->trace.scope;
+	return ctx->scope_text ? ctx->scope_text : ctx->scope;
+}
+
+/* Why the split's own total is not the counter's: one line. */
+static void split_why(FILE *f, const struct stat_result *r, const struct stat_report_ctx *ctx,
+		      double counter, double total)
+{
+	char d[48];
+
+	fmt_count((uint64_t)llround(fabs(total - counter)), d, sizeof(d));
+	switch (r->split_source) {
+	case SPLIT_TRACE:
+		fprintf(f, "%26s(%s %s than the counter: the trace counts each sched_switch of %s;\n"
+			   "%26s the counter, %s as perf counts it, from the start to each task's exit)\n",
+			"", d, total > counter ? "more" : "fewer", stat_split_scope(r, ctx), "",
+			ctx->scope_text ? ctx->scope_text : ctx->scope);
+		break;
+	case SPLIT_PROCFS:
+		fprintf(f, "%26s(%s %s than the counter: /proc sums the threads alive when read, the\n"
+			   "%26s counter every thread and child since it was attached)\n",
+			"", d, total > counter ? "more" : "fewer", "");
+		break;
+	default:
+		fprintf(f, "%26s(%s %s than the counter: rusage also counts each task's switches\n"
+			   "%26s while it exits, after its counters closed, and only children reaped)\n",
+			"", d, total > counter ? "more" : "fewer", "");
+	}
+}
+
+/*
+ * The voluntary/involuntary split under the context-switches counter c: beneath it when
+ * the two are one count (both from the trace), else under its own total and its method,
+ * with one line on why that total differs from the counter's.
+ */
+static void print_split(FILE *f, const struct stat_result *r, const struct stat_report_ctx *ctx,
+			const struct stat_counter *c)
 {
 	double total = r->voluntary_mean + r->involuntary_mean;
+	bool counted = c->supported && c->counted_runs > 0;
+	bool same = counted && stat_from_trace(c) && r->split_source == SPLIT_TRACE;
+	const char *pad = same ? "" : "  ";
+	bool other = strcmp(stat_split_scope(r, ctx), stat_counter_scope(ctx, c)) != 0;
 	char tmp[48], sh[16];
 
 	if (!r->split_supported) {
@@ -93,12 +160,36 @@ static void print_split(FILE *f, const struct stat_result *r)
 			r->split_reason);
 		return;
 	}
-	fprintf(f, "%18s        %-24s # %12s (tasks' own accounting)\n",
-		fmt_count((uint64_t)llround(r->voluntary_mean), tmp, sizeof(tmp)), "voluntary",
-		fmt_share(r->voluntary_mean, total, 1, sh, sizeof(sh)));
-	fprintf(f, "%18s        %-24s # %12s\n",
-		fmt_count((uint64_t)llround(r->involuntary_mean), tmp, sizeof(tmp)),
-		"involuntary", fmt_share(r->involuntary_mean, total, 1, sh, sizeof(sh)));
+	if (!same) /* its own total, its method, and its tasks where they are not c's */
+		fprintf(f, "%18s        %-24s # %s%s%s%s\n",
+			fmt_count((uint64_t)llround(total), tmp, sizeof(tmp)),
+			"voluntary + involuntary", stat_split_method(r->split_source),
+			other ? " (" : "", other ? stat_split_scope(r, ctx) : "", other ? ")" : "");
+	fprintf(f, "%18s        %s%-*s # %12s%s%s%s\n",
+		fmt_count((uint64_t)llround(r->voluntary_mean), tmp, sizeof(tmp)), pad,
+		24 - (int)strlen(pad), "voluntary", fmt_share(r->voluntary_mean, total, 1, sh,
+							     sizeof(sh)),
+		same ? " (" : "", same ? stat_split_method(r->split_source) : "", same ? ")" : "");
+	fprintf(f, "%18s        %s%-*s # %12s\n",
+		fmt_count((uint64_t)llround(r->involuntary_mean), tmp, sizeof(tmp)), pad,
+		24 - (int)strlen(pad), "involuntary",
+		fmt_share(r->involuntary_mean, total, 1, sh, sizeof(sh)));
+	if (!same && counted && llround(total) != llround(c->mean))
+		split_why(f, r, ctx, c->mean, total);
+}
+
+/* Under a cpu-migrations counter that is not the trace's: the trace's figure and why. */
+static void migrations_why(FILE *f, const struct stat_counter *c, const struct stat_report_ctx *ctx)
+{
+	char n[48];
+
+	if (!ctx->trace.scope || stat_from_trace(c) || !c->supported || c->counted_runs == 0 ||
+	    llround(c->mean) == llround(ctx->trace.migrations))
+		return;
+	fprintf(f, "%26s(the trace below: %s, each sched_migrate_task of %s; the counter\n"
+		   "%26s counts a task's moves once, at its next switch-in)\n", "",
+		fmt_count((uint64_t)llround(ctx->trace.migrations), n, sizeof(n)), ctx->trace.scope,
+		"");
 }
 
 static void print_per_cpu(FILE *f, const struct stat_result *r)
@@ -118,19 +209,53 @@ static void print_per_cpu(FILE *f, const struct stat_result *r)
 	}
 }
 
+/* The counters of one scope, in their order, the split under context-switches. */
+static void print_scope(FILE *f, const struct stat_result *r, const struct stat_report_ctx *ctx,
+			const char *scope, struct reasons *rs)
+{
+	for (int i = 0; i < r->ncounters; i++) {
+		if (strcmp(stat_counter_scope(ctx, &r->c[i]), scope))
+			continue;
+		print_counter(f, r, i, rs);
+		/* the tasks' own accounting works even where the counter cannot open */
+		if (!strcmp(r->c[i].name, "context-switches"))
+			print_split(f, r, ctx, &r->c[i]);
+		else if (!strcmp(r->c[i].name, "cpu-migrations"))
+			migrations_why(f, &r->c[i], ctx);
+	}
+}
+
 void stat_report_text(FILE *f, const struct stat_result *r, const struct stat_report_ctx *ctx)
 {
 	struct reasons rs = { .n = 0 };
+	const char *scopes[4];
+	int nscopes = 0;
 
+	for (int i = 0; i < r->ncounters && nscopes < 4; i++) {
+		const char *s = stat_counter_scope(ctx, &r->c[i]);
+		int k = 0;
+
+		while (k < nscopes && strcmp(scopes[k], s))
+			k++;
+		if (k == nscopes)
+			scopes[nscopes++] = s;
+	}
 	fprintf(f, "\n Performance counter stats for '%s'", ctx->command);
 	if (r->runs > 1)
 		fprintf(f, " (%d runs)", r->runs);
-	fprintf(f, ":\n\n");
-	for (int i = 0; i < r->ncounters; i++) {
-		print_counter(f, r, i, &rs);
-		/* the tasks' own accounting works even where the counter cannot open */
-		if (!strcmp(r->c[i].name, "context-switches"))
-			print_split(f, r);
+	if (nscopes == 1) {
+		fprintf(f, ", %s:\n\n", scopes[0]);
+		print_scope(f, r, ctx, scopes[0], &rs);
+	} else {
+		/* one block a scope: the trace follows the processes -p added, rusage and the
+		 * counters the workload's own tree */
+		fprintf(f, ":\n");
+		for (int k = 0; k < nscopes; k++) {
+			fprintf(f, "\n %s%s:\n", scopes[k], ctx->trace.scope &&
+				!strcmp(scopes[k], ctx->trace.scope) ? " (from the trace, which "
+				"follows the added processes too)" : "");
+			print_scope(f, r, ctx, scopes[k], &rs);
+		}
 	}
 	if (r->ncpus)
 		print_per_cpu(f, r);

@@ -31,7 +31,7 @@ static void build(struct stat_result *r)
 		for (int i = 3; i < NC; i++)
 			rd[i] = (struct stat_reading){ false, false, 0, 0, 0, NULL, NULL };
 		stat_add_run(r, rd, 500e6 + run * 20e6);
-		stat_add_split(r, 39950 + run * 10, 40 - run * 10);
+		stat_add_split(r, 39950 + run * 10, 40 - run * 10, SPLIT_RUSAGE);
 		for (int i = 3; i < NC; i++)
 			stat_set_unsupported(r, i, i == NC - 1 ? "libpfm4 knows no HITM event" : NOPMU);
 	}
@@ -83,7 +83,8 @@ static void multiplexed_scaling_fraction(void **state)
 static char *render(void (*fn)(FILE *, const struct stat_result *, const struct stat_report_ctx *),
 		    const struct stat_result *r)
 {
-	struct stat_report_ctx ctx = { "locus bench pingpong --loops 20000", "workload", 0, false };
+	struct stat_report_ctx ctx = { .command = "locus bench pingpong --loops 20000",
+				       .scope = "workload", .scope_text = "workload tree" };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
