@@ -118,25 +118,34 @@ const char *stat_split_scope(const struct stat_result *r, const struct stat_repo
 static void split_why(FILE *f, const struct stat_result *r, const struct stat_report_ctx *ctx,
 		      double counter, double total)
 {
+	const char *more = total > counter ? "more" : "fewer", *base;
 	char d[48];
 
 	fmt_count((uint64_t)llround(fabs(total - counter)), d, sizeof(d));
 	switch (r->split_source) {
 	case SPLIT_TRACE:
-		fprintf(f, "%26s(%s %s than the counter: the trace counts each sched_switch of %s;\n"
-			   "%26s the counter, %s as perf counts it, from the start to each task's exit)\n",
-			"", d, total > counter ? "more" : "fewer", stat_split_scope(r, ctx), "",
-			ctx->scope_text ? ctx->scope_text : ctx->scope);
+		base = ctx->scope_text ? ctx->scope_text : ctx->scope;
+		if (strcmp(stat_split_scope(r, ctx), base))
+			fprintf(f, "%26s(%s %s than the counter: the trace counts every sched_switch of\n"
+				   "%26s %s, the counter %s only)\n", "", d, more, "",
+				stat_split_scope(r, ctx), base);
+		else if (!strncmp(base, "system-wide", 11) || !strncmp(base, "cpus ", 5))
+			fprintf(f, "%26s(%s %s than the counter: the counter also counts locus's own\n"
+				   "%26s switches, the trace every task but locus)\n", "", d, more, "");
+		else
+			fprintf(f, "%26s(%s %s than the counter: the trace counts a task's switches from\n"
+				   "%26s before its exec to its end, the counter until it closes at exit)\n",
+				"", d, more, "");
 		break;
 	case SPLIT_PROCFS:
 		fprintf(f, "%26s(%s %s than the counter: /proc sums the threads alive when read, the\n"
 			   "%26s counter every thread and child since it was attached)\n",
-			"", d, total > counter ? "more" : "fewer", "");
+			"", d, more, "");
 		break;
 	default:
 		fprintf(f, "%26s(%s %s than the counter: rusage also counts each task's switches\n"
 			   "%26s while it exits, after its counters closed, and only children reaped)\n",
-			"", d, total > counter ? "more" : "fewer", "");
+			"", d, more, "");
 	}
 }
 
