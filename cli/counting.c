@@ -278,10 +278,17 @@ static void scope_words(const struct counting_opts *o, char *const *argv, char *
 		snprintf(base, blen, "system-wide");
 	else if (argv && argv[0])
 		snprintf(base, blen, "workload tree");
-	else
+	else if (!o->nadded)
 		snprintf(base, blen, "pid %ld and its children", o->pid);
+	else { /* attached to several: every one is counted and traced */
+		at = (size_t)snprintf(base, blen, "pids %ld", o->pid);
+		for (int i = 0; i < o->nadded && at < blen; i++)
+			at += (size_t)snprintf(base + at, blen - at, ",%d", (int)o->added[i]);
+		if (at < blen)
+			snprintf(base + at, blen - at, " and their children");
+	}
 	at = (size_t)snprintf(traced, tlen, "%s", base);
-	for (int i = 0; i < o->nadded && at < tlen; i++)
+	for (int i = 0; argv && argv[0] && i < o->nadded && at < tlen; i++)
 		at += (size_t)snprintf(traced + at, tlen - at, "%s%d", i ? "," : " + pid ",
 				       (int)o->added[i]);
 }
