@@ -146,10 +146,14 @@ for s in re.split(r"\n(?=locus top )", text):
     cpus = re.findall(r"\|\s+\d+\s+[0-9.]+%\s+\S+\s+([0-9.]+[KMG]?)\s+\|\s*$", s, re.M)
     if s.startswith("locus top ") and tot and cpus and num(tot.group(1)) > 0:
         pairs.append((num(tot.group(1)), sum(num(c) for c in cpus)))
-assert len(pairs) >= 3, pairs
-# three significant digits each, and the wakeups in flight at the snapshot's edges (woken
-# before it, placed after: hackbench's queues hold ~1-2% of a 0.5 s interval; 2.5% seen)
-assert all(abs(t - c) <= 0.06 * t + 50 for t, c in pairs), pairs
+if len(pairs) < 3:
+    sys.exit("fewer than 3 snapshots with wakeups: %r" % pairs)
+# three significant digits each (1%), and the wakeups in flight at the snapshot's two edges
+# (woken before it, placed after): at most one per task, and hackbench -g 4 has 160 tasks,
+# so 2 x 160 per 0.5 s interval; a busy machine keeps more of them waiting, never more
+bad = [(t, c) for t, c in pairs if abs(t - c) > 0.01 * t + 2 * 160 / 0.5]
+if bad:
+    sys.exit("per-CPU rates do not sum to the total (total, sum): %r of %r" % (bad, pairs))
 PY
 	done
 fi
