@@ -74,6 +74,7 @@ $(BPF_DIR)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/idle.bpf.h co
 	fi
 
 $(OBJ_DIR)/collectors/bpf_sched.o $(SAN_DIR)/collectors/bpf_sched.o $(OBJ_DIR)/collectors/bpf_read.o $(SAN_DIR)/collectors/bpf_read.o: $(BPF_DIR)/sched.skel.h
+$(OBJ_DIR)/collectors/bpf_cost.o $(SAN_DIR)/collectors/bpf_cost.o build/fuzz/collectors/bpf_cost.o: $(BPF_DIR)/sched.skel.h
 build/fuzz/collectors/bpf_sched.o build/fuzz/collectors/bpf_read.o: $(BPF_DIR)/sched.skel.h
 
 build/liblocus.a: $(LIB_OBJS)

@@ -173,6 +173,7 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	libbpf_set_print(no_print);
 	opts.btf_custom_path = cfg->btf_path;
 	b = xcalloc(1, sizeof(*b));
+	b->stats_fd = -1; /* no run-time statistics until attach */
 	b->topo = cfg->topo;
 	b->ncpus = cfg->topo->ncpus;
 	b->nposs = libbpf_num_possible_cpus();
@@ -308,6 +309,7 @@ int bpf_sched_attach(struct bpf_sched *b, char *err, size_t len)
 	b->busy0 = xcalloc((size_t)b->ncpus + 1, sizeof(uint64_t));
 	b->idle0 = xcalloc((size_t)b->ncpus + 1, sizeof(uint64_t));
 	bpf_cpu_times(b->ncpus, b->busy0, b->idle0);
+	bpf_cost_start(b);
 	b->t0 = now_ns();
 	if (locus_sched__attach(b->skel) < 0) {
 		snprintf(err, len, "cannot attach to the sched tracepoints: %s", strerror(errno));
@@ -339,6 +341,7 @@ void bpf_sched_close(struct bpf_sched *b)
 	for (int i = 0; i < 3; i++)
 		if (b->mat[i])
 			munmap(b->mat[i], b->mat_len);
+	bpf_cost_stop(b);
 	locus_sched__destroy(b->skel);
 	free(b->pc);
 	free(b->acc);

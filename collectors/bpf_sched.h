@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "../model/provenance.h"
 #include "../model/sched_results.h"
 
 struct bpf_sched;
@@ -55,5 +56,11 @@ uint64_t bpf_sched_events(struct bpf_sched *b);
 /* The measures (SM_BIT) the programs cannot count on this kernel (IPIs before 6.5). */
 uint64_t bpf_sched_unmeasured(const struct bpf_sched *b);
 void bpf_sched_close(struct bpf_sched *b);
+/*
+ * The programs' own cost so far (bpf_cost.c): their runs and ns from the kernel's run-time
+ * statistics, enabled for the collector's life (BPF_ENABLE_STATS, the sysctl untouched),
+ * and the wall time since attach; cost->why says why when they cannot be read.
+ */
+void bpf_sched_cost(struct bpf_sched *b, struct prov_cost *cost);
 
 #endif

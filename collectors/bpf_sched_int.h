@@ -45,8 +45,14 @@ struct bpf_sched {
 				 * but the kernel's tables) */
 	unsigned char *cpu_on;	/* ncpus: the CPUs whose events are counted */
 	int idle_words;		/* words of the programs' idle-CPU masks; 0: not kept */
+	int stats_fd;		/* BPF_ENABLE_STATS: run-time statistics while open (-1: none) */
+	char stats_why[96];	/* why there are none */
 	bool ipi, wake_idle;	/* the IPI programs load here (the kernel has their tracepoints) */
 };
+
+/* Keep the programs' run-time statistics from now on (bpf_cost.c); and stop. */
+void bpf_cost_start(struct bpf_sched *b);
+void bpf_cost_stop(struct bpf_sched *b);
 
 /* Busy and idle time of each CPU from /proc/stat, in ns (USER_HZ ticks). */
 void bpf_cpu_times(int ncpus, uint64_t *busy, uint64_t *idle);

@@ -23,6 +23,7 @@ enum prov_source {
 };
 
 #define PROV_ADDED_MAX 8
+#define PROV_COST_PROGS 16	/* programs whose cost is counted, at most */
 
 enum prov_scope {
 	SCOPE_WORKLOAD,	/* the workload's task tree (and the processes -p added to it) */
@@ -37,6 +38,22 @@ enum prov_delay {
 	DELAY_LOGLIN,	/* exact ns, kept in log-linear buckets (hist.h: 16 a power of two) */
 	DELAY_LOG2,	/* power-of-two buckets (the BPF collector): percentiles are midpoints */
 	DELAY_NR
+};
+
+/*
+ * The collector's own cost, measured while it ran: the BPF programs' runs and time in
+ * them from the kernel's run-time statistics, over the wall time they were attached.
+ * Not measured (measured false): why says why, or nothing where it does not apply
+ * (the perf stream's cost is the kernel's writing of records, not counted anywhere).
+ */
+struct prov_cost {
+	bool measured;
+	uint64_t runs;		/* program runs, every program of the collector */
+	uint64_t run_ns;	/* ns spent in them */
+	uint64_t span_ns;	/* wall time they were attached */
+	uint32_t prog_ids[PROV_COST_PROGS];	/* the kernel's ids of the programs counted */
+	int nprogs;
+	char why[96];
 };
 
 struct provenance {
@@ -57,6 +74,7 @@ struct provenance {
 				 * (JSON null, left out of text: never a made-up 0) */
 	int keep_pages;		/* the perf stream lost records: the -m that would have kept
 				 * them (0: none lost, or not the perf stream) */
+	struct prov_cost cost;	/* the collector's own cost (BPF) */
 	uint32_t not_recorded;	/* bit 1 << EV_<type>: a sched tracepoint a file lacks (a
 				 * replay): the sections it feeds say "not in this file" */
 };

@@ -44,6 +44,7 @@ static void b_snapshot(struct source *s)
 
 	bpf_sched_read(b->bs, &s->an.r, false); /* the maps as they are now */
 	s->events = bpf_sched_events(b->bs);
+	bpf_sched_cost(b->bs, &s->prov.cost);
 }
 
 static void b_stop(struct source *s)
@@ -57,6 +58,7 @@ static void b_finish(struct source *s)
 
 	bpf_sched_read(b->bs, &s->an.r, true); /* with the task table */
 	s->events = bpf_sched_events(b->bs);
+	bpf_sched_cost(b->bs, &s->prov.cost);
 }
 
 static void b_close(struct source *s)

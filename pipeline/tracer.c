@@ -173,6 +173,8 @@ void tracer_stamp(struct tracer *t, struct sched_results *r)
 {
 	r->prov = t->prov;
 	r->prov.keep_pages = t->src ? t->src->keep_pages : 0;
+	if (t->src)
+		r->prov.cost = t->src->prov.cost; /* the source's own, as of its last read */
 	if (!t->mem_on)
 		r->prov.unmeasured |= SM_BIT(mem_lost) | SM_BIT(mem_undecodable);
 	if (t->mem_on) {

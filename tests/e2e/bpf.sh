@@ -198,6 +198,29 @@ else
 	skip "no nobody user or setpriv"
 fi
 
+# Its own cost: the programs' runs and time as locus reports them against bpftool reading the
+# kernel's statistics of the same programs (by id) inside the workload, the same run: at the
+# end locus has counted at least what bpftool saw, plus the workload's exit, at the same cost.
+"$LOCUS" run -q --collector bpf --sections wakeups --json "$TMP/cost.json" -- sh -c \
+	"'$LOCUS' bench pingpong --loops 20000 >/dev/null; bpftool prog show -j >'$TMP/cost.bt'" \
+	>"$TMP/cost.txt" 2>&1
+check "own cost: in the report, and as bpftool read it during the same run" \
+	python3 - "$TMP/cost.json" "$TMP/cost.bt" "$TMP/cost.txt" <<'PY'
+import json, re, sys
+c = json.load(open(sys.argv[1]))["provenance"]["own_cost"]
+ids = set(c["program_ids"])
+bt = [p for p in json.load(open(sys.argv[2])) if p["id"] in ids]
+assert len(bt) == len(ids) >= 2, ("programs", ids, [p["id"] for p in bt])
+runs, ns = sum(p.get("run_cnt", 0) for p in bt), sum(p.get("run_time_ns", 0) for p in bt)
+print("locus", c["program_runs"], "runs", c["run_ns"], "ns; bpftool", runs, "runs", ns, "ns")
+assert runs > 20000 and runs <= c["program_runs"] <= runs * 1.05 + 500, (runs, c)
+assert abs(c["ns_per_run"] - ns / runs) <= 0.2 * ns / runs, (c["ns_per_run"], ns / runs)
+assert 0 < c["cpu_share"] < 1 and c["span_ns"] > 0, c
+t = open(sys.argv[3]).read()
+m = re.search(r"own cost: ([0-9,]+) ns a program run, ([0-9,]+) runs, ([0-9.]+)% of", t)
+assert m and int(m.group(2).replace(",", "")) == c["program_runs"], t
+PY
+
 # Maps are bounded: their memory is the same early and late in a run; drops are counted.
 "$LOCUS" run -q --collector bpf -- "$LOCUS" bench pingpong --loops 5000000 >/dev/null 2>&1 &
 lp=$!
