@@ -95,6 +95,13 @@ void stat_add_split(struct stat_result *r, double voluntary, double involuntary,
 	r->involuntary[r->runs - 1] = involuntary;
 }
 
+void stat_keep_rusage(struct stat_result *r, double voluntary, double involuntary)
+{
+	r->rusage_kept = true;
+	r->rusage_voluntary = voluntary;
+	r->rusage_involuntary = involuntary;
+}
+
 void stat_no_split(struct stat_result *r, const char *reason)
 {
 	r->split_supported = false;

@@ -52,6 +52,10 @@ struct stat_result {
 	char split_reason[160];
 	double *voluntary, *involuntary; /* per run */
 	double voluntary_mean, involuntary_mean;
+	/* the workload's own rusage split of the last run, kept when the split above is
+	 * another count (the trace's): an oracle of the same run for scripts */
+	bool rusage_kept;
+	double rusage_voluntary, rusage_involuntary;
 };
 
 /* Prepare for counters named names[i] (encodings may be NULL). cpu_ids may be NULL. */
@@ -65,6 +69,8 @@ void stat_set_user_only(struct stat_result *r, int i);
 /* Add the run's voluntary/involuntary switch split (call after stat_add_run), counted by src. */
 void stat_add_split(struct stat_result *r, double voluntary, double involuntary,
 		    enum stat_split_source src);
+/* Keep the workload's rusage split of this run beside a split counted otherwise. */
+void stat_keep_rusage(struct stat_result *r, double voluntary, double involuntary);
 /* Say why there is no split (system-wide counting, ...). */
 void stat_no_split(struct stat_result *r, const char *reason);
 /* Compute means and deviations once all runs are in. */

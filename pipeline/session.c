@@ -289,6 +289,9 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 		const struct sched_results *tr = tracer_results(cfg->tracer);
 
 		stat_add_split(res, (double)tr->voluntary, (double)tr->involuntary, SPLIT_TRACE);
+		if (cfg->argv && t.tids)
+			stat_keep_rusage(res, (double)l->ru.ru_nvcsw - l->pre_voluntary,
+					 (double)l->ru.ru_nivcsw - l->pre_involuntary);
 	} else if (cfg->argv && t.tids) {
 		stat_add_split(res, (double)l->ru.ru_nvcsw - l->pre_voluntary,
 			       (double)l->ru.ru_nivcsw - l->pre_involuntary, SPLIT_RUSAGE);

@@ -102,4 +102,14 @@ void stat_report_json_members(struct json *j, const struct stat_result *r,
 		json_string(j, "reason", r->split_reason);
 	}
 	json_object_end(j);
+	if (r->rusage_kept && !(r->split_supported && r->split_source == SPLIT_RUSAGE)) {
+		/* the workload tree's own accounting of the same run, beside the trace's split */
+		json_object(j, "context_switch_rusage");
+		json_number(j, "total", r->rusage_voluntary + r->rusage_involuntary);
+		json_number(j, "voluntary", r->rusage_voluntary);
+		json_number(j, "involuntary", r->rusage_involuntary);
+		json_string(j, "source", stat_split_method(SPLIT_RUSAGE));
+		json_string(j, "scope", ctx->scope_text ? ctx->scope_text : ctx->scope);
+		json_object_end(j);
+	}
 }
