@@ -96,6 +96,7 @@ static void print_ramp(FILE *f, const struct heatmap *h, const char *row_what,
 	int step = 12 + 2 * h->n <= width ? 2 : 1; /* characters per cell */
 	int skipped = 0;
 	double prev = 0;
+	int col;
 	int every = step == 2 ? 4 : 8;		    /* column label spacing */
 
 	fprintf(f, "    %s (rows) -> %s (columns), one cell per %s\n", row_what, col_what, h->unit);
@@ -128,15 +129,27 @@ static void print_ramp(FILE *f, const struct heatmap *h, const char *row_what,
 	}
 	if (skipped)
 		fprintf(f, "    (%d %s rows with nothing in them are left out)\n", skipped, h->unit);
-	fprintf(f, "    legend (log scale): ' ' 0");
-	for (int l = 1; l <= 7; l += 2) {
+	/* every character of the ramp the cells can take, with the least count that draws it */
+	col = fprintf(f, "    legend (log scale): ' ' 0");
+	for (int l = 1; l <= 9; l++) {
 		double lo = l == 1 ? 1 : ceil(exp((double)(l - 1) / 8.999 * log((double)h->max)));
 
-		if (l == 1 || lo > prev)
-			fprintf(f, "  '%c' >=%.0f", ramp[l], lo);
+		if (l == 1 || lo > prev) {
+			char one[40];
+			int n = snprintf(one, sizeof(one), "  '%c' >=%.0f", ramp[l], lo);
+
+			if (col + n > (width > 60 ? width : 80)) { /* on, under the first entry */
+				fprintf(f, "\n%23s", "");
+				col = 23;
+				n = fprintf(f, "%s", one + 2);
+			} else {
+				n = fprintf(f, "%s", one);
+			}
+			col += n;
+		}
 		prev = lo;
 	}
-	fprintf(f, "  '@' max %llu\n", (unsigned long long)h->max);
+	fprintf(f, "  (max %llu)\n", (unsigned long long)h->max);
 }
 
 void heatmap_print(FILE *f, const struct heatmap *h, const char *row_what, const char *col_what,
