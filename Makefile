@@ -158,10 +158,16 @@ fuzz: $(FIXTURES) build/fuzz_perfdata build/fuzz_sweep build/fuzz_schedstat
 	build/fuzz_schedstat -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
 		build/fuzz-corpus-schedstat tests/fuzz/corpus-schedstat
 
-# Build, put the man pages where man finds them (as root), then run the main job on the
-# built-in workload.
-demo: locus
-	$(Q)if [ "$$(id -u)" -eq 0 ]; then $(MAKE) -s install-man; fi
+# Build, make the fixtures the README's examples use, install locus under PREFIX as root
+# (the binary on PATH, the man pages, the bash completion: every example calls `locus`),
+# then run the main job on the built-in workload.
+demo: locus $(FIXTURES)
+	$(Q)if [ "$$(id -u)" -eq 0 ]; then \
+		$(MAKE) -s install && \
+		echo "  INSTALL $(DESTDIR)$(PREFIX)/bin/locus, its man pages and bash completion"; \
+	else \
+		echo "  (not root: nothing installed; run ./locus, or 'sudo make install')"; \
+	fi
 	./locus run
 
 unit: $(UNITS)

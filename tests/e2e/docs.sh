@@ -26,6 +26,24 @@ check "make install puts the man pages under DESTDIR/PREFIX" test -f "$TMP/root/
 check "man finds locus-run where make install put it" \
 	bash -c "MANPATH='$TMP/root/usr/share/man' man -w locus-run | grep -q locus-run.1"
 check "make install puts the bash completion in place" test -f "$TMP/root/usr/share/bash-completion/completions/locus"
+# make demo in a fresh clone (as root): locus on PATH, its man pages and completion, under a
+# PREFIX in a temp dir here (the suite must not depend on, nor touch, the global install)
+if have_root && command -v git >/dev/null; then
+	git clone -q "$PWD" "$TMP/clone" 2>/dev/null
+	make -s -C "$TMP/clone" -j2 demo PREFIX="$TMP/prefix" >"$TMP/demo.txt" 2>&1
+	expect_eq "make demo in a fresh clone exits 0" 0 $?
+	expect_eq "after make demo: command -v locus finds the installed one" "$TMP/prefix/bin/locus" \
+		"$(PATH="$TMP/prefix/bin:/usr/bin:/bin" bash -c 'command -v locus')"
+	check "after make demo: man locus-run finds its page" \
+		bash -c "MANPATH='$TMP/prefix/share/man' man -w locus-run | grep -q '$TMP/prefix/share/man/man1/locus-run.1'"
+	check "after make demo: the bash completion is installed" \
+		test -f "$TMP/prefix/share/bash-completion/completions/locus"
+	check "after make demo: the README's fixtures exist (tests/fixtures/topology/8n512)" \
+		test -d "$TMP/clone/tests/fixtures/topology/8n512"
+	check "make demo ran locus run on the built-in workload" grep -q "Wakeups of the traced tasks" "$TMP/demo.txt"
+else
+	skip "make demo installs as root, from a git clone"
+fi
 # the completion: subcommands, then a subcommand's options from its --help
 comp() {
 	PATH="$(dirname "$LOCUS"):$PATH" bash -c '. contrib/locus.bash-completion
