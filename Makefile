@@ -161,7 +161,7 @@ fuzz: $(FIXTURES) build/fuzz_perfdata build/fuzz_sweep build/fuzz_schedstat
 # Build, make the fixtures the README's examples use, install locus under PREFIX as root
 # (the binary on PATH, the man pages, the bash completion: every example calls `locus`),
 # then run the main job on the built-in workload.
-demo: locus $(FIXTURES)
+demo: locus fixtures
 	$(Q)if [ "$$(id -u)" -eq 0 ]; then \
 		$(MAKE) -s install && \
 		echo "  INSTALL $(DESTDIR)$(PREFIX)/bin/locus, its man pages and bash completion"; \
