@@ -141,7 +141,11 @@ static void check_memory_sampling(struct check *c, int *n)
 }
 
 /* Load the BPF collector for real, then unload it. */
-static void check_bpf(struct check *c, int *n)
+/* What rusage and /proc give when nothing traces the scheduler. */
+#define UNTRACED_FIGURES "task-clock, context switches split voluntary/involuntary, page faults"
+
+/* Whether the BPF collector loads; stream_ok: whether the perf stream could trace instead. */
+static bool check_bpf(struct check *c, int *n, bool stream_ok)
 {
 	struct topology t;
 	struct bpf_sched_cfg bc = { .topo = &t, .exclude_tgid = getpid() };
@@ -150,20 +154,26 @@ static void check_bpf(struct check *c, int *n)
 
 	if (topology_load(&t, NULL, why, sizeof(why)) < 0) {
 		add(c, n, ST_NO, "BPF collector", "in-kernel aggregation", "%s", why);
-		return;
+		return false;
 	}
 	b = bpf_sched_open(&bc, why, sizeof(why));
 	if (b)
 		add(c, n, ST_OK, "BPF collector", "run/top aggregate in the kernel (cheapest)",
 		    "programs load and verify against /sys/kernel/btf/vmlinux");
+	else if (stream_ok)
+		add(c, n, ST_NO, "BPF collector", "run/top aggregate in the kernel (cheapest)",
+		    "%s; run and top stream through perf ring buffers instead", why);
 	else
 		add(c, n, ST_NO, "BPF collector", "run/top aggregate in the kernel (cheapest)",
-		    "%s; run and top stream through perf instead", why);
+		    "%s; nor can the sched tracepoints be opened (above): run and top report "
+		    "counters only", why);
 	bpf_sched_close(b);
 	topology_release(&t);
+	return b != NULL;
 }
 
-static void check_tracepoints(struct check *c, int *n)
+/* The sched tracepoints one by one; true when the perf stream can trace (switch and a wakeup). */
+static bool check_tracepoints(struct check *c, int *n)
 {
 	static const char *const tps[] = {
 		"sched_waking", "sched_wakeup", "sched_wakeup_new", "sched_switch",
@@ -171,12 +181,15 @@ static void check_tracepoints(struct check *c, int *n)
 	};
 	char why[240], path[512], buf[32], what[48];
 	const char *dir = probe_tracefs(why, sizeof(why));
+	bool opens[ARRAY_SIZE(tps)] = { false };
 	long id;
 
 	if (!dir) {
 		add(c, n, ST_NO, "tracefs", "wakeup locality, latency, migrations", "%s", why);
-		return;
+		return false;
 	}
+	int row = *n, unreadable = 0;
+
 	add(c, n, ST_OK, "tracefs", "tracepoint formats for decoding", "mounted at %s", dir);
 	for (size_t i = 0; i < ARRAY_SIZE(tps); i++) {
 		struct perf_event_attr a = { .type = PERF_TYPE_TRACEPOINT };
@@ -186,6 +199,7 @@ static void check_tracepoints(struct check *c, int *n)
 		snprintf(path, sizeof(path), "%s/events/sched/%s/id", dir, tps[i]);
 		errno = 0;
 		if (read_text_file(path, buf, sizeof(buf)) < 0 || parse_long(buf, 0, 1L << 40, &id)) {
+			unreadable += errno == EACCES || errno == EPERM;
 			if (errno == EACCES || errno == EPERM)
 				add(c, n, ST_NO, what, "wakeup locality, latency, migrations",
 				    "this user cannot read tracefs (%s): needs root, or tracefs "
@@ -204,7 +218,14 @@ static void check_tracepoints(struct check *c, int *n)
 		else
 			add(c, n, ST_OK, what, "wakeup locality, latency, migrations",
 			    "id %ld, opens per CPU", id);
+		opens[i] = !err;
 	}
+	if (unreadable) { /* mounted, but not for this user: one story with the rows below */
+		c[row].st = ST_NO;
+		snprintf(c[row].detail, sizeof(c[row].detail), "mounted at %s, but this user cannot "
+			 "read it (needs root, or tracefs opened to the user)", dir);
+	}
+	return opens[3] && (opens[0] || opens[1]); /* sched_switch, and waking or wakeup */
 }
 
 static int count_llc_groups(void)
@@ -285,7 +306,7 @@ int cmd_doctor(int argc, char **argv)
 	static const char *const tag[] = { "ok", "no", "warn" };
 	struct check checks[40];
 	struct cli_parser p;
-	bool sw_ok;
+	bool sw_ok, stream_ok, bpf_ok;
 	int n = 0, c;
 
 	cli_parser_init(&p, &doctor_cmd);
@@ -305,8 +326,8 @@ int cmd_doctor(int argc, char **argv)
 	check_privileges(checks, &n);
 	check_pmu(checks, &n);
 	check_memory_sampling(checks, &n);
-	check_tracepoints(checks, &n);
-	check_bpf(checks, &n);
+	stream_ok = check_tracepoints(checks, &n);
+	bpf_ok = check_bpf(checks, &n, stream_ok);
 	check_topology(checks, &n);
 	check_limits(checks, &n);
 	for (int i = 0; i < n; i++)
@@ -314,5 +335,16 @@ int cmd_doctor(int argc, char **argv)
 		       checks[i].enables, checks[i].detail);
 	printf("\n%s\n", sw_ok ? "software events work: locus stat and locus run can count here."
 			       : "software events do not work: locus cannot count here.");
+	/* the scheduler's story in one line, as run and top will tell it */
+	if (bpf_ok)
+		printf("the scheduler: traced by BPF in the kernel (run, top); record streams "
+		       "through perf ring buffers.\n");
+	else if (stream_ok)
+		printf("the scheduler: traced through perf ring buffers (run, top, record); BPF "
+		       "cannot load (above).\n");
+	else
+		printf("the scheduler: cannot be traced here (BPF and the sched tracepoints, "
+		       "above): run and top report what rusage and /proc give (" UNTRACED_FIGURES
+		       "); record cannot run.\n");
 	return sw_ok ? EXIT_LOCUS_OK : EXIT_LOCUS_RUNTIME;
 }

@@ -89,6 +89,8 @@ struct top {
 	int nlines;
 	int counter_idx[2];		/* cache-misses and hitm in the counter set, or -1 */
 	double counter_prev[2], counter_base[2];
+	double proc_prev[2], proc_base[2];	/* untraced: the tree's switches from /proc */
+	bool have_proc;
 	uint64_t t0, t_prev, t_base, next;
 	long refreshes;
 	char state[96];
@@ -129,6 +131,7 @@ static void draw(struct top *tp)
 	if (!tp->tracer->started && tp->out && tp->out->trace_reason[0]) {
 		v.total = NULL;
 		v.why_not = tp->out->trace_reason; /* nothing to show but why */
+		v.proc_switches = tp->have_proc;
 	}
 	memcpy(v.series, tp->series, sizeof(v.series));
 	for (int i = 0; i < DS_NR; i++)
@@ -172,6 +175,32 @@ static void set_series(struct top *tp, int s, uint64_t in_interval, uint64_t tot
 	dash_series_push(st, st->rate);
 }
 
+/*
+ * Untraced (unprivileged): the workload tree's voluntary or involuntary switches from /proc,
+ * the tasks' own accounting. True when the series was filled.
+ */
+static bool proc_series(struct top *tp, int k)
+{
+	struct dash_series_state *st = &tp->series[DS_S_FIRST + (k ? SM_involuntary : SM_voluntary)];
+	double now[2];
+
+	if (!tp->out || tp->out->pid <= 0 ||
+	    proctree_switches(tp->out->pid, &now[0], &now[1]) <= 0)
+		return false;
+	if (!tp->have_proc) {
+		for (int i = 0; i < 2; i++)
+			tp->proc_prev[i] = tp->proc_base[i] = now[i];
+		tp->have_proc = true;
+	}
+	st->supported = true;
+	/* a reaped child's switches leave /proc: no negative interval */
+	set_series(tp, DS_S_FIRST + (k ? SM_involuntary : SM_voluntary),
+		   now[k] > tp->proc_prev[k] ? (uint64_t)(now[k] - tp->proc_prev[k]) : 0,
+		   now[k] > tp->proc_base[k] ? (uint64_t)(now[k] - tp->proc_base[k]) : 0);
+	tp->proc_prev[k] = now[k];
+	return true;
+}
+
 /* Take a snapshot and work out the interval and the totals since the base. */
 static void sample(struct top *tp, struct counter_set *cs)
 {
@@ -195,6 +224,9 @@ static void sample(struct top *tp, struct counter_set *cs)
 
 		if (!(sched_measures[m].flags & MF_DASH))
 			continue;
+		if (!tp->tracer->started && (m == SM_voluntary || m == SM_involuntary) &&
+		    proc_series(tp, m == SM_involuntary))
+			continue; /* the tasks' own accounting in /proc */
 		if (!tp->tracer->started) { /* never a made-up 0: say why there is nothing */
 			st->supported = false;
 			snprintf(st->why, sizeof(st->why), "not traced: %s",
@@ -231,8 +263,10 @@ static void reset(struct top *tp)
 	sched_results_copy(&tp->base, &tp->snap[tp->cur]);
 	tp->have_base = true;
 	tp->t_base = tp->t_prev;
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < 2; k++) {
 		tp->counter_base[k] = tp->counter_prev[k];
+		tp->proc_base[k] = tp->proc_prev[k];
+	}
 	for (int i = 0; i < DS_NR; i++) {
 		tp->series[i].nhist = 0;
 		tp->series[i].total = 0;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../common/util.h"
+#include "procfs.h"
 
 struct pent {
 	pid_t pid, ppid, pgrp;
@@ -69,14 +70,11 @@ static struct pent *scan(int *n)
 	return ps;
 }
 
-/* Mark the tree: seeds (the group, our children), then their descendants. */
-static void mark(struct pent *ps, int n, pid_t pgid, pid_t self, pid_t skip)
+/* Mark the descendants of what is marked (never self or skip). */
+static void close_over(struct pent *ps, int n, pid_t self, pid_t skip)
 {
 	bool grew = true;
 
-	for (int i = 0; i < n; i++)
-		ps[i].in = ps[i].pid != self && ps[i].pid != skip &&
-			   (ps[i].pgrp == pgid || ps[i].ppid == self);
 	while (grew) {
 		grew = false;
 		for (int i = 0; i < n; i++) {
@@ -90,6 +88,37 @@ static void mark(struct pent *ps, int n, pid_t pgid, pid_t self, pid_t skip)
 			}
 		}
 	}
+}
+
+/* Mark the tree: seeds (the group, our children), then their descendants. */
+static void mark(struct pent *ps, int n, pid_t pgid, pid_t self, pid_t skip)
+{
+	for (int i = 0; i < n; i++)
+		ps[i].in = ps[i].pid != self && ps[i].pid != skip &&
+			   (ps[i].pgrp == pgid || ps[i].ppid == self);
+	close_over(ps, n, self, skip);
+}
+
+int proctree_switches(pid_t root, double *vol, double *invol)
+{
+	int n, tasks = 0;
+	struct pent *ps = scan(&n);
+
+	*vol = *invol = 0;
+	for (int i = 0; i < n; i++)
+		ps[i].in = ps[i].pid == root;
+	close_over(ps, n, getpid(), 0);
+	for (int i = 0; i < n; i++) {
+		double v, iv;
+
+		if (ps[i].in && ps[i].live && proc_ctxt_switches(ps[i].pid, &v, &iv) == 0) {
+			*vol += v;
+			*invol += iv;
+			tasks++;
+		}
+	}
+	free(ps);
+	return tasks;
 }
 
 /* Reap our adopted children that have exited (only those of the tree). */

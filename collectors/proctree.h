@@ -30,6 +30,13 @@ int proctree_find(pid_t pgid, pid_t skip, char *names, size_t len);
  */
 int proctree_end(pid_t pgid, pid_t skip, int grace_ms, struct proc_left *left);
 
+/*
+ * Voluntary and involuntary switches so far of the live tasks of root's tree (root and its
+ * descendants, every thread: /proc/PID/task/N/status). Returns how many processes were
+ * read. Reaped children's switches are gone from /proc: the sums can step back.
+ */
+int proctree_switches(pid_t root, double *vol, double *invol);
+
 /* One line for a report: "the workload left 1 process running (sleep[12]): ended by SIGTERM". */
 void proctree_describe(const struct proc_left *left, bool interrupted, char *buf, size_t len);
 

@@ -90,8 +90,12 @@ static void derive(struct counter *c, const struct launcher *l, const struct sch
 		c->source = "rusage";
 		break;
 	case PERF_COUNT_SW_CONTEXT_SWITCHES:
-		if (!r)
-			return; /* no trace: not counted, said as such */
+		if (!r) { /* no trace: the tasks' own accounting, the split's sum */
+			v = (double)(l->ru.ru_nvcsw + l->ru.ru_nivcsw) - l->pre_voluntary -
+			    l->pre_involuntary;
+			c->source = "rusage";
+			break;
+		}
 		v = (double)(r->voluntary + r->involuntary);
 		c->source = "sched trace";
 		break;
@@ -212,6 +216,7 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 			locus_err("cannot start '%s': %s", cfg->argv[0], strerror(-err));
 			return EXIT_LOCUS_RUNTIME;
 		}
+		out->pid = l->pid;
 		if (!cfg->system_wide && !cfg->cpus) {
 			t.tids = &l->pid;
 			t.ntids = 1;
@@ -239,6 +244,7 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 		}
 		t.tids = tids;
 		t.ntids = n;
+		out->pid = cfg->pid;
 		attached_switches(cfg, &v0, &i0);
 	}
 	if (cfg->trace && res->runs == 0)
@@ -246,9 +252,11 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 	evs = xcalloc((size_t)cfg->nevs + 1, sizeof(*evs));
 	if (cfg->nevs)
 		memcpy(evs, cfg->evs, (size_t)cfg->nevs * sizeof(*evs));
-	if (out->traced && cfg->derive_software && cfg->argv && t.tids)
+	/* traced: all four from rusage and the trace; not (unprivileged): what rusage gives */
+	if (cfg->derive_software && cfg->argv && t.tids)
 		for (int i = 0; i < cfg->nevs; i++)
-			if (derivable(&evs[i]))
+			if (derivable(&evs[i]) && (out->traced ||
+						   evs[i].attr.config != PERF_COUNT_SW_CPU_MIGRATIONS))
 				evs[i].resolved = false; /* filled in after the run */
 	err = counters_open(&cs, evs, cfg->nevs, &t);
 	if (err) {
@@ -280,7 +288,7 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 	counters_read(&cs);
 	for (int i = 0; i < cs.n; i++)
 		if (!evs[i].resolved && cfg->evs[i].resolved)
-			derive(&cs.c[i], l, tracer_results(cfg->tracer));
+			derive(&cs.c[i], l, out->traced ? tracer_results(cfg->tracer) : NULL);
 	free(evs);
 	record_run(res, &cs, (double)(t1 - t0));
 	if (out->traced && cfg->repeat == 1) {

@@ -53,6 +53,7 @@ struct session_outcome {
 	bool stopped;		/* the watcher ended it (the user quit the dashboard) */
 	bool failed;		/* locus failed (message printed); exit 1 */
 	bool traced;		/* the scheduler was traced: results in cfg->tracer */
+	pid_t pid;		/* the workload's (or the attached process's) pid, once known */
 	char trace_reason[320];	/* why not, when tracing was asked for */
 	struct proc_left left;	/* what the workload left running, ended (the last run's) */
 	char left_line[400];	/* that in one line for the report, or "" */

@@ -147,6 +147,7 @@ static void prov_join(struct tracer *t)
 static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err, size_t len)
 {
 	char why[320];
+	bool no_bpf = false;
 
 	if (!cfg->record_path && cfg->collector != COLLECTOR_PERF) {
 		t->src = source_open_bpf(cfg, why, sizeof(why));
@@ -160,12 +161,20 @@ static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err
 			snprintf(err, len, "the BPF collector cannot run: %s", why);
 			return -1;
 		}
-		if (!cfg->quiet)
-			locus_err("BPF collector not used (%s): streaming through perf ring buffers",
-				  why);
 		snprintf(t->prov.why, sizeof(t->prov.why), "BPF not used: %s", why);
+		no_bpf = true;
 	}
 	t->src = source_open_stream(cfg, err, len);
+	if (!t->src && no_bpf) { /* neither: one story, both reasons */
+		char stream[320];
+
+		snprintf(stream, sizeof(stream), "%s", err);
+		snprintf(err, len, "the scheduler cannot be traced here: BPF: %s; perf ring buffers: "
+			 "%s", why, stream);
+		return -1;
+	}
+	if (t->src && no_bpf && !cfg->quiet)
+		locus_err("BPF collector not used (%s): streaming through perf ring buffers", why);
 	return t->src ? 0 : -1;
 }
 

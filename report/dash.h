@@ -74,6 +74,7 @@ struct dash_view {
 	const struct sched_results *total; /* since the start: provenance and drops, or NULL */
 	const char *cannot;		/* what this machine cannot measure, or "" */
 	const char *why_not;		/* why nothing is measured (total NULL), or NULL */
+	bool proc_switches;		/* untraced: cs vol/invol from /proc instead */
 	struct dash_series_state series[DS_NR];
 	const struct cl_summary *lines;	/* top cachelines, or NULL */
 	int nlines;

@@ -236,8 +236,10 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 				  prov_source_name(p->source), prov_delay_key(p->delay),
 				  v->total->delays_untimed ? " (sampled)" : "", cost);
 	else
-		x = canvas_text(c, r.x, r.y + 1, 0, CV_WARN, v->why_not ?
-				"sched events: not traced" : "");
+		x = canvas_text(c, r.x, r.y + 1, 0, CV_WARN, !v->why_not ? "" :
+				v->proc_switches ? "sched events: not traced (cs vol/invol: the tasks' "
+						   "own accounting in /proc)" :
+				"sched events: not traced");
 	if (v->cannot && v->cannot[0]) { /* the names only: the reasons are in the panes */
 		int at = snprintf(what, sizeof(what), "; cannot measure: "), depth = 0;
 

@@ -33,17 +33,22 @@ readme_examples() {
 }
 # Why a command cannot run here, or nothing when it can.
 why_not() {
+	local f
 	case "$1" in
-	*"locus top"*"--text"*tbench* | *tbench*) echo "needs a tbench_srv on 127.0.0.1 (a server the doc assumes running)" ;;
-	"locus top"*) echo "interactive: tests/e2e/top.sh drives the dashboard in tmux" ;;
-	*./bench* | *./server*) echo "'./bench' and './server' stand for your own program" ;;
-	"sudo "*) command -v sudo >/dev/null || echo "sudo is not installed (this is root: 'locus doctor' ran as is)" ;;
-	*c2c.data*) echo "c2c.data stands for a perf c2c record file (tests/e2e/cachelines.sh makes them)" ;;
-	*big.data*) echo "big.data stands for a file from a big machine" ;;
-	"git bisect"*) echo "a git bisect of kernels: tests/e2e/bisect.sh runs one with locus diff --exit-code" ;;
+	*"-- tbench "*) echo "needs a tbench_srv on 127.0.0.1 (a server the doc assumes running)"; return ;;
+	"locus top"*) echo "interactive: tests/e2e/top.sh drives the dashboard in tmux"; return ;;
+	*./bench* | *./server*) echo "'./bench' and './server' stand for your own program"; return ;;
+	"sudo "*) command -v sudo >/dev/null ||
+		echo "sudo is not installed (this is root: 'locus doctor' ran as is)"; return ;;
+	*c2c.data*) echo "c2c.data stands for a perf c2c record file (tests/e2e/cachelines.sh makes them)"; return ;;
+	*big.data*) echo "big.data stands for a file from a big machine"; return ;;
+	"git bisect"*) echo "a git bisect of kernels: tests/e2e/bisect.sh runs one with locus diff --exit-code"; return ;;
 	esac
 	for f in $(grep -Eo '(-i|diff) [^ ]+( [^ -][^ ]*)?' <<<"$1" | sed 's/^-i //; s/^diff //'); do
-		case "$f" in -*) ;; *) [ -e "$f" ] || { echo "$f is made by a step the text describes (another kernel, another machine)"; return; } ;; esac
+		case "$f" in
+		-*) ;;
+		*) [ -e "$f" ] || { echo "$f is not there: made by a step skipped above, or one the text describes (another kernel)"; return; } ;;
+		esac
 	done
 }
 run_all() { # run_all WHERE: read commands on stdin, run each in $TMP/WHERE
