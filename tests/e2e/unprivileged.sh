@@ -40,8 +40,10 @@ check "run: one line says nothing traces the scheduler, with both reasons" \
 check "run: no 'streaming through perf ring buffers' beside it" bash -c "! grep -q streaming '$TMP/run.err'"
 read -r _ ownv owni < <(grep '^own ' "$TMP/run.txt")
 cs=$(counter_value context-switches "$TMP/run.txt")
-vol=$(counter_value voluntary "$TMP/run.txt")
-inv=$(counter_value involuntary "$TMP/run.txt")
+# the split's own lines ("3,178   voluntary   # 52.5%"), not "voluntary + involuntary"
+split_value() { awk -v n="$1" '$2 == n && $3 == "#" { gsub(",", "", $1); print $1; exit }' "$2"; }
+vol=$(split_value voluntary "$TMP/run.txt")
+inv=$(split_value involuntary "$TMP/run.txt")
 check "run: context-switches from rusage ($cs) = voluntary $vol + involuntary $inv" test "$cs" = "$((vol + inv))"
 # within 20: locus leaves out the switches of the held child before its exec (the
 # workload's own getrusage counts them) and adds its exit's
