@@ -1,4 +1,4 @@
-/* idle.c - idle CPUs from sched_switch, and wakeups that passed over one (idle.h). */
+/* idle.c - idle periods of each CPU from sched events, and wakeups that passed over one (idle.h). */
 #include "idle.h"
 
 #include <stdlib.h>
@@ -7,6 +7,13 @@
 #include "../common/util.h"
 
 #define BIT(m, c) ((m)[(c) / 64] >> ((c) % 64) & 1)
+#define NEVER UINT64_MAX
+
+struct idle_pend {
+	struct idle_q q;	/* its masks in pend_masks */
+	bool all;		/* allowed: every CPU */
+	int next;		/* the next waiting on the same CPU, or in the free list; -1 */
+};
 
 static void set_bit(uint64_t *m, int c, bool on)
 {
@@ -26,10 +33,18 @@ void idle_init(struct idle_track *it, const struct topology *t)
 	it->nwords = (n + 63) / 64;
 	it->idle = xcalloc((size_t)it->nwords + 1, sizeof(uint64_t));
 	it->from = xcalloc((size_t)n + 1, sizeof(uint64_t));
-	it->to = xcalloc((size_t)n + 1, sizeof(uint64_t));
+	it->seen = xcalloc((size_t)n + 1, sizeof(uint64_t));
+	it->hist = xcalloc((size_t)n + 1, sizeof(*it->hist));
 	it->known = xcalloc((size_t)n + 1, sizeof(bool));
-	/* a mask per group, kept in the row of its first CPU: the few rows a check reads
-	 * stay in cache (a row per CPU missed it on every wakeup at 512 CPUs) */
+	it->wait_head = xcalloc((size_t)n + 1, sizeof(int));
+	it->wait_tail = xcalloc((size_t)n + 1, sizeof(int));
+	for (int c = 0; c < n; c++)
+		it->wait_head[c] = it->wait_tail[c] = -1;
+	it->pend_free = -1;
+	it->cand = xcalloc((size_t)it->nwords + 1, sizeof(uint64_t));
+	it->pset = xcalloc((size_t)it->nwords + 1, sizeof(uint64_t));
+	it->prune_at = 4096;
+	/* a mask per group, kept in the row of its first CPU */
 	for (int k = 0; k < 3; k++) {
 		it->near[k] = xcalloc((size_t)n * (size_t)it->nwords + 1, sizeof(uint64_t));
 		it->leader[k] = xcalloc((size_t)n + 1, sizeof(int));
@@ -42,37 +57,33 @@ void idle_init(struct idle_track *it, const struct topology *t)
 			if (ga >= 0)
 				set_bit(it->near[k] + (size_t)first * (size_t)it->nwords, a, true);
 		}
-		it->wlo[k] = xcalloc((size_t)n + 1, sizeof(int));
-		it->whi[k] = xcalloc((size_t)n + 1, sizeof(int));
-		for (int a = 0; a < n; a++) {
-			const uint64_t *near = it->near[k] +
-					       (size_t)(it->leader[k][a] < 0 ? 0 : it->leader[k][a]) *
-						       (size_t)it->nwords;
-
-			it->wlo[k][a] = it->nwords;
-			it->whi[k][a] = -1;
-			for (int w = 0; w < it->nwords && it->leader[k][a] >= 0; w++) {
-				if (!near[w])
-					continue;
-				if (it->wlo[k][a] > w)
-					it->wlo[k][a] = w;
-				it->whi[k][a] = w;
-			}
-		}
 	}
 }
 
 void idle_release(struct idle_track *it)
 {
+	for (int c = 0; c < it->ncpus; c++) {
+		free(it->hist[c].from);
+		free(it->hist[c].to);
+	}
+	free(it->hist);
 	free(it->idle);
 	free(it->from);
-	free(it->to);
+	free(it->seen);
 	free(it->known);
+	free(it->wait_head);
+	free(it->wait_tail);
+	free(it->log_cpu);
+	free(it->log_t);
+	free(it->pend);
+	free(it->pend_masks);
+	free(it->ready);
+	free(it->cand);
+	free(it->span);
+	free(it->pset);
 	for (int k = 0; k < 3; k++) {
 		free(it->near[k]);
 		free(it->leader[k]);
-		free(it->wlo[k]);
-		free(it->whi[k]);
 	}
 	memset(it, 0, sizeof(*it));
 }
@@ -82,96 +93,420 @@ void idle_snapshot(const struct idle_track *it, uint64_t *snap)
 	memcpy(snap, it->idle, (size_t)it->nwords * sizeof(uint64_t));
 }
 
-/*
- * How long one candidate's last idle period overlapped [wake, run]: exact when
- * it began before the wakeup; when it idled again after, that later period
- * only (a lower bound).
- */
-static uint64_t overlap(const struct idle_track *it, int c, uint64_t wake, uint64_t run)
-{
-	uint64_t start = it->from[c] > wake ? it->from[c] : wake;
-	uint64_t end = BIT(it->idle, c) ? run : it->to[c];
+static void resolve_waiting(struct idle_track *it, int cpu, uint64_t upto);
 
-	return end > start ? end - start : 0;
+void idle_enter(struct idle_track *it, int cpu, uint64_t now)
+{
+	if (cpu < 0 || cpu >= it->ncpus)
+		return;
+	it->known[cpu] = true;
+	if (BIT(it->idle, cpu)) {
+		if (now > it->seen[cpu]) {
+			it->seen[cpu] = now;
+			resolve_waiting(it, cpu, now);
+		}
+		return;
+	}
+	set_bit(it->idle, cpu, true);
+	it->from[cpu] = it->seen[cpu] = now;
+	if (it->log_n == it->log_cap) {
+		it->log_cap = it->log_cap ? 2 * it->log_cap : 1024;
+		it->log_cpu = xrealloc(it->log_cpu, (size_t)it->log_cap * sizeof(*it->log_cpu));
+		it->log_t = xrealloc(it->log_t, (size_t)it->log_cap * sizeof(*it->log_t));
+	}
+	it->log_cpu[it->log_n] = cpu;
+	it->log_t[it->log_n++] = now;
+	it->stored++;
 }
 
-/*
- * The longest overlap of [wake, run] with the last idle period of an allowed CPU but the
- * target, from best on: among CPUs idle now and at the wakeup (both), or now or then.
- * Stops at the whole wait.
- */
-static uint64_t longest_overlap(const struct idle_track *it, int target, const uint64_t *allowed,
-				const uint64_t *at_wake, uint64_t wake, uint64_t run, bool both,
-				uint64_t best)
+uint64_t idle_leave(struct idle_track *it, int cpu, uint64_t now, bool recorded)
 {
-	for (int w = 0; w < it->nwords && best < run - wake; w++) {
-		uint64_t cand = (both ? it->idle[w] & at_wake[w] : it->idle[w] | at_wake[w]) &
-				(allowed ? allowed[w] : ~0ull);
+	struct idle_hist *h;
+	uint64_t end;
 
-		while (cand && best < run - wake) {
-			int c = w * 64 + __builtin_ctzll(cand);
-			uint64_t o;
-
-			cand &= cand - 1;
-			if (c == target || c >= it->ncpus)
-				continue;
-			o = overlap(it, c, wake, run);
-			best = o > best ? o : best;
+	if (cpu < 0 || cpu >= it->ncpus)
+		return 0;
+	it->known[cpu] = true;
+	if (!BIT(it->idle, cpu))
+		return 0;
+	end = recorded || it->seen[cpu] > now ? now : it->seen[cpu];
+	h = &it->hist[cpu];
+	if (h->n == h->cap) {
+		if (h->head > h->n / 2) { /* most of it pruned: move the rest down */
+			memmove(h->from, h->from + h->head, (size_t)(h->n - h->head) * 8);
+			memmove(h->to, h->to + h->head, (size_t)(h->n - h->head) * 8);
+			h->n -= h->head;
+			h->head = 0;
+		} else {
+			h->cap = h->cap ? 2 * h->cap : 16;
+			h->from = xrealloc(h->from, (size_t)h->cap * sizeof(uint64_t));
+			h->to = xrealloc(h->to, (size_t)h->cap * sizeof(uint64_t));
 		}
 	}
-	return best;
+	h->from[h->n] = it->from[cpu];
+	h->to[h->n++] = end;
+	it->stored++;
+	set_bit(it->idle, cpu, false);
+	resolve_waiting(it, cpu, NEVER);
+	return now - end;
 }
 
-struct idle_check idle_check(const struct idle_track *it, int target, const uint64_t *allowed,
-			     const uint64_t *at_wake, uint64_t wake, uint64_t run)
+/* Index of the last closed period of cpu that began at or before x, or head - 1. */
+static int period_before(const struct idle_hist *h, uint64_t x)
 {
-	struct idle_check r = { IDLE_NONE, LOC_REMOTE, 0 };
-	uint64_t any = 0, some = 0, tbit;
-	int nw = it->nwords, tw;
+	int lo = h->head, hi = h->n; /* the answer is in [lo - 1, hi - 1] */
 
-	if (target < 0 || target >= it->ncpus || !it->known[target])
-		return r;
-	/* the target was idle at the wakeup (and stayed so until now, or left it now) */
-	if (it->from[target] <= wake && (BIT(it->idle, target) || it->to[target] >= run))
-		return r;
-	tw = target / 64;
-	tbit = 1ull << (target % 64);
-	for (int w = 0; w < nw; w++) { /* idle CPUs but the target; of them, allowed ones */
-		uint64_t cand = (it->idle[w] | at_wake[w]) & ~(w == tw ? tbit : 0);
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
 
-		any |= cand;
-		some |= allowed ? cand & allowed[w] : cand;
+		if (h->from[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	if (!any)
-		return r;
-	if (!some) {
-		r.verdict = IDLE_NOT_ALLOWED;
-		return r;
+	return lo - 1;
+}
+
+/* The end of cpu's known idle period around x (open: to its last idle event, or
+ * through the run when open counts), or 0 when it was not idle at x. */
+static uint64_t idle_until(const struct idle_track *it, int c, uint64_t x, bool open)
+{
+	const struct idle_hist *h = &it->hist[c];
+	int i;
+
+	if (BIT(it->idle, c) && it->from[c] <= x) {
+		uint64_t end = open ? NEVER : it->seen[c];
+
+		return end >= x ? end : 0;
 	}
-	r.verdict = IDLE_PASSED;
-	for (int k = 0; k < 3; k++) { /* the closest: core, then LLC, then node */
+	i = period_before(h, x);
+	return i >= h->head && h->to[i] >= x ? h->to[i] : 0;
+}
+
+/* One more [a, b] in the scratch list of idle periods within a wait. */
+static void scratch_add(struct idle_track *it, int *n, uint64_t a, uint64_t b)
+{
+	if (*n == it->cap_scratch) {
+		it->cap_scratch = it->cap_scratch ? 2 * it->cap_scratch : 64;
+		it->span = xrealloc(it->span, (size_t)it->cap_scratch * 2 * sizeof(uint64_t));
+	}
+	it->span[2 * *n] = a;
+	it->span[2 * (*n)++ + 1] = b;
+}
+
+/* cpu c's idle periods within [wake, run], clipped, into the scratch list; true when
+ * one covers all of it. */
+static bool add_periods(struct idle_track *it, int c, const struct idle_q *q, bool open, int *n)
+{
+	const struct idle_hist *h = &it->hist[c];
+	int i = period_before(h, q->wake);
+
+	if (i < h->head)
+		i = h->head;
+	for (; i < h->n && h->from[i] <= q->run; i++) {
+		uint64_t a = h->from[i] > q->wake ? h->from[i] : q->wake;
+		uint64_t b = h->to[i] < q->run ? h->to[i] : q->run;
+
+		if (b < a || (b == a && h->to[i] < q->wake))
+			continue;
+		if (a == q->wake && b == q->run)
+			return true;
+		scratch_add(it, n, a, b);
+	}
+	if (BIT(it->idle, c) && it->from[c] <= q->run) {
+		uint64_t a = it->from[c] > q->wake ? it->from[c] : q->wake;
+		uint64_t end = open ? q->run : it->seen[c];
+		uint64_t b = end < q->run ? end : q->run;
+
+		if (a == q->wake && b == q->run)
+			return true;
+		if (b >= a)
+			scratch_add(it, n, a, b);
+	}
+	return false;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The length of the union of the n scratch periods (each within the wait). */
+static uint64_t union_ns(struct idle_track *it, int n)
+{
+	uint64_t *pairs = it->span, sum = 0, a = 0, b = 0;
+
+	qsort(pairs, (size_t)n, 2 * sizeof(uint64_t), by_start);
+	for (int i = 0; i < n; i++) {
+		uint64_t s = pairs[2 * i], e = pairs[2 * i + 1];
+
+		if (i == 0 || s > b) {
+			sum += b - a;
+			a = s;
+			b = e;
+		} else if (e > b) {
+			b = e;
+		}
+	}
+	return sum + b - a;
+}
+
+/* The candidates of q: idle at its wakeup, or began an idle period during its wait. */
+static void candidates(struct idle_track *it, const struct idle_q *q)
+{
+	uint64_t lo = q->pos_wake > it->log_base ? q->pos_wake - it->log_base : 0;
+	uint64_t hi = q->pos_run - it->log_base;
+
+	memcpy(it->cand, q->at_wake, (size_t)it->nwords * sizeof(uint64_t));
+	for (uint64_t i = lo; i < hi && i < (uint64_t)it->log_n; i++)
+		set_bit(it->cand, it->log_cpu[i], true);
+	if (q->target >= 0 && q->target < it->ncpus)
+		set_bit(it->cand, q->target, false);
+}
+
+/* The closest CPU in set (which holds candidates idle at an end) to target. */
+static enum locality closest(const struct idle_track *it, int target, const uint64_t *set)
+{
+	for (int k = 0; k < 3; k++) {
 		const uint64_t *near;
 
 		if (it->leader[k][target] < 0)
 			continue;
-		near = it->near[k] + (size_t)it->leader[k][target] * (size_t)nw;
-		for (int w = it->wlo[k][target]; w <= it->whi[k][target]; w++) {
-			uint64_t cand = (it->idle[w] | at_wake[w]) & near[w] &
-					(allowed ? allowed[w] : ~0ull) & ~(w == tw ? tbit : 0);
+		near = it->near[k] + (size_t)it->leader[k][target] * (size_t)it->nwords;
+		for (int w = 0; w < it->nwords; w++)
+			if (set[w] & near[w])
+				return k == 0 ? LOC_SMT : k == 1 ? LOC_LLC : LOC_NODE;
+	}
+	return LOC_REMOTE;
+}
 
-			if (cand) {
-				r.closest = k == 0 ? LOC_SMT : k == 1 ? LOC_LLC : LOC_NODE;
-				k = 3;
-				break;
-			}
+/*
+ * Judge q from the periods known (open: a CPU still idle counts as idle through the
+ * run). Returns -1 when judged (into *r), else a CPU whose state in the wait is not
+ * known yet.
+ */
+static int judge(struct idle_track *it, const struct idle_q *q, bool open, struct idle_check *r)
+{
+	uint64_t full = q->run - q->wake, tend;
+	bool any = false, some = false, whole = false;
+	int n = 0, nw = it->nwords;
+	uint64_t *set;
+
+	*r = (struct idle_check){ IDLE_NONE, LOC_REMOTE, 0, q->target, q->tag };
+	if (q->target < 0 || q->target >= it->ncpus || !it->known[q->target] || q->run < q->wake)
+		return -1;
+	if (!open && BIT(it->idle, q->target) && it->from[q->target] <= q->run &&
+	    it->seen[q->target] < q->run)
+		return q->target;
+	tend = idle_until(it, q->target, q->wake, open);
+	if (tend && tend >= q->run)
+		return -1; /* the target idled from the wakeup to the run */
+	candidates(it, q);
+	for (int w = 0; w < nw; w++) { /* any state unknown in the wait: wait for it */
+		uint64_t c = it->cand[w] & it->idle[w];
+
+		while (c && !open) {
+			int cpu = w * 64 + __builtin_ctzll(c);
+
+			c &= c - 1;
+			if (it->from[cpu] <= q->run && it->seen[cpu] < q->run)
+				return cpu;
 		}
 	}
-	/* the longest overlap; the whole wait as soon as one CPU idled through it: first
-	 * among the CPUs idle at both ends (usually idle throughout: the first one ends it),
-	 * then among all (no walk over every idle CPU on a mostly idle machine) */
-	r.wait_ns = longest_overlap(it, target, allowed, at_wake, wake, run, true, 0);
-	r.wait_ns = longest_overlap(it, target, allowed, at_wake, wake, run, false, r.wait_ns);
-	if (r.wait_ns > run - wake)
-		r.wait_ns = run - wake;
+	set = it->pset;
+	memset(set, 0, (size_t)nw * sizeof(uint64_t));
+	for (int w = 0; w < nw; w++) {
+		uint64_t c = it->cand[w];
+
+		while (c) {
+			int cpu = w * 64 + __builtin_ctzll(c);
+			bool ok = !q->allowed || BIT(q->allowed, cpu);
+
+			c &= c - 1;
+			if (cpu >= it->ncpus)
+				break;
+			if (!idle_until(it, cpu, q->wake, open) && !idle_until(it, cpu, q->run, open)) {
+				if (ok && !whole) /* idle only in between: its part of the wait */
+					whole = add_periods(it, cpu, q, open, &n);
+				continue;
+			}
+			any = true;
+			if (!ok)
+				continue;
+			some = true;
+			set_bit(set, cpu, true);
+			if (!whole)
+				whole = add_periods(it, cpu, q, open, &n);
+		}
+	}
+	if (some) {
+		r->verdict = IDLE_PASSED;
+		r->closest = closest(it, q->target, set);
+		r->wait_ns = whole ? full : union_ns(it, n);
+	} else if (any) {
+		r->verdict = IDLE_NOT_ALLOWED;
+	}
+	return -1;
+}
+
+/* Put pool entry i at the end of the list waiting on cpu. */
+static void link_on(struct idle_track *it, int i, int cpu)
+{
+	it->pend[i].next = -1;
+	if (it->wait_tail[cpu] >= 0)
+		it->pend[it->wait_tail[cpu]].next = i;
+	else
+		it->wait_head[cpu] = i;
+	it->wait_tail[cpu] = i;
+}
+
+/* Keep q waiting on cpu (copies its masks). */
+static void wait_on(struct idle_track *it, const struct idle_q *q, int cpu)
+{
+	size_t nw = (size_t)it->nwords;
+	struct idle_pend *p;
+	uint64_t *m;
+	int i;
+
+	if (it->pend_free >= 0) {
+		i = it->pend_free;
+		it->pend_free = it->pend[i].next;
+	} else {
+		if (it->npend == it->cap_pend) {
+			it->cap_pend = it->cap_pend ? 2 * it->cap_pend : 64;
+			it->pend = xrealloc(it->pend, (size_t)it->cap_pend * sizeof(*it->pend));
+			it->pend_masks = xrealloc(it->pend_masks,
+						  ((size_t)it->cap_pend * 2 * nw + 1) * sizeof(uint64_t));
+		}
+		i = it->npend++;
+	}
+	p = &it->pend[i];
+	m = it->pend_masks + (size_t)i * 2 * nw;
+	p->q = *q;
+	memcpy(m, q->at_wake, nw * sizeof(uint64_t));
+	p->all = !q->allowed;
+	if (q->allowed)
+		memcpy(m + nw, q->allowed, nw * sizeof(uint64_t));
+	link_on(it, i, cpu);
+	it->waiting++;
+}
+
+static void add_ready(struct idle_track *it, const struct idle_check *r)
+{
+	if (it->nready == it->cap_ready) {
+		it->cap_ready = it->cap_ready ? 2 * it->cap_ready : 64;
+		it->ready = xrealloc(it->ready, (size_t)it->cap_ready * sizeof(*it->ready));
+	}
+	it->ready[it->nready++] = *r;
+}
+
+/* Pool entry i left its list: judge it again (open: the end of the stream). */
+static void rejudge(struct idle_track *it, int i, bool open)
+{
+	struct idle_pend *p = &it->pend[i];
+	uint64_t *m = it->pend_masks + (size_t)i * 2 * (size_t)it->nwords;
+	struct idle_q q = p->q;
+	struct idle_check r;
+	int cpu;
+
+	q.at_wake = m;
+	q.allowed = p->all ? NULL : m + it->nwords;
+	cpu = judge(it, &q, open, &r);
+	if (cpu >= 0) { /* another CPU not known yet: wait on it */
+		link_on(it, i, cpu);
+		return;
+	}
+	add_ready(it, &r);
+	it->waiting--;
+	p->next = it->pend_free;
+	it->pend_free = i;
+}
+
+/* cpu's state is known up to upto (NEVER: it left idle): judge those waiting on it. */
+static void resolve_waiting(struct idle_track *it, int cpu, uint64_t upto)
+{
+	while (it->wait_head[cpu] >= 0 && it->pend[it->wait_head[cpu]].q.run <= upto) {
+		int i = it->wait_head[cpu];
+
+		it->wait_head[cpu] = it->pend[i].next;
+		if (it->wait_head[cpu] < 0)
+			it->wait_tail[cpu] = -1;
+		rejudge(it, i, false);
+	}
+}
+
+/* At most this many judgements wait; beyond, a new one counts CPUs still idle as idle. */
+#define IDLE_MAX_WAITING (1 << 18)
+
+struct idle_check idle_judge(struct idle_track *it, const struct idle_q *q)
+{
+	struct idle_check r;
+	int cpu = judge(it, q, false, &r);
+
+	if (cpu < 0)
+		return r;
+	if (it->waiting >= IDLE_MAX_WAITING) {
+		it->judged_open++;
+		judge(it, q, true, &r);
+		return r;
+	}
+	wait_on(it, q, cpu);
+	r.verdict = IDLE_DEFERRED;
 	return r;
+}
+
+struct idle_check idle_check(struct idle_track *it, const struct idle_q *q)
+{
+	struct idle_check r;
+
+	judge(it, q, true, &r);
+	return r;
+}
+
+const struct idle_check *idle_ready(struct idle_track *it, int *n)
+{
+	*n = it->nready;
+	it->nready = 0;
+	return it->ready;
+}
+
+void idle_flush(struct idle_track *it)
+{
+	for (int c = 0; c < it->ncpus; c++) {
+		while (it->wait_head[c] >= 0) {
+			int i = it->wait_head[c];
+
+			it->wait_head[c] = it->pend[i].next;
+			rejudge(it, i, true);
+		}
+		it->wait_tail[c] = -1;
+	}
+}
+
+void idle_prune(struct idle_track *it, uint64_t horizon)
+{
+	int keep = 0, skip = 0;
+
+	for (int c = 0; c < it->ncpus; c++) /* and the wakeups still waiting here */
+		for (int i = it->wait_head[c]; i >= 0; i = it->pend[i].next)
+			if (it->pend[i].q.wake < horizon)
+				horizon = it->pend[i].q.wake;
+	for (int c = 0; c < it->ncpus; c++) {
+		struct idle_hist *h = &it->hist[c];
+
+		while (h->head < h->n && h->to[h->head] < horizon)
+			h->head++;
+		keep += h->n - h->head;
+	}
+	while (skip < it->log_n && it->log_t[skip] < horizon)
+		skip++;
+	memmove(it->log_cpu, it->log_cpu + skip, (size_t)(it->log_n - skip) * sizeof(int32_t));
+	memmove(it->log_t, it->log_t + skip, (size_t)(it->log_n - skip) * sizeof(uint64_t));
+	it->log_n -= skip;
+	it->log_base += (uint64_t)skip;
+	keep += it->log_n;
+	it->stored = 0;
+	it->prune_at = keep > 2048 ? 2 * (uint64_t)keep : 4096;
 }

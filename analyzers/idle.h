@@ -1,15 +1,29 @@
 /*
- * idle.h - which CPUs are idle, as sched_switch says, and whether a woken task
+ * idle.h - which CPUs were idle, as sched events say, and whether a woken task
  * that waited on a busy CPU could have run on an idle one it was allowed on
  * ("passed over": the wasted-cores question of select_idle_sibling).
  *
- * The rule: a wakeup was passed over when its target CPU was busy at the
- * wakeup, and another CPU in its affinity mask was idle at the wakeup or at
- * the moment the task ran (idle only in between is not seen). The closest
- * such CPU gives the class (SMT sibling, shared LLC, same node, other node);
- * the wait that overlapped the longest idle period of one of them is the
- * "idle wait". When the idle CPUs were all outside the mask, the wakeup is
- * counted apart ("not allowed").
+ * A CPU is idle from its switch to the idle task. The idle period ends at its
+ * recorded switch away from the idle task; when instead an event of a task on
+ * that CPU shows up first (a switch-out, a wakeup it made: its switch-in was
+ * lost by the stream, seen here for most switch-ins out of idle), the switch-in
+ * is inferred: the period ends at the last event the idle task emitted there
+ * (its switch in, or a later one), and the stretch from then to the task's
+ * event is unknown, never idle. A period still open at the end of the stream
+ * lasts to its end (nothing showed the CPU busy).
+ *
+ * The rule: a wakeup was passed over when its target CPU was not idle from the
+ * wakeup until the task ran, and another CPU in its affinity mask was idle at
+ * the wakeup or when the task ran (idle only in between is not seen: the BPF
+ * collector keeps no more). The closest such CPU gives the class (SMT sibling,
+ * shared LLC, same node, other node). The idle wait of a wakeup passed over is
+ * the time of its wait during which at least one allowed CPU but the target
+ * was idle (exact: every idle period in the wait). When the idle CPUs were all
+ * outside the mask, the wakeup is counted apart ("not allowed").
+ *
+ * A judgement that needs a CPU's state not yet known (it has been idle since
+ * before the task ran, and nothing showed yet whether it stayed so) waits,
+ * kept here, until the CPU's next event; idle_ready() hands judgements back.
  */
 #ifndef LOCUS_IDLE_H
 #define LOCUS_IDLE_H
@@ -19,53 +33,113 @@
 
 #include "../model/topology.h"
 
-struct idle_track {
-	int ncpus, nwords;		/* nwords 64-bit words per CPU mask */
-	uint64_t *idle;			/* CPUs idle now */
-	uint64_t *from, *to;		/* per CPU: start and end of its last idle period */
-	uint64_t *near[3];		/* masks of the cores, LLCs, nodes: in their first CPU's row */
-	int *leader[3];			/* per CPU: that first CPU of its core, LLC, node (-1) */
-	int *wlo[3], *whi[3];		/* per CPU: the words its core's, LLC's, node's mask
-					 * has bits in, first and last */
-	bool *known;			/* per CPU: its state was seen */
+/* The closed idle periods of one CPU, in time order ([head, n) in use). */
+struct idle_hist {
+	uint64_t *from, *to;
+	int head, n, cap;
 };
 
-enum idle_verdict { IDLE_NONE, IDLE_PASSED, IDLE_NOT_ALLOWED };
+enum idle_verdict { IDLE_NONE, IDLE_PASSED, IDLE_NOT_ALLOWED, IDLE_DEFERRED };
 
 struct idle_check {
 	enum idle_verdict verdict;
 	enum locality closest;		/* IDLE_PASSED: LOC_SMT, LOC_LLC, LOC_NODE or LOC_REMOTE */
-	uint64_t wait_ns;		/* IDLE_PASSED: the wait overlapping one idle CPU, longest */
+	uint64_t wait_ns;		/* IDLE_PASSED: the wait while an allowed CPU idled */
+	int32_t target, tag;		/* as given to idle_judge */
+};
+
+/* One wakeup to judge (idle_judge): its wait, target, mask, and where the log stood. */
+struct idle_q {
+	uint64_t wake, run;
+	uint64_t pos_wake, pos_run;	/* idle_pos() at the wakeup and at the run */
+	int32_t target, tag;
+	const uint64_t *allowed;	/* NULL: every CPU */
+	const uint64_t *at_wake;	/* idle_snapshot() at the wakeup */
+};
+
+struct idle_pend;
+
+struct idle_track {
+	int ncpus, nwords;		/* nwords 64-bit words per CPU mask */
+	uint64_t *idle;			/* CPUs idle now: not yet shown busy */
+	uint64_t *from;			/* per CPU idle now: when its period began */
+	uint64_t *seen;			/* per CPU idle now: its last event from the idle task */
+	struct idle_hist *hist;		/* per CPU: its closed periods (back to the horizon) */
+	uint64_t *near[3];		/* masks of the cores, LLCs, nodes: in their first CPU's row */
+	int *leader[3];			/* per CPU: that first CPU of its core, LLC, node (-1) */
+	bool *known;			/* per CPU: its state was seen */
+	/* every start of an idle period, in order: the CPUs that may have idled in a wait */
+	int32_t *log_cpu;
+	uint64_t *log_t;
+	uint64_t log_base;		/* idle_pos() of log entry 0 */
+	int log_n, log_cap;
+	/* judgements waiting: a pool, and per CPU the list of those waiting on it */
+	struct idle_pend *pend;
+	uint64_t *pend_masks;		/* per pool entry: at_wake, then allowed */
+	int npend, cap_pend, pend_free, waiting;
+	int *wait_head, *wait_tail;
+	struct idle_check *ready;	/* judged, not yet taken (idle_ready) */
+	int nready, cap_ready;
+	uint64_t judged_open;		/* judged with a CPU's state still open: too many waited */
+	uint64_t stored, prune_at;	/* periods and log entries since the last prune */
+	/* scratch of a judgement */
+	uint64_t *cand, *pset;		/* candidates; those idle at an end and allowed */
+	uint64_t *span;			/* periods within the wait: start, end pairs */
+	int cap_scratch;
 };
 
 void idle_init(struct idle_track *it, const struct topology *t);
 void idle_release(struct idle_track *it);
-/* cpu switched to the idle task (idle true) or away from it, at now (inline: every switch). */
+
+/* cpu runs the idle task at now: its switch to it, or an event it emitted. */
+void idle_enter(struct idle_track *it, int cpu, uint64_t now);
+/*
+ * cpu runs a task at now: recorded (a switch away from the idle task at now) or
+ * inferred (a task's event; the idle period ends at its last idle event). Returns
+ * the unknown stretch: now minus that end (0 when recorded or not idle).
+ */
+uint64_t idle_leave(struct idle_track *it, int cpu, uint64_t now, bool recorded);
+
+/* cpu switched to the idle task (idle true) or away from it with a recorded switch. */
 static inline void idle_set(struct idle_track *it, int cpu, bool idle, uint64_t now)
 {
-	uint64_t bit, *word;
-
-	if (cpu < 0 || cpu >= it->ncpus)
-		return;
-	bit = 1ull << (cpu % 64);
-	it->known[cpu] = true;
-	word = &it->idle[cpu / 64];
-	if (idle == !!(*word & bit))
-		return;
-	*word ^= bit;
 	if (idle)
-		it->from[cpu] = now;
+		idle_enter(it, cpu, now);
 	else
-		it->to[cpu] = now;
+		idle_leave(it, cpu, now, true);
 }
+
+static inline bool idle_now(const struct idle_track *it, int cpu)
+{
+	return cpu >= 0 && cpu < it->ncpus && (it->idle[cpu / 64] >> (cpu % 64) & 1);
+}
+
 /* The CPUs idle now, into snap (nwords words): kept with a wakeup until it runs. */
 void idle_snapshot(const struct idle_track *it, uint64_t *snap);
+/* Where the log of idle starts stands now: kept with a wakeup, and taken at its run. */
+static inline uint64_t idle_pos(const struct idle_track *it)
+{
+	return it->log_base + (uint64_t)it->log_n;
+}
+
 /*
- * A task woken at wake (idle CPUs then: at_wake) waited on target and runs at
- * run; allowed is its affinity mask (NULL: every CPU). Call before target's
- * own switch to the task is applied.
+ * Judge q now, at its run (call after the events at q->run on the target are
+ * applied, before the switch to the task): IDLE_DEFERRED when a CPU's state in
+ * the wait is not known yet (the judgement comes back from idle_ready later).
  */
-struct idle_check idle_check(const struct idle_track *it, int target, const uint64_t *allowed,
-			     const uint64_t *at_wake, uint64_t wake, uint64_t run);
+struct idle_check idle_judge(struct idle_track *it, const struct idle_q *q);
+/* The same, now, counting a CPU still idle as idle through the run (a timeline's flows). */
+struct idle_check idle_check(struct idle_track *it, const struct idle_q *q);
+/* Judgements that waited and are now made: *n of them, valid until the next call here. */
+const struct idle_check *idle_ready(struct idle_track *it, int *n);
+/* End of the stream: every waiting judgement made, CPUs still idle counted idle. */
+void idle_flush(struct idle_track *it);
+/* Whether the periods kept have grown enough to call idle_prune. */
+static inline bool idle_want_prune(const struct idle_track *it)
+{
+	return it->stored > it->prune_at;
+}
+/* Forget periods and log entries before horizon (no wakeup pending from before it). */
+void idle_prune(struct idle_track *it, uint64_t horizon);
 
 #endif

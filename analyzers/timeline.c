@@ -148,16 +148,24 @@ static void end_slice(struct timeline *tl, int cpu, uint64_t now, enum tl_end ho
 /*
  * The task switched in on e's CPU was woken while that CPU was busy and another
  * was idle (at its wakeup or now): the closest such CPU's class, else -1. Every
- * CPU counts as allowed (a file carries no affinity masks).
+ * CPU counts as allowed (a file carries no affinity masks). Judged now: a CPU
+ * still idle counts as idle (the report waits until its state is known).
  */
 static int idle_passed(struct timeline *tl, const struct event *e)
 {
 	struct tl_task *n = task(tl, e->sw.next_pid);
+	struct idle_q q = { .tag = -1 };
 	struct idle_check ic;
 
 	if (!n->pending || !n->idle_at_wake || e->time_ns < n->wake_ns)
 		return -1;
-	ic = idle_check(&tl->idle, e->cpu, NULL, n->idle_at_wake, n->wake_ns, e->time_ns);
+	q.wake = n->wake_ns;
+	q.run = e->time_ns;
+	q.pos_wake = n->idle_pos;
+	q.pos_run = idle_pos(&tl->idle);
+	q.target = e->cpu;
+	q.at_wake = n->idle_at_wake;
+	ic = idle_check(&tl->idle, &q);
 	return ic.verdict == IDLE_PASSED ? (int)ic.closest : -1;
 }
 
@@ -252,7 +260,7 @@ static void missed_switch_in(struct timeline *tl, const struct event *e)
 	end_slice(tl, e->cpu, e->time_ns, TL_END_UNSEEN);
 	if (c->tid > 0)
 		runnable(tl, e->cpu, -1, e->time_ns);
-	idle_set(&tl->idle, e->cpu, false, e->time_ns);
+	idle_leave(&tl->idle, e->cpu, e->time_ns, false); /* idle only to its last idle event */
 	if (in_window(tl, e->time_ns))
 		tl->missed++;
 	set_current(tl, c, e->tid);
@@ -273,6 +281,17 @@ static void missed_switch_in(struct timeline *tl, const struct event *e)
 	n->pending = false;
 }
 
+/* Forget idle periods older than every pending wakeup. */
+static void prune(struct timeline *tl)
+{
+	uint64_t horizon = tl->last_ns;
+
+	for (int i = 0; i < tl->ntasks; i++)
+		if (tl->tasks[i].pending && tl->tasks[i].wake_ns < horizon)
+			horizon = tl->tasks[i].wake_ns;
+	idle_prune(&tl->idle, horizon);
+}
+
 void timeline_event(struct timeline *tl, const struct event *e)
 {
 	struct tl_task *t;
@@ -287,6 +306,10 @@ void timeline_event(struct timeline *tl, const struct event *e)
 		tl->last_ns = e->time_ns;
 	if (e->tid > 0 && tl->cpu[e->cpu].tid >= 0 && tl->cpu[e->cpu].tid != e->tid)
 		missed_switch_in(tl, e);
+	if (e->tid == 0 && tl->cpu[e->cpu].tid == 0)
+		idle_enter(&tl->idle, e->cpu, e->time_ns); /* seen idle now */
+	if (idle_want_prune(&tl->idle))
+		prune(tl);
 	if (e->tid > 0 && tl->cpu[e->cpu].tid == e->tid)
 		tl->cpu[e->cpu].pid = e->pid; /* the running task's process, from its own events */
 	switch (e->type) {
@@ -313,6 +336,7 @@ void timeline_event(struct timeline *tl, const struct event *e)
 				t->idle_at_wake = xcalloc((size_t)tl->idle.nwords + 1,
 							  sizeof(uint64_t));
 			idle_snapshot(&tl->idle, t->idle_at_wake);
+			t->idle_pos = idle_pos(&tl->idle);
 		}
 		/* waking names the CPU it last ran on; wakeup the one chosen */
 		queue(tl, t, e->wake.target_cpu, e->time_ns);

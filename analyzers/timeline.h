@@ -75,6 +75,7 @@ struct tl_task {
 	uint64_t wake_ns;
 	int32_t waker_cpu;
 	uint64_t *idle_at_wake;		/* the idle CPUs when it was woken */
+	uint64_t idle_pos;		/* where the log of idle starts stood then */
 	int32_t oncpu;			/* CPUs whose current task it is (0: not running) */
 	char comm[TASK_COMM_LEN];	/* its name, as last seen */
 };

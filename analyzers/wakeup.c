@@ -324,8 +324,8 @@ static void on_migrate(struct wakeup *w, const struct event *e)
 
 /*
  * t runs on cpu, but its switch-in was not seen: before the trace began, or
- * dropped (some kernels record no sched_switch when a CPU leaves idle). A
- * pending wakeup is placed there without a delay, and the gap is counted.
+ * lost by the stream (here most switch-ins out of idle). A pending wakeup is
+ * placed there without a delay, and counted untimed.
  */
 static void seen_running(struct wakeup *w, struct wk_task *t, int32_t cpu, uint64_t now)
 {
@@ -346,15 +346,50 @@ static void seen_running(struct wakeup *w, struct wk_task *t, int32_t cpu, uint6
 }
 
 /*
+ * An event of tid shows it runs on cpu, where the last switch recorded put another task
+ * (or the idle task): the switch onto it is missing from the recording. When the CPU
+ * was idle, its idle period ends at the idle task's last event there and the stretch
+ * from then is unknown (idle.h), not idle.
+ */
+static void switch_inferred(struct wakeup *w, int32_t cpu, int32_t tid, uint64_t now)
+{
+	struct cpu_stat *cs = &w->r.cpu[cpu];
+
+	w->r.switch_in_inferred++;
+	cs->switch_in_inferred++;
+	if (w->cpu_curr[cpu] == 0) {
+		uint64_t unknown = idle_leave(&w->idle, cpu, now, false);
+
+		wk_account_cpu(w, cpu, now - unknown);
+		w->r.unknown_ns += unknown;
+		cs->unknown_ns += unknown;
+		w->cpu_since[cpu] = now;
+	} else {
+		wk_account_cpu(w, cpu, now);
+	}
+	w->cpu_curr[cpu] = tid;
+}
+
+/*
  * The current task of cpu is tid (t: its entry, NULL when it has none): a
  * switch onto it may have gone unrecorded.
  */
 static inline void current_is(struct wakeup *w, int32_t cpu, int32_t tid, struct wk_task *t,
 			      uint64_t now)
 {
-	if (w->cpu_curr[cpu] != tid) {
-		wk_account_cpu(w, cpu, now);
-		set_curr(w, cpu, tid, now);
+	if (tid == 0) {
+		idle_enter(&w->idle, cpu, now); /* the idle task runs: seen idle now */
+		if (w->cpu_curr[cpu] != 0) {
+			wk_account_cpu(w, cpu, now);
+			w->cpu_curr[cpu] = 0;
+		}
+	} else if (w->cpu_curr[cpu] != tid) {
+		if (w->cpu_curr[cpu] >= 0 && tid > 0) {
+			switch_inferred(w, cpu, tid, now);
+		} else {
+			wk_account_cpu(w, cpu, now);
+			set_curr(w, cpu, tid, now);
+		}
 	}
 	if (t && t->tracked && !t->running)
 		seen_running(w, t, cpu, now);
@@ -364,7 +399,7 @@ static void on_switch(struct wakeup *w, const struct event *e)
 {
 	struct sched_results *r = &w->r;
 	struct wk_task *prev, *next;
-	struct idle_check ic = { IDLE_NONE, LOC_REMOTE, 0 };
+	struct idle_check ic = { IDLE_NONE, LOC_REMOTE, 0, -1, -1 };
 	int32_t cpu = e->cpu;
 	ptrdiff_t prev_i;
 
@@ -378,18 +413,8 @@ static void on_switch(struct wakeup *w, const struct event *e)
 	next = tracked(w, e->sw.next_pid);
 	if (prev)
 		prev = &w->tasks[prev_i]; /* next's new entry may have moved the table */
-	if (next && next->pending && e->time_ns >= next->wake_ns) {
-		int target = next->placed ? next->target_cpu : cpu;
-
-		/* before this switch is applied; with the affinity asked again when stale */
-		ic = idle_check(&w->idle, target, wk_allowed(w, next), wk_idle_at(w, next),
-				next->wake_ns, e->time_ns);
-		if (wk_affinity_stale(w, next, &ic, e->time_ns)) {
-			wk_read_affinity(w, next, e->time_ns);
-			ic = idle_check(&w->idle, target, wk_allowed(w, next), wk_idle_at(w, next),
-					next->wake_ns, e->time_ns);
-		}
-	}
+	if (next && next->pending && e->time_ns >= next->wake_ns)
+		ic = wk_judge_idle(w, next, next->placed ? next->target_cpu : cpu, e->time_ns);
 	wk_account_cpu(w, cpu, e->time_ns);
 	set_curr(w, cpu, e->sw.next_pid, e->time_ns);
 	if (prev) {
@@ -435,7 +460,8 @@ static void on_switch(struct wakeup *w, const struct event *e)
 			hist_add(&r->delay_class[next->wake_class], d);
 		next->n.delay_sum_ns += d;
 		next->n.delays++;
-		wk_count_idle(w, next, &ic, next->target_cpu);
+		if (ic.verdict != IDLE_DEFERRED)
+			wk_count_idle(w, &ic);
 		wk_unpend(w, next);
 	}
 	next->running = true;
@@ -536,10 +562,16 @@ void wakeup_add(struct wakeup *w, const struct event *e)
 	default:
 		break;
 	}
+	if (w->idle.nready)
+		wk_idle_drain(w); /* judgements that waited for a CPU's state */
+	if (idle_want_prune(&w->idle))
+		wk_idle_prune(w);
 }
 
 void wakeup_finish(struct wakeup *w)
 {
+	idle_flush(&w->idle); /* CPUs still idle: idle to the end */
+	wk_idle_drain(w);
 	wakeup_freeze(w, &w->frozen);
 	wakeup_frozen_tables(&w->frozen, &w->r);
 }

@@ -45,7 +45,7 @@ bool wk_affinity_stale(const struct wakeup *w, const struct wk_task *t,
 /* A mask from the pool: the last given back, else a new one. */
 static int mask_take(struct wakeup *w)
 {
-	size_t words = (size_t)w->idle.nwords;
+	size_t words = (size_t)w->idle.nwords + 1; /* the mask, then the log's position */
 
 	if (w->nmask_free)
 		return w->mask_free[--w->nmask_free];
@@ -66,14 +66,54 @@ void wk_idle_at_wake(struct wakeup *w, struct wk_task *t, uint64_t now)
 	if (t->mask < 0)
 		t->mask = mask_take(w); /* until it runs */
 	idle_snapshot(&w->idle, wk_idle_at(w, t));
+	wk_idle_at(w, t)[w->idle.nwords] = idle_pos(&w->idle);
 }
 
-/* A timed wakeup of t that waited on target: was an allowed CPU idle meanwhile? */
-void wk_count_idle(struct wakeup *w, const struct wk_task *t, const struct idle_check *ic,
-		       int32_t target)
+struct idle_check wk_judge_idle(struct wakeup *w, struct wk_task *t, int32_t target, uint64_t now)
+{
+	struct idle_q q = { .wake = t->wake_ns, .run = now, .target = target, .tag = -1 };
+	struct idle_check ic;
+
+	q.at_wake = wk_idle_at(w, t);
+	q.pos_wake = q.at_wake[w->idle.nwords];
+	q.pos_run = idle_pos(&w->idle);
+	if (valid_cpu(w, t->waker_cpu)) /* waker CPU -> target (where it runs, if not placed) */
+		q.tag = t->placed ? t->wake_class : topology_class(w->r.topo, t->waker_cpu, target);
+	q.allowed = wk_allowed(w, t);
+	if (w->cfg.affinity && now - w->affinity_at[t - w->tasks] >= AFFINITY_REFRESH_NS) {
+		ic = idle_check(&w->idle, &q); /* whether the mask is worth asking again */
+		if (wk_affinity_stale(w, t, &ic, now)) {
+			wk_read_affinity(w, t, now);
+			q.allowed = wk_allowed(w, t);
+		}
+	}
+	ic = idle_judge(&w->idle, &q);
+	w->r.idle_judged_open = w->idle.judged_open;
+	return ic;
+}
+
+void wk_idle_drain(struct wakeup *w)
+{
+	int n;
+	const struct idle_check *ready = idle_ready(&w->idle, &n);
+
+	for (int i = 0; i < n; i++)
+		wk_count_idle(w, &ready[i]);
+}
+
+void wk_idle_prune(struct wakeup *w)
+{
+	uint64_t horizon = w->r.last_ns;
+
+	for (int i = 0; i < w->ntasks; i++)
+		if (w->tasks[i].pending && w->tasks[i].wake_ns < horizon)
+			horizon = w->tasks[i].wake_ns;
+	idle_prune(&w->idle, horizon);
+}
+
+void wk_count_idle(struct wakeup *w, const struct idle_check *ic)
 {
 	struct sched_results *r = &w->r;
-	enum locality cls;
 
 	if (ic->verdict == IDLE_NOT_ALLOWED) {
 		r->idle_not_allowed++;
@@ -84,14 +124,13 @@ void wk_count_idle(struct wakeup *w, const struct wk_task *t, const struct idle_
 	r->idle_passed++;
 	r->idle_wait_ns += ic->wait_ns;
 	r->idle_closest[ic->closest]++;
-	r->cpu[target].idle_passed++;
-	if (valid_cpu(w, t->waker_cpu)) {
-		cls = (enum locality)t->wake_class; /* waker CPU -> target, set when placed */
-		r->idle_passed_class[cls]++;
-		r->idle_wait_class[cls] += ic->wait_ns;
+	if (valid_cpu(w, ic->target))
+		r->cpu[ic->target].idle_passed++;
+	if (ic->tag >= 0 && ic->tag < LOC_NR) {
+		r->idle_passed_class[ic->tag]++;
+		r->idle_wait_class[ic->tag] += ic->wait_ns;
 	}
 }
-
 
 void wk_on_ipi(struct wakeup *w, const struct event *e)
 {

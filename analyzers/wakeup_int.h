@@ -44,10 +44,11 @@ struct wk_task {
 
 _Static_assert(sizeof(struct wk_task) == 128, "a task record is two cache lines");
 
-/* The idle CPUs at t's pending wakeup (idle.nwords words; t->mask >= 0). */
+/* The idle CPUs at t's pending wakeup (idle.nwords words; t->mask >= 0), and after them
+ * where the log of idle starts stood (idle_pos). */
 static inline uint64_t *wk_idle_at(const struct wakeup *w, const struct wk_task *t)
 {
-	return w->masks + (size_t)t->mask * (size_t)w->idle.nwords;
+	return w->masks + (size_t)t->mask * ((size_t)w->idle.nwords + 1);
 }
 
 /* One more in a matrix cell: now, or at the end of the batch. */
@@ -131,9 +132,17 @@ void wk_idle_at_wake(struct wakeup *w, struct wk_task *t, uint64_t now);
 bool wk_affinity_stale(const struct wakeup *w, const struct wk_task *t,
 		       const struct idle_check *ic, uint64_t now);
 #define AFFINITY_REFRESH_NS 100000000ull
-/* A timed wakeup of t that waited on target, and what idle_check said of it. */
-void wk_count_idle(struct wakeup *w, const struct wk_task *t, const struct idle_check *ic,
-		   int32_t target);
+/*
+ * The timed wakeup of t runs now on target (before this switch is applied): judged now, or
+ * IDLE_DEFERRED (counted by wk_idle_drain once every CPU's state in its wait is known).
+ */
+struct idle_check wk_judge_idle(struct wakeup *w, struct wk_task *t, int32_t target, uint64_t now);
+/* A judged timed wakeup counted (ic->target: where it waited; ic->tag: its class, -1). */
+void wk_count_idle(struct wakeup *w, const struct idle_check *ic);
+/* Count the judgements that waited and are made. */
+void wk_idle_drain(struct wakeup *w);
+/* Forget idle periods older than every pending wakeup. */
+void wk_idle_prune(struct wakeup *w);
 /*
  * An IPI sent from e->cpu (EV_IPI), or a polling idle CPU woken without one
  * (EV_WAKE_IDLE): counted for the traced wakeup its CPU made last, when no

@@ -50,7 +50,10 @@ struct cpu_stat {
 	uint64_t tracked_ns;			/* tracked tasks running */
 	uint64_t wakeups_from, wakeups_to;	/* as waker CPU, as target CPU */
 	uint64_t migrations_in, migrations_out;
-	uint64_t switch_in_missed;		/* switches onto this CPU the kernel did not record */
+	uint64_t switch_in_missed;		/* wakeups run here whose switch-in was not recorded */
+	uint64_t switch_in_inferred;		/* switch-ins the recording lacks, shown by the task's
+						 * own event (the stream lost them) */
+	uint64_t unknown_ns;			/* before those: neither busy nor idle as far as known */
 	uint64_t idle_passed;			/* as target CPU: wakeups that waited here, busy,
 						 * while an allowed CPU was idle */
 };
@@ -66,6 +69,10 @@ struct sched_results {
 #include "sched_measures.def"
 #undef SCHED_MEASURE
 	struct provenance prov;		/* how all this was measured */
+	/* switch-ins the recording lacks, inferred from the task's own events (the perf
+	 * stream's records, lost); the CPU time before them not known busy or idle; idle
+	 * judgements made with a CPU's state still open (too many waited) */
+	uint64_t switch_in_inferred, unknown_ns, idle_judged_open;
 	uint64_t *wake_matrix;		/* [waker_cpu * ncpus + target_cpu] */
 	uint64_t *prev_matrix;		/* [prev_cpu * ncpus + target_cpu] */
 	uint64_t by_class[LOC_NR];	/* waker CPU -> target CPU */

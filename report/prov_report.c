@@ -148,5 +148,13 @@ void prov_report_json(struct json *j, const struct sched_results *r, uint64_t ev
 	sched_measures_json(j, r, "drops");
 	json_object_end(j);
 	json_bool(j, "none_lost", sched_results_dropped(r) == 0);
+	/* switch-ins the recording lacks (a BPF collector sees every switch) */
+	if (sched_measured(r, SM_switch_in_missed)) {
+		json_uint(j, "switch_ins_inferred", r->switch_in_inferred);
+		json_uint(j, "unknown_cpu_ns", r->unknown_ns);
+		json_uint(j, "idle_judged_open", r->idle_judged_open);
+	} else {
+		json_null(j, "switch_ins_inferred");
+	}
 	json_object_end(j);
 }

@@ -35,15 +35,29 @@ static bool measured(const struct sched_results *r)
 const char *sched_idle_rule(const struct sched_results *r)
 {
 	if (r->prov.source == PROV_BPF)
-		return "target busy at the wakeup; an allowed CPU idle at the wakeup or\n"
-		       "   when the task ran; affinity: the task's mask when it ran (read in\n"
-		       "   the kernel)";
+		return "target not idle from the wakeup to the run; an allowed CPU idle\n"
+		       "   at the wakeup or when the task ran;\n"
+		       "   affinity: the task's mask when it ran (read in the kernel)";
 	return r->prov.affinity_known ?
-		       "target busy at the wakeup; an allowed CPU idle at the wakeup or\n"
-		       "   when the task ran; affinity from /proc when a task is first woken,\n"
-		       "   inherited at fork" :
-		       "target busy at the wakeup; a CPU idle at the wakeup or when the\n"
-		       "   task ran; affinity unknown (a file): every CPU counted as allowed";
+		       "target not idle from the wakeup to the run; an allowed CPU idle\n"
+		       "   at the wakeup or when the task ran (idle: from its switch to the\n"
+		       "   idle task until a task's event; a switch-in lost by the stream is\n"
+		       "   inferred, the time before it unknown); affinity from /proc when a\n"
+		       "   task is first woken, inherited at fork" :
+		       "target not idle from the wakeup to the run; a CPU idle at the\n"
+		       "   wakeup or when the task ran (idle: from its switch to the idle task\n"
+		       "   until a task's event; a switch-in lost by the stream is inferred,\n"
+		       "   the time before it unknown);\n"
+		       "   affinity unknown (a file): every CPU counted as allowed";
+}
+
+/* What the idle wait is, as this source measures it. */
+const char *sched_idle_wait_def(const struct sched_results *r)
+{
+	if (r->prov.source == PROV_BPF)
+		return "per wait, the longest one allowed CPU idled in it (a\n"
+		       "   lower bound of the time any did)";
+	return "the time of those waits while any allowed CPU idled";
 }
 
 struct cpu_count {
@@ -77,10 +91,10 @@ void sched_idle_text(FILE *f, const struct sched_results *r)
 	}
 	fprintf(f, "\n Idle CPUs passed over: woken tasks that waited on a busy CPU while one\n"
 		   " they may run on was idle\n");
-	fprintf(f, "   %s of %s timed wakeups (%s); their wait while it idled: %s\n",
+	fprintf(f, "   %s of %s timed wakeups (%s)\n   idle wait %s: %s\n",
 		fmt_count(r->idle_passed, a, sizeof(a)), fmt_count(r->delay.count, b, sizeof(b)),
 		fmt_share((double)r->idle_passed, (double)r->delay.count, 1, s, sizeof(s)),
-		fmt_ns(r->idle_wait_ns, c, sizeof(c)));
+		fmt_ns(r->idle_wait_ns, c, sizeof(c)), sched_idle_wait_def(r));
 	if (r->idle_not_allowed)
 		fprintf(f, "   %s more waited while only CPUs outside their affinity idled\n",
 			fmt_count(r->idle_not_allowed, a, sizeof(a)));
@@ -133,22 +147,29 @@ void sched_idle_text(FILE *f, const struct sched_results *r)
 	free(top);
 }
 
+/* text as one line: no newlines, no runs of spaces */
+static const char *one_line(const char *text, char *buf, size_t len)
+{
+	char *o = buf;
+
+	for (const char *p = text; *p && o < buf + len - 1; p++)
+		if (*p != '\n' && !(*p == ' ' && o > buf && o[-1] == ' '))
+			*o++ = *p;
+	*o = '\0';
+	return buf;
+}
+
 void sched_idle_json(struct json *j, const struct sched_results *r)
 {
+	char line[512];
+
 	if (!measured(r)) {
 		json_null(j, "idle_passed_over_detail");
 		return;
 	}
 	json_object(j, "idle_passed_over_detail");
-	{
-		char rule[300], *o = rule;
-
-		for (const char *p = sched_idle_rule(r); *p && o < rule + sizeof(rule) - 1; p++)
-			if (*p != '\n' && !(*p == ' ' && o > rule && o[-1] == ' '))
-				*o++ = *p; /* one line */
-		*o = '\0';
-		json_string(j, "rule", rule);
-	}
+	json_string(j, "rule", one_line(sched_idle_rule(r), line, sizeof(line)));
+	json_string(j, "idle_wait", one_line(sched_idle_wait_def(r), line, sizeof(line)));
 	json_bool(j, "affinity_known", r->prov.affinity_known);
 	json_uint(j, "timed_wakeups", r->delay.count);
 	json_object(j, "by_class");

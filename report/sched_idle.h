@@ -10,6 +10,8 @@ struct json;
 
 /* The rule the counts follow, in one line (depends on whether affinity was known). */
 const char *sched_idle_rule(const struct sched_results *r);
+/* What the idle wait of the wakeups passed over is, as r's source measures it. */
+const char *sched_idle_wait_def(const struct sched_results *r);
 /* The text section (or one line saying this collector does not measure it). */
 void sched_idle_text(FILE *f, const struct sched_results *r);
 /* "idle_passed_over_detail": by class, closest idle CPU, the rule (null when not measured). */

@@ -202,6 +202,10 @@ static void cpus_json(struct json *j, const struct sched_results *r)
 		json_uint(j, "migrations_in", s->migrations_in);
 		json_uint(j, "migrations_out", s->migrations_out);
 		json_uint(j, "switch_in_missed", s->switch_in_missed);
+		if (sched_measured(r, SM_switch_in_missed)) {
+			json_uint(j, "switch_in_inferred", s->switch_in_inferred);
+			json_uint(j, "unknown_ns", s->unknown_ns);
+		}
 		if (sched_measured(r, SM_idle_passed))
 			json_uint(j, "idle_passed_over", s->idle_passed);
 		json_object_end(j);

@@ -80,7 +80,7 @@ static void bar(FILE *f, uint64_t v, uint64_t max, int width)
 static void header(FILE *f, const struct sched_results *r, const struct sched_report_ctx *c)
 {
 	const struct topology *t = r->topo;
-	char a[32], scope[96];
+	char a[32], b[32], scope[96];
 
 	fprintf(f, "\n Scheduler: %s\n", prov_scope_text(&r->prov, scope, sizeof(scope)));
 	prov_report_text(f, r, c->samples, c->bytes);
@@ -91,15 +91,33 @@ static void header(FILE *f, const struct sched_results *r, const struct sched_re
 	else if (r->lost)
 		fprintf(f, "   WARNING: the kernel dropped %" PRIu64 " records: counts below are "
 			   "low (raise -m)\n", r->lost);
-	if (r->switch_in_missed) {
-		fprintf(f, "   note: %s switch-in%s never recorded by this kernel (CPU",
-			fmt_count(r->switch_in_missed, a, sizeof(a)),
-			r->switch_in_missed == 1 ? " was" : "s were");
+	if (r->switch_in_inferred && sched_measured(r, SM_switch_in_missed)) {
+		fprintf(f, "   note: %s switch-in%s inferred (CPU",
+			fmt_count(r->switch_in_inferred, a, sizeof(a)),
+			r->switch_in_inferred == 1 ? "" : "s");
 		for (int cpu = 0, n = 0; cpu < r->ncpus && n < 8; cpu++)
-			if (r->cpu[cpu].switch_in_missed * 20 >= r->switch_in_missed)
+			if (r->cpu[cpu].switch_in_inferred * 20 >= r->switch_in_inferred)
 				fprintf(f, "%s%d", n++ ? "," : " ", cpu);
-		fprintf(f, ");\n   those tasks were placed by the first event they ran, and their\n"
-			   "   wake-to-run delay is not measured\n");
+		fprintf(f, "): the recording lacks them (records\n"
+			   "   the stream lost; the kernel fired them): a task's own event showed it\n"
+			   "   running. The CPU time before each, from the CPU's last known event, is\n"
+			   "   unknown (%s), never counted idle",
+			fmt_ns(r->unknown_ns, b, sizeof(b)));
+		if (r->switch_in_missed)
+			fprintf(f, "; %s woken task%s placed by the first\n"
+				   "   event %s ran, %s wake-to-run delay not measured",
+				fmt_count(r->switch_in_missed, a, sizeof(a)),
+				r->switch_in_missed == 1 ? " was" : "s were",
+				r->switch_in_missed == 1 ? "it" : "they",
+				r->switch_in_missed == 1 ? "its" : "their");
+		fprintf(f, "\n");
+	} else if (r->switch_in_missed) {
+		fprintf(f, "   note: %s woken task%s seen running before any switch on %s CPU\n"
+			   "   was recorded: placed by the first event %s ran, delay not measured\n",
+			fmt_count(r->switch_in_missed, a, sizeof(a)),
+			r->switch_in_missed == 1 ? " was" : "s were",
+			r->switch_in_missed == 1 ? "its" : "their",
+			r->switch_in_missed == 1 ? "it" : "they");
 	}
 	{
 		char line[512], llc[48];
@@ -409,6 +427,9 @@ static void cpus(FILE *f, const struct sched_results *r, bool in_kernel)
 	if (in_kernel)
 		fprintf(f, "\n Per CPU (busy: the kernel's CPU time over the session, to a tick;"
 			   "\n traced: the tasks' own runtime)\n");
+	else if (r->unknown_ns)
+		fprintf(f, "\n Per CPU (between the first and last event; busy: of the time known\n"
+			   " busy or idle, the time before an inferred switch-in left out)\n");
 	else
 		fprintf(f, "\n Per CPU (between the first and last event)\n");
 	fprintf(f, "   %5s %7s %9s %11s %11s %10s %10s\n", "CPU", "busy", "traced", "voluntary",

@@ -6,6 +6,12 @@
  * CPU chosen per pair to be the waker's CPU, an SMT sibling, a CPU of the same LLC, of
  * the same node, or of another node (in that order, repeating).
  * Usage: schedgen OUT.data SYSFS_FIXTURE TRACEFS_FIXTURE [PAIRS] [ROUNDS]
+ *
+ * With PAIRS "lossy": a small machine where tasks run, wake each other (from a task, or
+ * from the idle task: a timer), migrate, sleep and are preempted, CPUs idle, and the
+ * switch from idle to a task is left out of the file 4 times in 5 (as the perf ring
+ * buffers lose them on the VM this was written on); ROUNDS wakeups, seeded by SEED.
+ *   schedgen OUT.data SYSFS_FIXTURE TRACEFS_FIXTURE lossy ROUNDS [SEED]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +99,130 @@ static void waking(struct gen *g, int cpu, int waker, int wakee, int prev)
 	sample(g, T_WAKING, cpu, waker, raw, raw_size(g->ev[T_WAKING]));
 }
 
+static void sw(struct gen *g, int cpu, int prev, long state, int next);
+
+static void migrate(struct gen *g, int cpu, int cur, int pid, int orig, int dest)
+{
+	uint8_t raw[256];
+	struct tep_event *e = g->ev[T_MIGRATE];
+
+	common(g, T_MIGRATE, raw, cur);
+	put(e, raw, "comm", 0, "ponger");
+	put(e, raw, "pid", pid, NULL);
+	put(e, raw, "prio", 120, NULL);
+	put(e, raw, "orig_cpu", orig, NULL);
+	put(e, raw, "dest_cpu", dest, NULL);
+	sample(g, T_MIGRATE, cpu, cur, raw, raw_size(e));
+}
+
+/* The lossy scenario (see the top): a little scheduler, every record in time order. */
+#define LT 12			/* tasks */
+#define LC 64			/* CPUs at most */
+struct lossy {
+	uint64_t rng;
+	int state[LT], cpu[LT];	/* 0 asleep, 1 queued, 2 running; its CPU */
+	int curr[LC], q[LC][LT], nq[LC];
+	uint64_t next[LC];	/* when the CPU acts next */
+};
+
+static uint64_t rnd(struct lossy *l, uint64_t n)
+{
+	l->rng ^= l->rng << 13;
+	l->rng ^= l->rng >> 7;
+	l->rng ^= l->rng << 17;
+	return l->rng % n;
+}
+
+static int tid_of(int i)
+{
+	return 20000 + i;
+}
+
+/* Task i woken at now (by cur, on cpu) to its CPU, or moved to another first. */
+static void lossy_wake(struct gen *g, struct lossy *l, int ncpus, int cpu, int cur, int i)
+{
+	int dest = l->cpu[i];
+
+	waking(g, cpu, cur, tid_of(i), l->cpu[i]);
+	g->t += 1;
+	if (rnd(l, 10) < 3) {
+		dest = (int)rnd(l, (uint64_t)ncpus);
+		if (dest != l->cpu[i]) {
+			migrate(g, cpu, cur, tid_of(i), l->cpu[i], dest);
+			g->t += 1;
+		}
+	}
+	l->cpu[i] = dest;
+	l->state[i] = 1;
+	l->q[dest][l->nq[dest]++] = i;
+	if (!l->curr[dest] && l->next[dest] > g->t + 2000)
+		l->next[dest] = g->t + 1000 + rnd(l, 2000); /* leaves idle soon */
+}
+
+/* cpu switches from what runs to the head of its queue, or to idle. */
+static void lossy_switch(struct gen *g, struct lossy *l, int c, long state)
+{
+	int prev = l->curr[c], next = 0;
+
+	if (l->nq[c]) {
+		int i = l->q[c][0];
+
+		memmove(l->q[c], l->q[c] + 1, (size_t)--l->nq[c] * sizeof(int));
+		l->state[i] = 2;
+		next = tid_of(i);
+	}
+	if (prev || rnd(l, 5) == 0) /* a switch from idle: lost 4 times in 5 */
+		sw(g, c, prev, state, next);
+	g->t += 1;
+	l->curr[c] = next;
+	l->next[c] = g->t + (next ? 3000 + rnd(l, 30000) : 20000 + rnd(l, 200000));
+}
+
+static void lossy(struct gen *g, const struct topology *t, int wakeups, uint64_t seed)
+{
+	struct lossy l = { .rng = seed * 2654435761u + 1 };
+	int ncpus = t->ncpus < LC ? t->ncpus : LC, n = 0;
+
+	for (int i = 0; i < LT; i++)
+		l.cpu[i] = i % ncpus;
+	for (int c = 0; c < ncpus; c++) {
+		sw(g, c, tid_of(c), 1, 0); /* each CPU idles first */
+		g->t += 1;
+		l.next[c] = g->t + rnd(&l, 10000);
+	}
+	while (n < wakeups) {
+		int c = 0, i, who;
+
+		for (int k = 1; k < ncpus; k++)
+			if (l.next[k] < l.next[c])
+				c = k;
+		if (l.next[c] > g->t)
+			g->t = l.next[c];
+		if (!l.curr[c] && l.nq[c]) { /* idle with a task queued: run it */
+			lossy_switch(g, &l, c, 0);
+			continue;
+		}
+		i = (int)rnd(&l, LT); /* a sleeper to wake, if it sleeps */
+		who = l.curr[c];
+		if (l.state[i] == 0 && (who || rnd(&l, 2))) { /* from a task, or a timer in idle */
+			lossy_wake(g, &l, ncpus, c, who, i);
+			n++;
+		}
+		if (!who) {
+			l.next[c] = g->t + 20000 + rnd(&l, 200000);
+			continue;
+		}
+		if (rnd(&l, 10) < 7) { /* sleeps */
+			l.state[who - 20000] = 0;
+			lossy_switch(g, &l, c, 1);
+		} else { /* preempted: back in its queue */
+			l.state[who - 20000] = 1;
+			l.q[c][l.nq[c]++] = who - 20000;
+			lossy_switch(g, &l, c, 0);
+		}
+	}
+}
+
 static void sw(struct gen *g, int cpu, int prev, long state, int next)
 {
 	uint8_t raw[256];
@@ -167,8 +297,10 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
+	if (argc > 4 && !strcmp(argv[4], "lossy"))
+		lossy(&g, &topo, rounds, argc > 6 ? strtoull(argv[6], NULL, 10) : 1);
 	/* pair k: waker tid 10000+2k on CPU a, wakee tid 10001+2k sleeping on CPU b */
-	for (int r = 0; r < rounds; r++) {
+	for (int r = 0; r < rounds && (argc <= 4 || strcmp(argv[4], "lossy")); r++) {
 		for (int k = 0; k < pairs; k++) {
 			int a = (k * 37) % topo.ncpus, b = partner(&topo, a, k);
 			int waker = 10000 + 2 * k, wakee = waker + 1;

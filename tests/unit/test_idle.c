@@ -32,11 +32,32 @@ static void busy_all(struct idle_track *it, uint64_t now)
 		idle_set(it, c, false, now);
 }
 
+/* Judge a wakeup now, CPUs still idle counted idle (idle_check). */
+static struct idle_check chk(struct idle_track *it, uint64_t pos, int target,
+			     const uint64_t *allowed, const uint64_t *snap, uint64_t wake,
+			     uint64_t run)
+{
+	struct idle_q q = { .wake = wake, .run = run, .pos_wake = pos, .pos_run = idle_pos(it),
+			    .target = target, .tag = -1, .allowed = allowed, .at_wake = snap };
+
+	return idle_check(it, &q);
+}
+
+/* The same judged as the report does: waits while a CPU's state is open. */
+static struct idle_check judge(struct idle_track *it, uint64_t pos, int target,
+			       const uint64_t *snap, uint64_t wake, uint64_t run)
+{
+	struct idle_q q = { .wake = wake, .run = run, .pos_wake = pos, .pos_run = idle_pos(it),
+			    .target = target, .tag = 7, .allowed = NULL, .at_wake = snap };
+
+	return idle_judge(it, &q);
+}
+
 static void rule(void **state)
 {
 	struct topology t;
 	struct idle_track it;
-	uint64_t snap[1], allowed;
+	uint64_t snap[1], allowed, pos;
 	struct idle_check r;
 
 	machine(&t, false);
@@ -44,22 +65,24 @@ static void rule(void **state)
 	busy_all(&it, 100);
 	/* nothing idle: not passed over */
 	idle_snapshot(&it, snap);
-	r = idle_check(&it, 0, NULL, snap, 1000, 2000);
+	pos = idle_pos(&it);
+	r = chk(&it, pos, 0, NULL, snap, 1000, 2000);
 	assert_int_equal(r.verdict, IDLE_NONE);
 	/* the SMT sibling of the target idle from before the wakeup to the run */
 	idle_set(&it, 4, true, 500);
 	idle_snapshot(&it, snap);
-	r = idle_check(&it, 0, NULL, snap, 1000, 3000);
+	pos = idle_pos(&it);
+	r = chk(&it, pos, 0, NULL, snap, 1000, 3000);
 	assert_int_equal(r.verdict, IDLE_PASSED);
 	assert_int_equal(r.closest, LOC_SMT);
 	assert_int_equal(r.wait_ns, 2000);
 	/* only outside the affinity: CPUs 0 and 1 allowed */
 	allowed = 0x3;
-	r = idle_check(&it, 0, &allowed, snap, 1000, 3000);
+	r = chk(&it, pos, 0, &allowed, snap, 1000, 3000);
 	assert_int_equal(r.verdict, IDLE_NOT_ALLOWED);
 	/* a shared-LLC CPU idle, allowed: closest LLC */
 	idle_set(&it, 1, true, 1500);
-	r = idle_check(&it, 0, &allowed, snap, 1000, 3000);
+	r = chk(&it, pos, 0, &allowed, snap, 1000, 3000);
 	assert_int_equal(r.verdict, IDLE_PASSED);
 	assert_int_equal(r.closest, LOC_LLC);
 	assert_int_equal(r.wait_ns, 1500); /* CPU 1 idled from 1500 to the run at 3000 */
@@ -68,22 +91,25 @@ static void rule(void **state)
 	idle_set(&it, 2, true, 3100);
 	idle_set(&it, 6, true, 3100);
 	idle_snapshot(&it, snap);
-	r = idle_check(&it, 2, NULL, snap, 3200, 3300);
+	pos = idle_pos(&it);
+	r = chk(&it, pos, 2, NULL, snap, 3200, 3300);
 	assert_int_equal(r.verdict, IDLE_NONE);
 	/* idle at the wakeup, busy by the run: counted, the overlap up to when it left */
 	idle_set(&it, 2, false, 3250); /* the target runs something else */
-	idle_snapshot(&it, snap);      /* 6 idle at the wakeup at 3260 */
+	idle_snapshot(&it, snap);
+	pos = idle_pos(&it);      /* 6 idle at the wakeup at 3260 */
 	idle_set(&it, 6, false, 3400);
-	r = idle_check(&it, 2, NULL, snap, 3260, 3600);
+	r = chk(&it, pos, 2, NULL, snap, 3260, 3600);
 	assert_int_equal(r.verdict, IDLE_PASSED);
 	assert_int_equal(r.closest, LOC_SMT);
 	assert_int_equal(r.wait_ns, 140);
 	/* idle only in between (not at the wakeup, not at the run): not seen */
 	busy_all(&it, 4000);
 	idle_snapshot(&it, snap);
+	pos = idle_pos(&it);
 	idle_set(&it, 3, true, 4100);
 	idle_set(&it, 3, false, 4200);
-	r = idle_check(&it, 2, NULL, snap, 4050, 4300);
+	r = chk(&it, pos, 2, NULL, snap, 4050, 4300);
 	assert_int_equal(r.verdict, IDLE_NONE);
 	idle_release(&it);
 	topology_release(&t);
@@ -93,7 +119,7 @@ static void closest_node(void **state)
 {
 	struct topology t;
 	struct idle_track it;
-	uint64_t snap[1];
+	uint64_t snap[1], pos;
 	struct idle_check r;
 
 	machine(&t, true);
@@ -101,7 +127,8 @@ static void closest_node(void **state)
 	busy_all(&it, 100);
 	idle_set(&it, 3, true, 200); /* other LLC, other node */
 	idle_snapshot(&it, snap);
-	r = idle_check(&it, 0, NULL, snap, 300, 400);
+	pos = idle_pos(&it);
+	r = chk(&it, pos, 0, NULL, snap, 300, 400);
 	assert_int_equal(r.verdict, IDLE_PASSED);
 	assert_int_equal(r.closest, LOC_REMOTE);
 	idle_release(&it);
@@ -111,9 +138,91 @@ static void closest_node(void **state)
 	busy_all(&it, 100);
 	idle_set(&it, 3, true, 200); /* other LLC, same node */
 	idle_snapshot(&it, snap);
-	r = idle_check(&it, 0, NULL, snap, 300, 400);
+	pos = idle_pos(&it);
+	r = chk(&it, pos, 0, NULL, snap, 300, 400);
 	assert_int_equal(r.closest, LOC_NODE);
 	idle_release(&it);
+	topology_release(&t);
+}
+
+/* The idle wait: the time of the wait during which at least one allowed CPU was idle,
+ * every period counted (at the wakeup, in between, at the run), overlaps once. */
+static void wait_is_union(void **state)
+{
+	struct topology t;
+	struct idle_track it;
+	uint64_t snap[1], pos, allowed = ~0x40ull;
+	struct idle_check r;
+
+	machine(&t, false);
+	idle_init(&it, &t);
+	busy_all(&it, 100);
+	idle_set(&it, 3, true, 900);
+	idle_snapshot(&it, snap); /* the wakeup at 1000: CPU 3 idle */
+	pos = idle_pos(&it);
+	idle_set(&it, 5, true, 1200);
+	idle_set(&it, 3, false, 1300);
+	idle_set(&it, 5, false, 1600);
+	idle_set(&it, 6, true, 1800);
+	r = chk(&it, pos, 0, NULL, snap, 1000, 2000);
+	assert_int_equal(r.verdict, IDLE_PASSED);
+	assert_int_equal(r.wait_ns, 300 + 300 + 200); /* [1000,1600] and [1800,2000] */
+	assert_int_equal(r.closest, LOC_NODE); /* 3 or 6; 5 (same LLC) idled only in between */
+	/* CPU 6 not allowed: its part is not in the wait */
+	r = chk(&it, pos, 0, &allowed, snap, 1000, 2000);
+	assert_int_equal(r.verdict, IDLE_PASSED);
+	assert_int_equal(r.wait_ns, 600);
+	idle_release(&it);
+	topology_release(&t);
+}
+
+/*
+ * A task's event on a CPU thought idle: its switch-in is inferred, the idle period ends
+ * at the idle task's last event there, and a wakeup judged meanwhile waits until then.
+ */
+static void inferred_switch_in(void **state)
+{
+	struct topology t;
+	struct idle_track it;
+	uint64_t snap[1], pos;
+	const struct idle_check *ready;
+	struct idle_check r;
+	int n;
+
+	machine(&t, false);
+	for (int how = 0; how < 4; how++) {
+		idle_init(&it, &t);
+		busy_all(&it, 50);
+		idle_enter(&it, 1, 100);
+		idle_enter(&it, 1, 150); /* the idle task's event: idle at 150 */
+		idle_snapshot(&it, snap); /* wakeup at 200 of a task on busy CPU 0 */
+		pos = idle_pos(&it);
+		r = judge(&it, pos, 0, snap, 200, 300);
+		assert_int_equal(r.verdict, IDLE_DEFERRED); /* CPU 1 after 150: not known yet */
+		ready = idle_ready(&it, &n);
+		assert_int_equal(n, 0);
+		if (how == 0) { /* a task's event at 400: it ran, its switch-in lost */
+			assert_int_equal(idle_leave(&it, 1, 400, false), 250);
+		} else if (how == 1) { /* the switch away from idle recorded at 400 */
+			assert_int_equal(idle_leave(&it, 1, 400, true), 0);
+		} else if (how == 2) { /* the idle task again at 350: idle through the run */
+			idle_enter(&it, 1, 350);
+		} else { /* nothing more: the end of the stream, idle to the end */
+			idle_flush(&it);
+		}
+		ready = idle_ready(&it, &n);
+		assert_int_equal(n, 1);
+		assert_int_equal(ready[0].tag, 7);
+		assert_int_equal(ready[0].target, 0);
+		if (how == 0) {
+			assert_int_equal(ready[0].verdict, IDLE_NONE); /* idle to 150 only */
+		} else {
+			assert_int_equal(ready[0].verdict, IDLE_PASSED);
+			assert_int_equal(ready[0].closest, LOC_LLC);
+			assert_int_equal(ready[0].wait_ns, 100);
+		}
+		idle_release(&it);
+	}
 	topology_release(&t);
 }
 
@@ -241,6 +350,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rule),
 		cmocka_unit_test(closest_node),
+		cmocka_unit_test(wait_is_union),
+		cmocka_unit_test(inferred_switch_in),
 		cmocka_unit_test(through_analyzer),
 		cmocka_unit_test(ipis),
 	};

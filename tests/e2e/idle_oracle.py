@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""idle_oracle.py - idle CPUs passed over, counted from `perf script` of a file, every task
+tracked (locus report -a), written from the kernel's events, not from locus's code:
+
+- a CPU is idle from a switch to pid 0 until its next event of a task; when that is a
+  switch away from pid 0, idle until it; otherwise (a task's event, a switch-out or a
+  wakeup it made, with no switch to it recorded: the switch-in is inferred) idle until the
+  last event pid 0 emitted there, the time from then to the task's event unknown, not idle;
+  an idle period still open at the end lasts to the end;
+- a wakeup (sched_waking of a task not running) is timed when the task's recorded switch-in
+  comes after it; its target is the CPU a sched_migrate_task moved it to before that, else
+  the CPU it ran on; a task seen running by its own event first is not timed;
+- passed over: the target was not idle throughout from the wakeup to the run, and another
+  CPU was idle at the wakeup or at the run (every CPU allowed: a file has no affinity);
+- idle wait: the time of the wait during which at least one other CPU was idle.
+
+usage: perf script --ns -F tid,cpu,time,event,trace -i FILE | idle_oracle.py
+prints one JSON object: timed, passed, idle_wait_ns, inferred, unknown_ns.
+"""
+import bisect
+import json
+import re
+import sys
+
+LINE = re.compile(r"^\s*(-?\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\S+):\s*(.*)$")
+
+
+def field(rest, name):
+    m = re.search(r"(?<![A-Za-z_])" + name + r"=(-?\d+)", rest)
+    return int(m.group(1)) if m else None
+
+
+def main():
+    curr = {}      # cpu -> tid running (0 idle), absent: unknown
+    opened = {}    # cpu -> [start, last pid-0 event] of its open idle period
+    hist = {}      # cpu -> closed idle periods [(start, end)]
+    running = {}   # tid -> bool
+    pending = {}   # tid -> [wake, target or None]
+    timed = []     # (wake, run, target)
+    inferred = unknown = 0
+
+    def enter(cpu, t):
+        if cpu in opened:
+            opened[cpu][1] = t
+        else:
+            opened[cpu] = [t, t]
+
+    def leave(cpu, t, recorded):
+        if cpu not in opened:
+            return 0
+        s, last = opened.pop(cpu)
+        end = t if recorded else last
+        hist.setdefault(cpu, []).append((s, end))
+        return t - end
+
+    def current(cpu, tid, t):
+        nonlocal inferred, unknown
+        if tid == 0:
+            enter(cpu, t)
+            curr[cpu] = 0
+        elif curr.get(cpu) != tid:
+            if cpu in curr and tid > 0:
+                inferred += 1
+                if curr[cpu] == 0:
+                    unknown += leave(cpu, t, False)
+            curr[cpu] = tid
+        if tid > 0 and not running.get(tid):
+            running[tid] = True
+            pending.pop(tid, None)  # running with no switch-in: not timed
+
+    for line in sys.stdin:
+        m = LINE.match(line)
+        if not m:
+            continue
+        tid, cpu = int(m.group(1)), int(m.group(2))
+        t = int(m.group(3)) * 1000000000 + int(m.group(4).ljust(9, "0")[:9])
+        name, rest = "sched:" + m.group(5).split(":")[-1], m.group(6)
+        if name == "sched:sched_switch":
+            prev, nxt = field(rest, "prev_pid"), field(rest, "next_pid")
+            current(cpu, prev, t)
+            if nxt > 0 and nxt in pending:
+                wake, target = pending.pop(nxt)
+                if t >= wake:
+                    timed.append((wake, t, cpu if target is None else target))
+            if prev > 0:
+                running[prev] = False
+            curr[cpu] = nxt
+            if nxt == 0:
+                enter(cpu, t)
+            else:
+                leave(cpu, t, True)
+                running[nxt] = True
+            continue
+        current(cpu, tid, t)
+        if name == "sched:sched_waking":
+            wakee = field(rest, "pid")
+            if wakee > 0 and not running.get(wakee):
+                pending[wakee] = [t, None]
+        elif name == "sched:sched_migrate_task":
+            p = field(rest, "pid")
+            if p in pending and pending[p][1] is None:
+                pending[p][1] = field(rest, "dest_cpu")
+        elif name == "sched:sched_process_exit":
+            pending.pop(field(rest, "pid"), None)
+
+    end = float("inf")
+    for cpu, (s, last) in opened.items():  # idle to the end
+        hist.setdefault(cpu, []).append((s, end))
+    starts = {c: [a for a, _ in h] for c, h in hist.items()}
+
+    def around(cpu, x):
+        """the end of cpu's idle period around time x, or None"""
+        i = bisect.bisect_right(starts.get(cpu, []), x) - 1
+        if i >= 0 and hist[cpu][i][1] >= x:
+            return hist[cpu][i][1]
+        return None
+
+    passed = wait = 0
+    for wake, run, target in timed:
+        e = around(target, wake)
+        if e is not None and e >= run:
+            continue  # the target idled from the wakeup to the run
+        others = [c for c in hist if c != target]
+        if not any(around(c, wake) is not None or around(c, run) is not None for c in others):
+            continue
+        passed += 1
+        spans = []
+        for c in others:
+            i = max(bisect.bisect_right(starts[c], wake) - 1, 0)
+            while i < len(hist[c]) and hist[c][i][0] <= run:
+                lo, hi = max(hist[c][i][0], wake), min(hist[c][i][1], run)
+                if lo <= hi:
+                    spans.append((lo, hi))
+                i += 1
+        spans.sort()
+        lo = hi = None
+        for a, b in spans:
+            if hi is None or a > hi:
+                if hi is not None:
+                    wait += hi - lo
+                lo, hi = a, b
+            elif b > hi:
+                hi = b
+        if hi is not None:
+            wait += hi - lo
+    print(json.dumps({"timed": len(timed), "passed": passed, "idle_wait_ns": int(wait),
+                      "inferred": inferred, "unknown_ns": unknown}))
+
+
+main()
