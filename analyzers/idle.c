@@ -12,7 +12,6 @@
 struct idle_pend {
 	struct idle_q q;	/* its masks in pend_masks */
 	bool all;		/* allowed: every CPU */
-	int next;		/* the next waiting on the same CPU, or in the free list; -1 */
 };
 
 static void set_bit(uint64_t *m, int c, bool on)
@@ -36,13 +35,9 @@ void idle_init(struct idle_track *it, const struct topology *t)
 	it->seen = xcalloc((size_t)n + 1, sizeof(uint64_t));
 	it->hist = xcalloc((size_t)n + 1, sizeof(*it->hist));
 	it->known = xcalloc((size_t)n + 1, sizeof(bool));
-	it->wait_head = xcalloc((size_t)n + 1, sizeof(int));
-	it->wait_tail = xcalloc((size_t)n + 1, sizeof(int));
-	for (int c = 0; c < n; c++)
-		it->wait_head[c] = it->wait_tail[c] = -1;
-	it->pend_free = -1;
+	it->mark = NEVER;
+	it->mark_cpu = -1;
 	it->cand = xcalloc((size_t)it->nwords + 1, sizeof(uint64_t));
-	it->pset = xcalloc((size_t)it->nwords + 1, sizeof(uint64_t));
 	it->prune_at = 4096;
 	/* a mask per group, kept in the row of its first CPU */
 	for (int k = 0; k < 3; k++) {
@@ -71,8 +66,6 @@ void idle_release(struct idle_track *it)
 	free(it->from);
 	free(it->seen);
 	free(it->known);
-	free(it->wait_head);
-	free(it->wait_tail);
 	free(it->log_cpu);
 	free(it->log_t);
 	free(it->pend);
@@ -80,7 +73,6 @@ void idle_release(struct idle_track *it)
 	free(it->ready);
 	free(it->cand);
 	free(it->span);
-	free(it->pset);
 	for (int k = 0; k < 3; k++) {
 		free(it->near[k]);
 		free(it->leader[k]);
@@ -93,7 +85,7 @@ void idle_snapshot(const struct idle_track *it, uint64_t *snap)
 	memcpy(snap, it->idle, (size_t)it->nwords * sizeof(uint64_t));
 }
 
-static void resolve_waiting(struct idle_track *it, int cpu, uint64_t upto);
+static void resolve_waiting(struct idle_track *it, int cpu);
 
 void idle_enter(struct idle_track *it, int cpu, uint64_t now)
 {
@@ -103,7 +95,7 @@ void idle_enter(struct idle_track *it, int cpu, uint64_t now)
 	if (BIT(it->idle, cpu)) {
 		if (now > it->seen[cpu]) {
 			it->seen[cpu] = now;
-			resolve_waiting(it, cpu, now);
+			resolve_waiting(it, cpu);
 		}
 		return;
 	}
@@ -147,7 +139,7 @@ uint64_t idle_leave(struct idle_track *it, int cpu, uint64_t now, bool recorded)
 	h->to[h->n++] = end;
 	it->stored++;
 	set_bit(it->idle, cpu, false);
-	resolve_waiting(it, cpu, NEVER);
+	resolve_waiting(it, cpu);
 	return now - end;
 }
 
@@ -266,20 +258,67 @@ static void candidates(struct idle_track *it, const struct idle_q *q)
 		set_bit(it->cand, q->target, false);
 }
 
-/* The closest CPU in set (which holds candidates idle at an end) to target. */
-static enum locality closest(const struct idle_track *it, int target, const uint64_t *set)
+/* cpu was idle at the wakeup or at the run of q. */
+static inline bool idle_at_end(const struct idle_track *it, int c, const struct idle_q *q, bool open)
 {
-	for (int k = 0; k < 3; k++) {
-		const uint64_t *near;
+	return idle_until(it, c, q->wake, open) || idle_until(it, c, q->run, open);
+}
 
-		if (it->leader[k][target] < 0)
-			continue;
-		near = it->near[k] + (size_t)it->leader[k][target] * (size_t)it->nwords;
-		for (int w = 0; w < it->nwords; w++)
-			if (set[w] & near[w])
-				return k == 0 ? LOC_SMT : k == 1 ? LOC_LLC : LOC_NODE;
+/* A candidate of q in mask m (with want: allowed or not), idle at an end; -1 none. */
+static int first_at_end(const struct idle_track *it, const struct idle_q *q, const uint64_t *m,
+			bool want, bool open)
+{
+	for (int w = 0; w < it->nwords; w++) {
+		uint64_t a = q->allowed ? q->allowed[w] : ~0ull;
+		uint64_t c = it->cand[w] & (m ? m[w] : ~0ull) & (want ? a : ~a);
+
+		while (c) {
+			int cpu = w * 64 + __builtin_ctzll(c);
+
+			c &= c - 1;
+			if (cpu < it->ncpus && idle_at_end(it, cpu, q, open))
+				return cpu;
+		}
 	}
-	return LOC_REMOTE;
+	return -1;
+}
+
+/* An allowed candidate idle from the wakeup through the run (usually one idle now). */
+static bool one_covers(const struct idle_track *it, const struct idle_q *q, bool open)
+{
+	for (int w = 0; w < it->nwords; w++) {
+		uint64_t c = it->cand[w] & q->at_wake[w] & (q->allowed ? q->allowed[w] : ~0ull);
+
+		while (c) {
+			int cpu = w * 64 + __builtin_ctzll(c);
+
+			c &= c - 1;
+			if (cpu < it->ncpus && idle_until(it, cpu, q->wake, open) >= q->run)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The time of q's wait during which an allowed candidate idled. */
+static uint64_t wait_ns(struct idle_track *it, const struct idle_q *q, bool open)
+{
+	int n = 0;
+
+	if (one_covers(it, q, open))
+		return q->run - q->wake;
+	for (int w = 0; w < it->nwords; w++) {
+		uint64_t c = it->cand[w] & (q->allowed ? q->allowed[w] : ~0ull);
+
+		while (c) {
+			int cpu = w * 64 + __builtin_ctzll(c);
+
+			c &= c - 1;
+			if (cpu < it->ncpus && add_periods(it, cpu, q, open, &n))
+				return q->run - q->wake;
+		}
+	}
+	return union_ns(it, n);
 }
 
 /*
@@ -289,25 +328,23 @@ static enum locality closest(const struct idle_track *it, int target, const uint
  */
 static int judge(struct idle_track *it, const struct idle_q *q, bool open, struct idle_check *r)
 {
-	uint64_t full = q->run - q->wake, tend;
-	bool any = false, some = false, whole = false;
-	int n = 0, nw = it->nwords;
-	uint64_t *set;
+	static const enum locality level[3] = { LOC_SMT, LOC_LLC, LOC_NODE };
+	uint64_t tend;
+	int t = q->target;
 
 	*r = (struct idle_check){ IDLE_NONE, LOC_REMOTE, 0, q->target, q->tag };
-	if (q->target < 0 || q->target >= it->ncpus || !it->known[q->target] || q->run < q->wake)
+	if (t < 0 || t >= it->ncpus || !it->known[t] || q->run < q->wake)
 		return -1;
-	if (!open && BIT(it->idle, q->target) && it->from[q->target] <= q->run &&
-	    it->seen[q->target] < q->run)
-		return q->target;
-	tend = idle_until(it, q->target, q->wake, open);
+	if (!open && BIT(it->idle, t) && it->from[t] <= q->run && it->seen[t] < q->run)
+		return t;
+	tend = idle_until(it, t, q->wake, open);
 	if (tend && tend >= q->run)
 		return -1; /* the target idled from the wakeup to the run */
 	candidates(it, q);
-	for (int w = 0; w < nw; w++) { /* any state unknown in the wait: wait for it */
-		uint64_t c = it->cand[w] & it->idle[w];
+	for (int w = 0; w < it->nwords && !open && !(it->waiting && it->mark >= q->run); w++) {
+		uint64_t c = it->cand[w] & it->idle[w]; /* a state unknown in the wait: wait */
 
-		while (c && !open) {
+		while (c) {
 			int cpu = w * 64 + __builtin_ctzll(c);
 
 			c &= c - 1;
@@ -315,82 +352,44 @@ static int judge(struct idle_track *it, const struct idle_q *q, bool open, struc
 				return cpu;
 		}
 	}
-	set = it->pset;
-	memset(set, 0, (size_t)nw * sizeof(uint64_t));
-	for (int w = 0; w < nw; w++) {
-		uint64_t c = it->cand[w];
-
-		while (c) {
-			int cpu = w * 64 + __builtin_ctzll(c);
-			bool ok = !q->allowed || BIT(q->allowed, cpu);
-
-			c &= c - 1;
-			if (cpu >= it->ncpus)
-				break;
-			if (!idle_until(it, cpu, q->wake, open) && !idle_until(it, cpu, q->run, open)) {
-				if (ok && !whole) /* idle only in between: its part of the wait */
-					whole = add_periods(it, cpu, q, open, &n);
-				continue;
-			}
-			any = true;
-			if (!ok)
-				continue;
-			some = true;
-			set_bit(set, cpu, true);
-			if (!whole)
-				whole = add_periods(it, cpu, q, open, &n);
+	for (int k = 0; k < 3; k++) { /* the closest allowed CPU idle at an end */
+		if (it->leader[k][t] < 0)
+			continue;
+		if (first_at_end(it, q, it->near[k] + (size_t)it->leader[k][t] * (size_t)it->nwords,
+				 true, open) >= 0) {
+			r->closest = level[k];
+			r->verdict = IDLE_PASSED;
+			break;
 		}
 	}
-	if (some) {
+	if (r->verdict != IDLE_PASSED && first_at_end(it, q, NULL, true, open) >= 0)
 		r->verdict = IDLE_PASSED;
-		r->closest = closest(it, q->target, set);
-		r->wait_ns = whole ? full : union_ns(it, n);
-	} else if (any) {
+	if (r->verdict == IDLE_PASSED)
+		r->wait_ns = wait_ns(it, q, open);
+	else if (q->allowed && first_at_end(it, q, NULL, false, open) >= 0)
 		r->verdict = IDLE_NOT_ALLOWED;
-	}
 	return -1;
 }
 
-/* Put pool entry i at the end of the list waiting on cpu. */
-static void link_on(struct idle_track *it, int i, int cpu)
+/* The lowest last idle event of a CPU still idle (NEVER: none): no judgement of a run
+ * after it can be made yet. */
+static void watermark(struct idle_track *it)
 {
-	it->pend[i].next = -1;
-	if (it->wait_tail[cpu] >= 0)
-		it->pend[it->wait_tail[cpu]].next = i;
-	else
-		it->wait_head[cpu] = i;
-	it->wait_tail[cpu] = i;
-}
+	it->mark = NEVER;
+	it->mark_cpu = -1;
+	for (int w = 0; w < it->nwords; w++) {
+		uint64_t c = it->idle[w];
 
-/* Keep q waiting on cpu (copies its masks). */
-static void wait_on(struct idle_track *it, const struct idle_q *q, int cpu)
-{
-	size_t nw = (size_t)it->nwords;
-	struct idle_pend *p;
-	uint64_t *m;
-	int i;
+		while (c) {
+			int cpu = w * 64 + __builtin_ctzll(c);
 
-	if (it->pend_free >= 0) {
-		i = it->pend_free;
-		it->pend_free = it->pend[i].next;
-	} else {
-		if (it->npend == it->cap_pend) {
-			it->cap_pend = it->cap_pend ? 2 * it->cap_pend : 64;
-			it->pend = xrealloc(it->pend, (size_t)it->cap_pend * sizeof(*it->pend));
-			it->pend_masks = xrealloc(it->pend_masks,
-						  ((size_t)it->cap_pend * 2 * nw + 1) * sizeof(uint64_t));
+			c &= c - 1;
+			if (it->seen[cpu] < it->mark) {
+				it->mark = it->seen[cpu];
+				it->mark_cpu = cpu;
+			}
 		}
-		i = it->npend++;
 	}
-	p = &it->pend[i];
-	m = it->pend_masks + (size_t)i * 2 * nw;
-	p->q = *q;
-	memcpy(m, q->at_wake, nw * sizeof(uint64_t));
-	p->all = !q->allowed;
-	if (q->allowed)
-		memcpy(m + nw, q->allowed, nw * sizeof(uint64_t));
-	link_on(it, i, cpu);
-	it->waiting++;
 }
 
 static void add_ready(struct idle_track *it, const struct idle_check *r)
@@ -402,57 +401,86 @@ static void add_ready(struct idle_track *it, const struct idle_check *r)
 	it->ready[it->nready++] = *r;
 }
 
-/* Pool entry i left its list: judge it again (open: the end of the stream). */
-static void rejudge(struct idle_track *it, int i, bool open)
+/* The oldest waiting judgement made (open: CPUs still idle count as idle). */
+static void judge_head(struct idle_track *it, bool open)
 {
+	int i = it->pend_head;
 	struct idle_pend *p = &it->pend[i];
 	uint64_t *m = it->pend_masks + (size_t)i * 2 * (size_t)it->nwords;
 	struct idle_q q = p->q;
 	struct idle_check r;
-	int cpu;
 
 	q.at_wake = m;
 	q.allowed = p->all ? NULL : m + it->nwords;
-	cpu = judge(it, &q, open, &r);
-	if (cpu >= 0) { /* another CPU not known yet: wait on it */
-		link_on(it, i, cpu);
-		return;
-	}
+	judge(it, &q, open, &r);
 	add_ready(it, &r);
+	it->pend_head = (it->pend_head + 1) % it->cap_pend;
 	it->waiting--;
-	p->next = it->pend_free;
-	it->pend_free = i;
 }
 
-/* cpu's state is known up to upto (NEVER: it left idle): judge those waiting on it. */
-static void resolve_waiting(struct idle_track *it, int cpu, uint64_t upto)
+/* Judge the waiting ones whose runs every CPU's state is now known through. */
+static void resolve_waiting(struct idle_track *it, int cpu)
 {
-	while (it->wait_head[cpu] >= 0 && it->pend[it->wait_head[cpu]].q.run <= upto) {
-		int i = it->wait_head[cpu];
-
-		it->wait_head[cpu] = it->pend[i].next;
-		if (it->wait_head[cpu] < 0)
-			it->wait_tail[cpu] = -1;
-		rejudge(it, i, false);
-	}
+	if (!it->waiting || (cpu != it->mark_cpu && it->mark != NEVER))
+		return;
+	watermark(it);
+	while (it->waiting && it->pend[it->pend_head].q.run <= it->mark)
+		judge_head(it, false);
 }
 
-/* At most this many judgements wait; beyond, a new one counts CPUs still idle as idle. */
+/* Keep q waiting (copies its masks), after those waiting already (their runs are earlier). */
+static void wait_on(struct idle_track *it, const struct idle_q *q)
+{
+	size_t nw = (size_t)it->nwords;
+	struct idle_pend *p;
+	uint64_t *m;
+	int i;
+
+	if (it->waiting == it->cap_pend) { /* grow the ring, unrolled from its head */
+		int cap = it->cap_pend ? 2 * it->cap_pend : 64;
+		struct idle_pend *np = xcalloc((size_t)cap, sizeof(*np));
+		uint64_t *nm = xcalloc((size_t)cap * 2 * nw + 1, sizeof(uint64_t));
+
+		for (int k = 0; k < it->waiting; k++) {
+			int j = (it->pend_head + k) % it->cap_pend;
+
+			np[k] = it->pend[j];
+			memcpy(nm + (size_t)k * 2 * nw, it->pend_masks + (size_t)j * 2 * nw,
+			       2 * nw * sizeof(uint64_t));
+		}
+		free(it->pend);
+		free(it->pend_masks);
+		it->pend = np;
+		it->pend_masks = nm;
+		it->cap_pend = cap;
+		it->pend_head = 0;
+	}
+	i = (it->pend_head + it->waiting++) % it->cap_pend;
+	p = &it->pend[i];
+	m = it->pend_masks + (size_t)i * 2 * nw;
+	p->q = *q;
+	memcpy(m, q->at_wake, nw * sizeof(uint64_t));
+	p->all = !q->allowed;
+	if (q->allowed)
+		memcpy(m + nw, q->allowed, nw * sizeof(uint64_t));
+}
+
+/* At most this many judgements wait; beyond, the oldest counts CPUs still idle as idle. */
 #define IDLE_MAX_WAITING (1 << 18)
 
 struct idle_check idle_judge(struct idle_track *it, const struct idle_q *q)
 {
 	struct idle_check r;
-	int cpu = judge(it, q, false, &r);
 
-	if (cpu < 0)
+	if (!it->waiting && judge(it, q, false, &r) < 0)
 		return r;
 	if (it->waiting >= IDLE_MAX_WAITING) {
 		it->judged_open++;
-		judge(it, q, true, &r);
-		return r;
+		judge_head(it, true);
 	}
-	wait_on(it, q, cpu);
+	if (!it->waiting)
+		watermark(it); /* kept exact from here while any waits */
+	wait_on(it, q);
 	r.verdict = IDLE_DEFERRED;
 	return r;
 }
@@ -474,25 +502,17 @@ const struct idle_check *idle_ready(struct idle_track *it, int *n)
 
 void idle_flush(struct idle_track *it)
 {
-	for (int c = 0; c < it->ncpus; c++) {
-		while (it->wait_head[c] >= 0) {
-			int i = it->wait_head[c];
-
-			it->wait_head[c] = it->pend[i].next;
-			rejudge(it, i, true);
-		}
-		it->wait_tail[c] = -1;
-	}
+	while (it->waiting)
+		judge_head(it, true);
 }
 
 void idle_prune(struct idle_track *it, uint64_t horizon)
 {
 	int keep = 0, skip = 0;
 
-	for (int c = 0; c < it->ncpus; c++) /* and the wakeups still waiting here */
-		for (int i = it->wait_head[c]; i >= 0; i = it->pend[i].next)
-			if (it->pend[i].q.wake < horizon)
-				horizon = it->pend[i].q.wake;
+	for (int k = 0; k < it->waiting; k++) /* and the judgements waiting */
+		if (it->pend[(it->pend_head + k) % it->cap_pend].q.wake < horizon)
+			horizon = it->pend[(it->pend_head + k) % it->cap_pend].q.wake;
 	for (int c = 0; c < it->ncpus; c++) {
 		struct idle_hist *h = &it->hist[c];
 

@@ -73,17 +73,20 @@ struct idle_track {
 	uint64_t *log_t;
 	uint64_t log_base;		/* idle_pos() of log entry 0 */
 	int log_n, log_cap;
-	/* judgements waiting: a pool, and per CPU the list of those waiting on it */
+	/* judgements waiting, in the order of their runs (a ring), until every CPU's state
+	 * is known through their run: mark, the lowest last idle event of a CPU still idle
+	 * (mark_cpu's), is past it */
 	struct idle_pend *pend;
-	uint64_t *pend_masks;		/* per pool entry: at_wake, then allowed */
-	int npend, cap_pend, pend_free, waiting;
-	int *wait_head, *wait_tail;
+	uint64_t *pend_masks;		/* per ring entry: at_wake, then allowed */
+	int pend_head, waiting, cap_pend;
+	uint64_t mark;
+	int mark_cpu;
 	struct idle_check *ready;	/* judged, not yet taken (idle_ready) */
 	int nready, cap_ready;
 	uint64_t judged_open;		/* judged with a CPU's state still open: too many waited */
 	uint64_t stored, prune_at;	/* periods and log entries since the last prune */
 	/* scratch of a judgement */
-	uint64_t *cand, *pset;		/* candidates; those idle at an end and allowed */
+	uint64_t *cand;			/* candidates: idle at the wakeup or since */
 	uint64_t *span;			/* periods within the wait: start, end pairs */
 	int cap_scratch;
 };

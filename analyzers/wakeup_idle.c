@@ -109,6 +109,8 @@ void wk_idle_prune(struct wakeup *w)
 		if (w->tasks[i].pending && w->tasks[i].wake_ns < horizon)
 			horizon = w->tasks[i].wake_ns;
 	idle_prune(&w->idle, horizon);
+	if (w->idle.prune_at < (uint64_t)w->ntasks)
+		w->idle.prune_at = (uint64_t)w->ntasks; /* the scan above: at most one a period */
 }
 
 void wk_count_idle(struct wakeup *w, const struct idle_check *ic)

@@ -129,9 +129,9 @@ static void say(const struct pass *p)
 	if (x->quiet)
 		return;
 	if (p->tl.missed)
-		fprintf(stderr, "locus: %s switch-ins were not recorded by the kernel (some leave them "
-				"out when a CPU leaves idle): those periods start at the task's first "
-				"event on the CPU\n",
+		fprintf(stderr, "locus: %s switch-ins inferred: the recording lacks them (records "
+				"the stream lost; the kernel fired them): those periods start at the "
+				"task's first event on the CPU (none drawn that ended there)\n",
 			fmt_count(p->tl.missed, a, sizeof(a)));
 	if (x->trace)
 		fprintf(stderr, "locus: %s: %s bytes, %llu running periods, %llu wakeup flows, "

@@ -149,9 +149,9 @@ static void header(FILE *f, const struct tl_lanes *l, const struct svg_timeline_
 		LEFT, *y, fmt_count(l->passed, s, sizeof(s)));
 	*y += 15;
 	if (in->missed) {
-		fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#b35900\">%s switch-ins not recorded "
-			   "by the kernel: those periods start at the task's first event on the CPU, "
-			   "and their wakeups draw no arrow</text>\n",
+		fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#b35900\">%s switch-ins inferred "
+			   "(the recording lacks them): those periods start at the task's first event "
+			   "on the CPU, and their wakeups draw no arrow</text>\n",
 			LEFT, *y, fmt_count(in->missed, a, sizeof(a)));
 		*y += 15;
 	}

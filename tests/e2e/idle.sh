@@ -37,6 +37,13 @@ if command -v perf >/dev/null && [ -x build/schedgen ]; then
 				file_vs_oracle "l-$fix-$seed" "$TMP/l.data"
 		done
 	done
+	"$LOCUS" report -a -i "$TMP/l.data" --trace "$TMP/l.trace.json" >/dev/null 2>"$TMP/l.trace.err"
+	check "lossy file: the timeline infers the switch-ins the report does" python3 -c '
+import json, re, sys
+n = int(json.load(open(sys.argv[1]))["provenance"]["switch_ins_inferred"])
+m = re.search(r"locus: ([0-9,]+) switch-ins inferred: the recording lacks them", open(sys.argv[2]).read())
+assert n > 0 and m and int(m.group(1).replace(",", "")) == n, (n, m and m.group(0))
+' "$TMP/l-desktop-4c8t-3.json" "$TMP/l.trace.err"
 	check "lossy file: the report says how many switch-ins it inferred, and why" \
 		grep -Eq "note: [0-9,]+ switch-ins inferred .*: the recording lacks them \(records\$" \
 		"$TMP/l-desktop-4c8t-3.txt"
@@ -258,6 +265,42 @@ if ib is not None and ip is not None:
 EOF
 else
 	skip "the BPF collector does not load here"
+fi
+
+# Recordings made here (where the ring buffers lose most switch-ins out of idle): an
+# unpinned ping-pong and hackbench, each against perf script of the same file.
+"$LOCUS" record -q -o "$TMP/rpp.data" -- "$LOCUS" bench pingpong --pairs 2 --loops 20000 >/dev/null 2>&1
+check "recording (pingpong): passed over, idle wait, inferred as perf script says" \
+	file_vs_oracle rpp "$TMP/rpp.data"
+if command -v hackbench >/dev/null; then
+	"$LOCUS" record -q -o "$TMP/rhb.data" -- hackbench -g 2 -l 500 >/dev/null 2>&1
+	check "recording (hackbench): passed over, idle wait, inferred as perf script says" \
+		file_vs_oracle rhb "$TMP/rhb.data"
+fi
+# The BPF collector and a recording of the SAME run (locus record -a around locus run):
+# idle CPUs passed over within 2 points (--delay-rate 0: every wakeup timed by both).
+if "$LOCUS" record -q -a -o "$TMP/same.data" -- "$LOCUS" run -q --collector bpf --delay-rate 0 \
+	--json "$TMP/same.bpf.json" -- "$LOCUS" bench pingpong --pairs 2 --loops 20000 \
+	>/dev/null 2>&1 && [ -s "$TMP/same.bpf.json" ]; then
+	pid=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+print(max(d["tasks"], key=lambda t: t["wakeups"])["pid"])' "$TMP/same.bpf.json")
+	"$LOCUS" report -q -i "$TMP/same.data" --pid "$pid" --json "$TMP/same.file.json" >/dev/null 2>&1
+	check "bpf and a recording of the same run: idle CPUs passed over within 2 points" \
+		python3 - "$TMP/same.bpf.json" "$TMP/same.file.json" <<'EOF'
+import json, sys
+b, f = (json.load(open(x)) for x in sys.argv[1:3])
+assert b["provenance"]["source"] == "bpf" and f["provenance"]["source"] == "replay"
+def share(d):
+    t = d["latency"]["wake_to_run_ns"]["count"]
+    return 100.0 * d["wakeups"]["idle_passed_over"] / t, t
+(sb, tb), (sf, tf) = share(b), share(f)
+print("passed over: bpf %.2f%% of %d, recording %.2f%% of %d; switch-ins inferred %s" %
+      (sb, tb, sf, tf, f["provenance"]["switch_ins_inferred"]))
+assert tb >= 10000 and tf >= 0.5 * tb, (tb, tf)
+assert abs(sb - sf) <= 2.0, (sb, sf)
+EOF
+else
+	skip "bpf and a recording of the same run: the BPF collector does not load here"
 fi
 
 # A file: affinity unknown, every CPU counted as allowed, said in the rule.
