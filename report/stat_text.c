@@ -132,6 +132,9 @@ static void split_why(FILE *f, const struct stat_result *r, const struct stat_re
 		else if (!strncmp(base, "system-wide", 11) || !strncmp(base, "cpus ", 5))
 			fprintf(f, "%26s(%s %s than the counter: the counter also counts locus's own\n"
 				   "%26s switches, the trace every task but locus)\n", "", d, more, "");
+		else if (!strncmp(base, "pid", 3)) /* attached: no exec, the two windows differ */
+			fprintf(f, "%26s(%s %s than the counter: the trace starts before the counters\n"
+				   "%26s are enabled and stops after they are read)\n", "", d, more, "");
 		else
 			fprintf(f, "%26s(%s %s than the counter: the trace counts a task's switches from\n"
 				   "%26s before its exec to its end, the counter until it closes at exit)\n",
@@ -195,8 +198,8 @@ static void migrations_why(FILE *f, const struct stat_counter *c, const struct s
 	if (!ctx->trace.scope || stat_from_trace(c) || !c->supported || c->counted_runs == 0 ||
 	    llround(c->mean) == llround(ctx->trace.migrations))
 		return;
-	fprintf(f, "%26s(the trace below: %s, each sched_migrate_task of %s; the counter\n"
-		   "%26s counts a task's moves once, at its next switch-in)\n", "",
+	fprintf(f, "%26s(the trace below: %s, every sched_migrate_task of %s;\n"
+		   "%26s the counter counts a task's moves once, at its next switch-in)\n", "",
 		fmt_count((uint64_t)llround(ctx->trace.migrations), n, sizeof(n)), ctx->trace.scope,
 		"");
 }

@@ -100,7 +100,7 @@ assert m and num(m.group(1)) == s["total"], t
 if s["total"] != c["context-switches"]["value"]:
     assert re.search(r"[\d,]+ (more|fewer) than the counter: the trace counts", t), t
 if c["cpu-migrations"]["value"] != d["migrations"]["total"]:
-    assert "(the trace below: %s, each sched_migrate_task" % format(d["migrations"]["total"], ",") in t, t
+    assert "(the trace below: %s, every sched_migrate_task" % format(d["migrations"]["total"], ",") in t, t
 PY
 
 # stat -r 3: the split (rusage) under its own total, which its two parts sum to.

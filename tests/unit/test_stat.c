@@ -129,6 +129,55 @@ static void golden_json(void **state)
 	stat_release(&r);
 }
 
+/*
+ * run -p 1234 -- CMD: task-clock from the workload's rusage, context-switches and
+ * cpu-migrations from the trace, which also follows pid 1234: two blocks, the trace's
+ * split beneath its own count; a real counter would get its own total and the why.
+ */
+static void scopes_text(void **state)
+{
+	static const char *const n[] = { "task-clock", "context-switches", "cpu-migrations" };
+	struct stat_reading rd[3] = {
+		{ true, true, 450e6, 1, 1, NULL, "rusage" },
+		{ true, true, 60000, 1, 1, NULL, "sched trace" },
+		{ true, true, 7, 1, 1, NULL, "sched trace" },
+	};
+	struct stat_report_ctx ctx = { .command = "tbench 2", .scope = "workload",
+				       .scope_text = "workload tree",
+				       .trace = { "workload tree + pid 1234", 40000, 20000, 7 } };
+	struct stat_result r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	stat_init(&r, 3, n, NULL, NULL, 0, NULL);
+	stat_add_run(&r, rd, 500e6);
+	stat_add_split(&r, 40000, 20000, SPLIT_TRACE);
+	stat_finish(&r);
+	f = open_memstream(&buf, &len);
+	stat_report_text(f, &r, &ctx);
+	fclose(f);
+	assert_int_equal(golden_compare("tests/golden/stat_scopes.txt", buf), 0);
+	free(buf);
+	/* the same counts with a real context-switches counter (-e): its own total, the why */
+	stat_release(&r);
+	rd[1].source = NULL;
+	rd[1].value = 59990;
+	rd[2].source = NULL;
+	rd[2].value = 5;
+	stat_init(&r, 3, n, NULL, NULL, 0, NULL);
+	stat_add_run(&r, rd, 500e6);
+	stat_add_split(&r, 40000, 20000, SPLIT_TRACE);
+	stat_finish(&r);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	stat_report_text(f, &r, &ctx);
+	fclose(f);
+	assert_int_equal(golden_compare("tests/golden/stat_scopes_counter.txt", buf), 0);
+	free(buf);
+	stat_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +185,7 @@ int main(void)
 		cmocka_unit_test(multiplexed_scaling_fraction),
 		cmocka_unit_test(golden_text),
 		cmocka_unit_test(golden_json),
+		cmocka_unit_test(scopes_text),
 	};
 
 	return cmocka_run_group_tests_name("stat", tests, NULL, NULL);
