@@ -332,6 +332,7 @@ void bpf_sched_detach(struct bpf_sched *b)
 	if (!b)
 		return;
 	locus_sched__detach(b->skel);
+	bpf_cost_stop(b);
 	b->t_end = now_ns();
 }
 void bpf_sched_close(struct bpf_sched *b)

@@ -58,9 +58,12 @@ uint64_t bpf_sched_unmeasured(const struct bpf_sched *b);
 void bpf_sched_close(struct bpf_sched *b);
 /*
  * The programs' own cost so far (bpf_cost.c): their runs and ns from the kernel's run-time
- * statistics, enabled for the collector's life (BPF_ENABLE_STATS, the sysctl untouched),
- * and the wall time since attach; cost->why says why when they cannot be read.
+ * statistics, enabled in windows (BPF_ENABLE_STATS, the sysctl untouched), the windows'
+ * length and the wall time since attach; cost->why says why when they cannot be read.
  */
 void bpf_sched_cost(struct bpf_sched *b, struct prov_cost *cost);
+/* At every reader tick (a steady cadence, not at snapshots): open or close the windows in
+ * which the statistics are kept, one tick in five. */
+void bpf_sched_cost_tick(struct bpf_sched *b);
 
 #endif

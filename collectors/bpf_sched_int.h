@@ -47,10 +47,19 @@ struct bpf_sched {
 	int idle_words;		/* words of the programs' idle-CPU masks; 0: not kept */
 	int stats_fd;		/* BPF_ENABLE_STATS: run-time statistics while open (-1: none) */
 	char stats_why[96];	/* why there are none */
+	unsigned int cost_tick;	/* reader ticks, from a random phase: a window each BPF_COST_EVERY */
+	uint64_t win_t0, win_runs0, win_ns0;	/* the open window's start: time, the kernel's counts */
+	uint64_t cost_runs, cost_ns, cost_win_ns;	/* the closed windows' runs, ns in them, length */
 	bool ipi, wake_idle;	/* the IPI programs load here (the kernel has their tracepoints) */
 };
 
-/* Keep the programs' run-time statistics from now on (bpf_cost.c); and stop. */
+/*
+ * The programs' run-time statistics in windows (bpf_cost.c): one reader tick in every
+ * BPF_COST_EVERY, from a random phase, so that the statistics' own clock reads touch a
+ * fifth of the run and every part of it has the same chance. Start at attach, tick at
+ * every reader tick (bpf_sched_cost_tick), stop at detach.
+ */
+#define BPF_COST_EVERY 5
 void bpf_cost_start(struct bpf_sched *b);
 void bpf_cost_stop(struct bpf_sched *b);
 

@@ -42,15 +42,17 @@ enum prov_delay {
 
 /*
  * The collector's own cost, measured while it ran: the BPF programs' runs and time in
- * them from the kernel's run-time statistics, over the wall time they were attached.
+ * them from the kernel's run-time statistics, kept in windows (a systematic sample of
+ * the time the programs were attached).
  * Not measured (measured false): why says why, or nothing where it does not apply
  * (the perf stream's cost is the kernel's writing of records, not counted anywhere).
  */
 struct prov_cost {
 	bool measured;
-	uint64_t runs;		/* program runs, every program of the collector */
+	uint64_t runs;		/* program runs in the windows, every program of the collector */
 	uint64_t run_ns;	/* ns spent in them */
-	uint64_t span_ns;	/* wall time they were attached */
+	uint64_t window_ns;	/* wall time the statistics were kept: a uniform sample of span */
+	uint64_t span_ns;	/* wall time the programs were attached */
 	uint32_t prog_ids[PROV_COST_PROGS];	/* the kernel's ids of the programs counted */
 	int nprogs;
 	char why[96];

@@ -35,6 +35,7 @@ static int b_drain(struct source *s, char *err, size_t len)
 	/* aggregated in the kernel; exited tasks' totals out of its tables (every tick of
 	 * the reader, so that tasks coming and going do not fill them) */
 	bpf_sched_retire(((struct bpf_src *)s)->bs);
+	bpf_sched_cost_tick(((struct bpf_src *)s)->bs);
 	return 0;
 }
 

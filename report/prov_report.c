@@ -33,22 +33,19 @@ const char *prov_drops_text(const struct sched_results *r, char *buf, size_t len
 /* The collector's share of the honored CPUs' time over its span (0 when unknown). */
 double prov_cost_share(const struct provenance *p)
 {
-	double cpu_ns = (double)p->cost.span_ns * (p->ncpus_honored > 0 ? p->ncpus_honored : 1);
+	double cpu_ns = (double)p->cost.window_ns * (p->ncpus_honored > 0 ? p->ncpus_honored : 1);
 
 	return cpu_ns > 0 ? (double)p->cost.run_ns / cpu_ns : 0;
 }
 
 const char *prov_cost_text(const struct provenance *p, char *buf, size_t len)
 {
-	char runs[32];
-
 	if (!p->cost.measured)
 		snprintf(buf, len, "not measured (%s)", p->cost.why);
 	else
-		snprintf(buf, len, "%.0f ns a program run, %s runs, %.2f%% of %d CPUs' time",
+		snprintf(buf, len, "%.0f ns a program run, %.2f%% of %d CPUs' time",
 			 p->cost.runs ? (double)p->cost.run_ns / (double)p->cost.runs : 0.0,
-			 fmt_count(p->cost.runs, runs, sizeof(runs)), 100.0 * prov_cost_share(p),
-			 p->ncpus_honored);
+			 100.0 * prov_cost_share(p), p->ncpus_honored);
 	return buf;
 }
 
@@ -76,10 +73,14 @@ void prov_report_text(FILE *f, const struct sched_results *r, uint64_t events, u
 	else
 		fprintf(f, "   %s events (%s); %s\n", fmt_count(events, a, sizeof(a)),
 			fmt_bytes(bytes, b, sizeof(b)), prov_drops_text(r, d, sizeof(d)));
-	if (p->cost.measured || p->cost.why[0])
-		fprintf(f, "   own cost: %s\n   (the kernel's BPF run-time statistics over the %.2f s "
-			"the programs were attached)\n", prov_cost_text(p, d, sizeof(d)),
+	if (p->cost.measured)
+		fprintf(f, "   own cost: %s\n   (the kernel's BPF run-time statistics: %s runs in "
+			"windows over %.0f%% of the %.2f s attached)\n", prov_cost_text(p, d, sizeof(d)),
+			fmt_count(p->cost.runs, a, sizeof(a)),
+			100.0 * (double)p->cost.window_ns / (double)(p->cost.span_ns ?: 1),
 			(double)p->cost.span_ns / 1e9);
+	else if (p->cost.why[0])
+		fprintf(f, "   own cost: %s\n", prov_cost_text(p, d, sizeof(d)));
 }
 
 void prov_json_members(struct json *j, const struct provenance *p)
@@ -102,14 +103,17 @@ void prov_json_members(struct json *j, const struct provenance *p)
 	json_int(j, "delay_rate", p->delay_rate);
 	if (p->cost.measured) {
 		json_object(j, "own_cost");
-		json_string(j, "method", "BPF run-time statistics (BPF_ENABLE_STATS)");
+		json_string(j, "method", "BPF run-time statistics (BPF_ENABLE_STATS) in windows");
 		json_array(j, "program_ids");
 		for (int i = 0; i < p->cost.nprogs; i++)
 			json_uint(j, NULL, p->cost.prog_ids[i]);
 		json_array_end(j);
 		json_uint(j, "program_runs", p->cost.runs);
 		json_uint(j, "run_ns", p->cost.run_ns);
+		json_uint(j, "window_ns", p->cost.window_ns);
 		json_uint(j, "span_ns", p->cost.span_ns);
+		json_number(j, "sampled_fraction", (double)p->cost.window_ns /
+			    (double)(p->cost.span_ns ?: 1));
 		json_number(j, "ns_per_run", p->cost.runs ? (double)p->cost.run_ns /
 			    (double)p->cost.runs : 0.0);
 		json_number(j, "cpu_share", prov_cost_share(p));

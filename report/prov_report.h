@@ -22,7 +22,8 @@ void prov_report_json(struct json *j, const struct sched_results *r, uint64_t ev
 const char *prov_drops_text(const struct sched_results *r, char *buf, size_t len);
 /* The collector's share of the honored CPUs' time over its span (0 when not measured). */
 double prov_cost_share(const struct provenance *p);
-/* "312 ns a program run, 41,234 runs, 0.81% of 2 CPUs' time", or "not measured (why)". */
+/* "312 ns a program run, 0.81% of 2 CPUs' time" (in the statistics' windows), or
+ * "not measured (why)". */
 const char *prov_cost_text(const struct provenance *p, char *buf, size_t len);
 /* The provenance object of the loop's JSON (no drops: each run has its own). */
 void prov_json_members(struct json *j, const struct provenance *p);
