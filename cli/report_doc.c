@@ -1,6 +1,8 @@
 /* report_doc.c - what locus report writes for a replayed file: the text and JSON documents. */
 #include "report_doc.h"
 
+#include <string.h>
+
 #include "../common/util.h"
 #include "../report/cacheline_report.h"
 #include "../report/schedstat_report.h"
@@ -13,6 +15,32 @@ void report_doc_init(struct report_doc *d, struct replay *st, unsigned sections,
 	d->topo_note = st->topo_note;
 	d->ctx = (struct sched_report_ctx){ st->rd.sched_samples > 0, "no sched tracepoint samples",
 					    st->rd.sched_samples, st->f.pos, width };
+}
+
+/* A file whose end is missing says so first, folded to the report's width. */
+static void end_text(FILE *f, const struct replay *st)
+{
+	struct provenance p = { 0 };
+	char text[400];
+	const char *s = text;
+
+	replay_end(st, &p);
+	if (p.end == PROV_END_WHOLE)
+		return;
+	prov_end_text(&p, text, sizeof(text));
+	fprintf(f, "   NOTE:");
+	for (int col = 9; *s;) { /* words to 80 columns */
+		size_t w = strcspn(s, " ");
+
+		if (col + 1 + (int)w > 80) {
+			fprintf(f, "\n  ");
+			col = 3;
+		}
+		col += fprintf(f, " %.*s", (int)w, s);
+		s += w;
+		s += strspn(s, " ");
+	}
+	fputc('\n', f);
 }
 
 static void input_text(FILE *f, const struct replay *st, const char *topo_note)
@@ -70,6 +98,7 @@ static void input_text(FILE *f, const struct replay *st, const char *topo_note)
 		fprintf(f, "   %llu sched samples could not be decoded (malformed payloads)\n",
 			(unsigned long long)st->rd.undecodable);
 	fprintf(f, "   topology: %s\n", topo_note);
+	end_text(f, st);
 }
 
 void report_doc_text(FILE *f, void *arg)
@@ -130,6 +159,15 @@ void report_doc_json(FILE *f, void *arg)
 			json_number(&j, "to_s", (double)st->o->to_ns / 1e9);
 		json_uint(&j, "events_left_out", st->windowed);
 		json_object_end(&j);
+	}
+	{
+		struct provenance p = { 0 };
+		char text[400];
+
+		replay_end(st, &p);
+		json_bool(&j, "end_missing", p.end != PROV_END_WHOLE);
+		if (p.end != PROV_END_WHOLE)
+			json_string(&j, "end", prov_end_text(&p, text, sizeof(text)));
 	}
 	json_object_end(&j);
 	if (st->rd.sched_samples || (!st->rd.mem_samples && !st->rd.ss.records))

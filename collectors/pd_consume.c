@@ -58,6 +58,12 @@ static int on_sample(struct pd_reader *rd, struct pd_file *f, const struct pd_re
 		return -1;
 	}
 	rd->samples++;
+	if (s.present & PERF_SAMPLE_TIME && s.time) {
+		if (!rd->first_ns || s.time < rd->first_ns)
+			rd->first_ns = s.time;
+		if (s.time > rd->last_ns)
+			rd->last_ns = s.time;
+	}
 	memset(&e, 0, sizeof(e));
 	if (s.present & PERF_SAMPLE_DATA_SRC) {
 		mem_event(&s, &e);

@@ -317,6 +317,16 @@ int pd_parse_feature(struct pd_file *f, int feat, const uint8_t *p, size_t len, 
 		return numa_topology(&c);
 	case PD_FEAT_CACHE:
 		return cache(&c);
+	case PD_FEAT_LOCUS_END: {
+		uint32_t version, err;
+
+		if (get32(&c, &version) < 0 || get32(&c, &err) < 0 || get64(&c, &f->end_kept) < 0 ||
+		    get64(&c, &f->end_unwritten) < 0)
+			return -1;
+		f->end_missing = true;
+		f->end_errno = (int)err;
+		return 0;
+	}
 	default:
 		return 0; /* features locus does not use are skipped */
 	}

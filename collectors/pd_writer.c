@@ -72,39 +72,6 @@ static int pwrite_all(struct pd_writer *w, const void *p, size_t n, uint64_t off
 	return write_all(w, p, n);
 }
 
-int pd_writer_open(struct pd_writer *w, const char *path, const struct pd_writer_event *evs,
-		   int nevs)
-{
-	uint8_t zero[104] = { 0 };
-	uint64_t id_off = sizeof(zero);
-
-	memset(w, 0, sizeof(*w));
-	snprintf(w->path, sizeof(w->path), "%s", path);
-	w->evs = evs;
-	w->nevs = nevs;
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (w->fd < 0)
-		return -errno;
-	w->buf = xmalloc(BUF_SIZE);
-	make_reserve(w);
-	/* header (rewritten at the end), one id per event, then the attributes */
-	if (write_all(w, zero, sizeof(zero)) < 0)
-		return -w->err;
-	for (int i = 0; i < nevs; i++)
-		if (write_all(w, &evs[i].id, 8) < 0)
-			return -w->err;
-	for (int i = 0; i < nevs; i++) {
-		struct perf_event_attr a = evs[i].attr;
-		uint64_t ids[2] = { id_off + (uint64_t)i * 8, 8 };
-
-		a.size = sizeof(a);
-		if (write_all(w, &a, sizeof(a)) < 0 || write_all(w, ids, sizeof(ids)) < 0)
-			return -w->err;
-	}
-	w->data_off = id_off + (uint64_t)nevs * (8 + sizeof(struct perf_event_attr) + 16);
-	return 0;
-}
-
 static int flush(struct pd_writer *w)
 {
 	if (w->buf_len && !w->failed) {
@@ -133,8 +100,10 @@ static int flush(struct pd_writer *w)
 
 int pd_writer_add(struct pd_writer *w, const void *rec, size_t len)
 {
-	if (w->failed)
+	if (w->failed) {
+		w->refused++;
 		return -w->err;
+	}
 	if (w->buf_len + len > BUF_SIZE && flush(w) < 0)
 		return -w->err;
 	memcpy(w->buf + w->buf_len, rec, len);
@@ -329,65 +298,201 @@ static bool feature(struct bytebuf *b, int feat, const struct pd_writer *w,
 	return false;
 }
 
-int pd_writer_finish(struct pd_writer *w, const struct pd_writer_meta *meta)
+/*
+ * The file is a pipe-mode stream until pd_writer_finish makes it a perf.data file
+ * with its header: perf 6.1 reads no file-mode file whose data size is 0, nor one
+ * whose tracepoint formats are missing from its header, but it reads a stream up to
+ * its last whole record, and so does locus report. The stream's first record (one
+ * perf ignores, HEADER_EVENT_TYPE) holds the room the final header takes, the
+ * marker that says the recording has not finished, then the ids and the attribute
+ * table of the final header; the attributes, the tracepoint formats and the
+ * features follow as pipe-mode records, the file header's feature sections point
+ * into them. So the file is whole up to its last flush at any moment.
+ */
+static int put_record(struct pd_writer *w, uint32_t type, const void *body, size_t len,
+		      size_t pad_to)
 {
-	static const int feats[] = { PD_FEAT_TRACING_DATA, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE,
-				     PD_FEAT_ARCH, PD_FEAT_NRCPUS, PD_FEAT_CMDLINE,
-				     PD_FEAT_EVENT_DESC, PD_FEAT_CPU_TOPOLOGY,
-				     PD_FEAT_NUMA_TOPOLOGY, PD_FEAT_CACHE };
-	struct bytebuf payload[sizeof(feats) / sizeof(feats[0])];
-	uint64_t bits[4] = { 0 }, table_off, off, sec[2 * 16];
-	uint8_t h[104];
-	int nfeat = 0, first_err;
+	struct perf_event_header h = { type, 0, (uint16_t)(sizeof(h) + len + pad_to) };
+	uint8_t zero[8] = { 0 };
+
+	if (write_all(w, &h, sizeof(h)) < 0 || write_all(w, body, len) < 0 ||
+	    write_all(w, zero, pad_to) < 0)
+		return -w->err;
+	w->at += h.size;
+	return 0;
+}
+
+/* The first record: the header's room (the marker meanwhile), ids, the attribute table. */
+static int lead_record(struct pd_writer *w)
+{
+	struct bytebuf b = { 0 };
+	char mark[PD_HEADER_SIZE - PD_PIPE_HEADER_SIZE - 8] = { 0 };
+	int rc;
+
+	snprintf(mark, sizeof(mark), "%s", PD_UNFINISHED_MARK);
+	bytebuf_put(&b, mark, sizeof(mark));
+	for (int i = 0; i < w->nevs; i++)
+		bytebuf_u64(&b, w->evs[i].id);
+	for (int i = 0; i < w->nevs; i++) {
+		struct perf_event_attr a = w->evs[i].attr;
+
+		a.size = sizeof(a);
+		bytebuf_put(&b, &a, sizeof(a));
+		bytebuf_u64(&b, PD_HEADER_SIZE + (uint64_t)i * 8); /* its id */
+		bytebuf_u64(&b, 8);
+	}
+	rc = b.len + 8 > 0xffff ? -E2BIG : put_record(w, PD_REC_HEADER_EVENT_TYPE, b.p, b.len, 0);
+	free(b.p);
+	return rc;
+}
+
+/* Attributes as pipe-mode records: perf script of the stream names the events by them. */
+static int attr_records(struct pd_writer *w)
+{
+	for (int i = 0; i < w->nevs; i++) {
+		uint8_t rec[sizeof(struct perf_event_attr) + 8];
+		struct perf_event_attr a = w->evs[i].attr;
+
+		a.size = sizeof(a);
+		memcpy(rec, &a, sizeof(a));
+		memcpy(rec + sizeof(a), &w->evs[i].id, 8);
+		if (put_record(w, PD_REC_HEADER_ATTR, rec, sizeof(rec), 0) < 0)
+			return -w->err;
+	}
+	return 0;
+}
+
+/* HEADER_TRACING_DATA: 12 bytes, the formats padded to 8, a 12-byte record perf ignores. */
+static int tracing_record(struct pd_writer *w, const uint8_t *td, size_t len)
+{
+	uint32_t aligned = (uint32_t)((len + 7) & ~(size_t)7);
+	struct {
+		struct perf_event_header h;
+		uint32_t size;
+	} __attribute__((packed)) rec = { { PD_REC_HEADER_TRACING_DATA, 0, 12 }, aligned };
+	uint8_t zero[8] = { 0 };
+
+	if (write_all(w, &rec, sizeof(rec)) < 0 || write_all(w, td, len) < 0 ||
+	    write_all(w, zero, aligned - len) < 0)
+		return -w->err;
+	w->feat_off[w->nfeat] = w->at + sizeof(rec);
+	w->feat_len[w->nfeat] = len;
+	w->feat_id[w->nfeat++] = PD_FEAT_TRACING_DATA;
+	w->at += sizeof(rec) + aligned;
+	/* back to 8-byte alignment: records are read in place from the file's pages */
+	return put_record(w, PD_REC_HEADER_EVENT_TYPE, zero, 4, 0);
+}
+
+int pd_writer_open(struct pd_writer *w, const char *path, const struct pd_writer_event *evs,
+		   int nevs, const struct pd_writer_meta *meta)
+{
+	static const int feats[] = { PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_ARCH,
+				     PD_FEAT_NRCPUS, PD_FEAT_CMDLINE, PD_FEAT_EVENT_DESC,
+				     PD_FEAT_CPU_TOPOLOGY, PD_FEAT_NUMA_TOPOLOGY, PD_FEAT_CACHE };
+	const uint64_t pipe[2] = { PD_MAGIC, PD_PIPE_HEADER_SIZE };
+
+	memset(w, 0, sizeof(*w));
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	w->evs = evs;
+	w->nevs = nevs;
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->fd < 0)
+		return -errno;
+	w->buf = xmalloc(BUF_SIZE);
+	make_reserve(w);
+	if (write_all(w, pipe, sizeof(pipe)) < 0)
+		return -w->err;
+	w->at = sizeof(pipe);
+	if (lead_record(w) < 0 || attr_records(w) < 0)
+		return -w->err;
+	if (meta->tracing_data && tracing_record(w, meta->tracing_data, meta->tracing_len) < 0)
+		return -w->err;
+	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
+		struct bytebuf b = { 0 };
+		uint64_t id = (uint64_t)feats[i];
+		size_t pad;
+		int rc = 0;
+
+		bytebuf_u64(&b, id);
+		if (feature(&b, feats[i], w, meta) && b.len + 8 + 7 <= 0xffff) {
+			pad = (8 - b.len % 8) % 8;
+			w->feat_off[w->nfeat] = w->at + 16;
+			w->feat_len[w->nfeat] = b.len - 8;
+			w->feat_id[w->nfeat++] = feats[i];
+			rc = put_record(w, PD_REC_HEADER_FEATURE, b.p, b.len, pad);
+		}
+		free(b.p); /* a feature too large for a record: the file goes without it */
+		if (rc < 0)
+			return rc;
+	}
+	w->data_off = w->at;
+	return 0;
+}
+
+int pd_writer_sync(struct pd_writer *w)
+{
+	return flush(w);
+}
+
+/* The note of a recording whose end is missing (PD_FEAT_LOCUS_END): why, and how much. */
+static void end_note(struct bytebuf *b, const struct pd_writer *w, int err)
+{
+	bytebuf_u32(b, 1); /* version */
+	bytebuf_u32(b, (uint32_t)err);
+	bytebuf_u64(b, w->records_on_disk);
+	bytebuf_u64(b, w->records - w->records_on_disk + w->refused);
+}
+
+int pd_writer_finish(struct pd_writer *w)
+{
+	struct bytebuf tail = { 0 }, note = { 0 };
+	uint64_t bits[4] = { 0 }, h[PD_HEADER_SIZE / 8] = { 0 }, off;
+	int first_err, nfeat = w->nfeat;
 
 	flush(w);
 	first_err = w->failed ? -w->err : 0;
 	drop_reserve(w); /* its space now holds the metadata */
 	if (first_err && ftruncate(w->fd, (off_t)(w->data_off + w->data_size)) < 0)
 		first_err = first_err ? first_err : -errno; /* features go after the last record */
-	memset(payload, 0, sizeof(payload));
-	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
-		if (!feature(&payload[nfeat], feats[i], w, meta))
-			continue;
-		bits[feats[i] / 64] |= 1ull << (feats[i] % 64);
-		nfeat++;
+	if (first_err) { /* the end is missing, and the file says so */
+		end_note(&note, w, -first_err);
+		w->feat_id[nfeat++] = PD_FEAT_LOCUS_END;
 	}
-	/* features after the data: a section table, then the payloads */
-	table_off = w->data_off + w->data_size;
-	off = table_off + (uint64_t)nfeat * 16;
+	/* features after the data: a section table, then what the stream did not hold */
+	off = w->data_off + w->data_size + (uint64_t)nfeat * 16;
 	for (int i = 0; i < nfeat; i++) {
-		sec[2 * i] = off;
-		sec[2 * i + 1] = payload[i].len;
-		off += payload[i].len;
-	}
-	w->failed = false; /* features may still fit where a data buffer did not */
-	if (pwrite_all(w, sec, (size_t)nfeat * 16, table_off) < 0)
-		memset(bits, 0, sizeof(bits)); /* no room for features: a file without them */
-	else
-		for (int i = 0; i < nfeat && !w->failed; i++)
-			write_all(w, payload[i].p, payload[i].len);
-	if (w->failed)
-		memset(bits, 0, sizeof(bits));
-	for (int i = 0; i < nfeat; i++)
-		free(payload[i].p);
-	memset(h, 0, sizeof(h));
-	memcpy(h, "PERFILE2", 8);
-	{
-		uint64_t v[8] = { sizeof(h),
-				  sizeof(struct perf_event_attr) + 16,
-				  104 + (uint64_t)w->nevs * 8,
-				  (uint64_t)w->nevs * (sizeof(struct perf_event_attr) + 16),
-				  w->data_off,
-				  w->data_size,
-				  0,
-				  0 };
+		bool late = w->feat_id[i] == PD_FEAT_LOCUS_END;
 
-		memcpy(h + 8, v, sizeof(v));
+		bytebuf_u64(&tail, late ? off : w->feat_off[i]);
+		bytebuf_u64(&tail, late ? note.len : w->feat_len[i]);
+		bits[w->feat_id[i] / 64] |= 1ull << (w->feat_id[i] % 64);
 	}
-	memcpy(h + 72, bits, sizeof(bits));
+	bytebuf_put(&tail, note.p, note.len);
+	w->failed = false; /* features may still fit where a data buffer did not */
+	if (pwrite_all(w, tail.p, tail.len, w->data_off + w->data_size) < 0) {
+		/* no room even for the note: the file stays the stream, which reads as one
+		 * whose end is missing (a header would call it whole) */
+		if (!first_err)
+			first_err = -w->err;
+		if (ftruncate(w->fd, (off_t)(w->data_off + w->data_size)) < 0)
+			first_err = first_err ? first_err : -errno;
+		goto out;
+	}
+	memcpy(h, "PERFILE2", 8);
+	h[1] = PD_HEADER_SIZE;
+	h[2] = sizeof(struct perf_event_attr) + 16;
+	h[3] = PD_HEADER_SIZE + (uint64_t)w->nevs * 8;
+	h[4] = (uint64_t)w->nevs * (sizeof(struct perf_event_attr) + 16);
+	h[5] = w->data_off;
+	h[6] = w->data_size;
+	memcpy(h + 9, bits, sizeof(bits));
 	w->failed = false;
+	/* the last write: until it lands the file is the stream, readable as one */
 	if (pwrite_all(w, h, sizeof(h), 0) < 0 && !first_err)
 		first_err = -w->err;
+out:
+	free(tail.p);
+	free(note.p);
 	if (close(w->fd) < 0 && !first_err)
 		first_err = -errno;
 	w->fd = -1;

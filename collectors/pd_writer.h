@@ -15,11 +15,18 @@ struct pd_writer_event {
 	const char *name;	/* "sched:sched_switch" */
 };
 
+#define PD_WRITER_FEATS 16
+
 struct pd_writer {
 	int fd;
 	char path[4096];
 	const struct pd_writer_event *evs;
 	int nevs;
+	uint64_t at;			/* the stream's length while the header is written */
+	int nfeat;			/* features in the stream's records, in id order */
+	int feat_id[PD_WRITER_FEATS];
+	uint64_t feat_off[PD_WRITER_FEATS], feat_len[PD_WRITER_FEATS];
+	uint64_t refused;		/* records not written after a write failed */
 	uint64_t data_off, data_size;	/* data_size counts whole records only */
 	uint8_t *buf;
 	size_t buf_len;
@@ -32,12 +39,6 @@ struct pd_writer {
 	int err;			/* its errno */
 };
 
-/* Create path and write the attribute table. Returns 0 or -errno. */
-int pd_writer_open(struct pd_writer *w, const char *path, const struct pd_writer_event *evs,
-		   int nevs);
-/* Append one whole record to the data section. Returns 0 or -errno (first failure kept). */
-int pd_writer_add(struct pd_writer *w, const void *rec, size_t len);
-
 struct pd_writer_meta {
 	const uint8_t *tracing_data;
 	size_t tracing_len;
@@ -46,10 +47,25 @@ struct pd_writer_meta {
 };
 
 /*
- * Write the feature sections and the final header, close the file. After a
- * failed write the header still describes the whole records written before
- * it, so the file stays readable. Returns 0 or -errno of the first failure.
+ * Create path and write what perf needs before the first record: the attributes,
+ * the tracepoint formats and the features of meta (copied: meta may go after).
+ * Until pd_writer_finish the file is a pipe-mode stream that perf script and
+ * locus report read up to its last whole record (a recording killed with -9, or
+ * on a machine that crashed, keeps everything flushed). Returns 0 or -errno.
  */
-int pd_writer_finish(struct pd_writer *w, const struct pd_writer_meta *meta);
+int pd_writer_open(struct pd_writer *w, const char *path, const struct pd_writer_event *evs,
+		   int nevs, const struct pd_writer_meta *meta);
+/* Append one whole record to the data section. Returns 0 or -errno (first failure kept). */
+int pd_writer_add(struct pd_writer *w, const void *rec, size_t len);
+/* Write what is buffered: the file holds every record added so far. 0 or -errno. */
+int pd_writer_sync(struct pd_writer *w);
+
+/*
+ * Write the feature table and the file header, close the file. After a failed
+ * write (a full disk) the header describes the whole records written before
+ * it and a note of the file's own (PD_FEAT_LOCUS_END, which perf ignores) says
+ * that the end is missing and why. Returns 0 or -errno of the first failure.
+ */
+int pd_writer_finish(struct pd_writer *w);
 
 #endif

@@ -10,9 +10,9 @@
 
 #include "../common/util.h"
 
-#define PERF_MAGIC2 0x32454c4946524550ULL /* "PERFILE2" */
-#define HEADER_SIZE 104
-#define PIPE_HEADER_SIZE 16
+#define PERF_MAGIC2 PD_MAGIC
+#define HEADER_SIZE PD_HEADER_SIZE
+#define PIPE_HEADER_SIZE PD_PIPE_HEADER_SIZE
 #define MAX_ATTRS 4096
 #define MAX_IDS (1u << 20)
 #define MAX_FEATURE (256u << 20)
@@ -153,6 +153,8 @@ static int read_features(struct pd_file *f, uint64_t file_size)
 	return 0;
 }
 
+static int stream_header(struct pd_file *f);
+
 int pd_open(struct pd_file *f, const char *path)
 {
 	uint8_t h[HEADER_SIZE];
@@ -185,9 +187,10 @@ int pd_open(struct pd_file *f, const char *path)
 		return bad(f, 0, "not a perf.data file (bad magic)");
 	if (size == PIPE_HEADER_SIZE) {
 		f->pipe = true;
+		f->recover = true; /* a stream ends where it was cut, as perf reads it */
 		f->pos = PIPE_HEADER_SIZE;
 		f->end = UINT64_MAX;
-		return 0;
+		return stream_header(f);
 	}
 	if (size < HEADER_SIZE || file_size == UINT64_MAX)
 		return bad(f, 8, "bad header size %llu", (unsigned long long)size);
@@ -204,8 +207,17 @@ int pd_open(struct pd_file *f, const char *path)
 			   (unsigned long long)file_size);
 	f->data_off = data.offset;
 	f->data_size = data.size;
-	if (read_attrs(f, attr_size, attrs, file_size) < 0 || read_features(f, file_size) < 0)
+	if (read_attrs(f, attr_size, attrs, file_size) < 0)
 		return -1;
+	if (!data.size && data.offset >= HEADER_SIZE && file_size > data.offset) {
+		/* perf record's header before its end: the data runs to the end of the file,
+		 * the features were never written (their bits are perf's plan, not content) */
+		f->recover = f->cut_short = true;
+		f->data_size = file_size - data.offset;
+		memset(f->feat, 0, sizeof(f->feat));
+	} else if (read_features(f, file_size) < 0) {
+		return -1;
+	}
 	f->pos = f->data_off;
 	f->end = f->data_off + f->data_size;
 	if (fseeko(f->fp, (off_t)f->pos, SEEK_SET) < 0)
@@ -273,28 +285,58 @@ static int tracing_record(struct pd_file *f, const struct pd_record *rec)
 	return 0;
 }
 
+/*
+ * Where the data ends in a record cut short: in a file whose end may be missing,
+ * the end of what can be read (0); in any other, an error. Garbage stops the data
+ * only where the writer never finished (killed: the tail may be anything).
+ */
+static int cut(struct pd_file *f, uint64_t off, bool garbage, const char *what)
+{
+	if (f->recover && (!garbage || f->unfinished || !f->pipe)) {
+		f->cut_short = true;
+		f->cut_at = off;
+		f->end = off;
+		return 0;
+	}
+	return bad(f, off, "%s", what);
+}
+
 int pd_next(struct pd_file *f, struct pd_record *rec)
 {
 	struct perf_event_header h;
 	uint64_t off = f->pos;
+	size_t got;
 
+	if (f->peeked) {
+		f->peeked = false;
+		*rec = f->peek;
+		return 1;
+	}
 	if (off >= f->end)
 		return 0;
 	if (f->end - off < sizeof(h) && f->end != UINT64_MAX)
-		return bad(f, off, "data section ends inside a record header");
-	if (fread(&h, 1, sizeof(h), f->fp) != sizeof(h)) {
-		if (f->pipe && feof(f->fp) && !ferror(f->fp))
-			return 0;
-		return bad(f, off, "file truncated inside a record header");
+		return cut(f, off, false, "data section ends inside a record header");
+	if ((got = fread(&h, 1, sizeof(h), f->fp)) != sizeof(h)) {
+		if (f->pipe && !got && feof(f->fp) && !ferror(f->fp) && !f->unfinished)
+			return 0; /* a stream's end between records */
+		if (ferror(f->fp))
+			return bad(f, off, "read error");
+		return cut(f, off, false, "file truncated inside a record header");
 	}
-	if (h.size < sizeof(h))
-		return bad(f, off, "record of size %u (type %u)", h.size, h.type);
-	if (h.size > f->end - off)
-		return bad(f, off, "record of size %u runs past the data section", h.size);
+	if (h.size < sizeof(h) || h.size > f->end - off) {
+		char what[80];
+
+		snprintf(what, sizeof(what), h.size < sizeof(h) ? "record of size %u (type %u)" :
+			 "record of size %u runs past the data section", h.size, h.type);
+		return cut(f, off, h.size < sizeof(h), what);
+	}
 	reserve(f, h.size);
 	memcpy(f->buf, &h, sizeof(h));
-	if (fread(f->buf + sizeof(h), 1, h.size - sizeof(h), f->fp) != h.size - sizeof(h))
-		return bad(f, off, "file truncated inside a record");
+	if (fread(f->buf + sizeof(h), 1, h.size - sizeof(h), f->fp) != h.size - sizeof(h)) {
+		if (ferror(f->fp))
+			return bad(f, off, "read error");
+		return cut(f, off, false, "file truncated inside a record");
+	}
 	f->pos += h.size;
 	f->records++;
 	*rec = (struct pd_record){ h.type, h.misc, h.size, f->buf, off };
@@ -316,6 +358,31 @@ int pd_next(struct pd_file *f, struct pd_record *rec)
 		}
 		return 1;
 	}
+}
+
+/*
+ * A stream's header records (attributes, formats, features) up to its first data
+ * record, which waits in peek: the topology is known before the data is read.
+ * locus record's stream that never finished leads with its marker.
+ */
+static int stream_header(struct pd_file *f)
+{
+	struct pd_record rec;
+	int r;
+
+	while ((r = pd_next(f, &rec)) > 0) {
+		if (f->records == 1 && rec.type == PD_REC_HEADER_EVENT_TYPE &&
+		    rec.size >= 8 + sizeof(PD_UNFINISHED_MARK) &&
+		    !memcmp(rec.data + 8, PD_UNFINISHED_MARK, sizeof(PD_UNFINISHED_MARK)))
+			f->unfinished = f->cut_short = true; /* killed, or the machine stopped */
+		if (rec.type != PD_REC_HEADER_ATTR && rec.type != PD_REC_HEADER_EVENT_TYPE &&
+		    rec.type != PD_REC_HEADER_TRACING_DATA && rec.type != PD_REC_HEADER_FEATURE) {
+			f->peek = rec;
+			f->peeked = true;
+			break;
+		}
+	}
+	return r < 0 ? -1 : 0;
 }
 
 void pd_close(struct pd_file *f)

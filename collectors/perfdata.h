@@ -10,6 +10,12 @@
 
 #include "../common/u64map.h"
 
+#define PD_MAGIC 0x32454c4946524550ULL /* "PERFILE2" */
+#define PD_HEADER_SIZE 104
+#define PD_PIPE_HEADER_SIZE 16
+/* locus record's stream until its header is written: the first record's text */
+#define PD_UNFINISHED_MARK "locus record: not finished (no file header yet)"
+
 /* Feature bits (perf's header.h). */
 enum pd_feature {
 	PD_FEAT_TRACING_DATA = 1,
@@ -27,6 +33,9 @@ enum pd_feature {
 	PD_FEAT_CPU_TOPOLOGY = 13,
 	PD_FEAT_NUMA_TOPOLOGY = 14,
 	PD_FEAT_CACHE = 20,
+	/* locus's own, which perf ignores ("unknown feature"): the end of the recording is
+	 * missing (u32 version 1, u32 errno, u64 records kept, u64 records not written) */
+	PD_FEAT_LOCUS_END = 255,
 	PD_FEAT_BITS = 256
 };
 
@@ -63,6 +72,15 @@ struct pd_cpu {
 	int llc_group;		/* first CPU of its LLC map, -1 unknown */
 };
 
+/* One record: valid until the next pd_next. */
+struct pd_record {
+	uint32_t type;
+	uint16_t misc;
+	uint16_t size;
+	const uint8_t *data;		/* the whole record, header included */
+	uint64_t offset;		/* in the file or stream */
+};
+
 /* How locus record ends the command line it stores: "... [workload pid 1234]". */
 #define PD_WORKLOAD_MARK "[workload pid "
 /* Before it, the running processes locus record -p added: "... [added pids 10,11]". */
@@ -97,16 +115,17 @@ struct pd_file {
 	uint64_t records;
 	uint64_t unknown[PD_REC_MAX];	/* records of types we do not handle */
 	uint64_t unknown_total;
+	/* a file whose end is missing */
+	bool unfinished;		/* locus record's stream that never got its header */
+	bool recover;			/* the end may be missing: a record cut short ends the data */
+	bool cut_short;			/* the data ended inside a record, or was never finished */
+	uint64_t cut_at;		/* offset of the first byte not read (cut_short) */
+	bool end_missing;		/* PD_FEAT_LOCUS_END: a write failed while recording */
+	int end_errno;			/* its errno (ENOSPC: the disk was full) */
+	uint64_t end_kept, end_unwritten; /* whole records kept, records not written */
+	bool peeked;			/* peek holds the next record (a pipe's first data record) */
+	struct pd_record peek;
 	char err[320];
-};
-
-/* One record: valid until the next pd_next. */
-struct pd_record {
-	uint32_t type;
-	uint16_t misc;
-	uint16_t size;
-	const uint8_t *data;		/* the whole record, header included */
-	uint64_t offset;		/* in the file or stream */
 };
 
 /* The fields of a PERF_RECORD_SAMPLE that locus uses. */
@@ -122,7 +141,11 @@ struct pd_sample {
 
 /*
  * Open path ("-" for standard input), read the header, the attributes and
- * the features. Returns 0, or -1 with f->err = "<what is wrong> at offset N".
+ * the features (a stream's: the header records before its first data record).
+ * Returns 0, or -1 with f->err = "<what is wrong> at offset N". A file whose end
+ * is missing (locus record's stream never finished, perf record's file with
+ * data size 0, a stream cut inside a record) is read to its last whole record
+ * and says so in cut_short.
  */
 int pd_open(struct pd_file *f, const char *path);
 /* Next record: 1, 0 at the end of the data, -1 with f->err on a malformed record. */

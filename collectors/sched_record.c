@@ -112,9 +112,33 @@ static void mem_rec(void *ctx, const void *rec, int idx)
 	d->records++;
 }
 
-int sched_record_open(struct sched_record *r, const struct sched_collector *s,
-		      const struct mem_plan *mem, const char *path, char *err, size_t len)
+/* The tracepoint formats of what s opened, as perf's TRACING_DATA (NULL when unreadable). */
+static uint8_t *formats(const struct sched_collector *s, size_t *len)
 {
+	const char *names[EV_TYPE_NR];
+	char full[EV_TYPE_NR][80], err[256];
+	uint8_t *td;
+
+	for (int i = 0; i < s->nopened; i++) { /* "ipi/ipi_send_cpu" beside "sched_switch" */
+		bool sched = !strcmp(event_type_system(s->opened[i]), "sched");
+
+		snprintf(full[i], sizeof(full[i]), "%s%s%s",
+			 sched ? "" : event_type_system(s->opened[i]), sched ? "" : "/",
+			 event_type_name(s->opened[i]));
+		names[i] = full[i];
+	}
+	td = tracing_data_build(s->tracefs, names, s->nopened, len, err, sizeof(err));
+	if (!td)
+		locus_err("%s: the file will lack tracepoint formats", err);
+	return td;
+}
+
+int sched_record_open(struct sched_record *r, const struct sched_collector *s,
+		      const struct mem_plan *mem, const char *path,
+		      const struct sched_record_meta *m, char *err, size_t len)
+{
+	char line[1400];
+	struct pd_writer_meta meta = { NULL, 0, m->topo, line };
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -129,7 +153,15 @@ int sched_record_open(struct sched_record *r, const struct sched_collector *s,
 	for (int i = 0; mem && i < mem->n; i++)
 		r->ev[s->nopened + r->nmem++] = (struct pd_writer_event){
 			mem->attr[i], r->mem_id + (uint64_t)i, mem->name[i] };
-	rc = pd_writer_open(&r->w, path, r->ev, s->nopened + r->nmem);
+	/* the workload's pid goes with the command line: locus report follows its tree */
+	if (m->workload > 0)
+		snprintf(line, sizeof(line), "%s " PD_WORKLOAD_MARK "%d]",
+			 m->cmdline ? m->cmdline : "locus", (int)m->workload);
+	else
+		snprintf(line, sizeof(line), "%s", m->cmdline ? m->cmdline : "locus");
+	meta.tracing_data = formats(s, &meta.tracing_len);
+	rc = pd_writer_open(&r->w, path, r->ev, s->nopened + r->nmem, &meta);
+	free((void *)meta.tracing_data);
 	if (rc < 0) {
 		snprintf(err, len, "cannot write %s: %s", path, strerror(-rc));
 		return -1;
@@ -151,6 +183,9 @@ void sched_record_drain(struct sched_record *r, struct sched_collector *s,
 	/* perf sorts each round's records; a round ends with every ring drained */
 	if (d.records && !r->write_err)
 		pd_writer_add(&r->w, &round, sizeof(round));
+	/* the file holds every pass: a recording killed now keeps it */
+	if (d.records && !r->write_err && pd_writer_sync(&r->w) < 0)
+		r->write_err = -r->w.err;
 }
 
 int sched_record_add(struct sched_record *r, const uint8_t *recs, size_t len)
@@ -173,41 +208,11 @@ int sched_record_add(struct sched_record *r, const uint8_t *recs, size_t len)
 	return 0;
 }
 
-int sched_record_finish(struct sched_record *r, const struct sched_collector *s,
-			const struct topology *topo, const char *cmdline, int32_t workload)
+int sched_record_finish(struct sched_record *r)
 {
-	const char *names[EV_TYPE_NR];
-	char line[1400];
-	struct pd_writer_meta meta = { NULL, 0, topo, line };
-	uint8_t *td;
-	size_t tdlen = 0;
-	char err[256];
-	int rc;
+	int rc = pd_writer_finish(&r->w);
 
-	/* the workload's pid goes with the command line: locus report follows its tree */
-	if (workload > 0)
-		snprintf(line, sizeof(line), "%s " PD_WORKLOAD_MARK "%d]", cmdline ? cmdline : "locus",
-			 (int)workload);
-	else
-		snprintf(line, sizeof(line), "%s", cmdline ? cmdline : "locus");
-	char full[EV_TYPE_NR][80];
-
-	for (int i = 0; i < s->nopened; i++) { /* "ipi/ipi_send_cpu" beside "sched_switch" */
-		snprintf(full[i], sizeof(full[i]), "%s%s%s",
-			 strcmp(event_type_system(s->opened[i]), "sched") ?
-				 event_type_system(s->opened[i]) : "",
-			 strcmp(event_type_system(s->opened[i]), "sched") ? "/" : "",
-			 event_type_name(s->opened[i]));
-		names[i] = full[i];
-	}
-	td = tracing_data_build(s->tracefs, names, s->nopened, &tdlen, err, sizeof(err));
-	if (!td)
-		locus_err("%s: the file will lack tracepoint formats", err);
-	meta.tracing_data = td;
-	meta.tracing_len = tdlen;
-	rc = pd_writer_finish(&r->w, &meta);
 	if (rc < 0 && !r->write_err)
 		r->write_err = rc;
-	free(td);
 	return r->write_err;
 }

@@ -25,13 +25,22 @@ struct sched_record {
 /* Whole records (each with its perf_event_header) into the file, as they are. 0 or -errno. */
 int sched_record_add(struct sched_record *r, const uint8_t *recs, size_t len);
 
+/* What the file says of the recording besides its events. */
+struct sched_record_meta {
+	const struct topology *topo;
+	const char *cmdline;	/* the locus command line */
+	int32_t workload;	/* the workload's pid, stored with it (0: none) */
+};
+
 /*
  * Create path for the tracepoints s opened (s opened for recording) and, with
- * mem (a plan prepared by mem_plan_for_record, or NULL), the memory events.
- * Returns 0, or -1 with "cannot write PATH: why" in err.
+ * mem (a plan prepared by mem_plan_for_record, or NULL), the memory events; the
+ * formats, topology and command line go first, so a recording that never
+ * finishes is still read. Returns 0, or -1 with "cannot write PATH: why" in err.
  */
 int sched_record_open(struct sched_record *r, const struct sched_collector *s,
-		      const struct mem_plan *mem, const char *path, char *err, size_t len);
+		      const struct mem_plan *mem, const char *path,
+		      const struct sched_record_meta *meta, char *err, size_t len);
 /*
  * Drain every ring (and m's, or NULL) into the file; a round marker follows
  * each pass that wrote records.
@@ -43,11 +52,7 @@ void sched_record_drain(struct sched_record *r, struct sched_collector *s,
  * into the file, with the file's id in place of the kernel's.
  */
 void sched_record_mem(struct sched_record *r, const void *rec, int idx);
-/*
- * Formats, topology and command line (with the workload's pid, when > 0), then
- * the final header. Returns 0 or the first -errno.
- */
-int sched_record_finish(struct sched_record *r, const struct sched_collector *s,
-			const struct topology *topo, const char *cmdline, int32_t workload);
+/* The feature table and the file header. Returns 0 or the first -errno. */
+int sched_record_finish(struct sched_record *r);
 
 #endif

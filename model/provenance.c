@@ -4,6 +4,7 @@
 #include "topology.h"
 #include "../common/util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,26 @@ const char *prov_scope_text(const struct provenance *p, char *buf, size_t len)
 			snprintf(buf, len, "every task in the file");
 		break;
 	}
+	return buf;
+}
+
+const char *prov_end_text(const struct provenance *p, char *buf, size_t len)
+{
+	char n[32], u[32];
+
+	fmt_count(p->end_records, n, sizeof(n));
+	if (p->end == PROV_END_CUT)
+		snprintf(buf, len, "cut short at %.2f s: %s records read (the recording never "
+			 "finished: killed, or the machine stopped; read to its last whole record)",
+			 p->end_at_s, n);
+	else if (p->end == PROV_END_WRITE)
+		snprintf(buf, len, "the end is missing: %s at %.2f s (%s; %s records not written): "
+			 "%s records read",
+			 p->end_errno == ENOSPC ? "disk full" : p->end_errno == EDQUOT ?
+			 "quota exceeded" : "a write failed", p->end_at_s, strerror(p->end_errno),
+			 fmt_count(p->end_unwritten, u, sizeof(u)), n);
+	else
+		buf[0] = '\0';
 	return buf;
 }
 

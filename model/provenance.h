@@ -33,6 +33,14 @@ enum prov_scope {
 	SCOPE_NR
 };
 
+/* Whether a replayed file is whole. */
+enum prov_end {
+	PROV_END_WHOLE,	/* read to its end */
+	PROV_END_CUT,	/* the recording never finished (killed, a crash): read to its last
+			 * whole record */
+	PROV_END_WRITE,	/* a write failed while recording (a full disk): the file says so */
+};
+
 enum prov_delay {
 	DELAY_NONE,	/* no delays measured */
 	DELAY_LOGLIN,	/* exact ns, kept in log-linear buckets (hist.h: 16 a power of two) */
@@ -77,6 +85,11 @@ struct provenance {
 	int keep_pages;		/* the perf stream lost records: the -m that would have kept
 				 * them (0: none lost, or not the perf stream) */
 	struct prov_cost cost;	/* the collector's own cost (BPF) */
+	enum prov_end end;	/* a replayed file whose end is missing: */
+	double end_at_s;	/* its last sample, seconds after its first */
+	uint64_t end_records;	/* whole records read */
+	int end_errno;		/* PROV_END_WRITE: the error (ENOSPC: disk full) */
+	uint64_t end_unwritten;	/* PROV_END_WRITE: records the recorder could not write */
 	uint32_t not_recorded;	/* bit 1 << EV_<type>: a sched tracepoint a file lacks (a
 				 * replay): the sections it feeds say "not in this file" */
 };
@@ -92,6 +105,11 @@ const char *prov_delay_key(enum prov_delay d);
 int prov_delay_by_key(const char *key);
 /* "the workload's tasks", "process 123 and its children", ... into buf. */
 const char *prov_scope_text(const struct provenance *p, char *buf, size_t len);
+/*
+ * "cut short at 3.02 s: 123,456 records read (...)" or "the end is missing: disk
+ * full at 2.41 s (...)" into buf; "" for a whole file.
+ */
+const char *prov_end_text(const struct provenance *p, char *buf, size_t len);
 /* "exact, in log-linear buckets of 6.25%", "power-of-two buckets (midpoints)", "none" */
 const char *prov_delay_text(enum prov_delay d);
 

@@ -108,8 +108,8 @@ static bool file_has(const struct replay *rp, int t)
  */
 static void not_recorded(const struct replay *rp, struct provenance *p)
 {
-	static const int types[] = { EV_WAKING, EV_WAKEUP, EV_WAKEUP_NEW, EV_SWITCH,
-				     EV_MIGRATE, EV_FORK, EV_EXIT };
+	/* the ones a section reads (fork and exit only follow task trees) */
+	static const int types[] = { EV_WAKING, EV_WAKEUP, EV_WAKEUP_NEW, EV_SWITCH, EV_MIGRATE };
 
 	if (!rp->rd.decoder)
 		return;
@@ -137,6 +137,18 @@ static void not_recorded(const struct replay *rp, struct provenance *p)
 				 SM_BIT(idle_not_allowed) | SM_BIT(idle_wait_ns);
 }
 
+void replay_end(const struct replay *rp, struct provenance *p)
+{
+	const struct pd_file *f = &rp->f;
+
+	p->end = f->end_missing ? PROV_END_WRITE : f->cut_short ? PROV_END_CUT : PROV_END_WHOLE;
+	p->end_at_s = rp->rd.last_ns > rp->rd.first_ns ?
+			      (double)(rp->rd.last_ns - rp->rd.first_ns) / 1e9 : 0;
+	p->end_records = f->records;
+	p->end_errno = f->end_errno;
+	p->end_unwritten = f->end_unwritten;
+}
+
 /* How a replay measures: every CPU the file has, delays exact, its drops. */
 static void stamp(struct replay *rp, struct sched_results *r)
 {
@@ -161,6 +173,7 @@ static void stamp(struct replay *rp, struct sched_results *r)
 	not_recorded(rp, p);
 	r->late = rp->ro.late;
 	r->undecodable = rp->rd.undecodable;
+	replay_end(rp, p);
 }
 
 static void rp_enable(struct source *s)

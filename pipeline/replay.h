@@ -55,5 +55,7 @@ int replay_open(struct replay *rp, const struct replay_opts *o, char *err, size_
 /* Read every record and finish the analysis (drain, then finish). 0, or -1 with why in err. */
 int replay_run(struct replay *rp, char *err, size_t len);
 void replay_release(struct replay *rp);
+/* After replay_run: whether the file's end is missing (killed, a full disk), into p. */
+void replay_end(const struct replay *rp, struct provenance *p);
 
 #endif

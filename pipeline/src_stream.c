@@ -23,9 +23,6 @@ struct stream {
 	struct wakeup_batch batch;	/* time-ordered events on their way to the analyzer */
 	struct sched_record *rec;	/* recording: the file */
 	struct mem_collector *mem;	/* recording: memory samples into it, or NULL */
-	const struct topology *topo;
-	const char *cmdline;
-	pid_t workload;		/* recorded with the command line */
 };
 
 static void analyze(void *ctx, const struct event *e)
@@ -144,7 +141,7 @@ static void st_finish(struct source *s)
 	reorder_flush(&st->ro, analyze, st);
 	wakeup_batch_flush(&s->an, &st->batch);
 	if (st->rec)
-		sched_record_finish(st->rec, &st->col, st->topo, st->cmdline, st->workload);
+		sched_record_finish(st->rec);
 	wakeup_finish(&s->an);
 	name_wakers(&s->an.r);
 	counts(st);
@@ -224,6 +221,8 @@ struct source *source_open_stream(const struct source_cfg *cfg, char *err, size_
 		wakeup_track(&st->s.an, cfg->track[i]);
 	reorder_init(&st->ro);
 	if (cfg->record_path) {
+		struct sched_record_meta m = { cfg->topo, cfg->cmdline, cfg->workload_pid };
+
 		st->rec = xcalloc(1, sizeof(*st->rec));
 		if (cfg->memory) { /* where the PMU can: a file as perf c2c record writes it */
 			st->mem = xcalloc(1, sizeof(*st->mem));
@@ -235,13 +234,10 @@ struct source *source_open_stream(const struct source_cfg *cfg, char *err, size_
 			}
 		}
 		if (sched_record_open(st->rec, &st->col, st->mem ? &st->mem->plan : NULL,
-				      cfg->record_path, err, len) < 0) {
+				      cfg->record_path, &m, err, len) < 0) {
 			st_close(&st->s);
 			return NULL;
 		}
-		st->topo = cfg->topo;
-		st->cmdline = cfg->cmdline;
-		st->workload = cfg->workload_pid;
 	}
 	st->s.prov.delay = DELAY_LOGLIN;
 	return &st->s;

@@ -122,6 +122,20 @@ void prov_json_members(struct json *j, const struct provenance *p)
 		json_null(j, "own_cost");
 		json_string(j, "own_cost_why", p->cost.why);
 	}
+	if (p->end != PROV_END_WHOLE) { /* a file whose end is missing */
+		char text[400];
+
+		json_object(j, "end_missing");
+		json_string(j, "why", p->end == PROV_END_CUT ? "not_finished" : "write_failed");
+		json_number(j, "at_s", p->end_at_s);
+		json_uint(j, "records_read", p->end_records);
+		if (p->end == PROV_END_WRITE) {
+			json_string(j, "error", strerror(p->end_errno));
+			json_uint(j, "records_not_written", p->end_unwritten);
+		}
+		json_string(j, "text", prov_end_text(p, text, sizeof(text)));
+		json_object_end(j);
+	}
 	if (p->keep_pages)
 		json_int(j, "mmap_pages_to_keep", p->keep_pages);
 	if (p->not_recorded) { /* a file without them: the measures they feed are null */

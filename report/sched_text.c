@@ -501,9 +501,9 @@ static void not_recorded_note(FILE *f, const struct sched_results *r)
 	if (!r->prov.not_recorded)
 		return;
 	fprintf(f, "   not in this file: %s;\n   reported as far as the file goes. Next time: "
-		   "locus record -- CMD, or\n   perf record -e sched:sched_switch,sched:sched_waking,"
-		   "sched:sched_migrate_task,\n   sched:sched_wakeup_new -- CMD (perf sched record "
-		   "records them all)\n",
+		   "locus record -- CMD, or\n   perf sched record -- CMD, or perf record -e "
+		   "sched:sched_switch,\n   sched:sched_waking,sched:sched_migrate_task,"
+		   "sched:sched_wakeup_new -- CMD\n",
 		tracepoints(r->prov.not_recorded, 58, names, sizeof(names)));
 }
 

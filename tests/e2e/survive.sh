@@ -36,6 +36,79 @@ assert d["wakeups"]["total"] is None and d["migrations"]["total"] is None
 assert "sched:sched_waking" in d["provenance"]["not_in_file"]
 PY
 
+# perf script's count of every sched and ipi tracepoint in a file, as JSON
+perf_counts() {
+	perf script -i "$1" 2>/dev/null | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(sched|ipi):/) { sub(":$", "", $i); n[$i]++; break } }
+		END { printf "{"; s = ""; for (k in n) { printf "%s\"%s\": %d", s, k, n[k]; s = ", " } print "}" }'
+}
+# same_counts REPORT.json PERF.json: locus report's events by type are perf script's
+same_counts() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); p = json.load(open(sys.argv[2]))
+ev = {(("ipi:" if k.startswith("ipi_") else "sched:") + k): v for k, v in d["sched"]["events_by_type"].items()}
+assert ev and ev == p and ev.get("sched:sched_switch", 0) > 0, (ev, p)
+PY
+}
+
+# kill -9 of locus record 3 s into a ping-pong: the file reads up to its last whole record, in
+# locus report (which says it was cut short) and in perf script, with the same counts.
+"$LOCUS" record -o "$TMP/k.data" -- "$LOCUS" bench pingpong --loops 10000000 >/dev/null 2>&1 &
+rec=$!
+sleep 3
+wl=$(pgrep -P "$rec" | head -n 1)
+kill -9 "$rec"
+wait "$rec" 2>/dev/null
+if [ -n "$wl" ]; then # the workload outlives a killed locus: end it (and its children)
+	pkill -9 -P "$wl" 2>/dev/null
+	kill -9 "$wl" 2>/dev/null
+fi
+"$LOCUS" report -i "$TMP/k.data" --json "$TMP/k.json" --trace "$TMP/k.trace.json" \
+	>"$TMP/k.txt" 2>"$TMP/k.err"
+expect_eq "killed recording: locus report exits 0" 0 $?
+check "killed recording: the report says it was cut short, and how far it goes" \
+	grep -Eq 'NOTE: cut short at [0-9.]+ s: [0-9,]+ records read' "$TMP/k.txt"
+check "killed recording: its switches are reported" \
+	grep -Eq '^ Context switches of the traced tasks: [1-9][0-9,]* voluntary' "$TMP/k.txt"
+perf script -i "$TMP/k.data" >/dev/null 2>"$TMP/k.perf.err"
+expect_eq "killed recording: perf script reads it (a pipe-mode stream until the end)" 0 $?
+perf_counts "$TMP/k.data" >"$TMP/k.perf.json"
+check "killed recording: every tracepoint's count equals perf script's" \
+	same_counts "$TMP/k.json" "$TMP/k.perf.json"
+check "killed recording: the JSON and the trace's metadata say so too" python3 - "$TMP/k.json" \
+	"$TMP/k.trace.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); t = json.load(open(sys.argv[2]))
+e = d["provenance"]["end_missing"]
+assert d["input"]["end_missing"] and e["why"] == "not_finished" and e["at_s"] > 0, e
+assert e["records_read"] == d["input"]["records"], (e, d["input"])
+assert t["otherData"]["locus"]["provenance"]["end_missing"]["text"].startswith("cut short at")
+PY
+
+# A full disk (a 1 MiB tmpfs): the file says its end is missing, and every report of it does.
+if mkdir -p "$TMP/mnt" && mount -t tmpfs -o size=1m tmpfs "$TMP/mnt" 2>/dev/null; then
+	"$LOCUS" record -o "$TMP/mnt/f.data" -- "$LOCUS" bench pingpong --loops 20000 >/dev/null \
+		2>"$TMP/f.err"
+	expect_eq "1 MiB tmpfs: record exits 1" 1 $?
+	"$LOCUS" report -i "$TMP/mnt/f.data" --json "$TMP/f.json" >"$TMP/f.txt" 2>&1
+	expect_eq "1 MiB tmpfs: locus report reads the file" 0 $?
+	check "1 MiB tmpfs: the report says the end is missing: disk full" \
+		grep -Eq 'NOTE: the end is missing: disk full at [0-9.]+ s' "$TMP/f.txt"
+	check "1 MiB tmpfs: so does the JSON, with the records record could not write" \
+		python3 - "$TMP/f.json" <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))["provenance"]["end_missing"]
+assert e["why"] == "write_failed" and e["error"] == "No space left on device", e
+assert e["records_not_written"] > 0, e
+PY
+	perf_counts "$TMP/mnt/f.data" >"$TMP/f.perf.json"
+	check "1 MiB tmpfs: perf script reads it (the note is a feature perf ignores), same counts" \
+		same_counts "$TMP/f.json" "$TMP/f.perf.json"
+	umount "$TMP/mnt"
+else
+	skip "cannot mount a tmpfs: the full-disk case is not exercised"
+fi
+
 # Ring buffers: the default is sized for the machine; lost records come with the -m that
 # would have kept them. Small rings (-m 16) under hackbench make losses likely, not certain.
 "$LOCUS" record -v -o "$TMP/t.data" -- true 2>"$TMP/t.err" >/dev/null

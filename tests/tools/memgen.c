@@ -123,6 +123,7 @@ int main(int argc, char **argv)
 	struct pd_writer_event ev[2];
 	struct perf_event_attr a;
 	struct topology t;
+	struct pd_writer_meta m = { NULL, 0, &t, "memgen" };
 	char err[256];
 	int noise = argc > 3 ? atoi(argv[3]) : 2000;
 
@@ -143,7 +144,7 @@ int main(int argc, char **argv)
 	a.config = 0x82d0;	/* MEM_INST_RETIRED.ALL_STORES */
 	a.config1 = 0;
 	ev[1] = (struct pd_writer_event){ a, 2, "cpu/mem-stores/P" };
-	if (pd_writer_open(&w, argv[1], ev, 2) < 0) {
+	if (pd_writer_open(&w, argv[1], ev, 2, &m) < 0) {
 		perror(argv[1]);
 		return 1;
 	}
@@ -184,13 +185,9 @@ int main(int argc, char **argv)
 	sample(0, 1001, 0, 0x401600, 0x7f0000004000, 0, 5);
 	sample(0, 1001, 0, 0x401600, 0x7f0000004000, 0xffffull << 46 | OP(0x10), 5);
 	sample(0, 1001, 0, 0x401600, 0x7f0000004000, L1_HIT, ~0ull);
-	{
-		struct pd_writer_meta m = { NULL, 0, &t, "memgen" };
-
-		if (pd_writer_finish(&w, &m) < 0) {
-			perror(argv[1]);
-			return 1;
-		}
+	if (pd_writer_finish(&w) < 0) {
+		perror(argv[1]);
+		return 1;
 	}
 	topology_release(&t);
 	return 0;

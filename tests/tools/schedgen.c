@@ -293,7 +293,11 @@ int main(int argc, char **argv)
 		a.config = (uint64_t)g.ev[i]->id;
 		evs[i] = (struct pd_writer_event){ a, (uint64_t)i + 1, names[i] };
 	}
-	if (pd_writer_open(&g.w, argv[1], evs, T_NR) < 0) {
+	meta.tracing_data = td;
+	meta.tracing_len = tdlen;
+	meta.topo = &topo;
+	meta.cmdline = "schedgen";
+	if (pd_writer_open(&g.w, argv[1], evs, T_NR, &meta) < 0) {
 		perror(argv[1]);
 		return 1;
 	}
@@ -317,11 +321,7 @@ int main(int argc, char **argv)
 			g.t += 100;
 		}
 	}
-	meta.tracing_data = td;
-	meta.tracing_len = tdlen;
-	meta.topo = &topo;
-	meta.cmdline = "schedgen";
-	if (pd_writer_finish(&g.w, &meta) < 0) {
+	if (pd_writer_finish(&g.w) < 0) {
 		fprintf(stderr, "schedgen: cannot finish %s\n", argv[1]);
 		return 1;
 	}

@@ -135,6 +135,7 @@ static void write_and_read(const char *fixture, int expect_events)
 	static const int core[2] = { 0, 1 }, llc[2] = { 0, 0 }, node[2] = { 0, 0 };
 	uint8_t buf[512];
 	int fd = mkstemp(path);
+	struct sched_record_meta meta = { &topo, "locus record -- workload", 1000 };
 
 	assert_true(fd >= 0);
 	close(fd);
@@ -143,7 +144,7 @@ static void write_and_read(const char *fixture, int expect_events)
 	mem_plan_for_record(&plan);
 	fake_sched(&s);
 	topology_from_arrays(&topo, 2, core, llc, node);
-	assert_int_equal(sched_record_open(r, &s, &plan, path, err, sizeof(err)), 0);
+	assert_int_equal(sched_record_open(r, &s, &plan, path, &meta, err, sizeof(err)), 0);
 	mmap2(buf);
 	sched_record_mem(r, buf, 0);
 	for (int i = 0; i < NSAMPLES; i++) {
@@ -155,7 +156,7 @@ static void write_and_read(const char *fixture, int expect_events)
 	lost(buf, 7);
 	sched_record_mem(r, buf, -1);
 	assert_int_equal(r->mem_samples, NSAMPLES);
-	assert_int_equal(sched_record_finish(r, &s, &topo, "locus record -- workload", 1000), 0);
+	assert_int_equal(sched_record_finish(r), 0);
 
 	/* read back: one attribute per event, named as the plan names it */
 	assert_int_equal(pd_open(&f, path), 0);
