@@ -31,10 +31,8 @@ void idle_init(struct idle_track *it, const struct topology *t)
 	it->ncpus = n;
 	it->nwords = (n + 63) / 64;
 	it->idle = xcalloc((size_t)it->nwords + 1, sizeof(uint64_t));
-	it->from = xcalloc((size_t)n + 1, sizeof(uint64_t));
-	it->seen = xcalloc((size_t)n + 1, sizeof(uint64_t));
-	it->hist = xcalloc((size_t)n + 1, sizeof(*it->hist));
-	it->known = xcalloc((size_t)n + 1, sizeof(bool));
+	it->cpu = xaligned_realloc(NULL, 0, 64, ((size_t)n + 1) * sizeof(*it->cpu));
+	memset(it->cpu, 0, ((size_t)n + 1) * sizeof(*it->cpu));
 	it->mark = NEVER;
 	it->mark_cpu = -1;
 	it->cand = xcalloc((size_t)it->nwords + 1, sizeof(uint64_t));
@@ -58,14 +56,10 @@ void idle_init(struct idle_track *it, const struct topology *t)
 void idle_release(struct idle_track *it)
 {
 	for (int c = 0; c < it->ncpus; c++) {
-		free(it->hist[c].from);
-		free(it->hist[c].to);
+		free(it->cpu[c].h.p);
 	}
-	free(it->hist);
+	free(it->cpu);
 	free(it->idle);
-	free(it->from);
-	free(it->seen);
-	free(it->known);
 	free(it->log_cpu);
 	free(it->log_t);
 	free(it->pend);
@@ -91,16 +85,16 @@ void idle_enter(struct idle_track *it, int cpu, uint64_t now)
 {
 	if (cpu < 0 || cpu >= it->ncpus)
 		return;
-	it->known[cpu] = true;
+	it->cpu[cpu].known = true;
 	if (BIT(it->idle, cpu)) {
-		if (now > it->seen[cpu]) {
-			it->seen[cpu] = now;
+		if (now > it->cpu[cpu].seen) {
+			it->cpu[cpu].seen = now;
 			resolve_waiting(it, cpu);
 		}
 		return;
 	}
 	set_bit(it->idle, cpu, true);
-	it->from[cpu] = it->seen[cpu] = now;
+	it->cpu[cpu].from = it->cpu[cpu].seen = now;
 	if (it->log_n == it->log_cap) {
 		it->log_cap = it->log_cap ? 2 * it->log_cap : 1024;
 		it->log_cpu = xrealloc(it->log_cpu, (size_t)it->log_cap * sizeof(*it->log_cpu));
@@ -118,25 +112,23 @@ uint64_t idle_leave(struct idle_track *it, int cpu, uint64_t now, bool recorded)
 
 	if (cpu < 0 || cpu >= it->ncpus)
 		return 0;
-	it->known[cpu] = true;
+	it->cpu[cpu].known = true;
 	if (!BIT(it->idle, cpu))
 		return 0;
-	end = recorded || it->seen[cpu] > now ? now : it->seen[cpu];
-	h = &it->hist[cpu];
+	end = recorded || it->cpu[cpu].seen > now ? now : it->cpu[cpu].seen;
+	h = &it->cpu[cpu].h;
 	if (h->n == h->cap) {
 		if (h->head > h->n / 2) { /* most of it pruned: move the rest down */
-			memmove(h->from, h->from + h->head, (size_t)(h->n - h->head) * 8);
-			memmove(h->to, h->to + h->head, (size_t)(h->n - h->head) * 8);
+			memmove(h->p, h->p + h->head, (size_t)(h->n - h->head) * sizeof(*h->p));
 			h->n -= h->head;
 			h->head = 0;
 		} else {
 			h->cap = h->cap ? 2 * h->cap : 16;
-			h->from = xrealloc(h->from, (size_t)h->cap * sizeof(uint64_t));
-			h->to = xrealloc(h->to, (size_t)h->cap * sizeof(uint64_t));
+			h->p = xrealloc(h->p, (size_t)h->cap * sizeof(*h->p));
 		}
 	}
-	h->from[h->n] = it->from[cpu];
-	h->to[h->n++] = end;
+	h->p[h->n].from = it->cpu[cpu].from;
+	h->p[h->n++].to = end;
 	it->stored++;
 	set_bit(it->idle, cpu, false);
 	resolve_waiting(it, cpu);
@@ -151,7 +143,7 @@ static int period_before(const struct idle_hist *h, uint64_t x)
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 
-		if (h->from[mid] <= x)
+		if (h->p[mid].from <= x)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -163,16 +155,19 @@ static int period_before(const struct idle_hist *h, uint64_t x)
  * through the run when open counts), or 0 when it was not idle at x. */
 static uint64_t idle_until(const struct idle_track *it, int c, uint64_t x, bool open)
 {
-	const struct idle_hist *h = &it->hist[c];
+	const struct idle_hist *h = &it->cpu[c].h;
 	int i;
 
-	if (BIT(it->idle, c) && it->from[c] <= x) {
-		uint64_t end = open ? NEVER : it->seen[c];
+	if (BIT(it->idle, c) && it->cpu[c].from <= x) {
+		uint64_t end = open ? NEVER : it->cpu[c].seen;
 
 		return end >= x ? end : 0;
 	}
-	i = period_before(h, x);
-	return i >= h->head && h->to[i] >= x ? h->to[i] : 0;
+	if (h->n <= h->head)
+		return 0;
+	/* mostly about its last period: no search then */
+	i = h->p[h->n - 1].from <= x ? h->n - 1 : period_before(h, x);
+	return i >= h->head && h->p[i].to >= x ? h->p[i].to : 0;
 }
 
 /* One more [a, b] in the scratch list of idle periods within a wait. */
@@ -190,24 +185,24 @@ static void scratch_add(struct idle_track *it, int *n, uint64_t a, uint64_t b)
  * one covers all of it. */
 static bool add_periods(struct idle_track *it, int c, const struct idle_q *q, bool open, int *n)
 {
-	const struct idle_hist *h = &it->hist[c];
+	const struct idle_hist *h = &it->cpu[c].h;
 	int i = period_before(h, q->wake);
 
 	if (i < h->head)
 		i = h->head;
-	for (; i < h->n && h->from[i] <= q->run; i++) {
-		uint64_t a = h->from[i] > q->wake ? h->from[i] : q->wake;
-		uint64_t b = h->to[i] < q->run ? h->to[i] : q->run;
+	for (; i < h->n && h->p[i].from <= q->run; i++) {
+		uint64_t a = h->p[i].from > q->wake ? h->p[i].from : q->wake;
+		uint64_t b = h->p[i].to < q->run ? h->p[i].to : q->run;
 
-		if (b < a || (b == a && h->to[i] < q->wake))
+		if (b < a || (b == a && h->p[i].to < q->wake))
 			continue;
 		if (a == q->wake && b == q->run)
 			return true;
 		scratch_add(it, n, a, b);
 	}
-	if (BIT(it->idle, c) && it->from[c] <= q->run) {
-		uint64_t a = it->from[c] > q->wake ? it->from[c] : q->wake;
-		uint64_t end = open ? q->run : it->seen[c];
+	if (BIT(it->idle, c) && it->cpu[c].from <= q->run) {
+		uint64_t a = it->cpu[c].from > q->wake ? it->cpu[c].from : q->wake;
+		uint64_t end = open ? q->run : it->cpu[c].seen;
 		uint64_t b = end < q->run ? end : q->run;
 
 		if (a == q->wake && b == q->run)
@@ -333,9 +328,9 @@ static int judge(struct idle_track *it, const struct idle_q *q, bool open, struc
 	int t = q->target;
 
 	*r = (struct idle_check){ IDLE_NONE, LOC_REMOTE, 0, q->target, q->tag };
-	if (t < 0 || t >= it->ncpus || !it->known[t] || q->run < q->wake)
+	if (t < 0 || t >= it->ncpus || !it->cpu[t].known || q->run < q->wake)
 		return -1;
-	if (!open && BIT(it->idle, t) && it->from[t] <= q->run && it->seen[t] < q->run)
+	if (!open && BIT(it->idle, t) && it->cpu[t].from <= q->run && it->cpu[t].seen < q->run)
 		return t;
 	tend = idle_until(it, t, q->wake, open);
 	if (tend && tend >= q->run)
@@ -348,7 +343,7 @@ static int judge(struct idle_track *it, const struct idle_q *q, bool open, struc
 			int cpu = w * 64 + __builtin_ctzll(c);
 
 			c &= c - 1;
-			if (it->from[cpu] <= q->run && it->seen[cpu] < q->run)
+			if (it->cpu[cpu].from <= q->run && it->cpu[cpu].seen < q->run)
 				return cpu;
 		}
 	}
@@ -384,8 +379,8 @@ static void watermark(struct idle_track *it)
 			int cpu = w * 64 + __builtin_ctzll(c);
 
 			c &= c - 1;
-			if (it->seen[cpu] < it->mark) {
-				it->mark = it->seen[cpu];
+			if (it->cpu[cpu].seen < it->mark) {
+				it->mark = it->cpu[cpu].seen;
 				it->mark_cpu = cpu;
 			}
 		}
@@ -506,17 +501,19 @@ void idle_flush(struct idle_track *it)
 		judge_head(it, true);
 }
 
-void idle_prune(struct idle_track *it, uint64_t horizon)
+void idle_prune(struct idle_track *it, uint64_t horizon, uint64_t now)
 {
 	int keep = 0, skip = 0;
 
 	for (int k = 0; k < it->waiting; k++) /* and the judgements waiting */
 		if (it->pend[(it->pend_head + k) % it->cap_pend].q.wake < horizon)
 			horizon = it->pend[(it->pend_head + k) % it->cap_pend].q.wake;
+	if (now > IDLE_KEEP_NS && horizon < now - IDLE_KEEP_NS)
+		horizon = now - IDLE_KEEP_NS; /* a wakeup pending longer: judged from what is kept */
 	for (int c = 0; c < it->ncpus; c++) {
-		struct idle_hist *h = &it->hist[c];
+		struct idle_hist *h = &it->cpu[c].h;
 
-		while (h->head < h->n && h->to[h->head] < horizon)
+		while (h->head < h->n && h->p[h->head].to < horizon)
 			h->head++;
 		keep += h->n - h->head;
 	}

@@ -35,7 +35,9 @@
 
 /* The closed idle periods of one CPU, in time order ([head, n) in use). */
 struct idle_hist {
-	uint64_t *from, *to;
+	struct idle_span {
+		uint64_t from, to;
+	} *p;
 	int head, n, cap;
 };
 
@@ -62,12 +64,14 @@ struct idle_pend;
 struct idle_track {
 	int ncpus, nwords;		/* nwords 64-bit words per CPU mask */
 	uint64_t *idle;			/* CPUs idle now: not yet shown busy */
-	uint64_t *from;			/* per CPU idle now: when its period began */
-	uint64_t *seen;			/* per CPU idle now: its last event from the idle task */
-	struct idle_hist *hist;		/* per CPU: its closed periods (back to the horizon) */
+	struct idle_cpu {		/* per CPU, a cache line */
+		uint64_t from;		/* idle now: when its period began */
+		uint64_t seen;		/* idle now: its last event from the idle task */
+		struct idle_hist h;	/* its closed periods (back to the horizon) */
+		bool known;		/* its state was seen */
+	} __attribute__((aligned(64))) *cpu;
 	uint64_t *near[3];		/* masks of the cores, LLCs, nodes: in their first CPU's row */
 	int *leader[3];			/* per CPU: that first CPU of its core, LLC, node (-1) */
-	bool *known;			/* per CPU: its state was seen */
 	/* every start of an idle period, in order: the CPUs that may have idled in a wait */
 	int32_t *log_cpu;
 	uint64_t *log_t;
@@ -142,7 +146,12 @@ static inline bool idle_want_prune(const struct idle_track *it)
 {
 	return it->stored > it->prune_at;
 }
-/* Forget periods and log entries before horizon (no wakeup pending from before it). */
-void idle_prune(struct idle_track *it, uint64_t horizon);
+/*
+ * Forget periods and log entries before horizon (no wakeup pending from before it), and
+ * at the latest IDLE_KEEP_NS before now (a wakeup pending longer, a task woken and never
+ * seen again, would keep them all: its idle wait is then a lower bound).
+ */
+#define IDLE_KEEP_NS 10000000000ull
+void idle_prune(struct idle_track *it, uint64_t horizon, uint64_t now);
 
 #endif

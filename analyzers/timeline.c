@@ -289,7 +289,7 @@ static void prune(struct timeline *tl)
 	for (int i = 0; i < tl->ntasks; i++)
 		if (tl->tasks[i].pending && tl->tasks[i].wake_ns < horizon)
 			horizon = tl->tasks[i].wake_ns;
-	idle_prune(&tl->idle, horizon);
+	idle_prune(&tl->idle, horizon, tl->last_ns);
 }
 
 void timeline_event(struct timeline *tl, const struct event *e)

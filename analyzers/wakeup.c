@@ -593,6 +593,7 @@ void wakeup_release(struct wakeup *w)
 	free(w->affinity_at);
 	free(w->masks);
 	free(w->mask_free);
+	free(w->mask_pos);
 	free(w->free_slots);
 	task_top_release(&w->retired);
 	wakeup_frozen_release(&w->frozen);

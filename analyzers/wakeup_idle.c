@@ -45,7 +45,7 @@ bool wk_affinity_stale(const struct wakeup *w, const struct wk_task *t,
 /* A mask from the pool: the last given back, else a new one. */
 static int mask_take(struct wakeup *w)
 {
-	size_t words = (size_t)w->idle.nwords + 1; /* the mask, then the log's position */
+	size_t words = (size_t)w->idle.nwords;
 
 	if (w->nmask_free)
 		return w->mask_free[--w->nmask_free];
@@ -54,6 +54,7 @@ static int mask_take(struct wakeup *w)
 		w->masks = xaligned_realloc(w->masks, (size_t)w->nmasks * words * sizeof(uint64_t),
 					    64, ((size_t)w->cap_masks * words + 1) * sizeof(uint64_t));
 		w->mask_free = xrealloc(w->mask_free, (size_t)w->cap_masks * sizeof(int));
+		w->mask_pos = xrealloc(w->mask_pos, (size_t)w->cap_masks * sizeof(uint64_t));
 	}
 	return w->nmasks++;
 }
@@ -66,7 +67,7 @@ void wk_idle_at_wake(struct wakeup *w, struct wk_task *t, uint64_t now)
 	if (t->mask < 0)
 		t->mask = mask_take(w); /* until it runs */
 	idle_snapshot(&w->idle, wk_idle_at(w, t));
-	wk_idle_at(w, t)[w->idle.nwords] = idle_pos(&w->idle);
+	w->mask_pos[t->mask] = idle_pos(&w->idle);
 }
 
 struct idle_check wk_judge_idle(struct wakeup *w, struct wk_task *t, int32_t target, uint64_t now)
@@ -75,7 +76,7 @@ struct idle_check wk_judge_idle(struct wakeup *w, struct wk_task *t, int32_t tar
 	struct idle_check ic;
 
 	q.at_wake = wk_idle_at(w, t);
-	q.pos_wake = q.at_wake[w->idle.nwords];
+	q.pos_wake = w->mask_pos[t->mask];
 	q.pos_run = idle_pos(&w->idle);
 	if (valid_cpu(w, t->waker_cpu)) /* waker CPU -> target (where it runs, if not placed) */
 		q.tag = t->placed ? t->wake_class : topology_class(w->r.topo, t->waker_cpu, target);
@@ -108,7 +109,7 @@ void wk_idle_prune(struct wakeup *w)
 	for (int i = 0; i < w->ntasks; i++)
 		if (w->tasks[i].pending && w->tasks[i].wake_ns < horizon)
 			horizon = w->tasks[i].wake_ns;
-	idle_prune(&w->idle, horizon);
+	idle_prune(&w->idle, horizon, w->r.last_ns);
 	if (w->idle.prune_at < (uint64_t)w->ntasks)
 		w->idle.prune_at = (uint64_t)w->ntasks; /* the scan above: at most one a period */
 }
