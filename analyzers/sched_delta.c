@@ -113,6 +113,8 @@ static void sub_cpu(struct cpu_stat *o, const struct cpu_stat *a, const struct c
 	o->migrations_in = sub(a->migrations_in, b->migrations_in);
 	o->migrations_out = sub(a->migrations_out, b->migrations_out);
 	o->switch_in_missed = sub(a->switch_in_missed, b->switch_in_missed);
+	o->switch_in_inferred = sub(a->switch_in_inferred, b->switch_in_inferred);
+	o->unknown_ns = sub(a->unknown_ns, b->unknown_ns);
 	o->idle_passed = sub(a->idle_passed, b->idle_passed);
 }
 
@@ -202,6 +204,9 @@ void sched_results_delta(struct sched_results *out, const struct sched_results *
 		if (sched_measures[m].flags & MF_DELTA)
 			*sched_measure_ptr(out, m) = sub(sched_measure_get(cur, m),
 							 sched_measure_get(prev, m));
+	out->switch_in_inferred = sub(cur->switch_in_inferred, prev->switch_in_inferred);
+	out->unknown_ns = sub(cur->unknown_ns, prev->unknown_ns);
+	out->idle_judged_open = sub(cur->idle_judged_open, prev->idle_judged_open);
 	sub_array(out->wake_matrix, cur->wake_matrix, prev->wake_matrix, n * n);
 	sub_array(out->prev_matrix, cur->prev_matrix, prev->prev_matrix, n * n);
 	sub_array(out->mig_matrix, cur->mig_matrix, prev->mig_matrix, n * n);

@@ -360,6 +360,11 @@ static void interval_delta(void **state)
 	assert_int_equal(d.wake_matrix[0], 25); /* CPU 0 woke onto CPU 0 */
 	assert_int_equal(d.by_class[LOC_SAME_CPU], 25);
 	assert_int_equal(d.delay.count, second.delay.count - first.delay.count);
+	assert_int_equal(d.switch_in_inferred, second.switch_in_inferred - first.switch_in_inferred);
+	assert_int_equal(d.unknown_ns, second.unknown_ns - first.unknown_ns);
+	for (int c = 0; c < 2; c++)
+		assert_int_equal(d.cpu[c].switch_in_inferred,
+				 second.cpu[c].switch_in_inferred - first.cpu[c].switch_in_inferred);
 	assert_int_equal(d.npairs, 1);
 	assert_int_equal(d.pairs[0].count, 25);
 	assert_int_equal(d.pairs[0].waker_tid, 2000);
@@ -367,6 +372,7 @@ static void interval_delta(void **state)
 	assert_true(hist_percentile(&d.delay, 50) >= 1000 && hist_percentile(&d.delay, 99) <= 7000);
 	sched_results_delta(&d, &second, &second);
 	assert_int_equal(d.wakeups, 0);
+	assert_int_equal(d.switch_in_inferred, 0);
 	assert_int_equal(d.npairs, 0);
 	assert_int_equal(d.delay.count, 0);
 	assert_int_equal(hist_percentile(&d.delay, 50), 0);
