@@ -51,7 +51,7 @@ why_not() {
 		esac
 	done
 }
-run_all() { # run_all WHERE: read commands on stdin, run each in $TMP/WHERE
+run_all() { # run_all WHERE: read commands on stdin, run each in $TMP/WHERE (stdin not for them)
 	local where=$1 cmd why rc
 	mkdir -p "$TMP/$where"
 	ln -sfn "$PWD/tests" "$TMP/$where/tests"
@@ -74,9 +74,14 @@ run_all() { # run_all WHERE: read commands on stdin, run each in $TMP/WHERE
 	done
 }
 # Pages in the order their files flow: record makes hb.data, report reads it.
-readme_examples | run_all readme
-for page in locus locus-stat locus-run locus-bench locus-diff locus-doctor locus-record \
-	locus-report locus-top; do
-	man_examples "man/$page.1"
-done | run_all man
+man_all() {
+	local page
+	for page in locus locus-stat locus-run locus-bench locus-diff locus-doctor locus-record \
+		locus-report locus-top; do
+		man_examples "man/$page.1"
+	done
+}
+# not through a pipe: run_all's tally must stay in this shell
+run_all readme < <(readme_examples)
+run_all man < <(man_all)
 finish
