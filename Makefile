@@ -113,6 +113,15 @@ build/synth: bench/synth.c build/liblocus.a
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< build/liblocus.a $(DEP_LIBS)
 
+# The floor of any BPF collector (bench/perturb.sh): two empty programs and their loader.
+build/floor.bpf.o: bench/floor.bpf.c $(BPF_DIR)/sched.skel.h
+	@echo "  BPF     $@"
+	$(Q)clang -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -I$(BPF_DIR) -c $< -o $@
+
+build/floor: bench/floor.c build/floor.bpf.o
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(DEP_LIBS)
+
 build/mutate-san: tests/fuzz/mutate.c tests/fuzz/target.h build/liblocus-san.a
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $< build/liblocus-san.a $(DEP_LIBS)
@@ -195,7 +204,7 @@ check: $(FIXTURES) locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san 
 
 # Benchmarks against perf, interleaved, medians, into bench/latest.md (needs root);
 # bench/results.md is the record: runs copied there with what was changed and why.
-bench: $(FIXTURES) locus build/synth build/memgen | test-deps
+bench: $(FIXTURES) locus build/synth build/memgen build/floor | test-deps
 	@{ echo "# locus benchmarks"; echo; echo "Machine: $$(nproc) CPUs, $$(uname -r), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"; echo; \
 	   bench/perturb.sh 7; echo; bench/report_speed.sh 5; echo; bench/trace_speed.sh 5; echo; bench/c2c_speed.sh 3; echo; bench/dashboard.sh 5 20; echo; bench/snapshot_wait.sh 5; echo; bench/memory.sh 60; echo; \
 	   bench/synth_speed.sh 5; } | tee bench/latest.md

@@ -35,6 +35,8 @@ run() {
 	bare) $cmd >"$out" 2>&1 ;;
 	locus) "$LOCUS" run -q -- $cmd >"$out" 2>&1 ;;
 	locus-bpf) "$LOCUS" run -q --collector bpf -- $cmd >"$out" 2>&1 ;;
+	# two empty programs on sched_switch and sched_waking: the least a BPF collector costs
+	floor) build/floor -- $cmd >"$out" 2>&1 ;;
 	# an earlier build, to compare two versions in one interleaved run (LOCUS_BASE=path)
 	locus-base) "$LOCUS_BASE" run -q --collector bpf -- $cmd >"$out" 2>&1 ;;
 	locus-perf) "$LOCUS" run -q --collector perf -- $cmd >"$out" 2>&1 ;;
@@ -68,8 +70,9 @@ run() {
 
 . bench/lib.sh
 
-variants=${VARIANTS:-"bare locus-bpf bpftrace locus-perf perf-sched perf-record locus-stat perf-stat"}
+variants=${VARIANTS:-"bare floor locus-bpf bpftrace locus-perf perf-sched perf-record locus-stat perf-stat"}
 command -v bpftrace >/dev/null || variants=$(echo "$variants" | sed 's/ bpftrace//')
+[ -x build/floor ] || variants=$(echo "$variants" | sed 's/ floor//')
 [ -n "${LOCUS_BASE:-}" ] && [[ $variants != *locus-base* ]] && variants="$variants locus-base"
 workloads=${WORKLOADS:-pingpong hackbench tbench}
 if [[ $workloads == *tbench* ]]; then
@@ -92,10 +95,11 @@ done
 
 echo "## Perturbation: $(date -u +%Y-%m-%d), $(nproc) CPUs, $(uname -r), median of $N interleaved runs"
 echo
-echo "| workload | variant | workload's own measure | vs bare | per-round vs bare | time to answer (s) |"
-echo "| --- | --- | --- | --- | --- | --- |"
+echo "| workload | variant | workload's own measure | vs bare | per-round vs bare | x floor | time to answer (s) |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
 for wl in $workloads; do
 	base=$(cut -d' ' -f1 "$TMP/$wl.bare" | median)
+	floor=""
 	for v in $variants; do
 		m=$(cut -d' ' -f1 "$TMP/$wl.$v" | median)
 		w=$(cut -d' ' -f2 "$TMP/$wl.$v" | median)
@@ -108,14 +112,25 @@ for wl in $workloads; do
 		# changes speed between rounds (this VM has two speeds, 1.5x apart)
 		round=$(paste -d' ' "$TMP/$wl.bare" "$TMP/$wl.$v" |
 			awk -v inv=$inv '$1 > 0 && $3 > 0 { printf "%.4f\n", inv ? $1 / $3 : $3 / $1 }' | median)
-		printf '| %s | %s | %s %s | %s | %.3f | %.2f |\n' "$wl" "$v" "$m" "$unit" "$ratio" \
-			"${round:-0}" "$w"
+		# the slowdown as a multiple of the floor's (its own per-round slowdown)
+		[ "$v" = floor ] && floor=$round
+		times=n/a
+		if [ -n "$floor" ] && [ "$v" != bare ]; then
+			times=$(echo "${round:-0} $floor" |
+				awk '{ if (1 - $2 <= 0.0005) print "n/a"; else if ($1 >= 1) print "none";
+					else printf "%.1fx\n", (1 - $1) / (1 - $2) }')
+		fi
+		printf '| %s | %s | %s %s | %s | %.3f | %s | %.2f |\n' "$wl" "$v" "$m" "$unit" "$ratio" \
+			"${round:-0}" "$times" "$w"
 	done
 done
 echo
 echo "'vs bare' is the workload's speed relative to bare (1.000 = unperturbed, lower is slower):"
 echo "the ratio of the medians; 'per-round' is the median of each run's ratio to the bare run"
 echo "of the same round (the variants of a round run back to back)."
+echo "'x floor': the variant's slowdown (1 - per-round) over the floor's; floor: build/floor,"
+echo "two empty tp_btf programs on sched_switch and sched_waking (bench/floor.bpf.c), the least"
+echo "any BPF collector can cost; n/a where the floor's slowdown is within noise of none."
 echo "locus-bpf: locus run --collector bpf (the default where BPF loads); locus-perf: --collector"
 echo "perf (every event streamed); bpftrace: the one-liner counting wakeups by (cpu, target_cpu),"
 echo "switches and migrations; perf-record: perf record -a of the four sched tracepoints;"

@@ -1,0 +1,63 @@
+/*
+ * floor.c - runs a command with the floor attached: bench/floor.bpf.c's two empty programs
+ * on sched_switch and sched_waking, from the object file beside this binary. Exit status:
+ * the command's; 1 when the programs cannot be loaded; 2 on usage. For `make bench` only.
+ */
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define FLOOR_PROGS 2
+
+static int attach_all(struct bpf_object *obj, struct bpf_link **links)
+{
+	struct bpf_program *prog;
+	int n = 0;
+
+	bpf_object__for_each_program(prog, obj) {
+		if (n == FLOOR_PROGS)
+			return -1;
+		links[n] = bpf_program__attach(prog);
+		if (!links[n])
+			return -1;
+		n++;
+	}
+	return n == FLOOR_PROGS ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct bpf_link *links[FLOOR_PROGS] = { 0 };
+	struct bpf_object *obj = NULL;
+	char path[4096];
+	int status = 0, rc = 1;
+	pid_t pid;
+
+	if (argc < 3 || strcmp(argv[1], "--")) {
+		fprintf(stderr, "usage: floor -- COMMAND [ARGS...]\n");
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s.bpf.o", argv[0]);
+	obj = bpf_object__open_file(path, NULL);
+	if (!obj || bpf_object__load(obj) < 0 || attach_all(obj, links) < 0) {
+		fprintf(stderr, "floor: cannot load and attach %s: %s\n", path, strerror(errno));
+		goto cleanup;
+	}
+	pid = fork();
+	if (pid == 0) {
+		execvp(argv[2], argv + 2);
+		fprintf(stderr, "floor: %s: %s\n", argv[2], strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		goto cleanup;
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+cleanup:
+	for (int i = 0; i < FLOOR_PROGS; i++)
+		bpf_link__destroy(links[i]);
+	bpf_object__close(obj);
+	return rc;
+}
