@@ -160,3 +160,20 @@ int stats_holm(const double *p, int n, double alpha, bool *reject)
 	free(order);
 	return family;
 }
+
+void stats_wilson95(double k, double n, double *lo, double *hi)
+{
+	const double z = 1.959964, z2 = z * z;
+	double p, mid, half;
+
+	if (n <= 0) {
+		*lo = 0;
+		*hi = 1;
+		return;
+	}
+	p = k / n;
+	mid = (p + z2 / (2 * n)) / (1 + z2 / n);
+	half = z / (1 + z2 / n) * sqrt(p * (1 - p) / n + z2 / (4 * n * n));
+	*lo = k <= 0 || mid - half < 0 ? 0 : mid - half; /* exactly 0 and 1 at the ends */
+	*hi = k >= n || mid + half > 1 ? 1 : mid + half;
+}

@@ -13,6 +13,11 @@ double stats_t95(double df);
 /* Half-width of the 95% confidence interval of the mean; 0 for n < 2. */
 double stats_ci95(const double *v, size_t n);
 /*
+ * The Wilson score interval at 95% of a share: k of n sampled (fractions, 0-1).
+ * n <= 0: [0, 1] (nothing sampled says nothing).
+ */
+void stats_wilson95(double k, double n, double *lo, double *hi);
+/*
  * Welch's t statistic and its degrees of freedom for two samples.
  * Returns 0 on success, -1 when either sample has fewer than two values or
  * both have no variance.

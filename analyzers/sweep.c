@@ -38,22 +38,40 @@ void sweep_measures(struct sweep_run *run, const struct sched_results *r, double
 		run->m[M_P99] = (double)hist_percentile(&r->delay, 99) / 1e3;
 		run->have[M_P99] = true;
 	}
-	if (r->delay.count && sched_measured(r, SM_idle_passed)) { /* the perf collector's */
+	if (r->delay.count && sched_measured(r, SM_idle_passed)) {
+		struct sched_sample smp;
+
 		run->m[M_IDLE_PCT] = 100.0 * (double)r->idle_passed / (double)r->delay.count;
 		run->have[M_IDLE_PCT] = true;
+		sched_sample_of(r, &smp);
+		if (smp.sampled) { /* a share of the timed wakeups: its sampling interval */
+			stats_wilson95((double)r->idle_passed, (double)r->delay.count,
+				       &run->lo[M_IDLE_PCT], &run->hi[M_IDLE_PCT]);
+			run->lo[M_IDLE_PCT] *= 100.0;
+			run->hi[M_IDLE_PCT] *= 100.0;
+			run->have_ci[M_IDLE_PCT] = true;
+		}
 	}
 }
 
 void sweep_summarize(const struct sweep_run *runs, int nruns, const char *value, enum measure m,
 		     struct measure_sum *out)
 {
-	double *v = xcalloc((size_t)nruns + 1, sizeof(double));
+	double *v = xcalloc((size_t)nruns + 1, sizeof(double)), h2 = 0;
 	int n = 0;
 
 	for (int i = 0; i < nruns; i++)
-		if (runs[i].ok && runs[i].have[m] && !strcmp(runs[i].value, value))
+		if (runs[i].ok && runs[i].have[m] && !strcmp(runs[i].value, value)) {
 			v[n++] = runs[i].m[m];
+			if (runs[i].have_ci[m]) {
+				double h = (runs[i].hi[m] - runs[i].lo[m]) / 2;
+
+				h2 += h * h;
+			}
+		}
 	out->n = n;
+	/* the mean of n sampled shares: its interval from the samples alone */
+	out->sample95 = n ? sqrt(h2) / n : 0;
 	out->mean = n ? stats_mean(v, (size_t)n) : 0;
 	out->stddev = stats_stddev(v, (size_t)n);
 	out->ci95 = stats_ci95(v, (size_t)n);
@@ -84,7 +102,10 @@ void sweep_compare(const struct measure_sum *base, const struct measure_sum *cur
 			row->p = d == 0 ? 1 : 0; /* no spread on either side */
 		}
 	}
-	row->significant = base->n >= 2 && cur->n >= 2 && fabs(d) > base->ci95 + cur->ci95;
+	/* beyond both sides' run-to-run intervals and, for a sampled measure, beyond what the
+	 * samples alone could make of one value */
+	row->significant = base->n >= 2 && cur->n >= 2 && fabs(d) > base->ci95 + cur->ci95 &&
+			   fabs(d) > base->sample95 + cur->sample95;
 	if (row->significant && better)
 		row->verdict = (d > 0) == (better > 0) ? 1 : -1;
 }

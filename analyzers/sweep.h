@@ -18,6 +18,8 @@ void sweep_measures(struct sweep_run *run, const struct sched_results *r, double
 struct measure_sum {
 	int n;
 	double mean, stddev, ci95;
+	double sample95;	/* a sampled measure: the 95% half-width of the mean from the
+				 * runs' samples alone (Wilson); 0 when exact */
 };
 /* Summarize measure m over runs[] whose value is value and that are ok. */
 void sweep_summarize(const struct sweep_run *runs, int nruns, const char *value, enum measure m,
@@ -29,7 +31,8 @@ struct diff_row {
 	double ratio;		/* cur / base mean (0 when base is 0) */
 	double change_pct;	/* (cur - base) / base * 100 */
 	double p;		/* Welch's two-sided p-value; -1 when untested (n < 2 a side) */
-	bool significant;	/* |cur - base| > ci95(base) + ci95(cur), both with n >= 2, and,
+	bool significant;	/* |cur - base| > ci95(base) + ci95(cur), both with n >= 2, and
+				 * > sample95(base) + sample95(cur) (a sampled measure), and,
 				 * after sweep_correct, Holm-Bonferroni rejects the row's null */
 	int verdict;		/* +1 better, -1 worse, 0 neither or not significant */
 	bool incomparable;	/* the sides were measured in ways that change its meaning */

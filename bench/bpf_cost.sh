@@ -2,7 +2,8 @@
 # bpf_cost.sh - what each BPF program of the default collector costs per event, from the
 # kernel's own accounting (kernel.bpf_stats_enabled: run_time_ns / run_cnt per program),
 # for this build and, with LOCUS_BASE=path, an earlier one, interleaved N times; medians.
-# The workload is the pinned ping-pong (cross-CPU wakeups: every program fires).
+# The workload is the pinned ping-pong (cross-CPU wakeups: every program fires). Only the
+# programs the measured locus process holds are counted (others' collectors run beside it).
 # Usage: bench/bpf_cost.sh [N] (needs root and bpftool)
 set -u
 cd "$(dirname "$0")/.."
@@ -20,11 +21,17 @@ builds="new:$PWD/locus"
 # sample BUILD_LABEL BINARY ROUND: the programs' counts near the end of a 4-second run
 sample() {
 	local label=$1 bin=$2 round=$3
-	"$bin" run -q --collector bpf -- "$PWD/locus" bench pingpong --pin 0,1 --loops 400000 \
+	"$bin" run -q --collector bpf -- "$PWD/locus" bench pingpong --pin 0,1 --loops 200000 \
 		>/dev/null 2>&1 &
 	local pid=$!
 	sleep 3
 	bpftool prog show -j >"$TMP/$label.$round.json" 2>/dev/null
+	# this run's own programs (a shared machine runs other collectors' programs of the same
+	# names): the prog_id of each BPF program its process holds open
+	for fd in $(for p in $pid $(pgrep -P "$pid"); do echo /proc/"$p"/fd/*; done); do
+		[ "$(readlink "$fd" 2>/dev/null)" = "anon_inode:bpf-prog" ] &&
+			sed -n 's/^prog_id:[[:space:]]*//p' "${fd%/fd/*}/fdinfo/${fd##*/}"
+	done >"$TMP/$label.$round.ids" 2>/dev/null
 	wait "$pid"
 }
 
@@ -42,9 +49,10 @@ progs = ["on_waking", "on_wakeup_new", "on_migrate", "on_switch", "on_fork", "on
 cost = {b: {p: [] for p in progs} for b in builds}
 for b in builds:
     for f in glob.glob(os.path.join(tmp, b + ".*.json")):
+        ids = set(int(x) for x in open(f[:-5] + ".ids").read().split())
         for p in json.load(open(f)):
             name = p.get("name", "")
-            if name in progs and p.get("run_cnt"):
+            if name in progs and p.get("run_cnt") and p.get("id") in ids:
                 cost[b][name].append((p["run_time_ns"] / p["run_cnt"], p["run_cnt"]))
 print("| program | " + " | ".join("%s ns/event (events)" % b for b in builds) + " |")
 print("| --- |" + " --- |" * len(builds))

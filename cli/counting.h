@@ -37,8 +37,8 @@ struct collector_opts {
 					     "ring buffers) or auto (default: bpf where it loads)" }, \
 	{ "btf", OPT_BTF, "FILE", "kernel BTF for the BPF collector (a missing file acts as a " \
 				  "kernel without BTF)" }, \
-	{ "delay-rate", OPT_DELAY_RATE, "N", "BPF: time at most N wakeups a second per CPU, a " \
-					     "systematic sample above (default 5000; 0: all)" }, \
+	{ "delay-rate", OPT_DELAY_RATE, "N", "BPF: time 1 wakeup in 100000/N on each CPU, every " \
+					     "wakeup the same chance (default 5000: 1 in 20; 0: all)" }, \
 	{ "max-tasks", OPT_MAX_TASKS, "N", "rows of the task table (default: BPF 65536, perf " \
 					   "every task); tasks beyond are counted as dropped" }, \
 	{ "max-pairs", OPT_MAX_PAIRS, "N", "slots for the busiest waker->wakee pairs (default " \
@@ -130,8 +130,9 @@ int cli_parse_pages(const struct cli_cmd *cmd, const char *arg, long *pages);
 /* Parse --collector bpf|perf|auto (enum collector_kind). Returns 0, or -1 after a usage error. */
 int cli_parse_collector(const struct cli_cmd *cmd, const char *arg, int *kind);
 /*
- * The BPF collector times at most this many wakeups a second per CPU (two clock
- * reads each); above it, a systematic sample. --delay-rate 0 times all.
+ * The BPF collector times 1 wakeup in LB_PACE_PEAK / this (two clock reads each), a
+ * random sample fixed for the session: at most this many a second on a CPU waking up to
+ * LB_PACE_PEAK (100,000) tasks a second. --delay-rate 0 times all.
  */
 #define LOCUS_DELAY_RATE 5000
 /* Parse --delay-rate N (0: every wakeup). Returns 0, or -1 after a usage error. */

@@ -201,6 +201,18 @@ static bool proc_series(struct top *tp, int k)
 	return true;
 }
 
+/* Measure m of r; a count of timed wakeups (a sample) scaled to all of them. */
+static uint64_t estimate(const struct sched_results *r, int m)
+{
+	struct sched_sample smp;
+	uint64_t v = sched_measure_get(r, m);
+
+	if (m != SM_idle_passed && m != SM_idle_not_allowed && m != SM_idle_wait_ns)
+		return v;
+	sched_sample_of(r, &smp);
+	return (uint64_t)((double)v * smp.scale + 0.5);
+}
+
 /* Take a snapshot and work out the interval and the totals since the base. */
 static void sample(struct top *tp, struct counter_set *cs)
 {
@@ -239,8 +251,7 @@ static void sample(struct top *tp, struct counter_set *cs)
 				 prov_source_name(cur->prov.source));
 			continue;
 		}
-		set_series(tp, DS_S_FIRST + m, sched_measure_get(&tp->interval, m),
-			   sched_measure_get(tp->cumul_view, m));
+		set_series(tp, DS_S_FIRST + m, estimate(&tp->interval, m), estimate(tp->cumul_view, m));
 	}
 	if (cs)
 		counters_read(cs);

@@ -15,6 +15,13 @@
 #include "bpf/sched_bpf.h"
 #include "sched.skel.h" /* build/bpf: the skeleton, or a note that there is none */
 
+unsigned bpf_sched_every(long rate)
+{
+	if (rate <= 0 || rate >= LB_PACE_PEAK)
+		return 1;
+	return (unsigned)((LB_PACE_PEAK + rate - 1) / rate);
+}
+
 #ifdef LOCUS_NO_BPF
 
 struct bpf_sched {
@@ -187,9 +194,7 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	b->skel->rodata->system_wide = cfg->system_wide;
 	b->skel->rodata->exclude_tgid = cfg->exclude_tgid;
 	b->delay_rate = cfg->delay_rate;
-	if (cfg->delay_rate > 0) /* per window of LB_WINDOW_MS */
-		b->skel->rodata->timed_per_window =
-			(unsigned int)(cfg->delay_rate * LB_WINDOW_MS / 1000 ?: 1);
+	b->skel->rodata->timed_every = bpf_sched_every(cfg->delay_rate);
 	/* idle CPUs: a mask per pending wakeup, up to LB_IDLE_CPUS (else not measured) */
 	b->idle_words = b->ncpus <= LB_IDLE_CPUS ? (b->ncpus + 63) / 64 : 0;
 	b->skel->rodata->idle_words = (unsigned int)b->idle_words;

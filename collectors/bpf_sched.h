@@ -53,6 +53,12 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks);
 void bpf_sched_retire(struct bpf_sched *b);
 /* Events the programs saw, all types, up to the last bpf_sched_read. */
 uint64_t bpf_sched_events(struct bpf_sched *b);
+/*
+ * The sampling period of a timing rate (--delay-rate: wakeups a second per CPU at most,
+ * for a CPU waking up to LB_PACE_PEAK a second): 1 wakeup in this many is timed, on
+ * average, every wakeup with the same chance; 1 times every one (rate 0).
+ */
+unsigned bpf_sched_every(long rate);
 /* The measures (SM_BIT) the programs cannot count on this kernel (IPIs before 6.5). */
 uint64_t bpf_sched_unmeasured(const struct bpf_sched *b);
 void bpf_sched_close(struct bpf_sched *b);

@@ -54,7 +54,7 @@ static int read_values(struct sweep_set *s, const struct jv *sweep, char *err, s
 static int read_run(struct sweep_set *s, const struct jv *r, char *err, size_t len)
 {
 	struct sweep_run run = { 0 };
-	const struct jv *ok = jv_get(r, "ok"), *ms = jv_get(r, "measures");
+	const struct jv *ok = jv_get(r, "ok"), *ms = jv_get(r, "measures"), *ci = jv_get(r, "ci95");
 	long rep, code, dropped;
 
 	if (r->type != JV_OBJECT || !jv_get(r, "value") || !ok || ok->type != JV_BOOL ||
@@ -88,6 +88,20 @@ static int read_run(struct sweep_set *s, const struct jv *r, char *err, size_t l
 		run.m[m] = ms->items[i].num;
 		run.have[m] = true;
 	}
+	if (ci && ci->type == JV_OBJECT)
+		for (size_t i = 0; i < ci->n; i++) {
+			const struct jv *v = &ci->items[i];
+			int m = measure_by_key(ci->keys[i]);
+
+			if (m < 0)
+				continue;
+			if (v->type != JV_ARRAY || v->n != 2 || v->items[0].type != JV_NUMBER ||
+			    v->items[1].type != JV_NUMBER || v->items[0].num > v->items[1].num)
+				return bad(err, len, "a run's ci95 is not [low, high]");
+			run.lo[m] = v->items[0].num;
+			run.hi[m] = v->items[1].num;
+			run.have_ci[m] = true;
+		}
 	sweep_set_add(s, &run);
 	return 0;
 }
@@ -96,7 +110,7 @@ static int read_run(struct sweep_set *s, const struct jv *r, char *err, size_t l
 static int read_prov(struct provenance *p, const struct jv *o, char *err, size_t len)
 {
 	int src, scope, delay;
-	long ncpus, pid, rate;
+	long ncpus, pid, rate, every;
 
 	memset(p, 0, sizeof(*p));
 	if (!o)
@@ -116,11 +130,13 @@ static int read_prov(struct provenance *p, const struct jv *o, char *err, size_t
 	copy_str(p->cpus_honored, sizeof(p->cpus_honored), o, "cpus_honored");
 	if (whole(o, "ncpus_honored", 0, 1 << 20, 0, &ncpus, err, len) < 0 ||
 	    whole(o, "scope_pid", 0, 1 << 30, 0, &pid, err, len) < 0 ||
-	    whole(o, "delay_rate", 0, 1000000000, 0, &rate, err, len) < 0)
+	    whole(o, "delay_rate", 0, 1000000000, 0, &rate, err, len) < 0 ||
+	    whole(o, "sample_every", 0, 1000000000, 0, &every, err, len) < 0)
 		return -1;
 	p->ncpus_honored = (int)ncpus;
 	p->scope_pid = (int32_t)pid;
 	p->delay_rate = rate;
+	p->sample_every = (unsigned)every;
 	return 0;
 }
 

@@ -153,7 +153,10 @@ static void describe(const struct provenance *p, char *buf, size_t len)
 {
 	char rate[48] = "";
 
-	if (p->delay_rate)
+	if (p->sample_every > 1)
+		snprintf(rate, sizeof(rate), " timed 1 in %u (--delay-rate %ld)", p->sample_every,
+			 p->delay_rate);
+	else if (p->delay_rate)
 		snprintf(rate, sizeof(rate), " timed at most %ld/s per CPU", p->delay_rate);
 	snprintf(buf, len, "%s, %s delays%s, CPUs %s, %s", prov_source_key(p->source),
 		 prov_delay_key(p->delay), rate, p->cpus_honored[0] ? p->cpus_honored : "?",
@@ -169,7 +172,8 @@ unsigned prov_compare(const struct provenance *a, const struct provenance *b, ch
 	if (a->source != b->source)
 		d |= PDIFF_SOURCE;
 	/* another resolution, or another sample of the wakeups timed */
-	if (a->delay != b->delay || a->delay_rate != b->delay_rate)
+	if (a->delay != b->delay || a->delay_rate != b->delay_rate ||
+	    a->sample_every != b->sample_every)
 		d |= PDIFF_DELAYS;
 	if (strcmp(a->cpus_honored, b->cpus_honored) || a->scope != b->scope)
 		d |= PDIFF_COUNTS;

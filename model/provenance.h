@@ -78,6 +78,8 @@ struct provenance {
 	int nadded;
 	enum prov_delay delay;
 	long delay_rate;	/* the BPF collector's timing limit per CPU per s; 0: every wakeup */
+	unsigned sample_every;	/* wakeups timed: 1 in this many on average, every wakeup the
+				 * same chance (timed figures are a sample); 0: every one */
 	bool affinity_known;	/* idle checks used each task's affinity mask (else every
 				 * CPU counted as allowed) */
 	uint64_t unmeasured;	/* bit 1 << SM_<field>: a measure this source does not count

@@ -24,6 +24,18 @@ uint64_t sched_results_dropped(const struct sched_results *r)
 	return n;
 }
 
+void sched_sample_of(const struct sched_results *r, struct sched_sample *s)
+{
+	uint64_t all = r->wakeups > r->delays_untimed ? r->wakeups : r->delays_untimed;
+
+	s->every = r->prov.sample_every > 1 ? r->prov.sample_every : 1;
+	s->sampled = r->delays_untimed > 0;
+	s->all = all;
+	s->timed = all - r->delays_untimed;
+	s->fraction = s->sampled && all ? (double)s->timed / (double)all : 1.0;
+	s->scale = s->sampled && s->timed ? (double)all / (double)s->timed : 1.0;
+}
+
 void sched_results_init(struct sched_results *r, const struct topology *topo)
 {
 	size_t n = (size_t)topo->ncpus;

@@ -145,6 +145,20 @@ static inline uint64_t sched_measure_get(const struct sched_results *r, int m)
 }
 /* The wakeups the pairs hold, every pair's count added (Space-Saving keeps the sum exact). */
 uint64_t sched_pairs_sum(const struct sched_results *r);
+/*
+ * The sample behind the timed figures (delays, idle CPUs passed over): the wakeups
+ * timed of all the collector decided on, and the factor that scales a sampled count or
+ * wait to an estimate of the whole run (1 when every wakeup was timed).
+ */
+struct sched_sample {
+	bool sampled;		/* some wakeups were left untimed */
+	unsigned every;		/* the period asked for (provenance), 1 in this many */
+	uint64_t timed, all;	/* wakeups timed, of all */
+	double fraction;	/* timed / all (1 when not sampled) */
+	double scale;		/* all / timed: a sampled count times this is the estimate */
+};
+void sched_sample_of(const struct sched_results *r, struct sched_sample *s);
+
 /* Every MF_DROP measure added up: 0 means nothing was lost. */
 uint64_t sched_results_dropped(const struct sched_results *r);
 

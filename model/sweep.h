@@ -64,6 +64,10 @@ struct sweep_run {
 	bool interrupted;	/* a signal to locus cut it short: not ok, not a failure either */
 	double m[M_NR];
 	bool have[M_NR];
+	/* a measure taken from a sample (the BPF collector's timed wakeups): its 95%
+	 * interval from the sample alone (Wilson), in the measure's unit */
+	double lo[M_NR], hi[M_NR];
+	bool have_ci[M_NR];
 	long long dropped;	/* every drop counter of its results added up; -1: unknown */
 };
 

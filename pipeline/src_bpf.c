@@ -116,6 +116,8 @@ struct source *source_open_bpf(const struct source_cfg *cfg, char *err, size_t l
 	wakeup_init(&b->s.an, &wc); /* holds the results the maps are read into */
 	b->s.prov.delay = DELAY_LOGLIN; /* the stream's buckets, exact min and max */
 	b->s.prov.delay_rate = cfg->delay_rate;
+	b->s.prov.sample_every = bpf_sched_every(cfg->delay_rate) > 1 ?
+					 bpf_sched_every(cfg->delay_rate) : 0;
 	/* no records to lose, reorder or decode, and every switch is seen */
 	b->s.prov.unmeasured |= SM_BIT(lost) | SM_BIT(late) | SM_BIT(undecodable) |
 				SM_BIT(switch_in_missed);

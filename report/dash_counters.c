@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../analyzers/stats.h"
 #include "../common/util.h"
 #include "dash_panes.h"
 
@@ -121,7 +122,7 @@ void pane_locality(struct canvas *c, struct dash_rect r, const struct dash_view 
 {
 	const struct sched_results *s = v->r;
 	uint64_t total = 0, placed = 0;
-	char a[24], b[24], d[24];
+	char a[40], b[24], d[24];
 	int x = r.x + 1, y = r.y + 1, iw = r.w - 2;
 
 	canvas_box(c, r.x, r.y, r.w, r.h, "wakeup locality: waker CPU to target CPU", false);
@@ -164,10 +165,21 @@ void pane_locality(struct canvas *c, struct dash_rect r, const struct dash_view 
 	if (sched_measured(s, SM_idle_passed) && s->delay.count) {
 		char longer[96], shorter[48];
 		int room = r.x + r.w - 1 - x;
+		struct sched_sample m;
 
+		/* sampled: the wait scaled to the whole run, the share with its 95% interval */
+		sched_sample_of(s, &m);
 		fmt_share((double)s->idle_passed, (double)s->delay.count, 1, a, sizeof(a));
-		dash_fmt_ns(v->span_s > 0 ? (uint64_t)((double)s->idle_wait_ns / v->span_s) : 0, b,
-			    sizeof(b));
+		if (m.sampled) {
+			double lo, hi;
+			size_t at = strlen(a);
+
+			stats_wilson95((double)s->idle_passed, (double)s->delay.count, &lo, &hi);
+			snprintf(a + at, sizeof(a) - at, " [%.1f-%.1f]", 100 * lo, 100 * hi);
+		}
+		dash_fmt_ns(v->span_s > 0 ? (uint64_t)((double)s->idle_wait_ns * m.scale / v->span_s) :
+					    0,
+			    b, sizeof(b));
 		snprintf(longer, sizeof(longer), "  passed an idle CPU: %s (%s/s of waits)", a, b);
 		snprintf(shorter, sizeof(shorter), "  idle passed %s", a);
 		if ((int)strlen(longer) <= room)

@@ -202,7 +202,8 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 	const struct dash_ui *ui = v->ui;
 	const struct provenance *p = v->total ? &v->total->prov : NULL;
 	uint64_t dropped = v->total ? sched_results_dropped(v->total) : 0;
-	char mode[48], lost[32], rest[160], scope[96], cmd[512], what[512] = "", cost[48] = "";
+	char mode[48], lost[32], rest[160], scope[96], cmd[512], what[512] = "", cost[48] = "",
+	     smp[48] = "";
 	/* a replayed file's span may be anything: clamped before the conversion (99999 h) */
 	int x, room, secs = v->elapsed_s > 0 ? (int)fmin(v->elapsed_s, 359999999.0) : 0;
 
@@ -230,11 +231,12 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 			    ui->paused ? CV_WARN : CV_FOCUS, mode);
 	if (p && p->cost.measured) /* the collector's own, since it started */
 		snprintf(cost, sizeof(cost), ", own cost %.2f%% CPU", 100.0 * prov_cost_share(p));
+	if (p && v->total->delays_untimed)
+		snprintf(smp, sizeof(smp), " (1 in %u timed, idle counts scaled)", p->sample_every);
 	if (p)
 		x = canvas_printf(c, r.x, r.y + 1, 0, CV_DIM, "%s, %s, delays %s%s%s",
 				  prov_scope_text(p, scope, sizeof(scope)),
-				  prov_source_name(p->source), prov_delay_key(p->delay),
-				  v->total->delays_untimed ? " (sampled)" : "", cost);
+				  prov_source_name(p->source), prov_delay_key(p->delay), smp, cost);
 	else
 		x = canvas_text(c, r.x, r.y + 1, 0, CV_WARN, !v->why_not ? "" :
 				v->proc_switches ? "sched events: not traced (cs vol/invol: the tasks' "

@@ -263,6 +263,8 @@ static void sum_json(struct json *j, const char *key, const struct measure_sum *
 	json_number(j, "mean", s->mean);
 	json_number(j, "stddev", s->stddev);
 	json_number(j, "ci95", s->ci95);
+	if (s->sample95 > 0) /* a sampled measure: the half-width the samples alone give */
+		json_number(j, "sample_ci95", s->sample95);
 	json_object_end(j);
 }
 

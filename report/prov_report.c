@@ -53,18 +53,22 @@ void prov_report_text(FILE *f, const struct sched_results *r, uint64_t events, u
 {
 	const struct provenance *p = &r->prov;
 	char a[32], b[32], d[1024];
+	struct sched_sample smp;
 
 	fprintf(f, "   source: %s%s%s%s\n", prov_source_name(p->source), p->why[0] ? " (" : "",
 		p->why, p->why[0] ? ")" : "");
 	fprintf(f, "   CPUs: %s asked, %s honored (%d)\n", p->cpus_asked[0] ? p->cpus_asked : "all",
 		p->cpus_honored[0] ? p->cpus_honored : "?", p->ncpus_honored);
 	fprintf(f, "   delays: %s", prov_delay_text(p->delay));
-	if (r->delays_untimed)
-		fprintf(f, ";\n   a systematic sample: %s of %s wakeups timed (at most %ld a second per\n"
-			   "   CPU, each costing two clock reads; --delay-rate 0 times all)",
-			fmt_count(r->delay.count, a, sizeof(a)),
-			fmt_count(r->wakeups, b, sizeof(b)), p->delay_rate); /* the sections' */
-	else if (p->delay == DELAY_LOG2)
+	sched_sample_of(r, &smp);
+	if (smp.sampled)
+		fprintf(f, ";\n   a random sample, every wakeup the same chance: %s of %s wakeups timed\n"
+			   "   (%.2f%%; 1 in %u asked, --delay-rate %ld: each timed wakeup costs two clock\n"
+			   "   reads; --delay-rate 0 times all); timed counts and waits are scaled by\n"
+			   "   %.2f to estimates of the whole run, shares carry a 95%% interval",
+			fmt_count(smp.timed, a, sizeof(a)), fmt_count(smp.all, b, sizeof(b)),
+			100.0 * smp.fraction, smp.every, p->delay_rate, smp.scale);
+	else if (p->delay == DELAY_LOG2 || p->source == PROV_BPF)
 		fprintf(f, "; every one timed");
 	fputc('\n', f);
 	if (p->source == PROV_BPF)
@@ -150,6 +154,7 @@ void prov_json_members(struct json *j, const struct provenance *p)
 		}
 		json_array_end(j);
 	}
+	json_uint(j, "sample_every", p->sample_every);
 }
 
 void prov_report_json(struct json *j, const struct sched_results *r, uint64_t events,
@@ -162,6 +167,21 @@ void prov_report_json(struct json *j, const struct sched_results *r, uint64_t ev
 	json_bool(j, "in_kernel", r->prov.source == PROV_BPF);
 	json_uint(j, "delays_timed", r->delay.count);
 	json_uint(j, "delays_untimed", r->delays_untimed);
+	{
+		struct sched_sample smp;
+
+		sched_sample_of(r, &smp);
+		json_object(j, "sample");
+		json_bool(j, "sampled", smp.sampled);
+		json_uint(j, "every", smp.every);
+		json_uint(j, "timed", smp.timed);
+		json_uint(j, "wakeups", smp.all);
+		json_number(j, "fraction", smp.fraction);
+		json_number(j, "scale", smp.scale);
+		json_string(j, "method", smp.sampled ? "random gaps per CPU, mean 1 in every" :
+						       "every wakeup timed");
+		json_object_end(j);
+	}
 	json_object(j, "drops");
 	sched_measures_json(j, r, "drops");
 	json_object_end(j);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analyzers/stats.h"
 #include "../common/util.h"
 #include "json.h"
 #include "sched_idle.h"
@@ -72,11 +73,78 @@ static int by_count(const void *a, const void *b)
 	return x->n != y->n ? (x->n < y->n) - (x->n > y->n) : x->cpu - y->cpu;
 }
 
+/* k of n sampled: "1.6-2.3%", the Wilson interval at 95% */
+static const char *interval(uint64_t k, uint64_t n, char *buf, size_t len)
+{
+	double lo, hi;
+
+	stats_wilson95((double)k, (double)n, &lo, &hi);
+	snprintf(buf, len, "%.2f-%.2f%%", 100.0 * lo, 100.0 * hi);
+	return buf;
+}
+
+/* A sampled count or wait scaled to the whole run (unchanged when every wakeup was timed). */
+static uint64_t est(const struct sched_sample *m, uint64_t v)
+{
+	return m->sampled ? (uint64_t)((double)v * m->scale + 0.5) : v;
+}
+
+/* The headline: how many passed over, of which wakeups, and their idle wait. */
+static void idle_headline(FILE *f, const struct sched_results *r, const struct sched_sample *m)
+{
+	char a[32], b[32], c[32], s[16], ci[32], t[32];
+
+	if (!m->sampled) {
+		fprintf(f, "   %s of %s timed wakeups (%s)\n   idle wait %s: %s\n",
+			fmt_count(r->idle_passed, a, sizeof(a)), fmt_count(r->delay.count, b, sizeof(b)),
+			fmt_share((double)r->idle_passed, (double)r->delay.count, 1, s, sizeof(s)),
+			fmt_ns(r->idle_wait_ns, c, sizeof(c)), sched_idle_wait_def(r));
+		return;
+	}
+	fprintf(f, "   est. %s of %s wakeups (%s, 95%% interval %s),\n"
+		   "   from %s of %s timed (a 1-in-%u random sample, scaled by %.2f)\n",
+		fmt_count(est(m, r->idle_passed), a, sizeof(a)),
+		fmt_count(est(m, r->delay.count), b, sizeof(b)),
+		fmt_share((double)r->idle_passed, (double)r->delay.count, 1, s, sizeof(s)),
+		interval(r->idle_passed, r->delay.count, ci, sizeof(ci)),
+		fmt_count(r->idle_passed, c, sizeof(c)), fmt_count(r->delay.count, t, sizeof(t)),
+		m->every, m->scale);
+	fprintf(f, "   idle wait est. %s: %s\n", fmt_ns(est(m, r->idle_wait_ns), c, sizeof(c)),
+		sched_idle_wait_def(r));
+}
+
+/* By waker -> target class: passed over, the share of timed (its interval), the wait. */
+static void idle_classes(FILE *f, const struct sched_results *r, const struct sched_sample *m)
+{
+	char a[32], c[32], s[16], ci[32];
+	int w = topology_class_width(r->topo, 20);
+
+	fprintf(f, "   %-*s %12s %12s %12s", w + 2, "waker CPU -> target CPU",
+		m->sampled ? "est. passed" : "passed over", "of timed",
+		m->sampled ? "est. wait" : "idle wait");
+	fprintf(f, m->sampled ? " %13s\n" : "\n", "95% interval");
+	for (int k = 0; k < LOC_NR; k++) {
+		if (!r->delay_class[k].count || !knows(r, k))
+			continue;
+		fprintf(f, "     %-*s %12s %12s %12s", w,
+			topology_class_label(r->topo, (enum locality)k),
+			fmt_count(est(m, r->idle_passed_class[k]), a, sizeof(a)),
+			fmt_share((double)r->idle_passed_class[k], (double)r->delay_class[k].count, 1,
+				  s, sizeof(s)),
+			fmt_ns(est(m, r->idle_wait_class[k]), c, sizeof(c)));
+		if (m->sampled)
+			fprintf(f, " %13s", interval(r->idle_passed_class[k],
+						     r->delay_class[k].count, ci, sizeof(ci)));
+		fputc('\n', f);
+	}
+}
+
 void sched_idle_text(FILE *f, const struct sched_results *r)
 {
-	char a[32], b[32], c[32], s[16];
+	char a[32];
 	struct cpu_count *top;
-	int n = 0, w;
+	struct sched_sample m;
+	int n = 0;
 
 	if (!measured(r)) {
 		if (r->prov.source == PROV_BPF)
@@ -91,13 +159,11 @@ void sched_idle_text(FILE *f, const struct sched_results *r)
 	}
 	fprintf(f, "\n Idle CPUs passed over: woken tasks that waited on a busy CPU while one\n"
 		   " they may run on was idle\n");
-	fprintf(f, "   %s of %s timed wakeups (%s)\n   idle wait %s: %s\n",
-		fmt_count(r->idle_passed, a, sizeof(a)), fmt_count(r->delay.count, b, sizeof(b)),
-		fmt_share((double)r->idle_passed, (double)r->delay.count, 1, s, sizeof(s)),
-		fmt_ns(r->idle_wait_ns, c, sizeof(c)), sched_idle_wait_def(r));
+	sched_sample_of(r, &m);
+	idle_headline(f, r, &m);
 	if (r->idle_not_allowed)
-		fprintf(f, "   %s more waited while only CPUs outside their affinity idled\n",
-			fmt_count(r->idle_not_allowed, a, sizeof(a)));
+		fprintf(f, "   %s%s more waited while only CPUs outside their affinity idled\n",
+			m.sampled ? "est. " : "", fmt_count(est(&m, r->idle_not_allowed), a, sizeof(a)));
 	if (r->affinity_unknown)
 		fprintf(f, "   %s tasks were gone before their affinity was read: every CPU\n"
 			   "   counted as allowed for them\n",
@@ -105,33 +171,22 @@ void sched_idle_text(FILE *f, const struct sched_results *r)
 	fprintf(f, "   rule: %s\n", sched_idle_rule(r));
 	if (!r->idle_passed)
 		return;
-	w = topology_class_width(r->topo, 20);
-	fprintf(f, "   %-*s %12s %12s %12s\n", w + 2, "waker CPU -> target CPU", "passed over",
-		"of timed", "idle wait");
-	for (int k = 0; k < LOC_NR; k++) {
-		if (!r->delay_class[k].count || !knows(r, k))
-			continue;
-		fprintf(f, "     %-*s %12s %12s %12s\n", w,
-			topology_class_label(r->topo, (enum locality)k),
-			fmt_count(r->idle_passed_class[k], a, sizeof(a)),
-			fmt_share((double)r->idle_passed_class[k], (double)r->delay_class[k].count, 1,
-				  s, sizeof(s)),
-			fmt_ns(r->idle_wait_class[k], c, sizeof(c)));
-	}
-	fprintf(f, "   closest idle:");
+	idle_classes(f, r, &m);
+	fprintf(f, "   closest idle%s:", m.sampled ? " (est.)" : "");
 	for (int k = LOC_SMT; k < LOC_NR; k++)
 		if (knows(r, k))
 			fprintf(f, "%s %s %s", k == LOC_SMT ? "" : ",", closest(r, k),
-				fmt_count(r->idle_closest[k], a, sizeof(a)));
+				fmt_count(est(&m, r->idle_closest[k]), a, sizeof(a)));
 	fputc('\n', f);
 	top = xcalloc((size_t)r->ncpus + 1, sizeof(*top));
 	for (int k = 0; k < r->ncpus; k++)
 		if (r->cpu[k].idle_passed)
-			top[n++] = (struct cpu_count){ k, r->cpu[k].idle_passed };
+			top[n++] = (struct cpu_count){ k, est(&m, r->cpu[k].idle_passed) };
 	qsort(top, (size_t)n, sizeof(*top), by_count);
 	{ /* as many as fit in 80 columns */
 		char line[96];
-		int at = snprintf(line, sizeof(line), "   waited most on"), k = 0;
+		int at = snprintf(line, sizeof(line), "   waited most on%s", m.sampled ? " (est.)" : ""),
+		    k = 0;
 
 		for (; k < n; k++) {
 			char item[48];
@@ -159,9 +214,32 @@ static const char *one_line(const char *text, char *buf, size_t len)
 	return buf;
 }
 
+/* "share_pct" of k in n, and "share_ci95_pct": [lo, hi] when sampled (null when exact) */
+static void share_json(struct json *j, const struct sched_sample *m, uint64_t k, uint64_t n)
+{
+	double lo, hi;
+
+	if (!n) {
+		json_null(j, "share_pct");
+		json_null(j, "share_ci95_pct");
+		return;
+	}
+	json_number(j, "share_pct", 100.0 * (double)k / (double)n);
+	if (!m->sampled) {
+		json_null(j, "share_ci95_pct"); /* every wakeup timed: exact */
+		return;
+	}
+	stats_wilson95((double)k, (double)n, &lo, &hi);
+	json_array(j, "share_ci95_pct");
+	json_number(j, NULL, 100.0 * lo);
+	json_number(j, NULL, 100.0 * hi);
+	json_array_end(j);
+}
+
 void sched_idle_json(struct json *j, const struct sched_results *r)
 {
 	char line[512];
+	struct sched_sample m;
 
 	if (!measured(r)) {
 		json_null(j, "idle_passed_over_detail");
@@ -172,6 +250,14 @@ void sched_idle_json(struct json *j, const struct sched_results *r)
 	json_string(j, "idle_wait", one_line(sched_idle_wait_def(r), line, sizeof(line)));
 	json_bool(j, "affinity_known", r->prov.affinity_known);
 	json_uint(j, "timed_wakeups", r->delay.count);
+	sched_sample_of(r, &m);
+	share_json(j, &m, r->idle_passed, r->delay.count);
+	json_object(j, "estimated"); /* of the whole run: the sample's counts and waits scaled */
+	json_uint(j, "passed_over", est(&m, r->idle_passed));
+	json_uint(j, "not_allowed", est(&m, r->idle_not_allowed));
+	json_uint(j, "wakeups", est(&m, r->delay.count));
+	json_uint(j, "idle_wait_ns", est(&m, r->idle_wait_ns));
+	json_object_end(j);
 	json_object(j, "by_class");
 	for (int k = 0; k < LOC_NR; k++) {
 		if (!knows(r, k))
@@ -180,6 +266,9 @@ void sched_idle_json(struct json *j, const struct sched_results *r)
 		json_uint(j, "passed_over", r->idle_passed_class[k]);
 		json_uint(j, "timed", r->delay_class[k].count);
 		json_uint(j, "idle_wait_ns", r->idle_wait_class[k]);
+		share_json(j, &m, r->idle_passed_class[k], r->delay_class[k].count);
+		json_uint(j, "estimated_passed_over", est(&m, r->idle_passed_class[k]));
+		json_uint(j, "estimated_idle_wait_ns", est(&m, r->idle_wait_class[k]));
 		json_object_end(j);
 	}
 	json_object_end(j);

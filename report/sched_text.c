@@ -225,15 +225,17 @@ static void latency_row(FILE *f, const char *name, const struct hist *h)
 
 static void latency(FILE *f, const struct sched_results *r)
 {
+	struct sched_sample smp;
 	uint64_t max = 0;
 	int lo = 64, hi = -1;
 	char a[24], b[24], n[32];
 
 	fprintf(f, "\n Wake-to-run delay (from the wakeup to the task running)\n");
-	if (r->delays_untimed)
-		fprintf(f, "   a systematic sample: %s of %s wakeups timed (see the header)\n",
-			fmt_count(r->delay.count, a, sizeof(a)),
-			fmt_count(r->wakeups, b, sizeof(b)));
+	sched_sample_of(r, &smp);
+	if (smp.sampled)
+		fprintf(f, "   a random sample: %s of %s wakeups timed, every one the same chance\n"
+			   "   (see the header); the counts below are the timed ones (x %.2f: the run)\n",
+			fmt_count(smp.timed, a, sizeof(a)), fmt_count(smp.all, b, sizeof(b)), smp.scale);
 	if (r->prov.delay == DELAY_LOG2)
 		fprintf(f, "   in power-of-two buckets: each figure is its bucket's midpoint\n");
 	if (r->delays_negative)

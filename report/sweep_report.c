@@ -54,7 +54,11 @@ void sweep_report_text(FILE *f, const struct sweep_set *s)
 	if (s->prov.source != PROV_NONE)
 		fprintf(f, "   measured by %s, CPUs %s, delays %s%s\n", prov_source_name(s->prov.source),
 			s->prov.cpus_honored, prov_delay_key(s->prov.delay),
-			s->prov.delay == DELAY_LOG2 && s->prov.delay_rate ? " (sampled above a rate)" : "");
+			s->prov.sample_every > 1 ? " (sampled)" : "");
+	if (s->prov.source != PROV_NONE && s->prov.sample_every > 1)
+		fprintf(f, "   1 wakeup in %u timed on each CPU, every one the same chance: idle%% is a\n"
+			   "   sample's share, its 95%% interval in the JSON (ci95 of each run)\n",
+			s->prov.sample_every);
 	for (int v = 0; v < s->nvalues; v++) {
 		const char *val = s->values[v];
 
@@ -160,6 +164,15 @@ void sweep_report_json(FILE *f, const struct sweep_set *s)
 		for (int m = 0; m < M_NR; m++)
 			if (r->have[m])
 				json_number(&j, measure_info((enum measure)m)->key, r->m[m]);
+		json_object_end(&j);
+		json_object(&j, "ci95"); /* sampled measures: the sample's own 95% interval */
+		for (int m = 0; m < M_NR; m++)
+			if (r->have[m] && r->have_ci[m]) {
+				json_array(&j, measure_info((enum measure)m)->key);
+				json_number(&j, NULL, r->lo[m]);
+				json_number(&j, NULL, r->hi[m]);
+				json_array_end(&j);
+			}
 		json_object_end(&j);
 		json_object_end(&j);
 	}

@@ -24,9 +24,8 @@ const volatile int ncpus = 1;
 const volatile int system_wide = 0;
 const volatile int exclude_tgid = 0;	/* locus itself */
 const volatile int cpu_filter = 0;	/* count only events emitted on a CPU of cpu_on (-C) */
-const volatile unsigned int timed_per_window = 0; /* wakeups timed per CPU per window; 0: all */
+const volatile unsigned int timed_every = 0; /* time 1 wakeup in this many, on average; <= 1: all */
 const volatile unsigned int idle_words = 0; /* words of an idle-CPU mask; 0: idle CPUs not kept */
-extern int CONFIG_HZ __kconfig __weak;	/* the jiffy, for the window */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -56,13 +55,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct lb_pcpu);
 } pcpu SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct lb_pacer);
-} pacer SEC(".maps");
 
 /* Each CPU's core, LLC and node: a global array, read without a helper call. */
 struct lb_cpu topo[LB_MAX_CPUS];
@@ -346,31 +338,26 @@ static __always_inline void place(struct lb_pcpu *c, struct lb_tstate *t, int ta
 
 /*
  * Whether this wakeup is timed (two clock reads, one on the waker's path, one
- * on the wakee's). Every one is, up to timed_per_window a window per CPU; above
- * that rate, 1 in `every`, a systematic sample, `every` set from the last
- * window's count. Jiffies cost no clock read (a window is a tenth of a second).
+ * on the wakee's). Every one is when timed_every <= 1; else 1 in timed_every on
+ * average, the same chance for every wakeup from the first to the last: a
+ * countdown per CPU, restarted at a random gap of 1 to 2 * timed_every - 1
+ * wakeups (no period of the workload lines up with it). A countdown at 0 (this
+ * CPU's first wakeup, or a half just emptied by the reader) starts a gap
+ * without timing. The untimed path reads no clock and calls no helper.
  */
-static __always_inline int timed(void)
+static __always_inline int timed(struct lb_pcpu *c)
 {
-	__u64 now, win = (CONFIG_HZ > 0 ? (__u32)CONFIG_HZ : 250u) / 10;
-	__u32 zero = 0;
-	struct lb_pacer *c;
+	int fresh;
 
-	if (!timed_per_window)
+	if (timed_every <= 1)
 		return 1;
-	c = bpf_map_lookup_elem(&pacer, &zero);
-	if (!c)
-		return 1;
-	now = bpf_jiffies64();
-	if (now - c->win_start >= win) {
-		c->every = c->win_count / timed_per_window + 1;
-		c->win_count = 0;
-		c->win_start = now;
+	if (c->pace > 1) {
+		c->pace--;
+		return 0;
 	}
-	c->win_count++;
-	if (c->every <= 1)
-		return 1;
-	return c->seq++ % c->every == 0;
+	fresh = !c->pace;
+	c->pace = 1 + bpf_get_prandom_u32() % (2 * timed_every - 1);
+	return !fresh;
 }
 
 SEC("tp_btf/sched_waking")
@@ -395,7 +382,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	t->st.wakeups++;
 	t->pending = 1;
 	t->placed = 0;
-	t->timed = timed();
+	t->timed = timed(c);
 	if (t->timed) {
 		t->wake_ns = bpf_ktime_get_ns();
 		idle_keep(t);

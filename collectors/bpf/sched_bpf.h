@@ -78,16 +78,17 @@ struct lb_pcpu {
 	unsigned long long ipi_armed;		/* a traced wakeup was made here and no switch,
 						 * wakeup or IPI came since (not a count: the
 						 * reader never uses its sum) */
+	unsigned long long pace;		/* wakeups until the next timed one (timed():
+						 * not a count either) */
 };	/* only unsigned long long: user space sums two of them word by word, but the
 	 * min1 and max members, which it folds by min and max */
 
-/* Timing wakeups sent from a CPU: 1 in `every`, set for each window (jiffies). */
-struct lb_pacer {
-	unsigned long long win_start;
-	unsigned int win_count, every, seq, pad;
-};
-
-#define LB_WINDOW_MS 100
+/*
+ * Timing: 1 wakeup in ceil(LB_PACE_PEAK / rate) on each CPU, fixed for the session, so a
+ * CPU waking up to LB_PACE_PEAK tasks a second times at most `rate` of them a second
+ * (--delay-rate). A busy CPU here wakes about 60,000 a second (pinned ping-pong).
+ */
+#define LB_PACE_PEAK 100000
 
 
 /* A waker -> wakee pair (key: waker tid << 32 | wakee tid). */

@@ -53,7 +53,7 @@ PY
 	check "pin $pin: the report names the BPF collector" grep -q "source: BPF in the kernel" "$TMP/bpf-$pin.txt"
 	check "pin $pin: BPF copies no events out" grep -q "counted in the kernel (none copied out); none lost" "$TMP/bpf-$pin.txt"
 done
-# Timing: a systematic sample above --delay-rate wakeups a second per CPU; 0 times every one.
+# Timing: a random sample of 1 wakeup in 100000/--delay-rate on each CPU; 0 times every one.
 "$LOCUS" run -q --collector bpf --sections latency,wakeups --json "$TMP/all.json" --delay-rate 0 \
 	-- "$LOCUS" bench pingpong --pin 0,1 --loops 20000 >"$TMP/all.txt" 2>&1
 check "--delay-rate 0: every placed wakeup timed, none left out" python3 -c '
@@ -61,7 +61,7 @@ import json, sys; d = json.load(open(sys.argv[1]))
 t, p = d["latency"]["wake_to_run_ns"]["count"], d["wakeups"]["placed"]
 t += d["latency"]["negative"]  # switched in before the wakeup: counted apart, not timed
 assert d["latency"]["untimed"] == 0 and abs(t - p) <= 2, (t, p, d["latency"]["untimed"])' "$TMP/all.json"
-expect_eq "--delay-rate 0: the report says nothing of a sample" 0 "$(grep -c "systematic sample" "$TMP/all.txt")"
+expect_eq "--delay-rate 0: the report says nothing of a sample" 0 "$(grep -c "random sample" "$TMP/all.txt")"
 "$LOCUS" run -q --collector bpf --sections latency,wakeups --json "$TMP/few.json" --delay-rate 1000 \
 	-- "$LOCUS" bench pingpong --pin 0,1 --loops 20000 >"$TMP/few.txt" 2>&1
 check "--delay-rate 1000: a sample timed, the rest counted as untimed, wakeups all placed" \
@@ -71,11 +71,39 @@ d, a = (json.load(open(f)) for f in sys.argv[1:3])
 t, u, p = d["latency"]["wake_to_run_ns"]["count"], d["latency"]["untimed"], d["wakeups"]["placed"]
 n = d["latency"]["negative"]
 assert 0 < t < p / 3 and abs(t + u + n - d["wakeups"]["total"]) <= 2, (t, u, n, p)
+s = d["provenance"]["sample"]
+assert d["provenance"]["sample_every"] == 100 and s["every"] == 100 and s["sampled"], s
+# 1 in 100 of the wakeups the same collector counted (all of them): within 99.9% of a
+# binomial's spread (a random-gap countdown spreads less), and a gap started per CPU
+k, all_ = s["timed"], s["wakeups"]
+assert all_ == d["wakeups"]["total"], (s, d["wakeups"]["total"])
+assert abs(k - all_ / 100) <= 3.3 * math.sqrt(all_ * 0.01 * 0.99) + 4, (k, all_)
 x, y = d["latency"]["wake_to_run_ns"]["p50"], a["latency"]["wake_to_run_ns"]["p50"]
 assert abs(math.floor(math.log2(x)) - math.floor(math.log2(y))) <= 1, (x, y)
 PY
 check "--delay-rate 1000: the report says it is a sample, and how to time all" \
-	grep -q "a systematic sample: .* wakeups timed.*--delay-rate 0 times all" "$TMP/few.txt" -z
+	grep -q "a random sample, every wakeup the same chance: .* wakeups timed.*1 in 100 asked.*--delay-rate 0 times all" "$TMP/few.txt" -z
+
+# The default sample gives every wakeup the same chance, the first second's as the last's:
+# two ping-pongs one after the other in one run; each thread's timed share of its own
+# wakeups (both counted by the collector, every one) is 1 in 20, the first pair's as the
+# second's. (The pacer this replaced timed every wakeup of a CPU's first 100 ms.)
+"$LOCUS" run -q --collector bpf --sections latency,wakeups,switches --json "$TMP/two.json" -- sh -c \
+	"'$LOCUS' bench pingpong --pin 0,1 --loops 10000; '$LOCUS' bench pingpong --pin 0,1 --loops 10000" \
+	>"$TMP/two.txt" 2>&1
+check "default rate: 1 in 20 timed, the first pair's wakeups as the last's" \
+	python3 - "$TMP/two.json" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+assert d["provenance"]["sample_every"] == 20, d["provenance"]
+busy = sorted((t for t in d["tasks"] if t["wakeups"] >= 5000), key=lambda t: t["tid"])
+assert len(busy) == 4, [(t["tid"], t["wakeups"]) for t in d["tasks"]]
+for t in busy:
+    n, k = t["wakeups"], t["delays_measured"]
+    print("tid %d: %d of %d timed (%.2f%%)" % (t["tid"], k, n, 100.0 * k / n))
+    # within 99.9% of a binomial's spread around 1 in 20 (negative delays: a few left out)
+    assert abs(k - n / 20) <= 3.3 * math.sqrt(n * 0.05 * 0.95) + 0.005 * n + 4, (t["tid"], k, n)
+PY
 "$LOCUS" run --delay-rate -3 -- true >/dev/null 2>"$TMP/dr.err"
 expect_eq "--delay-rate -3: usage error" 2 $?
 check "--delay-rate -3: says why" grep -q "bad delay rate" "$TMP/dr.err"

@@ -218,8 +218,10 @@ EOF
 	check "bpf: the rule says where the mask comes from" grep -q "affinity: the task's mask when it ran" "$TMP/b00.txt"
 
 	# Both collectors on the same run: each attached (-p) to a ping-pong that waits for a
-	# FIFO until both are in place, pinned to CPU 0 for half a second and then let go, and
-	# each waiting for it to end. Their shares agree within 2 points.
+	# FIFO until all are in place, pinned to CPU 0 for half a second and then let go, and
+	# each waiting for it to end. Their shares agree within 2 points. A third, BPF at the
+	# default rate (a 1-in-20 sample), on the same run: its share's interval holds the
+	# share of every wakeup (BPF, --delay-rate 0), and it agrees with perf within 2 points.
 	mkfifo "$TMP/go"
 	taskset -c 0 sh -c "read x <'$TMP/go'; exec '$LOCUS' bench pingpong --pairs 3 --loops 200000" >/dev/null &
 	pp=$!
@@ -228,11 +230,13 @@ EOF
 	bb=$!
 	"$LOCUS" run -q --collector perf -p "$pp" --json "$TMP/sp.json" -- sh -c "$waiter" >/dev/null 2>&1 &
 	pb=$!
+	"$LOCUS" run -q --collector bpf -p "$pp" --json "$TMP/sd.json" -- sh -c "$waiter" >"$TMP/sd.txt" 2>&1 &
+	db=$!
 	sleep 2
 	echo go >"$TMP/go"
 	sleep 0.5
 	taskset -a -p -c 0-1 "$pp" >/dev/null
-	wait "$bb" "$pb"
+	wait "$bb" "$pb" "$db"
 	check "bpf and perf on the same run: idle CPUs and IPIs within 2 points" python3 - "$TMP/sb.json" "$TMP/sp.json" <<'EOF'
 import json, sys
 def shares(f):
@@ -263,6 +267,38 @@ if ib is not None and ip is not None:
     print("%-15s bpf %6.2f%%  perf %6.2f%%" % ("IPI or polling", ib, ip))
     assert abs(ib - ip) <= 2.0, ("IPI or polling", ib, ip)
 EOF
+	check "bpf's default sample on the same run: its interval holds every wakeup's share" \
+		python3 - "$TMP/sd.json" "$TMP/sb.json" "$TMP/sp.json" <<'EOF'
+import json, math, sys
+def wilson(k, n, z):
+    p = k / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return 100 * max(mid - half, 0), 100 * min(mid + half, 1)
+sd, sb, sp = (json.load(open(f)) for f in sys.argv[1:4])
+det = sd["latency"]["idle_passed_over_detail"]
+k, n = sd["wakeups"]["idle_passed_over"], sd["latency"]["wake_to_run_ns"]["count"]
+assert sd["provenance"]["sample"]["sampled"] and sd["provenance"]["sample_every"] == 20, sd["provenance"]
+lo, hi = det["share_ci95_pct"]
+assert abs(det["share_pct"] - 100.0 * k / n) < 1e-6, (det["share_pct"], k, n)
+assert abs(lo - wilson(k, n, 1.96)[0]) < 1e-3 and abs(hi - wilson(k, n, 1.96)[1]) < 1e-3, (lo, hi)
+# the estimates of the whole run: the sample's counts and waits scaled by all / timed
+scale = sd["provenance"]["sample"]["scale"]
+assert abs(det["estimated"]["passed_over"] - k * scale) <= 1, (det["estimated"], k, scale)
+assert abs(det["estimated"]["idle_wait_ns"] - sd["latency"]["idle_wait_ns"] * scale) <= 1
+share = lambda d: 100.0 * d["wakeups"]["idle_passed_over"] / d["latency"]["wake_to_run_ns"]["count"]
+every, perf = share(sb), share(sp)
+print("default sample: %.2f%% (95%% interval %.2f-%.2f%%, %d of %d timed); every wakeup %.2f%%; perf %.2f%%"
+      % (det["share_pct"], lo, hi, k, n, every, perf))
+print("every wakeup's share within the printed 95%% interval: %s; perf's: %s"
+      % (lo <= every <= hi, lo <= perf <= hi))
+# asserted at 99.9% (a 95% interval misses 1 time in 20 by design): the same rule, z 3.29
+lo3, hi3 = wilson(k, n, 3.29)
+assert lo3 <= every <= hi3, ("every wakeup's share outside the sample's 99.9% interval", every, lo3, hi3)
+assert abs(det["share_pct"] - perf) <= 2.0, ("default sample vs perf", det["share_pct"], perf)
+EOF
+	check "bpf's default sample: the text gives the estimate and its interval" \
+		grep -q "est\\. .* of .* wakeups (.*, 95% interval .*),\$" "$TMP/sd.txt"
 else
 	skip "the BPF collector does not load here"
 fi
@@ -301,6 +337,35 @@ assert abs(sb - sf) <= 2.0, (sb, sf)
 EOF
 else
 	skip "bpf and a recording of the same run: the BPF collector does not load here"
+fi
+# The same at the default rate: BPF times a 1-in-20 sample; the recording of the same run
+# has every wakeup. Its share is printed against the sample's 95% interval; asserted within
+# the 99.9% interval (a 95% one misses 1 time in 20 by design) or 2 points.
+if "$LOCUS" record -q -a -o "$TMP/samed.data" -- "$LOCUS" run -q --collector bpf \
+	--json "$TMP/samed.bpf.json" -- "$LOCUS" bench pingpong --pairs 2 --loops 20000 \
+	>/dev/null 2>&1 && [ -s "$TMP/samed.bpf.json" ]; then
+	pid=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+print(max(d["tasks"], key=lambda t: t["wakeups"])["pid"])' "$TMP/samed.bpf.json")
+	"$LOCUS" report -q -i "$TMP/samed.data" --pid "$pid" --json "$TMP/samed.file.json" >/dev/null 2>&1
+	check "bpf's default sample and a recording of the same run: the file's share in its interval" \
+		python3 - "$TMP/samed.bpf.json" "$TMP/samed.file.json" <<'EOF'
+import json, math, sys
+def wilson(k, n, z):
+    p = k / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return 100 * max(mid - half, 0), 100 * min(mid + half, 1)
+b, f = (json.load(open(x)) for x in sys.argv[1:3])
+assert b["provenance"]["sample"]["sampled"], b["provenance"]
+k, n = b["wakeups"]["idle_passed_over"], b["latency"]["wake_to_run_ns"]["count"]
+lo, hi = b["latency"]["idle_passed_over_detail"]["share_ci95_pct"]
+fs = 100.0 * f["wakeups"]["idle_passed_over"] / f["latency"]["wake_to_run_ns"]["count"]
+print("default sample %.2f%% (95%% interval %.2f-%.2f%%, %d of %d timed); recording %.2f%% of %d: %s"
+      % (100.0 * k / n, lo, hi, k, n, fs, f["latency"]["wake_to_run_ns"]["count"],
+         "inside" if lo <= fs <= hi else "outside"))
+lo3, hi3 = wilson(k, n, 3.29)
+assert lo3 <= fs <= hi3 or abs(fs - 100.0 * k / n) <= 2.0, (fs, lo3, hi3)
+EOF
 fi
 
 # A file: affinity unknown, every CPU counted as allowed, said in the rule.

@@ -95,6 +95,25 @@ static void holm(void **state)
 	}
 }
 
+/* Wilson's interval against published values (Newcombe 1998, table I: 81/263, 15/148, 0/20) */
+static void wilson(void **state)
+{
+	double lo, hi;
+
+	stats_wilson95(81, 263, &lo, &hi);
+	assert_close(lo, 0.2553, 1e-4);
+	assert_close(hi, 0.3662, 1e-4);
+	stats_wilson95(15, 148, &lo, &hi);
+	assert_close(lo, 0.0624, 1e-4);
+	assert_close(hi, 0.1605, 1e-4);
+	stats_wilson95(0, 20, &lo, &hi);
+	assert_close(lo, 0.0, 1e-12);
+	assert_close(hi, 0.1611, 1e-4);
+	stats_wilson95(0, 0, &lo, &hi); /* nothing sampled: says nothing */
+	assert_close(lo, 0.0, 1e-12);
+	assert_close(hi, 1.0, 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -104,6 +123,7 @@ int main(void)
 		cmocka_unit_test(welch),
 		cmocka_unit_test(t_p_values),
 		cmocka_unit_test(holm),
+		cmocka_unit_test(wilson),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

@@ -227,8 +227,8 @@ static void mutations(void **state)
 
 static void significance(void **state)
 {
-	struct measure_sum a = { 3, 1.0, 0.02, 0.0497 }, b = { 3, 1.02, 0.02, 0.0497 };
-	struct measure_sum c = { 3, 2.0, 0.02, 0.0497 }, one = { 1, 2.0, 0, 0 };
+	struct measure_sum a = { 3, 1.0, 0.02, 0.0497, 0 }, b = { 3, 1.02, 0.02, 0.0497, 0 };
+	struct measure_sum c = { 3, 2.0, 0.02, 0.0497, 0 }, one = { 1, 2.0, 0, 0, 0 };
 	struct diff_row r;
 
 	sweep_compare(&a, &b, 1, &r);
@@ -245,6 +245,35 @@ static void significance(void **state)
 	assert_int_equal(r.verdict, 0);
 	sweep_compare(&a, &one, 1, &r); /* one run: no interval, never significant */
 	assert_false(r.significant);
+	/* sampled: beyond the runs' spread but within what the samples alone allow */
+	a.sample95 = 0.6;
+	c.sample95 = 0.5;
+	sweep_compare(&a, &c, 1, &r);
+	assert_false(r.significant);
+	c.sample95 = 0.3;
+	sweep_compare(&a, &c, 1, &r);
+	assert_true(r.significant);
+}
+
+/* A sampled share's interval: from each run's Wilson interval, the mean's half-width. */
+static void sample_interval(void **state)
+{
+	struct sweep_run runs[2] = { 0 };
+	struct measure_sum s;
+
+	for (int i = 0; i < 2; i++) {
+		runs[i].ok = runs[i].have[M_IDLE_PCT] = runs[i].have_ci[M_IDLE_PCT] = true;
+		runs[i].m[M_IDLE_PCT] = 2.0;
+		runs[i].lo[M_IDLE_PCT] = 1.7;
+		runs[i].hi[M_IDLE_PCT] = 2.5;
+	}
+	sweep_summarize(runs, 2, "", M_IDLE_PCT, &s);
+	assert_int_equal(s.n, 2);
+	/* half-widths 0.4 each: sqrt(0.16 + 0.16) / 2 */
+	assert_true(s.sample95 > 0.28284 && s.sample95 < 0.28285);
+	runs[1].have_ci[M_IDLE_PCT] = runs[0].have_ci[M_IDLE_PCT] = false;
+	sweep_summarize(runs, 2, "", M_IDLE_PCT, &s);
+	assert_true(s.sample95 == 0);
 }
 
 static char *diff_text(const char *base, const char *cur, bool json)
@@ -331,6 +360,7 @@ int main(void)
 		cmocka_unit_test(presets), cmocka_unit_test(bad_metrics),
 		cmocka_unit_test(json_reader), cmocka_unit_test(round_trip),
 		cmocka_unit_test(mutations), cmocka_unit_test(significance),
+		cmocka_unit_test(sample_interval),
 		cmocka_unit_test(diff_goldens),
 	};
 
