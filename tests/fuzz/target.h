@@ -81,8 +81,8 @@ static inline void fuzz_render(struct replay *rp)
 static inline int fuzz_one(const uint8_t *data, size_t size, char *err, size_t errlen)
 {
 	static char path[64];
-	struct replay_opts o = { path, "tests/fixtures/topology/desktop-4c8t", 0, 64, CL_SORT_TOTAL,
-				 NULL, NULL, NULL, NULL };
+	struct replay_opts o = { .path = path, .sysfs_root = "tests/fixtures/topology/desktop-4c8t",
+				 .line_size = 64, .sort = CL_SORT_TOTAL };
 	struct replay *rp = calloc(1, sizeof(*rp));
 	FILE *f;
 	int ok;
