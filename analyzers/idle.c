@@ -243,14 +243,23 @@ static uint64_t union_ns(struct idle_track *it, int n)
 /* The candidates of q: idle at its wakeup, or began an idle period during its wait. */
 static void candidates(struct idle_track *it, const struct idle_q *q)
 {
+	const uint64_t *at_run = q->at_run ? q->at_run : it->idle;
+
+	for (int w = 0; w < it->nwords; w++)
+		it->cand[w] = q->at_wake[w] | at_run[w];
+	if (q->target >= 0 && q->target < it->ncpus)
+		set_bit(it->cand, q->target, false);
+}
+
+/* And those that began an idle period in the wait and ended it before the run. */
+static void candidates_between(struct idle_track *it, const struct idle_q *q)
+{
 	uint64_t lo = q->pos_wake > it->log_base ? q->pos_wake - it->log_base : 0;
 	uint64_t hi = q->pos_run - it->log_base;
 
-	memcpy(it->cand, q->at_wake, (size_t)it->nwords * sizeof(uint64_t));
 	for (uint64_t i = lo; i < hi && i < (uint64_t)it->log_n; i++)
-		set_bit(it->cand, it->log_cpu[i], true);
-	if (q->target >= 0 && q->target < it->ncpus)
-		set_bit(it->cand, q->target, false);
+		if (it->log_cpu[i] != q->target)
+			set_bit(it->cand, it->log_cpu[i], true);
 }
 
 /* cpu was idle at the wakeup or at the run of q. */
@@ -302,6 +311,7 @@ static uint64_t wait_ns(struct idle_track *it, const struct idle_q *q, bool open
 
 	if (one_covers(it, q, open))
 		return q->run - q->wake;
+	candidates_between(it, q);
 	for (int w = 0; w < it->nwords; w++) {
 		uint64_t c = it->cand[w] & (q->allowed ? q->allowed[w] : ~0ull);
 
@@ -335,18 +345,19 @@ static int judge(struct idle_track *it, const struct idle_q *q, bool open, struc
 	tend = idle_until(it, t, q->wake, open);
 	if (tend && tend >= q->run)
 		return -1; /* the target idled from the wakeup to the run */
-	candidates(it, q);
 	for (int w = 0; w < it->nwords && !open && !(it->waiting && it->mark >= q->run); w++) {
-		uint64_t c = it->cand[w] & it->idle[w]; /* a state unknown in the wait: wait */
+		uint64_t c = it->idle[w]; /* a state unknown in the wait: wait (any CPU idle
+					   * since before the run is a candidate) */
 
 		while (c) {
 			int cpu = w * 64 + __builtin_ctzll(c);
 
 			c &= c - 1;
-			if (it->cpu[cpu].from <= q->run && it->cpu[cpu].seen < q->run)
+			if (cpu != t && it->cpu[cpu].from <= q->run && it->cpu[cpu].seen < q->run)
 				return cpu;
 		}
 	}
+	candidates(it, q);
 	for (int k = 0; k < 3; k++) { /* the closest allowed CPU idle at an end */
 		if (it->leader[k][t] < 0)
 			continue;
@@ -401,12 +412,13 @@ static void judge_head(struct idle_track *it, bool open)
 {
 	int i = it->pend_head;
 	struct idle_pend *p = &it->pend[i];
-	uint64_t *m = it->pend_masks + (size_t)i * 2 * (size_t)it->nwords;
+	uint64_t *m = it->pend_masks + (size_t)i * 3 * (size_t)it->nwords;
 	struct idle_q q = p->q;
 	struct idle_check r;
 
 	q.at_wake = m;
 	q.allowed = p->all ? NULL : m + it->nwords;
+	q.at_run = m + 2 * it->nwords;
 	judge(it, &q, open, &r);
 	add_ready(it, &r);
 	it->pend_head = (it->pend_head + 1) % it->cap_pend;
@@ -434,14 +446,14 @@ static void wait_on(struct idle_track *it, const struct idle_q *q)
 	if (it->waiting == it->cap_pend) { /* grow the ring, unrolled from its head */
 		int cap = it->cap_pend ? 2 * it->cap_pend : 64;
 		struct idle_pend *np = xcalloc((size_t)cap, sizeof(*np));
-		uint64_t *nm = xcalloc((size_t)cap * 2 * nw + 1, sizeof(uint64_t));
+		uint64_t *nm = xcalloc((size_t)cap * 3 * nw + 1, sizeof(uint64_t));
 
 		for (int k = 0; k < it->waiting; k++) {
 			int j = (it->pend_head + k) % it->cap_pend;
 
 			np[k] = it->pend[j];
-			memcpy(nm + (size_t)k * 2 * nw, it->pend_masks + (size_t)j * 2 * nw,
-			       2 * nw * sizeof(uint64_t));
+			memcpy(nm + (size_t)k * 3 * nw, it->pend_masks + (size_t)j * 3 * nw,
+			       3 * nw * sizeof(uint64_t));
 		}
 		free(it->pend);
 		free(it->pend_masks);
@@ -452,12 +464,13 @@ static void wait_on(struct idle_track *it, const struct idle_q *q)
 	}
 	i = (it->pend_head + it->waiting++) % it->cap_pend;
 	p = &it->pend[i];
-	m = it->pend_masks + (size_t)i * 2 * nw;
+	m = it->pend_masks + (size_t)i * 3 * nw;
 	p->q = *q;
 	memcpy(m, q->at_wake, nw * sizeof(uint64_t));
 	p->all = !q->allowed;
 	if (q->allowed)
 		memcpy(m + nw, q->allowed, nw * sizeof(uint64_t));
+	memcpy(m + 2 * nw, q->at_run ? q->at_run : it->idle, nw * sizeof(uint64_t));
 }
 
 /* At most this many judgements wait; beyond, the oldest counts CPUs still idle as idle. */

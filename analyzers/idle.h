@@ -57,6 +57,8 @@ struct idle_q {
 	int32_t target, tag;
 	const uint64_t *allowed;	/* NULL: every CPU */
 	const uint64_t *at_wake;	/* idle_snapshot() at the wakeup */
+	const uint64_t *at_run;		/* the CPUs idle (not yet shown busy) at the run;
+					 * NULL: now (a judgement at the run) */
 };
 
 struct idle_pend;
@@ -81,7 +83,7 @@ struct idle_track {
 	 * is known through their run: mark, the lowest last idle event of a CPU still idle
 	 * (mark_cpu's), is past it */
 	struct idle_pend *pend;
-	uint64_t *pend_masks;		/* per ring entry: at_wake, then allowed */
+	uint64_t *pend_masks;		/* per ring entry: at_wake, allowed, at_run */
 	int pend_head, waiting, cap_pend;
 	uint64_t mark;
 	int mark_cpu;
