@@ -140,6 +140,7 @@ static void end_slice(struct timeline *tl, int cpu, uint64_t now, enum tl_end ho
 	it.pid = c->pid;
 	it.workload = workload(tl, c->tid);
 	it.inferred = c->inferred && !it.clipped;
+	it.start = it.clipped ? TL_START_SWITCH : c->start;
 	memcpy(it.comm, c->comm, sizeof(it.comm));
 	tl->cfg.emit(tl->cfg.ctx, &it);
 	tl->slices++;
@@ -202,6 +203,7 @@ static void on_switch(struct timeline *tl, const struct event *e)
 	c->pid = -1;
 	c->before = false;
 	c->inferred = false;
+	c->start = TL_START_SWITCH;
 	memcpy(c->comm, e->sw.next_comm, sizeof(c->comm));
 	c->since = e->time_ns;
 	if (e->sw.next_pid <= 0)
@@ -269,8 +271,10 @@ static void missed_switch_in(struct timeline *tl, const struct event *e)
 	c->since = e->time_ns;
 	c->before = false;
 	c->inferred = true;
+	c->start = TL_START_FIRST_EVENT;
 	memcpy(c->comm, n->comm, sizeof(c->comm));
-	if (!c->comm[0]) /* never named by a switch or a wakeup: as perf script shows it */
+	if (!c->comm[0]) /* never named (no switch, wakeup, fork or COMM record said it): as
+			  * perf script shows it */
 		snprintf(c->comm, sizeof(c->comm), ":%d", (int)e->tid);
 	if (n->queued == e->cpu) {
 		n->queued = -1;
@@ -292,10 +296,37 @@ static void prune(struct timeline *tl)
 	idle_prune(&tl->idle, horizon, tl->last_ns);
 }
 
+/*
+ * e->tid is named e->comm.comm from now on (PERF_RECORD_COMM: exec, a rename, or the
+ * recording's start). Running under another name, its period ends and a new one
+ * begins under the new name, as perf script names its events from there.
+ */
+static void on_comm(struct timeline *tl, const struct event *e)
+{
+	struct tl_cpu *c = valid(tl, e->cpu) ? &tl->cpu[e->cpu] : NULL;
+
+	if (e->tid <= 0)
+		return;
+	memcpy(task(tl, e->tid)->comm, e->comm.comm, TASK_COMM_LEN);
+	if (!tl->started || !c || c->tid != e->tid || e->time_ns < c->since ||
+	    !strncmp(c->comm, e->comm.comm, TASK_COMM_LEN))
+		return;
+	end_slice(tl, e->cpu, e->time_ns, TL_END_RENAMED);
+	c->since = e->time_ns; /* before the window, end_slice cuts it at its start */
+	c->before = false;
+	c->inferred = false;
+	c->start = e->comm.exec ? TL_START_EXEC : TL_START_RENAME;
+	memcpy(c->comm, e->comm.comm, sizeof(c->comm));
+}
+
 void timeline_event(struct timeline *tl, const struct event *e)
 {
 	struct tl_task *t;
 
+	if (e->type == EV_COMM) { /* a name, not a sign of running (time 0: the start's) */
+		on_comm(tl, e);
+		return;
+	}
 	if (e->type == EV_LOST || e->type == EV_MEM || !valid(tl, e->cpu))
 		return;
 	if (!tl->started) {
@@ -317,8 +348,15 @@ void timeline_event(struct timeline *tl, const struct event *e)
 		on_switch(tl, e);
 		break;
 	case EV_WAKEUP_NEW: /* a new task: it waits where it was placed, no wakeup flow */
-		if (e->wake.pid > 0)
-			queue(tl, task(tl, e->wake.pid), e->wake.target_cpu, e->time_ns);
+		if (e->wake.pid > 0) {
+			t = task(tl, e->wake.pid);
+			memcpy(t->comm, e->wake.comm, sizeof(t->comm));
+			queue(tl, t, e->wake.target_cpu, e->time_ns);
+		}
+		break;
+	case EV_FORK: /* named as its parent was (perf's FORK record says the same) */
+		if (e->fork.child_pid > 0)
+			memcpy(task(tl, e->fork.child_pid)->comm, e->fork.child_comm, TASK_COMM_LEN);
 		break;
 	case EV_WAKING:
 	case EV_WAKEUP:

@@ -26,8 +26,14 @@ enum tl_kind {
 			 * idle CPU (analyzers/idle.h's rule, every CPU allowed) */
 };
 
-/* How a running period ended (TL_END_UNSEEN: the CPU's next switch-in was not recorded). */
-enum tl_end { TL_END_SLEEP, TL_END_PREEMPT, TL_END_EXIT, TL_END_OPEN, TL_END_UNSEEN };
+/* How a running period ended (TL_END_UNSEEN: the CPU's next switch-in was not recorded;
+ * TL_END_RENAMED: its task took another name, by exec or a rename, and runs on as a new
+ * period under it). */
+enum tl_end { TL_END_SLEEP, TL_END_PREEMPT, TL_END_EXIT, TL_END_OPEN, TL_END_UNSEEN,
+	      TL_END_RENAMED };
+
+/* How a running period began, when not at a recorded switch-in. */
+enum tl_start { TL_START_SWITCH, TL_START_FIRST_EVENT, TL_START_EXEC, TL_START_RENAME };
 
 struct tl_item {
 	enum tl_kind kind;
@@ -40,6 +46,8 @@ struct tl_item {
 	bool clipped;			/* TL_SLICE: began before the window, cut at its start */
 	bool inferred;			/* TL_SLICE: its switch-in was not recorded; it starts
 					 * at the task's first event on the CPU */
+	enum tl_start start;		/* TL_SLICE: TL_START_FIRST_EVENT when inferred; where
+					 * its task was renamed (exec or not) */
 	bool workload;			/* TL_SLICE, TL_FLOW: a task of the workload (cfg.in_scope) */
 	enum locality cls;		/* TL_FLOW: from_cpu -> cpu; TL_MIGRATE: likewise */
 	int passed;			/* TL_FLOW: the closest idle CPU passed over (enum
@@ -66,6 +74,7 @@ struct tl_cpu {
 	bool counted;			/* its counter was emitted once */
 	bool before;			/* running since before the first event */
 	bool inferred;			/* seen running without a switch-in */
+	enum tl_start start;		/* how the current period began */
 };
 
 struct tl_task {

@@ -51,8 +51,15 @@ static int32_t task(struct tl_lanes *l, const struct tl_item *it)
 	uint32_t *i = u64map_get(&l->idx, (uint64_t)(uint32_t)it->tid);
 	struct tl_ltask *t;
 
-	if (i)
+	if (i) {
+		t = &l->tasks[*i - 1];
+		if (it->comm[0] && it->t0 >= t->named_at) { /* its name as it ran last */
+			memcpy(t->comm, it->comm, sizeof(t->comm));
+			t->comm[sizeof(t->comm) - 1] = '\0';
+			t->named_at = it->t0;
+		}
 		return (int32_t)*i - 1;
+	}
 	if (l->ntasks == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 256;
 		l->tasks = xrealloc(l->tasks, (size_t)l->cap * sizeof(*l->tasks));
@@ -64,6 +71,7 @@ static int32_t task(struct tl_lanes *l, const struct tl_item *it)
 	t->workload = it->workload;
 	memcpy(t->comm, it->comm, sizeof(t->comm));
 	t->comm[sizeof(t->comm) - 1] = '\0';
+	t->named_at = it->t0;
 	u64map_put(&l->idx, (uint64_t)(uint32_t)it->tid, (uint32_t)++l->ntasks);
 	return l->ntasks - 1;
 }

@@ -31,7 +31,8 @@ struct tl_px {
 
 struct tl_ltask {
 	int32_t tid, pid;
-	char comm[TASK_COMM_LEN];
+	char comm[TASK_COMM_LEN];	/* its name in its latest period (or wakeup) */
+	uint64_t named_at;		/* where that began */
 	bool workload;
 	uint64_t run_ns;	/* within the window */
 };

@@ -23,6 +23,8 @@ void wakeup_init(struct wakeup *w, const struct wakeup_cfg *cfg)
 	w->cpu_curr = xcalloc((size_t)w->r.ncpus, sizeof(int32_t));
 	for (int c = 0; c < w->r.ncpus; c++)
 		w->cpu_curr[c] = -1;
+	w->cpu_comm = xcalloc((size_t)w->r.ncpus + 1, TASK_COMM_LEN);
+	tidmap_init(&w->name_idx);
 	idle_init(&w->idle, cfg->topo);
 	w->ipi_armed = xcalloc((size_t)w->r.ncpus + 1, sizeof(bool));
 	w->r.prov.affinity_known = cfg->affinity != NULL;
@@ -163,12 +165,74 @@ static inline void set_comm(struct wk_task *t, const char *src)
 		memcpy(t->comm, src, TASK_COMM_LEN);
 }
 
-/* cpu now runs tid (0: the idle task). */
-static inline void set_curr(struct wakeup *w, int32_t cpu, int32_t tid, uint64_t now)
+/* cpu now runs tid (0: the idle task), named comm (NULL: a switch-in not seen). */
+static inline void set_curr(struct wakeup *w, int32_t cpu, int32_t tid, const char *comm,
+			    uint64_t now)
 {
 	w->cpu_curr[cpu] = tid;
+	if (comm)
+		memcpy(w->cpu_comm[cpu], comm, TASK_COMM_LEN);
+	else
+		w->cpu_comm[cpu][0] = '\0';
 	if (tid >= 0)
 		idle_set(&w->idle, cpu, tid == 0, now);
+}
+
+/* The name of a task without an entry (not followed), kept for when it wakes one that is. */
+static void name_put(struct wakeup *w, int32_t tid, const char *comm)
+{
+	int32_t i;
+
+	if (w->cfg.system_wide || tid <= 0 || !comm[0])
+		return; /* system-wide, every task has an entry */
+	i = tidmap_get(&w->name_idx, tid);
+	if (i < 0) {
+		if (w->nname_free) {
+			i = w->name_free[--w->nname_free];
+		} else {
+			if (w->nnames == w->cap_names) {
+				w->cap_names = w->cap_names ? 2 * w->cap_names : 256;
+				w->names = xrealloc(w->names, (size_t)w->cap_names * TASK_COMM_LEN);
+			}
+			i = w->nnames++;
+		}
+		tidmap_put(&w->name_idx, tid, i);
+	}
+	memcpy(w->names[i], comm, TASK_COMM_LEN);
+}
+
+/* tid ran for the last time: its name's slot goes to the next. */
+static void name_forget(struct wakeup *w, int32_t tid)
+{
+	int32_t i = tidmap_get(&w->name_idx, tid);
+
+	if (i < 0)
+		return;
+	tidmap_del(&w->name_idx, tid);
+	if (w->nname_free == w->cap_name_free) {
+		w->cap_name_free = w->cap_name_free ? 2 * w->cap_name_free : 256;
+		w->name_free = xrealloc(w->name_free, (size_t)w->cap_name_free * sizeof(int));
+	}
+	w->name_free[w->nname_free++] = i;
+}
+
+/*
+ * The name of the task tid running on cpu at this event, as perf script gives it: its
+ * entry's, else the one its CPU switched to it with, else its PERF_RECORD_COMM or fork's;
+ * "" when none said it. Always TASK_COMM_LEN bytes to read.
+ */
+static const char *name_of(const struct wakeup *w, const struct wk_task *t, int32_t tid,
+			   int32_t cpu)
+{
+	static const char none[TASK_COMM_LEN]; /* read as TASK_COMM_LEN bytes */
+	int32_t i;
+
+	if (t && t->comm[0])
+		return t->comm;
+	if (valid_cpu(w, cpu) && w->cpu_curr[cpu] == tid && w->cpu_comm[cpu][0])
+		return w->cpu_comm[cpu];
+	i = tidmap_get(&w->name_idx, tid);
+	return i >= 0 ? w->names[i] : none;
 }
 
 static uint64_t pair_key(int32_t waker_tid, int32_t wakee_tid)
@@ -178,7 +242,7 @@ static uint64_t pair_key(int32_t waker_tid, int32_t wakee_tid)
 
 /* A wakeup of wakee by waker_tid counted in its pair's slot (Space-Saving: never refused). */
 static int pair_count(struct wakeup *w, const struct wk_task *waker_task, int32_t waker_tid,
-		      const struct wk_task *wakee)
+		      int32_t waker_cpu, const struct wk_task *wakee)
 {
 	bool fresh;
 	/* the wakee's last pair first: the same waker again (ping-pong) needs no hash */
@@ -196,10 +260,10 @@ static int pair_count(struct wakeup *w, const struct wk_task *waker_task, int32_
 		memset(p, 0, sizeof(*p));
 		p->waker_tid = waker_tid;
 		p->wakee_tid = wakee->tid;
-		if (waker_task)
-			memcpy(p->waker_comm, waker_task->comm, TASK_COMM_LEN);
-		memcpy(p->wakee_comm, wakee->comm, TASK_COMM_LEN);
 	}
+	/* the names at this wakeup (perf script's for its sample): an exec renames */
+	memcpy(p->waker_comm, name_of(w, waker_task, waker_tid, waker_cpu), TASK_COMM_LEN);
+	memcpy(p->wakee_comm, wakee->comm, TASK_COMM_LEN);
 	return s;
 }
 
@@ -264,7 +328,7 @@ static void on_wake(struct wakeup *w, const struct event *e, ptrdiff_t waker_i)
 	t->target_cpu = -1;
 	/* the waker's entry (t's own may have moved the table; a task waking itself) */
 	waker = waker_i >= 0 ? &w->tasks[waker_i] : e->tid == t->tid ? t : NULL;
-	t->pair = pair_count(w, waker, e->tid, t);
+	t->pair = pair_count(w, waker, e->tid, e->cpu, t);
 	wk_idle_at_wake(w, t, e->time_ns);
 	if (valid_cpu(w, e->cpu))
 		w->ipi_armed[e->cpu] = true; /* the next IPI from here, before anything else */
@@ -368,6 +432,7 @@ static void switch_inferred(struct wakeup *w, int32_t cpu, int32_t tid, uint64_t
 		wk_account_cpu(w, cpu, now);
 	}
 	w->cpu_curr[cpu] = tid;
+	w->cpu_comm[cpu][0] = '\0'; /* its name: not from a switch-in */
 }
 
 /*
@@ -382,13 +447,14 @@ static inline void current_is(struct wakeup *w, int32_t cpu, int32_t tid, struct
 		if (w->cpu_curr[cpu] != 0) {
 			wk_account_cpu(w, cpu, now);
 			w->cpu_curr[cpu] = 0;
+			w->cpu_comm[cpu][0] = '\0';
 		}
 	} else if (w->cpu_curr[cpu] != tid) {
 		if (w->cpu_curr[cpu] >= 0 && tid > 0) {
 			switch_inferred(w, cpu, tid, now);
 		} else {
 			wk_account_cpu(w, cpu, now);
-			set_curr(w, cpu, tid, now);
+			set_curr(w, cpu, tid, NULL, now);
 		}
 	}
 	if (t && t->tracked && !t->running)
@@ -416,7 +482,9 @@ static void on_switch(struct wakeup *w, const struct event *e)
 	if (next && next->pending && e->time_ns >= next->wake_ns)
 		ic = wk_judge_idle(w, next, next->placed ? next->target_cpu : cpu, e->time_ns);
 	wk_account_cpu(w, cpu, e->time_ns);
-	set_curr(w, cpu, e->sw.next_pid, e->time_ns);
+	set_curr(w, cpu, e->sw.next_pid, e->sw.next_comm, e->time_ns);
+	if (!prev && w->nnames && (e->sw.prev_state & (0x10 | 0x20)))
+		name_forget(w, e->sw.prev_pid); /* its last switch (X or Z) */
 	if (prev) {
 		set_comm(prev, e->sw.prev_comm);
 		if (event_switch_involuntary(e)) {
@@ -474,8 +542,10 @@ static void on_fork(struct wakeup *w, const struct event *e)
 	struct wk_task *parent = task_get(w, e->fork.parent_pid, false);
 	struct wk_task *child;
 
-	if (!w->cfg.system_wide && !(parent && parent->tracked))
+	if (!w->cfg.system_wide && !(parent && parent->tracked)) {
+		name_put(w, e->fork.child_pid, e->fork.child_comm); /* it may wake the workload */
 		return;
+	}
 	child = task_get(w, e->fork.child_pid, true);
 	parent = task_get(w, e->fork.parent_pid, false); /* the child's entry may have moved it */
 	child->tracked = !excluded(w, e->fork.child_pid);
@@ -496,6 +566,22 @@ static void on_fork(struct wakeup *w, const struct event *e)
 	}
 }
 
+/*
+ * e->tid is named e->comm.comm from now on (exec, a rename, or the recording's start):
+ * its entry's name, or the kept one of a task without an entry, and its CPU's.
+ */
+static void on_comm(struct wakeup *w, const struct event *e)
+{
+	struct wk_task *t = e->tid > 0 ? task_find(w, e->tid) : NULL;
+
+	if (t)
+		set_comm(t, e->comm.comm);
+	else
+		name_put(w, e->tid, e->comm.comm);
+	if (valid_cpu(w, e->cpu) && w->cpu_curr[e->cpu] == e->tid)
+		memcpy(w->cpu_comm[e->cpu], e->comm.comm, TASK_COMM_LEN);
+}
+
 static void on_task_exit(struct wakeup *w, const struct event *e)
 {
 	struct wk_task *t = task_get(w, e->exit.pid, false);
@@ -513,6 +599,10 @@ void wakeup_add(struct wakeup *w, const struct event *e)
 		r->events[e->type]++;
 	if (e->type == EV_LOST) {
 		r->lost += e->lost.lost;
+		return;
+	}
+	if (e->type == EV_COMM) { /* a name, not a sign of running: its time may be 0 */
+		on_comm(w, e);
 		return;
 	}
 	if (!r->first_ns || e->time_ns < r->first_ns)
@@ -600,6 +690,10 @@ void wakeup_release(struct wakeup *w)
 	free(w->pairs);
 	free(w->cpu_since);
 	free(w->cpu_curr);
+	free(w->cpu_comm);
+	tidmap_release(&w->name_idx);
+	free(w->names);
+	free(w->name_free);
 	idle_release(&w->idle);
 	free(w->ipi_armed);
 	free(w->cells);

@@ -73,6 +73,15 @@ struct wakeup {
 	int cap_pairs;
 	uint64_t *cpu_since;		/* per CPU: time of its last switch */
 	int32_t *cpu_curr;		/* per CPU: tid running since then, -1 unknown */
+	char (*cpu_comm)[TASK_COMM_LEN]; /* per CPU: that task's name, from its switch-in or a
+					 * rename since ("": not seen) */
+	/* the names of tasks without an entry (not followed: wakers from outside the
+	 * workload), from PERF_RECORD_COMM and forks, while not system-wide */
+	struct tidmap name_idx;		/* tid -> index in names */
+	char (*names)[TASK_COMM_LEN];
+	int nnames, cap_names;
+	int *name_free;			/* slots of tasks that ended */
+	int nname_free, cap_name_free;
 	struct idle_track idle;		/* which CPUs are idle: wakeups that passed one over */
 	bool *ipi_armed;		/* per CPU: it made a traced wakeup, and no switch,
 					 * wakeup or IPI came since */

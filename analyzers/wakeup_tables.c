@@ -49,20 +49,16 @@ void wakeup_freeze(struct wakeup *w, struct wakeup_frozen *f)
 
 void wakeup_frozen_tables(const struct wakeup_frozen *f, struct sched_results *r)
 {
-	struct u64map idx;
 	int n = 0;
 
 	r->tasks_dropped = 0;
 	free(r->tasks);
 	r->tasks = xcalloc((size_t)f->ntasks + (size_t)f->nretired + 1, sizeof(*r->tasks));
-	u64map_init(&idx);
 	for (int i = 0; i < f->ntasks; i++) {
 		const struct wk_task *t = &f->tasks[i];
 
 		if (t->retired)
 			continue;
-		if (t->comm[0])
-			u64map_put(&idx, (uint64_t)(uint32_t)t->tid, (uint32_t)i);
 		if (!t->tracked)
 			continue;
 		if (f->max_tasks && n >= f->max_tasks) {
@@ -85,20 +81,14 @@ void wakeup_frozen_tables(const struct wakeup_frozen *f, struct sched_results *r
 	r->tasks_retired_kept = f->nretired;
 	r->ntasks = n;
 	qsort(r->tasks, (size_t)n, sizeof(*r->tasks), sched_task_cmp);
-	/* pairs: counts and their bound from the slots, names as each task ended with */
+	/* pairs: counts and their bound from the slots, names as at the pair's last wakeup
+	 * (perf script's there: a task renamed by exec since keeps the name it woke with) */
 	free(r->pairs);
 	r->pairs = xcalloc((size_t)f->npairs + 1, sizeof(*r->pairs));
 	for (int i = 0; i < f->npairs; i++) {
 		struct pair_stat *p = &r->pairs[i];
-		uint32_t *a, *b;
 
 		*p = f->pairs[i];
-		a = u64map_get(&idx, (uint64_t)(uint32_t)p->waker_tid);
-		b = u64map_get(&idx, (uint64_t)(uint32_t)p->wakee_tid);
-		if (a)
-			memcpy(p->waker_comm, f->tasks[*a].comm, TASK_COMM_LEN);
-		if (b)
-			memcpy(p->wakee_comm, f->tasks[*b].comm, TASK_COMM_LEN);
 		p->count = f->pslot[i].count;
 		p->over = f->pslot[i].err;
 	}
@@ -107,7 +97,6 @@ void wakeup_frozen_tables(const struct wakeup_frozen *f, struct sched_results *r
 	r->pairs_bound = f->pairs_bound;
 	r->pairs_evicted = f->pairs_evicted;
 	qsort(r->pairs, (size_t)r->npairs, sizeof(*r->pairs), sched_pair_cmp);
-	u64map_release(&idx);
 }
 
 void wakeup_frozen_release(struct wakeup_frozen *f)

@@ -11,6 +11,7 @@
 #define MMAP_NAME_OFF 40
 #define MMAP2_NAME_OFF 72
 #define LOST_COUNT_OFF 16	/* header, id, lost */
+#define COMM_NAME_OFF 16	/* header, pid, tid, then the name (NUL-padded to 8 bytes) */
 
 /* Tracepoint formats from the file: needed before the first sched sample. */
 static int setup_decoder(struct pd_reader *rd, const struct pd_file *f, char *err, size_t len)
@@ -112,6 +113,80 @@ static void on_map(const struct pd_record *rec, const struct pd_consumer *c)
 	c->map(c->ctx, pid, v[0], v[1], v[2], name);
 }
 
+/*
+ * The time and CPU that sample_id_all ends a non-sample record with (perf gives every
+ * attribute the same trailer; with IDENTIFIER, its last word names the attribute): false
+ * when there is none, or it would reach into the first body bytes of the record.
+ */
+static bool trailer(const struct pd_file *f, const struct pd_record *rec, size_t body,
+		    uint64_t *time, int32_t *cpu)
+{
+	const struct perf_event_attr *a;
+	uint64_t st;
+	size_t end = rec->size, skip;
+
+	if (!f->nattrs)
+		return false;
+	a = &f->attrs[0].attr;
+	st = a->sample_type;
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		uint64_t id;
+		uint32_t *idx;
+
+		if (end < body + 8)
+			return false;
+		memcpy(&id, rec->data + end - 8, 8);
+		idx = u64map_get(&f->ids, id);
+		if (idx)
+			a = &f->attrs[*idx].attr;
+		st = a->sample_type;
+		end -= 8;
+	}
+	if (!a->sample_id_all || !(st & PERF_SAMPLE_TIME))
+		return false;
+	*cpu = -1;
+	if (st & PERF_SAMPLE_CPU) {
+		uint32_t c;
+
+		if (end < body + 8)
+			return false;
+		end -= 8;
+		memcpy(&c, rec->data + end, 4);
+		*cpu = c > INT32_MAX ? -1 : (int32_t)c;
+	}
+	skip = 8 * (size_t)(!!(st & PERF_SAMPLE_STREAM_ID) + !!(st & PERF_SAMPLE_ID) + 1);
+	if (end < body + skip + 8 * !!(st & PERF_SAMPLE_TID))
+		return false;
+	end -= skip;
+	memcpy(time, rec->data + end, 8);
+	return true;
+}
+
+/*
+ * PERF_RECORD_COMM: a task named at exec (the exec flag), renamed, or (time 0) named
+ * when the recording began, as EV_COMM. Left out without a time: it could not be put
+ * in order with the samples.
+ */
+static void on_comm(const struct pd_file *f, const struct pd_record *rec,
+		    const struct pd_consumer *c)
+{
+	struct event e = { .type = EV_COMM };
+	uint32_t ids[2];
+	size_t n;
+
+	if (rec->size < COMM_NAME_OFF + 8 || !trailer(f, rec, COMM_NAME_OFF + 8, &e.time_ns, &e.cpu))
+		return;
+	memcpy(ids, rec->data + 8, sizeof(ids));
+	e.pid = (int32_t)ids[0];
+	e.tid = (int32_t)ids[1];
+	n = strnlen((const char *)rec->data + COMM_NAME_OFF, rec->size - COMM_NAME_OFF);
+	if (n >= TASK_COMM_LEN)
+		n = TASK_COMM_LEN - 1;
+	memcpy(e.comm.comm, rec->data + COMM_NAME_OFF, n);
+	e.comm.exec = !!(rec->misc & PERF_RECORD_MISC_COMM_EXEC);
+	c->event(c->ctx, &e);
+}
+
 _Static_assert(PD_REC_SCHEDSTAT_CPU == SS_REC_CPU && PD_REC_SCHEDSTAT_DOMAIN == SS_REC_DOMAIN,
 	       "one numbering of the SCHEDSTAT records");
 
@@ -132,6 +207,8 @@ int pd_consume(struct pd_reader *rd, struct pd_file *f, const struct pd_consumer
 
 			memcpy(&e.lost.lost, rec.data + LOST_COUNT_OFF, 8);
 			c->event(c->ctx, &e);
+		} else if (rec.type == PERF_RECORD_COMM) {
+			on_comm(f, &rec, c);
 		} else if (rec.type == PD_REC_FINISHED_ROUND) {
 			c->round(c->ctx);
 		} else if (rec.type == PERF_RECORD_MMAP || rec.type == PERF_RECORD_MMAP2) {

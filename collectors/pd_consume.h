@@ -16,7 +16,8 @@
 #include "tp_decode.h"
 
 struct pd_consumer {
-	/* A decoded sched event (file order, not yet time order), EV_MEM or EV_LOST. */
+	/* A decoded sched event (file order, not yet time order), EV_MEM, EV_LOST or
+	 * EV_COMM (a task's name from PERF_RECORD_COMM). */
 	event_sink event;
 	/* A round of the file ended: every event before it is older than any after it. */
 	void (*round)(void *ctx);

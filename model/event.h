@@ -18,6 +18,9 @@ enum event_type {
 	EV_WAKE_IDLE,	/* sched_wake_idle_without_ipi: ipi.cpu, polling in idle, needed none */
 	EV_LOST,	/* records the kernel dropped (PERF_RECORD_LOST) */
 	EV_MEM,		/* a memory access sample (load latency, store, IBS op) */
+	EV_COMM,	/* task tid (of process pid) is named comm from time_ns on: at exec, a
+			 * rename, or (time 0) when the recording began (PERF_RECORD_COMM);
+			 * cpu is where it was reported, not a CPU it runs on at time 0 */
 	EV_TYPE_NR
 };
 
@@ -62,6 +65,10 @@ struct event {
 			uint64_t lost;
 		} lost;
 		struct {
+			char comm[TASK_COMM_LEN];
+			uint8_t exec;	/* renamed by exec (PERF_RECORD_MISC_COMM_EXEC) */
+		} comm;
+		struct {
 			uint64_t ip;		/* the instruction */
 			uint64_t addr;		/* the data address, 0 when not captured */
 			uint64_t phys_addr;
@@ -77,7 +84,7 @@ static inline int event_switch_involuntary(const struct event *e)
 	return (e->sw.prev_state & SWITCH_STATE_MASK) == 0;
 }
 
-/* The tracepoint of a type ("sched_waking"), NULL for EV_LOST and EV_MEM. */
+/* The tracepoint of a type ("sched_waking"), NULL for EV_LOST, EV_MEM and EV_COMM. */
 const char *event_type_name(enum event_type type);
 /* Its tracepoint system: "sched", or "ipi" for EV_IPI (NULL for EV_LOST and EV_MEM). */
 const char *event_type_system(enum event_type type);

@@ -12,6 +12,8 @@ static bool outside(struct replay *rp, const struct event *e)
 {
 	uint64_t rel;
 
+	if (e->type == EV_COMM)
+		return false; /* a name holds from its time on, whatever the window */
 	if (!rp->have_first) {
 		rp->first_ns = e->time_ns;
 		rp->have_first = true;
@@ -57,6 +59,11 @@ static void setup_analyzer(struct replay *rp)
 	for (int i = 0; rp->o->pid && i < rp->o->nmore; i++)
 		wakeup_track(&rp->src.an, rp->o->more[i]);
 	rp->analyzer = true;
+	for (int i = 0; i < rp->nearly; i++) /* the names from before the first sample */
+		reorder_add(&rp->ro, &rp->early[i], analyze, rp);
+	free(rp->early);
+	rp->early = NULL;
+	rp->nearly = rp->cap_early = 0;
 }
 
 static void on_event(void *ctx, const struct event *e)
@@ -68,6 +75,14 @@ static void on_event(void *ctx, const struct event *e)
 	} else if (e->type == EV_LOST) {
 		if (rp->analyzer)
 			analyze(rp, e);
+	} else if (e->type == EV_COMM && !rp->analyzer) {
+		/* the names of the tasks there when the recording began come first: kept
+		 * until the first sched sample says how the file's wakeups are recorded */
+		if (rp->nearly == rp->cap_early) {
+			rp->cap_early = rp->cap_early ? 2 * rp->cap_early : 256;
+			rp->early = xrealloc(rp->early, (size_t)rp->cap_early * sizeof(*rp->early));
+		}
+		rp->early[rp->nearly++] = *e;
 	} else {
 		if (!rp->analyzer)
 			setup_analyzer(rp);
@@ -277,6 +292,7 @@ void replay_release(struct replay *rp)
 	if (rp->analyzer)
 		wakeup_release(&rp->src.an);
 	reorder_release(&rp->ro);
+	free(rp->early);
 	cacheline_release(&rp->cl);
 	symbols_release(&rp->syms);
 	topology_release(&rp->topo);

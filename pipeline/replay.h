@@ -37,6 +37,9 @@ struct replay {
 	struct reorder ro;
 	struct wakeup_batch batch;	/* time-ordered events on their way to the analyzer */
 	bool analyzer;
+	struct event *early;		/* EV_COMM before the first sched sample (the analyzer
+					 * starts there) */
+	int nearly, cap_early;
 	struct topology topo;
 	char topo_note[400];		/* where the topology came from */
 	struct cacheline cl;		/* memory samples (perf c2c / mem record, locus) */

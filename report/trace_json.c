@@ -11,7 +11,9 @@
 #define TRACK_PID 0	/* every CPU track lives in one pseudo-process, "CPUs" */
 
 static const char *const end_name[] = { "sleep", "preempted", "exited", "running at end",
-					 "not recorded" };
+					 "not recorded", "renamed" };
+static const char *const start_arg[] = { "", ",\"start\":\"first event (switch-in not recorded)\"",
+					  ",\"start\":\"exec\"", ",\"start\":\"renamed\"" };
 
 /* At most max bytes of s as a JSON string body: quotes, backslashes and controls escaped. */
 static void str_json(char *out, size_t len, const char *s, size_t max)
@@ -97,7 +99,7 @@ void trace_json_item(void *ctx, const struct tl_item *it)
 			"\"args\":{\"tid\":%d,\"pid\":%d,\"end\":\"%s\"%s%s}},\n",
 		    TRACK_PID, it->cpu, a, b, comm, it->tid, it->pid, end_name[it->end],
 		    it->clipped ? ",\"clipped\":true" : "",
-		    it->inferred ? ",\"start\":\"first event (switch-in not recorded)\"" : "");
+		    it->inferred ? start_arg[TL_START_FIRST_EVENT] : start_arg[it->start]);
 		break;
 	case TL_FLOW:
 		us(b, sizeof(b), tj->base_ns, it->t1);

@@ -18,7 +18,7 @@ fi
 
 trace_one() { # NAME FILE
 	local name=$1 file=$2
-	perf script -i "$file" -F comm,pid,tid,cpu,time,event,trace --ns >"$TMP/$name.script" 2>/dev/null
+	perf script --show-task-events -i "$file" -F comm,pid,tid,cpu,time,event,trace --ns >"$TMP/$name.script" 2>/dev/null
 	"$LOCUS" report -q -a -i "$file" --trace "$TMP/$name.json" >/dev/null 2>"$TMP/$name.err"
 	expect_eq "$name: report --trace exits 0" 0 $?
 	check "$name: the format's rules; periods and flows as perf script's" \
@@ -65,7 +65,7 @@ PY
 "$LOCUS" record -q -o "$TMP/rec.data" --trace "$TMP/rec.json" --svg-timeline "$TMP/rec.svg" \
 	--from 0.01 --to 0.02 -- sh -c "'$LOCUS' bench pingpong --pin 0,1 --loops 1000 >/dev/null; exit 3" 2>"$TMP/rec.err"
 expect_eq "record --trace --svg-timeline: the workload's exit status" 3 $?
-perf script -i "$TMP/rec.data" -F comm,pid,tid,cpu,time,event,trace --ns >"$TMP/rec.script" 2>/dev/null
+perf script --show-task-events -i "$TMP/rec.data" -F comm,pid,tid,cpu,time,event,trace --ns >"$TMP/rec.script" 2>/dev/null
 check "record --trace: its window as perf script's" \
 	python3 "$CHECK" "$TMP/rec.json" --perf-script "$TMP/rec.script" --from 0.01 --to 0.02
 check "record --svg-timeline: 2 CPU lanes, its wakeups the trace's flows" \

@@ -16,8 +16,11 @@ and, given `perf script` output of the same recording, against perf's own decodi
            are perf's wakeups (sched_waking or sched_wakeup of a task not running) whose
            task then switched in, both inside the window. A sample by another task than
            the one its CPU last switched to marks a switch-in the kernel did not record:
-           the trace's period marked "start" begins there (same CPU, ns and tid), and
-           that wakeup makes no flow.
+           the trace's period marked "start" begins there (same CPU, ns, tid and the
+           sample's comm: perf's name for the task then), and that wakeup makes no flow.
+           With --show-task-events, a PERF_RECORD_COMM of the running task that changes
+           its name (exec, a rename) ends its period and begins one under the new name
+           (start "exec" or "renamed", same CPU and ns).
 
 usage: trace_check.py TRACE.json [--perf-script FILE] [--from S] [--to S]
 Prints a summary line; exits 1 with the first violation.
@@ -97,12 +100,22 @@ def check_format(doc):
 
 
 LINE = re.compile(r"^\s*(\S.*?)\s+(-?\d+)/(-?\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\S+?):(\S+):\s*(.*)$")
+# perf script --show-task-events: "sleep 28040/28040 [000] 1759.446728415: PERF_RECORD_COMM exec: sleep:28040/28040"
+COMM_LINE = re.compile(r"^\s*(\S.*?)\s+(-?\d+)/(-?\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+PERF_RECORD_COMM( exec)?: (.*):(-?\d+)/(-?\d+)$")
 
 
 def perf_events(path):
-    """(time_ns, cpu, event, fields, tid) from `perf script -F comm,pid,tid,cpu,time,event,trace --ns`"""
+    """(time_ns, cpu, event, fields, tid, comm) from `perf script -F comm,pid,tid,cpu,time,event,trace
+    --ns [--show-task-events]`: comm is the sample's (perf's name of the task then); a
+    PERF_RECORD_COMM is event "COMM" with fields {"comm", "exec"}"""
     out = []
     for line in open(path, errors="replace"):
+        m = COMM_LINE.match(line.rstrip("\n"))
+        if m:
+            t = int(m.group(5)) * 10**9 + int(m.group(6).ljust(9, "0")[:9])
+            out.append((t, int(m.group(4)), "COMM", {"comm": m.group(8), "exec": bool(m.group(7))},
+                        int(m.group(10)), m.group(8)))
+            continue
         m = LINE.match(line)
         if not m:
             continue
@@ -111,7 +124,7 @@ def perf_events(path):
         comm = re.search(r"next_comm=(.*?) next_pid=", m.group(9))
         if comm:
             f["next_comm"] = comm.group(1)
-        out.append((t, int(m.group(4)), m.group(8), f, int(m.group(3))))
+        out.append((t, int(m.group(4)), m.group(8), f, int(m.group(3)), m.group(1)))
     return out
 
 
@@ -135,26 +148,40 @@ def check_oracle(evs, flows, perf, t_from, t_to):
     inw = lambda t: t >= lo and (hi is None or t <= hi)
     want = collections.Counter()
     want_inf = collections.Counter()
-    cur = {}        # cpu -> (tid, start, inferred)
+    want_ren = collections.Counter()
+    inf_names = {}  # an inferred period -> the names perf script gives its task there
+    tp = {}         # tid -> its name in the latest tracepoint field that carried it
+    cur = {}        # cpu -> (tid, start, inferred, names)
     pending = {}    # tid -> time of its first wakeup since it last ran
     want_flows = 0
 
     def end(cpu, t):
-        tid, start, inferred = cur.get(cpu, (0, 0, False))
+        tid, start, inferred, names = cur.get(cpu, (0, 0, False, ""))
         if tid > 0 and inferred and t > start and inw(start):
             want_inf[(cpu, start, tid)] += 1
+            inf_names[(cpu, start, tid)] = names
 
-    for t, cpu, ev, f, etid in sorted(perf, key=lambda x: x[0]):
+    for t, cpu, ev, f, etid, comm in sorted(perf, key=lambda x: x[0]):
+        if ev == "COMM":
+            # renamed while running (exec, prctl): a new period under the new name
+            if cpu in cur and cur[cpu][0] == etid > 0 and f["comm"] not in cur[cpu][3] and t >= cur[cpu][1]:
+                end(cpu, t)
+                cur[cpu] = (etid, t, False, {f["comm"]})
+                if inw(t):
+                    want_ren[(cpu, t, f["comm"], "exec" if f["exec"] else "renamed")] += 1
+            continue
         if ev not in READ:
             continue
         if cpu in cur and etid > 0 and cur[cpu][0] != etid:
+            # perf script names it by the sample (its COMM records: a kworker's is /proc's,
+            # "kworker/1:1-eve") and in the tracepoints' fields ("kworker/1:1")
             end(cpu, t)
-            cur[cpu] = (etid, t, True)
+            cur[cpu] = (etid, t, True, {comm, tp.get(etid, comm)})
             pending.pop(etid, None)
         if ev == "sched_switch":
             nxt = int(f["next_pid"])
             end(cpu, t)
-            cur[cpu] = (nxt, t, False)
+            cur[cpu] = (nxt, t, False, {f.get("next_comm", "")})
             if nxt != 0:
                 if inw(t):
                     want[(cpu, t, f.get("next_comm", ""))] += 1
@@ -162,7 +189,10 @@ def check_oracle(evs, flows, perf, t_from, t_to):
                     woken = pending.pop(nxt)
                     if inw(t) and inw(woken):
                         want_flows += 1
-        elif ev in ("sched_waking", "sched_wakeup"):
+        for k in ("prev_", "next_", "child_", ""):
+            if k + "comm" in f and (k + "pid") in f:
+                tp[int(f[k + "pid"])] = f[k + "comm"]
+        if ev in ("sched_waking", "sched_wakeup"):
             pid = int(f["pid"])
             if pid <= 0 or any(c[0] == pid for c in cur.values()) or pid in pending:
                 continue
@@ -172,11 +202,19 @@ def check_oracle(evs, flows, perf, t_from, t_to):
         end(cpu, min(last, hi) if hi is not None else last)
     got = collections.Counter()
     got_inf = collections.Counter()
+    got_ren = collections.Counter()
     for e in evs:
         if e["ph"] != "X" or e.get("args", {}).get("clipped"):
             continue
-        if e["args"].get("start"):
-            got_inf[(e["tid"], ns(e["ts"]), e["args"]["tid"])] += 1
+        start = e["args"].get("start", "")
+        if start.startswith("first event"):
+            key = (e["tid"], ns(e["ts"]), e["args"]["tid"])
+            got_inf[key] += 1
+            if key in inf_names and e["name"] not in inf_names[key]:
+                fail("a period with no switch-in named %r, perf script: %r (CPU %d at %d ns)"
+                     % (e["name"], sorted(inf_names[key]), key[0], key[1]))
+        elif start:
+            got_ren[(e["tid"], ns(e["ts"]), e["name"], start)] += 1
         else:
             got[(e["tid"], ns(e["ts"]), e["name"])] += 1
     if got != want:
@@ -189,9 +227,14 @@ def check_oracle(evs, flows, perf, t_from, t_to):
         extra = list((got_inf - want_inf).items())[:3]
         fail("periods with no switch-in differ: %d vs perf's %d; perf only %r; trace only %r"
              % (sum(got_inf.values()), sum(want_inf.values()), miss, extra))
+    if got_ren != want_ren:
+        miss = list((want_ren - got_ren).items())[:3]
+        extra = list((got_ren - want_ren).items())[:3]
+        fail("periods begun by a rename differ: %d vs perf's COMM records %d; perf only %r; trace "
+             "only %r" % (sum(got_ren.values()), sum(want_ren.values()), miss, extra))
     if len(flows) != want_flows:
         fail("%d flows, perf's wakeups that then ran: %d" % (len(flows), want_flows))
-    return sum(want.values()), sum(want_inf.values()), want_flows
+    return sum(want.values()), sum(want_inf.values()), sum(want_ren.values()), want_flows
 
 
 
@@ -210,10 +253,10 @@ def main():
     evs, tracks, flows = check_format(doc)
     summary = "%d events, %d tracks, %d flows: format ok" % (len(evs), len(tracks), len(flows))
     if a.perf_script:
-        n, ni, nf = check_oracle(evs, flows, perf_events(a.perf_script), int(a.t_from * 1e9),
+        n, ni, nr, nf = check_oracle(evs, flows, perf_events(a.perf_script), int(a.t_from * 1e9),
                                  int(a.t_to * 1e9))
-        summary += ("; %d running periods, %d with no switch-in recorded, and %d flows as perf "
-                    "script's" % (n, ni, nf))
+        summary += ("; %d running periods, %d with no switch-in recorded, %d begun by a rename "
+                    "and %d flows as perf script's" % (n, ni, nr, nf))
     print("trace_check: " + summary)
 
 

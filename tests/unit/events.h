@@ -72,6 +72,16 @@ static inline struct event ev_fork(uint64_t t, int cpu, int parent, int child)
 	return e;
 }
 
+/* tid named comm from t on (PERF_RECORD_COMM; exec: renamed by exec; cpu: where reported) */
+static inline struct event ev_comm(uint64_t t, int cpu, int tid, const char *comm, int exec)
+{
+	struct event e = ev_base(t, cpu, tid, EV_COMM);
+
+	snprintf(e.comm.comm, sizeof(e.comm.comm), "%s", comm);
+	e.comm.exec = (uint8_t)exec;
+	return e;
+}
+
 #define S_SLEEP 1	/* TASK_INTERRUPTIBLE */
 #define S_PREEMPT 0x100 /* TASK_REPORT_MAX: preempted */
 

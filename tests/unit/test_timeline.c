@@ -160,6 +160,57 @@ static void switch_in_not_recorded(void **state)
 	topology_release(&t);
 }
 
+/*
+ * A running task execs: its period ends there and one begins under the new name. A task
+ * first seen running without a switch-in takes the name its COMM record gave it.
+ */
+static void renamed_at_exec(void **state)
+{
+	struct topology t;
+	struct sink s = { .n = 0 };
+	struct timeline tl;
+	struct timeline_cfg cfg = { &t, 0, 0, collect, &s, NULL, NULL };
+	const struct tl_item *a, *b, *c;
+	struct event ev[] = {
+		ev_comm(0, 0, 30, "tbench_srv", 0),	/* before the recording */
+		ev_comm(0, 0, 10, "sh", 0),
+		ev_switch(100, 0, 0, 0, 10),
+		ev_comm(150, 0, 10, "sleep", 1),	/* 10 execs sleep */
+		ev_comm(160, 0, 10, "sleep", 0),	/* the same name: nothing to split */
+		ev_switch(200, 0, 10, S_SLEEP, 0),
+		ev_switch(210, 1, 20, S_SLEEP, 0),
+		ev_waking(250, 1, 30, 10, 0),		/* 30 runs on CPU 1: no switch-in seen */
+		ev_switch(300, 1, 30, S_SLEEP, 0),
+	};
+
+	(void)state;
+	snprintf(ev[2].sw.next_comm, sizeof(ev[2].sw.next_comm), "sh");
+	snprintf(ev[5].sw.prev_comm, sizeof(ev[5].sw.prev_comm), "sleep");
+	machine(&t);
+	timeline_init(&tl, &cfg);
+	feed(&tl, ev, (int)(sizeof(ev) / sizeof(ev[0])));
+	assert_int_equal(tl.first_ns, 100); /* names at time 0 are not the recording's start */
+	a = find(&s, TL_SLICE, 10, 0);
+	b = find(&s, TL_SLICE, 10, 1);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_null(find(&s, TL_SLICE, 10, 2));
+	assert_int_equal(a->t0, 100);
+	assert_int_equal(a->t1, 150);
+	assert_int_equal(a->end, TL_END_RENAMED);
+	assert_string_equal(a->comm, "sh");
+	assert_int_equal(b->t0, 150);
+	assert_int_equal(b->t1, 200);
+	assert_int_equal(b->start, TL_START_EXEC);
+	assert_string_equal(b->comm, "sleep");
+	c = find(&s, TL_SLICE, 30, 0);
+	assert_non_null(c);
+	assert_true(c->inferred);
+	assert_string_equal(c->comm, "tbench_srv"); /* not ":30" */
+	timeline_release(&tl);
+	topology_release(&t);
+}
+
 /* B waits on busy CPU 0 while CPU 2 (its SMT sibling) is idle: passed over. */
 static void idle_passed_over(void **state)
 {
@@ -314,6 +365,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(periods_and_flows),
 		cmocka_unit_test(switch_in_not_recorded),
+		cmocka_unit_test(renamed_at_exec),
 		cmocka_unit_test(idle_passed_over),
 		cmocka_unit_test(window),
 		cmocka_unit_test(workload_scope),

@@ -132,6 +132,69 @@ static void missed_switch_in(void **state)
 	wakeup_release(&w);
 }
 
+/* The pair named as perf script names its tasks at the wakeup: not followed, named */
+static const struct pair_stat *pair_of(const struct sched_results *r, int waker, int wakee)
+{
+	for (int i = 0; i < r->npairs; i++)
+		if (r->pairs[i].waker_tid == waker && r->pairs[i].wakee_tid == wakee)
+			return &r->pairs[i];
+	return NULL;
+}
+
+/*
+ * Wakers outside the workload are named: one there before the recording (its COMM record
+ * at time 0, no switch seen), one by its CPU's switch-in, one forked by an outsider. A
+ * followed task renamed by exec: the pair says the name at each wakeup, its row the last.
+ */
+static void names_at_the_wakeup(void **state)
+{
+	struct wakeup w;
+	struct sched_results *r;
+	const struct pair_stat *p;
+	struct event ev[] = {
+		ev_comm(0, 0, 300, "tbench_srv", 0),	/* before the recording */
+		ev_comm(0, 0, 100, "sh", 0),
+		ev_switch(10, 5, 100, S_SLEEP, 0),
+		ev_waking(1000, 0, 300, 100, 5),	/* 300: its switch-in was not seen */
+		ev_switch(1500, 5, 0, 0, 100),
+		ev_comm(1600, 5, 100, "sleep", 1),	/* 100 execs sleep */
+		ev_switch(1700, 5, 100, S_SLEEP, 0),
+		ev_switch(1800, 1, 0, 0, 400),		/* 400 switched in, named by it */
+		ev_waking(1900, 1, 400, 100, 5),
+		ev_switch(2000, 5, 0, 0, 100),
+		ev_switch(2100, 5, 100, S_SLEEP, 0),
+		ev_fork(2200, 2, 500, 501),		/* an outsider's child */
+		ev_waking(2300, 2, 501, 100, 5),	/* on a CPU whose switch-in was not seen */
+	};
+
+	(void)state;
+	snprintf(ev[6].sw.prev_comm, sizeof(ev[6].sw.prev_comm), "sleep");
+	snprintf(ev[3].wake.comm, sizeof(ev[3].wake.comm), "sh");
+	snprintf(ev[8].wake.comm, sizeof(ev[8].wake.comm), "sleep");
+	snprintf(ev[9].sw.next_comm, sizeof(ev[9].sw.next_comm), "sleep");
+	snprintf(ev[10].sw.prev_comm, sizeof(ev[10].sw.prev_comm), "sleep");
+	snprintf(ev[12].wake.comm, sizeof(ev[12].wake.comm), "sleep");
+	start(&w, false);
+	wakeup_track(&w, 100);
+	feed(&w, ev, sizeof(ev) / sizeof(ev[0]));
+	r = wakeup_results(&w);
+	assert_int_equal(r->npairs, 3);
+	p = pair_of(r, 300, 100);
+	assert_non_null(p);
+	assert_string_equal(p->waker_comm, "tbench_srv");
+	assert_string_equal(p->wakee_comm, "sh"); /* its name then */
+	p = pair_of(r, 400, 100);
+	assert_non_null(p);
+	assert_string_equal(p->waker_comm, "task400");
+	assert_string_equal(p->wakee_comm, "sleep");
+	p = pair_of(r, 501, 100);
+	assert_non_null(p);
+	assert_string_equal(p->waker_comm, "task501");
+	assert_int_equal(r->ntasks, 1);
+	assert_string_equal(r->tasks[0].comm, "sleep");
+	wakeup_release(&w);
+}
+
 static void switch_kinds(void **state)
 {
 	struct wakeup w;
@@ -487,6 +550,7 @@ int main(void)
 		cmocka_unit_test(smt_sibling),
 		cmocka_unit_test(pulled_across_sockets),
 		cmocka_unit_test(missed_switch_in),
+		cmocka_unit_test(names_at_the_wakeup),
 		cmocka_unit_test(switch_kinds),
 		cmocka_unit_test(fork_following),
 		cmocka_unit_test(system_wide_excludes),

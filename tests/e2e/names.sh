@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# names.sh - every task named as `perf script` names it in the same file, at that moment:
+# a task there before the recording that wakes the workload (a shell loop writing to a
+# fifo; tbench_srv), in the pairs of the default scope and of -a; an exec'd child under its
+# new name in the text, the JSON and the trace (its period split at the exec, as perf's
+# COMM record says); the workload's root task in the SVG legend under its own name.
+. "$(dirname "$0")/../lib.sh"
+
+if ! have_root || ! command -v perf >/dev/null; then
+	skip "names: needs root and perf"
+	finish
+fi
+
+# pairs_as_perf JSON SCRIPT [TID NAME]: each pair's names are perf script's at one of that
+# pair's sched_waking samples: the waker as the sample's comm or as the tracepoints last
+# named it (perf script shows both: a kworker is "kworker/1:1H-kb" from /proc at the start,
+# "kworker/1:1H" in prev_comm), the wakee as the waking's comm field. With TID, that task
+# wakes the workload in a pair and perf names it NAME.
+pairs_as_perf() {
+	python3 - "$@" <<'PY'
+import collections, json, re, sys
+d = json.load(open(sys.argv[1]))
+seen = collections.defaultdict(set)
+tp = {}  # tid -> its name in the latest tracepoint field that carried it
+line = re.compile(r"^\s*(\S.*?)\s+(-?\d+)/(-?\d+)\s+\[\d+\]\s+[\d.]+:\s+(\S+):\s*(.*)$")
+fields = re.compile(r"(?:^|\s)(?:prev_|next_|child_)?comm=(.*?) (?:prev_|next_|child_)?pid=(\d+)")
+for l in open(sys.argv[2], errors="replace"):
+    m = line.match(l.rstrip("\n"))
+    if not m:
+        continue
+    comm, tid, ev, rest = m.group(1), int(m.group(3)), m.group(4), m.group(5)
+    if ev == "sched:sched_waking":
+        w = re.match(r"comm=(.*) pid=(\d+) prio=", rest)
+        for name in {comm, tp.get(tid, comm)}:
+            seen[(tid, int(w.group(2)))].add((name, w.group(1)))
+    for name, t in fields.findall(rest):
+        tp[int(t)] = name
+pairs = d["pairs"]
+assert pairs, "no pairs"
+bad = [(p["waker_comm"], p["waker_tid"], p["wakee_comm"], p["wakee_tid"], sorted(seen[(p["waker_tid"], p["wakee_tid"])])[:3])
+       for p in pairs if p["waker_tid"] > 0 and
+       (p["waker_comm"], p["wakee_comm"]) not in seen[(p["waker_tid"], p["wakee_tid"])]]
+print("%d pairs, %d named otherwise than perf script: %r" % (len(pairs), len(bad), bad[:4]))
+assert not bad
+if len(sys.argv) > 3:
+    tid, name = int(sys.argv[3]), sys.argv[4]
+    mine = [p for p in pairs if p["waker_tid"] == tid]
+    print("task %d: perf script names it %r; locus: %r" % (tid, name, [p["waker_comm"] for p in mine]))
+    assert mine and all(p["waker_comm"] == name for p in mine)
+PY
+}
+
+# 1. a shell loop there before the recording writes to a fifo the workload reads
+mkfifo "$TMP/fifo"
+(while :; do echo x; sleep 0.01; done) >"$TMP/fifo" 2>/dev/null &
+writer=$!
+sleep 0.2
+"$LOCUS" record -q -o "$TMP/fifo.data" -- sh -c "head -c 60 '$TMP/fifo' >/dev/null"
+expect_eq "fifo: record exits 0" 0 $?
+kill "$writer" 2>/dev/null
+wait "$writer" 2>/dev/null
+perf script -i "$TMP/fifo.data" -F comm,pid,tid,cpu,time,event,trace >"$TMP/fifo.script" 2>/dev/null
+wname=$(awk -v t="$writer" '$2 ~ "/"t"$" && /sched:/ { print $1; exit }' "$TMP/fifo.script")
+check "fifo: perf script names the writer ($writer: '$wname')" test -n "$wname"
+"$LOCUS" report -i "$TMP/fifo.data" --json "$TMP/fifo.json" -o "$TMP/fifo.txt" 2>/dev/null
+check "fifo, the workload's scope: the writer is named in the pairs as perf script names it" \
+	pairs_as_perf "$TMP/fifo.json" "$TMP/fifo.script" "$writer" "$wname"
+check "fifo: the text pairs say $wname/$writer" grep -Eq "^ +[0-9,]+ +$wname/$writer " "$TMP/fifo.txt"
+"$LOCUS" report -a -i "$TMP/fifo.data" --json "$TMP/fifo.a.json" -o "$TMP/fifo.a.txt" 2>/dev/null
+check "fifo, -a: the writer is named in the pairs as perf script names it" \
+	pairs_as_perf "$TMP/fifo.a.json" "$TMP/fifo.script" "$writer" "$wname"
+
+# 2. tbench_srv started before the recording serves the workload (its children are forked
+# during it); every pair as perf script names it
+if command -v tbench_srv >/dev/null && command -v tbench >/dev/null; then
+	tbench_srv >/dev/null 2>&1 &
+	srv=$!
+	sleep 0.5
+	"$LOCUS" record -q -o "$TMP/tb.data" -- tbench -t 1 1 127.0.0.1 >/dev/null 2>&1
+	kill "$srv" 2>/dev/null
+	wait "$srv" 2>/dev/null
+	perf script -i "$TMP/tb.data" -F comm,pid,tid,cpu,time,event,trace >"$TMP/tb.script" 2>/dev/null
+	"$LOCUS" report -i "$TMP/tb.data" --json "$TMP/tb.json" -o "$TMP/tb.txt" 2>/dev/null
+	check "tbench: every pair of the workload's scope named as perf script names it" \
+		pairs_as_perf "$TMP/tb.json" "$TMP/tb.script"
+	check "tbench: tbench_srv wakes the workload, named" grep -Eq "^ +[0-9,]+ +tbench_srv/[0-9]+ " "$TMP/tb.txt"
+	"$LOCUS" report -a -i "$TMP/tb.data" --json "$TMP/tb.a.json" -o /dev/null 2>/dev/null
+	check "tbench, -a: every pair named as perf script names it" \
+		pairs_as_perf "$TMP/tb.a.json" "$TMP/tb.script"
+else
+	skip "tbench: dbench (tbench, tbench_srv) not installed"
+fi
+
+# 3. an exec'd child: sh forks, the child execs sleep
+"$LOCUS" record -q -o "$TMP/ex.data" --svg-timeline "$TMP/ex.svg" -- sh -c 'sleep 0.2; true'
+expect_eq "exec: record exits 0" 0 $?
+perf script --show-task-events -i "$TMP/ex.data" -F comm,pid,tid,cpu,time,event,trace --ns \
+	>"$TMP/ex.script" 2>/dev/null
+"$LOCUS" report -i "$TMP/ex.data" --json "$TMP/ex.json" --trace "$TMP/ex.trace" -o "$TMP/ex.txt" 2>/dev/null
+check "exec: JSON, text and trace name the child as perf script does after its exec" \
+	python3 - "$TMP/ex.json" "$TMP/ex.script" "$TMP/ex.txt" "$TMP/ex.trace" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+script = open(sys.argv[2], errors="replace").read()
+m = re.search(r"^\s*(\S+)\s+(\d+)/(\d+)\s.*PERF_RECORD_COMM exec: sleep:(\d+)/(\d+)$", script, re.M)
+assert m, "perf script shows no exec of sleep"
+child = int(m.group(5))
+last = [l.split()[0] for l in script.splitlines() if re.match(r"^\s*\S+\s+\d+/%d\s" % child, l)][-1]
+print("child", child, "perf script's last name", last)
+assert last == "sleep"
+rows = [t for t in d["tasks"] if t["tid"] == child]
+assert rows and rows[0]["comm"] == "sleep", rows
+assert re.search(r"^\s+sleep/%d\s" % child, open(sys.argv[3]).read(), re.M), "text task row"
+ev = json.load(open(sys.argv[4]))["traceEvents"]
+sl = [e for e in ev if e["ph"] == "X" and e["args"]["tid"] == child]
+execs = [e for e in sl if e["args"].get("start") == "exec"]
+print("its periods:", [(e["name"], e["args"].get("start", "switch")) for e in sl])
+assert execs and execs[0]["name"] == "sleep"
+assert all(e["name"] == "sleep" for e in sl if float(e["ts"]) >= float(execs[0]["ts"]))
+PY
+"$LOCUS" report -q -a -i "$TMP/ex.data" --trace "$TMP/ex.a.trace" -o /dev/null 2>/dev/null
+check "exec: every period named as perf script (renamed at each exec, first events too)" \
+	python3 tests/tools/trace_check.py "$TMP/ex.a.trace" --perf-script "$TMP/ex.script"
+
+# 4. the workload's root renamed twice (locus forks it, it execs sh, sh execs sleep): the
+# SVG legend names it as perf script does at its last event, never "locus"
+"$LOCUS" record -q -o "$TMP/root.data" --svg-timeline "$TMP/root.svg" -- sh -c 'exec sleep 0.2'
+perf script -i "$TMP/root.data" -F comm,pid,tid,cpu,time,event,trace >"$TMP/root.script" 2>/dev/null
+"$LOCUS" report -i "$TMP/root.data" --json "$TMP/root.json" -o /dev/null 2>/dev/null
+check "the SVG legend names the workload's root as perf script does (its own name)" \
+	python3 - "$TMP/root.json" "$TMP/root.script" "$TMP/root.svg" <<'PY'
+import json, re, sys
+root = json.load(open(sys.argv[1]))["input"]["workload_pid"]
+names = [l.split()[0] for l in open(sys.argv[2], errors="replace") if re.match(r"^\s*\S+\s+\d+/%d\s" % root, l)]
+texts = [re.sub("<[^>]*>", "", t) for t in re.findall(r"<text[^>]*>.*?</text>", open(sys.argv[3]).read())]
+legend = texts[texts.index("running:") + 1:texts.index("other tasks")]
+mine = [t for t in legend if t.split()[-1] == str(root)]
+print("root", root, "perf script's last name", names[-1:], "legend", legend)
+assert names and mine == ["%s %d" % (names[-1], root)] and names[-1] != "locus"
+PY
+finish
