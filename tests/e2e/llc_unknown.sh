@@ -63,7 +63,7 @@ print("ok")
 PY
 
 # perf script of the same file: the ping-pong's cross-CPU wakeups are 'same node' flows
-perf script -i "$TMP/nc.data" -F comm,pid,tid,cpu,time,event,trace --ns >"$TMP/nc.script" 2>/dev/null
+perf script --show-task-events -i "$TMP/nc.data" -F comm,pid,tid,cpu,time,event,trace --ns >"$TMP/nc.script" 2>/dev/null
 "$LOCUS" report -q -a -i "$TMP/nc.data" --trace "$TMP/nca.trace" -o /dev/null 2>/dev/null
 check "trace: periods and flows as perf script's" \
 	python3 tests/tools/trace_check.py "$TMP/nca.trace" --perf-script "$TMP/nc.script"
