@@ -80,6 +80,28 @@ m = re.search(r"the pairs hold ([\d,]+) wakeups of sleeping tasks;\n\s+apart, no
 assert m and num(m.group(1)) + num(m.group(2)) == num(m.group(3)), m
 PY
 done
+# A real counter (-e) around the workload tree beside the trace of tree + reader: the split
+# (the trace's) under its own total, that total the counter's plus the reader's switches
+# (/proc, the same run), and the line saying the counter covers the workload tree only.
+before=$(proc_cs)
+"$LOCUS" run -q --collector perf -p $reader -e context-switches --sections counters,switches \
+	--json "$TMP/pe.json" -- sh -c 'exec 3>"$1" 4<>"$2"; i=0; while [ $i -lt 1000 ]; do
+		echo $i >&3; read -r y <&4; i=$((i+1)); done' sh "$TMP/fifo" "$TMP/back" \
+	>"$TMP/pe.txt" 2>&1
+after=$(proc_cs)
+check "-p READER -e context-switches: trace = counter + the reader's /proc count; said why" \
+	python3 - "$TMP/pe.json" "$TMP/pe.txt" $((after - before)) "$reader" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); t = open(sys.argv[2]).read(); proc = int(sys.argv[3])
+cs = [x for x in d["counters"] if x["name"] == "context-switches"][0]
+s = d["context_switch_split"]
+assert cs["source"] == "perf_event" and cs["scope"] == "workload tree", cs
+assert s["scope"] == "workload tree + pid %s" % sys.argv[4] and s["total"] == s["voluntary"] + s["involuntary"], s
+# the tree's switches seen by both (the trace also sees the held child before exec and
+# each task's last switches after its counters closed: a few), plus the reader's
+assert proc >= 1000 and 0 <= s["total"] - cs["value"] - proc <= 10, (s["total"], cs["value"], proc)
+assert "the trace counts every sched_switch of\n" in t and "workload tree + pid %s, the counter workload tree only)" % sys.argv[4] in t, t
+PY
 kill $reader 2>/dev/null
 wait $reader 2>/dev/null
 
