@@ -92,20 +92,21 @@ static void header(FILE *f, const struct sched_results *r, const struct sched_re
 		fprintf(f, "   WARNING: the kernel dropped %" PRIu64 " records: counts below are "
 			   "low (raise -m)\n", r->lost);
 	if (r->switch_in_inferred && sched_measured(r, SM_switch_in_missed)) {
-		fprintf(f, "   note: %s switch-in%s inferred (CPU",
+		fprintf(f, "   note: %s switch-in%s inferred: the recording lacks %s (records the\n"
+			   "   stream lost; the kernel fired them): a task's own event showed it\n"
+			   "   running (CPU",
 			fmt_count(r->switch_in_inferred, a, sizeof(a)),
-			r->switch_in_inferred == 1 ? "" : "s");
+			r->switch_in_inferred == 1 ? "" : "s",
+			r->switch_in_inferred == 1 ? "it" : "them");
 		for (int cpu = 0, n = 0; cpu < r->ncpus && n < 8; cpu++)
 			if (r->cpu[cpu].switch_in_inferred * 20 >= r->switch_in_inferred)
 				fprintf(f, "%s%d", n++ ? "," : " ", cpu);
-		fprintf(f, "): the recording lacks them (records\n"
-			   "   the stream lost; the kernel fired them): a task's own event showed it\n"
-			   "   running. The CPU time before each, from the CPU's last known event, is\n"
+		fprintf(f, ").\n   The CPU time before each, from the CPU's last known event, is\n"
 			   "   unknown (%s), never counted idle",
 			fmt_ns(r->unknown_ns, b, sizeof(b)));
 		if (r->switch_in_missed)
-			fprintf(f, "; %s woken task%s placed by the first\n"
-				   "   event %s ran, %s wake-to-run delay not measured",
+			fprintf(f, ";\n   %s woken task%s placed by the first event %s ran, %s\n"
+				   "   wake-to-run delay not measured",
 				fmt_count(r->switch_in_missed, a, sizeof(a)),
 				r->switch_in_missed == 1 ? " was" : "s were",
 				r->switch_in_missed == 1 ? "it" : "they",
