@@ -467,7 +467,8 @@ int pd_writer_finish(struct pd_writer *w)
 		bytebuf_u64(&tail, late ? note.len : w->feat_len[i]);
 		bits[w->feat_id[i] / 64] |= 1ull << (w->feat_id[i] % 64);
 	}
-	bytebuf_put(&tail, note.p, note.len);
+	if (note.len)
+		bytebuf_put(&tail, note.p, note.len);
 	w->failed = false; /* features may still fit where a data buffer did not */
 	if (pwrite_all(w, tail.p, tail.len, w->data_off + w->data_size) < 0) {
 		/* no room even for the note: the file stays the stream, which reads as one
