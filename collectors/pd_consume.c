@@ -20,6 +20,12 @@ static int setup_decoder(struct pd_reader *rd, const struct pd_file *f, char *er
 
 	if (rd->decoder)
 		return 0;
+	if (!f->tracing_data && f->cut_short && !f->pipe) {
+		snprintf(err, len, "no tracepoint formats in the file: perf record was stopped "
+			 "before writing them (its header's data size is still 0) (record with "
+			 "locus record: its files hold them from the first write)");
+		return -1;
+	}
 	if (!f->tracing_data) {
 		snprintf(err, len, "no tracepoint formats (TRACING_DATA) in the file");
 		return -1;

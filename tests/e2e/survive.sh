@@ -85,6 +85,24 @@ assert e["records_read"] == d["input"]["records"], (e, d["input"])
 assert t["otherData"]["locus"]["provenance"]["end_missing"]["text"].startswith("cut short at")
 PY
 
+# perf record killed with -9: its header says data size 0 and it never wrote the formats; perf
+# refuses the file, locus says why in one line
+perf record -q -e sched:sched_switch -o "$TMP/pk.data" -- "$LOCUS" bench pingpong --loops 10000000 \
+	>/dev/null 2>&1 &
+rec=$!
+sleep 1
+wl=$(pgrep -P "$rec" | head -n 1)
+kill -9 "$rec"
+wait "$rec" 2>/dev/null
+[ -n "$wl" ] && kill -9 "$wl" 2>/dev/null
+perf script -i "$TMP/pk.data" >/dev/null 2>&1
+perf_rc=$?
+"$LOCUS" report -i "$TMP/pk.data" >/dev/null 2>"$TMP/pk.err"
+expect_eq "perf record killed: locus report exits 1 (perf script: $perf_rc)" 1 $?
+check "perf record killed: one line saying the formats were never written" \
+	bash -c "[ \$(wc -l <'$TMP/pk.err') -eq 1 ] && grep -q 'perf record was stopped before writing them' '$TMP/pk.err'"
+rm -f "$TMP/pk.data"
+
 # A full disk (a 1 MiB tmpfs): the file says its end is missing, and every report of it does.
 if mkdir -p "$TMP/mnt" && mount -t tmpfs -o size=1m tmpfs "$TMP/mnt" 2>/dev/null; then
 	"$LOCUS" record -o "$TMP/mnt/f.data" -- "$LOCUS" bench pingpong --loops 20000 >/dev/null \
