@@ -31,8 +31,15 @@ struct gen {
 	uint64_t t;
 };
 
-static void put(struct tep_event *ev, uint8_t *raw, const char *field, long long v,
-		const char *s)
+static size_t raw_size(struct tep_event *ev);
+
+/*
+ * Set a field of raw: a number, or a string s. A __data_loc string (sched_migrate_task's
+ * comm on 6.x kernels) goes after the fixed fields, its word the offset and length, as the
+ * kernel writes it; returns the bytes it adds after them (0 for the rest).
+ */
+static size_t put(struct tep_event *ev, uint8_t *raw, const char *field, long long v,
+		  const char *s)
 {
 	struct tep_format_field *f = tep_find_any_field(ev, field);
 
@@ -40,10 +47,19 @@ static void put(struct tep_event *ev, uint8_t *raw, const char *field, long long
 		fprintf(stderr, "schedgen: %s has no field %s\n", ev->name, field);
 		exit(1);
 	}
+	if (s && (f->flags & TEP_FIELD_IS_DYNAMIC)) {
+		size_t at = raw_size(ev), n = strlen(s) + 1;
+		uint32_t loc = (uint32_t)(n << 16 | at);
+
+		memcpy(raw + at, s, n);
+		memcpy(raw + f->offset, &loc, sizeof(loc));
+		return n;
+	}
 	if (s)
 		strncpy((char *)raw + f->offset, s, (size_t)f->size);
 	else
 		memcpy(raw + f->offset, &v, (size_t)f->size); /* little endian */
+	return 0;
 }
 
 static size_t raw_size(struct tep_event *ev)
@@ -105,14 +121,15 @@ static void migrate(struct gen *g, int cpu, int cur, int pid, int orig, int dest
 {
 	uint8_t raw[256];
 	struct tep_event *e = g->ev[T_MIGRATE];
+	size_t more;
 
 	common(g, T_MIGRATE, raw, cur);
-	put(e, raw, "comm", 0, "ponger");
+	more = put(e, raw, "comm", 0, "ponger");
 	put(e, raw, "pid", pid, NULL);
 	put(e, raw, "prio", 120, NULL);
 	put(e, raw, "orig_cpu", orig, NULL);
 	put(e, raw, "dest_cpu", dest, NULL);
-	sample(g, T_MIGRATE, cpu, cur, raw, raw_size(e));
+	sample(g, T_MIGRATE, cpu, cur, raw, raw_size(e) + more);
 }
 
 /* The lossy scenario (see the top): a little scheduler, every record in time order. */
