@@ -173,9 +173,8 @@ static int idle_passed(struct timeline *tl, const struct event *e)
 static void on_switch(struct timeline *tl, const struct event *e)
 {
 	struct tl_cpu *c = &tl->cpu[e->cpu];
-	int64_t st = e->sw.prev_state;
-	enum tl_end how = (st & SWITCH_STATE_MASK) == 0 ? TL_END_PREEMPT :
-			  (st & (0x10 | 0x20)) ? TL_END_EXIT : TL_END_SLEEP;
+	enum tl_end how = event_switch_involuntary(e) ? TL_END_PREEMPT :
+			  event_switch_exited(e) ? TL_END_EXIT : TL_END_SLEEP;
 	int passed = -1;
 
 	if (c->tid < 0) { /* running since before the first event: cut at the window's start */

@@ -500,9 +500,8 @@ static void on_switch(struct wakeup *w, const struct event *e)
 			prev->n.run_ns += e->time_ns - prev->on_cpu_since;
 		prev->running = false;
 		prev->cpu = cpu;
-		if (e->sw.prev_state & (0x10 | 0x20)) /* X (EXIT_DEAD) or Z (EXIT_ZOMBIE): its last
-						       * switch (an exiting task can still be
-						       * preempted: R after its exit event) */
+		if (event_switch_exited(e)) /* X or Z: its last switch (an exiting task can
+					     * still be preempted: R after its exit event) */
 			retire(w, prev);
 	}
 	if (!next)

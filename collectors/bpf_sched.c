@@ -78,19 +78,34 @@ void bpf_sched_close(struct bpf_sched *b)
 
 #include "bpf_sched_int.h"
 
-/* Whether the kernel's BTF (at path) has the raw tracepoint name: tp_btf can attach to it. */
-static bool has_tracepoint(const char *path, const char *name)
+/*
+ * The arguments the kernel's raw tracepoint name passes (its BTF at path: the typedef
+ * btf_trace_<name>, a pointer to a function of the context and them), or -1 when the
+ * kernel has no such tracepoint (tp_btf cannot attach to it).
+ */
+static int tracepoint_args(const char *path, const char *name)
 {
 	struct btf *btf = btf__parse(path, NULL);
+	const struct btf_type *t;
 	char type[96];
-	bool ok;
+	int id, n = -1;
 
 	if (!btf)
-		return false;
+		return -1;
 	snprintf(type, sizeof(type), "btf_trace_%s", name);
-	ok = btf__find_by_name_kind(btf, type, BTF_KIND_TYPEDEF) > 0;
+	id = btf__find_by_name_kind(btf, type, BTF_KIND_TYPEDEF);
+	t = id > 0 ? btf__type_by_id(btf, btf__resolve_type(btf, id)) : NULL;
+	if (t && btf_is_ptr(t))
+		t = btf__type_by_id(btf, t->type);
+	if (t && btf_is_func_proto(t))
+		n = btf_vlen(t) - 1; /* the first is the context */
 	btf__free(btf);
-	return ok;
+	return n;
+}
+
+static bool has_tracepoint(const char *path, const char *name)
+{
+	return tracepoint_args(path, name) >= 0;
 }
 
 uint64_t bpf_sched_unmeasured(const struct bpf_sched *b)
@@ -175,6 +190,14 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	}
 	if (cfg->topo->ncpus > LB_MAX_CPUS) {
 		snprintf(err, len, "more than %d CPUs", LB_MAX_CPUS);
+		return NULL;
+	}
+	/* voluntary or not from the state the scheduler read (its argument since 5.18), not
+	 * from the task's state at the tracepoint, which a racing wakeup may have reset */
+	if (tracepoint_args(btf, "sched_switch") < 4) {
+		snprintf(err, len, "this kernel's sched_switch passes no prev_state (5.18 and later "
+			 "do): voluntary and involuntary switches cannot be told apart in BPF "
+			 "(--collector perf reads them from the tracepoint's format)");
 		return NULL;
 	}
 	libbpf_set_print(no_print);

@@ -24,8 +24,17 @@ enum event_type {
 	EV_TYPE_NR
 };
 
-/* prev_state bits at or above this mean "preempted" (TASK_REPORT_MAX, 0x100 since 4.15). */
-#define SWITCH_STATE_MASK 0xff
+/*
+ * sched_switch's prev_state field as the tracepoint's format writes it (the perf stream
+ * and files; include/trace/events/sched.h __trace_sched_switch_state, 4.15 and later):
+ * 0 for R, else 1 << (state index - 1), and TASK_REPORT_MAX alone when the task was
+ * preempted. The kernel counts a switch as involuntary (nivcsw, rusage's ru_nivcsw) when
+ * it preempted the task or the task was still TASK_RUNNING: both report no state bit.
+ */
+#define TASK_REPORT_MAX 0x100		/* "R+": preempted */
+#define SWITCH_STATE_MASK (TASK_REPORT_MAX - 1) /* the state bits: S, D, T, t, X, Z, P, I */
+#define SWITCH_STATE_EXIT_DEAD 0x10	/* X: 1 << (fls(EXIT_DEAD) - 1) */
+#define SWITCH_STATE_EXIT_ZOMBIE 0x20	/* Z */
 
 struct event {
 	uint64_t time_ns;
@@ -82,6 +91,12 @@ struct event {
 static inline int event_switch_involuntary(const struct event *e)
 {
 	return (e->sw.prev_state & SWITCH_STATE_MASK) == 0;
+}
+
+/* True when it was the task's last switch-out: it exited (X or Z). */
+static inline int event_switch_exited(const struct event *e)
+{
+	return (e->sw.prev_state & (SWITCH_STATE_EXIT_DEAD | SWITCH_STATE_EXIT_ZOMBIE)) != 0;
 }
 
 /* The tracepoint of a type ("sched_waking"), NULL for EV_LOST, EV_MEM and EV_COMM. */

@@ -19,6 +19,11 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+/* Task states as sched_switch's prev_state argument holds them (include/linux/sched.h: the
+ * raw __state, not the tracepoint format's report encoding); vmlinux.h has no macros. */
+#define TASK_RUNNING 0x00000000
+#define TASK_DEAD 0x00000080
+
 /* Set by user space before load. */
 const volatile int ncpus = 1;
 const volatile int system_wide = 0;
@@ -543,7 +548,8 @@ static __always_inline void retire(struct lb_pcpu *c, struct lb_tstate *t, struc
  * which no one waits for.
  */
 SEC("tp_btf/sched_switch")
-int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
 {
 	struct lb_pcpu *c = me();
 	int prev_pid = prev->pid, next_pid = next->pid;
@@ -556,10 +562,12 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	c->ipi_armed = 0;
 	t = prev_pid ? tracked(prev) : 0;
 	if (t) {
-		unsigned int st = prev->__state;
 		__u64 sum = prev->se.sum_exec_runtime;
 
-		if (preempt || (st & 0xff) == 0) {
+		/* the kernel's own rule (__schedule: nvcsw when !preempt && prev_state), on
+		 * the state it read before the switch: prev->__state, read here, may already
+		 * be TASK_WAKING or TASK_RUNNING again when a wakeup raced the switch */
+		if (preempt || prev_state == TASK_RUNNING) {
 			c->n[LB_involuntary]++;
 			t->st.involuntary++;
 		} else {
@@ -574,7 +582,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		t->last_sum = sum;
 		if (t->pending)
 			finish(c, t);
-		if (st & 0x80) /* TASK_DEAD */
+		if (prev_state & TASK_DEAD)
 			retire(c, t, prev);
 	}
 	t = next_pid ? tracked(next) : 0;
