@@ -26,7 +26,7 @@ void wakeup_init(struct wakeup *w, const struct wakeup_cfg *cfg)
 	w->cpu_comm = xcalloc((size_t)w->r.ncpus + 1, TASK_COMM_LEN);
 	tidmap_init(&w->name_idx);
 	idle_init(&w->idle, cfg->topo);
-	w->ipi_armed = xcalloc((size_t)w->r.ncpus + 1, sizeof(bool));
+	w->ipi_wakee = xcalloc((size_t)w->r.ncpus + 1, sizeof(int32_t));
 	w->r.prov.affinity_known = cfg->affinity != NULL;
 }
 
@@ -305,6 +305,11 @@ static void place(struct wakeup *w, struct wk_task *t, int32_t target)
 	}
 }
 
+void wk_place(struct wakeup *w, struct wk_task *t, int32_t target)
+{
+	place(w, t, target);
+}
+
 /* A wakeup of e->wake.pid by e->tid (waker_i: the waker's entry, found before, or -1). */
 static void on_wake(struct wakeup *w, const struct event *e, ptrdiff_t waker_i)
 {
@@ -330,8 +335,10 @@ static void on_wake(struct wakeup *w, const struct event *e, ptrdiff_t waker_i)
 	waker = waker_i >= 0 ? &w->tasks[waker_i] : e->tid == t->tid ? t : NULL;
 	t->pair = pair_count(w, waker, e->tid, e->cpu, t);
 	wk_idle_at_wake(w, t, e->time_ns);
-	if (valid_cpu(w, e->cpu))
-		w->ipi_armed[e->cpu] = true; /* the next IPI from here, before anything else */
+	/* the wakeup's IPI, if it sends one, is the next from the waker's CPU (sent in
+	 * try_to_wake_up after sched_waking); sched_wakeup may come after it: not armed */
+	if (valid_cpu(w, e->cpu) && w->cfg.waking_source)
+		w->ipi_wakee[e->cpu] = t->tid;
 	if (w->cfg.waking_source) {
 		t->prev_cpu = e->wake.target_cpu; /* waking: the CPU it last ran on */
 	} else {
@@ -381,8 +388,10 @@ static void on_migrate(struct wakeup *w, const struct event *e)
 		r->cpu[d].migrations_in++;
 	}
 	t->cpu = d;
+	/* set_task_cpu during the wakeup, on the waker's CPU (no sched_wakeup seen yet);
+	 * a later one (load balance before it ran): the wakeup left it where it last ran */
 	if (t->pending && !t->placed && w->cfg.waking_source)
-		place(w, t, d); /* set_task_cpu during the wakeup: no sched_wakeup seen yet */
+		place(w, t, valid_cpu(w, e->cpu) && w->ipi_wakee[e->cpu] == t->tid ? d : t->prev_cpu);
 }
 
 
@@ -621,7 +630,7 @@ void wakeup_add(struct wakeup *w, const struct event *e)
 			current_is(w, e->cpu, e->tid, cur, e->time_ns);
 	}
 	if ((e->type == EV_SWITCH || e->type == EV_WAKING) && valid_cpu(w, e->cpu))
-		w->ipi_armed[e->cpu] = false; /* an IPI after this is not an earlier wakeup's */
+		w->ipi_wakee[e->cpu] = 0; /* an IPI after this is not an earlier wakeup's */
 	switch (e->type) {
 	case EV_WAKING:
 		on_wake(w, e, cur_i);
@@ -694,7 +703,7 @@ void wakeup_release(struct wakeup *w)
 	free(w->names);
 	free(w->name_free);
 	idle_release(&w->idle);
-	free(w->ipi_armed);
+	free(w->ipi_wakee);
 	free(w->cells);
 	memset(w, 0, sizeof(*w));
 }

@@ -83,8 +83,9 @@ struct wakeup {
 	int *name_free;			/* slots of tasks that ended */
 	int nname_free, cap_name_free;
 	struct idle_track idle;		/* which CPUs are idle: wakeups that passed one over */
-	bool *ipi_armed;		/* per CPU: it made a traced wakeup, and no switch,
-					 * wakeup or IPI came since */
+	int32_t *ipi_wakee;		/* per CPU: the task of the traced wakeup it made
+					 * last, while no switch, wakeup or IPI came since
+					 * (0: none); the next IPI from there may be its */
 	/* within wakeup_add_batch: the matrix cells to add one to, added at its end, fetched
 	 * ahead (at 512 CPUs every cell misses the cache; nothing reads them before) */
 	bool batching;

@@ -2,7 +2,8 @@
  * wakeup_idle.c - the wakeup analyzer's part in the idle-CPU questions: each
  * task's affinity, the idle CPUs at its wakeup, the count when it waited on a
  * busy CPU while an allowed one was idle (analyzers/idle.h), and whether the
- * wakeup sent an IPI or found its CPU polling in idle.
+ * wakeup sent an IPI or found its CPU polling in idle (and the IPIs that were no
+ * wakeup's).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -138,19 +139,33 @@ void wk_count_idle(struct wakeup *w, const struct idle_check *ic)
 void wk_on_ipi(struct wakeup *w, const struct event *e)
 {
 	struct sched_results *r = &w->r;
+	int32_t c = e->cpu, d = e->ipi.cpu, tid;
+	struct wk_task *t = NULL;
 	enum locality cls;
 
-	/* the IPI of a traced wakeup comes from its CPU before anything else happens there */
-	if (!valid_cpu(w, e->cpu) || !valid_cpu(w, e->ipi.cpu) || e->ipi.cpu == e->cpu ||
-	    !w->ipi_armed[e->cpu])
+	if (!valid_cpu(w, c))
 		return;
-	w->ipi_armed[e->cpu] = false; /* one per wakeup */
-	cls = topology_class(r->topo, e->cpu, e->ipi.cpu);
-	if (e->type == EV_IPI) {
-		r->wakeups_ipi++;
-		r->ipi_class[cls]++;
-	} else {
-		r->wakeups_no_ipi++;
-		r->no_ipi_class[cls]++;
+	tid = w->ipi_wakee[c];
+	w->ipi_wakee[c] = 0; /* a wakeup's IPI is the first from its CPU after it, or none is */
+	if (tid > 0)
+		t = task_find(w, tid);
+	if (t && t->pending && d != c && valid_cpu(w, d) &&
+	    d == (t->placed ? t->target_cpu : t->prev_cpu)) {
+		wk_place(w, t, d); /* not moved: it stays where it last ran, where the IPI went */
+		cls = (enum locality)t->wake_class; /* waker CPU -> d */
+		if (e->type == EV_IPI) {
+			r->wakeups_ipi++;
+			r->ipi_class[cls]++;
+		} else {
+			r->wakeups_no_ipi++;
+			r->no_ipi_class[cls]++;
+		}
+		return;
+	}
+	if (e->type == EV_IPI && e->tid > 0 && wakeup_tracks(w, e->tid)) {
+		if (e->ipi.callback)
+			r->ipis_call_other++;
+		else
+			r->ipis_resched_other++;
 	}
 }

@@ -144,10 +144,17 @@ void wk_idle_drain(struct wakeup *w);
 /* Forget idle periods older than every pending wakeup. */
 void wk_idle_prune(struct wakeup *w);
 /*
- * An IPI sent from e->cpu (EV_IPI), or a polling idle CPU woken without one
- * (EV_WAKE_IDLE): counted for the traced wakeup its CPU made last, when no
- * switch, wakeup or other IPI came on that CPU in between.
+ * An IPI sent from e->cpu to e->ipi.cpu (EV_IPI), or a polling idle CPU woken there
+ * without one (EV_WAKE_IDLE). It is a wakeup's when the wakeup is remote and it goes
+ * from the waker's CPU to the wakee's target CPU before the wakee runs: the first such
+ * event from that CPU after the wakeup's sched_waking, with no switch, wakeup or other
+ * IPI there in between (try_to_wake_up sends it before it returns). The target is the
+ * CPU chosen (placed), else the CPU the wakee last ran on (no sched_migrate_task moved
+ * it). Any other IPI sent while a traced task ran is counted apart, by kind: reschedule
+ * (no callback) or function call.
  */
 void wk_on_ipi(struct wakeup *w, const struct event *e);
+/* The target CPU of t's pending wakeup is known: counted once (wakeup.c's place). */
+void wk_place(struct wakeup *w, struct wk_task *t, int32_t target);
 
 #endif

@@ -110,7 +110,9 @@ static bool has_tracepoint(const char *path, const char *name)
 
 uint64_t bpf_sched_unmeasured(const struct bpf_sched *b)
 {
-	return (b->ipi ? 0 : SM_BIT(wakeups_ipi)) | (b->wake_idle ? 0 : SM_BIT(wakeups_no_ipi)) |
+	return (b->ipi ? 0 : SM_BIT(wakeups_ipi) | SM_BIT(ipis_resched_other) |
+			     SM_BIT(ipis_call_other)) |
+	       (b->wake_idle ? 0 : SM_BIT(wakeups_no_ipi)) |
 	       (b->idle_words ? 0 : SM_BIT(idle_passed) | SM_BIT(idle_not_allowed) |
 				    SM_BIT(idle_wait_ns) | SM_BIT(affinity_unknown));
 }

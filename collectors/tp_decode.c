@@ -17,7 +17,7 @@ static const char *const fields[EV_TYPE_NR][8] = {
 	[EV_MIGRATE] = { "pid", "orig_cpu", "dest_cpu" },
 	[EV_FORK] = { "parent_pid", "child_pid", "child_comm" },
 	[EV_EXIT] = { "pid" },
-	[EV_IPI] = { "cpu" },
+	[EV_IPI] = { "cpu", "callback" },
 	[EV_WAKE_IDLE] = { "cpu" },
 };
 
@@ -200,9 +200,11 @@ int tp_decode(const struct tp_decoder *d, const void *raw_v, uint32_t size, stru
 		return 0;
 	case EV_IPI:
 	case EV_WAKE_IDLE: /* both name the CPU the wakeup went to */
-		if (num(d, f[0], raw, size, &v[0]))
+		if (num(d, f[0], raw, size, &v[0]) ||
+		    (t == EV_IPI && num(d, f[1], raw, size, &v[1])))
 			return -1;
 		e->ipi.cpu = (int32_t)v[0];
+		e->ipi.callback = t == EV_IPI ? (uint64_t)v[1] : 0;
 		return 0;
 	}
 	return -1;

@@ -69,6 +69,8 @@ struct event {
 		} exit;
 		struct {
 			int32_t cpu;		/* the CPU the IPI (or the polling wakeup) went to */
+			uint64_t callback;	/* EV_IPI: the function it asks for, 0 none
+						 * (a reschedule IPI) */
 		} ipi;
 		struct {
 			uint64_t lost;

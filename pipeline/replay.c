@@ -180,10 +180,12 @@ static void stamp(struct replay *rp, struct sched_results *r)
 	p->delay = DELAY_LOGLIN;
 	/* a file's lost and undecodable records are counted whatever they held */
 	p->unmeasured = SM_BIT(mem_lost) | SM_BIT(mem_undecodable);
-	/* IPIs and polling wakeups where the file recorded their tracepoints */
-	if (!file_has(rp, EV_IPI))
-		p->unmeasured |= SM_BIT(wakeups_ipi);
-	if (!file_has(rp, EV_WAKE_IDLE))
+	/* IPIs and polling wakeups where the file recorded their tracepoints, and
+	 * sched_waking (sched_wakeup may follow a wakeup's IPI: none could be told apart) */
+	if (!file_has(rp, EV_IPI) || !r->waking_source)
+		p->unmeasured |= SM_BIT(wakeups_ipi) | SM_BIT(ipis_resched_other) |
+				 SM_BIT(ipis_call_other);
+	if (!file_has(rp, EV_WAKE_IDLE) || !r->waking_source)
 		p->unmeasured |= SM_BIT(wakeups_no_ipi);
 	not_recorded(rp, p);
 	r->late = rp->ro.late;

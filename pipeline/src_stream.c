@@ -213,9 +213,12 @@ struct source *source_open_stream(const struct source_cfg *cfg, char *err, size_
 	wc.affinity = affinity;
 	wakeup_init(&st->s.an, &wc);
 	st->s.prov.affinity_known = true;
-	if (st->col.dec.fmt[EV_IPI].id < 0) /* kernels before 6.5 have no ipi_send_cpu */
-		st->s.prov.unmeasured |= SM_BIT(wakeups_ipi);
-	if (st->col.dec.fmt[EV_WAKE_IDLE].id < 0)
+	/* kernels before 6.5 have no ipi_send_cpu; without sched_waking no IPI can be told
+	 * a wakeup's (sched_wakeup may follow it) */
+	if (st->col.dec.fmt[EV_IPI].id < 0 || !wc.waking_source)
+		st->s.prov.unmeasured |= SM_BIT(wakeups_ipi) | SM_BIT(ipis_resched_other) |
+					 SM_BIT(ipis_call_other);
+	if (st->col.dec.fmt[EV_WAKE_IDLE].id < 0 || !wc.waking_source)
 		st->s.prov.unmeasured |= SM_BIT(wakeups_no_ipi);
 	for (int i = 0; i < cfg->ntrack; i++)
 		wakeup_track(&st->s.an, cfg->track[i]);

@@ -2,7 +2,8 @@
  * sched_idle.c - "idle CPUs passed over" in the text report and JSON: how many
  * timed wakeups waited on a busy CPU while a CPU their task could run on was
  * idle, by locality class, how close the idle CPU was, and where (rule: idle.h);
- * and which remote wakeups sent an IPI or found their CPU polling in idle.
+ * and which remote wakeups sent an IPI or found their CPU polling in idle, and the
+ * IPIs that were no wakeup's.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -304,6 +305,13 @@ void sched_ipi_text(FILE *f, const struct sched_results *r)
 		fmt_count(rem, a, sizeof(a)),
 		ipi ? fmt_count(r->wakeups_ipi, b, sizeof(b)) : "(not measured)",
 		poll ? fmt_count(r->wakeups_no_ipi, c, sizeof(c)) : "(not measured)");
+	fprintf(f, "     (a wakeup's: from the waker's CPU to the wakee's target CPU before it ran)\n");
+	if (ipi)
+		fprintf(f, "   other IPIs sent while traced tasks ran: %s reschedule, %s function call\n"
+			   "     (none a traced remote wakeup's: e.g. smp_call_function after a\n"
+			   "     same-CPU wakeup, TLB shootdowns, wakeups of running tasks)\n",
+			fmt_count(r->ipis_resched_other, b, sizeof(b)),
+			fmt_count(r->ipis_call_other, c, sizeof(c)));
 	if (!rem || !(r->wakeups_ipi + r->wakeups_no_ipi))
 		return;
 	w = topology_class_width(r->topo, 20);
@@ -327,7 +335,19 @@ void sched_ipi_json(struct json *j, const struct sched_results *r)
 
 	if (!ipi && !poll) {
 		json_null(j, "ipi_by_class");
+		json_null(j, "other_ipis");
 		return;
+	}
+	if (ipi) { /* IPIs sent while traced tasks ran, none a traced remote wakeup's */
+		json_object(j, "other_ipis");
+		sched_measures_json(j, r, "other_ipis");
+		json_string(j, "rule", "ipi:ipi_send_cpu sent while a traced task ran, not from "
+			    "a traced wakeup's CPU to its wakee's target CPU before the wakee ran; "
+			    "reschedule: no callback (smp_send_reschedule), function_call: a "
+			    "callback (smp_call_function)");
+		json_object_end(j);
+	} else {
+		json_null(j, "other_ipis");
 	}
 	json_object(j, "ipi_by_class");
 	for (int k = LOC_SMT; k < LOC_NR; k++) {

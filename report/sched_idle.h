@@ -16,9 +16,11 @@ const char *sched_idle_wait_def(const struct sched_results *r);
 void sched_idle_text(FILE *f, const struct sched_results *r);
 /* "idle_passed_over_detail": by class, closest idle CPU, the rule (null when not measured). */
 void sched_idle_json(struct json *j, const struct sched_results *r);
-/* Remote wakeups that sent an IPI or woke a polling idle CPU, by class (text lines). */
+/* Remote wakeups that sent an IPI or woke a polling idle CPU, by class, and the other
+ * IPIs by kind (text lines). */
 void sched_ipi_text(FILE *f, const struct sched_results *r);
-/* "ipi_by_class": {smt: {remote_wakeups, ipi_sent, polling_idle_no_ipi}, ...} or null. */
+/* "other_ipis": {reschedule, function_call, rule} and "ipi_by_class": {smt:
+ * {remote_wakeups, ipi_sent, polling_idle_no_ipi}, ...}, each null when not measured. */
 void sched_ipi_json(struct json *j, const struct sched_results *r);
 
 #endif

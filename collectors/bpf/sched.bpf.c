@@ -375,7 +375,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	if (!c)
 		return 0;
 	note(c, LB_EV_WAKING);
-	c->ipi_armed = 0; /* another wakeup: an IPI after it is not the last one's */
+	c->ipi_wakee = 0; /* another wakeup: an IPI after it is not the last one's */
 	t = tracked(p);
 	if (!t)
 		return 0;
@@ -396,7 +396,9 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	t->waker_cpu = bpf_get_smp_processor_id();
 	t->prev_cpu = task_cpu(p);
 	t->target_cpu = -1;
-	c->ipi_armed = 1; /* the next IPI from here, before a switch or wakeup, is this one's */
+	/* the next IPI from here, before a switch or wakeup, may be this one's */
+	c->ipi_wakee = (__u32)t->st.tid;
+	c->ipi_target = (__u32)t->prev_cpu;
 	waker = (int)(__u32)bpf_get_current_pid_tgid();
 	if (waker != t->pend_waker || t->pend_count >= LB_PAIR_BATCH) {
 		flush_pair(c, t, p);
@@ -408,41 +410,57 @@ int BPF_PROG(on_waking, struct task_struct *p)
 }
 
 /*
- * An IPI sent to dest (or a polling idle dest woken without one) by this CPU
- * after its last traced wakeup and before anything else happened here.
+ * An IPI sent to dest (or a polling idle dest woken without one) by this CPU. It is a
+ * wakeup's when it is the first after a traced wakeup made here and goes to the
+ * wakee's CPU (remote): try_to_wake_up sends it before it returns, after
+ * sched_migrate_task if it moved the task. Not one of those, an IPI sent while a
+ * traced task ran here is counted apart by kind (polling: 0 for a polling wakeup).
+ * The wakee is placed where the IPI went, at the latest when it runs there or a later
+ * migration moves it (on_migrate): each IPI counted is a remote wakeup's.
  */
-static __always_inline void ipi_seen(int dest, int polling)
+static __always_inline void ipi_seen(int dest, int polling, int call)
 {
 	struct lb_pcpu *c = me();
 	int self = bpf_get_smp_processor_id(), cls;
+	__u64 wakee;
 
-	if (!c || !c->ipi_armed || !valid(dest) || dest == self)
+	if (!c)
 		return;
-	c->ipi_armed = 0; /* one per wakeup */
-	cls = classify(self, dest);
-	if (cls < 0 || cls >= LB_CLASSES)
+	wakee = c->ipi_wakee;
+	c->ipi_wakee = 0; /* the first after the wakeup is its, or none is */
+	if (wakee && (__u64)(__u32)dest == c->ipi_target && dest != self && valid(dest)) {
+		cls = classify(self, dest);
+		if (cls < 0 || cls >= LB_CLASSES)
+			return;
+		if (polling) {
+			c->n[LB_wakeups_no_ipi]++;
+			c->no_ipi_class[cls]++;
+		} else {
+			c->n[LB_wakeups_ipi]++;
+			c->ipi_class[cls]++;
+		}
 		return;
-	if (polling) {
-		c->n[LB_wakeups_no_ipi]++;
-		c->no_ipi_class[cls]++;
-	} else {
-		c->n[LB_wakeups_ipi]++;
-		c->ipi_class[cls]++;
 	}
+	if (polling || !tracked(bpf_get_current_task_btf()))
+		return;
+	if (call)
+		c->n[LB_ipis_call_other]++;
+	else
+		c->n[LB_ipis_resched_other]++;
 }
 
 /* Kernels 6.5 and later; user space leaves these out where the kernel lacks them. */
 SEC("tp_btf/ipi_send_cpu")
 int BPF_PROG(on_ipi, unsigned int cpu, unsigned long callsite, void *callback)
 {
-	ipi_seen((int)cpu, 0);
+	ipi_seen((int)cpu, 0, callback != 0);
 	return 0;
 }
 
 SEC("tp_btf/sched_wake_idle_without_ipi")
 int BPF_PROG(on_wake_idle, int cpu)
 {
-	ipi_seen(cpu, 1);
+	ipi_seen(cpu, 1, 0);
 	return 0;
 }
 
@@ -481,8 +499,12 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 		if (cls >= 0 && cls < LB_CLASSES)
 			c->mig_by_class[cls]++;
 	}
-	if (t->pending && !t->placed)
-		place(c, t, dest); /* set_task_cpu during the wakeup, before sched_wakeup */
+	if (c->ipi_wakee == (__u32)t->st.tid)
+		c->ipi_target = (__u32)dest; /* its IPI, if any, goes there */
+	if (t->pending && !t->placed) /* set_task_cpu during the wakeup, on the waker's CPU;
+				       * later (load balance before it ran): it was left
+				       * where it last ran */
+		place(c, t, c->ipi_wakee == (__u32)t->st.tid ? dest : t->prev_cpu);
 	return 0;
 }
 
@@ -559,7 +581,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	if (!c)
 		return 0;
 	note(c, LB_EV_SWITCH);
-	c->ipi_armed = 0;
+	c->ipi_wakee = 0;
 	t = prev_pid ? tracked(prev) : 0;
 	if (t) {
 		__u64 sum = prev->se.sum_exec_runtime;

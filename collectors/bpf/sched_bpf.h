@@ -75,9 +75,11 @@ struct lb_pcpu {
 	unsigned long long idle_passed_class[LB_CLASSES];
 	unsigned long long idle_wait_class[LB_CLASSES];
 	unsigned long long idle_closest[LB_CLASSES];
-	unsigned long long ipi_armed;		/* a traced wakeup was made here and no switch,
-						 * wakeup or IPI came since (not a count: the
-						 * reader never uses its sum) */
+	/* not counts (the reader never uses their sums): the traced wakeup made here last,
+	 * while no switch, wakeup or IPI came since, and the CPU it goes to (its previous
+	 * CPU, or where sched_migrate_task moved it during the wakeup) */
+	unsigned long long ipi_wakee;		/* its tid, 0: none */
+	unsigned long long ipi_target;
 	unsigned long long pace;		/* wakeups until the next timed one (timed():
 						 * not a count either) */
 };	/* only unsigned long long: user space sums two of them word by word, but the

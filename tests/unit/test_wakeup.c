@@ -469,6 +469,7 @@ static struct event random_event(uint64_t *x, uint64_t t)
 		struct event e = ev_base(t, cpu, tid[0], EV_IPI);
 
 		e.ipi.cpu = (int)(*x >> 40) % 64;
+		e.ipi.callback = (*x >> 50) & 1 ? 0xffffffff81000000ull : 0;
 		return e;
 	}
 	return ev_wakeup(t, cpu, tid[0], tid[1], (int)(*x >> 40) % 64);
