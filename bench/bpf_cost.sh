@@ -4,7 +4,9 @@
 # for this build and, with LOCUS_BASE=path, an earlier one, interleaved N times; medians.
 # The workload is the pinned ping-pong (cross-CPU wakeups: every program fires). Only the
 # programs the measured locus process holds are counted (others' collectors run beside it).
-# Usage: bench/bpf_cost.sh [N] (needs root and bpftool)
+# Usage: bench/bpf_cost.sh [N] (needs root and bpftool; BPF_COST_LOOPS sets the ping-pong's
+# round trips, default 200000: the programs are read 3 s in, the rest of the run is waited
+# for; LOCUS_MORE="label:path ..." adds builds to the same interleaved run)
 set -u
 cd "$(dirname "$0")/.."
 N=${1:-3}
@@ -17,11 +19,13 @@ echo 1 >/proc/sys/kernel/bpf_stats_enabled
 
 builds="new:$PWD/locus"
 [ -n "${LOCUS_BASE:-}" ] && builds="$builds base:$LOCUS_BASE"
+[ -n "${LOCUS_MORE:-}" ] && builds="$builds $LOCUS_MORE"
 
 # sample BUILD_LABEL BINARY ROUND: the programs' counts near the end of a 4-second run
 sample() {
 	local label=$1 bin=$2 round=$3
-	"$bin" run -q --collector bpf -- "$PWD/locus" bench pingpong --pin 0,1 --loops 200000 \
+	"$bin" run -q --collector bpf -- "$PWD/locus" bench pingpong --pin 0,1 \
+		--loops "${BPF_COST_LOOPS:-200000}" \
 		>/dev/null 2>&1 &
 	local pid=$!
 	sleep 3
