@@ -152,6 +152,20 @@ static void churn_task(struct gen *g, int tid, struct wakeup *w)
 	wakeup_add(w, &e);
 }
 
+/* The idle judgements, whole: builds that must judge alike print the same line. */
+static void idle_line(const struct sched_results *r)
+{
+	printf("idle judgements: passed over %llu (SMT %llu, LLC %llu, node %llu, remote %llu), "
+	       "wait %llu ns, not allowed %llu, judged open %llu; switch-ins inferred %llu, "
+	       "unknown %llu ns\n",
+	       (unsigned long long)r->idle_passed, (unsigned long long)r->idle_closest[LOC_SMT],
+	       (unsigned long long)r->idle_closest[LOC_LLC],
+	       (unsigned long long)r->idle_closest[LOC_NODE],
+	       (unsigned long long)r->idle_closest[LOC_REMOTE], (unsigned long long)r->idle_wait_ns,
+	       (unsigned long long)r->idle_not_allowed, (unsigned long long)r->idle_judged_open,
+	       (unsigned long long)r->switch_in_inferred, (unsigned long long)r->unknown_ns);
+}
+
 static double rss_mib(void)
 {
 	long pages = 0, res = 0;
@@ -392,6 +406,7 @@ int main(int argc, char **argv)
 	printf("peak RSS: %.1f MiB; %d tasks and %d pairs in the tables, %llu pairs dropped\n",
 	       (double)ru.ru_maxrss / 1024.0, wakeup_results(&w)->ntasks,
 	       wakeup_results(&w)->npairs, (unsigned long long)wakeup_results(&w)->pairs_dropped);
+	idle_line(wakeup_results(&w));
 	gen_reset(&g);
 	bad = check_top(&g, want, wakeup_results(&w), ntasks);
 	wakeup_release(&w);
