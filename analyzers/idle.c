@@ -50,6 +50,18 @@ void idle_init(struct idle_track *it, const struct topology *t)
 			if (ga >= 0)
 				set_bit(it->near[k] + (size_t)first * (size_t)it->nwords, a, true);
 		}
+		it->span_w[k] = xcalloc(2 * (size_t)n + 1, sizeof(int));
+		for (int a = 0; a < n; a++) { /* the words a group's mask uses */
+			const uint64_t *m = it->near[k] + (size_t)a * (size_t)it->nwords;
+			int lo = 0, hi = it->nwords;
+
+			while (lo < hi && !m[lo])
+				lo++;
+			while (hi > lo && !m[hi - 1])
+				hi--;
+			it->span_w[k][2 * a] = lo;
+			it->span_w[k][2 * a + 1] = hi;
+		}
 	}
 }
 
@@ -70,6 +82,7 @@ void idle_release(struct idle_track *it)
 	for (int k = 0; k < 3; k++) {
 		free(it->near[k]);
 		free(it->leader[k]);
+		free(it->span_w[k]);
 	}
 	memset(it, 0, sizeof(*it));
 }
@@ -138,8 +151,16 @@ uint64_t idle_leave(struct idle_track *it, int cpu, uint64_t now, bool recorded)
 /* Index of the last closed period of cpu that began at or before x, or head - 1. */
 static int period_before(const struct idle_hist *h, uint64_t x)
 {
-	int lo = h->head, hi = h->n; /* the answer is in [lo - 1, hi - 1] */
+	int lo = h->n - 1, hi = h->n, step = 1; /* the answer is in [lo - 1, hi - 1] */
 
+	/* galloping back from the newest: x is mostly a recent time */
+	while (lo > h->head && h->p[lo].from > x) {
+		hi = lo;
+		step *= 2;
+		lo = hi - step;
+	}
+	if (lo < h->head)
+		lo = h->head;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 
@@ -268,11 +289,12 @@ static inline bool idle_at_end(const struct idle_track *it, int c, const struct 
 	return idle_until(it, c, q->wake, open) || idle_until(it, c, q->run, open);
 }
 
-/* A candidate of q in mask m (with want: allowed or not), idle at an end; -1 none. */
+/* A candidate of q in mask m, words [w0, w1) (with want: allowed or not), idle at an end;
+ * -1 none. */
 static int first_at_end(const struct idle_track *it, const struct idle_q *q, const uint64_t *m,
-			bool want, bool open)
+			int w0, int w1, bool want, bool open)
 {
-	for (int w = 0; w < it->nwords; w++) {
+	for (int w = w0; w < w1; w++) {
 		uint64_t a = q->allowed ? q->allowed[w] : ~0ull;
 		uint64_t c = it->cand[w] & (m ? m[w] : ~0ull) & (want ? a : ~a);
 
@@ -359,20 +381,22 @@ static int judge(struct idle_track *it, const struct idle_q *q, bool open, struc
 	}
 	candidates(it, q);
 	for (int k = 0; k < 3; k++) { /* the closest allowed CPU idle at an end */
-		if (it->leader[k][t] < 0)
+		int g = it->leader[k][t];
+
+		if (g < 0)
 			continue;
-		if (first_at_end(it, q, it->near[k] + (size_t)it->leader[k][t] * (size_t)it->nwords,
-				 true, open) >= 0) {
+		if (first_at_end(it, q, it->near[k] + (size_t)g * (size_t)it->nwords,
+				 it->span_w[k][2 * g], it->span_w[k][2 * g + 1], true, open) >= 0) {
 			r->closest = level[k];
 			r->verdict = IDLE_PASSED;
 			break;
 		}
 	}
-	if (r->verdict != IDLE_PASSED && first_at_end(it, q, NULL, true, open) >= 0)
+	if (r->verdict != IDLE_PASSED && first_at_end(it, q, NULL, 0, it->nwords, true, open) >= 0)
 		r->verdict = IDLE_PASSED;
 	if (r->verdict == IDLE_PASSED)
 		r->wait_ns = wait_ns(it, q, open);
-	else if (q->allowed && first_at_end(it, q, NULL, false, open) >= 0)
+	else if (q->allowed && first_at_end(it, q, NULL, 0, it->nwords, false, open) >= 0)
 		r->verdict = IDLE_NOT_ALLOWED;
 	return -1;
 }

@@ -74,6 +74,7 @@ struct idle_track {
 	} __attribute__((aligned(64))) *cpu;
 	uint64_t *near[3];		/* masks of the cores, LLCs, nodes: in their first CPU's row */
 	int *leader[3];			/* per CPU: that first CPU of its core, LLC, node (-1) */
+	int *span_w[3];			/* per leader: its mask's first and last word + 1 */
 	/* every start of an idle period, in order: the CPUs that may have idled in a wait */
 	int32_t *log_cpu;
 	uint64_t *log_t;
