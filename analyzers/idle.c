@@ -134,6 +134,7 @@ uint64_t idle_leave(struct idle_track *it, int cpu, uint64_t now, bool recorded)
 		if (h->head > h->n / 2) { /* most of it pruned: move the rest down */
 			memmove(h->p, h->p + h->head, (size_t)(h->n - h->head) * sizeof(*h->p));
 			h->n -= h->head;
+			h->hint -= h->head;
 			h->head = 0;
 		} else {
 			h->cap = h->cap ? 2 * h->cap : 16;
@@ -148,19 +149,26 @@ uint64_t idle_leave(struct idle_track *it, int cpu, uint64_t now, bool recorded)
 	return now - end;
 }
 
-/* Index of the last closed period of cpu that began at or before x, or head - 1. */
-static int period_before(const struct idle_hist *h, uint64_t x)
+/* Index of the last closed period of cpu that began at or before x, or head - 1. Judgements
+ * come in run order: the search gallops from where the last one on this CPU ended. */
+static int period_before(struct idle_hist *h, uint64_t x)
 {
-	int lo = h->n - 1, hi = h->n, step = 1; /* the answer is in [lo - 1, hi - 1] */
+	int i = h->hint < h->head ? h->head : h->hint >= h->n ? h->n - 1 : h->hint;
+	int lo, hi, j, step = 1; /* [head, lo) begin at or before x, [hi, n) after it */
 
-	/* galloping back from the newest: x is mostly a recent time */
-	while (lo > h->head && h->p[lo].from > x) {
-		hi = lo;
-		step *= 2;
-		lo = hi - step;
+	if (h->n <= h->head)
+		return h->head - 1;
+	if (h->p[i].from <= x) {
+		lo = i + 1;
+		for (j = lo; j < h->n && h->p[j].from <= x; j = lo - 1 + (step *= 2))
+			lo = j + 1;
+		hi = j < h->n ? j : h->n;
+	} else {
+		hi = i;
+		for (j = hi - 1; j >= h->head && h->p[j].from > x; j = hi - (step *= 2))
+			hi = j;
+		lo = j < h->head ? h->head : j + 1;
 	}
-	if (lo < h->head)
-		lo = h->head;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 
@@ -169,14 +177,15 @@ static int period_before(const struct idle_hist *h, uint64_t x)
 		else
 			hi = mid;
 	}
+	h->hint = lo - 1;
 	return lo - 1;
 }
 
 /* The end of cpu's known idle period around x (open: to its last idle event, or
  * through the run when open counts), or 0 when it was not idle at x. */
-static uint64_t idle_until(const struct idle_track *it, int c, uint64_t x, bool open)
+static uint64_t idle_until(struct idle_track *it, int c, uint64_t x, bool open)
 {
-	const struct idle_hist *h = &it->cpu[c].h;
+	struct idle_hist *h = &it->cpu[c].h;
 	int i;
 
 	if (BIT(it->idle, c) && it->cpu[c].from <= x) {
@@ -206,7 +215,7 @@ static void scratch_add(struct idle_track *it, int *n, uint64_t a, uint64_t b)
  * one covers all of it. */
 static bool add_periods(struct idle_track *it, int c, const struct idle_q *q, bool open, int *n)
 {
-	const struct idle_hist *h = &it->cpu[c].h;
+	struct idle_hist *h = &it->cpu[c].h;
 	int i = period_before(h, q->wake);
 
 	if (i < h->head)
@@ -284,14 +293,14 @@ static void candidates_between(struct idle_track *it, const struct idle_q *q)
 }
 
 /* cpu was idle at the wakeup or at the run of q. */
-static inline bool idle_at_end(const struct idle_track *it, int c, const struct idle_q *q, bool open)
+static inline bool idle_at_end(struct idle_track *it, int c, const struct idle_q *q, bool open)
 {
 	return idle_until(it, c, q->wake, open) || idle_until(it, c, q->run, open);
 }
 
 /* A candidate of q in mask m, words [w0, w1) (with want: allowed or not), idle at an end;
  * -1 none. */
-static int first_at_end(const struct idle_track *it, const struct idle_q *q, const uint64_t *m,
+static int first_at_end(struct idle_track *it, const struct idle_q *q, const uint64_t *m,
 			int w0, int w1, bool want, bool open)
 {
 	for (int w = w0; w < w1; w++) {
@@ -310,7 +319,7 @@ static int first_at_end(const struct idle_track *it, const struct idle_q *q, con
 }
 
 /* An allowed candidate idle from the wakeup through the run (usually one idle now). */
-static bool one_covers(const struct idle_track *it, const struct idle_q *q, bool open)
+static bool one_covers(struct idle_track *it, const struct idle_q *q, bool open)
 {
 	for (int w = 0; w < it->nwords; w++) {
 		uint64_t c = it->cand[w] & q->at_wake[w] & (q->allowed ? q->allowed[w] : ~0ull);

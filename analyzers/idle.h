@@ -39,6 +39,7 @@ struct idle_hist {
 		uint64_t from, to;
 	} *p;
 	int head, n, cap;
+	int hint;		/* the last search's answer: the next one starts there */
 };
 
 enum idle_verdict { IDLE_NONE, IDLE_PASSED, IDLE_NOT_ALLOWED, IDLE_DEFERRED };
