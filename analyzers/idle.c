@@ -135,12 +135,15 @@ uint64_t idle_leave(struct idle_track *it, int cpu, uint64_t now, bool recorded)
 			memmove(h->p, h->p + h->head, (size_t)(h->n - h->head) * sizeof(*h->p));
 			h->n -= h->head;
 			h->hint -= h->head;
+			h->unsorted -= h->head;
 			h->head = 0;
 		} else {
 			h->cap = h->cap ? 2 * h->cap : 16;
 			h->p = xrealloc(h->p, (size_t)h->cap * sizeof(*h->p));
 		}
 	}
+	if (h->n > h->head && it->cpu[cpu].from < h->p[h->n - 1].from)
+		h->unsorted = h->n;
 	h->p[h->n].from = it->cpu[cpu].from;
 	h->p[h->n++].to = end;
 	it->stored++;
@@ -150,7 +153,9 @@ uint64_t idle_leave(struct idle_track *it, int cpu, uint64_t now, bool recorded)
 }
 
 /* Index of the last closed period of cpu that began at or before x, or head - 1. Judgements
- * come in run order: the search gallops from where the last one on this CPU ended. */
+ * come in run order: the search gallops from where the last one on this CPU ended. Periods
+ * out of order (a stream not sorted by time) get the plain binary search, whose answer
+ * then depends on its steps. */
 static int period_before(struct idle_hist *h, uint64_t x)
 {
 	int i = h->hint < h->head ? h->head : h->hint >= h->n ? h->n - 1 : h->hint;
@@ -158,7 +163,10 @@ static int period_before(struct idle_hist *h, uint64_t x)
 
 	if (h->n <= h->head)
 		return h->head - 1;
-	if (h->p[i].from <= x) {
+	if (h->unsorted > h->head) {
+		lo = h->head;
+		hi = h->n;
+	} else if (h->p[i].from <= x) {
 		lo = i + 1;
 		for (j = lo; j < h->n && h->p[j].from <= x; j = lo - 1 + (step *= 2))
 			lo = j + 1;

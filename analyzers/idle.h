@@ -40,6 +40,8 @@ struct idle_hist {
 	} *p;
 	int head, n, cap;
 	int hint;		/* the last search's answer: the next one starts there */
+	int unsorted;		/* the last index that began before the one ahead of it
+				 * (an unsorted stream): up to there, only the plain search */
 };
 
 enum idle_verdict { IDLE_NONE, IDLE_PASSED, IDLE_NOT_ALLOWED, IDLE_DEFERRED };
