@@ -107,6 +107,7 @@ int mem_open(struct mem_collector *m, const int *cpus, int ncpus, int pages, boo
 		return -1;
 	if (record)
 		mem_plan_for_record(&m->plan);
+	sample_layout_of(&m->layout, &m->plan.attr[0]);
 	m->cpus = cpu_map_new(cpus, ncpus);
 	m->threads = perf_thread_map__new_dummy();
 	if (!m->cpus || !m->threads) {
@@ -141,25 +142,25 @@ void mem_disable(struct mem_collector *m)
 		perf_evlist__disable(m->lists[i]);
 }
 
-/* IP, TID, TIME, ADDR, CPU, WEIGHT, DATA_SRC, PHYS_ADDR: eight words after the header. */
-static int parse(const union perf_event *ev, struct event *e)
+/* A memory sample (IP, TID, TIME, ADDR, CPU, WEIGHT, DATA_SRC, PHYS_ADDR) into an event. */
+static int parse(const struct mem_collector *m, const union perf_event *ev, struct event *e)
 {
-	uint64_t w[8];
+	struct pd_sample s;
 
-	if (ev->header.size < sizeof(ev->header) + sizeof(w))
+	if (sample_decode(&m->layout, (const uint8_t *)ev + sizeof(ev->header),
+			  ev->header.size - sizeof(ev->header), &s) < 0)
 		return -1;
-	memcpy(w, (const uint8_t *)ev + sizeof(ev->header), sizeof(w));
 	memset(e, 0, sizeof(*e));
 	e->type = EV_MEM;
-	e->mem.ip = w[0];
-	e->pid = (int32_t)(uint32_t)w[1];
-	e->tid = (int32_t)(w[1] >> 32);
-	e->time_ns = w[2];
-	e->mem.addr = w[3];
-	e->cpu = (int32_t)(uint32_t)w[4];
-	e->mem.weight = w[5] & 0xffffffff;
-	e->mem.data_src = w[6];
-	e->mem.phys_addr = w[7];
+	e->mem.ip = s.ip;
+	e->pid = (int32_t)s.pid;
+	e->tid = (int32_t)s.tid;
+	e->time_ns = s.time;
+	e->mem.addr = s.addr;
+	e->cpu = (int32_t)s.cpu;
+	e->mem.weight = s.weight & 0xffffffff; /* WEIGHT_STRUCT: the low word is the latency */
+	e->mem.data_src = s.data_src;
+	e->mem.phys_addr = s.phys_addr;
 	return 0;
 }
 
@@ -201,7 +202,7 @@ static void decoded(void *arg, const union perf_event *ev)
 
 	if (ev->header.type != PERF_RECORD_SAMPLE)
 		return;
-	if (parse(ev, &e) == 0) {
+	if (parse(r->m, ev, &e) == 0) {
 		r->m->samples++;
 		r->sink(r->ctx, &e);
 	} else {
@@ -230,16 +231,14 @@ static void raw_record(void *arg, const union perf_event *ev)
 	uint64_t id;
 	int idx;
 
-	if (ev->header.size < sizeof(ev->header) + 8)
+	if (sample_record_id(ev->header.type, (const uint8_t *)ev + sizeof(ev->header),
+			     ev->header.size - sizeof(ev->header), &id) < 0)
 		return;
+	idx = id_index(r->m, id);
 	if (ev->header.type != PERF_RECORD_SAMPLE) {
-		/* sample_id_all: the id is the record's last word */
-		memcpy(&id, (const uint8_t *)ev + ev->header.size - 8, 8);
-		r->raw(r->ctx, ev, id_index(r->m, id));
+		r->raw(r->ctx, ev, idx);
 		return;
 	}
-	memcpy(&id, (const uint8_t *)ev + sizeof(ev->header), 8); /* IDENTIFIER leads */
-	idx = id_index(r->m, id);
 	if (idx < 0) {
 		r->m->undecodable++;
 		return;

@@ -9,6 +9,7 @@
 #include "../common/u64map.h"
 #include "../model/event.h"
 #include "pmu_event.h"
+#include "sample.h"
 
 struct perf_evlist;
 struct perf_cpu_map;
@@ -21,6 +22,7 @@ struct mem_collector {
 	struct perf_thread_map *threads;
 	struct mem_plan plan;		/* the attributes as opened (precise level found) */
 	struct u64map ids;		/* a recording's: the kernel's ids -> plan index */
+	struct sample_layout layout;	/* the samples' (every event of a plan has the same) */
 	uint64_t samples, lost, undecodable;
 };
 

@@ -69,6 +69,7 @@ static int add_attr(struct pd_file *f, const uint8_t *attr, size_t attr_len, con
 	a = &f->attrs[f->nattrs];
 	memset(a, 0, sizeof(*a));
 	memcpy(&a->attr, attr, attr_len < sizeof(a->attr) ? attr_len : sizeof(a->attr));
+	sample_layout_of(&a->layout, &a->attr);
 	a->nids = nids;
 	if (nids) {
 		a->ids = xmalloc(nids * sizeof(uint64_t));

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "../common/u64map.h"
+#include "sample.h"
 
 #define PD_MAGIC 0x32454c4946524550ULL /* "PERFILE2" */
 #define PD_HEADER_SIZE 104
@@ -60,6 +61,7 @@ enum pd_user_record {
 
 struct pd_attr {
 	struct perf_event_attr attr;	/* zero-extended to our size */
+	struct sample_layout layout;	/* its samples' (sample.h) */
 	uint64_t *ids;
 	uint32_t nids;
 	char name[128];			/* from EVENT_DESC, or "" */
@@ -128,16 +130,6 @@ struct pd_file {
 	char err[320];
 };
 
-/* The fields of a PERF_RECORD_SAMPLE that locus uses. */
-struct pd_sample {
-	const struct pd_attr *attr;
-	uint64_t sample_type;
-	uint64_t ip, addr, id, period, time, weight, data_src, phys_addr, transaction;
-	uint32_t pid, tid, cpu;
-	const uint8_t *raw;
-	uint32_t raw_size;
-	uint64_t present;		/* the sample_type bits that were in the record */
-};
 
 /*
  * Open path ("-" for standard input), read the header, the attributes and

@@ -183,8 +183,8 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 		perf_evlist__add(s->evlist, evsel);
 		s->opened[s->nopened] = t;
 		s->attrs[s->nopened++] = attr;
+		sample_layout_of(&s->layout, &attr);
 	}
-	s->identifier = o->record;
 	perf_evlist__set_maps(s->evlist, s->cpus, s->threads);
 	r = perf_evlist__open(s->evlist);
 	if (r < 0) {
@@ -232,27 +232,21 @@ void sched_poll(struct sched_collector *s, int timeout_ms)
 	perf_evlist__poll(s->evlist, timeout_ms);
 }
 
-/* PERF_RECORD_SAMPLE with TID | TIME | CPU | RAW. */
+/* A tracepoint sample (TID | TIME | CPU | RAW, IDENTIFIER when recording) into an event. */
 static int parse_sample(struct sched_collector *s, const union perf_event *ev, struct event *e)
 {
-	const uint8_t *p = (const uint8_t *)ev + sizeof(ev->header);
-	const uint8_t *end = (const uint8_t *)ev + ev->header.size;
-	uint32_t raw_size;
+	struct pd_sample smp;
 
-	if (s->identifier)
-		p += 8;
-	if (end - p < 4 + 4 + 8 + 4 + 4 + 4)
+	if (sample_decode(&s->layout, (const uint8_t *)ev + sizeof(ev->header),
+			  ev->header.size - sizeof(ev->header), &smp) < 0 ||
+	    !(smp.present & PERF_SAMPLE_RAW))
 		return -1;
 	memset(e, 0, sizeof(*e));
-	memcpy(&e->pid, p, 4);
-	memcpy(&e->tid, p + 4, 4);
-	memcpy(&e->time_ns, p + 8, 8);
-	memcpy(&e->cpu, p + 16, 4);
-	memcpy(&raw_size, p + 24, 4);
-	p += 28;
-	if (raw_size > (size_t)(end - p))
-		return -1;
-	return tp_decode(&s->dec, p, raw_size, e) == 0 ? 0 : -1;
+	e->pid = (int32_t)smp.pid;
+	e->tid = (int32_t)smp.tid;
+	e->time_ns = smp.time;
+	e->cpu = (int32_t)smp.cpu;
+	return tp_decode(&s->dec, smp.raw, smp.raw_size, e) == 0 ? 0 : -1;
 }
 
 struct decode_ctx {

@@ -8,6 +8,7 @@
 #include <linux/perf_event.h>
 
 #include "../model/event.h"
+#include "sample.h"
 #include "tp_decode.h"
 
 struct perf_evlist;
@@ -30,7 +31,7 @@ struct sched_collector {
 	struct tep_handle *tep;
 	struct tp_decoder dec;
 	bool have_waking;	/* wakeups come from sched_waking */
-	bool identifier;	/* samples start with PERF_SAMPLE_IDENTIFIER */
+	struct sample_layout layout; /* the samples' (every tracepoint's is the same) */
 	char tracefs[256];	/* where the formats were read */
 	int nopened;		/* tracepoints opened */
 	int opened[EV_TYPE_NR];	/* their event types */

@@ -11,10 +11,6 @@
 #include "procfs.h"
 #include "tracing_data.h"
 
-/* A sample as sched.c asks for it when recording: IDENTIFIER, TID, TIME, CPU, RAW. */
-#define SAMPLE_ID_OFF 8		/* after the header */
-#define SAMPLE_RAW_OFF 40	/* header, id, pid/tid, time, cpu/res */
-#define SAMPLE_TYPE_OFF (SAMPLE_RAW_OFF + 4) /* common_type leads the raw payload */
 /* Other records end with sample_id_all's fields: pid/tid, time, cpu/res, IDENTIFIER last. */
 #define TRAILER_SIZE 32
 
@@ -32,17 +28,20 @@ static void write_rec(void *ctx, const void *rec)
 
 	if (h->type == PERF_RECORD_SAMPLE) {
 		uint8_t buf[65536];
+		struct pd_sample smp;
 		uint16_t tp;
 		uint64_t id = 0;
 
-		if (h->size < SAMPLE_TYPE_OFF + 2)
+		/* sched.c's layout (IDENTIFIER, TID, TIME, CPU, RAW): common_type leads RAW */
+		if (sample_decode(&d->s->layout, h + 1, h->size - sizeof(*h), &smp) < 0 ||
+		    smp.raw_size < 2)
 			return;
-		memcpy(buf, rec, h->size);
-		memcpy(&tp, buf + SAMPLE_TYPE_OFF, 2);
+		memcpy(&tp, smp.raw, 2);
 		for (int i = 0; i < d->s->nopened; i++)
 			if (d->s->attrs[i].config == tp)
 				id = d->r->ev[i].id;
-		memcpy(buf + SAMPLE_ID_OFF, &id, 8);
+		memcpy(buf, rec, h->size);
+		sample_record_set_id(h->type, buf + sizeof(*h), h->size - sizeof(*h), id);
 		err = pd_writer_add(&d->r->w, buf, h->size);
 	} else if (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_COMM ||
 		   h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT) {
@@ -53,7 +52,7 @@ static void write_rec(void *ctx, const void *rec)
 		/* the trailer's id is the kernel's: the file's is the switch event's (task
 		 * records come from it; a lost count from any ring, all sampled alike) */
 		memcpy(buf, rec, h->size);
-		memcpy(buf + h->size - 8, &d->r->task_id, 8);
+		sample_record_set_id(h->type, buf + sizeof(*h), h->size - sizeof(*h), d->r->task_id);
 		err = pd_writer_add(&d->r->w, buf, h->size);
 	} else {
 		return;
@@ -96,7 +95,7 @@ void sched_record_mem(struct sched_record *r, const void *rec, int idx)
 		return;
 	memcpy(buf, rec, h->size);
 	/* samples lead with IDENTIFIER; other records end with it (sample_id_all) */
-	memcpy(h->type == PERF_RECORD_SAMPLE ? buf + SAMPLE_ID_OFF : buf + h->size - 8, &id, 8);
+	sample_record_set_id(h->type, buf + sizeof(*h), h->size - sizeof(*h), id);
 	err = pd_writer_add(&r->w, buf, h->size);
 	if (err && !r->write_err)
 		r->write_err = err;

@@ -119,6 +119,7 @@ static void fake_sched(struct sched_collector *s)
 				  PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
 	s->attrs[0].sample_period = 1;
 	s->attrs[0].sample_id_all = 1;
+	sample_layout_of(&s->layout, &s->attrs[0]); /* as sched_open does */
 }
 
 static void write_and_read(const char *fixture, int expect_events)
