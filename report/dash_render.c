@@ -203,7 +203,7 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 	const struct provenance *p = v->total ? &v->total->prov : NULL;
 	uint64_t dropped = v->total ? sched_results_dropped(v->total) : 0;
 	char mode[48], lost[32], rest[160], scope[96], cmd[512], what[512] = "", cost[48] = "",
-	     smp[48] = "";
+	     smp[48] = "", line[256];
 	/* a replayed file's span may be anything: clamped before the conversion (99999 h) */
 	int x, room, secs = v->elapsed_s > 0 ? (int)fmin(v->elapsed_s, 359999999.0) : 0;
 
@@ -221,6 +221,12 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 	else
 		snprintf(rest, sizeof(rest), "  %d:%02d:%02d", secs / 3600, secs / 60 % 60, secs % 60);
 	room = r.w - 10 - (int)strlen(v->state) - 2 - (int)strlen(rest) - (int)strlen(mode) - 1;
+	if (p && p->cost.measured) /* the collector's own, where the whole command still fits */
+		snprintf(cost, sizeof(cost), "  own cost %.2f%% CPU", 100.0 * prov_cost_share(p));
+	if (cost[0] && room - (int)strlen(cost) >= (int)strlen(v->command)) {
+		strncat(rest, cost, sizeof(rest) - strlen(rest) - 1);
+		room -= (int)strlen(cost);
+	}
 	x = canvas_text(c, r.x, r.y, 0, CV_BOLD, "locus top ");
 	dash_shorten(v->command, room > 8 ? room : 8, cmd, sizeof(cmd));
 	x += canvas_text(c, r.x + x, r.y, 0, CV_NORMAL, cmd);
@@ -229,14 +235,21 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 	if (r.w - (int)strlen(mode) > x + 1)
 		canvas_text(c, r.x + r.w - (int)strlen(mode), r.y, 0,
 			    ui->paused ? CV_WARN : CV_FOCUS, mode);
-	if (p && p->cost.measured) /* the collector's own, since it started */
-		snprintf(cost, sizeof(cost), ", own cost %.2f%% CPU", 100.0 * prov_cost_share(p));
-	if (p && v->total->delays_untimed)
-		snprintf(smp, sizeof(smp), " (1 in %u timed, idle counts scaled)", p->sample_every);
-	if (p)
-		x = canvas_printf(c, r.x, r.y + 1, 0, CV_DIM, "%s, %s, delays %s%s%s",
-				  prov_scope_text(p, scope, sizeof(scope)),
-				  prov_source_name(p->source), prov_delay_key(p->delay), smp, cost);
+	if (p) {
+		int n = snprintf(line, sizeof(line), "%s, %s, delays %s",
+				 prov_scope_text(p, scope, sizeof(scope)),
+				 prov_source_name(p->source), prov_delay_key(p->delay));
+		const char *base = v->output_path ? strrchr(v->output_path, '/') : NULL;
+		/* the output file's name (key o) before the sample's detail: the panes say it */
+		int need = v->output_path ? (int)strlen(base ? base + 1 : v->output_path) + 14 : 0;
+
+		if (v->total->delays_untimed)
+			snprintf(smp, sizeof(smp), " (1 in %u timed, idle counts scaled)",
+				 p->sample_every);
+		if (n + (int)strlen(smp) + need <= r.w && n >= 0 && n < (int)sizeof(line))
+			snprintf(line + n, sizeof(line) - (size_t)n, "%s", smp);
+		x = canvas_text(c, r.x, r.y + 1, 0, CV_DIM, line);
+	}
 	else
 		x = canvas_text(c, r.x, r.y + 1, 0, CV_WARN, !v->why_not ? "" :
 				v->proc_switches ? "sched events: not traced (cs vol/invol: the tasks' "
