@@ -492,7 +492,7 @@ static void on_switch(struct wakeup *w, const struct event *e)
 		ic = wk_judge_idle(w, next, next->placed ? next->target_cpu : cpu, e->time_ns);
 	wk_account_cpu(w, cpu, e->time_ns);
 	set_curr(w, cpu, e->sw.next_pid, e->sw.next_comm, e->time_ns);
-	if (!prev && w->nnames && (e->sw.prev_state & (0x10 | 0x20)))
+	if (!prev && w->nnames && event_switch_exited(e))
 		name_forget(w, e->sw.prev_pid); /* its last switch (X or Z) */
 	if (prev) {
 		set_comm(prev, e->sw.prev_comm);

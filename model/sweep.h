@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "provenance.h"
+#include "topology.h"
 
 /* What each run measures, in report order. */
 enum measure {
@@ -43,6 +44,11 @@ enum measure {
 	M_ST_HITM,	/* hitm */
 	M_NR
 };
+/* M_SAME_CPU + c is the share of locality class c (enum locality) */
+_Static_assert(M_SMT - M_SAME_CPU == LOC_SMT && M_LLC - M_SAME_CPU == LOC_LLC &&
+		       M_NODE - M_SAME_CPU == LOC_NODE && M_REMOTE - M_SAME_CPU == LOC_REMOTE &&
+		       LOC_SAME_CPU == 0 && LOC_REMOTE + 1 == LOC_NR,
+	       "the class shares follow enum locality");
 
 /* Better when higher (+1), when lower (-1), or neither (0: informational). */
 struct measure_info {

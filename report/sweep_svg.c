@@ -94,11 +94,11 @@ static void metric_panel(FILE *f, const struct sweep_set *s, enum measure m, con
 /* Right panel: the mean class shares of each value, stacked to 100%. */
 static void class_panel(FILE *f, const struct sweep_set *s, int x0)
 {
-	static const char *const colour[5] = { "#2a9d4b", "#2aa0b0", "#3060c0", "#d0a020",
+	static const char *const colour[LOC_NR] = { "#2a9d4b", "#2aa0b0", "#3060c0", "#d0a020",
 					       "#c03020" };
-	static const char *const name[5] = { "same CPU", "SMT", "LLC", "node", "remote" };
+	static const char *const name[LOC_NR] = { "same CPU", "SMT", "LLC", "node", "remote" };
 	double bw = (double)(W - 40) / (s->nvalues > 0 ? s->nvalues : 1) * 0.6;
-	bool seen[5] = { false };
+	bool seen[LOC_NR] = { false };
 
 	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"13\">wakeups by class, waker CPU to "
 		   "target CPU (mean %%)</text>\n", x0, T - 12);
@@ -110,7 +110,7 @@ static void class_panel(FILE *f, const struct sweep_set *s, int x0)
 	for (int v = 0; v < s->nvalues; v++) {
 		double y = T + H, x = x0 + 20 + (v + 0.2) * (W - 40) / s->nvalues;
 
-		for (int k = 0; k < 5; k++) {
+		for (int k = 0; k < LOC_NR; k++) {
 			struct measure_sum ms;
 			double h;
 
@@ -130,7 +130,7 @@ static void class_panel(FILE *f, const struct sweep_set *s, int x0)
 		xml_text(f, s->values[v]);
 		fprintf(f, "</text>\n");
 	}
-	for (int k = 0, row = 0; k < 5; k++) {
+	for (int k = 0, row = 0; k < LOC_NR; k++) {
 		if (!seen[k])
 			continue; /* a class no run measured (the LLC where it is unknown) */
 		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"

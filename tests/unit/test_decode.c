@@ -9,6 +9,7 @@
 #include <string.h>
 #include <traceevent/event-parse.h>
 
+#include "../../model/event.h"
 #include "../../model/hist.h"
 #include "../../analyzers/reorder.h"
 #include "../../collectors/tp_decode.h"
@@ -203,12 +204,85 @@ static void histogram(void **state)
 	free(h);
 }
 
+/*
+ * The prev_state encodings model/event.h names, against the kernel's own: sched_switch's
+ * print fmt lists each state bit with its letter ({ 0x00000010, "X" }) and says "+" for
+ * the bit after the highest state, TASK_REPORT_MAX (((0x0 | ... | 0x40) + 1) << 1).
+ */
+static unsigned long flag_of(const char *fmt, const char *letter)
+{
+	char key[16];
+	const char *q;
+
+	snprintf(key, sizeof(key), ", \"%s\" }", letter);
+	q = strstr(fmt, key);
+	assert_non_null(q);
+	while (q > fmt && q[-1] != '{')
+		q--;
+	return strtoul(q, NULL, 16);
+}
+
+static unsigned long report_max_of(const char *fmt)
+{
+	const char *end = strstr(fmt, ") + 1) << 1) ? \"+\""), *q;
+	unsigned long v = 0;
+
+	assert_non_null(end);
+	q = end;
+	while (q > fmt && !(q[-1] == '(' && q[-2] == '('))
+		q--;
+	while (q < end) {
+		char *next;
+
+		q = strstr(q, "0x");
+		if (!q || q >= end)
+			break;
+		v |= strtoul(q, &next, 16);
+		q = next;
+	}
+	return (v + 1) << 1;
+}
+
+static void check_switch_states(const char *path)
+{
+	static char buf[8192];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	assert_int_equal(flag_of(buf, "X"), SWITCH_STATE_EXIT_DEAD);
+	assert_int_equal(flag_of(buf, "Z"), SWITCH_STATE_EXIT_ZOMBIE);
+	assert_int_equal(report_max_of(buf), TASK_REPORT_MAX);
+}
+
+static void switch_state_constants(void **state)
+{
+	static const char *const live[] = { "/sys/kernel/tracing/events/sched/sched_switch/format",
+					    "/sys/kernel/debug/tracing/events/sched/sched_switch/format" };
+
+	(void)state;
+	check_switch_states("tests/fixtures/tracefs-tree/events/sched/sched_switch/format");
+	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++) {
+		FILE *f = fopen(live[i], "r");
+
+		if (!f)
+			continue;
+		fclose(f);
+		check_switch_states(live[i]); /* this machine's kernel too */
+		return;
+	}
+	printf("switch_state_constants: this kernel's sched_switch format not readable: only the fixture checked\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(switch_payload), cmocka_unit_test(data_loc_comm),
 		cmocka_unit_test(signed_and_unknown), cmocka_unit_test(reorder_window),
-		cmocka_unit_test(histogram),
+		cmocka_unit_test(histogram), cmocka_unit_test(switch_state_constants),
 	};
 
 	return cmocka_run_group_tests_name("decode", tests, load_formats, free_formats);
