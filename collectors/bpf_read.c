@@ -5,6 +5,10 @@
 #include "bpf/sched_bpf.h"
 #include "sched.skel.h" /* build/bpf: the skeleton, or a note that there is none */
 
+_Static_assert(LB_SAME_CPU == LOC_SAME_CPU && LB_SMT == LOC_SMT && LB_LLC == LOC_LLC &&
+		       LB_NODE == LOC_NODE && LB_REMOTE == LOC_REMOTE && LB_CLASSES == LOC_NR,
+	       "the BPF program's locality classes are enum locality's");
+
 #ifndef LOCUS_NO_BPF
 
 #include <errno.h>

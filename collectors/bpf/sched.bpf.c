@@ -138,18 +138,18 @@ static __always_inline int classify(int a, int b)
 	struct lb_cpu *x, *y;
 
 	if (a == b)
-		return 0;
+		return LB_SAME_CPU;
 	x = cpu_at(a);
 	y = cpu_at(b);
 	if (!x || !y)
-		return 4;
+		return LB_REMOTE;
 	if (x->core == y->core)
-		return 1;
+		return LB_SMT;
 	if (x->llc >= 0 && x->llc == y->llc)
-		return 2;
+		return LB_LLC;
 	if (x->node == y->node)
-		return 3;
-	return 4;
+		return LB_NODE;
+	return LB_REMOTE;
 }
 
 static __always_inline void matrix_add(void *map, int a, int b)

@@ -12,6 +12,12 @@
 #define LB_TOP_BIT 41
 #define LB_BUCKETS ((LB_TOP_BIT - LB_SUB_BITS + 1) << LB_SUB_BITS)
 #define LB_CLASSES 5		/* same CPU, SMT, LLC, node, remote (enum locality) */
+/* the classes as classify() returns them: enum locality's values (bpf_read.c asserts it) */
+#define LB_SAME_CPU 0
+#define LB_SMT 1
+#define LB_LLC 2
+#define LB_NODE 3
+#define LB_REMOTE 4
 #define LB_COMM 16
 /*
  * Idle CPUs are kept for CPUs 0 to LB_IDLE_CPUS - 1 (a mask per pending wakeup):
