@@ -2,14 +2,19 @@
 """idle_oracle.py - idle CPUs passed over, counted from `perf script` of a file, every task
 tracked (locus report -a), written from the kernel's events, not from locus's code:
 
-- a CPU is idle from a switch to pid 0 until its next event of a task; when that is a
+- a CPU is idle from a switch to pid 0 until its next event of a task (a sample whose tid
+  perf gives as -1, emitted while an exiting task is current, names no task and changes
+  nothing); when that is a
   switch away from pid 0, idle until it; otherwise (a task's event, a switch-out or a
   wakeup it made, with no switch to it recorded: the switch-in is inferred) idle until the
   last event pid 0 emitted there, the time from then to the task's event unknown, not idle;
   an idle period still open at the end lasts to the end;
 - a wakeup (sched_waking of a task not running) is timed when the task's recorded switch-in
-  comes after it; its target is the CPU a sched_migrate_task moved it to before that, else
-  the CPU it ran on; a task seen running by its own event first is not timed;
+  comes after it; its target is the CPU the kernel chose in that try_to_wake_up: where the
+  sched_migrate_task of the wakee that comes next on the waker's CPU moved it (set_task_cpu
+  in the same call), else its previous CPU (the waking's target_cpu); a migration later (a
+  load balance of the queued task) is not the wakeup's choice; a task seen running by its
+  own event first is not timed;
 - passed over: the target was not idle throughout from the wakeup to the run, and another
   CPU was idle at the wakeup or at the run (every CPU allowed: a file has no affinity);
 - idle wait: the time of the wait during which at least one other CPU was idle.
@@ -35,7 +40,8 @@ def main():
     opened = {}    # cpu -> [start, last pid-0 event] of its open idle period
     hist = {}      # cpu -> closed idle periods [(start, end)]
     running = {}   # tid -> bool
-    pending = {}   # tid -> [wake, target or None]
+    pending = {}   # tid -> [wake, target]
+    waking_on = {} # cpu -> the wakee of a sched_waking that was its last event
     timed = []     # (wake, run, target)
     inferred = unknown = 0
 
@@ -55,6 +61,8 @@ def main():
 
     def current(cpu, tid, t):
         nonlocal inferred, unknown
+        if tid < 0:
+            return  # perf could not name the task (one exiting in the switch path): no news
         if tid == 0:
             enter(cpu, t)
             curr[cpu] = 0
@@ -75,13 +83,14 @@ def main():
         tid, cpu = int(m.group(1)), int(m.group(2))
         t = int(m.group(3)) * 1000000000 + int(m.group(4).ljust(9, "0")[:9])
         name, rest = "sched:" + m.group(5).split(":")[-1], m.group(6)
+        woke = waking_on.pop(cpu, None)  # the wakee of the waking just before, on this CPU
         if name == "sched:sched_switch":
             prev, nxt = field(rest, "prev_pid"), field(rest, "next_pid")
             current(cpu, prev, t)
             if nxt > 0 and nxt in pending:
                 wake, target = pending.pop(nxt)
                 if t >= wake:
-                    timed.append((wake, t, cpu if target is None else target))
+                    timed.append((wake, t, target))
             if prev > 0:
                 running[prev] = False
             curr[cpu] = nxt
@@ -95,10 +104,11 @@ def main():
         if name == "sched:sched_waking":
             wakee = field(rest, "pid")
             if wakee > 0 and not running.get(wakee):
-                pending[wakee] = [t, None]
+                pending[wakee] = [t, field(rest, "target_cpu")]
+                waking_on[cpu] = wakee
         elif name == "sched:sched_migrate_task":
             p = field(rest, "pid")
-            if p in pending and pending[p][1] is None:
+            if p == woke and p in pending:  # set_task_cpu in the same try_to_wake_up
                 pending[p][1] = field(rest, "dest_cpu")
         elif name == "sched:sched_process_exit":
             pending.pop(field(rest, "pid"), None)
