@@ -338,7 +338,10 @@ def share(d):
 print("passed over: bpf %.2f%% of %d, recording %.2f%% of %d; switch-ins inferred %s" %
       (sb, tb, sf, tf, f["provenance"]["switch_ins_inferred"]))
 assert tb >= 10000 and tf >= 0.5 * tb, (tb, tf)
-assert abs(sb - sf) <= 2.0, (sb, sf)
+# with much CPU time unknown (switch-ins lost, see below) the recording's share is a lower bound
+u = f["provenance"]["unknown_cpu_ns"] / (f["sched"]["span_ns"] * f["provenance"]["ncpus_honored"])
+print("recording: %.1f%% of its CPU time unknown (switch-ins lost)" % (100 * u))
+assert abs(sb - sf) <= 2.0 or (u > 0.02 and sf <= sb + 2.0), (sb, sf, u)
 EOF
 else
 	skip "bpf and a recording of the same run: the BPF collector does not load here"
@@ -369,7 +372,15 @@ print("default sample %.2f%% (95%% interval %.2f-%.2f%%, %d of %d timed); record
       % (100.0 * k / n, lo, hi, k, n, fs, f["latency"]["wake_to_run_ns"]["count"],
          "inside" if lo <= fs <= hi else "outside"))
 lo3, hi3 = wilson(k, n, 3.29)
-assert lo3 <= fs <= hi3 or abs(fs - 100.0 * k / n) <= 2.0, (fs, lo3, hi3)
+# the ring buffers here lose switch-ins out of idle: the recording's stretch before an
+# inferred one is unknown, counted not idle, so with much unknown time its share is a
+# lower bound only (recording <= BPF), said
+u = f["provenance"]["unknown_cpu_ns"] / (f["sched"]["span_ns"] * f["provenance"]["ncpus_honored"])
+print("recording: %.1f%% of its CPU time unknown (switch-ins lost)" % (100 * u))
+if u > 0.02:
+    assert fs <= hi3 + 2.0, ("recording above the sample's interval", fs, lo3, hi3)
+else:
+    assert lo3 <= fs <= hi3 or abs(fs - 100.0 * k / n) <= 2.0, (fs, lo3, hi3)
 EOF
 fi
 
