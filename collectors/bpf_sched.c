@@ -339,8 +339,8 @@ int bpf_sched_attach(struct bpf_sched *b, char *err, size_t len)
 	b->busy0 = xcalloc((size_t)b->ncpus + 1, sizeof(uint64_t));
 	b->idle0 = xcalloc((size_t)b->ncpus + 1, sizeof(uint64_t));
 	bpf_cpu_times(b->ncpus, b->busy0, b->idle0);
+	b->t0 = now_ns(); /* before the first statistics window: the windows lie within the span */
 	bpf_cost_start(b);
-	b->t0 = now_ns();
 	if (locus_sched__attach(b->skel) < 0) {
 		snprintf(err, len, "cannot attach to the sched tracepoints: %s", strerror(errno));
 		return -1;
