@@ -159,6 +159,9 @@ int sample_decode_rest(const struct sample_layout *l, const uint8_t *p, const ui
 	struct cur c = { p, end };
 	uint64_t st = l->sample_type, v;
 
+	s->raw = NULL;
+	s->raw_size = 0;
+	s->weight = s->data_src = s->transaction = s->phys_addr = 0;
 	if ((st & PERF_SAMPLE_READ) && read_format(&c, l->read_format))
 		return -1;
 	if (st & PERF_SAMPLE_CALLCHAIN) {

@@ -104,15 +104,33 @@ static inline int sample_decode(const struct sample_layout *l, const void *body,
 	s->raw_size = 0;
 	s->weight = s->data_src = s->transaction = s->phys_addr = 0;
 	if (st & (PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN)) {
-		if (sample_decode_rest(l, p + l->head, p + len, s) < 0)
+		struct pd_sample var; /* its own: s's address stays here, so a caller's unread
+				     * fields can be left unstored by the compiler */
+
+		if (sample_decode_rest(l, p + l->head, p + len, &var) < 0)
 			return -1;
+		s->raw = var.raw;
+		s->raw_size = var.raw_size;
+		s->weight = var.weight;
+		s->data_src = var.data_src;
+		s->transaction = var.transaction;
+		s->phys_addr = var.phys_addr;
 	} else if (st & (PERF_SAMPLE_RAW | SAMPLE_TAIL)) {
 		const uint8_t *q = p + l->head;
 
 		if ((st & PERF_SAMPLE_RAW) && !(q = sample_raw(q, p + len, s)))
 			return -1;
-		if ((st & SAMPLE_TAIL) && sample_decode_tail(l, q, p + len, s) < 0)
-			return -1;
+		if (st & SAMPLE_TAIL) {
+			struct pd_sample var;
+
+			var.weight = var.data_src = var.transaction = var.phys_addr = 0;
+			if (sample_decode_tail(l, q, p + len, &var) < 0)
+				return -1;
+			s->weight = var.weight;
+			s->data_src = var.data_src;
+			s->transaction = var.transaction;
+			s->phys_addr = var.phys_addr;
+		}
 	}
 	if (!l->head) /* no fixed word to read one from */
 		p = (const uint8_t *)&zero;
