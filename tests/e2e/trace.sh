@@ -23,14 +23,22 @@ trace_one() { # NAME FILE
 	expect_eq "$name: report --trace exits 0" 0 $?
 	check "$name: the format's rules; periods and flows as perf script's" \
 		python3 "$CHECK" "$TMP/$name.json" --perf-script "$TMP/$name.script"
-	"$LOCUS" report -q -a -i "$file" --trace "$TMP/$name.w.json" --from 0.05 --to 0.15 \
+	# windows inside the recording, however fast the workload ran (a quiet machine runs
+	# hackbench -g 2 -l 200 in under 50 ms): a quarter of the way in, to half way
+	local span from to
+	span=$(awk '/ sched:sched_(switch|waking):/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i + 0;
+		if (!n++) f = t; l = t; break } } END { printf "%.6f", l - f }' "$TMP/$name.script")
+	from=$(echo "$span" | awk '{ printf "%.4f", $1 / 4 }')
+	to=$(echo "$span" | awk '{ printf "%.4f", $1 / 2 }')
+	"$LOCUS" report -q -a -i "$file" --trace "$TMP/$name.w.json" --from "$from" --to "$to" \
 		>/dev/null 2>&1
-	check "$name: a window (--from 0.05 --to 0.15), as perf script's in it" \
+	check "$name: a window (--from $from --to $to), as perf script's in it" \
 		python3 "$CHECK" "$TMP/$name.w.json" --perf-script "$TMP/$name.script" \
-		--from 0.05 --to 0.15
+		--from "$from" --to "$to"
 	# the SVG of a short window, beside the trace of the same window
 	"$LOCUS" report -q -a -i "$file" --trace "$TMP/$name.s.json" --svg-timeline "$TMP/$name.svg" \
-		--from 0.05 --to 0.052 >/dev/null 2>"$TMP/$name.serr"
+		--from "$from" --to "$(echo "$from" | awk '{ printf "%.4f", $1 + 0.002 }')" \
+		>/dev/null 2>"$TMP/$name.serr"
 	expect_eq "$name: --svg-timeline with --trace exits 0" 0 $?
 	check "$name: SVG: 2 CPU lanes, round ticks, its wakeups the trace's flows, all drawn" \
 		python3 tests/tools/svg_timeline_check.py "$TMP/$name.svg" --lanes 2 --trace "$TMP/$name.s.json"
@@ -49,16 +57,20 @@ fi
 "$LOCUS" record -q -o "$TMP/pp.data" -- "$LOCUS" bench pingpong --pin 0,1 --loops 3000 >/dev/null 2>&1
 trace_one pingpong "$TMP/pp.data"
 
-# the counter of the workload's wakeups passing over an idle CPU ends at the report's own count
+# the counter of the workload's wakeups passing over an idle CPU: the trace judges each flow
+# when its task runs, a CPU still idle then counted idle; the report waits until every CPU's
+# state is known (a lost switch-in out of idle shows later that it was not). So the trace's
+# count is an upper bound of the report's (equal where no switch-in was lost), rising.
 "$LOCUS" report -q -i "$TMP/pp.data" --json "$TMP/pp.r.json" --trace "$TMP/pp.t.json" -o /dev/null 2>&1
-check "the idle-passed-over counter ends at the report's count of the same file" python3 - "$TMP/pp.r.json" "$TMP/pp.t.json" <<'PY'
+check "the idle-passed-over counter: at least the report's count of the same file, rising" python3 - "$TMP/pp.r.json" "$TMP/pp.t.json" <<'PY'
 import json, sys
-want = json.load(open(sys.argv[1]))["wakeups"]["idle_passed_over"]
+r = json.load(open(sys.argv[1]))
+want, lost = r["wakeups"]["idle_passed_over"], r["provenance"]["switch_ins_inferred"]
 ev = json.load(open(sys.argv[2]))["traceEvents"]
 c = [e["args"]["wakeups"] for e in ev if e["ph"] == "C" and e["name"] == "wakeups passing over an idle CPU"]
 got = c[-1] if c else 0
-print("report %d, trace's counter %d" % (want, got))
-assert got == want and c == sorted(c)
+print("report %d, trace's counter %d, switch-ins inferred %d" % (want, got, lost))
+assert c == sorted(c) and (got == want if lost == 0 else got >= want), (got, want, lost)
 PY
 
 # locus record writes them too, once the workload ends, and exits with the workload's status
