@@ -71,6 +71,7 @@ static struct wk_task *task_new(struct wakeup *w, int32_t tid)
 	t->pair = -1;
 	t->mask = -1;
 	t->tracked = w->cfg.system_wide && !excluded(w, tid);
+	wk_name_take(w, t);
 	w->affinity_at[i] = 0;
 	w->allowed[i] = NULL;
 	tidmap_put(&w->task_idx, tid, i);
@@ -178,44 +179,6 @@ static inline void set_curr(struct wakeup *w, int32_t cpu, int32_t tid, const ch
 		idle_set(&w->idle, cpu, tid == 0, now);
 }
 
-/* The name of a task without an entry (not followed), kept for when it wakes one that is. */
-static void name_put(struct wakeup *w, int32_t tid, const char *comm)
-{
-	int32_t i;
-
-	if (w->cfg.system_wide || tid <= 0 || !comm[0])
-		return; /* system-wide, every task has an entry */
-	i = tidmap_get(&w->name_idx, tid);
-	if (i < 0) {
-		if (w->nname_free) {
-			i = w->name_free[--w->nname_free];
-		} else {
-			if (w->nnames == w->cap_names) {
-				w->cap_names = w->cap_names ? 2 * w->cap_names : 256;
-				w->names = xrealloc(w->names, (size_t)w->cap_names * TASK_COMM_LEN);
-			}
-			i = w->nnames++;
-		}
-		tidmap_put(&w->name_idx, tid, i);
-	}
-	memcpy(w->names[i], comm, TASK_COMM_LEN);
-}
-
-/* tid ran for the last time: its name's slot goes to the next. */
-static void name_forget(struct wakeup *w, int32_t tid)
-{
-	int32_t i = tidmap_get(&w->name_idx, tid);
-
-	if (i < 0)
-		return;
-	tidmap_del(&w->name_idx, tid);
-	if (w->nname_free == w->cap_name_free) {
-		w->cap_name_free = w->cap_name_free ? 2 * w->cap_name_free : 256;
-		w->name_free = xrealloc(w->name_free, (size_t)w->cap_name_free * sizeof(int));
-	}
-	w->name_free[w->nname_free++] = i;
-}
-
 /*
  * The name of the task tid running on cpu at this event, as perf script gives it: its
  * entry's, else the one its CPU switched to it with, else its PERF_RECORD_COMM or fork's;
@@ -232,7 +195,7 @@ static const char *name_of(const struct wakeup *w, const struct wk_task *t, int3
 	if (valid_cpu(w, cpu) && w->cpu_curr[cpu] == tid && w->cpu_comm[cpu][0])
 		return w->cpu_comm[cpu];
 	i = tidmap_get(&w->name_idx, tid);
-	return i >= 0 ? w->names[i] : none;
+	return i >= 0 ? (const char *)w->names[i] : none;
 }
 
 static uint64_t pair_key(int32_t waker_tid, int32_t wakee_tid)
@@ -308,6 +271,20 @@ static void place(struct wakeup *w, struct wk_task *t, int32_t target)
 void wk_place(struct wakeup *w, struct wk_task *t, int32_t target)
 {
 	place(w, t, target);
+}
+
+/*
+ * The target of t's pending wakeup, not placed when it runs on cpu: with sched_waking and
+ * sched_migrate_task in the stream, no migration in try_to_wake_up means the kernel left it
+ * on the CPU it last ran on (a move after, a load balance, may have been lost by the
+ * stream: those run in the idle task's softirqs, whose records the ring buffers here lose
+ * most); else where it ran.
+ */
+static int32_t unplaced_target(const struct wakeup *w, const struct wk_task *t, int32_t cpu)
+{
+	if (w->cfg.waking_source && w->cfg.migrate_source && valid_cpu(w, t->prev_cpu))
+		return t->prev_cpu;
+	return cpu;
 }
 
 /* A wakeup of e->wake.pid by e->tid (waker_i: the waker's entry, found before, or -1). */
@@ -408,7 +385,7 @@ static void seen_running(struct wakeup *w, struct wk_task *t, int32_t cpu, uint6
 		r->switch_in_missed++;
 		r->cpu[cpu].switch_in_missed++;
 		if (!t->placed)
-			place(w, t, cpu);
+			place(w, t, unplaced_target(w, t, cpu));
 		if (t->target_cpu != cpu)
 			r->moved_before_run++;
 		wk_unpend(w, t);
@@ -489,11 +466,13 @@ static void on_switch(struct wakeup *w, const struct event *e)
 	if (prev)
 		prev = &w->tasks[prev_i]; /* next's new entry may have moved the table */
 	if (next && next->pending && e->time_ns >= next->wake_ns)
-		ic = wk_judge_idle(w, next, next->placed ? next->target_cpu : cpu, e->time_ns);
+		ic = wk_judge_idle(w, next,
+				   next->placed ? next->target_cpu : unplaced_target(w, next, cpu),
+				   e->time_ns);
 	wk_account_cpu(w, cpu, e->time_ns);
 	set_curr(w, cpu, e->sw.next_pid, e->sw.next_comm, e->time_ns);
 	if (!prev && w->nnames && event_switch_exited(e))
-		name_forget(w, e->sw.prev_pid); /* its last switch (X or Z) */
+		wk_name_forget(w, e->sw.prev_pid); /* its last switch (X or Z) */
 	if (prev) {
 		set_comm(prev, e->sw.prev_comm);
 		if (event_switch_involuntary(e)) {
@@ -518,7 +497,7 @@ static void on_switch(struct wakeup *w, const struct event *e)
 	set_comm(next, e->sw.next_comm);
 	if (next->pending && e->time_ns < next->wake_ns) {
 		if (!next->placed)
-			place(w, next, cpu);
+			place(w, next, unplaced_target(w, next, cpu));
 		if (next->target_cpu != cpu)
 			r->moved_before_run++;
 		r->delays_negative++; /* a race with the switch, or skew: counted, not binned */
@@ -527,7 +506,7 @@ static void on_switch(struct wakeup *w, const struct event *e)
 		uint64_t d = e->time_ns - next->wake_ns;
 
 		if (!next->placed)
-			place(w, next, cpu);
+			place(w, next, unplaced_target(w, next, cpu));
 		if (next->target_cpu != cpu)
 			r->moved_before_run++;
 		hist_add(&r->delay, d);
@@ -551,7 +530,7 @@ static void on_fork(struct wakeup *w, const struct event *e)
 	struct wk_task *child;
 
 	if (!w->cfg.system_wide && !(parent && parent->tracked)) {
-		name_put(w, e->fork.child_pid, e->fork.child_comm); /* it may wake the workload */
+		wk_name_put(w, e->fork.child_pid, e->fork.child_comm); /* it may wake the workload */
 		return;
 	}
 	child = task_get(w, e->fork.child_pid, true);
@@ -585,7 +564,7 @@ static void on_comm(struct wakeup *w, const struct event *e)
 	if (t)
 		set_comm(t, e->comm.comm);
 	else
-		name_put(w, e->tid, e->comm.comm);
+		wk_name_put(w, e->tid, e->comm.comm);
 	if (valid_cpu(w, e->cpu) && w->cpu_curr[e->cpu] == e->tid)
 		memcpy(w->cpu_comm[e->cpu], e->comm.comm, TASK_COMM_LEN);
 }

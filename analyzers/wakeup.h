@@ -16,6 +16,8 @@ struct wakeup_cfg {
 	const int32_t *exclude;		/* tids never tracked (locus's own threads) */
 	int nexclude;
 	bool waking_source;		/* the stream has sched_waking; else wakeups come from sched_wakeup */
+	bool migrate_source;		/* the stream has sched_migrate_task: a wakeup whose task
+					 * moved in try_to_wake_up shows it (set_task_cpu) */
 	int max_pairs;			/* slots of the task-pair table (0: 16384): the busiest
 					 * pairs kept by Space-Saving, counts within a bound */
 	int max_tasks;			/* rows of the task table, first come (0: every task) */

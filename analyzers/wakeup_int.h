@@ -157,4 +157,10 @@ void wk_on_ipi(struct wakeup *w, const struct event *e);
 /* The target CPU of t's pending wakeup is known: counted once (wakeup.c's place). */
 void wk_place(struct wakeup *w, struct wk_task *t, int32_t target);
 
+/* wakeup_names.c: a name kept for tid until it has an entry; dropped at its exit;
+ * taken by t when it gets its entry. */
+void wk_name_put(struct wakeup *w, int32_t tid, const char *comm);
+void wk_name_forget(struct wakeup *w, int32_t tid);
+void wk_name_take(struct wakeup *w, struct wk_task *t);
+
 #endif

@@ -235,6 +235,11 @@ bool pd_reader_waking(const struct pd_reader *rd)
 	return rd->decoder && rd->dec.fmt[EV_WAKING].id >= 0;
 }
 
+bool pd_reader_migrate(const struct pd_reader *rd)
+{
+	return rd->decoder && rd->dec.fmt[EV_MIGRATE].id >= 0;
+}
+
 void pd_reader_release(struct pd_reader *rd)
 {
 	if (rd->tep)

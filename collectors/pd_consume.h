@@ -46,6 +46,8 @@ int pd_consume(struct pd_reader *rd, struct pd_file *f, const struct pd_consumer
 	       size_t len);
 /* Whether wakeups in the file come from sched_waking (false before any sched sample). */
 bool pd_reader_waking(const struct pd_reader *rd);
+/* Whether it has sched_migrate_task. */
+bool pd_reader_migrate(const struct pd_reader *rd);
 void pd_reader_release(struct pd_reader *rd);
 
 #endif

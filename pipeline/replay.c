@@ -53,6 +53,7 @@ static void setup_analyzer(struct replay *rp)
 	wc.topo = &rp->topo;
 	wc.system_wide = rp->o->pid == 0;
 	wc.waking_source = pd_reader_waking(&rp->rd);
+	wc.migrate_source = pd_reader_migrate(&rp->rd);
 	wakeup_init(&rp->src.an, &wc);
 	if (rp->o->pid)
 		wakeup_track(&rp->src.an, rp->o->pid);

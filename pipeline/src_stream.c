@@ -208,6 +208,7 @@ struct source *source_open_stream(const struct source_cfg *cfg, char *err, size_
 	wc.exclude = st->s.exclude;
 	wc.nexclude = 2;
 	wc.waking_source = st->col.have_waking;
+	wc.migrate_source = st->col.dec.fmt[EV_MIGRATE].id >= 0;
 	wc.max_tasks = cfg->max_tasks;
 	wc.max_pairs = cfg->max_pairs;
 	wc.affinity = affinity;

@@ -30,7 +30,7 @@ static int teardown(void **state)
 
 static void start(struct wakeup *w, bool system_wide)
 {
-	struct wakeup_cfg cfg = { &topo64, system_wide, NULL, 0, true, 0, 0, NULL, NULL };
+	struct wakeup_cfg cfg = { &topo64, system_wide, NULL, 0, true, false, 0, 0, NULL, NULL };
 
 	wakeup_init(w, &cfg);
 }
@@ -195,6 +195,64 @@ static void names_at_the_wakeup(void **state)
 	wakeup_release(&w);
 }
 
+/* System-wide, a task named by a COMM record before its first event (locus's recorder,
+ * named at the recording's start) is named so when it wakes another, as perf script does. */
+static void system_wide_named_before_first_event(void **state)
+{
+	struct wakeup w;
+	struct sched_results *r;
+	const struct pair_stat *p;
+	struct event ev[] = {
+		ev_comm(0, 0, 700, "locus", 0),
+		ev_switch(10, 1, 21, S_SLEEP, 0),
+		ev_waking(1000, 1, 700, 21, 1),	/* 700's first event: no switch-in seen */
+		ev_switch(1100, 1, 700, S_SLEEP, 21),
+	};
+
+	(void)state;
+	ev[2].wake.comm[0] = '\0';
+	snprintf(ev[2].wake.comm, sizeof(ev[2].wake.comm), "migration/1");
+	start(&w, true);
+	feed(&w, ev, sizeof(ev) / sizeof(ev[0]));
+	r = wakeup_results(&w);
+	p = pair_of(r, 700, 21);
+	assert_non_null(p);
+	assert_string_equal(p->waker_comm, "locus");
+	wakeup_release(&w);
+}
+
+/*
+ * A wakeup with no migration in try_to_wake_up left the task on the CPU it last ran on;
+ * it ran elsewhere (a load balance the stream lost): with sched_migrate_task in the
+ * stream the target is that CPU (stayed, moved before it ran); without, where it ran (pulled).
+ */
+static void unplaced_target_prev_cpu(void **state)
+{
+	const struct event ev[] = {
+		ev_switch(100, 2, 100, S_SLEEP, 0),	/* 100 sleeps on CPU 2 */
+		ev_waking(1000, 0, 200, 100, 2),	/* 200 on CPU 0 wakes it: no migration */
+		ev_switch(3000, 4, 0, 0, 100),		/* it runs on CPU 4 (the waker's LLC) */
+	};
+
+	(void)state;
+	for (int with = 0; with < 2; with++) {
+		struct wakeup_cfg cfg = { &topo64, false, NULL, 0, true, with, 0, 0, NULL, NULL };
+		struct wakeup w;
+		struct sched_results *r;
+
+		wakeup_init(&w, &cfg);
+		wakeup_track(&w, 100);
+		feed(&w, ev, sizeof(ev) / sizeof(ev[0]));
+		r = wakeup_results(&w);
+		assert_int_equal(r->wakeups_placed, 1);
+		assert_int_equal(r->wake_matrix[0 * 64 + (with ? 2 : 4)], 1);
+		assert_int_equal(r->placement[with ? PLACE_STAYED : PLACE_PULLED], 1);
+		assert_int_equal(r->moved_before_run, with ? 1 : 0);
+		assert_int_equal(r->delay.count, 1);
+		wakeup_release(&w);
+	}
+}
+
 static void switch_kinds(void **state)
 {
 	struct wakeup w;
@@ -248,7 +306,7 @@ static void fork_following(void **state)
 static void system_wide_excludes(void **state)
 {
 	const int32_t excl[] = { 999 };
-	struct wakeup_cfg cfg = { &topo64, true, excl, 1, true, 0, 0, NULL, NULL };
+	struct wakeup_cfg cfg = { &topo64, true, excl, 1, true, false, 0, 0, NULL, NULL };
 	struct wakeup w;
 	struct sched_results *r;
 	const struct event ev[] = {
@@ -285,7 +343,7 @@ static void woken_while_running(void **state)
 /* Without sched_waking (old kernels), sched_wakeup is the wakeup and places at once. */
 static void wakeup_only_source(void **state)
 {
-	struct wakeup_cfg cfg = { &topo64, false, NULL, 0, false, 0, 0, NULL, NULL };
+	struct wakeup_cfg cfg = { &topo64, false, NULL, 0, false, false, 0, 0, NULL, NULL };
 	struct wakeup w;
 	struct sched_results *r;
 	const struct event ev[] = {
@@ -307,7 +365,7 @@ static void wakeup_only_source(void **state)
 
 static void pair_table_bounded(void **state)
 {
-	struct wakeup_cfg cfg = { &topo64, true, NULL, 0, true, 2, 0, NULL, NULL };
+	struct wakeup_cfg cfg = { &topo64, true, NULL, 0, true, false, 2, 0, NULL, NULL };
 	struct wakeup w;
 	struct sched_results *r;
 
@@ -552,6 +610,8 @@ int main(void)
 		cmocka_unit_test(pulled_across_sockets),
 		cmocka_unit_test(missed_switch_in),
 		cmocka_unit_test(names_at_the_wakeup),
+		cmocka_unit_test(system_wide_named_before_first_event),
+		cmocka_unit_test(unplaced_target_prev_cpu),
 		cmocka_unit_test(switch_kinds),
 		cmocka_unit_test(fork_following),
 		cmocka_unit_test(system_wide_excludes),
