@@ -244,6 +244,7 @@ int cmd_report(int argc, char **argv)
 	} else if (tx.trace || tx.svg) {
 		tx.quiet = quiet;
 		tx.r = wakeup_results(&st->src.an);
+		tx.span_ns = st->last_ns > st->first_ns ? st->last_ns - st->first_ns : 0;
 		tx.events = st->rd.sched_samples;
 		tx.bytes = st->f.pos;
 		if (trace_export(&opts, &tx) < 0)

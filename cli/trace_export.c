@@ -55,7 +55,7 @@ static void tap_event(void *ctx, const struct event *e)
 	}
 	timeline_event(&p->tl, e);
 	if (p->svg && p->tl.started && !p->lanes.t1) {
-		uint64_t end = p->x->r->last_ns, t0 = p->tl.first_ns + p->x->from_ns;
+		uint64_t end = p->tl.first_ns + p->x->span_ns, t0 = p->tl.first_ns + p->x->from_ns;
 
 		if (p->x->to_ns && p->tl.first_ns + p->x->to_ns < end)
 			end = p->tl.first_ns + p->x->to_ns;
@@ -234,6 +234,7 @@ int trace_export_file(const char *path, const char *sysfs_root, bool all, struct
 		rc = -1;
 	} else {
 		x->r = wakeup_results(&st->src.an);
+		x->span_ns = st->last_ns > st->first_ns ? st->last_ns - st->first_ns : 0;
 		x->events = st->rd.sched_samples;
 		x->bytes = st->f.pos;
 		rc = trace_export(&o, x);
@@ -246,7 +247,7 @@ int trace_export_file(const char *path, const char *sysfs_root, bool all, struct
 int trace_export(const struct replay_opts *o, struct trace_export *x)
 {
 	struct pass p = { .x = x, .o = o, .svg = x->svg != NULL };
-	uint64_t span = x->r->last_ns > x->r->first_ns ? x->r->last_ns - x->r->first_ns : 0;
+	uint64_t span = x->span_ns;
 	int rc = -1;
 
 	if (x->from_ns > span) {

@@ -29,6 +29,7 @@ struct trace_export {
 	bool quiet;
 	/* the first pass: how it was measured, and where the recording ends */
 	const struct sched_results *r;
+	uint64_t span_ns;		/* the recording's, first to last event, whatever the window */
 	uint64_t events, bytes;
 	/* what was written */
 	uint64_t tbytes, dropped, slices, flows, migrations, counters;

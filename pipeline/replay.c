@@ -18,6 +18,8 @@ static bool outside(struct replay *rp, const struct event *e)
 		rp->first_ns = e->time_ns;
 		rp->have_first = true;
 	}
+	if (e->time_ns > rp->last_ns)
+		rp->last_ns = e->time_ns;
 	if ((!rp->o->from_ns && !rp->o->to_ns) || e->type == EV_FORK || e->type == EV_EXIT ||
 	    e->type == EV_LOST)
 		return false;

@@ -47,6 +47,7 @@ struct replay {
 	const struct replay_opts *o;
 	uint64_t first_ns;		/* the first sched event's time (the window's origin) */
 	bool have_first;
+	uint64_t last_ns;		/* the last one's, in the window or not */
 	uint64_t windowed;		/* events left out by the window */
 };
 
