@@ -32,10 +32,15 @@ srv=$!
 	>/dev/null 2>"$TMP/rec.err"
 expect_eq "record -p SERVER -o f -- CLIENT exits 0" 0 $?
 wait "$srv"
-# the oracle: sched_waking by waker tid and wakee pid, with times (ns), from perf script
+# the oracle: sched_waking by waker tid and wakee pid, with times (ns), from perf script,
+# of a wakee not running (as locus counts wakeups; a task runs from its switch-in, or from
+# any event of its own where the switch-in was lost, to its switch-out)
 perf script -i "$TMP/f.data" --ns -F tid,time,event,trace 2>/dev/null |
-	awk '$3 == "sched:sched_waking:" { for (i = 4; i <= NF; i++) if ($i ~ /^pid=/) {
-		sub("pid=", "", $i); sub(":$", "", $2); print $1, $i, $2 } }' >"$TMP/wakings.txt"
+	awk 'function val(k,   i) { for (i = 4; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
+	$3 == "sched:sched_switch:" { run[val("prev_pid")] = 0; run[val("next_pid")] = 1; next }
+	{ run[$1] = 1 }
+	$3 == "sched:sched_waking:" { p = val("pid"); if (!run[p]) { t = $2; sub(":$", "", t); print $1, p, t } }' \
+	>"$TMP/wakings.txt"
 first=$(perf script -i "$TMP/f.data" --ns -F time 2>/dev/null | head -n 1 | tr -d ' :')
 "$LOCUS" report -q -i "$TMP/f.data" --json "$TMP/r.json" >"$TMP/r.txt" 2>&1
 expect_eq "report of the file exits 0" 0 $?
