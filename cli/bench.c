@@ -116,52 +116,57 @@ static int bench_pingpong(int argc, char **argv)
 	return EXIT_LOCUS_OK;
 }
 
+/* One falseshare option into o: 0, or -1 after a usage error. */
+static int falseshare_take(struct falseshare_opts *o, int c, const char *arg)
+{
+	char err[200];
+	long v;
+
+	switch (c) {
+	case OPT_THREADS:
+		if (parse_long(arg, 1, 64, &v) < 0) {
+			cli_usage_error(&falseshare_cmd, "bad --threads '%s' (1 to 64)", arg);
+			return -1;
+		}
+		o->threads = (int)v;
+		break;
+	case OPT_LOOPS:
+		if (parse_long(arg, 1, 1L << 40, &o->loops) < 0) {
+			cli_usage_error(&falseshare_cmd, "bad --loops '%s'", arg);
+			return -1;
+		}
+		break;
+	case OPT_PADDED:
+		o->padded = true;
+		break;
+	case OPT_PIN:
+		free(o->pin);
+		o->npin = parse_cpu_list(arg, max_cpu(), &o->pin, err, sizeof(err));
+		if (o->npin < 0) {
+			cli_usage_error(&falseshare_cmd, "bad --pin: %s", err);
+			o->npin = 0;
+			return -1;
+		}
+		break;
+	}
+	return 0;
+}
+
 static int bench_falseshare(int argc, char **argv)
 {
 	struct falseshare_opts o = { 2, 50000000, false, NULL, 0 };
 	struct cli_parser p;
-	char err[200];
-	long v;
 	int c, rc = EXIT_LOCUS_OK;
 
 	cli_parser_init(&p, &falseshare_cmd);
 	while ((c = cli_next(&p, argc, argv)) != -1) {
-		switch (c) {
-		case -2:
-			rc = EXIT_LOCUS_USAGE;
-			goto out;
-		case 'h':
+		if (c == 'h') {
 			cli_print_help(stdout, &falseshare_cmd);
 			goto out;
-		case OPT_THREADS:
-			if (parse_long(optarg, 1, 64, &v) < 0) {
-				cli_usage_error(&falseshare_cmd, "bad --threads '%s' (1 to 64)",
-						optarg);
-				rc = EXIT_LOCUS_USAGE;
-				goto out;
-			}
-			o.threads = (int)v;
-			break;
-		case OPT_LOOPS:
-			if (parse_long(optarg, 1, 1L << 40, &o.loops) < 0) {
-				cli_usage_error(&falseshare_cmd, "bad --loops '%s'", optarg);
-				rc = EXIT_LOCUS_USAGE;
-				goto out;
-			}
-			break;
-		case OPT_PADDED:
-			o.padded = true;
-			break;
-		case OPT_PIN:
-			free(o.pin);
-			o.npin = parse_cpu_list(optarg, max_cpu(), &o.pin, err, sizeof(err));
-			if (o.npin < 0) {
-				cli_usage_error(&falseshare_cmd, "bad --pin: %s", err);
-				o.npin = 0;
-				rc = EXIT_LOCUS_USAGE;
-				goto out;
-			}
-			break;
+		}
+		if (c == -2 || falseshare_take(&o, c, optarg) < 0) {
+			rc = EXIT_LOCUS_USAGE;
+			goto out;
 		}
 	}
 	if (argv[optind]) {

@@ -152,6 +152,42 @@ int cli_check_output(const struct cli_cmd *cmd, const char *path)
 	return 0;
 }
 
+/*
+ * -p as given: beside a command, running processes join the workload's set (tbench_srv);
+ * without one, the first is attached and the rest join it (client and server). 0, or -1
+ * after a usage error.
+ */
+static int take_pid_list(struct counting_opts *o, const struct cli_cmd *cmd, char **argv)
+{
+	bool beside = argv && argv[0];
+	char *list = xstrdup(o->pid_list), *save = NULL;
+	int k = 0, rc = 0;
+
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save), k++) {
+		long v;
+
+		if (parse_long(t, 1, 1L << 22, &v) < 0 ||
+		    o->nadded >= (int)(sizeof(o->added) / sizeof(o->added[0]))) {
+			cli_usage_error(cmd, "bad pid list '%s' (up to 8 pids, comma separated)",
+					o->pid_list);
+			rc = -1;
+			goto out;
+		}
+		if (kill((pid_t)v, 0) < 0 && errno == ESRCH) {
+			cli_usage_error(cmd, "no process with pid %ld", v);
+			rc = -1;
+			goto out;
+		}
+		if (beside || k > 0)
+			o->added[o->nadded++] = (pid_t)v;
+	}
+	if (beside)
+		o->pid = 0; /* not attached: added */
+out:
+	free(list);
+	return rc;
+}
+
 int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **argv)
 {
 	char err[200];
@@ -166,35 +202,8 @@ int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **a
 		cli_usage_error(cmd, "-p cannot be combined with -a or -C");
 		return -1;
 	}
-	if (o->pid_list) {
-		/* beside a command, running processes join the workload's set (tbench_srv);
-		 * without one, the first is attached and the rest join it (client and server) */
-		bool beside = argv && argv[0];
-		char *list = xstrdup(o->pid_list), *save = NULL;
-		int k = 0;
-
-		for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save), k++) {
-			long v;
-
-			if (parse_long(t, 1, 1L << 22, &v) < 0 ||
-			    o->nadded >= (int)(sizeof(o->added) / sizeof(o->added[0]))) {
-				cli_usage_error(cmd, "bad pid list '%s' (up to 8 pids, comma "
-						"separated)", o->pid_list);
-				free(list);
-				return -1;
-			}
-			if (kill((pid_t)v, 0) < 0 && errno == ESRCH) {
-				cli_usage_error(cmd, "no process with pid %ld", v);
-				free(list);
-				return -1;
-			}
-			if (beside || k > 0)
-				o->added[o->nadded++] = (pid_t)v;
-		}
-		free(list);
-		if (beside)
-			o->pid = 0; /* not attached: added */
-	}
+	if (o->pid_list && take_pid_list(o, cmd, argv) < 0)
+		return -1;
 	if (o->pid && kill((pid_t)o->pid, 0) < 0 && errno == ESRCH) {
 		cli_usage_error(cmd, "no process with pid %ld", o->pid);
 		return -1;

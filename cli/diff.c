@@ -70,108 +70,165 @@ static void json_doc(FILE *f, void *ctx)
 	fputs("]\n", f);
 }
 
-int cmd_diff(int argc, char **argv)
+/* What the command line asks for. */
+struct diff_plan {
+	const char *json, *out;
+	bool quiet, exit_code;
+	char **files;		/* the base, then the new batches */
+	int n;
+};
+
+/* What the comparisons found. */
+struct diff_tally {
+	int marked;		/* significant differences, every table */
+	int worse;		/* new batches whose metric is significantly worse */
+	int unmeasured;		/* new batches with no measured metric */
+};
+
+/* The options into pl: true to go on, false when the command ends with *rc (--help, usage). */
+static bool diff_parse(int argc, char **argv, struct diff_plan *pl, int *rc)
 {
-	const char *json = NULL, *out = NULL;
-	struct sweep_set *sets;
-	struct diff_input *in;
-	struct diff_job job;
 	struct cli_parser p;
-	char err[400];
-	int c, n, rc = EXIT_LOCUS_OK, marked = 0, worse = 0, unmeasured = 0;
-	bool quiet = false, exit_code = false;
+	int c;
 
 	cli_parser_init(&p, &diff_cmd);
 	while ((c = cli_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case -2:
-			return EXIT_LOCUS_USAGE;
+			*rc = EXIT_LOCUS_USAGE;
+			return false;
 		case 'h':
 			cli_print_help(stdout, &diff_cmd);
-			return EXIT_LOCUS_OK;
+			*rc = EXIT_LOCUS_OK;
+			return false;
 		case OPT_JSON:
-			json = optarg;
+			pl->json = optarg;
 			break;
 		case 'o':
-			out = optarg;
+			pl->out = optarg;
 			break;
 		case 'q':
-			quiet = true;
+			pl->quiet = true;
 			break;
 		case OPT_EXIT_CODE:
-			exit_code = true;
+			pl->exit_code = true;
 			break;
 		}
 	}
-	n = argc - optind;
-	if (n < 2) {
+	pl->files = argv + optind;
+	pl->n = argc - optind;
+	if (pl->n < 2) {
 		cli_usage_error(&diff_cmd, "give a base file and at least one new file");
-		return EXIT_LOCUS_USAGE;
+		*rc = EXIT_LOCUS_USAGE;
+		return false;
 	}
-	sets = xcalloc((size_t)n, sizeof(*sets));
-	in = xcalloc((size_t)n, sizeof(*in));
-	for (int i = 0; i < n; i++) {
-		if (sweep_load(argv[optind + i], &sets[i], err, sizeof(err)) < 0) {
+	return true;
+}
+
+/* Read every file into sets and in; *loaded of them to release. The exit status. */
+static int diff_load(const struct diff_plan *pl, struct sweep_set *sets, struct diff_input *in,
+		     int *loaded)
+{
+	char err[400];
+
+	for (int i = 0; i < pl->n; i++) {
+		if (sweep_load(pl->files[i], &sets[i], err, sizeof(err)) < 0) {
 			locus_err("%s", err);
 			/* a new batch that wrote no readable file was not measured: skip it */
-			rc = !exit_code ? EXIT_LOCUS_RUNTIME : i ? EXIT_LOCUS_SKIP : EXIT_LOCUS_ABORT;
-			n = i;
-			goto done;
+			return !pl->exit_code ? EXIT_LOCUS_RUNTIME :
+			       i ? EXIT_LOCUS_SKIP : EXIT_LOCUS_ABORT;
 		}
-		in[i] = (struct diff_input){ argv[optind + i], &sets[i] };
+		in[i] = (struct diff_input){ pl->files[i], &sets[i] };
+		*loaded = i + 1;
 	}
-	if (exit_code && !sweep_metric_measured(&sets[0])) {
+	return EXIT_LOCUS_OK;
+}
+
+/* Each new batch against the base, into t. The exit status (--exit-code: what to judge). */
+static int diff_compare(const struct diff_plan *pl, const struct diff_input *in,
+			struct diff_tally *t)
+{
+	char err[400];
+
+	if (pl->exit_code && !sweep_metric_measured(in[0].set)) {
 		locus_err("%s: no run measured a metric: --exit-code compares the metric of "
 			  "'locus run --metric' (or the loop's own)", in[0].name);
-		rc = EXIT_LOCUS_ABORT;
-		goto done;
+		return EXIT_LOCUS_ABORT;
 	}
-	for (int i = 1; i < n; i++) {
-		if (sweep_incompatible(&sets[0], &sets[i], exit_code, err, sizeof(err))) {
-			if (exit_code) { /* nothing to judge: git bisect run's skip */
+	for (int i = 1; i < pl->n; i++) {
+		if (sweep_incompatible(in[0].set, in[i].set, pl->exit_code, err, sizeof(err))) {
+			if (pl->exit_code) { /* nothing to judge: git bisect run's skip */
 				locus_err("%s and %s measure different things: %s (compare batches "
 					  "of one benchmark; exit 125, skip)", in[0].name, in[i].name,
 					  err);
-				rc = EXIT_LOCUS_SKIP;
-				goto done;
+				return EXIT_LOCUS_SKIP;
 			}
-			if (!quiet)
+			if (!pl->quiet)
 				locus_err("%s and %s measure different things: %s; no row is marked",
 					  in[0].name, in[i].name, err);
 		}
-		marked += diff_significant(&in[0], &in[i]);
-		if (!sweep_metric_measured(&sets[i]))
-			unmeasured++;
+		t->marked += diff_significant(&in[0], &in[i]);
+		if (!sweep_metric_measured(in[i].set))
+			t->unmeasured++;
 		else
-			worse += diff_metric_worse(&in[0], &in[i]);
+			t->worse += diff_metric_worse(&in[0], &in[i]);
 	}
-	job = (struct diff_job){ &in[0], &in[1], n - 1 };
-	if (out) {
-		if (write_file_atomically(out, text_doc, &job) < 0)
+	return EXIT_LOCUS_OK;
+}
+
+/* The text and JSON of the comparisons; the exit status, --exit-code's verdict with it. */
+static int diff_write(const struct diff_plan *pl, const struct diff_input *in,
+		      const struct diff_tally *t)
+{
+	struct diff_job job = { &in[0], &in[1], pl->n - 1 };
+	int rc = EXIT_LOCUS_OK;
+
+	if (pl->out) {
+		if (write_file_atomically(pl->out, text_doc, &job) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
-	} else if (!(json && !strcmp(json, "-"))) {
+	} else if (!(pl->json && !strcmp(pl->json, "-"))) {
 		text_doc(stdout, &job);
 	}
-	if (json && write_file_atomically(json, json_doc, &job) < 0)
+	if (pl->json && write_file_atomically(pl->json, json_doc, &job) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
-	if (!quiet)
-		fprintf(stderr, "locus: %d significant difference%s\n", marked, marked == 1 ? "" : "s");
-	if (exit_code) {
-		if (rc != EXIT_LOCUS_OK)
-			rc = EXIT_LOCUS_ABORT; /* a report could not be written */
-		else if (unmeasured)
-			rc = EXIT_LOCUS_SKIP;
-		else
-			rc = worse ? EXIT_LOCUS_RUNTIME : EXIT_LOCUS_OK; /* 1: worse */
-		if (!quiet)
-			fprintf(stderr, "locus: --exit-code %d: %s\n", rc,
-				rc == EXIT_LOCUS_SKIP ? "a new batch has no measured metric (skip)" :
-				rc == EXIT_LOCUS_ABORT ? "the comparison could not be written" :
-				worse ? "the metric is significantly worse" :
-				"the metric is not significantly worse");
-	}
-done:
-	for (int i = 0; i < n; i++)
+	if (!pl->quiet)
+		fprintf(stderr, "locus: %d significant difference%s\n", t->marked,
+			t->marked == 1 ? "" : "s");
+	if (!pl->exit_code)
+		return rc;
+	if (rc != EXIT_LOCUS_OK)
+		rc = EXIT_LOCUS_ABORT; /* a report could not be written */
+	else if (t->unmeasured)
+		rc = EXIT_LOCUS_SKIP;
+	else
+		rc = t->worse ? EXIT_LOCUS_RUNTIME : EXIT_LOCUS_OK; /* 1: worse */
+	if (!pl->quiet)
+		fprintf(stderr, "locus: --exit-code %d: %s\n", rc,
+			rc == EXIT_LOCUS_SKIP ? "a new batch has no measured metric (skip)" :
+			rc == EXIT_LOCUS_ABORT ? "the comparison could not be written" :
+			t->worse ? "the metric is significantly worse" :
+			"the metric is not significantly worse");
+	return rc;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_plan pl = { 0 };
+	struct diff_tally t = { 0 };
+	struct sweep_set *sets;
+	struct diff_input *in;
+	int rc, loaded = 0;
+
+	if (!diff_parse(argc, argv, &pl, &rc))
+		return rc;
+	sets = xcalloc((size_t)pl.n, sizeof(*sets));
+	in = xcalloc((size_t)pl.n, sizeof(*in));
+	rc = diff_load(&pl, sets, in, &loaded);
+	if (rc == EXIT_LOCUS_OK)
+		rc = diff_compare(&pl, in, &t);
+	if (rc == EXIT_LOCUS_OK)
+		rc = diff_write(&pl, in, &t);
+	for (int i = 0; i < loaded; i++)
 		sweep_set_release(&sets[i]);
 	free(sets);
 	free(in);

@@ -123,6 +123,48 @@ void report_doc_text(FILE *f, void *arg)
 	}
 }
 
+/* The "input" member: what was read, its window, and whether its end is missing. */
+static void input_json(struct json *j, const struct report_doc *o)
+{
+	const struct replay *st = o->st;
+	struct provenance p = { 0 };
+	char text[400];
+
+	json_object(j, "input");
+	json_string(j, "path", st->f.path);
+	json_bool(j, "pipe", st->f.pipe);
+	json_uint(j, "records", st->f.records);
+	json_uint(j, "samples", st->rd.samples);
+	json_uint(j, "sched_samples", st->rd.sched_samples);
+	json_uint(j, "memory_samples", st->rd.mem_samples);
+	json_uint(j, "other_tracepoint_samples", st->rd.other_tracepoints);
+	json_uint(j, "undecodable_samples", st->rd.undecodable);
+	json_uint(j, "unknown_records", st->f.unknown_total);
+	json_string(j, "hostname", st->f.hostname);
+	json_string(j, "osrelease", st->f.osrelease);
+	json_string(j, "cmdline", st->f.cmdline);
+	json_string(j, "topology", o->topo_note);
+	if (st->f.workload_pid)
+		json_int(j, "workload_pid", st->f.workload_pid);
+	json_array(j, "added_pids");
+	for (int i = 0; i < st->f.nadded; i++)
+		json_int(j, NULL, st->f.added_pids[i]);
+	json_array_end(j);
+	if (st->o->from_ns || st->o->to_ns) {
+		json_object(j, "window");
+		json_number(j, "from_s", (double)st->o->from_ns / 1e9);
+		if (st->o->to_ns)
+			json_number(j, "to_s", (double)st->o->to_ns / 1e9);
+		json_uint(j, "events_left_out", st->windowed);
+		json_object_end(j);
+	}
+	replay_end(st, &p);
+	json_bool(j, "end_missing", p.end != PROV_END_WHOLE);
+	if (p.end != PROV_END_WHOLE)
+		json_string(j, "end", prov_end_text(&p, text, sizeof(text)));
+	json_object_end(j);
+}
+
 void report_doc_json(FILE *f, void *arg)
 {
 	struct report_doc *o = arg;
@@ -132,44 +174,7 @@ void report_doc_json(FILE *f, void *arg)
 	json_init(&j, f);
 	json_object(&j, NULL);
 	json_string(&j, "locus_version", LOCUS_VERSION);
-	json_object(&j, "input");
-	json_string(&j, "path", st->f.path);
-	json_bool(&j, "pipe", st->f.pipe);
-	json_uint(&j, "records", st->f.records);
-	json_uint(&j, "samples", st->rd.samples);
-	json_uint(&j, "sched_samples", st->rd.sched_samples);
-	json_uint(&j, "memory_samples", st->rd.mem_samples);
-	json_uint(&j, "other_tracepoint_samples", st->rd.other_tracepoints);
-	json_uint(&j, "undecodable_samples", st->rd.undecodable);
-	json_uint(&j, "unknown_records", st->f.unknown_total);
-	json_string(&j, "hostname", st->f.hostname);
-	json_string(&j, "osrelease", st->f.osrelease);
-	json_string(&j, "cmdline", st->f.cmdline);
-	json_string(&j, "topology", o->topo_note);
-	if (st->f.workload_pid)
-		json_int(&j, "workload_pid", st->f.workload_pid);
-	json_array(&j, "added_pids");
-	for (int i = 0; i < st->f.nadded; i++)
-		json_int(&j, NULL, st->f.added_pids[i]);
-	json_array_end(&j);
-	if (st->o->from_ns || st->o->to_ns) {
-		json_object(&j, "window");
-		json_number(&j, "from_s", (double)st->o->from_ns / 1e9);
-		if (st->o->to_ns)
-			json_number(&j, "to_s", (double)st->o->to_ns / 1e9);
-		json_uint(&j, "events_left_out", st->windowed);
-		json_object_end(&j);
-	}
-	{
-		struct provenance p = { 0 };
-		char text[400];
-
-		replay_end(st, &p);
-		json_bool(&j, "end_missing", p.end != PROV_END_WHOLE);
-		if (p.end != PROV_END_WHOLE)
-			json_string(&j, "end", prov_end_text(&p, text, sizeof(text)));
-	}
-	json_object_end(&j);
+	input_json(&j, o);
 	if (st->rd.sched_samples || (!st->rd.mem_samples && !st->rd.ss.records))
 		sched_report_json_members(&j, wakeup_results(&st->src.an), &o->ctx);
 	if (st->rd.ss.records) {
@@ -188,4 +193,3 @@ void report_doc_json(FILE *f, void *arg)
 	json_object_end(&j);
 	json_end(&j);
 }
-
