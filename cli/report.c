@@ -79,179 +79,260 @@ static int pid_list(const char *arg, struct replay_opts *opts)
 	return rc == 0 && n > 0 ? 0 : -1;
 }
 
-int cmd_report(int argc, char **argv)
-{
-	const char *json = NULL, *svg = NULL, *out = NULL;
-	struct trace_export tx = { 0 };
-	struct replay_opts opts = { .path = "perf.data", .line_size = 64, .sort = CL_SORT_TOTAL };
-	struct replay *st = xcalloc(1, sizeof(*st));
-	struct report_doc ro = { st, { 0 }, SEC_SCHED | SEC_CACHELINES, NULL };
-	long line_size;
-	char err[400], bad[64];
-	struct cli_parser p;
-	bool quiet = false, all = false;
-	long pid = 0;
-	int c, opened, rc = EXIT_LOCUS_OK;
+/* What the command line asks for. */
+struct report_plan {
+	struct replay_opts opts;	/* the replay's: the file, the tasks, the window */
+	struct trace_export tx;		/* --trace, --svg-timeline and the window */
+	const char *json, *svg, *out;
+	unsigned sections;		/* SEC_* */
+	bool quiet, all;
+	long pid;			/* -p given: its first pid */
+};
 
-	tx.window_cuts_report = true;
+/* --display lcl|rmt|tot into *sort: 0, or -1 when it is none of them. */
+static int parse_display(const char *arg, enum cl_sort *sort)
+{
+	if (!strcmp(arg, "lcl"))
+		*sort = CL_SORT_LOCAL;
+	else if (!strcmp(arg, "rmt"))
+		*sort = CL_SORT_REMOTE;
+	else if (!strcmp(arg, "tot"))
+		*sort = CL_SORT_TOTAL;
+	else
+		return -1;
+	return 0;
+}
+
+/* An option that takes a value to check into pl: 1 when taken, 0 when not one, -1 on usage. */
+static int report_take_checked(struct report_plan *pl, int c, const char *arg)
+{
+	char bad[64] = ""; /* stays empty for a known section report cannot show */
+	long line_size;
+
+	switch (c) {
+	case 'p':
+		if (pid_list(arg, &pl->opts) < 0) {
+			cli_usage_error(&report_cmd, "bad pid list '%s' (up to %d pids, comma "
+					"separated)", arg, PD_ADDED_MAX + 1);
+			return -1;
+		}
+		pl->pid = pl->opts.pid;
+		return 1;
+	case OPT_SECTIONS:
+		if (report_sections_parse(arg, &pl->sections, bad, sizeof(bad)) < 0 ||
+		    !(pl->sections & (SEC_SCHED | SEC_CACHELINES))) {
+			cli_usage_error(&report_cmd, "unknown section '%s' (wakeups, latency, pairs, "
+					"migrations, switches, cpus, cachelines, all)", bad);
+			return -1;
+		}
+		return 1;
+	case OPT_LINE_SIZE:
+		if (parse_long(arg, 64, 128, &line_size) < 0 ||
+		    (line_size != 64 && line_size != 128)) {
+			cli_usage_error(&report_cmd, "bad --line-size '%s' (64 or 128)", arg);
+			return -1;
+		}
+		pl->opts.line_size = (unsigned)line_size;
+		return 1;
+	case 'd':
+		if (parse_display(arg, &pl->opts.sort) < 0) {
+			cli_usage_error(&report_cmd, "bad --display '%s' (lcl, rmt or tot)", arg);
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* One option into pl: 0, or -1 after a usage error. */
+static int report_take(struct report_plan *pl, int c, const char *arg)
+{
+	int took = timeline_take(&pl->tx, &report_cmd, c, arg);
+
+	if (!took)
+		took = report_take_checked(pl, c, arg);
+	if (took)
+		return took < 0 ? -1 : 0;
+	switch (c) {
+	case 'i':
+		pl->opts.path = arg;
+		break;
+	case 'a':
+		pl->all = true;
+		break;
+	case OPT_JSON:
+		pl->json = arg;
+		break;
+	case OPT_SVG:
+		pl->svg = arg;
+		break;
+	case 'o':
+		pl->out = arg;
+		break;
+	case OPT_SYSFS_ROOT:
+		pl->opts.sysfs_root = arg;
+		break;
+	case 'q':
+		pl->quiet = true;
+		break;
+	case 'v':
+		locus_verbosity++;
+		break;
+	}
+	return 0;
+}
+
+/* After every option: no operand, outputs writable, -a or -p. 0, or -1 after a usage error. */
+static int report_validate(struct report_plan *pl, char **operands)
+{
+	if (operands[0]) {
+		cli_usage_error(&report_cmd, "unexpected argument '%s' (the file goes after -i)",
+				operands[0]);
+		return -1;
+	}
+	if (cli_check_output(&report_cmd, pl->json) < 0 ||
+	    cli_check_output(&report_cmd, pl->svg) < 0 ||
+	    cli_check_output(&report_cmd, pl->out) < 0 ||
+	    timeline_opts_finish(&pl->tx, &report_cmd) < 0)
+		return -1;
+	if (!pl->quiet && isatty(STDERR_FILENO))
+		pl->opts.progress = progress;
+	if (pl->all && pl->pid) {
+		cli_usage_error(&report_cmd, "-a and -p: every task, or one tree, not both");
+		return -1;
+	}
+	return 0;
+}
+
+/* The command line into pl: true to go on, false when the command ends with *rc. */
+static bool report_parse(int argc, char **argv, struct report_plan *pl, int *rc)
+{
+	struct cli_parser p;
+	int c;
+
+	*pl = (struct report_plan){
+		.opts = { .path = "perf.data", .line_size = 64, .sort = CL_SORT_TOTAL },
+		.tx = { .window_cuts_report = true },
+		.sections = SEC_SCHED | SEC_CACHELINES,
+	};
+	*rc = EXIT_LOCUS_USAGE;
 	cli_parser_init(&p, &report_cmd);
 	while ((c = cli_next(&p, argc, argv)) != -1) {
-		int took = timeline_take(&tx, &report_cmd, c, optarg);
-
-		if (took < 0) {
-			free(st);
-			return EXIT_LOCUS_USAGE;
-		}
-		if (took)
-			continue;
-		switch (c) {
-		case -2:
-			free(st);
-			return EXIT_LOCUS_USAGE;
-		case 'h':
+		if (c == 'h') {
 			cli_print_help(stdout, &report_cmd);
-			free(st);
-			return EXIT_LOCUS_OK;
-		case 'i':
-			opts.path = optarg;
-			break;
-		case 'a':
-			all = true;
-			break;
-		case 'p':
-			if (pid_list(optarg, &opts) < 0) {
-				cli_usage_error(&report_cmd, "bad pid list '%s' (up to %d pids, comma "
-						"separated)", optarg, PD_ADDED_MAX + 1);
-				free(st);
-				return EXIT_LOCUS_USAGE;
-			}
-			pid = opts.pid;
-			break;
-		case OPT_SECTIONS:
-			if (report_sections_parse(optarg, &ro.sections, bad, sizeof(bad)) < 0 ||
-			    !(ro.sections & (SEC_SCHED | SEC_CACHELINES))) {
-				cli_usage_error(&report_cmd, "unknown section '%s' (wakeups, latency, "
-						"pairs, migrations, switches, cpus, cachelines, all)",
-						bad);
-				free(st);
-				return EXIT_LOCUS_USAGE;
-			}
-			break;
-		case OPT_LINE_SIZE:
-			if (parse_long(optarg, 64, 128, &line_size) < 0 ||
-			    (line_size != 64 && line_size != 128)) {
-				cli_usage_error(&report_cmd, "bad --line-size '%s' (64 or 128)", optarg);
-				free(st);
-				return EXIT_LOCUS_USAGE;
-			}
-			opts.line_size = (unsigned)line_size;
-			break;
-		case 'd':
-			if (!strcmp(optarg, "lcl"))
-				opts.sort = CL_SORT_LOCAL;
-			else if (!strcmp(optarg, "rmt"))
-				opts.sort = CL_SORT_REMOTE;
-			else if (!strcmp(optarg, "tot"))
-				opts.sort = CL_SORT_TOTAL;
-			else {
-				cli_usage_error(&report_cmd, "bad --display '%s' (lcl, rmt or tot)",
-						optarg);
-				free(st);
-				return EXIT_LOCUS_USAGE;
-			}
-			break;
-		case OPT_JSON:
-			json = optarg;
-			break;
-		case OPT_SVG:
-			svg = optarg;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case OPT_SYSFS_ROOT:
-			opts.sysfs_root = optarg;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'v':
-			locus_verbosity++;
-			break;
+			*rc = EXIT_LOCUS_OK;
+			return false;
 		}
+		if (c == -2 || report_take(pl, c, optarg) < 0)
+			return false;
 	}
-	if (argv[optind]) {
-		cli_usage_error(&report_cmd, "unexpected argument '%s' (the file goes after -i)",
-				argv[optind]);
-		free(st);
-		return EXIT_LOCUS_USAGE;
+	return report_validate(pl, argv + optind) == 0;
+}
+
+/* Open and read the file into st, following the tasks pl asks for. The exit status. */
+static int report_replay(struct replay *st, struct report_plan *pl)
+{
+	char err[400];
+	int opened = replay_open(st, &pl->opts, err, sizeof(err));
+
+	if (opened == 0 && !pl->pid && !pl->all && st->f.workload_pid) {
+		pl->opts.pid = st->f.workload_pid; /* as locus run reports: the workload's tree */
+		pl->opts.nmore = st->f.nadded;    /* with the processes record -p added */
+		memcpy(pl->opts.more, st->f.added_pids, sizeof(pl->opts.more));
 	}
-	if (cli_check_output(&report_cmd, json) < 0 || cli_check_output(&report_cmd, svg) < 0 ||
-	    cli_check_output(&report_cmd, out) < 0 || timeline_opts_finish(&tx, &report_cmd) < 0) {
-		free(st);
-		return EXIT_LOCUS_USAGE;
-	}
-	if (!quiet && isatty(STDERR_FILENO))
-		opts.progress = progress;
-	if (all && pid) {
-		cli_usage_error(&report_cmd, "-a and -p: every task, or one tree, not both");
-		free(st);
-		return EXIT_LOCUS_USAGE;
-	}
-	opened = replay_open(st, &opts, err, sizeof(err));
-	if (opened == 0 && !pid && !all && st->f.workload_pid) {
-		opts.pid = st->f.workload_pid; /* as locus run reports: the workload's tree */
-		opts.nmore = st->f.nadded;    /* with the processes record -p added */
-		memcpy(opts.more, st->f.added_pids, sizeof(opts.more));
-	}
-	opts.from_ns = tx.from_ns; /* --from/--to cut the report as they cut the timelines */
-	opts.to_ns = tx.to_ns;
+	pl->opts.from_ns = pl->tx.from_ns; /* --from/--to cut the report as they cut timelines */
+	pl->opts.to_ns = pl->tx.to_ns;
 	if (opened < 0 || replay_run(st, err, sizeof(err)) < 0) {
-		if (opts.progress)
+		if (pl->opts.progress)
 			fprintf(stderr, "\r\033[K");
-		locus_err("%s: %s", opts.path, err);
-		replay_release(st);
-		free(st);
+		locus_err("%s: %s", pl->opts.path, err);
 		return EXIT_LOCUS_RUNTIME;
 	}
-	if (opts.progress)
+	if (pl->opts.progress)
 		fprintf(stderr, "\r\033[K");
+	return EXIT_LOCUS_OK;
+}
+
+/* Whether the file held anything the report reads. */
+static bool report_found(const struct replay *st)
+{
+	return st->rd.sched_samples || st->rd.mem_samples || st->rd.ss.records;
+}
+
+/* What the replay says on stderr: its reordering, the topology's origin, an empty file. */
+static void report_notes(const struct replay *st, const struct report_plan *pl)
+{
 	locus_verbose("%s: %zu events held at most, %llu re-sorted within a CPU, %llu late, "
-		      "%llu forced releases (no rounds)", opts.path, st->ro.peak,
+		      "%llu forced releases (no rounds)", pl->opts.path, st->ro.peak,
 		      (unsigned long long)st->ro.unordered, (unsigned long long)st->ro.late,
 		      (unsigned long long)st->ro.relieved);
-	if (!quiet && strncmp(st->topo_note, "from the file", 13))
-		fprintf(stderr, "locus: %s: topology: %s\n", opts.path, st->topo_note);
-	if (!st->rd.sched_samples && !st->rd.mem_samples && !st->rd.ss.records)
+	if (!pl->quiet && strncmp(st->topo_note, "from the file", 13))
+		fprintf(stderr, "locus: %s: topology: %s\n", pl->opts.path, st->topo_note);
+	if (!report_found(st))
 		locus_err("%s: no sched tracepoint or memory samples in the file (record with locus "
-			  "record, perf sched record or perf c2c record)", opts.path);
-	report_doc_init(&ro, st, ro.sections, cli_terminal_width());
-	if (out) {
-		if (write_file_atomically(out, report_doc_text, &ro) < 0)
+			  "record, perf sched record or perf c2c record)", pl->opts.path);
+}
+
+/* The text report, the JSON and the heatmap. The exit status. */
+static int report_write(struct replay *st, const struct report_plan *pl)
+{
+	struct report_doc ro;
+	int rc = EXIT_LOCUS_OK;
+
+	report_doc_init(&ro, st, pl->sections, cli_terminal_width());
+	if (pl->out) {
+		if (write_file_atomically(pl->out, report_doc_text, &ro) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
-	} else if (!(json && !strcmp(json, "-"))) {
+	} else if (!(pl->json && !strcmp(pl->json, "-"))) {
 		report_doc_text(stdout, &ro);
 	}
-	if (json && write_file_atomically(json, report_doc_json, &ro) < 0)
+	if (pl->json && write_file_atomically(pl->json, report_doc_json, &ro) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
-	if (svg && st->rd.sched_samples &&
-	    write_heatmap_svg(svg, wakeup_results(&st->src.an), opts.path) < 0)
+	if (pl->svg && st->rd.sched_samples &&
+	    write_heatmap_svg(pl->svg, wakeup_results(&st->src.an), pl->opts.path) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
-	if ((tx.trace || tx.svg) && !st->rd.sched_samples) {
+	return rc;
+}
+
+/* --trace and --svg-timeline, after the report. 0, or -1 after saying why. */
+static int report_timelines(struct replay *st, struct report_plan *pl)
+{
+	struct trace_export *tx = &pl->tx;
+
+	if (!tx->trace && !tx->svg)
+		return 0;
+	if (!st->rd.sched_samples) {
 		locus_err("%s: no sched events in the file: no timeline to write",
-			  tx.trace ? tx.trace : tx.svg);
-		rc = EXIT_LOCUS_RUNTIME;
-	} else if (tx.trace || tx.svg) {
-		tx.quiet = quiet;
-		tx.r = wakeup_results(&st->src.an);
-		tx.span_ns = st->last_ns > st->first_ns ? st->last_ns - st->first_ns : 0;
-		tx.events = st->rd.sched_samples;
-		tx.bytes = st->f.pos;
-		if (trace_export(&opts, &tx) < 0)
-			rc = EXIT_LOCUS_RUNTIME;
+			  tx->trace ? tx->trace : tx->svg);
+		return -1;
 	}
-	if (!st->rd.sched_samples && !st->rd.mem_samples && !st->rd.ss.records && rc == EXIT_LOCUS_OK)
+	tx->quiet = pl->quiet;
+	tx->r = wakeup_results(&st->src.an);
+	tx->span_ns = st->last_ns > st->first_ns ? st->last_ns - st->first_ns : 0;
+	tx->events = st->rd.sched_samples;
+	tx->bytes = st->f.pos;
+	return trace_export(&pl->opts, tx);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_plan pl;
+	struct replay *st;
+	int rc;
+
+	if (!report_parse(argc, argv, &pl, &rc))
+		return rc;
+	st = xcalloc(1, sizeof(*st));
+	rc = report_replay(st, &pl);
+	if (rc != EXIT_LOCUS_OK)
+		goto out;
+	report_notes(st, &pl);
+	rc = report_write(st, &pl);
+	if (report_timelines(st, &pl) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
+	if (!report_found(st) && rc == EXIT_LOCUS_OK)
+		rc = EXIT_LOCUS_RUNTIME;
+out:
 	replay_release(st);
 	free(st);
 	return rc;
