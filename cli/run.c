@@ -56,10 +56,9 @@ static const struct cli_cmd run_cmd = {
 };
 
 struct run_opts {
-	struct sweep_opts sw;
+	struct sweep_opts sw;	/* the loop's, and the trace and collector options */
 	unsigned sections;
 	const char *svg;
-	struct trace_opts tr;
 };
 
 static int take_run_opt(struct run_opts *ro, int c, const char *arg)
@@ -91,114 +90,144 @@ static int take_run_opt(struct run_opts *ro, int c, const char *arg)
 		ro->sw.show_output = true;
 		return 1;
 	}
-	took = trace_take(&ro->tr, &run_cmd, c, arg);
+	took = trace_take(&ro->sw.tr, &run_cmd, c, arg);
 	return took ? took : collector_take(&ro->sw.col, &run_cmd, c, arg);
 }
 
-int cmd_run(int argc, char **argv)
-{
-	struct counting_opts o = { 0 };
-	struct run_opts ro = { .sections = SEC_ALL, .sw.col.delay_rate = LOCUS_DELAY_RATE };
-	char *builtin[] = { (char *)locus_self_path(), "bench", "pingpong", NULL };
-	struct session_cfg cfg;
-	struct session_outcome out;
-	struct stat_result res;
-	struct topology topo;
-	struct tracer tracer;
-	struct source_cfg tc;
-	struct traced_report rr;
-	struct report_extra extra;
-	struct cli_parser p;
-	char **cmdv;
-	bool loop;
-	int c, rc;
+/* What the command line asks for. */
+struct run_plan {
+	struct counting_opts o;
+	struct run_opts ro;
+	char **cmdv;		/* the workload: the command given, or the built-in one */
+	char *builtin[4];	/* locus bench pingpong */
+	bool loop;		/* -r, --sweep or --metric: the benchmark loop */
+};
 
+/* After every option: the workload, then every setting checked. 0, or -1 after a usage error. */
+static int run_validate(struct run_plan *pl)
+{
+	struct counting_opts *o = &pl->o;
+
+	if (!pl->cmdv[0] && !o->all_cpus && !o->cpu_list) {
+		pl->cmdv = pl->builtin;
+		if (!o->quiet)
+			fprintf(stderr, "locus: no command given: running the built-in workload "
+					"'locus bench pingpong'\n");
+	}
+	if (counting_finish(o, &run_cmd, pl->cmdv) < 0 ||
+	    collector_finish(&pl->ro.sw.col, &run_cmd) < 0 ||
+	    cli_check_output(&run_cmd, pl->ro.svg) < 0)
+		return -1;
+	pl->loop = o->repeat > 1 || pl->ro.sw.sweep || pl->ro.sw.metric || pl->ro.sw.direction;
+	if (pl->loop && sweep_check(&run_cmd, &pl->ro.sw, pl->cmdv) < 0)
+		return -1;
+	return 0;
+}
+
+/* The command line into pl: true to go on, false when the command ends with *rc. */
+static bool run_parse(int argc, char **argv, struct run_plan *pl, int *rc)
+{
+	struct cli_parser p;
+	int c;
+
+	*rc = EXIT_LOCUS_USAGE;
 	cli_parser_init(&p, &run_cmd);
 	while ((c = cli_next(&p, argc, argv)) != -1) {
 		int took;
 
 		if (c == -2)
-			return EXIT_LOCUS_USAGE;
+			return false;
 		if (c == 'h') {
 			cli_print_help(stdout, &run_cmd);
-			return EXIT_LOCUS_OK;
+			*rc = EXIT_LOCUS_OK;
+			return false;
 		}
-		took = take_run_opt(&ro, c, optarg);
+		took = take_run_opt(&pl->ro, c, optarg);
 		if (took == 0)
-			took = counting_take(&o, &run_cmd, c, optarg);
-		if (took < 0) {
-			counting_release(&o);
-			return EXIT_LOCUS_USAGE;
-		}
+			took = counting_take(&pl->o, &run_cmd, c, optarg);
+		if (took < 0)
+			return false;
 	}
-	cmdv = argv + optind;
-	if (!cmdv[0] && !o.all_cpus && !o.cpu_list) {
-		cmdv = builtin;
-		if (!o.quiet)
-			fprintf(stderr, "locus: no command given: running the built-in workload "
-					"'locus bench pingpong'\n");
+	pl->cmdv = argv + optind;
+	return run_validate(pl) == 0;
+}
+
+/* The counters, the traced sections and the heatmap of a session. The exit status. */
+static int run_report(const struct run_plan *pl, struct tracer *tracer, bool traced,
+		      const struct stat_result *res, const struct session_outcome *out)
+{
+	struct traced_report rr;
+	struct report_extra extra;
+	char title[1100];
+	int rc = out->exit_code;
+
+	if (traced && !out->traced && !out->failed && res->runs > 0 && !pl->o.quiet)
+		locus_err("%s; reporting counters only", out->trace_reason);
+	traced_report_init(&rr, tracer, NULL, out, pl->ro.sections);
+	extra = traced_report_extra(&rr);
+	if (res->runs > 0 && counting_report(&pl->o, res, out, pl->cmdv, &extra) != 0)
+		rc = EXIT_LOCUS_RUNTIME;
+	if (res->runs > 0 && pl->ro.svg && rr.res) {
+		session_command_text(pl->cmdv, title, sizeof(title));
+		if (write_heatmap_svg(pl->ro.svg, rr.res, title) < 0)
+			rc = EXIT_LOCUS_RUNTIME;
 	}
-	if (counting_finish(&o, &run_cmd, cmdv) < 0 || collector_finish(&ro.sw.col, &run_cmd) < 0 ||
-	    cli_check_output(&run_cmd, ro.svg) < 0) {
-		counting_release(&o);
-		return EXIT_LOCUS_USAGE;
-	}
-	loop = o.repeat > 1 || ro.sw.sweep || ro.sw.metric || ro.sw.direction;
-	if (loop && sweep_check(&run_cmd, &ro.sw, cmdv) < 0) {
-		counting_release(&o);
-		return EXIT_LOCUS_USAGE;
-	}
-	if ((rc = cli_load_topology(&run_cmd, ro.tr.sysfs_root, &topo))) {
-		counting_release(&o);
-		return rc;
-	}
-	if (loop) {
-		ro.sw.svg = ro.svg;
-		ro.sw.tracefs = ro.tr.tracefs;
-		ro.sw.pages = ro.tr.pages;
-		ro.sw.argc = argc;
-		ro.sw.argv = argv;
-		rc = sweep_main(&o, &ro.sw, cmdv, &topo);
-		topology_release(&topo);
-		counting_release(&o);
-		return rc;
-	}
-	counting_session(&o, cmdv, &cfg);
-	if (!(ro.sections & SEC_COUNTERS))
+	return rc;
+}
+
+/* One session of the workload, traced as the sections ask, and its report. The exit status. */
+static int run_session(const struct run_plan *pl, const struct topology *topo)
+{
+	struct session_cfg cfg;
+	struct session_outcome out;
+	struct stat_result res;
+	struct tracer tracer;
+	struct source_cfg tc;
+	int rc;
+
+	counting_session(&pl->o, pl->cmdv, &cfg);
+	if (!(pl->ro.sections & SEC_COUNTERS))
 		cfg.nevs = 0; /* counters cost every context switch something: open none */
-	cfg.derive_software = !o.events; /* the default set: cheap sources where they exist */
-	tc = (struct source_cfg){ .topo = &topo, .cpus = o.cpus, .ncpus = o.ncpus,
-				  .tracefs = ro.tr.tracefs, .mmap_pages = (int)ro.tr.pages,
-				  .system_wide = o.all_cpus || o.cpu_list,
-				  .memory = (ro.sections & SEC_CACHELINES) != 0,
-				  .collector = ro.sw.col.collector, .btf = ro.sw.col.btf,
-				  .delay_rate = ro.sw.col.delay_rate, .quiet = o.quiet,
-				  .max_tasks = (int)ro.sw.col.max_tasks,
-				  .max_pairs = (int)ro.sw.col.max_pairs };
+	cfg.derive_software = !pl->o.events; /* the default set: cheap sources where they exist */
+	traced_source_cfg(&tc, &pl->o, &pl->ro.sw.tr, &pl->ro.sw.col, topo);
+	tc.memory = (pl->ro.sections & SEC_CACHELINES) != 0;
 	memset(&tracer, 0, sizeof(tracer));
-	if (ro.sections & (SEC_SCHED | SEC_CACHELINES)) {
+	if (pl->ro.sections & (SEC_SCHED | SEC_CACHELINES)) {
 		cfg.trace = &tc;
 		cfg.tracer = &tracer;
 	}
 	session_count(&cfg, &res, &out);
-	rc = out.exit_code;
-	if (cfg.trace && !out.traced && !out.failed && res.runs > 0 && !o.quiet)
-		locus_err("%s; reporting counters only", out.trace_reason);
-	traced_report_init(&rr, &tracer, &tc, &out, ro.sections);
-	extra = traced_report_extra(&rr);
-	if (res.runs > 0 && counting_report(&o, &res, &out, cmdv, &extra) != 0)
-		rc = EXIT_LOCUS_RUNTIME;
-	if (res.runs > 0 && ro.svg && rr.res) {
-		char title[1100];
-
-		session_command_text(cmdv, title, sizeof(title));
-		if (write_heatmap_svg(ro.svg, rr.res, title) < 0)
-			rc = EXIT_LOCUS_RUNTIME;
-	}
+	rc = run_report(pl, &tracer, cfg.trace != NULL, &res, &out);
 	if (cfg.trace)
 		tracer_release(&tracer);
 	stat_release(&res);
+	return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_plan pl = {
+		.ro = { .sections = SEC_ALL, .sw.col.delay_rate = LOCUS_DELAY_RATE },
+		.builtin = { (char *)locus_self_path(), "bench", "pingpong", NULL },
+	};
+	struct topology topo;
+	int rc;
+
+	if (!run_parse(argc, argv, &pl, &rc))
+		goto out;
+	rc = cli_load_topology(&run_cmd, pl.ro.sw.tr.sysfs_root, &topo);
+	if (rc)
+		goto out;
+	if (pl.loop) {
+		pl.ro.sw.svg = pl.ro.svg;
+		pl.ro.sw.argc = argc;
+		pl.ro.sw.argv = argv;
+		rc = sweep_main(&pl.o, &pl.ro.sw, pl.cmdv, &topo);
+	} else {
+		rc = run_session(&pl, &topo);
+	}
 	topology_release(&topo);
-	counting_release(&o);
+out:
+	counting_release(&pl.o);
 	return rc;
 }

@@ -248,8 +248,8 @@ static void one(struct loop *lp, const char *value, int rep, char **argv)
 	struct session_outcome out;
 	struct stat_result res;
 	struct tracer *tracer = xcalloc(1, sizeof(*tracer));
-	struct source_cfg tc = { .topo = lp->topo, .tracefs = lp->so->tracefs,
-				 .mmap_pages = (int)lp->so->pages, .collector = lp->so->col.collector,
+	struct source_cfg tc = { .topo = lp->topo, .tracefs = lp->so->tr.tracefs,
+				 .mmap_pages = (int)lp->so->tr.pages, .collector = lp->so->col.collector,
 				 .btf = lp->so->col.btf, .delay_rate = lp->so->col.delay_rate,
 				 .quiet = lp->set.nruns > 0 || lp->o->quiet,
 				 .cpus = lp->o->cpus, .ncpus = lp->o->ncpus,

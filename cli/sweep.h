@@ -11,8 +11,7 @@ struct sweep_opts {
 	const char *metric;	/* preset or regex, or NULL */
 	const char *direction;	/* "higher", "lower" or NULL */
 	const char *svg;
-	const char *tracefs;
-	long pages;
+	struct trace_opts tr;	/* where the sessions trace, and the topology's root */
 	bool show_output;	/* echo the workload's output to stderr */
 	struct collector_opts col;
 	int argc;		/* locus's own command line, for the record */

@@ -74,3 +74,16 @@ struct report_extra traced_report_extra(struct traced_report *rr)
 				      sched ? sched_text : NULL, sched ? sched_json : NULL, rr,
 				      rr->res };
 }
+
+void traced_source_cfg(struct source_cfg *tc, const struct counting_opts *o,
+		       const struct trace_opts *tr, const struct collector_opts *col,
+		       const struct topology *topo)
+{
+	*tc = (struct source_cfg){ .topo = topo, .cpus = o->cpus, .ncpus = o->ncpus,
+				   .tracefs = tr->tracefs, .mmap_pages = (int)tr->pages,
+				   .system_wide = o->all_cpus || o->cpu_list,
+				   .collector = col->collector, .btf = col->btf,
+				   .delay_rate = col->delay_rate, .quiet = o->quiet,
+				   .max_tasks = (int)col->max_tasks,
+				   .max_pairs = (int)col->max_pairs };
+}
