@@ -1,6 +1,7 @@
 /* reorder.c - bounded-window time ordering: per-CPU queues merged through a small heap. */
 #include "reorder.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,11 +25,16 @@ static void grow(struct reorder_queue *q)
 {
 	size_t cap = q->cap ? q->cap * 2 : 1024;
 	struct event *ev = xmalloc(cap * sizeof(*ev));
+	uint64_t *seq = xmalloc(cap * sizeof(*seq));
 
-	for (size_t i = 0; i < q->n; i++)
+	for (size_t i = 0; i < q->n; i++) {
 		ev[i] = *slot(q, i);
+		seq[i] = q->seq[(q->head + i) % q->cap];
+	}
 	free(q->ev);
+	free(q->seq);
 	q->ev = ev;
+	q->seq = seq;
 	q->cap = cap;
 	q->head = 0;
 }
@@ -87,11 +93,13 @@ void reorder_add(struct reorder *r, const struct event *e, event_sink sink, void
 	i = q->n;
 	while (i > 0 && slot(q, i - 1)->time_ns > e->time_ns) {
 		*slot(q, i) = *slot(q, i - 1);
+		q->seq[(q->head + i) % q->cap] = q->seq[(q->head + i - 1) % q->cap];
 		i--;
 	}
 	if (i != q->n)
 		r->unordered++;
 	*slot(q, i) = *e;
+	q->seq[(q->head + i) % q->cap] = r->next_seq++;
 	q->n++;
 	if (++r->held > r->peak)
 		r->peak = r->held;
@@ -101,11 +109,14 @@ void reorder_add(struct reorder *r, const struct event *e, event_sink sink, void
 		relieve(r, sink, ctx);
 }
 
-static uint64_t head_time(const struct reorder *r, int qi)
+/* Whether queue a's head goes before queue b's: the older, or of the same time the one
+ * that arrived first. */
+static bool head_before(const struct reorder *r, int a, int b)
 {
-	const struct reorder_queue *q = &r->q[qi];
+	const struct reorder_queue *qa = &r->q[a], *qb = &r->q[b];
+	uint64_t ta = qa->ev[qa->head].time_ns, tb = qb->ev[qb->head].time_ns;
 
-	return q->ev[q->head].time_ns;
+	return ta < tb || (ta == tb && qa->seq[qa->head] < qb->seq[qb->head]);
 }
 
 static void sift_down(struct reorder *r, int i)
@@ -113,9 +124,9 @@ static void sift_down(struct reorder *r, int i)
 	for (;;) {
 		int l = 2 * i + 1, m = i;
 
-		if (l < r->nheap && head_time(r, r->heap[l]) < head_time(r, r->heap[m]))
+		if (l < r->nheap && head_before(r, r->heap[l], r->heap[m]))
 			m = l;
-		if (l + 1 < r->nheap && head_time(r, r->heap[l + 1]) < head_time(r, r->heap[m]))
+		if (l + 1 < r->nheap && head_before(r, r->heap[l + 1], r->heap[m]))
 			m = l + 1;
 		if (m == i)
 			return;
@@ -166,8 +177,10 @@ void reorder_flush(struct reorder *r, event_sink sink, void *ctx)
 
 void reorder_release(struct reorder *r)
 {
-	for (int i = 0; i < r->nq; i++)
+	for (int i = 0; i < r->nq; i++) {
 		free(r->q[i].ev);
+		free(r->q[i].seq);
+	}
 	free(r->q);
 	free(r->heap);
 	memset(r, 0, sizeof(*r));

@@ -10,6 +10,9 @@
 /* The events of one CPU, in time order (a ring of slots). */
 struct reorder_queue {
 	struct event *ev;
+	uint64_t *seq;			/* per slot: the order it arrived in (ties in time
+					 * keep it, as perf does: its ordered events queue an
+					 * event after those of the same time) */
 	size_t head, n, cap;
 };
 
@@ -26,6 +29,7 @@ struct reorder {
 	int nq;
 	int *heap;			/* queue indices by head time */
 	int nheap;
+	uint64_t next_seq;		/* events added so far */
 	uint64_t prev_round_max;	/* newest time of the previous round */
 	uint64_t round_max;		/* newest time of the current round */
 	uint64_t released_upto;		/* time of the last released event */

@@ -83,7 +83,8 @@ for t in tests/e2e/*.sh; do
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	if [ "$f" -ne 0 ]; then
 		failed+=("$t")
-		grep -E '^(FAIL|  )' "$log" | head -n 30
+		# each failure with the lines before it (what its oracle printed)
+		grep -B 6 -E '^FAIL' "$log" | grep -v '^ok - ' | head -n 60
 	fi
 	printf '%-40s %3d passed, %d failed, %d skipped\n' "$t" "$p" "$f" "$s"
 done

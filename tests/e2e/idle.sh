@@ -278,9 +278,12 @@ idle = sum(c["idle_ns"] or 0 for c in d["cpus"]) / d["sched"]["span_ns"]
 print("CPU time idle during the run (perf collector): %.1f%% of one CPU" % (100 * idle))
 if idle >= 0.05:
     assert b["passed over"] > 0 and (p["passed over"] > 0 or u > 0.02), (b, p, "idle", idle, u)
+lost = dp["provenance"]["drops"]["records_lost"] or 0
 if ib is not None and ip is not None:
-    print("%-15s bpf %6.2f%%  perf %6.2f%%" % ("IPI or polling", ib, ip))
-    assert abs(ib - ip) <= 2.0, ("IPI or polling", ib, ip)
+    print("%-15s bpf %6.2f%%  perf %6.2f%%  (perf stream lost %d records)" % ("IPI or polling", ib, ip, lost))
+    # a wakeup's IPI is matched to it by the records around it: with records lost (a
+    # loaded machine) perf's share is over a different subset of wakeups, not comparable
+    assert lost > 0 or abs(ib - ip) <= 2.0, ("IPI or polling", ib, ip)
 EOF
 	check "bpf's default sample on the same run: its interval holds every wakeup's share" \
 		python3 - "$TMP/sd.json" "$TMP/sb.json" "$TMP/sp.json" <<'EOF'

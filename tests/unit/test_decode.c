@@ -130,6 +130,7 @@ static void signed_and_unknown(void **state)
 
 struct sink {
 	uint64_t t[16];
+	int cpu[16];
 	int n;
 };
 
@@ -137,13 +138,37 @@ static void collect(void *ctx, const struct event *e)
 {
 	struct sink *s = ctx;
 
+	s->cpu[s->n] = e->cpu;
 	s->t[s->n++] = e->time_ns;
+}
+
+/* Events of the same time on several CPUs come out in the order they arrived (perf's
+ * ordered events do the same: perf script of a file shows them in file order). */
+static void reorder_ties_keep_arrival(void **state)
+{
+	struct reorder r;
+	struct sink s = { { 0 }, { 0 }, 0 };
+	struct event e = { 0 };
+	const int cpus[] = { 3, 0, 2, 1, 0, 3 };
+
+	(void)state;
+	reorder_init(&r);
+	e.time_ns = 100;
+	for (int i = 0; i < 6; i++) {
+		e.cpu = cpus[i];
+		reorder_add(&r, &e, collect, &s);
+	}
+	reorder_flush(&r, collect, &s);
+	assert_int_equal(s.n, 6);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(s.cpu[i], cpus[i]);
+	reorder_release(&r);
 }
 
 static void reorder_window(void **state)
 {
 	struct reorder r;
-	struct sink s = { { 0 }, 0 };
+	struct sink s = { { 0 }, { 0 }, 0 };
 	struct event e = { 0 };
 	const uint64_t round1[] = { 10, 30, 20 }, round2[] = { 25, 40, 15 }, round3[] = { 50 };
 
@@ -282,6 +307,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(switch_payload), cmocka_unit_test(data_loc_comm),
 		cmocka_unit_test(signed_and_unknown), cmocka_unit_test(reorder_window),
+		cmocka_unit_test(reorder_ties_keep_arrival),
 		cmocka_unit_test(histogram), cmocka_unit_test(switch_state_constants),
 	};
 
