@@ -313,133 +313,184 @@ static void release_top(struct top *tp)
 	sched_results_release(&tp->cumul);
 }
 
-int cmd_top(int argc, char **argv)
+/* What the command line asks for beside the dashboard's own options (in struct top). */
+struct top_plan {
+	struct counting_opts o;
+	struct trace_opts tr;
+	char **cmdv;		/* the workload, or none: what -a, -C or -p watch */
+};
+
+/* After every option: the scope, then every setting checked. 0, or -1 after a usage error. */
+static int top_validate(struct top *tp, struct top_plan *pl)
 {
-	struct counting_opts o = { 0 };
-	struct top tp = { .interval_ms = 1000, .col.delay_rate = LOCUS_DELAY_RATE };
-	struct trace_opts tr = { 0 };
+	if (!pl->cmdv[0] && !pl->o.pid && !pl->o.cpu_list)
+		pl->o.all_cpus = true; /* no command: the whole machine */
+	if (counting_finish(&pl->o, &top_cmd, pl->cmdv) < 0 ||
+	    collector_finish(&tp->col, &top_cmd) < 0 ||
+	    cli_check_output(&top_cmd, tp->output_path) < 0)
+		return -1;
+	if (tp->output_path && !pl->cmdv[0]) {
+		cli_usage_error(&top_cmd, "--workload-output needs a command to run");
+		return -1;
+	}
+	return 0;
+}
+
+/* The command line into tp and pl: true to go on, false when the command ends with *rc. */
+static bool top_parse(int argc, char **argv, struct top *tp, struct top_plan *pl, int *rc)
+{
+	struct cli_parser p;
+	int c, took;
+
+	*rc = EXIT_LOCUS_USAGE;
+	cli_parser_init(&p, &top_cmd);
+	while ((c = cli_next(&p, argc, argv)) != -1) {
+		if (c == -2)
+			return false;
+		if (c == 'h') {
+			cli_print_help(stdout, &top_cmd);
+			*rc = EXIT_LOCUS_OK;
+			return false;
+		}
+		took = take_top_opt(tp, &pl->o, &pl->tr, c, optarg);
+		if (took == 0)
+			cli_usage_error(&top_cmd, "option not handled");
+		if (took <= 0)
+			return false;
+	}
+	pl->cmdv = argv + optind;
+	return top_validate(tp, pl) == 0;
+}
+
+/* Before the session: what the dashboard watches, what it cannot show, the screen. */
+static void top_describe(struct top *tp, const struct top_plan *pl)
+{
+	char why[200];
+
+	if (pl->cmdv[0])
+		session_command_text(pl->cmdv, tp->command, sizeof(tp->command));
+	else if (pl->o.pid)
+		snprintf(tp->command, sizeof(tp->command), "pid%s %s", pl->o.nadded ? "s" : "",
+			 pl->o.pid_list);
+	else
+		snprintf(tp->command, sizeof(tp->command), "system-wide");
+	snprintf(tp->state, sizeof(tp->state), "running");
+	describe_limits(tp, &pl->o);
+	if (probe_memory_sampling(tp->mem_why, sizeof(tp->mem_why)))
+		tp->mem_why[0] = '\0'; /* supported: lines will come */
+	if (!tp->text) {
+		tp->tui = tui_open(why, sizeof(why));
+		if (!tp->tui && !pl->o.quiet)
+			locus_err("no full-screen dashboard (%s): printing a text snapshot each "
+				  "interval", why);
+	}
+}
+
+/* The clock and the empty results the first interval fills; the watch over the session. */
+static void top_start(struct top *tp, const struct session_outcome *out,
+		      struct session_watch *watch)
+{
+	sched_results_init(&tp->interval, tp->topo); /* empty until the first interval */
+	sched_results_init(&tp->cumul, tp->topo);
+	tp->cumul_view = &tp->cumul;
+	tp->out = out;
+	tp->t0 = tp->t_prev = tp->t_base = now_ns();
+	tp->next = tp->t0 + (uint64_t)tp->interval_ms * 1000000ull; /* the first full interval */
+	tp->redraw = tp->tui != NULL; /* a frame at once, filled at the first interval */
+	*watch = (struct session_watch){ tp->tui ? tui_fd(tp->tui) : -1, tick, tp };
+}
+
+/* The session has ended: the final screen until q, then the screen given back. */
+static void top_leave(struct top *tp, const struct top_plan *pl, const struct tracer *tracer,
+		      const struct session_outcome *out)
+{
+	if (out->traced && tracer->mem_on)
+		tp->mem_why[0] = '\0';
+	else if (tracer->mem_why[0])
+		snprintf(tp->mem_why, sizeof(tp->mem_why), "%s", tracer->mem_why);
+	exit_state(tp, out, !pl->cmdv[0] && !pl->o.pid);
+	if (tp->tui && out->traced && !tp->exit_on_end && !out->interrupted && !out->stopped &&
+	    !out->failed && !(tp->iterations && tp->refreshes >= tp->iterations))
+		final_screen(tp);
+	tui_close(tp->tui);
+	wl_output_close(&tp->output, pl->o.quiet);
+	locus_verbose("dashboard: %ld refreshes, %.1f ms of CPU in the main thread over %.1f s "
+		      "(%.2f%% of one CPU)", tp->refreshes, (double)tp->draw_cpu_ns / 1e6,
+		      (double)(now_ns() - tp->t0) / 1e9,
+		      100.0 * (double)tp->draw_cpu_ns / (double)(now_ns() - tp->t0));
+}
+
+/* The final report after the dashboard. The exit status. */
+static int top_report(const struct top_plan *pl, struct tracer *tracer,
+		      const struct stat_result *res, const struct session_outcome *out)
+{
+	struct traced_report rr;
+	struct report_extra extra;
+	int rc = out->stopped ? EXIT_LOCUS_OK : out->exit_code;
+
+	if (!out->traced && !out->failed && res->runs > 0 && !pl->o.quiet)
+		locus_err("%s; reporting counters only", out->trace_reason);
+	traced_report_init(&rr, tracer, NULL, out, SEC_ALL);
+	extra = traced_report_extra(&rr);
+	if (res->runs > 0 && counting_report(&pl->o, res, out, pl->cmdv, &extra) != 0)
+		rc = EXIT_LOCUS_RUNTIME;
+	if (out->failed)
+		rc = EXIT_LOCUS_RUNTIME;
+	return rc;
+}
+
+/* The watched session with the dashboard, then the report. The exit status. */
+static int top_session(struct top *tp, const struct top_plan *pl, const struct topology *topo)
+{
 	struct session_watch watch;
 	struct session_cfg cfg;
 	struct session_outcome out;
 	struct stat_result res;
-	struct topology topo;
 	struct tracer tracer;
 	struct source_cfg tc;
-	struct traced_report rr;
-	struct report_extra extra;
-	struct cli_parser p;
-	char **cmdv, why[200];
-	int c, rc, took;
+	int rc;
 
-	cli_parser_init(&p, &top_cmd);
-	while ((c = cli_next(&p, argc, argv)) != -1) {
-		if (c == -2)
-			return EXIT_LOCUS_USAGE;
-		if (c == 'h') {
-			cli_print_help(stdout, &top_cmd);
-			return EXIT_LOCUS_OK;
-		}
-		took = take_top_opt(&tp, &o, &tr, c, optarg);
-		if (took == 0)
-			cli_usage_error(&top_cmd, "option not handled");
-		if (took <= 0) {
-			counting_release(&o);
-			return EXIT_LOCUS_USAGE;
-		}
-	}
-	cmdv = argv + optind;
-	if (!cmdv[0] && !o.pid && !o.cpu_list)
-		o.all_cpus = true; /* no command: the whole machine */
-	if (counting_finish(&o, &top_cmd, cmdv) < 0 || collector_finish(&tp.col, &top_cmd) < 0 ||
-	    cli_check_output(&top_cmd, tp.output_path) < 0) {
-		counting_release(&o);
-		return EXIT_LOCUS_USAGE;
-	}
-	if (tp.output_path && !cmdv[0]) {
-		cli_usage_error(&top_cmd, "--workload-output needs a command to run");
-		counting_release(&o);
-		return EXIT_LOCUS_USAGE;
-	}
-	if ((rc = cli_load_topology(&top_cmd, tr.sysfs_root, &topo))) {
-		counting_release(&o);
-		return rc;
-	}
-	counting_session(&o, cmdv, &cfg);
-	cfg.derive_software = !o.events;
-	tc = (struct source_cfg){ .topo = &topo, .cpus = o.cpus, .ncpus = o.ncpus,
-				  .tracefs = tr.tracefs, .mmap_pages = (int)tr.pages,
-				  .system_wide = o.all_cpus || o.cpu_list, .memory = true,
-				  .collector = tp.col.collector, .btf = tp.col.btf,
-				  .delay_rate = tp.col.delay_rate, .quiet = o.quiet,
-				  .max_tasks = (int)tp.col.max_tasks,
-				  .max_pairs = (int)tp.col.max_pairs };
+	counting_session(&pl->o, pl->cmdv, &cfg);
+	cfg.derive_software = !pl->o.events;
+	traced_source_cfg(&tc, &pl->o, &pl->tr, &tp->col, topo);
+	tc.memory = true;
 	memset(&tracer, 0, sizeof(tracer));
 	cfg.trace = &tc;
 	cfg.tracer = &tracer;
-	tp.tracer = &tracer;
-	tp.topo = &topo;
-	if (cmdv[0])
-		session_command_text(cmdv, tp.command, sizeof(tp.command));
-	else if (o.pid)
-		snprintf(tp.command, sizeof(tp.command), "pid%s %s", o.nadded ? "s" : "",
-			 o.pid_list);
-	else
-		snprintf(tp.command, sizeof(tp.command), "system-wide");
-	snprintf(tp.state, sizeof(tp.state), "running");
-	describe_limits(&tp, &o);
-	if (probe_memory_sampling(tp.mem_why, sizeof(tp.mem_why)))
-		tp.mem_why[0] = '\0'; /* supported: lines will come */
-	if (!tp.text) {
-		tp.tui = tui_open(why, sizeof(why));
-		if (!tp.tui && !o.quiet)
-			locus_err("no full-screen dashboard (%s): printing a text snapshot each "
-				  "interval", why);
+	tp->tracer = &tracer;
+	tp->topo = topo;
+	top_describe(tp, pl);
+	if (pl->cmdv[0] && (tp->output_path || tp->tui) &&
+	    (cfg.output_fd = wl_output_open(&tp->output, tp->output_path)) < 0) {
+		tui_close(tp->tui);
+		return EXIT_LOCUS_RUNTIME;
 	}
-	if (cmdv[0] && (tp.output_path || tp.tui)) {
-		if ((cfg.output_fd = wl_output_open(&tp.output, tp.output_path)) < 0) {
-			tui_close(tp.tui);
-			topology_release(&topo);
-			counting_release(&o);
-			return EXIT_LOCUS_RUNTIME;
-		}
-	}
-	sched_results_init(&tp.interval, &topo); /* empty until the first interval */
-	sched_results_init(&tp.cumul, &topo);
-	tp.cumul_view = &tp.cumul;
-	tp.out = &out;
-	tp.t0 = tp.t_prev = tp.t_base = now_ns();
-	tp.next = tp.t0 + (uint64_t)tp.interval_ms * 1000000ull; /* the first full interval */
-	tp.redraw = tp.tui != NULL; /* a frame at once, filled at the first interval */
-	watch = (struct session_watch){ tp.tui ? tui_fd(tp.tui) : -1, tick, &tp };
+	top_start(tp, &out, &watch);
 	cfg.watch = &watch;
 	session_count(&cfg, &res, &out);
-	rc = out.stopped ? EXIT_LOCUS_OK : out.exit_code;
-	if (out.traced && tracer.mem_on)
-		tp.mem_why[0] = '\0';
-	else if (tracer.mem_why[0])
-		snprintf(tp.mem_why, sizeof(tp.mem_why), "%s", tracer.mem_why);
-	exit_state(&tp, &out, !cmdv[0] && !o.pid);
-	if (tp.tui && out.traced && !tp.exit_on_end && !out.interrupted && !out.stopped &&
-	    !out.failed && !(tp.iterations && tp.refreshes >= tp.iterations))
-		final_screen(&tp);
-	tui_close(tp.tui);
-	wl_output_close(&tp.output, o.quiet);
-	locus_verbose("dashboard: %ld refreshes, %.1f ms of CPU in the main thread over %.1f s "
-		      "(%.2f%% of one CPU)", tp.refreshes, (double)tp.draw_cpu_ns / 1e6,
-		      (double)(now_ns() - tp.t0) / 1e9,
-		      100.0 * (double)tp.draw_cpu_ns / (double)(now_ns() - tp.t0));
-	if (cfg.trace && !out.traced && !out.failed && res.runs > 0 && !o.quiet)
-		locus_err("%s; reporting counters only", out.trace_reason);
-	traced_report_init(&rr, &tracer, &tc, &out, SEC_ALL);
-	extra = traced_report_extra(&rr);
-	if (res.runs > 0 && counting_report(&o, &res, &out, cmdv, &extra) != 0)
-		rc = EXIT_LOCUS_RUNTIME;
-	if (out.failed)
-		rc = EXIT_LOCUS_RUNTIME;
+	top_leave(tp, pl, &tracer, &out);
+	rc = top_report(pl, &tracer, &res, &out);
 	tracer_release(&tracer);
-	release_top(&tp);
+	release_top(tp);
 	stat_release(&res);
+	return rc;
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct top tp = { .interval_ms = 1000, .col.delay_rate = LOCUS_DELAY_RATE };
+	struct top_plan pl = { 0 };
+	struct topology topo;
+	int rc;
+
+	if (!top_parse(argc, argv, &tp, &pl, &rc))
+		goto out;
+	rc = cli_load_topology(&top_cmd, pl.tr.sysfs_root, &topo);
+	if (rc)
+		goto out;
+	rc = top_session(&tp, &pl, &topo);
 	topology_release(&topo);
-	counting_release(&o);
+out:
+	counting_release(&pl.o);
 	return rc;
 }
