@@ -53,6 +53,17 @@ struct idle_check {
 	int32_t target, tag;		/* as given to idle_judge */
 };
 
+/*
+ * A wakeup's judgement as an analyzer tells it to another consumer (wakeup_cfg.verdict):
+ * whose wakeup, woken and run when, and the verdict (IDLE_DEFERRED at the run when it
+ * waits for a CPU's state: the same wakeup is told again, judged, later).
+ */
+struct idle_told {
+	int32_t tid;
+	uint64_t wake_ns, run_ns;
+	struct idle_check ic;
+};
+
 /* One wakeup to judge (idle_judge): its wait, target, mask, and where the log stood. */
 struct idle_q {
 	uint64_t wake, run;
@@ -141,7 +152,8 @@ static inline uint64_t idle_pos(const struct idle_track *it)
  * the wait is not known yet (the judgement comes back from idle_ready later).
  */
 struct idle_check idle_judge(struct idle_track *it, const struct idle_q *q);
-/* The same, now, counting a CPU still idle as idle through the run (a timeline's flows). */
+/* The same, now, counting a CPU still idle as idle through the run (a first look: whether
+ * an affinity mask is worth asking again). */
 struct idle_check idle_check(struct idle_track *it, const struct idle_q *q);
 /* Judgements that waited and are now made: *n of them, valid until the next call here. */
 const struct idle_check *idle_ready(struct idle_track *it, int *n);

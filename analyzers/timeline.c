@@ -16,18 +16,13 @@ void timeline_init(struct timeline *tl, const struct timeline_cfg *cfg)
 	for (int c = 0; c < tl->ncpus; c++)
 		tl->cpu[c].tid = -1;
 	u64map_init(&tl->idx);
-	if (cfg->topo)
-		idle_init(&tl->idle, cfg->topo);
 }
 
 void timeline_release(struct timeline *tl)
 {
 	free(tl->cpu);
-	for (int i = 0; i < tl->ntasks; i++)
-		free(tl->tasks[i].idle_at_wake);
 	free(tl->tasks);
-	if (tl->cfg.topo)
-		idle_release(&tl->idle);
+	free(tl->held);
 	u64map_release(&tl->idx);
 	memset(tl, 0, sizeof(*tl));
 }
@@ -146,28 +141,144 @@ static void end_slice(struct timeline *tl, int cpu, uint64_t now, enum tl_end ho
 	tl->slices++;
 }
 
-/*
- * The task switched in on e's CPU was woken while that CPU was busy and another
- * was idle (at its wakeup or now): the closest such CPU's class, else -1. Every
- * CPU counts as allowed (a file carries no affinity masks). Judged now: a CPU
- * still idle counts as idle (the report waits until its state is known).
- */
-static int idle_passed(struct timeline *tl, const struct event *e)
+/* Hold it (a flow, or a judged wakeup's count) behind those held already. */
+static struct tl_held *hold(struct timeline *tl, const struct tl_item *it,
+			    enum tl_held_state state)
 {
-	struct tl_task *n = task(tl, e->sw.next_pid);
-	struct idle_q q = { .tag = -1 };
-	struct idle_check ic;
+	struct tl_held *h;
 
-	if (!n->pending || !n->idle_at_wake || e->time_ns < n->wake_ns)
-		return -1;
-	q.wake = n->wake_ns;
-	q.run = e->time_ns;
-	q.pos_wake = n->idle_pos;
-	q.pos_run = idle_pos(&tl->idle);
-	q.target = e->cpu;
-	q.at_wake = n->idle_at_wake;
-	ic = idle_check(&tl->idle, &q);
-	return ic.verdict == IDLE_PASSED ? (int)ic.closest : -1;
+	if (tl->nheld == tl->cap_held) {
+		if (tl->held_head) { /* the ones gone out make room */
+			tl->nheld -= tl->held_head;
+			memmove(tl->held, tl->held + tl->held_head,
+				(size_t)tl->nheld * sizeof(*tl->held));
+			tl->held_base += (uint64_t)tl->held_head;
+			tl->held_head = 0;
+		} else {
+			tl->cap_held = tl->cap_held ? 2 * tl->cap_held : 256;
+			tl->held = xrealloc(tl->held, (size_t)tl->cap_held * sizeof(*tl->held));
+		}
+	}
+	h = &tl->held[tl->nheld++];
+	h->it = *it;
+	h->state = state;
+	return h;
+}
+
+/* From the oldest held, while its verdict is known: the flow, and the counter's step. */
+static void release(struct timeline *tl)
+{
+	while (tl->held_head < tl->nheld && tl->held[tl->held_head].state == TL_KNOWN) {
+		const struct tl_item *it = &tl->held[tl->held_head++].it;
+
+		if (it->kind == TL_FLOW) {
+			tl->cfg.emit(tl->cfg.ctx, it);
+			tl->flows++;
+		}
+		if (it->passed >= 0 && it->workload) {
+			struct tl_item pc = { .kind = TL_PASSED, .cpu = -1, .t0 = it->t1,
+					      .value = (int64_t)++tl->passed };
+
+			tl->cfg.emit(tl->cfg.ctx, &pc);
+			tl->counters++;
+		}
+	}
+	if (tl->held_head == tl->nheld) {
+		tl->held_base += (uint64_t)tl->nheld;
+		tl->held_head = tl->nheld = 0;
+	}
+}
+
+/* The flow of the last event, told nothing by the analyzer while it took that event, was
+ * not judged (or the timeline ends). */
+static void settle(struct timeline *tl)
+{
+	uint64_t k = tl->asked - 1;
+	struct tl_held *h;
+
+	tl->asked = 0;
+	if (k < tl->held_base + (uint64_t)tl->held_head || k >= tl->held_base + (uint64_t)tl->nheld)
+		return; /* judged, and gone out */
+	h = &tl->held[k - tl->held_base];
+	if (h->state != TL_ASKED)
+		return;
+	h->state = TL_KNOWN;
+	h->it.passed = TL_IDLE_UNJUDGED;
+	tl->unjudged++;
+	release(tl);
+}
+
+/*
+ * The flow of tid's wakeup run at run_ns waiting for the analyzer's word, else NULL: the
+ * last event's (a verdict at its run), else the oldest waiting (verdicts made come in the
+ * order of the runs: the first held, almost always).
+ */
+static struct tl_held *held_for(struct timeline *tl, int32_t tid, uint64_t run_ns)
+{
+	uint64_t k = tl->asked - 1;
+
+	if (tl->asked && k >= tl->held_base + (uint64_t)tl->held_head &&
+	    k < tl->held_base + (uint64_t)tl->nheld) {
+		struct tl_held *h = &tl->held[k - tl->held_base];
+
+		if (h->state == TL_ASKED && h->it.tid == tid && h->it.t1 == run_ns)
+			return h;
+	}
+	for (int i = tl->held_head; i < tl->nheld; i++) {
+		struct tl_held *h = &tl->held[i];
+
+		if (h->state != TL_KNOWN && h->it.tid == tid && h->it.t1 == run_ns)
+			return h;
+	}
+	return NULL;
+}
+
+void timeline_verdict(void *ctx, const struct idle_told *v)
+{
+	struct timeline *tl = ctx;
+	struct tl_held *h = held_for(tl, v->tid, v->run_ns);
+
+	if (!h) { /* no flow here (outside the window, or not seen woken): its count only */
+		struct tl_item it = { .kind = TL_PASSED, .cpu = -1, .tid = v->tid,
+				      .t1 = v->run_ns, .passed = TL_IDLE_NONE, .workload = true };
+
+		tl->judged_unseen++;
+		if (v->ic.verdict == IDLE_DEFERRED) {
+			hold(tl, &it, TL_WAITING);
+			return;
+		}
+		if (v->ic.verdict != IDLE_PASSED)
+			return;
+		h = hold(tl, &it, TL_KNOWN);
+	}
+	if (v->ic.verdict == IDLE_DEFERRED) {
+		h->state = TL_WAITING;
+		return;
+	}
+	h->state = TL_KNOWN;
+	h->it.passed = v->ic.verdict == IDLE_PASSED	  ? (int)v->ic.closest :
+		       v->ic.verdict == IDLE_NOT_ALLOWED ? TL_IDLE_NOT_ALLOWED :
+							    TL_IDLE_NONE;
+	release(tl);
+}
+
+/* The wakeup of n (woken at n->wake_ns) ran at e: its flow, held for its verdict. */
+static void flow(struct timeline *tl, const struct event *e, const struct tl_task *n)
+{
+	struct tl_item it = { .kind = TL_FLOW, .cpu = e->cpu, .from_cpu = n->waker_cpu,
+			      .t0 = n->wake_ns, .t1 = e->time_ns, .tid = n->tid,
+			      .id = ++tl->next_flow, .passed = TL_IDLE_UNJUDGED,
+			      .workload = workload(tl, n->tid) };
+	bool ask = tl->cfg.judged && it.workload;
+
+	memcpy(it.comm, e->sw.next_comm, sizeof(it.comm));
+	it.cls = valid(tl, n->waker_cpu) ? topology_class(tl->cfg.topo, n->waker_cpu, e->cpu) :
+					   LOC_REMOTE;
+	hold(tl, &it, ask ? TL_ASKED : TL_KNOWN);
+	if (ask)
+		tl->asked = tl->held_base + (uint64_t)tl->nheld; /* its number + 1 */
+	else
+		release(tl);
 }
 
 static void on_switch(struct timeline *tl, const struct event *e)
@@ -175,7 +286,6 @@ static void on_switch(struct timeline *tl, const struct event *e)
 	struct tl_cpu *c = &tl->cpu[e->cpu];
 	enum tl_end how = event_switch_involuntary(e) ? TL_END_PREEMPT :
 			  event_switch_exited(e) ? TL_END_EXIT : TL_END_SLEEP;
-	int passed = -1;
 
 	if (c->tid < 0) { /* running since before the first event: cut at the window's start */
 		set_current(tl, c, e->sw.prev_pid);
@@ -195,9 +305,6 @@ static void on_switch(struct timeline *tl, const struct event *e)
 		else
 			runnable(tl, e->cpu, -1, e->time_ns);
 	}
-	if (e->sw.next_pid > 0)
-		passed = idle_passed(tl, e);
-	idle_set(&tl->idle, e->cpu, e->sw.next_pid == 0, e->time_ns);
 	set_current(tl, c, e->sw.next_pid);
 	c->pid = -1;
 	c->before = false;
@@ -221,28 +328,8 @@ static void on_switch(struct timeline *tl, const struct event *e)
 		}
 		if (n->pending) {
 			n->pending = false;
-			if (in_window(tl, n->wake_ns) && in_window(tl, e->time_ns)) {
-				struct tl_item it = { .kind = TL_FLOW, .cpu = e->cpu,
-						      .from_cpu = n->waker_cpu, .t0 = n->wake_ns,
-						      .t1 = e->time_ns, .tid = n->tid,
-						      .id = ++tl->next_flow, .passed = passed,
-						      .workload = workload(tl, n->tid) };
-
-				memcpy(it.comm, e->sw.next_comm, sizeof(it.comm));
-				it.cls = valid(tl, n->waker_cpu) ?
-						 topology_class(tl->cfg.topo, n->waker_cpu, e->cpu) :
-						 LOC_REMOTE;
-				tl->cfg.emit(tl->cfg.ctx, &it);
-				tl->flows++;
-				if (passed >= 0 && it.workload) {
-					struct tl_item pc = { .kind = TL_PASSED, .cpu = -1,
-							      .t0 = e->time_ns,
-							      .value = (int64_t)++tl->passed };
-
-					tl->cfg.emit(tl->cfg.ctx, &pc);
-					tl->counters++;
-				}
-			}
+			if (in_window(tl, n->wake_ns) && in_window(tl, e->time_ns))
+				flow(tl, e, n);
 		}
 	}
 }
@@ -261,7 +348,6 @@ static void missed_switch_in(struct timeline *tl, const struct event *e)
 	end_slice(tl, e->cpu, e->time_ns, TL_END_UNSEEN);
 	if (c->tid > 0)
 		runnable(tl, e->cpu, -1, e->time_ns);
-	idle_leave(&tl->idle, e->cpu, e->time_ns, false); /* idle only to its last idle event */
 	if (in_window(tl, e->time_ns))
 		tl->missed++;
 	set_current(tl, c, e->tid);
@@ -282,17 +368,6 @@ static void missed_switch_in(struct timeline *tl, const struct event *e)
 		runnable(tl, e->cpu, 1, e->time_ns);
 	}
 	n->pending = false;
-}
-
-/* Forget idle periods older than every pending wakeup. */
-static void prune(struct timeline *tl)
-{
-	uint64_t horizon = tl->last_ns;
-
-	for (int i = 0; i < tl->ntasks; i++)
-		if (tl->tasks[i].pending && tl->tasks[i].wake_ns < horizon)
-			horizon = tl->tasks[i].wake_ns;
-	idle_prune(&tl->idle, horizon, tl->last_ns);
 }
 
 /*
@@ -322,6 +397,8 @@ void timeline_event(struct timeline *tl, const struct event *e)
 {
 	struct tl_task *t;
 
+	if (tl->asked)
+		settle(tl);
 	if (e->type == EV_COMM) { /* a name, not a sign of running (time 0: the start's) */
 		on_comm(tl, e);
 		return;
@@ -336,10 +413,6 @@ void timeline_event(struct timeline *tl, const struct event *e)
 		tl->last_ns = e->time_ns;
 	if (e->tid > 0 && tl->cpu[e->cpu].tid >= 0 && tl->cpu[e->cpu].tid != e->tid)
 		missed_switch_in(tl, e);
-	if (e->tid == 0 && tl->cpu[e->cpu].tid == 0)
-		idle_enter(&tl->idle, e->cpu, e->time_ns); /* seen idle now */
-	if (idle_want_prune(&tl->idle))
-		prune(tl);
 	if (e->tid > 0 && tl->cpu[e->cpu].tid == e->tid)
 		tl->cpu[e->cpu].pid = e->pid; /* the running task's process, from its own events */
 	switch (e->type) {
@@ -369,11 +442,6 @@ void timeline_event(struct timeline *tl, const struct event *e)
 			t->pending = true;
 			t->wake_ns = e->time_ns;
 			t->waker_cpu = e->cpu;
-			if (!t->idle_at_wake)
-				t->idle_at_wake = xcalloc((size_t)tl->idle.nwords + 1,
-							  sizeof(uint64_t));
-			idle_snapshot(&tl->idle, t->idle_at_wake);
-			t->idle_pos = idle_pos(&tl->idle);
 		}
 		/* waking names the CPU it last ran on; wakeup the one chosen */
 		queue(tl, t, e->wake.target_cpu, e->time_ns);
@@ -400,6 +468,18 @@ void timeline_event(struct timeline *tl, const struct event *e)
 
 void timeline_finish(struct timeline *tl)
 {
+	if (tl->asked)
+		settle(tl);
+	for (int i = tl->held_head; i < tl->nheld; i++) {
+		struct tl_held *h = &tl->held[i];
+
+		if (h->state == TL_WAITING) { /* deferred, never told (the analyzer stopped) */
+			h->state = TL_KNOWN;
+			h->it.passed = TL_IDLE_UNJUDGED;
+			tl->unjudged += h->it.kind == TL_FLOW;
+		}
+	}
+	release(tl);
 	for (int c = 0; c < tl->ncpus; c++)
 		end_slice(tl, c, tl->cfg.to_ns && tl->last_ns - tl->first_ns > tl->cfg.to_ns ?
 				       tl->first_ns + tl->cfg.to_ns : tl->last_ns, TL_END_OPEN);

@@ -5,6 +5,11 @@
  * locality class and delay), migrations, and the runnable tasks of each CPU.
  * Pure: items go to a sink (report/trace_json.c writes the Chrome trace
  * format from them), in the order they complete.
+ *
+ * Whether a wakeup passed over an idle CPU is not judged here: the wakeup analyzer
+ * fed the same events (analyzers/idle.h's rule, the report's count) tells its verdicts
+ * (timeline_verdict). A flow is held until its verdict is known, and flows go out in the
+ * order of their runs, so the counter of those that passed over rises in time.
  */
 #ifndef LOCUS_TIMELINE_H
 #define LOCUS_TIMELINE_H
@@ -23,7 +28,15 @@ enum tl_kind {
 	TL_MIGRATE,	/* at t0, tid moved from from_cpu to cpu */
 	TL_COUNTER,	/* at t0, value runnable tasks on cpu */
 	TL_PASSED,	/* at t0, value wakeups of the workload so far that passed over an
-			 * idle CPU (analyzers/idle.h's rule, every CPU allowed) */
+			 * idle CPU: the analyzer's verdicts (timeline_verdict) */
+};
+
+/* TL_FLOW's passed when no idle CPU was passed over (else the closest one's locality). */
+enum tl_idle {
+	TL_IDLE_NONE = -1,		/* judged: none was */
+	TL_IDLE_NOT_ALLOWED = -2,	/* judged: the idle ones were outside its affinity */
+	TL_IDLE_UNJUDGED = -3,		/* the analyzer did not judge it (not its task, or not
+					 * a wakeup it saw run) */
 };
 
 /* How a running period ended (TL_END_UNSEEN: the CPU's next switch-in was not recorded;
@@ -51,7 +64,7 @@ struct tl_item {
 	bool workload;			/* TL_SLICE, TL_FLOW: a task of the workload (cfg.in_scope) */
 	enum locality cls;		/* TL_FLOW: from_cpu -> cpu; TL_MIGRATE: likewise */
 	int passed;			/* TL_FLOW: the closest idle CPU passed over (enum
-					 * locality), -1 when none was */
+					 * locality), else enum tl_idle */
 	uint64_t id;			/* TL_FLOW: its number */
 	int64_t value;			/* TL_COUNTER */
 };
@@ -64,6 +77,9 @@ struct timeline_cfg {
 	/* whether tid is one of the workload's tasks (NULL: every task is) */
 	bool (*in_scope)(void *ctx, int32_t tid);
 	void *scope_ctx;
+	/* a wakeup analyzer fed each event after the timeline tells its verdicts to
+	 * timeline_verdict (false: every flow is TL_IDLE_UNJUDGED) */
+	bool judged;
 };
 
 struct tl_cpu {
@@ -77,14 +93,20 @@ struct tl_cpu {
 	enum tl_start start;		/* how the current period began */
 };
 
+enum tl_held_state { TL_ASKED, TL_WAITING, TL_KNOWN };
+
+struct tl_held {
+	struct tl_item it;		/* TL_FLOW; TL_PASSED: a wakeup judged without a flow
+					 * (tid, t1: its run, passed) */
+	enum tl_held_state state;	/* asked at its run, deferred by the analyzer, known */
+};
+
 struct tl_task {
 	int32_t tid;
 	int32_t queued;			/* the CPU it waits on, -1 when it does not wait */
 	bool pending;			/* woken, not yet run */
 	uint64_t wake_ns;
 	int32_t waker_cpu;
-	uint64_t *idle_at_wake;		/* the idle CPUs when it was woken */
-	uint64_t idle_pos;		/* where the log of idle starts stood then */
 	int32_t oncpu;			/* CPUs whose current task it is (0: not running) */
 	char comm[TASK_COMM_LEN];	/* its name, as last seen */
 };
@@ -99,15 +121,32 @@ struct timeline {
 	uint64_t first_ns, last_ns;
 	bool started;
 	uint64_t next_flow;
-	struct idle_track idle;
+	/* flows, and wakeups judged without one (their count), from the oldest whose
+	 * verdict is not known yet: [held_head, nheld), numbered from held_base */
+	struct tl_held *held;
+	int held_head, nheld, cap_held;
+	uint64_t held_base;
+	uint64_t asked;			/* the flow of the last event, waiting for the analyzer
+					 * to judge it or not (its number + 1; 0: none) */
 	/* what was emitted, for the caller to state */
 	uint64_t slices, flows, migrations, counters, switches_in_window, passed;
 	uint64_t missed;		/* in the window: tasks seen running with no switch-in */
+	uint64_t unjudged;		/* flows of the workload the analyzer judged not */
+	uint64_t judged_unseen;		/* verdicts on wakeups that made no flow here */
 };
 
 void timeline_init(struct timeline *tl, const struct timeline_cfg *cfg);
 void timeline_event(struct timeline *tl, const struct event *e);
-/* The periods still running end at the last event (TL_END_OPEN). */
+/*
+ * The analyzer's verdict on v->tid's wakeup that ran at v->run_ns (cfg.judged; ctx: the
+ * timeline): told while it takes the event of that run (the one timeline_event took
+ * last), a verdict or IDLE_DEFERRED, then, deferred, the verdict later, in run order. A
+ * flow of the workload told nothing by the next event was not judged. A verdict on a
+ * wakeup that made no flow counts on the counter all the same (the report counts it).
+ */
+void timeline_verdict(void *ctx, const struct idle_told *v);
+/* The flows still held go out (a verdict never told: not judged); the periods still
+ * running end at the last event (TL_END_OPEN). Call after the analyzer's finish. */
 void timeline_finish(struct timeline *tl);
 void timeline_release(struct timeline *tl);
 

@@ -465,10 +465,13 @@ static void on_switch(struct wakeup *w, const struct event *e)
 	next = tracked(w, e->sw.next_pid);
 	if (prev)
 		prev = &w->tasks[prev_i]; /* next's new entry may have moved the table */
-	if (next && next->pending && e->time_ns >= next->wake_ns)
+	if (next && next->pending && e->time_ns >= next->wake_ns) {
 		ic = wk_judge_idle(w, next,
 				   next->placed ? next->target_cpu : unplaced_target(w, next, cpu),
 				   e->time_ns);
+		if (w->cfg.verdict) /* a timeline marks the flow with it */
+			wk_tell(w, next->tid, next->wake_ns, e->time_ns, &ic);
+	}
 	wk_account_cpu(w, cpu, e->time_ns);
 	set_curr(w, cpu, e->sw.next_pid, e->sw.next_comm, e->time_ns);
 	if (!prev && w->nnames && event_switch_exited(e))
@@ -682,6 +685,7 @@ void wakeup_release(struct wakeup *w)
 	free(w->names);
 	free(w->name_free);
 	idle_release(&w->idle);
+	free(w->told);
 	free(w->ipi_wakee);
 	free(w->cells);
 	memset(w, 0, sizeof(*w));

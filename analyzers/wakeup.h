@@ -28,6 +28,14 @@ struct wakeup_cfg {
 	 */
 	int (*affinity)(void *ctx, int32_t tid, uint64_t *mask, int nwords);
 	void *affinity_ctx;
+	/*
+	 * Told each wakeup's idle-CPU judgement, the one its counts take (NULL: none; a
+	 * timeline marks its flows with them): at the wakee's switch-in, from wakeup_add of
+	 * that switch, the verdict or IDLE_DEFERRED; a deferred one again, judged, from a
+	 * later wakeup_add or wakeup_finish. Told in the order of their runs.
+	 */
+	void (*verdict)(void *ctx, const struct idle_told *v);
+	void *verdict_ctx;
 };
 
 struct wk_task;
@@ -85,6 +93,9 @@ struct wakeup {
 	int *name_free;			/* slots of tasks that ended */
 	int nname_free, cap_name_free;
 	struct idle_track idle;		/* which CPUs are idle: wakeups that passed one over */
+	struct idle_told *told;		/* with cfg.verdict: the judgements deferred, in the
+					 * order idle_ready makes them ([told_head, ntold)) */
+	int told_head, ntold, cap_told;
 	int32_t *ipi_wakee;		/* per CPU: the task of the traced wakeup it made
 					 * last, while no switch, wakeup or IPI came since
 					 * (0: none); the next IPI from there may be its */

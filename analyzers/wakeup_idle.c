@@ -94,13 +94,55 @@ struct idle_check wk_judge_idle(struct wakeup *w, struct wk_task *t, int32_t tar
 	return ic;
 }
 
+/* A deferred judgement made: told to cfg.verdict as the wakeup it was kept for. */
+static void tell_made(struct wakeup *w, const struct idle_check *ic)
+{
+	struct idle_told *v;
+
+	if (w->told_head == w->ntold)
+		return; /* deferred before a consumer listened */
+	v = &w->told[w->told_head++];
+	v->ic = *ic;
+	w->cfg.verdict(w->cfg.verdict_ctx, v);
+	if (w->told_head == w->ntold)
+		w->told_head = w->ntold = 0;
+}
+
 void wk_idle_drain(struct wakeup *w)
 {
 	int n;
 	const struct idle_check *ready = idle_ready(&w->idle, &n);
 
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		wk_count_idle(w, &ready[i]);
+		if (w->cfg.verdict)
+			tell_made(w, &ready[i]);
+	}
+}
+
+void wk_tell(struct wakeup *w, int32_t tid, uint64_t wake_ns, uint64_t run_ns,
+	     const struct idle_check *ic)
+{
+	struct idle_told v = { tid, wake_ns, run_ns, *ic };
+
+	if (ic->verdict != IDLE_DEFERRED) {
+		if (w->idle.nready)
+			wk_idle_drain(w); /* judgements made before this one, told first */
+		w->cfg.verdict(w->cfg.verdict_ctx, &v);
+		return;
+	}
+	if (w->ntold == w->cap_told) {
+		if (w->told_head) { /* the ones told already make room */
+			w->ntold -= w->told_head;
+			memmove(w->told, w->told + w->told_head, (size_t)w->ntold * sizeof(v));
+			w->told_head = 0;
+		} else {
+			w->cap_told = w->cap_told ? 2 * w->cap_told : 64;
+			w->told = xrealloc(w->told, (size_t)w->cap_told * sizeof(v));
+		}
+	}
+	w->told[w->ntold++] = v;
+	w->cfg.verdict(w->cfg.verdict_ctx, &v);
 }
 
 void wk_idle_prune(struct wakeup *w)

@@ -139,8 +139,15 @@ bool wk_affinity_stale(const struct wakeup *w, const struct wk_task *t,
 struct idle_check wk_judge_idle(struct wakeup *w, struct wk_task *t, int32_t target, uint64_t now);
 /* A judged timed wakeup counted (ic->target: where it waited; ic->tag: its class, -1). */
 void wk_count_idle(struct wakeup *w, const struct idle_check *ic);
-/* Count the judgements that waited and are made. */
+/* Count the judgements that waited and are made (and tell them to cfg.verdict). */
 void wk_idle_drain(struct wakeup *w);
+/*
+ * With cfg.verdict: tell it tid's wakeup (at wake_ns, run at run_ns) judged ic at its run;
+ * a deferred one is kept to be told again when made, in order (the ones made before a
+ * judgement are told before it).
+ */
+void wk_tell(struct wakeup *w, int32_t tid, uint64_t wake_ns, uint64_t run_ns,
+	     const struct idle_check *ic);
 /* Forget idle periods older than every pending wakeup. */
 void wk_idle_prune(struct wakeup *w);
 /*

@@ -48,7 +48,7 @@ static void tap_event(void *ctx, const struct event *e)
 
 	if (!p->on) {
 		struct timeline_cfg cfg = { &p->rp->topo, p->x->from_ns, p->x->to_ns, both, p,
-					    in_scope, p };
+					    in_scope, p, true };
 
 		timeline_init(&p->tl, &cfg);
 		p->on = true;
@@ -63,15 +63,27 @@ static void tap_event(void *ctx, const struct event *e)
 	}
 }
 
+/* The analyzer's idle-CPU verdicts, on the timeline's flows (it started with the first event). */
+static void verdict(void *ctx, const struct idle_told *v)
+{
+	struct pass *p = ctx;
+
+	if (p->on)
+		timeline_verdict(&p->tl, v);
+}
+
 /* The replay itself, into the trace when f is not NULL. */
 static void run(struct pass *p, FILE *f)
 {
 	struct trace_export *x = p->x;
 	struct replay_opts ro = *p->o;
 
-	ro.tap = tap_event;
+	ro.tap = tap_event; /* every event: it keeps what ran into its window itself */
 	ro.tap_ctx = p;
-	ro.from_ns = ro.to_ns = 0; /* the timeline keeps what ran into its window itself */
+	ro.verdict = verdict; /* the analyzer's, of the window: as the report judges */
+	ro.verdict_ctx = p;
+	ro.from_ns = x->from_ns;
+	ro.to_ns = x->to_ns;
 	ro.progress = NULL;
 	p->rc = -1;
 	if (replay_open(p->rp, &ro, x->err, sizeof(x->err)) < 0)
@@ -126,6 +138,9 @@ static void say(const struct pass *p)
 		locus_err("%s: stopped at the limit of %llu MiB (--trace-limit): %llu events left "
 			  "out; narrow the window with --from/--to", x->trace,
 			  (unsigned long long)(x->limit >> 20), (unsigned long long)x->dropped);
+	locus_verbose("%s: %llu flows of the workload the analyzer did not judge, %llu of its "
+		      "verdicts on wakeups that made no flow", p->o->path,
+		      (unsigned long long)p->tl.unjudged, (unsigned long long)p->tl.judged_unseen);
 	if (x->quiet)
 		return;
 	if (p->tl.missed)

@@ -12,16 +12,16 @@ static bool outside(struct replay *rp, const struct event *e)
 {
 	uint64_t rel;
 
-	if (e->type == EV_COMM)
-		return false; /* a name holds from its time on, whatever the window */
+	if (e->type == EV_COMM || e->type == EV_LOST)
+		return false; /* a name holds from its time on, whatever the window; a count of
+			       * lost records has no time (0: never the window's origin) */
 	if (!rp->have_first) {
 		rp->first_ns = e->time_ns;
 		rp->have_first = true;
 	}
 	if (e->time_ns > rp->last_ns)
 		rp->last_ns = e->time_ns;
-	if ((!rp->o->from_ns && !rp->o->to_ns) || e->type == EV_FORK || e->type == EV_EXIT ||
-	    e->type == EV_LOST)
+	if ((!rp->o->from_ns && !rp->o->to_ns) || e->type == EV_FORK || e->type == EV_EXIT)
 		return false;
 	rel = e->time_ns > rp->first_ns ? e->time_ns - rp->first_ns : 0;
 	if (rel >= rp->o->from_ns && (!rp->o->to_ns || rel <= rp->o->to_ns))
@@ -34,16 +34,20 @@ static void analyze(void *ctx, const struct event *e)
 {
 	struct replay *rp = ctx;
 
-	if (outside(rp, e))
-		return;
-	if (rp->o->tap) { /* a timeline asks the analyzer what it tracks: one event at a time,
-			   * the timeline first (a task's last switch retires it in the analyzer,
-			   * which would then call it untracked; children are tracked from their
-			   * fork, an earlier event) */
+	if (rp->o->tap) { /* a timeline asks the analyzer what it tracks, and is told its
+			   * verdicts: one event at a time, the timeline first (a task's last
+			   * switch retires it in the analyzer, which would then call it
+			   * untracked; children are tracked from their fork, an earlier event);
+			   * it sees every event, and keeps its window itself */
+		bool out = outside(rp, e);
+
 		rp->o->tap(rp->o->tap_ctx, e);
-		wakeup_add(&rp->src.an, e);
+		if (!out)
+			wakeup_add(&rp->src.an, e);
 		return;
 	}
+	if (outside(rp, e))
+		return;
 	wakeup_batch_add(&rp->src.an, &rp->batch, e);
 }
 
@@ -56,6 +60,8 @@ static void setup_analyzer(struct replay *rp)
 	wc.system_wide = rp->o->pid == 0;
 	wc.waking_source = pd_reader_waking(&rp->rd);
 	wc.migrate_source = pd_reader_migrate(&rp->rd);
+	wc.verdict = rp->o->verdict;
+	wc.verdict_ctx = rp->o->verdict_ctx;
 	wakeup_init(&rp->src.an, &wc);
 	if (rp->o->pid)
 		wakeup_track(&rp->src.an, rp->o->pid);

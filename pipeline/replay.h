@@ -21,8 +21,12 @@ struct replay_opts {
 	enum cl_sort sort;	/* rank lines by local, remote or total HITM */
 	void (*progress)(const struct pd_file *f, void *ctx); /* called every 64k records */
 	void *progress_ctx;
-	event_sink tap;		/* also given every sched event in time order (NULL: none) */
+	event_sink tap;		/* also given every sched event in time order, before the
+				 * analyzer and whatever the window (NULL: none) */
 	void *tap_ctx;
+	/* told the analyzer's idle-CPU verdicts (wakeup_cfg.verdict; NULL: none) */
+	void (*verdict)(void *ctx, const struct idle_told *v);
+	void *verdict_ctx;
 	int32_t more[PD_ADDED_MAX]; /* with pid: more task trees to follow (report -p A,B) */
 	int nmore;
 	uint64_t from_ns, to_ns; /* analyze only events in this window from the first event

@@ -145,7 +145,8 @@ static void header(FILE *f, const struct tl_lanes *l, const struct svg_timeline_
 		fmt_count(l->migrations, d, sizeof(d)));
 	*y += 15;
 	fprintf(f, "<text x=\"%d\" y=\"%d\">%s of the workload's wakeups passed over an idle CPU "
-		   "(every CPU counted as allowed: a file carries no affinity masks)</text>\n",
+		   "(the report's verdicts on this window: every CPU counted as allowed, a file carries no "
+		   "affinity masks)</text>\n",
 		LEFT, *y, fmt_count(l->passed, s, sizeof(s)));
 	*y += 15;
 	if (in->missed) {

@@ -81,6 +81,21 @@ void trace_json_begin(struct trace_json *tj, FILE *f, int ncpus, uint64_t limit,
 	put(tj, "},\n\"traceEvents\":[\n");
 }
 
+/* A flow's idle CPU passed over: the closest one's class, or why none (timeline.h). */
+static const char *passed_name(int passed)
+{
+	switch (passed) {
+	case TL_IDLE_NONE:
+		return "none";
+	case TL_IDLE_NOT_ALLOWED:
+		return "not allowed";
+	case TL_IDLE_UNJUDGED:
+		return "not judged";
+	default:
+		return locality_name((enum locality)passed);
+	}
+}
+
 void trace_json_item(void *ctx, const struct tl_item *it)
 {
 	struct trace_json *tj = ctx;
@@ -105,11 +120,9 @@ void trace_json_item(void *ctx, const struct tl_item *it)
 		us(b, sizeof(b), tj->base_ns, it->t1);
 		put(tj, "{\"ph\":\"s\",\"id\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,\"ts\":%s,"
 			"\"name\":\"wakeup\",\"cat\":\"wakeup\",\"args\":{\"wakee\":\"%s\",\"tid\":%d,"
-			"\"class\":\"%s\",\"delay_ns\":%" PRIu64 "%s%s%s}},\n",
+			"\"class\":\"%s\",\"delay_ns\":%" PRIu64 ",\"idle_passed\":\"%s\"}},\n",
 		    it->id, TRACK_PID, it->from_cpu, a, comm, it->tid, locality_name(it->cls),
-		    it->t1 - it->t0, it->passed >= 0 ? ",\"idle_passed\":\"" : "",
-		    it->passed >= 0 ? locality_name((enum locality)it->passed) : "",
-		    it->passed >= 0 ? "\"" : "");
+		    it->t1 - it->t0, passed_name(it->passed));
 		put(tj, "{\"ph\":\"f\",\"bp\":\"e\",\"id\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,"
 			"\"ts\":%s,\"name\":\"wakeup\",\"cat\":\"wakeup\"},\n",
 		    it->id, TRACK_PID, it->cpu, b);

@@ -6,7 +6,8 @@
 # name; flows = wakeups that then ran), whole and in a --from/--to window: a perf sched
 # record file of hackbench and a locus record file of the ping-pong (where this VM's kernel
 # records few switch-ins out of idle: those periods are checked apart, from the task's first
-# event). The SVG timeline of a window beside the trace of the same window
+# event). The idle-passed-over counter and flow verdicts equal the report's of the same file,
+# scope and window. The SVG timeline of a window beside the trace of the same window
 # (tests/tools/svg_timeline_check.py). Then the refusals.
 . "$(dirname "$0")/../lib.sh"
 
@@ -15,6 +16,34 @@ if ! have_root || ! command -v perf >/dev/null; then
 	skip "needs root and perf"
 	finish
 fi
+
+# the counter of the workload's wakeups passing over an idle CPU, and each flow's idle_passed,
+# are the report's own verdicts (the analyzer tells them to the timeline): the counter's last
+# value equals the report's idle_passed_over of the same file, scope and window, rising in
+# time; a flow of a task the report judged carries its verdict, the others say "not judged"
+idle_exact() { # NAME FILE [report options]
+	local name=$1 file=$2
+	shift 2
+	"$LOCUS" report -q -i "$file" --json "$TMP/$name.ir.json" --trace "$TMP/$name.it.json" \
+		-o /dev/null "$@" >/dev/null 2>&1
+	check "$name: the trace's idle-passed-over counter is the report's count ($*)" \
+		python3 - "$TMP/$name.ir.json" "$TMP/$name.it.json" <<'PY'
+import json, sys
+want = json.load(open(sys.argv[1]))["wakeups"]["idle_passed_over"]
+ev = json.load(open(sys.argv[2]))["traceEvents"]
+c = [(e["ts"], e["args"]["wakeups"]) for e in ev
+     if e["ph"] == "C" and e["name"] == "wakeups passing over an idle CPU"]
+got = c[-1][1] if c else 0
+flows = [e["args"]["idle_passed"] for e in ev if e["ph"] == "s"]
+named = sum(1 for f in flows if f not in ("none", "not allowed", "not judged"))
+print("report %d, trace's counter %d; flows: %d, %d passed over, %d not judged" %
+      (want, got, len(flows), named, flows.count("not judged")))
+assert [v for _, v in c] == list(range(1, len(c) + 1)), "the counter rises one at a time"
+assert [t for t, _ in c] == sorted(t for t, _ in c), "the counter rises in time"
+assert got == want, (got, want)
+assert named <= got, (named, got)
+PY
+}
 
 trace_one() { # NAME FILE
 	local name=$1 file=$2
@@ -35,6 +64,10 @@ trace_one() { # NAME FILE
 	check "$name: a window (--from $from --to $to), as perf script's in it" \
 		python3 "$CHECK" "$TMP/$name.w.json" --perf-script "$TMP/$name.script" \
 		--from "$from" --to "$to"
+	idle_exact "$name" "$file"
+	idle_exact "$name" "$file" -a
+	idle_exact "$name" "$file" --from "$from" --to "$to"
+	idle_exact "$name" "$file" -a --from "$from" --to "$to"
 	# the SVG of a short window, beside the trace of the same window
 	"$LOCUS" report -q -a -i "$file" --trace "$TMP/$name.s.json" --svg-timeline "$TMP/$name.svg" \
 		--from "$from" --to "$(echo "$from" | awk '{ printf "%.4f", $1 + 0.002 }')" \
@@ -56,22 +89,6 @@ else
 fi
 "$LOCUS" record -q -o "$TMP/pp.data" -- "$LOCUS" bench pingpong --pin 0,1 --loops 3000 >/dev/null 2>&1
 trace_one pingpong "$TMP/pp.data"
-
-# the counter of the workload's wakeups passing over an idle CPU: the trace judges each flow
-# when its task runs, a CPU still idle then counted idle; the report waits until every CPU's
-# state is known (a lost switch-in out of idle shows later that it was not). So the trace's
-# count is an upper bound of the report's (equal where no switch-in was lost), rising.
-"$LOCUS" report -q -i "$TMP/pp.data" --json "$TMP/pp.r.json" --trace "$TMP/pp.t.json" -o /dev/null 2>&1
-check "the idle-passed-over counter: at least the report's count of the same file, rising" python3 - "$TMP/pp.r.json" "$TMP/pp.t.json" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-want, lost = r["wakeups"]["idle_passed_over"], r["provenance"]["switch_ins_inferred"]
-ev = json.load(open(sys.argv[2]))["traceEvents"]
-c = [e["args"]["wakeups"] for e in ev if e["ph"] == "C" and e["name"] == "wakeups passing over an idle CPU"]
-got = c[-1] if c else 0
-print("report %d, trace's counter %d, switch-ins inferred %d" % (want, got, lost))
-assert c == sorted(c) and (got == want if lost == 0 else got >= want), (got, want, lost)
-PY
 
 # locus record writes them too, once the workload ends, and exits with the workload's status
 "$LOCUS" record -q -o "$TMP/rec.data" --trace "$TMP/rec.json" --svg-timeline "$TMP/rec.svg" \

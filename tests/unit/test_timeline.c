@@ -1,7 +1,8 @@
 /*
  * test_timeline.c - the timeline analyzer from hand-made sched events: running
  * periods and how they ended, wakeup flows with their class, a switch-in the
- * kernel did not record, idle CPUs passed over, a window cutting a period;
+ * kernel did not record, the wakeup analyzer's idle-CPU verdicts on the flows (at
+ * once, deferred, not judged), a window cutting a period;
  * then the lanes of the SVG: the fold, time per pixel, arrows thinned evenly.
  */
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 
 #include "../../analyzers/timeline.h"
 #include "../../analyzers/tl_lanes.h"
+#include "../../analyzers/wakeup.h"
 #include "events.h"
 
 #define MAXI 64
@@ -70,7 +72,7 @@ static void periods_and_flows(void **state)
 	struct topology t;
 	struct sink s = { .n = 0 };
 	struct timeline tl;
-	struct timeline_cfg cfg = { &t, 0, 0, collect, &s, NULL, NULL };
+	struct timeline_cfg cfg = { &t, 0, 0, collect, &s, NULL, NULL, false };
 	const struct tl_item *a, *b, *c, *f;
 	struct event ev[] = {
 		ev_switch(100, 0, 0, 0, 10),		/* CPU 0: idle -> A */
@@ -114,7 +116,7 @@ static void periods_and_flows(void **state)
 	assert_int_equal(f->t0, 150);
 	assert_int_equal(f->t1, 200);
 	assert_int_equal(f->cls, LOC_LLC); /* other core, one LLC */
-	assert_int_equal(f->passed, -1);
+	assert_int_equal(f->passed, TL_IDLE_UNJUDGED); /* no analyzer tells */
 	assert_true(f->workload);
 	assert_int_equal(count(&s, TL_FLOW), 1);
 	assert_int_equal(count(&s, TL_MIGRATE), 1);
@@ -130,7 +132,7 @@ static void switch_in_not_recorded(void **state)
 	struct topology t;
 	struct sink s = { .n = 0 };
 	struct timeline tl;
-	struct timeline_cfg cfg = { &t, 0, 0, collect, &s, NULL, NULL };
+	struct timeline_cfg cfg = { &t, 0, 0, collect, &s, NULL, NULL, false };
 	const struct tl_item *d;
 	struct event ev[] = {
 		ev_switch(100, 0, 0, 0, 10),
@@ -169,7 +171,7 @@ static void renamed_at_exec(void **state)
 	struct topology t;
 	struct sink s = { .n = 0 };
 	struct timeline tl;
-	struct timeline_cfg cfg = { &t, 0, 0, collect, &s, NULL, NULL };
+	struct timeline_cfg cfg = { &t, 0, 0, collect, &s, NULL, NULL, false };
 	const struct tl_item *a, *b, *c;
 	struct event ev[] = {
 		ev_comm(0, 0, 30, "tbench_srv", 0),	/* before the recording */
@@ -211,34 +213,204 @@ static void renamed_at_exec(void **state)
 	topology_release(&t);
 }
 
-/* B waits on busy CPU 0 while CPU 2 (its SMT sibling) is idle: passed over. */
-static void idle_passed_over(void **state)
+/*
+ * The timeline and the wakeup analyzer fed each event in turn, the analyzer telling its
+ * verdicts to the timeline (as pipeline/replay.c's tap does). Returns the flows emitted
+ * before event `upto` was fed (-1: all fed).
+ */
+static int feed_judged(struct timeline *tl, struct wakeup *w, const struct sink *s,
+		       const struct event *ev, int n, int upto)
+{
+	int before = -1;
+
+	for (int i = 0; i < n; i++) {
+		if (i == upto)
+			before = count(s, TL_FLOW);
+		timeline_event(tl, &ev[i]);
+		wakeup_add(w, &ev[i]);
+	}
+	wakeup_finish(w);
+	timeline_finish(tl);
+	return before;
+}
+
+static bool tracked(void *ctx, int32_t tid)
+{
+	return wakeup_tracks(ctx, tid);
+}
+
+static void judged_pair(struct topology *t, struct timeline *tl, struct wakeup *w,
+			struct sink *s, bool system_wide)
+{
+	struct wakeup_cfg wc = { 0 };
+	struct timeline_cfg cfg = { t, 0, 0, collect, s, tracked, w, true };
+
+	machine(t);
+	wc.topo = t;
+	wc.system_wide = system_wide;
+	wc.waking_source = true;
+	wc.verdict = timeline_verdict;
+	wc.verdict_ctx = tl;
+	wakeup_init(w, &wc);
+	timeline_init(tl, &cfg);
+}
+
+/*
+ * B waits on busy CPU 0, D on busy CPU 1, while CPU 2 (B's SMT sibling) idles: whether
+ * CPU 2 stayed idle is known only at its next event (400), so the analyzer defers both
+ * verdicts; the flows are held until then and go out in the order of their runs, with
+ * the report's verdicts, the counter rising with them.
+ */
+static void verdict_deferred(void **state)
 {
 	struct topology t;
 	struct sink s = { .n = 0 };
 	struct timeline tl;
-	struct timeline_cfg cfg = { &t, 0, 0, collect, &s, NULL, NULL };
-	const struct tl_item *f, *p;
+	struct wakeup w;
+	const struct tl_item *b, *d, *p;
 	struct event ev[] = {
 		ev_switch(100, 0, 0, 0, 10),		/* CPU 0 busy with A */
 		ev_switch(101, 1, 0, 0, 30),		/* CPU 1 busy */
 		ev_switch(102, 3, 0, 0, 31),		/* CPU 3 busy */
 		ev_switch(103, 2, 32, S_SLEEP, 0),	/* CPU 2 idle */
 		ev_waking(200, 0, 10, 11, 0),		/* A wakes B onto CPU 0 */
+		ev_waking(210, 1, 30, 13, 1),		/* and D onto CPU 1 */
 		ev_switch(300, 0, 10, S_SLEEP, 11),	/* B runs there, later */
+		ev_switch(310, 1, 30, S_SLEEP, 13),	/* D too */
+		ev_switch(400, 2, 0, 0, 33),		/* CPU 2 was idle through both */
+	};
+
+	(void)state;
+	judged_pair(&t, &tl, &w, &s, true);
+	assert_int_equal(feed_judged(&tl, &w, &s, ev, 9, 8), 0); /* held until 400 */
+	b = find(&s, TL_FLOW, 11, 0);
+	d = find(&s, TL_FLOW, 13, 0);
+	assert_non_null(b);
+	assert_non_null(d);
+	assert_true(b < d); /* in the order of their runs */
+	assert_int_equal(b->passed, LOC_SMT);
+	assert_int_equal(d->passed, LOC_LLC);
+	assert_int_equal(count(&s, TL_PASSED), 2);
+	p = find(&s, TL_PASSED, -1, 0);
+	assert_true(p > b && p < d); /* its step right after its flow */
+	assert_int_equal(p->value, 1);
+	assert_int_equal(p->t0, 300);
+	p = find(&s, TL_PASSED, -1, 1);
+	assert_int_equal(p->value, 2);
+	assert_int_equal(p->t0, 310);
+	assert_int_equal(tl.passed, wakeup_results(&w)->idle_passed);
+	assert_int_equal(tl.unjudged, 0);
+	assert_int_equal(tl.judged_unseen, 0);
+	timeline_release(&tl);
+	wakeup_release(&w);
+	topology_release(&t);
+}
+
+/*
+ * The same wait, but CPU 2's next event is a task's (its switch-in lost by the stream):
+ * CPU 2 was not idle after its last idle event, so nothing was passed over. Judged at
+ * B's run, CPU 2 still looked idle: the timeline says what the report says, none.
+ */
+static void verdict_deferred_none(void **state)
+{
+	struct topology t;
+	struct sink s = { .n = 0 };
+	struct timeline tl;
+	struct wakeup w;
+	const struct tl_item *b;
+	struct event ev[] = {
+		ev_switch(100, 0, 0, 0, 10),
+		ev_switch(101, 1, 0, 0, 30),
+		ev_switch(102, 3, 0, 0, 31),
+		ev_switch(103, 2, 32, S_SLEEP, 0),	/* CPU 2 idle */
+		ev_waking(200, 0, 10, 11, 0),
+		ev_switch(300, 0, 10, S_SLEEP, 11),	/* B runs: CPU 2 still looks idle */
+		ev_waking(350, 2, 33, 34, 2),		/* 33 runs on CPU 2: no switch-in seen */
+	};
+
+	(void)state;
+	judged_pair(&t, &tl, &w, &s, true);
+	assert_int_equal(feed_judged(&tl, &w, &s, ev, 7, 6), 0);
+	b = find(&s, TL_FLOW, 11, 0);
+	assert_non_null(b);
+	assert_int_equal(b->passed, TL_IDLE_NONE);
+	assert_null(find(&s, TL_PASSED, -1, 0));
+	assert_int_equal(wakeup_results(&w)->idle_passed, 0);
+	timeline_release(&tl);
+	wakeup_release(&w);
+	topology_release(&t);
+}
+
+/* Judged at once; a flow of a task the analyzer does not follow is not judged. */
+static void verdict_scope(void **state)
+{
+	struct topology t;
+	struct sink s = { .n = 0 };
+	struct timeline tl;
+	struct wakeup w;
+	struct event ev[] = {
+		ev_switch(100, 0, 0, 0, 10),
+		ev_switch(101, 1, 0, 0, 30),
+		ev_waking(200, 0, 10, 11, 1),
+		ev_waking(201, 0, 10, 12, 0),
+		ev_switch(300, 1, 30, S_SLEEP, 11),
+		ev_switch(310, 0, 10, S_SLEEP, 12),
+	};
+
+	(void)state;
+	judged_pair(&t, &tl, &w, &s, false);
+	wakeup_track(&w, 10);
+	wakeup_track(&w, 11);
+	feed_judged(&tl, &w, &s, ev, 6, -1);
+	assert_int_equal(find(&s, TL_FLOW, 11, 0)->passed, TL_IDLE_NONE);
+	assert_true(find(&s, TL_FLOW, 11, 0)->workload);
+	assert_int_equal(find(&s, TL_FLOW, 12, 0)->passed, TL_IDLE_UNJUDGED);
+	assert_false(find(&s, TL_FLOW, 12, 0)->workload);
+	assert_int_equal(tl.unjudged, 0);
+	timeline_release(&tl);
+	wakeup_release(&w);
+	topology_release(&t);
+}
+
+/*
+ * Verdicts told by hand: a flow of the workload told nothing while the analyzer took its
+ * run is not judged; a verdict on a wakeup that made no flow still counts (the report
+ * counts it), deferred or not, in the order of the runs.
+ */
+static void verdict_told(void **state)
+{
+	struct topology t;
+	struct sink s = { .n = 0 };
+	struct timeline tl;
+	struct timeline_cfg cfg = { &t, 0, 0, collect, &s, NULL, NULL, true };
+	struct idle_told v = { 20, 150, 250, { IDLE_DEFERRED, LOC_REMOTE, 0, 0, -1 } };
+	struct event ev[] = {
+		ev_switch(100, 0, 0, 0, 10),
+		ev_waking(200, 0, 10, 11, 1),
+		ev_switch(300, 1, 0, 0, 11),		/* B runs: its flow, told nothing */
+		ev_switch(400, 0, 10, S_SLEEP, 0),
 	};
 
 	(void)state;
 	machine(&t);
 	timeline_init(&tl, &cfg);
-	feed(&tl, ev, (int)(sizeof(ev) / sizeof(ev[0])));
-	f = find(&s, TL_FLOW, 11, 0);
-	assert_non_null(f);
-	assert_int_equal(f->passed, LOC_SMT);
-	p = find(&s, TL_PASSED, -1, 0);
-	assert_non_null(p);
-	assert_int_equal(p->value, 1);
-	assert_int_equal(p->t0, 300);
+	timeline_event(&tl, &ev[0]);
+	timeline_event(&tl, &ev[1]);
+	timeline_verdict(&tl, &v); /* a task with no flow here, deferred */
+	timeline_event(&tl, &ev[2]);
+	assert_int_equal(count(&s, TL_FLOW), 0); /* behind the deferred one */
+	timeline_event(&tl, &ev[3]);
+	assert_int_equal(count(&s, TL_FLOW), 0);
+	assert_int_equal(tl.unjudged, 1);
+	v.ic.verdict = IDLE_PASSED;
+	v.ic.closest = LOC_NODE;
+	timeline_verdict(&tl, &v); /* made */
+	assert_int_equal(count(&s, TL_PASSED), 1);
+	assert_int_equal(find(&s, TL_PASSED, -1, 0)->t0, 250);
+	assert_int_equal(find(&s, TL_FLOW, 11, 0)->passed, TL_IDLE_UNJUDGED);
+	assert_true(find(&s, TL_PASSED, -1, 0) < find(&s, TL_FLOW, 11, 0));
+	assert_int_equal(tl.judged_unseen, 1);
+	timeline_finish(&tl);
 	timeline_release(&tl);
 	topology_release(&t);
 }
@@ -249,7 +421,7 @@ static void window(void **state)
 	struct topology t;
 	struct sink s = { .n = 0 };
 	struct timeline tl;
-	struct timeline_cfg cfg = { &t, 50, 150, collect, &s, NULL, NULL };
+	struct timeline_cfg cfg = { &t, 50, 150, collect, &s, NULL, NULL, false };
 	const struct tl_item *a;
 	struct event ev[] = {
 		ev_switch(1000, 0, 0, 0, 10),		/* A from 1000 (time 0) */
@@ -286,7 +458,7 @@ static void workload_scope(void **state)
 	struct topology t;
 	struct sink s = { .n = 0 };
 	struct timeline tl;
-	struct timeline_cfg cfg = { &t, 0, 0, collect, &s, only_even, NULL };
+	struct timeline_cfg cfg = { &t, 0, 0, collect, &s, only_even, NULL, false };
 	struct event ev[] = {
 		ev_switch(100, 0, 0, 0, 10),
 		ev_switch(200, 0, 10, S_SLEEP, 11),
@@ -366,7 +538,10 @@ int main(void)
 		cmocka_unit_test(periods_and_flows),
 		cmocka_unit_test(switch_in_not_recorded),
 		cmocka_unit_test(renamed_at_exec),
-		cmocka_unit_test(idle_passed_over),
+		cmocka_unit_test(verdict_deferred),
+		cmocka_unit_test(verdict_deferred_none),
+		cmocka_unit_test(verdict_scope),
+		cmocka_unit_test(verdict_told),
 		cmocka_unit_test(window),
 		cmocka_unit_test(workload_scope),
 		cmocka_unit_test(lanes),
