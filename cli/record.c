@@ -32,122 +32,177 @@ static const struct cli_cmd record_cmd = {
 	record_opts,
 };
 
-int cmd_record(int argc, char **argv)
-{
-	struct counting_opts o = { 0 };
-	const char *path = "perf.data";
-	struct trace_opts tr = { 0 };
-	struct trace_export tx = { 0 };
-	char err[320], cmdline[1024], size[32], n[32];
-	struct session_cfg cfg;
-	struct session_outcome out;
-	struct stat_result res;
-	struct topology topo;
-	struct tracer tracer;
-	struct source_cfg tc;
-	struct cli_parser p;
-	char **cmdv;
-	int c, rc, took;
+/* What the command line asks for. */
+struct record_plan {
+	struct counting_opts o;
+	struct trace_opts tr;
+	struct trace_export tx;	/* --trace and --svg-timeline of the file, once written */
+	const char *path;	/* the file to write */
+	char **cmdv;		/* the workload, or none with -a or -C */
+	char cmdline[1024];	/* the locus command line, for the file's header */
+};
 
+/* After every option: something to record, then every setting checked. 0, or -1 on usage. */
+static int record_validate(struct record_plan *pl)
+{
+	struct counting_opts *o = &pl->o;
+
+	if (o->pid_list && !pl->cmdv[0]) {
+		cli_usage_error(&record_cmd, "-p adds running processes to a command's tree: give "
+				"the command after -- (or -a for every task)");
+		return -1;
+	}
+	if (!pl->cmdv[0] && !o->all_cpus && !o->cpu_list) {
+		cli_usage_error(&record_cmd, "nothing to record: give a command after --, or -a");
+		return -1;
+	}
+	o->events = xstrdup("task-clock"); /* resolved, then not opened: record writes no counters */
+	if (counting_finish(o, &record_cmd, pl->cmdv) < 0 ||
+	    cli_check_output(&record_cmd, pl->path) < 0 ||
+	    timeline_opts_finish(&pl->tx, &record_cmd) < 0)
+		return -1;
+	return 0;
+}
+
+/* The command line into pl: true to go on, false when the command ends with *rc. */
+static bool record_parse(int argc, char **argv, struct record_plan *pl, int *rc)
+{
+	struct cli_parser p;
+	int c, took;
+
+	*rc = EXIT_LOCUS_USAGE;
 	cli_parser_init(&p, &record_cmd);
 	while ((c = cli_next(&p, argc, argv)) != -1) {
 		if (c == -2)
-			return EXIT_LOCUS_USAGE;
+			return false;
 		switch (c) {
 		case 'h':
 			cli_print_help(stdout, &record_cmd);
-			return EXIT_LOCUS_OK;
+			*rc = EXIT_LOCUS_OK;
+			return false;
 		case 'o':
-			path = optarg;
+			pl->path = optarg;
 			continue;
 		}
-		if ((took = timeline_take(&tx, &record_cmd, c, optarg)) < 0)
-			return EXIT_LOCUS_USAGE;
-		if (!took && (took = trace_take(&tr, &record_cmd, c, optarg)) < 0)
-			return EXIT_LOCUS_USAGE;
-		if (!took && counting_take(&o, &record_cmd, c, optarg) < 0) {
-			counting_release(&o);
-			return EXIT_LOCUS_USAGE;
-		}
+		took = timeline_take(&pl->tx, &record_cmd, c, optarg);
+		if (!took)
+			took = trace_take(&pl->tr, &record_cmd, c, optarg);
+		if (!took)
+			took = counting_take(&pl->o, &record_cmd, c, optarg);
+		if (took < 0)
+			return false;
 	}
-	cmdv = argv + optind;
-	if (o.pid_list && !cmdv[0]) {
-		cli_usage_error(&record_cmd, "-p adds running processes to a command's tree: give "
-				"the command after -- (or -a for every task)");
-		return EXIT_LOCUS_USAGE;
-	}
-	if (!cmdv[0] && !o.all_cpus && !o.cpu_list) {
-		cli_usage_error(&record_cmd, "nothing to record: give a command after --, or -a");
-		return EXIT_LOCUS_USAGE;
-	}
-	o.events = xstrdup("task-clock"); /* resolved, then not opened: record writes no counters */
-	if (counting_finish(&o, &record_cmd, cmdv) < 0 || cli_check_output(&record_cmd, path) < 0 ||
-	    timeline_opts_finish(&tx, &record_cmd) < 0) {
-		counting_release(&o);
-		return EXIT_LOCUS_USAGE;
-	}
-	if ((rc = cli_load_topology(&record_cmd, tr.sysfs_root, &topo))) {
-		counting_release(&o);
-		return rc;
-	}
-	/* the command line as given (-a, -C and all): what the file was recorded with */
-	snprintf(cmdline, sizeof(cmdline), "locus ");
-	session_command_text(argv, cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline));
+	pl->cmdv = argv + optind;
+	return record_validate(pl) == 0;
+}
+
+/* The file's header line: the command line as given (-a, -C and all), and the -p added. */
+static void record_cmdline(struct record_plan *pl, char **argv)
+{
+	char *s = pl->cmdline;
+	size_t len = sizeof(pl->cmdline);
+
+	snprintf(s, len, "locus ");
+	session_command_text(argv, s + strlen(s), len - strlen(s));
 	/* the processes -p added: locus report follows them with the workload's tree */
-	for (int i = 0; i < o.nadded; i++)
-		snprintf(cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline), "%s%d%s",
-			 i ? "," : " " PD_ADDED_MARK, (int)o.added[i], i + 1 < o.nadded ? "" : "]");
-	counting_session(&o, cmdv, &cfg);
+	for (int i = 0; i < pl->o.nadded; i++)
+		snprintf(s + strlen(s), len - strlen(s), "%s%d%s", i ? "," : " " PD_ADDED_MARK,
+			 (int)pl->o.added[i], i + 1 < pl->o.nadded ? "" : "]");
+}
+
+/* What was written, on stderr. */
+static void record_summary(const struct record_plan *pl, const struct source *src)
+{
+	char size[32], n[32], lost[32];
+
+	fprintf(stderr, "[ locus record: wrote %s events (%s, %s lost) to %s ]\n",
+		fmt_count(src->events, n, sizeof(n)), fmt_bytes(src->file_bytes, size, sizeof(size)),
+		fmt_count(src->lost, lost, sizeof(lost)), pl->path);
+	if (src->keep_pages)
+		fprintf(stderr, "[ locus record: records were lost: -m %d would have kept them (the "
+			"ring plus twice its largest overflow) ]\n", src->keep_pages);
+	if (src->mem_why[0])
+		fprintf(stderr, "[ locus record: no memory samples: %s ]\n", src->mem_why);
+	else
+		fprintf(stderr, "[ locus record: %s memory samples among them ]\n",
+			fmt_count(src->file_mem_samples, n, sizeof(n)));
+}
+
+/* After the session: what was written or why not, then the timelines. The exit status. */
+static int record_finish(struct record_plan *pl, const struct tracer *tracer,
+			 const struct stat_result *res, const struct session_outcome *out)
+{
+	const struct source *src = tracer->src;
+	char n[32];
+	int rc = out->exit_code;
+
+	if (out->left.n && !pl->o.quiet)
+		fprintf(stderr, "[ locus record: %s ]\n", out->left_line);
+	if (!out->failed && !out->traced && res->runs > 0) {
+		locus_err("%s", out->trace_reason);
+		return rc == EXIT_LOCUS_OK ? EXIT_LOCUS_RUNTIME : rc;
+	}
+	if (!out->traced)
+		return rc;
+	if (src->write_err) {
+		locus_err("%s: %s: the file holds the %s whole records written before it (locus "
+			  "report reads them)", pl->path, strerror(-src->write_err),
+			  fmt_count(src->file_records, n, sizeof(n)));
+		return rc == EXIT_LOCUS_OK ? EXIT_LOCUS_RUNTIME : rc;
+	}
+	if (!pl->o.quiet)
+		record_summary(pl, src);
+	if (pl->tx.trace || pl->tx.svg) {
+		pl->tx.quiet = pl->o.quiet;
+		if (trace_export_file(pl->path, pl->tr.sysfs_root, pl->o.all_cpus || pl->o.cpu_list,
+				      &pl->tx) < 0 && rc == EXIT_LOCUS_OK)
+			rc = EXIT_LOCUS_RUNTIME;
+	}
+	return rc;
+}
+
+/* The workload's session with its sched events written to the file. The exit status. */
+static int record_session(struct record_plan *pl, const struct topology *topo)
+{
+	struct session_cfg cfg;
+	struct session_outcome out;
+	struct stat_result res;
+	struct tracer tracer;
+	struct source_cfg tc;
+	int rc;
+
+	counting_session(&pl->o, pl->cmdv, &cfg);
 	cfg.nevs = 0;
-	tc = (struct source_cfg){ .topo = &topo, .cpus = o.cpus, .ncpus = o.ncpus,
-				  .tracefs = tr.tracefs, .mmap_pages = (int)tr.pages,
-				  .system_wide = o.all_cpus || o.cpu_list, .record_path = path,
-				  .cmdline = cmdline, .collector = COLLECTOR_PERF,
-				  .memory = true };
+	tc = (struct source_cfg){ .topo = topo, .cpus = pl->o.cpus, .ncpus = pl->o.ncpus,
+				  .tracefs = pl->tr.tracefs, .mmap_pages = (int)pl->tr.pages,
+				  .system_wide = pl->o.all_cpus || pl->o.cpu_list,
+				  .record_path = pl->path, .cmdline = pl->cmdline,
+				  .collector = COLLECTOR_PERF, .memory = true };
 	memset(&tracer, 0, sizeof(tracer));
 	cfg.trace = &tc;
 	cfg.tracer = &tracer;
 	session_count(&cfg, &res, &out);
-	rc = out.exit_code;
-	if (out.left.n && !o.quiet)
-		fprintf(stderr, "[ locus record: %s ]\n", out.left_line);
-	if (!out.failed && !out.traced && res.runs > 0) {
-		locus_err("%s", out.trace_reason);
-		if (rc == EXIT_LOCUS_OK)
-			rc = EXIT_LOCUS_RUNTIME;
-	} else if (out.traced) {
-		if (tracer.src->write_err) {
-			locus_err("%s: %s: the file holds the %s whole records written before it (locus report reads them)",
-				  path, strerror(-tracer.src->write_err),
-				  fmt_count(tracer.src->file_records, n, sizeof(n)));
-			if (rc == EXIT_LOCUS_OK)
-				rc = EXIT_LOCUS_RUNTIME;
-		} else if (!o.quiet) {
-			fprintf(stderr, "[ locus record: wrote %s events (%s, %s lost) to %s ]\n",
-				fmt_count(tracer.src->events, n, sizeof(n)),
-				fmt_bytes(tracer.src->file_bytes, size, sizeof(size)),
-				fmt_count(tracer.src->lost, err, sizeof(err)), path);
-			if (tracer.src->keep_pages)
-				fprintf(stderr, "[ locus record: records were lost: -m %d would have "
-					"kept them (the ring plus twice its largest overflow) ]\n",
-					tracer.src->keep_pages);
-			if (tracer.src->mem_why[0])
-				fprintf(stderr, "[ locus record: no memory samples: %s ]\n",
-					tracer.src->mem_why);
-			else
-				fprintf(stderr, "[ locus record: %s memory samples among them ]\n",
-					fmt_count(tracer.src->file_mem_samples, n, sizeof(n)));
-		}
-		if (!tracer.src->write_err && (tx.trace || tx.svg)) {
-			tx.quiet = o.quiet;
-			if (trace_export_file(path, tr.sysfs_root, o.all_cpus || o.cpu_list, &tx) < 0 &&
-			    rc == EXIT_LOCUS_OK)
-				rc = EXIT_LOCUS_RUNTIME;
-		}
-	}
+	rc = record_finish(pl, &tracer, &res, &out);
 	tracer_release(&tracer);
 	stat_release(&res);
+	return rc;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_plan pl = { .path = "perf.data" };
+	struct topology topo;
+	int rc;
+
+	if (!record_parse(argc, argv, &pl, &rc))
+		goto out;
+	rc = cli_load_topology(&record_cmd, pl.tr.sysfs_root, &topo);
+	if (rc)
+		goto out;
+	record_cmdline(&pl, argv);
+	rc = record_session(&pl, &topo);
 	topology_release(&topo);
-	counting_release(&o);
+out:
+	counting_release(&pl.o);
 	return rc;
 }
