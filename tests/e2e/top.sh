@@ -97,7 +97,8 @@ sleep 0.3
 # 3. --exit-on-end leaves at once; a monochrome terminal draws the heatmap with characters.
 T new-session -d -x 100 -y 30 \
 	"TERM=vt100 LANG=C LC_ALL=C $LOCUS top --exit-on-end -d 0.3 -o $TMP/r3.txt -- sh -c '$LOCUS bench pingpong --loops 60000 >/dev/null; exit 5'; echo \$? >$TMP/rc3; sleep 60"
-sleep 1.2
+# the first frames come as the workload gets going (later on a loaded machine): wait for cells
+pane_until '\|[01 ] +[.:=+*#%@-]{3,}' 10
 T capture-pane -p >"$TMP/s3.txt"
 grep -Eq '\|[01 ] +[.:=+*#%@-]{3,}' "$TMP/s3.txt" && ok "monochrome: heatmap cells are ramp characters" || fail "monochrome: no ramp characters: $(head -8 "$TMP/s3.txt")"
 wait_for "$TMP/rc3" 20
