@@ -1,0 +1,231 @@
+/* bench_loop.c - the benchmark loop: each sweep value N times, metric and measures per run. */
+#define _GNU_SOURCE
+#include "bench_loop.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../analyzers/sweep.h"
+#include "../common/exitcodes.h"
+#include "../common/util.h"
+#include "tracer.h"
+
+/* argv with every {NAME} replaced by value (a new vector of new strings). */
+static char **substitute(char **cmdv, const char *name, const char *value)
+{
+	char ph[64];
+	int n = 0;
+	char **out;
+
+	snprintf(ph, sizeof(ph), "{%s}", name);
+	while (cmdv[n])
+		n++;
+	out = xcalloc((size_t)n + 1, sizeof(char *));
+	for (int i = 0; i < n; i++) {
+		const char *src = cmdv[i], *hit;
+		size_t cap = strlen(src) + 1, len = 0;
+		char *dst = xmalloc(cap);
+
+		while (name[0] && (hit = strstr(src, ph))) {
+			size_t pre = (size_t)(hit - src), vl = strlen(value);
+
+			cap += vl;
+			dst = xrealloc(dst, cap);
+			memcpy(dst + len, src, pre);
+			memcpy(dst + len + pre, value, vl);
+			len += pre + vl;
+			src = hit + strlen(ph);
+		}
+		memcpy(dst + len, src, strlen(src) + 1);
+		out[i] = dst;
+	}
+	return out;
+}
+
+static void free_argv(char **v)
+{
+	for (int i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* The workload's output, NUL-terminated (malloc'd). */
+static char *slurp(int fd)
+{
+	size_t len = 0, cap = 65536;
+	char *buf = xmalloc(cap + 1);
+	ssize_t n;
+
+	lseek(fd, 0, SEEK_SET);
+	while ((n = read(fd, buf + len, cap - len)) > 0) {
+		len += (size_t)n;
+		if (len == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+static void hitm_rate(struct bench_loop *lp, const struct stat_result *res, struct sweep_run *run,
+		      double secs)
+{
+	for (int i = 0; i < res->ncounters; i++) {
+		const struct stat_counter *c = &res->c[i];
+
+		if (strcmp(c->name, "hitm"))
+			continue;
+		if (c->supported && c->counted_runs && secs > 0) {
+			run->m[M_HITM] = c->values[0] / secs;
+			run->have[M_HITM] = true;
+		} else if (!lp->set->hitm_why[0]) {
+			snprintf(lp->set->hitm_why, sizeof(lp->set->hitm_why), "%s", c->reason);
+		}
+	}
+}
+
+/* The run's measures: the scheduler's from its trace, HITM/s from its counters. */
+static void measure(struct bench_loop *lp, struct sweep_run *run, struct tracer *tracer,
+		    const struct session_outcome *out, const struct stat_result *res, double secs)
+{
+	if (out->traced) {
+		sweep_measures(run, tracer_results(tracer), secs);
+		run->dropped = (long long)sched_results_dropped(tracer_results(tracer));
+		if (lp->set->prov.source == PROV_NONE)
+			lp->set->prov = tracer_results(tracer)->prov; /* the loop's runs share it */
+	} else {
+		sweep_measures(run, NULL, secs);
+		run->dropped = -1;
+	}
+	if (res->runs)
+		hitm_rate(lp, res, run, secs);
+}
+
+/* The metric in the workload's output (text, cut here); a good run without it fails. */
+static void find_metric(struct bench_loop *lp, struct sweep_run *run, char *text,
+			const char *label)
+{
+	char last[120] = "";
+	char *nl;
+
+	if (metric_find(lp->metric, text, &run->m[M_METRIC]) == 0) {
+		run->have[M_METRIC] = true;
+		return;
+	}
+	if (!run->ok)
+		return;
+	nl = text + strlen(text);
+	while (nl > text && nl[-1] == '\n')
+		*--nl = '\0';
+	nl = strrchr(text, '\n');
+	snprintf(last, sizeof(last), "%s", nl ? nl + 1 : text);
+	locus_err("%s: the metric (%s) is not in the workload's output (its last line: '%s')",
+		  label, lp->metric->name, last);
+	run->ok = false;
+}
+
+/* How the run ended, on stderr, and what it means for the loop. */
+static void judge(struct bench_loop *lp, const struct sweep_run *run,
+		  const struct session_outcome *out, const char *label, double secs)
+{
+	if (out->interrupted)
+		locus_err("%s: interrupted (exit %d): kept, marked interrupted (ok false), not "
+			  "counted as failed", label, out->exit_code);
+	else if (!run->ok && !out->failed && out->exit_code == EXIT_LOCUS_NOEXEC)
+		locus_err("%s: the command could not run (exit 127): the loop stops", label);
+	else if (!run->ok && !out->failed && out->exit_code)
+		locus_err("%s: the workload %s %d", label, out->exit_code > 128 ?
+			  "was killed by signal" : "exited", out->exit_code > 128 ?
+			  out->exit_code - 128 : out->exit_code);
+	if (!out->traced && out->trace_reason[0] && lp->set->nruns == 0)
+		locus_err("%s; the runs have no scheduler measures", out->trace_reason);
+	if (out->exit_code == EXIT_LOCUS_NOEXEC && !out->interrupted)
+		lp->noexec = true; /* every next run would fail the same way */
+	if (!run->ok && !out->interrupted && !lp->failures++)
+		lp->first_failure = out->exit_code ? out->exit_code : EXIT_LOCUS_RUNTIME;
+	if (run->ok && !lp->quiet) {
+		char a[40] = "", b[24];
+
+		if (run->have[M_METRIC])
+			snprintf(a, sizeof(a), "%.6g %s, ", run->m[M_METRIC], lp->metric->unit);
+		fprintf(stderr, "locus: %s: %s%s cs/s, %.2f s\n", label, a,
+			run->have[M_CS] ? fmt_short(run->m[M_CS], b, sizeof(b)) : "-", secs);
+	}
+}
+
+/* One session of argv, its output into fd, traced by tracer. */
+static void session(struct bench_loop *lp, char **argv, struct tracer *tracer, int fd,
+		    struct stat_result *res, struct session_outcome *out)
+{
+	struct session_cfg cfg = *lp->session;
+	struct source_cfg tc = *lp->trace;
+
+	tc.quiet = tc.quiet || lp->set->nruns > 0;
+	cfg.argv = argv && argv[0] ? argv : NULL;
+	cfg.repeat = 1;
+	cfg.trace = &tc;
+	cfg.tracer = tracer;
+	cfg.output_fd = fd;
+	session_count(&cfg, res, out);
+}
+
+/* One run of one value. */
+static void one(struct bench_loop *lp, const char *value, int rep, char **argv)
+{
+	struct sweep_run run = { 0 };
+	struct session_outcome out;
+	struct stat_result res;
+	struct tracer *tracer = xcalloc(1, sizeof(*tracer));
+	char label[128], *text;
+	double secs;
+	int fd = memfd_create("locus-workload-output", MFD_CLOEXEC);
+
+	snprintf(run.value, sizeof(run.value), "%s", value);
+	run.rep = rep;
+	if (lp->set->sweep_name[0])
+		snprintf(label, sizeof(label), "%s=%s run %d/%d", lp->set->sweep_name, value, rep,
+			 lp->set->repeat);
+	else
+		snprintf(label, sizeof(label), "run %d/%d", rep, lp->set->repeat);
+	session(lp, argv, tracer, fd, &res, &out);
+	run.exit_code = out.exit_code;
+	run.interrupted = out.interrupted;
+	lp->interrupted = out.interrupted;
+	/* an unfinished loop never exits 0: the workload's status, else 128+N of the signal */
+	lp->interrupt_code = out.exit_code ? out.exit_code : 128 + out.interrupt_signal;
+	secs = res.runs ? res.elapsed_ns[0] / 1e9 : 0;
+	measure(lp, &run, tracer, &out, &res, secs);
+	text = fd >= 0 ? slurp(fd) : xstrdup("");
+	if (lp->show_output)
+		fputs(text, stderr);
+	run.ok = !out.failed && out.exit_code == 0 && !out.interrupted;
+	if (lp->set->have_metric)
+		find_metric(lp, &run, text, label);
+	judge(lp, &run, &out, label, secs);
+	sweep_set_add(lp->set, &run);
+	free(text);
+	if (fd >= 0)
+		close(fd);
+	tracer_release(tracer);
+	free(tracer);
+	stat_release(&res);
+	if (lp->run_done)
+		lp->run_done(lp);
+}
+
+void bench_loop_run(struct bench_loop *lp, char **cmdv)
+{
+	struct sweep_set *s = lp->set;
+
+	for (int v = 0; v < s->nvalues && !lp->interrupted && !lp->noexec; v++) {
+		char **argv = substitute(cmdv, s->sweep_name, s->values[v]);
+
+		for (int rep = 1; rep <= s->repeat && !lp->interrupted && !lp->noexec; rep++)
+			one(lp, s->values[v], rep, argv);
+		free_argv(argv);
+	}
+}

@@ -1,0 +1,41 @@
+/*
+ * bench_loop.h - the benchmark loop: each sweep value N times, one session a run, the
+ * metric found in the workload's output and the scheduler measures of every run.
+ */
+#ifndef LOCUS_BENCH_LOOP_H
+#define LOCUS_BENCH_LOOP_H
+
+#include <stdbool.h>
+
+#include "../analyzers/metric.h"
+#include "../model/sweep.h"
+#include "session.h"
+#include "source.h"
+
+struct bench_loop {
+	/* set by the caller */
+	struct sweep_set *set;		/* values, repeat and the metric's names; runs go here */
+	const struct metric *metric;	/* the metric to find, with set->have_metric */
+	const struct session_cfg *session; /* every run's: its argv, output and repeat (1)
+					    * are set here, its trace and tracer too */
+	const struct source_cfg *trace;	/* the scheduler's source (quiet after the first run) */
+	bool quiet;			/* no line per run on stderr */
+	bool show_output;		/* echo the workload's output to stderr */
+	void (*run_done)(struct bench_loop *lp); /* after every run (the JSON file), or NULL */
+	void *ctx;			/* run_done's */
+	/* the outcome */
+	int failures;
+	int first_failure;	/* exit status to return */
+	bool interrupted;
+	bool noexec;		/* the command could not run: no point in the next runs */
+	int interrupt_code;	/* the interrupted run's status */
+};
+
+/*
+ * Run cmdv once per value of lp->set, its {NAME} replaced by the value, set->repeat times,
+ * each run added to lp->set as it ends; a run's failure is said on stderr. Stops at an
+ * interruption or a command that cannot run.
+ */
+void bench_loop_run(struct bench_loop *lp, char **cmdv);
+
+#endif
