@@ -29,50 +29,56 @@ static const struct cli_cmd stat_cmd = {
 	stat_opts,
 };
 
+/* The command line into o and *cmdv: true to go on, false when the command ends with *rc. */
+static bool stat_parse(int argc, char **argv, struct counting_opts *o, char ***cmdv, int *rc)
+{
+	struct cli_parser p;
+	int c;
+
+	*rc = EXIT_LOCUS_USAGE;
+	cli_parser_init(&p, &stat_cmd);
+	while ((c = cli_next(&p, argc, argv)) != -1) {
+		if (c == -2)
+			return false;
+		if (c == 'h') {
+			cli_print_help(stdout, &stat_cmd);
+			*rc = EXIT_LOCUS_OK;
+			return false;
+		}
+		if (counting_take(o, &stat_cmd, c, optarg) < 0)
+			return false;
+	}
+	*cmdv = argv + optind;
+	if (!(*cmdv)[0] && !o->all_cpus && !o->cpu_list && !o->pid) {
+		cli_usage_error(&stat_cmd, "nothing to count: give a command after --, -a, -C or -p");
+		return false;
+	}
+	if (o->pid && (*cmdv)[0]) { /* counting only: nothing to add a process to */
+		cli_usage_error(&stat_cmd, "-p attaches to a running process; give it or a command, "
+					   "not both (locus run -p PID -- CMD traces both)");
+		return false;
+	}
+	return counting_finish(o, &stat_cmd, *cmdv) == 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct counting_opts o = { 0 };
 	struct session_cfg cfg;
 	struct session_outcome out;
 	struct stat_result res;
-	struct cli_parser p;
 	char **cmdv;
-	int c, rc;
+	int rc;
 
-	cli_parser_init(&p, &stat_cmd);
-	while ((c = cli_next(&p, argc, argv)) != -1) {
-		if (c == -2)
-			return EXIT_LOCUS_USAGE;
-		if (c == 'h') {
-			cli_print_help(stdout, &stat_cmd);
-			return EXIT_LOCUS_OK;
-		}
-		if (counting_take(&o, &stat_cmd, c, optarg) < 0) {
-			counting_release(&o);
-			return EXIT_LOCUS_USAGE;
-		}
-	}
-	cmdv = argv + optind;
-	if (!cmdv[0] && !o.all_cpus && !o.cpu_list && !o.pid) {
-		cli_usage_error(&stat_cmd, "nothing to count: give a command after --, -a, -C or -p");
-		return EXIT_LOCUS_USAGE;
-	}
-	if (o.pid && cmdv[0]) { /* counting only: nothing to add a process to */
-		cli_usage_error(&stat_cmd, "-p attaches to a running process; give it or a command, "
-					   "not both (locus run -p PID -- CMD traces both)");
-		counting_release(&o);
-		return EXIT_LOCUS_USAGE;
-	}
-	if (counting_finish(&o, &stat_cmd, cmdv) < 0) {
-		counting_release(&o);
-		return EXIT_LOCUS_USAGE;
-	}
+	if (!stat_parse(argc, argv, &o, &cmdv, &rc))
+		goto out;
 	counting_session(&o, cmdv, &cfg);
 	session_count(&cfg, &res, &out);
 	rc = out.exit_code;
 	if (res.runs > 0 && counting_report(&o, &res, &out, cmdv, NULL) != 0)
 		rc = EXIT_LOCUS_RUNTIME;
 	stat_release(&res);
+out:
 	counting_release(&o);
 	return rc;
 }
