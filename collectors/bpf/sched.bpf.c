@@ -264,17 +264,13 @@ static __always_inline struct lb_tstate *tracked(struct task_struct *p)
  * (the table is touched once per LB_PAIR_BATCH wakeups of a steady pair).
  */
 /* A pair's entry in one half of the table, created when missing; NULL when it is full. */
-static __always_inline struct lb_pair *pair_entry(void *pairs, __u64 key, struct task_struct *wakee,
-						  const char *waker_comm)
+static __always_inline struct lb_pair *pair_entry(void *pairs, __u64 key)
 {
 	struct lb_pair *pr = bpf_map_lookup_elem(pairs, &key);
 	struct lb_pair np = {};
 
 	if (pr)
 		return pr;
-	if (wakee)
-		BPF_CORE_READ_STR_INTO(&np.wakee_comm, wakee, comm);
-	__builtin_memcpy(np.waker_comm, waker_comm, LB_COMM);
 	bpf_map_update_elem(pairs, &key, &np, BPF_NOEXIST); /* or another CPU's came first */
 	return bpf_map_lookup_elem(pairs, &key);
 }
@@ -288,12 +284,16 @@ static __always_inline void flush_pair(struct lb_pcpu *c, struct lb_tstate *t,
 	if (!t->pend_count)
 		return;
 	key = (__u64)(__u32)t->pend_waker << 32 | (__u32)t->st.tid;
-	pr = epoch & 1 ? pair_entry(&pairs1, key, wakee, t->pend_comm) :
-			 pair_entry(&pairs0, key, wakee, t->pend_comm);
+	pr = epoch & 1 ? pair_entry(&pairs1, key) : pair_entry(&pairs0, key);
 	if (!pr) {
 		c->n[LB_pairs_dropped] += t->pend_count; /* the table is full */
 		goto out;
 	}
+	/* the names as at this batch, as perf script names each wakeup: an exec renames
+	 * (the entry may be years old); the waker's from its batch's first wakeup */
+	__builtin_memcpy(pr->waker_comm, t->pend_comm, LB_COMM);
+	if (wakee)
+		BPF_CORE_READ_STR_INTO(&pr->wakee_comm, wakee, comm);
 	__sync_fetch_and_add(&pr->count, t->pend_count);
 	for (int k = 0; k < LB_CLASSES; k++)
 		if (t->pend_class[k])

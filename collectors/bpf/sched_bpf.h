@@ -104,7 +104,8 @@ struct lb_pair {
 	unsigned long long count;
 	unsigned long long by_class[LB_CLASSES];
 	char wakee_comm[LB_COMM];
-	char waker_comm[LB_COMM];	/* as it was at the wakeup: short-lived wakers stay named */
+	char waker_comm[LB_COMM];	/* both as at the latest batch flushed (an exec renames);
+					 * short-lived wakers stay named */
 };
 
 /* A task's totals, kept while it lives and copied out when it exits. */

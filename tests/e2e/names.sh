@@ -138,4 +138,39 @@ mine = [t for t in legend if t.split()[-1] == str(root)]
 print("root", root, "perf script's last name", names[-1:], "legend", legend)
 assert names and mine == ["%s %d" % (names[-1], root)] and names[-1] != "locus"
 PY
+# 5. the BPF collector: a pair that lives across an exec (a reader woken 40 times as sh,
+# then 40 times as cat: more than a batch each) is named as at its last wakeup, against a
+# recording of the same run (locus record -a around locus run --collector bpf)
+rd='for i in $(seq 40); do read x; done; exec cat >/dev/null'
+wr='for i in $(seq 80); do echo x; sleep 0.005; done'
+if "$LOCUS" record -q -a -o "$TMP/bx.data" -- "$LOCUS" run -q --collector bpf --delay-rate 0 \
+	--json "$TMP/bx.json" -- sh -c "($wr) | sh -c '$rd'" >/dev/null 2>&1 && [ -s "$TMP/bx.json" ]; then
+	perf script --show-task-events -i "$TMP/bx.data" -F comm,pid,tid,cpu,time,event,trace \
+		>"$TMP/bx.script" 2>/dev/null
+	check "bpf: a pair across an exec named as at its last wakeup (perf script, same run)" \
+		python3 - "$TMP/bx.json" "$TMP/bx.script" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+assert d["provenance"]["source"] == "bpf", d["provenance"]["source"]
+script = open(sys.argv[2], errors="replace").read().splitlines()
+m = [re.search(r"PERF_RECORD_COMM exec: cat:(\d+)/(\d+)$", l) for l in script]
+reader = [int(x.group(2)) for x in m if x][0]
+line = re.compile(r"^\s*(\S.*?)\s+(-?\d+)/(-?\d+)\s+\[\d+\]\s+[\d.]+:\s+sched:sched_waking:\s+comm=(.*) pid=(\d+) prio=")
+last = {}
+for l in script:
+    w = line.match(l)
+    if w and int(w.group(5)) == reader:
+        last[int(w.group(3))] = (w.group(1), w.group(4))
+pairs = {(p["waker_tid"], p["wakee_tid"]): (p["waker_comm"], p["wakee_comm"]) for p in d["pairs"]}
+print("reader", reader, "perf script at each waker's last waking:", last)
+print("bpf:", {k: v for k, v in pairs.items() if k[1] == reader})
+assert any(v[1] == "cat" for v in last.values()), "the reader was not woken after its exec"
+for waker, names in last.items():
+    if names[1] == "cat" and (waker, reader) in pairs:
+        assert pairs[(waker, reader)] == names, (waker, pairs[(waker, reader)], names)
+assert any(names[1] == "cat" and (waker, reader) in pairs for waker, names in last.items())
+PY
+else
+	skip "bpf: the collector does not load here"
+fi
 finish
