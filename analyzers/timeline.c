@@ -466,7 +466,7 @@ void timeline_event(struct timeline *tl, const struct event *e)
 	}
 }
 
-void timeline_finish(struct timeline *tl)
+void timeline_flush(struct timeline *tl)
 {
 	if (tl->asked)
 		settle(tl);
@@ -480,6 +480,11 @@ void timeline_finish(struct timeline *tl)
 		}
 	}
 	release(tl);
+}
+
+void timeline_finish(struct timeline *tl)
+{
+	timeline_flush(tl);
 	for (int c = 0; c < tl->ncpus; c++)
 		end_slice(tl, c, tl->cfg.to_ns && tl->last_ns - tl->first_ns > tl->cfg.to_ns ?
 				       tl->first_ns + tl->cfg.to_ns : tl->last_ns, TL_END_OPEN);

@@ -145,8 +145,11 @@ void timeline_event(struct timeline *tl, const struct event *e);
  * wakeup that made no flow counts on the counter all the same (the report counts it).
  */
 void timeline_verdict(void *ctx, const struct idle_told *v);
-/* The flows still held go out (a verdict never told: not judged); the periods still
- * running end at the last event (TL_END_OPEN). Call after the analyzer's finish. */
+/* The flows still held go out, in order (a verdict never told: not judged): at the end,
+ * or when the stream stops on an error (what was read before is kept). */
+void timeline_flush(struct timeline *tl);
+/* timeline_flush, then the periods still running end at the last event (TL_END_OPEN).
+ * Call after the analyzer's finish. */
 void timeline_finish(struct timeline *tl);
 void timeline_release(struct timeline *tl);
 

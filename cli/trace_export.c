@@ -103,6 +103,8 @@ static void run(struct pass *p, FILE *f)
 		if (p->on)
 			timeline_finish(&p->tl);
 		p->rc = 0;
+	} else if (p->on) {
+		timeline_flush(&p->tl); /* the flows read before the error, held for verdicts */
 	}
 	if (f) {
 		trace_json_end(&p->tj); /* valid JSON, even of what was read before an error */

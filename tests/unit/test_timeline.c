@@ -415,6 +415,36 @@ static void verdict_told(void **state)
 	topology_release(&t);
 }
 
+/* The stream stops (a read error) while a flow waits for its verdict: flushed, not judged. */
+static void flush_held(void **state)
+{
+	struct topology t;
+	struct sink s = { .n = 0 };
+	struct timeline tl;
+	struct timeline_cfg cfg = { &t, 0, 0, collect, &s, NULL, NULL, true };
+	struct idle_told v = { 11, 200, 300, { IDLE_DEFERRED, LOC_REMOTE, 0, 1, -1 } };
+	struct event ev[] = {
+		ev_switch(100, 0, 0, 0, 10),
+		ev_waking(200, 0, 10, 11, 1),
+		ev_switch(300, 1, 0, 0, 11),
+	};
+
+	(void)state;
+	machine(&t);
+	timeline_init(&tl, &cfg);
+	for (int i = 0; i < 3; i++)
+		timeline_event(&tl, &ev[i]);
+	timeline_verdict(&tl, &v); /* deferred at its run, then nothing more */
+	assert_int_equal(count(&s, TL_FLOW), 0);
+	timeline_flush(&tl);
+	assert_int_equal(count(&s, TL_FLOW), 1);
+	assert_int_equal(find(&s, TL_FLOW, 11, 0)->passed, TL_IDLE_UNJUDGED);
+	assert_int_equal(tl.unjudged, 1);
+	assert_int_equal(count(&s, TL_SLICE), 0); /* the periods running stay open */
+	timeline_release(&tl);
+	topology_release(&t);
+}
+
 /* A window from 50 ns to 150 ns after the first event: a period across its start is cut. */
 static void window(void **state)
 {
@@ -542,6 +572,7 @@ int main(void)
 		cmocka_unit_test(verdict_deferred_none),
 		cmocka_unit_test(verdict_scope),
 		cmocka_unit_test(verdict_told),
+		cmocka_unit_test(flush_held),
 		cmocka_unit_test(window),
 		cmocka_unit_test(workload_scope),
 		cmocka_unit_test(lanes),
