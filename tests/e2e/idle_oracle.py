@@ -19,8 +19,9 @@ tracked (locus report -a), written from the kernel's events, not from locus's co
   CPU was idle at the wakeup or at the run (every CPU allowed: a file has no affinity);
 - idle wait: the time of the wait during which at least one other CPU was idle.
 
-usage: perf script --ns -F tid,cpu,time,event,trace -i FILE | idle_oracle.py
-prints one JSON object: timed, passed, idle_wait_ns, inferred, unknown_ns.
+usage: perf script --ns -F tid,cpu,time,event,trace -i FILE | idle_oracle.py [--passed OUT]
+prints one JSON object: timed, passed, idle_wait_ns, inferred, unknown_ns; with --passed, OUT
+gets one line "tid run_ns" per wakeup passed over (a trace's flows are checked with it).
 """
 import bisect
 import json
@@ -42,7 +43,7 @@ def main():
     running = {}   # tid -> bool
     pending = {}   # tid -> [wake, target]
     waking_on = {} # cpu -> the wakee of a sched_waking that was its last event
-    timed = []     # (wake, run, target)
+    timed = []     # (wake, run, target, tid)
     inferred = unknown = 0
 
     def enter(cpu, t):
@@ -90,7 +91,7 @@ def main():
             if nxt > 0 and nxt in pending:
                 wake, target = pending.pop(nxt)
                 if t >= wake:
-                    timed.append((wake, t, target))
+                    timed.append((wake, t, target, nxt))
             if prev > 0:
                 running[prev] = False
             curr[cpu] = nxt
@@ -126,7 +127,8 @@ def main():
         return None
 
     passed = wait = 0
-    for wake, run, target in timed:
+    passed_list = []
+    for wake, run, target, tid in timed:
         e = around(target, wake)
         if e is not None and e >= run:
             continue  # the target idled from the wakeup to the run
@@ -134,6 +136,7 @@ def main():
         if not any(around(c, wake) is not None or around(c, run) is not None for c in others):
             continue
         passed += 1
+        passed_list.append((tid, run))
         spans = []
         for c in others:
             i = max(bisect.bisect_right(starts[c], wake) - 1, 0)
@@ -153,6 +156,9 @@ def main():
                 hi = b
         if hi is not None:
             wait += hi - lo
+    if len(sys.argv) == 3 and sys.argv[1] == "--passed":
+        with open(sys.argv[2], "w") as f:
+            f.writelines("%d %d\n" % p for p in passed_list)
     print(json.dumps({"timed": len(timed), "passed": passed, "idle_wait_ns": int(wait),
                       "inferred": inferred, "unknown_ns": unknown}))
 
