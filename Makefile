@@ -43,7 +43,8 @@ SAN_OBJS := $(LIB_SRCS:%.c=$(SAN_DIR)/%.o)
 UNITS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
 SAN_UNITS := $(UNIT_SRCS:tests/unit/%.c=build/unit-san/%)
 
-.PHONY: all deps test-deps fixtures demo check unit unit-san e2e install install-man clean format bench fuzz
+.PHONY: all deps test-deps fixtures demo check unit unit-san e2e install install-man clean format bench fuzz \
+	bench-variants
 
 all: locus
 
@@ -121,6 +122,54 @@ build/floor.bpf.o: bench/floor.bpf.c $(BPF_DIR)/sched.skel.h
 build/floor: bench/floor.c build/floor.bpf.o
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(DEP_LIBS)
+
+# Bench-only builds of locus with features of the BPF collector compiled out
+# (collectors/bpf/sched.bpf.c's LOCUS_NO_* macros): build/variants/locus-no-FEATURE, and
+# locus-core with every one out. bench/cost_table.sh measures them for docs/cost.md. Never
+# built by default nor by `make check`; their results are not whole.
+VAR_DIR := build/variants
+VARIANT_idle := LOCUS_NO_IDLE
+VARIANT_pairs := LOCUS_NO_PAIRS
+VARIANT_timing := LOCUS_NO_TIMING
+VARIANT_place := LOCUS_NO_PLACE
+VARIANT_ipi := LOCUS_NO_IPI
+VARIANT_migrate := LOCUS_NO_MIGRATE
+VARIANT_tasks := LOCUS_NO_TASKS
+VARIANT_core := $(foreach v,idle pairs timing place ipi migrate tasks,$(VARIANT_$(v)))
+VARIANT_NAMES := idle pairs timing place ipi migrate tasks core
+VARIANT_BINS := $(patsubst %,$(VAR_DIR)/locus-no-%,$(filter-out core,$(VARIANT_NAMES))) \
+		$(VAR_DIR)/locus-core
+# the objects that include the skeleton, rebuilt against each variant's
+SKEL_USERS := collectors/bpf_sched.o collectors/bpf_read.o collectors/bpf_cost.o
+
+define VARIANT_RULES
+$(VAR_DIR)/$(1)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/idle.bpf.h \
+		collectors/bpf/sched_bpf.h model/sched_measures.def $(BPF_DIR)/sched.skel.h
+	@mkdir -p $$(@D)
+	@echo "  BPF     $$@ ($(VARIANT_$(1)))"
+	$(Q)clang -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 $(VARIANT_$(1):%=-D%) \
+		-I$(BPF_DIR) -Icollectors/bpf -c $$< -o $(VAR_DIR)/$(1)/sched.bpf.o && \
+		bpftool gen skeleton $(VAR_DIR)/$(1)/sched.bpf.o name locus_sched >$$@.tmp && \
+		mv $$@.tmp $$@
+
+$(VAR_DIR)/$(1)/%.o: %.c $(VAR_DIR)/$(1)/sched.skel.h | deps
+	@mkdir -p $$(@D)
+	@echo "  CC      $$< ($(1))"
+	$(Q)$(CC) -I$(VAR_DIR)/$(1) $$(ALL_CFLAGS) -c -o $$@ $$<
+endef
+$(foreach v,$(VARIANT_NAMES),$(eval $(call VARIANT_RULES,$(v))))
+
+$(VAR_DIR)/locus-no-%: $(OBJ_DIR)/cli/main.o $(VAR_DIR)/%/collectors/bpf_sched.o \
+		$(VAR_DIR)/%/collectors/bpf_read.o $(VAR_DIR)/%/collectors/bpf_cost.o build/liblocus.a
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(DEP_LIBS)
+
+$(VAR_DIR)/locus-core: $(OBJ_DIR)/cli/main.o $(SKEL_USERS:%=$(VAR_DIR)/core/%) build/liblocus.a
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(DEP_LIBS)
+
+bench-variants: $(VARIANT_BINS)
+.SECONDARY: $(foreach v,$(VARIANT_NAMES),$(SKEL_USERS:%=$(VAR_DIR)/$(v)/%))
 
 build/mutate-san: tests/fuzz/mutate.c tests/fuzz/target.h build/liblocus-san.a
 	@echo "  LINK    $@"

@@ -5,8 +5,11 @@
 # The workload is the pinned ping-pong (cross-CPU wakeups: every program fires). Only the
 # programs the measured locus process holds are counted (others' collectors run beside it).
 # Usage: bench/bpf_cost.sh [N] (needs root and bpftool; BPF_COST_LOOPS sets the ping-pong's
-# round trips, default 200000: the programs are read 3 s in, the rest of the run is waited
-# for; LOCUS_MORE="label:path ..." adds builds to the same interleaved run)
+# round trips, default 200000: the programs are read BPF_COST_AT seconds in (default 3), the
+# rest of the run is waited for; LOCUS_MORE="label:path ..." adds builds to the same
+# interleaved run, build/floor among them (its two empty programs count as on_switch and
+# on_waking); BPF_COST_RAW=file appends each round's counts: build round program
+# run_time_ns run_cnt, for bench/cost_table.sh)
 set -u
 cd "$(dirname "$0")/.."
 N=${1:-3}
@@ -23,12 +26,14 @@ builds="new:$PWD/locus"
 
 # sample BUILD_LABEL BINARY ROUND: the programs' counts near the end of a 4-second run
 sample() {
-	local label=$1 bin=$2 round=$3
-	"$bin" run -q --collector bpf -- "$PWD/locus" bench pingpong --pin 0,1 \
+	local label=$1 bin=$2 round=$3 run="run -q --collector bpf"
+	[ "$(basename "$bin")" = floor ] && run=""
+	# shellcheck disable=SC2086 # run: the locus subcommand and its options, or none
+	"$bin" $run -- "$PWD/locus" bench pingpong --pin 0,1 \
 		--loops "${BPF_COST_LOOPS:-200000}" \
 		>/dev/null 2>&1 &
 	local pid=$!
-	sleep 3
+	sleep "${BPF_COST_AT:-3}"
 	bpftool prog show -j >"$TMP/$label.$round.json" 2>/dev/null
 	# this run's own programs (a shared machine runs other collectors' programs of the same
 	# names): the prog_id of each BPF program its process holds open
@@ -45,19 +50,25 @@ for r in $(seq 1 "$N"); do
 	done
 done
 
-python3 - "$TMP" $builds <<'EOF'
+python3 - "$TMP" "${BPF_COST_RAW:-}" $builds <<'EOF'
 import glob, json, os, statistics, sys
-tmp, builds = sys.argv[1], [b.split(":")[0] for b in sys.argv[2:]]
+tmp, raw, builds = sys.argv[1], sys.argv[2], [b.split(":")[0] for b in sys.argv[3:]]
 progs = ["on_waking", "on_wakeup_new", "on_migrate", "on_switch", "on_fork", "on_exit",
          "on_ipi", "on_wake_idle"]
+alias = {"floor_switch": "on_switch", "floor_waking": "on_waking"}
 cost = {b: {p: [] for p in progs} for b in builds}
+rows = []
 for b in builds:
     for f in glob.glob(os.path.join(tmp, b + ".*.json")):
         ids = set(int(x) for x in open(f[:-5] + ".ids").read().split())
+        rnd = f[:-5].rsplit(".", 1)[1]
         for p in json.load(open(f)):
-            name = p.get("name", "")
+            name = alias.get(p.get("name", ""), p.get("name", ""))
             if name in progs and p.get("run_cnt") and p.get("id") in ids:
                 cost[b][name].append((p["run_time_ns"] / p["run_cnt"], p["run_cnt"]))
+                rows.append("%s %s %s %d %d\n" % (b, rnd, name, p["run_time_ns"], p["run_cnt"]))
+if raw:
+    open(raw, "a").writelines(rows)
 print("| program | " + " | ".join("%s ns/event (events)" % b for b in builds) + " |")
 print("| --- |" + " --- |" * len(builds))
 for p in progs:

@@ -40,6 +40,9 @@ static __always_inline void idle_note(int cpu, int idle, __u64 *now)
 	struct lb_idle *s;
 
 	barrier_var(i);
+#ifdef LOCUS_NO_IDLE
+	return; /* bench-only build (sched.bpf.c): idle CPUs not kept */
+#endif
 	if (!idle_words || i >= LB_IDLE_CPUS)
 		return;
 	s = &idle_at[i];
@@ -62,6 +65,9 @@ static __always_inline void idle_note(int cpu, int idle, __u64 *now)
 /* The idle CPUs at a timed wakeup, kept with it until it runs. */
 static __always_inline void idle_keep(struct lb_tstate *t)
 {
+#ifdef LOCUS_NO_IDLE
+	return;
+#endif
 	for (int w = 0; w < LB_IDLE_WORDS; w++) {
 		if (w >= idle_words)
 			break;
@@ -172,6 +178,9 @@ static __always_inline void idle_check(struct lb_pcpu *c, struct lb_tstate *t,
 	struct lb_idle *ts;
 
 	barrier_var(tg);
+#ifdef LOCUS_NO_IDLE
+	return;
+#endif
 	if (!idle_words || tg >= LB_IDLE_CPUS || run < wake)
 		return;
 	ts = &idle_at[tg];

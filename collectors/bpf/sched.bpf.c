@@ -17,6 +17,15 @@
 
 #include "sched_bpf.h"
 
+/*
+ * Bench-only builds (make bench-variants, docs/cost.md) compile one feature out to
+ * measure what it costs: LOCUS_NO_PLACE (the class matrices and placement counts),
+ * LOCUS_NO_TIMING (the sampled delay timing), LOCUS_NO_IDLE (idle CPUs passed over),
+ * LOCUS_NO_IPI (IPI attribution), LOCUS_NO_MIGRATE (migration counts), LOCUS_NO_TASKS
+ * (per-task counters and totals), LOCUS_NO_PAIRS (waker-wakee pairs). The default build
+ * defines none of them; their results are not whole and locus never ships them.
+ */
+
 char LICENSE[] SEC("license") = "GPL";
 
 /* Task states as sched_switch's prev_state argument holds them (include/linux/sched.h: the
@@ -314,12 +323,15 @@ static __always_inline void place(struct lb_pcpu *c, struct lb_tstate *t, int ta
 	t->placed = 1;
 	t->target_cpu = target;
 	c->n[LB_wakeups_placed]++;
+#ifndef LOCUS_NO_PLACE
 	if (valid(t->waker_cpu)) {
 		cls = classify(t->waker_cpu, target);
 		matrix_add(&wake_matrix, t->waker_cpu, target);
 		if (cls >= 0 && cls < LB_CLASSES) {
 			c->by_class[cls]++;
+#ifndef LOCUS_NO_PAIRS
 			t->pend_class[cls]++;
+#endif
 		}
 	}
 	if (valid(t->prev_cpu)) {
@@ -337,6 +349,7 @@ static __always_inline void place(struct lb_pcpu *c, struct lb_tstate *t, int ta
 			pl = 2;
 		c->placement[pl]++;
 	}
+#endif
 }
 
 #include "idle.bpf.h" /* idle CPUs passed over: its maps and programs' helpers */
@@ -354,6 +367,9 @@ static __always_inline int timed(struct lb_pcpu *c)
 {
 	int fresh;
 
+#ifdef LOCUS_NO_TIMING
+	return 0;
+#endif
 	if (timed_every <= 1)
 		return 1;
 	if (c->pace > 1) {
@@ -370,12 +386,14 @@ int BPF_PROG(on_waking, struct task_struct *p)
 {
 	struct lb_pcpu *c = me();
 	struct lb_tstate *t;
-	int waker;
+	int waker __attribute__((unused));
 
 	if (!c)
 		return 0;
 	note(c, LB_EV_WAKING);
+#ifndef LOCUS_NO_IPI
 	c->ipi_wakee = 0; /* another wakeup: an IPI after it is not the last one's */
+#endif
 	t = tracked(p);
 	if (!t)
 		return 0;
@@ -384,21 +402,28 @@ int BPF_PROG(on_waking, struct task_struct *p)
 		return 0;
 	}
 	c->n[LB_wakeups]++;
+#ifndef LOCUS_NO_TASKS
 	t->st.wakeups++;
+#endif
 	t->pending = 1;
 	t->placed = 0;
+#ifndef LOCUS_NO_TIMING
 	t->timed = timed(c);
 	if (t->timed) {
 		t->wake_ns = bpf_ktime_get_ns();
 		idle_keep(t);
 	} else
 		c->n[LB_delays_untimed]++;
+#endif
 	t->waker_cpu = bpf_get_smp_processor_id();
 	t->prev_cpu = task_cpu(p);
 	t->target_cpu = -1;
+#ifndef LOCUS_NO_IPI
 	/* the next IPI from here, before a switch or wakeup, may be this one's */
 	c->ipi_wakee = (__u32)t->st.tid;
 	c->ipi_target = (__u32)t->prev_cpu;
+#endif
+#ifndef LOCUS_NO_PAIRS
 	waker = (int)(__u32)bpf_get_current_pid_tgid();
 	if (waker != t->pend_waker || t->pend_count >= LB_PAIR_BATCH) {
 		flush_pair(c, t, p);
@@ -406,6 +431,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 		bpf_get_current_comm(t->pend_comm, sizeof(t->pend_comm));
 	}
 	t->pend_count++;
+#endif
 	return 0;
 }
 
@@ -420,6 +446,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
  */
 static __always_inline void ipi_seen(int dest, int polling, int call)
 {
+#ifndef LOCUS_NO_IPI
 	struct lb_pcpu *c = me();
 	int self = bpf_get_smp_processor_id(), cls;
 	__u64 wakee;
@@ -447,6 +474,7 @@ static __always_inline void ipi_seen(int dest, int polling, int call)
 		c->n[LB_ipis_call_other]++;
 	else
 		c->n[LB_ipis_resched_other]++;
+#endif
 }
 
 /* Kernels 6.5 and later; user space leaves these out where the kernel lacks them. */
@@ -482,7 +510,7 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 {
 	struct lb_pcpu *c = me();
 	struct lb_tstate *t;
-	int orig, cls;
+	int orig, cls __attribute__((unused));
 
 	if (!c)
 		return 0;
@@ -491,14 +519,18 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 	if (!t)
 		return 0;
 	orig = task_cpu(p);
+#ifndef LOCUS_NO_MIGRATE
 	c->n[LB_migrations]++;
+#ifndef LOCUS_NO_TASKS
 	t->st.migrations++;
+#endif
 	if (valid(orig) && valid(dest)) {
 		matrix_add(&mig_matrix, orig, dest);
 		cls = classify(orig, dest);
 		if (cls >= 0 && cls < LB_CLASSES)
 			c->mig_by_class[cls]++;
 	}
+#endif
 	if (c->ipi_wakee == (__u32)t->st.tid)
 		c->ipi_target = (__u32)dest; /* its IPI, if any, goes there */
 	if (t->pending && !t->placed) /* set_task_cpu during the wakeup, on the waker's CPU;
@@ -542,8 +574,10 @@ static __always_inline void finish(struct lb_pcpu *c, struct lb_tstate *t)
 	}
 	min_max(&c->delay_min1, &c->delay_max, d);
 	c->delay_sum_ns += d;
+#ifndef LOCUS_NO_TASKS
 	t->st.delays++;
 	t->st.delay_sum_ns += d;
+#endif
 }
 
 /* A task's last switch-out: its totals to `done`, its slot freed. */
@@ -551,10 +585,14 @@ static __always_inline void retire(struct lb_pcpu *c, struct lb_tstate *t, struc
 {
 	int tid = t->st.tid;
 
+#ifndef LOCUS_NO_PAIRS
 	flush_pair(c, t, p);
+#endif
+#ifndef LOCUS_NO_TASKS
 	BPF_CORE_READ_STR_INTO(&t->st.comm, p, comm);
 	if (bpf_map_update_elem(&done, &tid, &t->st, BPF_ANY) < 0)
 		c->n[LB_tasks_dropped]++;
+#endif
 	if (t->owner != tid)
 		return; /* task storage: freed with the task */
 	__builtin_memset(t, 0, __builtin_offsetof(struct lb_tstate, owner));
@@ -581,7 +619,9 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	if (!c)
 		return 0;
 	note(c, LB_EV_SWITCH);
+#ifndef LOCUS_NO_IPI
 	c->ipi_wakee = 0;
+#endif
 	t = prev_pid ? tracked(prev) : 0;
 	if (t) {
 		__u64 sum = prev->se.sum_exec_runtime;
@@ -591,14 +631,20 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		 * be TASK_WAKING or TASK_RUNNING again when a wakeup raced the switch */
 		if (preempt || prev_state == TASK_RUNNING) {
 			c->n[LB_involuntary]++;
+#ifndef LOCUS_NO_TASKS
 			t->st.involuntary++;
+#endif
 		} else {
 			c->n[LB_voluntary]++;
+#ifndef LOCUS_NO_TASKS
 			t->st.voluntary++;
+#endif
 		}
 		/* the scheduler's own account of the time it just ran: no clock read */
 		if (sum > t->last_sum) {
+#ifndef LOCUS_NO_TASKS
 			t->st.run_ns += sum - t->last_sum;
+#endif
 			c->tracked_ns += sum - t->last_sum;
 		}
 		t->last_sum = sum;
