@@ -119,10 +119,15 @@ static int report_take_checked(struct report_plan *pl, int c, const char *arg)
 		pl->pid = pl->opts.pid;
 		return 1;
 	case OPT_SECTIONS:
-		if (report_sections_parse(arg, &pl->sections, bad, sizeof(bad)) < 0 ||
-		    !(pl->sections & (SEC_SCHED | SEC_CACHELINES))) {
+		if (report_sections_parse(arg, &pl->sections, bad, sizeof(bad)) < 0) {
 			cli_usage_error(&report_cmd, "unknown section '%s' (wakeups, latency, pairs, "
 					"migrations, switches, cpus, cachelines, all)", bad);
+			return -1;
+		}
+		if (!(pl->sections & (SEC_SCHED | SEC_CACHELINES))) {
+			cli_usage_error(&report_cmd, "--sections '%s': no section a file's report has "
+					"(counters are counted live: locus run; wakeups, latency, "
+					"pairs, migrations, switches, cpus, cachelines, all)", arg);
 			return -1;
 		}
 		return 1;

@@ -132,4 +132,9 @@ if have_root && command -v setpriv >/dev/null && [ -w /proc/sys/kernel/perf_even
 else
 	skip "mlock: needs root and setpriv"
 fi
+# --sections a file's report cannot give (counters are counted live): said, with the name
+"$LOCUS" report -q -i tests/fuzz/corpus/perf-sched-true.data --sections counters >/dev/null 2>"$TMP/sec.err"
+expect_eq "report --sections counters: usage error" 2 $?
+check "report --sections counters: one line naming it" \
+	bash -c "test \$(wc -l <'$TMP/sec.err') -eq 1 && grep -q \"'counters': no section a file's report has\" '$TMP/sec.err'"
 finish
