@@ -355,19 +355,20 @@ int write_file_atomically(const char *path, void (*fn)(FILE *f, void *ctx), void
 
 struct svg_job {
 	const struct sched_results *r;
-	const char *title;
+	const struct svg_caption *cap;
 };
 
 static void svg_doc(FILE *f, void *arg)
 {
 	const struct svg_job *job = arg;
 
-	sched_report_svg(f, job->r, job->title);
+	sched_report_svg(f, job->r, job->cap);
 }
 
-int write_heatmap_svg(const char *path, const struct sched_results *r, const char *title)
+int write_heatmap_svg(const char *path, const struct sched_results *r,
+		      const struct svg_caption *cap)
 {
-	struct svg_job job = { r, title };
+	struct svg_job job = { r, cap };
 
 	return write_file_atomically(path, svg_doc, &job);
 }

@@ -151,7 +151,10 @@ int cli_terminal_width(void);
  */
 int cli_check_output(const struct cli_cmd *cmd, const char *path);
 int write_file_atomically(const char *path, void (*fn)(FILE *f, void *ctx), void *ctx);
-/* The wakeup heatmap SVG through write_file_atomically. 0, or -1 after saying why. */
-int write_heatmap_svg(const char *path, const struct sched_results *r, const char *title);
+/* The wakeup heatmap SVG (cap drawn in it) through write_file_atomically. 0, or -1 after
+ * saying why. */
+struct svg_caption;
+int write_heatmap_svg(const char *path, const struct sched_results *r,
+		      const struct svg_caption *cap);
 
 #endif

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "../pipeline/replay.h"
 #include "trace_export.h"
+#include "caption.h"
 #include "counting.h"
 #include "report_doc.h"
 
@@ -293,9 +294,13 @@ static int report_write(struct replay *st, const struct report_plan *pl)
 	}
 	if (pl->json && write_file_atomically(pl->json, report_doc_json, &ro) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
-	if (pl->svg && st->rd.sched_samples &&
-	    write_heatmap_svg(pl->svg, wakeup_results(&st->src.an), pl->opts.path) < 0)
-		rc = EXIT_LOCUS_RUNTIME;
+	if (pl->svg && st->rd.sched_samples) {
+		struct svg_caption cap;
+
+		caption_file(&cap, &st->f, pl->opts.path);
+		if (write_heatmap_svg(pl->svg, wakeup_results(&st->src.an), &cap) < 0)
+			rc = EXIT_LOCUS_RUNTIME;
+	}
 	return rc;
 }
 

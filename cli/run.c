@@ -8,6 +8,7 @@
 #include "../common/util.h"
 #include "../report/sched_report.h"
 #include "commands.h"
+#include "caption.h"
 #include "counting.h"
 #include "sweep.h"
 #include "traced.h"
@@ -158,7 +159,7 @@ static int run_report(const struct run_plan *pl, struct tracer *tracer, bool tra
 {
 	struct traced_report rr;
 	struct report_extra extra;
-	char title[1100];
+	struct svg_caption cap;
 	int rc = out->exit_code;
 
 	if (traced && !out->traced && !out->failed && res->runs > 0 && !pl->o.quiet)
@@ -168,8 +169,8 @@ static int run_report(const struct run_plan *pl, struct tracer *tracer, bool tra
 	if (res->runs > 0 && counting_report(&pl->o, res, out, pl->cmdv, &extra) != 0)
 		rc = EXIT_LOCUS_RUNTIME;
 	if (res->runs > 0 && pl->ro.svg && rr.res) {
-		session_command_text(pl->cmdv, title, sizeof(title));
-		if (write_heatmap_svg(pl->ro.svg, rr.res, title) < 0)
+		caption_live(&cap, pl->ro.sw.argc, pl->ro.sw.argv);
+		if (write_heatmap_svg(pl->ro.svg, rr.res, &cap) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
 	}
 	return rc;
@@ -218,10 +219,10 @@ int cmd_run(int argc, char **argv)
 	rc = cli_load_topology(&run_cmd, pl.ro.sw.tr.sysfs_root, &topo);
 	if (rc)
 		goto out;
+	pl.ro.sw.argc = argc;
+	pl.ro.sw.argv = argv;
 	if (pl.loop) {
 		pl.ro.sw.svg = pl.ro.svg;
-		pl.ro.sw.argc = argc;
-		pl.ro.sw.argv = argv;
 		rc = sweep_main(&pl.o, &pl.ro.sw, pl.cmdv, &topo);
 	} else {
 		rc = run_session(&pl, &topo);

@@ -35,6 +35,9 @@ void heatmap_build(struct heatmap *h, const struct topology *t, const uint64_t *
 	h->cell = xcalloc((size_t)h->n * (size_t)h->n, sizeof(uint64_t));
 	h->label = fo.label;
 	fo.label = NULL;
+	h->first = fo.first;
+	fo.first = NULL;
+	h->level = fo.level;
 	for (int a = 0; a < t->ncpus; a++) {
 		if (index[a] < 0)
 			continue;
@@ -57,6 +60,7 @@ void heatmap_release(struct heatmap *h)
 {
 	free(h->cell);
 	free(h->label);
+	free(h->first);
 	memset(h, 0, sizeof(*h));
 }
 

@@ -13,6 +13,8 @@ struct heatmap {
 	uint64_t max, total;
 	char unit[16];		/* "CPU", "core", "LLC", "node" */
 	char (*label)[16];	/* per row/column: "3", "c3", "L32", "N1" */
+	int *first;		/* per row/column: its first CPU (its node, its LLC) */
+	enum locality level;	/* LOC_SAME_CPU (per CPU), LOC_SMT (core), LOC_LLC, LOC_NODE */
 };
 
 /*

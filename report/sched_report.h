@@ -41,8 +41,12 @@ void sched_measures_json(struct json *j, const struct sched_results *r, const ch
 /* Write the scheduler members (topology, wakeups, latency, ...) into an open JSON object. */
 void sched_report_json_members(struct json *j, const struct sched_results *r,
 			       const struct sched_report_ctx *ctx);
-/* The wakeup heatmap (waker x target) as an SVG picture (the caller opens and closes f). */
-void sched_report_svg(FILE *f, const struct sched_results *r, const char *title);
+struct svg_caption;
+/*
+ * The wakeup heatmap (waker x target) as an SVG picture with the class shares, node and LLC
+ * boundaries and cap drawn under it (the caller opens and closes f).
+ */
+void sched_report_svg(FILE *f, const struct sched_results *r, const struct svg_caption *cap);
 
 /* "350 ns", "5.12 us", "1.20 ms", "2.003 s" */
 const char *fmt_ns(uint64_t ns, char *buf, size_t len);

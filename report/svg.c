@@ -1,10 +1,14 @@
-/* svg.c - the waker x target heatmap as an SVG picture (log colour scale, axes, legend). */
+/*
+ * svg.c - the waker x target heatmap as an SVG picture: log colour scale, axes, legend,
+ * the class shares of the text report, node (and LLC) boundaries, and a caption.
+ */
 #include <math.h>
 #include <stdio.h>
 
 #include "../common/util.h"
 #include "heatmap.h"
 #include "sched_report.h"
+#include "svg_caption.h"
 #include "xml.h"
 
 /* White to dark red on a log scale. */
@@ -24,66 +28,206 @@ static void colour(uint64_t v, uint64_t max, char *buf, size_t len)
 	snprintf(buf, len, "#%02x%02x%02x", r, g < 0 ? 0 : g, b < 0 ? 0 : b);
 }
 
-void sched_report_svg(FILE *f, const struct sched_results *r, const char *title)
+static int imax(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+struct layout {
+	int cell, left, top, size;
+	bool nodes;	/* node boundaries drawn (more than one node among the groups) */
+	bool llcs;	/* LLC boundaries drawn (groups finer than an LLC, cells big enough) */
+};
+
+/* The group's node, or its LLC (-1 unknown). */
+static int group_at(const struct sched_results *r, const struct heatmap *h, int g,
+		    enum locality level)
+{
+	return topology_group(r->topo, h->first[g], level);
+}
+
+/* One class's share as the text report's class table gives it: "same CPU 20.0%". */
+static const char *share_text(const struct sched_results *r, int c, char *buf, size_t len)
+{
+	char sh[16];
+
+	snprintf(buf, len, "%s %s", topology_class_label(r->topo, (enum locality)c),
+		 fmt_share((double)r->by_class[c], (double)r->wakeups_placed, 1, sh, sizeof(sh)));
+	return buf;
+}
+
+/*
+ * The shares of the text report's class table: of the placed wakeups, per class the
+ * topology tells apart. Drawn when f, and the width it takes (px) returned either way.
+ */
+static int shares(FILE *f, const struct sched_results *r, int x, int y)
+{
+	char n[32], pre[96], t[64];
+	int w;
+
+	snprintf(pre, sizeof(pre), "of %s placed wakeups, waker CPU to target CPU:",
+		 fmt_count(r->wakeups_placed, n, sizeof(n)));
+	w = svg_text_width(pre, 11);
+	if (f)
+		fprintf(f, "<text class=\"shares\" x=\"%d\" y=\"%d\">%s", x, y, pre);
+	for (int c = 0, first = 1; c < LOC_NR; c++) {
+		if (!topology_knows(r->topo, (enum locality)c))
+			continue; /* no figure for a class the topology cannot tell */
+		share_text(r, c, t, sizeof(t));
+		w += svg_text_width(t, 12) + 8;
+		if (f)
+			fprintf(f, "%s<tspan data-class=\"%s\" font-weight=\"bold\">%s</tspan>",
+				first ? " " : ", ", locality_name((enum locality)c), t);
+		first = 0;
+	}
+	if (f)
+		fprintf(f, "</text>\n");
+	return w;
+}
+
+/*
+ * Lines where the node (or LLC) changes between neighbouring groups, across the whole
+ * grid, and each run's label under the columns and left of the rows where it fits.
+ */
+static void boundaries(FILE *f, const struct sched_results *r, const struct heatmap *h,
+		       const struct layout *L, enum locality level, int label_y)
+{
+	bool node = level == LOC_NODE;
+	int start = 0;
+
+	for (int g = 1; g <= h->n; g++) {
+		int pos = L->cell * g, span;
+
+		if (g < h->n && group_at(r, h, g, level) == group_at(r, h, g - 1, level))
+			continue;
+		if (g < h->n && (node || group_at(r, h, g, LOC_NODE) ==
+						 group_at(r, h, g - 1, LOC_NODE)))
+			fprintf(f, "<g class=\"%s-boundary\" data-after=\"%s\" stroke=\"%s\" "
+				   "stroke-width=\"%s\"%s><line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
+				   "y2=\"%d\"/><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/></g>\n",
+				node ? "node" : "llc", h->label[g], node ? "#1a1a1a" : "#444",
+				node ? "1.5" : "1.2", node ? "" : " stroke-dasharray=\"4,2\"",
+				L->left + pos, L->top - 2, L->left + pos, L->top + L->size + 2,
+				L->left - 2, L->top + pos, L->left + L->size + 2, L->top + pos);
+		span = L->cell * (g - start);
+		if (span >= (node ? 18 : 30)) {
+			int mid = L->cell * start + span / 2, id = group_at(r, h, start, level);
+
+			fprintf(f, "<text class=\"%s-label\" x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
+				   "fill=\"%s\">%s%d</text>\n", node ? "node" : "llc", L->left + mid,
+				label_y, node ? "#1a1a1a" : "#777", node ? "N" : "L", id);
+			if (node)
+				fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#1a1a1a\">N%d</text>\n", 6,
+					L->top + mid + 4, id);
+		}
+		start = g;
+	}
+}
+
+static void cells(FILE *f, const struct heatmap *h, const struct layout *L)
+{
+	char fill[16], n[32];
+
+	for (int a = 0; a < h->n; a++) {
+		for (int b = 0; b < h->n; b++) {
+			uint64_t v = h->cell[(size_t)a * (size_t)h->n + (size_t)b];
+			int x = L->left + b * L->cell, y = L->top + a * L->cell;
+
+			colour(v, h->max, fill, sizeof(fill));
+			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\">"
+				   "<title>%s %s -> %s %s: %s</title></rect>\n",
+				x, y, L->cell, L->cell, fill, h->unit, h->label[a], h->unit,
+				h->label[b], fmt_count(v, n, sizeof(n)));
+			if (L->cell >= 40 && v) /* the count readable, not only in the tooltip */
+				fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
+					   "font-size=\"%d\" fill=\"%s\">%s</text>\n",
+					x + L->cell / 2, y + L->cell / 2 + 4, L->cell >= 80 ? 13 : 10,
+					h->max > 1 && log((double)v) / log((double)h->max) > 0.6 ?
+						"white" : "black",
+					L->cell >= 80 ? fmt_count(v, n, sizeof(n)) :
+							fmt_short((double)v, n, sizeof(n)));
+		}
+		if (h->n <= 64 || a % 8 == 0)
+			fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
+				L->left - 4, L->top + a * L->cell + L->cell / 2 + 4, h->label[a]);
+	}
+	for (int b = 0; b < h->n; b += h->n <= 16 ? 1 : 8) /* centred over their column */
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+			L->left + b * L->cell + (h->n <= 16 ? L->cell / 2 : 0), L->top - 6,
+			h->label[b]);
+}
+
+static void legend(FILE *f, const struct heatmap *h, const struct layout *L)
+{
+	int x = L->left + L->size + 20;
+	char fill[16], n[32];
+
+	fprintf(f, "<text x=\"%d\" y=\"%d\">wakeups per cell</text>\n", x, L->top - 6);
+	for (int i = 0; i <= 4; i++) {
+		uint64_t v = h->max ? (uint64_t)llround(exp(log((double)h->max) * i / 4.0)) : 0;
+
+		colour(v, h->max, fill, sizeof(fill));
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>"
+			   "<text x=\"%d\" y=\"%d\">%s</text>\n",
+			x, L->top + i * 20, fill, x + 20, L->top + i * 20 + 11,
+			fmt_count(v, n, sizeof(n)));
+	}
+	if (L->nodes)
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#1a1a1a\" "
+			   "stroke-width=\"1.5\"/><text x=\"%d\" y=\"%d\">node boundary</text>\n",
+			x, L->top + 112, x + 14, L->top + 112, x + 20, L->top + 116);
+	if (L->llcs) {
+		int y = L->top + (L->nodes ? 130 : 112);
+
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\" "
+			   "stroke-width=\"1.2\" stroke-dasharray=\"4,2\"/><text x=\"%d\" "
+			   "y=\"%d\">LLC boundary</text>\n", x, y, x + 14, y, x + 20, y + 4);
+	}
+}
+
+void sched_report_svg(FILE *f, const struct sched_results *r, const struct svg_caption *cap)
 {
 	struct heatmap h;
-	int cell, left = 60, top = 50, size;
-	char fill[16];
+	struct layout L = { .left = 60, .top = 64 };
+	char title[200], n[32], c1[600], c2[600];
+	int below, width, height;
 
 	heatmap_build(&h, r->topo, r->wake_matrix, 128);
 	/* few CPUs: big cells with their counts in them; the picture at least as wide as its title */
-	cell = h.n <= 4 ? 80 : h.n <= 16 ? 40 : h.n <= 64 ? 10 : 5;
-	size = cell * h.n;
+	L.cell = h.n <= 4 ? 80 : h.n <= 16 ? 40 : h.n <= 64 ? 10 : 5;
+	L.size = L.cell * h.n;
+	for (int g = 1; g < h.n; g++) {
+		L.nodes |= group_at(r, &h, g, LOC_NODE) != group_at(r, &h, g - 1, LOC_NODE);
+		/* LLC lines only where one falls inside a node (a node line says the rest) */
+		L.llcs |= h.level < LOC_LLC && r->topo->llc_known &&
+			  group_at(r, &h, g, LOC_LLC) != group_at(r, &h, g - 1, LOC_LLC) &&
+			  group_at(r, &h, g, LOC_NODE) == group_at(r, &h, g - 1, LOC_NODE);
+	}
+	if (L.nodes)
+		L.left = 96; /* the node labels left of the row labels */
+	snprintf(title, sizeof(title), "wakeups: waker %s (rows) to target %s (columns), %s in all",
+		 h.unit, h.unit, fmt_count(h.total, n, sizeof(n)));
+	svg_caption_lines(cap, r->topo, &r->prov, NULL, c1, sizeof(c1), c2, sizeof(c2));
+	below = L.top + L.size + (L.nodes ? 16 : 0) + (L.llcs ? 14 : 0) + 24;
+	width = L.left + L.size + 140 > 600 ? L.left + L.size + 140 : 600;
+	width = imax(width, imax(svg_text_width(c1, 10), svg_text_width(c2, 10)) + 20);
+	width = imax(width, L.left + svg_text_width(title, 14) + 10);
+	width = imax(width, L.left + shares(NULL, r, 0, 0) + 10);
+	height = below + 34;
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		   "font-family=\"sans-serif\" font-size=\"11\">\n",
-		left + size + 140 > 600 ? left + size + 140 : 600, top + size + 50);
-	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	fprintf(f, "<title>");
-	xml_text(f, title);
-	fprintf(f, "</title>\n");
-	fprintf(f, "<text x=\"%d\" y=\"18\" font-size=\"14\">wakeups: waker %s (rows) to target %s "
-		   "(columns), %llu in all</text>\n",
-		left, h.unit, h.unit, (unsigned long long)h.total);
-	for (int a = 0; a < h.n; a++) {
-		for (int b = 0; b < h.n; b++) {
-			uint64_t v = h.cell[(size_t)a * (size_t)h.n + (size_t)b];
-
-			colour(v, h.max, fill, sizeof(fill));
-			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\">"
-				   "<title>%s %s -> %s %s: %llu</title></rect>\n",
-				left + b * cell, top + a * cell, cell, cell, fill, h.unit, h.label[a],
-				h.unit, h.label[b], (unsigned long long)v);
-			if (cell >= 40 && v) { /* the count readable, not only in the tooltip */
-				char n[32];
-
-				fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
-					   "font-size=\"%d\" fill=\"%s\">%s</text>\n",
-					left + b * cell + cell / 2, top + a * cell + cell / 2 + 4,
-					cell >= 80 ? 13 : 10,
-					h.max > 1 && log((double)v) / log((double)h.max) > 0.6 ? "white"
-											       : "black",
-					cell >= 80 ? fmt_count(v, n, sizeof(n)) : fmt_short((double)v, n,
-											      sizeof(n)));
-			}
-		}
-		if (h.n <= 64 || a % 8 == 0)
-			fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", left - 4,
-				top + a * cell + cell / 2 + 4, h.label[a]);
-	}
-	for (int b = 0; b < h.n; b += h.n <= 16 ? 1 : 8) /* centred over their column */
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-			left + b * cell + (h.n <= 16 ? cell / 2 : 0), top - 6, h.label[b]);
-	fprintf(f, "<text x=\"%d\" y=\"%d\">wakeups per cell</text>\n", left + size + 20,
-		top - 6);
-	for (int i = 0; i <= 4; i++) {
-		uint64_t v = h.max ? (uint64_t)llround(exp(log((double)h.max) * i / 4.0)) : 0;
-
-		colour(v, h.max, fill, sizeof(fill));
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>"
-			   "<text x=\"%d\" y=\"%d\">%llu</text>\n",
-			left + size + 20, top + i * 20, fill, left + size + 40, top + i * 20 + 11,
-			(unsigned long long)v);
-	}
+		   "font-family=\"sans-serif\" font-size=\"11\">\n", width, height);
+	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<title>");
+	xml_text(f, cap->command);
+	fprintf(f, "</title>\n<text class=\"title\" x=\"%d\" y=\"18\" font-size=\"14\">%s</text>\n",
+		L.left, title);
+	shares(f, r, L.left, 36);
+	cells(f, &h, &L);
+	if (L.llcs)
+		boundaries(f, r, &h, &L, LOC_LLC, L.top + L.size + (L.nodes ? 30 : 14));
+	if (L.nodes)
+		boundaries(f, r, &h, &L, LOC_NODE, L.top + L.size + 14);
+	legend(f, &h, &L);
+	svg_caption_draw(f, 10, below, c1, c2);
 	fprintf(f, "</svg>\n");
 	heatmap_release(&h);
 }

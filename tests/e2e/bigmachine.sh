@@ -29,6 +29,23 @@ assert len(m) == 512 and sum(map(sum, m)) == 10000
 assert d["wakeups"]["by_class"] == {"same_cpu": 2000, "smt": 2000, "llc": 2000, "node": 2000, "remote": 2000}, d["wakeups"]["by_class"]
 assert len(d["cpus"]) == 512
 PY
+# the heatmap folds per LLC: lines where the fixture's nodes change, shares as in the JSON
+"$LOCUS" report -q -i "$TMP/big.data" --svg "$TMP/heat.svg" -o /dev/null
+check "--svg heatmap: node lines at the 8n512 fixture's node boundaries, 8 node labels" \
+	python3 tests/tools/svg_check.py "$TMP/heat.svg" --nodes tests/fixtures/topology/8n512
+check "--svg heatmap: class shares equal the JSON's by_class shares; separators in the title" \
+	python3 tests/tools/svg_check.py "$TMP/heat.svg" --shares "$TMP/r.json" --separators
+check "--svg heatmap: the caption has the recording's command and kernel (schedgen writes uname -r)" \
+	python3 tests/tools/svg_check.py "$TMP/heat.svg" --caption-has "schedgen" --caption-has "$(uname -r)"
+"$GEN" "$TMP/s64.data" tests/fixtures/topology/2s16c2t-64 tests/fixtures/tracefs-tree 200 50
+"$LOCUS" report -q -i "$TMP/s64.data" --svg "$TMP/s64.svg" --json "$TMP/s64.json" -o /dev/null
+check "--svg heatmap per CPU (64): node lines where 2s16c2t-64's nodes change (0-15,32-47 on N0)" \
+	python3 tests/tools/svg_check.py "$TMP/s64.svg" --nodes tests/fixtures/topology/2s16c2t-64 \
+	--shares "$TMP/s64.json"
+if command -v rsvg-convert >/dev/null; then
+	check "--svg heatmaps: a real renderer draws them" bash -c "rsvg-convert -o '$TMP/heat.png' \
+		'$TMP/heat.svg' && rsvg-convert -o '$TMP/s64.png' '$TMP/s64.svg' && test -s '$TMP/s64.png'"
+fi
 for sec in wakeups latency pairs migrations switches cpus; do
 	"$LOCUS" report -q -i "$TMP/big.data" --sections $sec >"$TMP/s.txt" 2>&1
 	check "section $sec at 80 columns" awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$TMP/s.txt"

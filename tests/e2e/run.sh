@@ -119,7 +119,14 @@ else
 fi
 
 # Outputs and options.
-"$LOCUS" run -q --svg "$TMP/h.svg" --sections wakeups -- "$LOCUS" bench pingpong --loops 2000 >/dev/null
+"$LOCUS" run -q --svg "$TMP/h.svg" --json "$TMP/h.json" --sections wakeups -- "$LOCUS" bench pingpong --loops 2000 >/dev/null
+check "--svg: the caption in the picture has the command and this kernel (uname -r)" \
+	python3 tests/tools/svg_check.py "$TMP/h.svg" --caption-has "locus run -q --svg $TMP/h.svg" \
+	--caption-has "$(uname -r)" --caption-has "$(uname -n) ($(getconf _NPROCESSORS_ONLN) CPUs"
+check "--svg: counts in the title and legend with thousands separators" \
+	python3 tests/tools/svg_check.py "$TMP/h.svg" --separators
+check "--svg: the class shares drawn equal the JSON's by_class shares of the same run" \
+	python3 tests/tools/svg_check.py "$TMP/h.svg" --shares "$TMP/h.json"
 check "--svg writes a well-formed SVG with cells" python3 -c "
 import sys, xml.etree.ElementTree as E
 r = E.parse(sys.argv[1]).getroot()

@@ -18,6 +18,7 @@
 #include "../../pipeline/replay.h"
 #include "../../report/canvas.h"
 #include "../../report/dash.h"
+#include "../../report/svg_caption.h"
 
 /* A dashboard frame of the file's results at w x h, as locus top would draw them. */
 static inline void fuzz_dash(FILE *out, struct replay *rp, int w, int h, bool cumulative)
@@ -67,7 +68,13 @@ static inline void fuzz_render(struct replay *rp)
 		report_doc_text(out, &d);
 	}
 	report_doc_json(out, &d);
-	sched_report_svg(out, &rp->src.an.r, rp->f.cmdline);
+	{
+		struct svg_caption cap = { 0 };
+
+		snprintf(cap.command, sizeof(cap.command), "%s", rp->f.cmdline);
+		snprintf(cap.kernel, sizeof(cap.kernel), "%s", rp->f.osrelease);
+		sched_report_svg(out, &rp->src.an.r, &cap);
+	}
 	fuzz_dash(out, rp, 80, 24, false);
 	fuzz_dash(out, rp, 200, 60, true);
 	fclose(out);
