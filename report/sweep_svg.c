@@ -1,9 +1,14 @@
-/* sweep_svg.c - the benchmark loop as a picture: metric per sweep value, class shares beside. */
+/*
+ * sweep_svg.c - the benchmark loop as a picture: metric per sweep value (each run, the mean,
+ * its 95% interval), class shares beside (with theirs), and the caption of the loop's env.
+ */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/util.h"
+#include "svg_caption.h"
 #include "sweep_report.h"
 #include "xml.h"
 
@@ -20,6 +25,56 @@ static double nice_step(double max)
 	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
 }
 
+/* An axis number: thousands separators when whole ("300,000"), else 6 digits. */
+static const char *tick_text(double v, char *buf, size_t len)
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		return v < 0 ? (snprintf(buf, len, "%.0f", v), buf) : fmt_count((uint64_t)v, buf, len);
+	snprintf(buf, len, "%.6g", v);
+	return buf;
+}
+
+/*
+ * Measure m's 95% interval of the mean at value v as an error bar centred on x: a vertical
+ * line from mean - ci95 to mean + ci95 with caps, clipped to the panel (y0 its bottom, px
+ * pixels per unit), its numbers in data- attributes. Nothing when fewer than 2 runs or
+ * when they all agree.
+ */
+static void errbar(FILE *f, enum measure m, const char *value, const struct measure_sum *ms,
+		   double x, double y_mean, int y0, double px)
+{
+	double lo = ms->mean - ms->ci95, hi = ms->mean + ms->ci95;
+	double ylo = y_mean + ms->ci95 * px, yhi = y_mean - ms->ci95 * px;
+	bool clipped = ylo > y0 || yhi < T;
+
+	if (ms->n < 2 || ms->ci95 <= 0)
+		return; /* no spread to draw (the legend still says what a bar would be) */
+	ylo = ylo > y0 ? y0 : ylo;
+	yhi = yhi < T ? T : yhi;
+	fprintf(f, "<g class=\"errbar\" data-measure=\"%s\" data-value=\"", measure_info(m)->key);
+	xml_text(f, value);
+	fprintf(f, "\" data-lo=\"%.9g\" data-hi=\"%.9g\" data-px-per-unit=\"%.9g\"%s "
+		   "stroke=\"#111\" stroke-width=\"1.2\"><title>95%% interval of the mean: "
+		   "%.6g to %.6g (%d runs)%s</title>\n<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" "
+		   "y2=\"%.2f\"/><line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\"/>"
+		   "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\"/></g>\n",
+		lo, hi, px, clipped ? " data-clipped=\"1\"" : "", lo, hi, ms->n,
+		clipped ? ", cut at the panel's edge" : "", x, ylo, x, yhi,
+		x - 4, ylo, x + 4, ylo, x - 4, yhi, x + 4, yhi);
+}
+
+/* What the x axis holds: the sweep's name, or the one configuration's runs. */
+static void x_label(FILE *f, const struct sweep_set *s, int x0)
+{
+	fprintf(f, "<text class=\"xlabel\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", x0 + W / 2,
+		T + H + 34);
+	if (s->sweep_name[0])
+		xml_text(f, s->sweep_name);
+	else
+		fprintf(f, "one configuration (no --sweep), %d runs", s->repeat);
+	fprintf(f, "</text>\n");
+}
+
 static double x_of(int v, int n, int x0)
 {
 	return x0 + (n == 1 ? W / 2.0 : 20 + (double)v * (W - 40) / (n - 1));
@@ -33,7 +88,16 @@ static void metric_panel(FILE *f, const struct sweep_set *s, enum measure m, con
 	for (int i = 0; i < s->nruns; i++)
 		if (s->runs[i].ok && s->runs[i].have[m] && s->runs[i].m[m] > max)
 			max = s->runs[i].m[m];
+	for (int v = 0; v < s->nvalues; v++) { /* the error bars inside the axis too */
+		struct measure_sum ms;
+
+		sweep_summarize(s->runs, s->nruns, s->values[v], m, &ms);
+		if (ms.n >= 2 && ms.mean + ms.ci95 > max)
+			max = ms.mean + ms.ci95;
+	}
 	{ /* the axis to a round top, ticks at round steps */
+		char tk[32];
+
 		double step = nice_step(max > 0 ? max * 1.05 : 1);
 		int nt = (int)ceil((max > 0 ? max * 1.05 : 1) / step);
 
@@ -43,10 +107,10 @@ static void metric_panel(FILE *f, const struct sweep_set *s, enum measure m, con
 		fprintf(f, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 			   "fill=\"none\" stroke=\"#888\"/>\n", L, T, W, H);
 		for (int k = 0; k <= nt; k++)
-			fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.6g</text>\n"
+			fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n"
 				   "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
-				L - 4, T + H - (double)k * H / nt + 4, step * k, L, T + H - (double)k * H / nt,
-				L + W, T + H - (double)k * H / nt);
+				L - 4, T + H - (double)k * H / nt + 4, tick_text(step * k, tk, sizeof(tk)),
+				L, T + H - (double)k * H / nt, L + W, T + H - (double)k * H / nt);
 	}
 	if (s->nvalues == 1) { /* one value: the mean as a bar across its dots */
 		struct measure_sum ms;
@@ -83,12 +147,25 @@ static void metric_panel(FILE *f, const struct sweep_set *s, enum measure m, con
 				   "<title>run %d: %.6g</title></circle>\n", x_of(v, s->nvalues, L),
 				T + H - r->m[m] / max * H, r->rep, r->m[m]);
 		}
+		{ /* beside the dots, so that neither hides the other */
+			struct measure_sum ms;
+
+			sweep_summarize(s->runs, s->nruns, s->values[v], m, &ms);
+			errbar(f, m, s->values[v], &ms, x_of(v, s->nvalues, L) + 9,
+			       T + H - ms.mean / max * H, T + H, H / max);
+		}
 	}
-	if (s->sweep_name[0]) {
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", L + W / 2, T + H + 34);
-		xml_text(f, s->sweep_name);
-		fprintf(f, "</text>\n");
-	}
+	x_label(f, s, L);
+	/* the legend: what each mark is */
+	fprintf(f, "<g class=\"legend\" font-size=\"10\"><circle cx=\"%d\" cy=\"%d\" r=\"3\" "
+		   "fill=\"#303080\"/><text x=\"%d\" y=\"%d\">each run</text>"
+		   "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#c03020\" "
+		   "stroke-width=\"2\"/><text x=\"%d\" y=\"%d\">mean</text>"
+		   "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#111\" "
+		   "stroke-width=\"1.2\"/><text x=\"%d\" y=\"%d\">95%% interval of the mean "
+		   "(Student's t, the runs of a value)</text></g>\n",
+		L + 6, T + H + 50, L + 12, T + H + 54, L + 70, T + H + 50, L + 84, T + H + 50,
+		L + 88, T + H + 54, L + 130, T + H + 44, L + 130, T + H + 56, L + 136, T + H + 54);
 }
 
 /* Right panel: the mean class shares of each value, stacked to 100%. */
@@ -124,6 +201,8 @@ static void class_panel(FILE *f, const struct sweep_set *s, int x0)
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 				   "fill=\"%s\"><title>%s: %.1f%%</title></rect>\n", x, y, bw, h,
 				colour[k], name[k], ms.mean);
+			errbar(f, (enum measure)(M_SAME_CPU + k), s->values[v], &ms,
+			       x + bw * (0.2 + 0.15 * k), y, T + H, H / 100.0);
 		}
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x + bw / 2,
 			T + H + 16);
@@ -138,11 +217,30 @@ static void class_panel(FILE *f, const struct sweep_set *s, int x0)
 			colour[k], x0 + W + 24, T + row * 18 + 9, name[k]);
 		row++;
 	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\">bars: 95%% interval</text>\n"
+		   "<text x=\"%d\" y=\"%d\" font-size=\"10\">of the mean share</text>\n",
+		x0 + W + 10, T + 5 * 18 + 14, x0 + W + 10, T + 5 * 18 + 26);
+	x_label(f, s, x0);
+}
+
+/* The loop's environment as the caption: its command line, kernel, CPU, topology, time. */
+static void caption_of(const struct sweep_set *s, char *c1, size_t n1, char *c2, size_t n2)
+{
+	struct svg_caption cap;
+
+	memset(&cap, 0, sizeof(cap));
+	snprintf(cap.command, sizeof(cap.command), "%s", s->cmdline[0] ? s->cmdline : s->command);
+	snprintf(cap.kernel, sizeof(cap.kernel), "%s", s->kernel);
+	snprintf(cap.host, sizeof(cap.host), "%s", s->cpu_model);
+	snprintf(cap.date, sizeof(cap.date), "%s", s->time);
+	svg_caption_lines(&cap, NULL, s->prov.source != PROV_NONE ? &s->prov : NULL,
+			  s->topology[0] ? s->topology : NULL, c1, n1, c2, n2);
 }
 
 void sweep_report_svg(FILE *f, const struct sweep_set *s)
 {
-	char what[160];
+	char what[160], c1[600], c2[600];
+	int width;
 	enum measure m = s->have_metric ? M_METRIC : M_CS;
 
 	if (s->have_metric) {
@@ -157,12 +255,19 @@ void sweep_report_svg(FILE *f, const struct sweep_set *s)
 	}
 	else
 		snprintf(what, sizeof(what), "context switches/s (no --metric)");
+	caption_of(s, c1, sizeof(c1), c2, sizeof(c2));
+	width = 2 * (L + W) + 120;
+	if (svg_text_width(c1, 10) + 20 > width)
+		width = svg_text_width(c1, 10) + 20;
+	if (svg_text_width(c2, 10) + 20 > width)
+		width = svg_text_width(c2, 10) + 20;
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		   "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%%\" "
-		   "height=\"100%%\" fill=\"white\"/>\n<title>", 2 * (L + W) + 120, T + H + 50);
+		   "height=\"100%%\" fill=\"white\"/>\n<title>", width, T + H + 104);
 	xml_text(f, s->command);
 	fprintf(f, "</title>\n");
 	metric_panel(f, s, m, what);
 	class_panel(f, s, 2 * L + W);
+	svg_caption_draw(f, 10, T + H + 80, c1, c2);
 	fprintf(f, "</svg>\n");
 }

@@ -45,6 +45,17 @@ assert any(abs(m - x) < 1e-9 for x in (1, 2, 2.5, 5)), (step, ticks)
 assert "100%" in texts and "50%" in texts, texts
 assert "hackbench time, s (lower is better)" in texts, texts
 PY
+check "SVG: error bars where the runs spread, each the 95% interval of the mean of the JSON's runs, the legend says so" \
+	python3 tests/tools/svg_check.py "$TMP/a.svg" --errbars "$TMP/a.json"
+check "SVG: the caption has the command line and this kernel (uname -r)" \
+	python3 tests/tools/svg_check.py "$TMP/a.svg" --caption-has "locus run -r 3 --sweep n=1,2" \
+	--caption-has "$(uname -r)"
+check "SVG: both panels label their x axis with the sweep's name" python3 - "$TMP/a.svg" <<'PY'
+import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+xl = [t.text for t in r.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "xlabel"]
+assert xl == ["n", "n"], xl
+PY
 if command -v rsvg-convert >/dev/null; then
 	check "SVG: a real renderer draws it (rsvg-convert to PNG)" \
 		bash -c "rsvg-convert -o '$TMP/a.png' '$TMP/a.svg' && test -s '$TMP/a.png'"
