@@ -23,6 +23,7 @@ void tl_lanes_init(struct tl_lanes *l, const struct tl_lanes_cfg *cfg)
 	for (size_t i = 0; i < (size_t)l->fold.n * (size_t)l->cfg.width; i++)
 		l->px[i].top = -1;
 	l->arrows = xcalloc((size_t)l->cfg.max_arrows, sizeof(*l->arrows));
+	l->same = xcalloc((size_t)l->fold.n * (size_t)l->cfg.width + 1, sizeof(*l->same));
 	l->stride = 1;
 	u64map_init(&l->idx);
 }
@@ -34,6 +35,7 @@ void tl_lanes_release(struct tl_lanes *l)
 	free(l->px);
 	free(l->tasks);
 	free(l->arrows);
+	free(l->same);
 	u64map_release(&l->idx);
 	memset(l, 0, sizeof(*l));
 }
@@ -153,6 +155,17 @@ static void arrow(struct tl_lanes *l, const struct tl_item *it)
 						     task(l, it), seq };
 }
 
+/* A wakeup that stayed on its CPU: counted in its lane at the column of its wakeup. */
+static void same_cpu(struct tl_lanes *l, const struct tl_item *it)
+{
+	int ln = lane(l, it->cpu);
+	double x = it->t0 <= l->t0 ? 0 : (double)(it->t0 - l->t0) / l->px_ns;
+	int p = x >= l->cfg.width ? l->cfg.width - 1 : (int)x;
+
+	if (ln >= 0)
+		l->same[(size_t)ln * (size_t)l->cfg.width + (size_t)p]++;
+}
+
 void tl_lanes_item(void *ctx, const struct tl_item *it)
 {
 	struct tl_lanes *l = ctx;
@@ -170,7 +183,10 @@ void tl_lanes_item(void *ctx, const struct tl_item *it)
 		if (!it->workload)
 			break;
 		l->flows_class[it->cls < LOC_NR ? it->cls : LOC_REMOTE]++;
-		arrow(l, it);
+		if (it->cls == LOC_SAME_CPU)
+			same_cpu(l, it);
+		else
+			arrow(l, it);
 		break;
 	case TL_MIGRATE:
 		l->migrations++;

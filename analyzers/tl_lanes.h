@@ -3,7 +3,8 @@
  * lane per CPU, or per core, LLC or node when the CPUs do not fit (the
  * heatmaps' fold), each pixel column holding how long its CPUs ran and the
  * task that ran longest in it; the workload's
- * wakeups as arrows, thinned evenly to a bound. Memory is lanes x width, not
+ * wakeups between CPUs as arrows, thinned evenly to a bound, and those that
+ * stayed on their CPU counted per pixel column (every one, none thinned). Memory is lanes x width, not
  * the number of events. Pure: report/svg_timeline.c draws it.
  */
 #ifndef LOCUS_TL_LANES_H
@@ -59,7 +60,9 @@ struct tl_lanes {
 	struct tl_arrow *arrows;
 	int narrows;
 	uint64_t stride;	/* one workload wakeup in stride kept as an arrow */
-	uint64_t wl_flows;	/* the workload's wakeups seen */
+	uint64_t wl_flows;	/* the workload's wakeups seen that may be arrows (not same CPU) */
+	uint32_t *same;		/* lanes x width: the workload's same-CPU wakeups by the pixel
+				 * column of their wakeup (they draw no arrow) */
 	/* everything in the window, counted */
 	uint64_t slices, flows, migrations, passed;
 	uint64_t flows_class[LOC_NR];	/* the workload's wakeups by class */

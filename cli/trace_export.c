@@ -10,6 +10,7 @@
 #include "../report/sched_report.h"
 #include "../report/svg_timeline.h"
 #include "../report/trace_json.h"
+#include "caption.h"
 #include "counting.h"
 #include "opts.h"
 
@@ -125,8 +126,11 @@ static void trace_doc(FILE *f, void *ctx)
 static void svg_doc(FILE *f, void *ctx)
 {
 	struct pass *p = ctx;
+	struct svg_caption cap;
 	struct svg_timeline_info in = { p->o->path, p->x->r, p->x->events, p->x->bytes,
-					p->tl.missed };
+					p->tl.missed, &cap };
+
+	caption_file(&cap, &p->rp->f, p->o->path);
 
 	svg_timeline(f, &p->lanes, &in);
 }

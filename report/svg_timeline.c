@@ -11,7 +11,7 @@
 #include "xml.h"
 
 #define LEFT 78		/* lane labels */
-#define RIGHT 24
+#define RIGHT 40	/* room for the last tick's label */
 #define KEYS 8		/* task colours; the last for "the rest of the workload" */
 
 /* Light enough for the arrows to show over them. */
@@ -136,12 +136,13 @@ static void header(FILE *f, const struct tl_lanes *l, const struct svg_timeline_
 		l->fold.level == LOC_SAME_CPU ? "" : ", named by its first CPU ", l->fold.n,
 		l->cfg.topo->nonline);
 	*y += 15;
-	fprintf(f, "<text x=\"%d\" y=\"%d\">%s running periods, %s wakeups (%s of the workload's, "
-		   "%d drawn%s), %s migrations</text>\n",
+	fprintf(f, "<text x=\"%d\" y=\"%d\">%s running periods, %s wakeups (%s of the workload's: "
+		   "%d drawn as arrows%s, %s on the same CPU as ticks), %s migrations</text>\n",
 		LEFT, *y, fmt_count(l->slices, a, sizeof(a)), fmt_count(l->flows, b, sizeof(b)),
 		fmt_count(wl, c, sizeof(c)), l->narrows,
-		l->stride > 1 ? (snprintf(e, sizeof(e), ": one in %llu",
+		l->stride > 1 ? (snprintf(e, sizeof(e), ", one in %llu",
 					  (unsigned long long)l->stride), e) : "",
+		fmt_count(l->flows_class[LOC_SAME_CPU], s, sizeof(s)),
 		fmt_count(l->migrations, d, sizeof(d)));
 	*y += 15;
 	fprintf(f, "<text x=\"%d\" y=\"%d\">%s of the workload's wakeups passed over an idle CPU "
@@ -261,6 +262,60 @@ static void arrows(FILE *f, const struct tl_lanes *l, int top, int h)
 	fprintf(f, "</g>\n");
 }
 
+/* The tallest same-CPU tick's count: the most same-CPU wakeups in one pixel column. */
+static uint32_t same_max(const struct tl_lanes *l)
+{
+	uint32_t max = 0;
+
+	for (size_t i = 0; i < (size_t)l->fold.n * (size_t)l->cfg.width; i++)
+		if (l->same[i] > max)
+			max = l->same[i];
+	return max;
+}
+
+/* Tick height (px) of n same-CPU wakeups in a column: up to half a lane, at least 3. */
+static int tick_px(uint32_t n, uint32_t max, int h)
+{
+	int full = h / 2 > 3 ? h / 2 : 3, px = (int)ceil((double)full * n / (max ? max : 1));
+
+	return px < 3 ? 3 : px;
+}
+
+/*
+ * The workload's same-CPU wakeups: a tick hanging from the lane's top in each pixel column
+ * that holds any, as tall as its count (the legend gives the tallest's); neighbouring
+ * columns of one height share a rect, its data-n their sum.
+ */
+static void same_ticks(FILE *f, const struct tl_lanes *l, int top, int h)
+{
+	uint32_t max = same_max(l);
+
+	fprintf(f, "<g class=\"same-cpu\" fill=\"%s\">\n", class_colour[LOC_SAME_CPU]);
+	for (int ln = 0; ln < l->fold.n; ln++) {
+		const uint32_t *row = &l->same[(size_t)ln * (size_t)l->cfg.width];
+
+		for (int p = 0, e; p < l->cfg.width; p = e) {
+			uint64_t n = row[p];
+			int px = tick_px(row[p], max, h);
+			char a[32], b[32];
+
+			for (e = p + 1; row[p] && e < l->cfg.width && row[e] &&
+					tick_px(row[e], max, h) == px; e++)
+				n += row[e];
+			if (!row[p])
+				continue;
+			seconds(a, sizeof(a), tl_lanes_at(l, p) - l->origin, tl_lanes_at(l, 1) - l->t0);
+			seconds(b, sizeof(b), tl_lanes_at(l, e) - l->origin, tl_lanes_at(l, 1) - l->t0);
+			fprintf(f, "<rect data-lane=\"%s\" data-n=\"%llu\" x=\"%d\" y=\"%d\" "
+				   "width=\"%d\" height=\"%d\"><title>%llu same-CPU wakeup%s, %s to "
+				   "%s</title></rect>\n", l->fold.label[ln], (unsigned long long)n,
+				LEFT + p, top + ln * h + 1, e - p, px, (unsigned long long)n,
+				n == 1 ? "" : "s", a, b);
+		}
+	}
+	fprintf(f, "</g>\n");
+}
+
 static void axis(FILE *f, const struct tl_lanes *l, int top, int bottom)
 {
 	uint64_t span = l->t1 - l->t0, step = tick_step(span);
@@ -291,7 +346,7 @@ static void axis(FILE *f, const struct tl_lanes *l, int top, int bottom)
 static void legend(FILE *f, const struct tl_lanes *l, const struct keys *k, int *y)
 {
 	int x = LEFT;
-	char n[32];
+	char n[32], s[32];
 
 	fprintf(f, "<text x=\"%d\" y=\"%d\">running:</text>\n", x, *y + 10);
 	x += 58;
@@ -325,20 +380,32 @@ static void legend(FILE *f, const struct tl_lanes *l, const struct keys *k, int 
 
 		if (!topology_knows(l->cfg.topo, (enum locality)c))
 			continue; /* no LLC class where the topology does not know it */
-		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
-			   "stroke-width=\"2\"/><text x=\"%d\" y=\"%d\">%s %s</text>\n",
-			x, *y + 6, x + 16, *y + 6, class_colour[c], x + 20, *y + 10, label,
+		if (c == LOC_SAME_CPU) /* ticks, not arrows: a swatch like them */
+			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"2\" height=\"8\" fill=\"%s\"/>"
+				   "<rect x=\"%d\" y=\"%d\" width=\"2\" height=\"4\" fill=\"%s\"/>"
+				   "<rect x=\"%d\" y=\"%d\" width=\"2\" height=\"6\" fill=\"%s\"/>",
+				x + 3, *y + 2, class_colour[c], x + 7, *y + 2, class_colour[c], x + 11,
+				*y + 2, class_colour[c]);
+		else
+			fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
+				   "stroke-width=\"2\"/>", x, *y + 6, x + 16, *y + 6, class_colour[c]);
+		fprintf(f, "<text x=\"%d\" y=\"%d\">%s %s</text>\n", x + 20, *y + 10, label,
 			fmt_count(l->flows_class[c], n, sizeof(n)));
 		x += 20 + 7 * (int)(strlen(label) + strlen(n)) + 18;
 	}
+	*y += 18;
+	fprintf(f, "<text class=\"same-cpu-key\" x=\"%d\" y=\"%d\">same CPU: a tick hanging from the "
+		   "lane's top in each pixel column (%s) that holds any, its height the count there "
+		   "(tallest: %s); other classes: an arrow each</text>\n", LEFT, *y + 10,
+		fmt_ns((uint64_t)l->px_ns, s, sizeof(s)), fmt_count(same_max(l), n, sizeof(n)));
 	*y += 18;
 }
 
 void svg_timeline(FILE *out, const struct tl_lanes *l, const struct svg_timeline_info *in)
 {
 	struct keys k;
-	int n = l->fold.n, h = n <= 8 ? 36 : n <= 16 ? 24 : n <= 32 ? 16 : 10, y = 20, top;
-	char *body = NULL;
+	int n = l->fold.n, h = n <= 8 ? 36 : n <= 16 ? 24 : n <= 32 ? 16 : 10, y = 20, top, w;
+	char *body = NULL, c1[600], c2[600];
 	size_t len = 0;
 	FILE *f = open_memstream(&body, &len); /* the height is known at the end */
 
@@ -358,16 +425,21 @@ void svg_timeline(FILE *out, const struct tl_lanes *l, const struct svg_timeline
 	axis(f, l, top, top + n * h);
 	for (int ln = 0; ln < n; ln++)
 		lane_runs(f, l, &k, ln, top + ln * h + 1, h - 2);
+	same_ticks(f, l, top, h);
 	arrows(f, l, top, h);
 	y = top + n * h + 34;
 	legend(f, l, &k, &y);
 	y += 6;
 	provenance(f, in, &y);
+	svg_caption_lines(in->cap, l->cfg.topo, &in->r->prov, NULL, c1, sizeof(c1), c2, sizeof(c2));
+	y += 8 + svg_caption_draw(f, LEFT, y + 8, c1, c2);
 	if (f != out)
 		fclose(f);
+	w = LEFT + l->cfg.width + RIGHT;
+	w = svg_text_width(c1, 10) + LEFT + 10 > w ? svg_text_width(c1, 10) + LEFT + 10 : w;
+	w = svg_text_width(c2, 10) + LEFT + 10 > w ? svg_text_width(c2, 10) + LEFT + 10 : w;
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		     "font-family=\"sans-serif\" font-size=\"11\">\n",
-		LEFT + l->cfg.width + RIGHT, y + 4);
+		     "font-family=\"sans-serif\" font-size=\"11\">\n", w, y + 4);
 	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<title>");
 	xml_text(out, in->title);
 	fprintf(out, "</title>\n");

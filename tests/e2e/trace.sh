@@ -127,6 +127,27 @@ check "record --trace: its window as perf script's" \
 	python3 "$CHECK" "$TMP/rec.json" --perf-script "$TMP/rec.script" --from 0.01 --to 0.02
 check "record --svg-timeline: 2 CPU lanes, its wakeups the trace's flows" \
 	python3 tests/tools/svg_timeline_check.py "$TMP/rec.svg" --lanes 2 --trace "$TMP/rec.json"
+check "record --svg-timeline: the caption has the recording's command and this kernel (uname -r)" \
+	python3 tests/tools/svg_check.py "$TMP/rec.svg" --caption-has "bench pingpong --pin 0,1" \
+	--caption-has "$(uname -r)"
+# a zoomed window of wakeups that stay on one CPU: ticks per pixel column, not a row of arcs
+"$LOCUS" record -q -o "$TMP/same.data" -- "$LOCUS" bench pingpong --pin 0,0 --loops 3000 >/dev/null 2>&1
+"$LOCUS" report -q -a -i "$TMP/same.data" --trace "$TMP/all.json" -o /dev/null
+# 1 ms around the middle same-CPU wakeup, in seconds from the recording's first event
+from=$(python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["traceEvents"]
+t0 = min(e["ts"] for e in t if "ts" in e)
+s = sorted(e["ts"] for e in t if e["ph"] == "s" and e["args"].get("class") == "same_cpu")
+print("%.4f" % ((s[len(s) // 2] - t0) / 1e6))' "$TMP/all.json")
+"$LOCUS" report -q -a -i "$TMP/same.data" --trace "$TMP/same.json" --svg-timeline "$TMP/same.svg" \
+	--from "$from" --to "$(python3 -c "print('%.4f' % ($from + 0.001))")" -o /dev/null
+check "same-CPU wakeups zoomed: ticks holding, per CPU, the trace's same_cpu flows; no arcs" \
+	python3 tests/tools/svg_timeline_check.py "$TMP/same.svg" --lanes 2 --trace "$TMP/same.json" --min-same 10
+if command -v rsvg-convert >/dev/null; then
+	check "same-CPU zoom: a real renderer draws it" \
+		bash -c "rsvg-convert -o '$TMP/same.png' '$TMP/same.svg' && test -s '$TMP/same.png'"
+fi
 
 # the counts said on stderr are the file's
 "$LOCUS" report -a -i "$TMP/pp.data" --trace "$TMP/pp2.json" >/dev/null 2>"$TMP/pp2.err"

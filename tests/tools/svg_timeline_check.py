@@ -3,11 +3,13 @@
 XML, the lanes it says it has (labelled), time ticks on round values (1, 2 or 5 times a power
 of ten seconds, evenly spaced, increasing), every running period inside the plot, arrows no
 more than the bound, and the counts it states; with --trace FILE (the Chrome trace of the
-same window), the wakeups of its header equal the trace's flows and the arrows drawn are
-all of them when they fit.
+same window), the wakeups of its header equal the trace's flows, the arrows drawn are
+all of those between CPUs when they fit, and the same-CPU ticks (counts per pixel column)
+hold every same-CPU wakeup: per CPU, the trace's same_cpu flows when every flow is the
+workload's (-a).
 
 usage: svg_timeline_check.py FILE.svg --lanes N [--unit CPU|core|LLC|node] [--trace T.json]
-       [--class-counts a,b,c,d,e]
+       [--class-counts a,b,c,d,e] [--min-same N]
 """
 import argparse
 import json
@@ -35,6 +37,7 @@ def main():
     ap.add_argument("--trace")
     ap.add_argument("--class-counts")
     ap.add_argument("--max-arrows", type=int, default=400)
+    ap.add_argument("--min-same", type=int, default=0)
     a = ap.parse_args()
     try:
         root = ET.parse(a.svg).getroot()
@@ -73,21 +76,42 @@ def main():
     if len(arrows) > a.max_arrows:
         fail("%d arrows, more than %d" % (len(arrows), a.max_arrows))
     counts = [t for t in tx if " running periods, " in t]
-    m = re.search(r"([\d,]+) running periods, ([\d,]+) wakeups \(([\d,]+) of the workload's, (\d+) drawn", counts[0] if counts else "")
+    m = re.search(r"([\d,]+) running periods, ([\d,]+) wakeups \(([\d,]+) of the workload's: (\d+) drawn as arrows(?:, one in \d+)?, ([\d,]+) on the same CPU as ticks\)", counts[0] if counts else "")
     if not m:
         fail("no counts line")
     flows = int(m.group(2).replace(",", ""))
     wl = int(m.group(3).replace(",", ""))
     drawn = int(m.group(4))
+    same = int(m.group(5).replace(",", ""))
     if drawn != len(arrows):
         fail("says %d drawn, draws %d" % (drawn, len(arrows)))
-    if wl <= a.max_arrows and drawn != wl:
-        fail("%d wakeups of the workload fit, %d drawn" % (wl, drawn))
+    if wl - same <= a.max_arrows and drawn != wl - same:
+        fail("%d wakeups of the workload between CPUs fit, %d drawn" % (wl - same, drawn))
+    # same-CPU wakeups: ticks, not arrows; every one counted (none thinned)
+    ticks_by_lane = {}
+    for g in root.iter(NS + "g"):
+        if g.get("class") == "same-cpu":
+            for r in g.iter(NS + "rect"):
+                ln = r.get("data-lane")
+                ticks_by_lane[ln] = ticks_by_lane.get(ln, 0) + int(r.get("data-n"))
+    if same < a.min_same:
+        fail("%d same-CPU wakeups, fewer than %d" % (same, a.min_same))
+    if sum(ticks_by_lane.values()) != same:
+        fail("same-CPU ticks hold %d wakeups, the header says %d" % (sum(ticks_by_lane.values()), same))
+    if any(p.get("d") and " Q" in p.get("d") and p.get("stroke") == "#444444" for p in arrows):
+        fail("a same-CPU wakeup drawn as an arc")
     if a.trace:
         tr = json.load(open(a.trace))["traceEvents"]
         nflows = sum(1 for e in tr if e["ph"] == "s")
         if nflows != flows:
             fail("%d wakeups in the picture, %d flows in the trace of the same window" % (flows, nflows))
+        if a.unit == "CPU" and flows == wl:  # every flow the workload's (-a): per CPU, one for one
+            want = {}
+            for e in tr:
+                if e["ph"] == "s" and e["args"].get("class") == "same_cpu":
+                    want[str(e["tid"])] = want.get(str(e["tid"]), 0) + 1
+            if want != ticks_by_lane:
+                fail("same-CPU ticks per CPU %r, the trace's same_cpu flows per CPU %r" % (ticks_by_lane, want))
     if a.class_counts:
         want = [int(x) for x in a.class_counts.split(",")]
         got = []
