@@ -133,13 +133,19 @@ static void slice(struct tl_lanes *l, const struct tl_item *it)
 	}
 }
 
-/* Keep one arrow in stride, spread evenly over the window: past the bound, every other goes. */
+/*
+ * Keep one arrow in stride, spread evenly over the window: past the bound, every other goes.
+ * Counted within the wakeup's class, so that every class keeps its share: one sequence for
+ * all, on wakeups whose classes repeat with a period dividing the stride (SMT, LLC, node,
+ * remote, SMT, ...), kept one class only.
+ */
 static void arrow(struct tl_lanes *l, const struct tl_item *it)
 {
 	int from = lane(l, it->from_cpu), to = lane(l, it->cpu);
-	uint64_t seq = l->wl_flows++;
+	uint64_t seq = l->flows_class[it->cls < LOC_NR ? it->cls : LOC_REMOTE] - 1;
 	int n = 0;
 
+	l->wl_flows++;
 	if (from < 0 || to < 0 || seq % l->stride)
 		return;
 	if (l->narrows == l->cfg.max_arrows) {

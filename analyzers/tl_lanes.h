@@ -43,7 +43,7 @@ struct tl_arrow {
 	int from, to;		/* lanes */
 	enum locality cls;
 	int32_t task;		/* index into tasks */
-	uint64_t seq;		/* the workload's wakeups before it */
+	uint64_t seq;		/* the workload's wakeups of its class before it */
 };
 
 struct tl_lanes {

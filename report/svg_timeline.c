@@ -130,10 +130,10 @@ static void header(FILE *f, const struct tl_lanes *l, const struct svg_timeline_
 	*y += 17;
 	seconds(a, sizeof(a), l->t0 - l->origin, (l->t1 - l->t0) / 10 + 1);
 	seconds(b, sizeof(b), l->t1 - l->origin, (l->t1 - l->t0) / 10 + 1);
-	fprintf(f, "<text x=\"%d\" y=\"%d\">%s to %s into the recording (%s); one lane per %s "
-		   "%s(%d lanes, %d CPUs)</text>\n",
+	fprintf(f, "<text x=\"%d\" y=\"%d\">%s to %s into the recording (%s); one lane per %s"
+		   "%s (%d lanes, %d CPUs)</text>\n",
 		LEFT, *y, a, b, fmt_ns(l->t1 - l->t0, s, sizeof(s)), l->fold.unit,
-		l->fold.level == LOC_SAME_CPU ? "" : ", named by its first CPU ", l->fold.n,
+		l->fold.level == LOC_SAME_CPU ? "" : ", named by its first CPU", l->fold.n,
 		l->cfg.topo->nonline);
 	*y += 15;
 	fprintf(f, "<text x=\"%d\" y=\"%d\">%s running periods, %s wakeups (%s of the workload's: "
@@ -273,10 +273,10 @@ static uint32_t same_max(const struct tl_lanes *l)
 	return max;
 }
 
-/* Tick height (px) of n same-CPU wakeups in a column: up to half a lane, at least 3. */
+/* Tick height (px) of n same-CPU wakeups in a column: up to a third of a lane, at least 3. */
 static int tick_px(uint32_t n, uint32_t max, int h)
 {
-	int full = h / 2 > 3 ? h / 2 : 3, px = (int)ceil((double)full * n / (max ? max : 1));
+	int full = h / 3 > 3 ? h / 3 : 3, px = (int)ceil((double)full * n / (max ? max : 1));
 
 	return px < 3 ? 3 : px;
 }
@@ -290,7 +290,8 @@ static void same_ticks(FILE *f, const struct tl_lanes *l, int top, int h)
 {
 	uint32_t max = same_max(l);
 
-	fprintf(f, "<g class=\"same-cpu\" fill=\"%s\">\n", class_colour[LOC_SAME_CPU]);
+	fprintf(f, "<g class=\"same-cpu\" fill=\"%s\" fill-opacity=\"0.8\">\n",
+		class_colour[LOC_SAME_CPU]);
 	for (int ln = 0; ln < l->fold.n; ln++) {
 		const uint32_t *row = &l->same[(size_t)ln * (size_t)l->cfg.width];
 

@@ -55,9 +55,9 @@ check "a report of the file at any width still parses (200 columns asked, 80 wit
 # the timeline folds: one lane per LLC (16 of 32 CPUs), the scenario's wakeups by class
 "$LOCUS" report -q -i "$TMP/big.data" --svg-timeline "$TMP/big.svg" -o /dev/null
 expect_eq "--svg-timeline: exit 0" 0 $?
-check "--svg-timeline: 16 LLC lanes, round ticks, a fifth of the wakeups in each class, arrows bounded" \
+check "--svg-timeline: 16 LLC lanes, round ticks, a fifth of the wakeups in each class, arrows bounded, each class among them" \
 	python3 tests/tools/svg_timeline_check.py "$TMP/big.svg" --lanes 16 --unit LLC \
-	--class-counts 2000,2000,2000,2000,2000
+	--class-counts 2000,2000,2000,2000,2000 --every-class-drawn
 if command -v rsvg-convert >/dev/null; then
 	check "--svg-timeline: a real renderer draws it" \
 		bash -c "rsvg-convert -o '$TMP/big.png' '$TMP/big.svg' && test -s '$TMP/big.png'"

@@ -9,7 +9,7 @@ hold every same-CPU wakeup: per CPU, the trace's same_cpu flows when every flow 
 workload's (-a).
 
 usage: svg_timeline_check.py FILE.svg --lanes N [--unit CPU|core|LLC|node] [--trace T.json]
-       [--class-counts a,b,c,d,e] [--min-same N]
+       [--class-counts a,b,c,d,e] [--min-same N] [--every-class-drawn]
 """
 import argparse
 import json
@@ -38,6 +38,7 @@ def main():
     ap.add_argument("--class-counts")
     ap.add_argument("--max-arrows", type=int, default=400)
     ap.add_argument("--min-same", type=int, default=0)
+    ap.add_argument("--every-class-drawn", action="store_true")
     a = ap.parse_args()
     try:
         root = ET.parse(a.svg).getroot()
@@ -120,6 +121,14 @@ def main():
             got.append(int(c[0].split()[-1].replace(",", "")) if c else -1)
         if got != want:
             fail("wakeups by class %r, want %r" % (got, want))
+    if a.every_class_drawn:  # thinning keeps each class's share, whatever order they come in
+        colour = {"SMT sibling": "#00796b", "shared LLC": "#1f4e9c", "same node": "#b35900",
+                  "other node": "#c00000"}
+        for label, c in colour.items():
+            n = [t for t in tx if t.startswith(label + " ")]
+            if n and int(n[0].split()[-1].replace(",", "")) > 0 and \
+                    not any(p.get("stroke") == c for p in arrows):
+                fail("%s wakeups counted, none drawn as an arrow" % label)
     print("svg_timeline_check: %d lanes per %s, %d ticks every %g s, %d arrows of %d wakeups of "
           "the workload: ok" % (a.lanes, a.unit, len(ticks), steps[0], drawn, wl))
 
