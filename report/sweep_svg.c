@@ -175,6 +175,7 @@ static void class_panel(FILE *f, const struct sweep_set *s, int x0)
 					       "#c03020" };
 	static const char *const name[LOC_NR] = { "same CPU", "SMT", "LLC", "node", "remote" };
 	double bw = (double)(W - 40) / (s->nvalues > 0 ? s->nvalues : 1) * 0.6;
+	double step = bw / 3 / LOC_NR < 6 ? bw / 3 / LOC_NR : 6; /* the classes' bars apart */
 	bool seen[LOC_NR] = { false };
 
 	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"13\">wakeups by class, waker CPU to "
@@ -201,8 +202,16 @@ static void class_panel(FILE *f, const struct sweep_set *s, int x0)
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 				   "fill=\"%s\"><title>%s: %.1f%%</title></rect>\n", x, y, bw, h,
 				colour[k], name[k], ms.mean);
-			errbar(f, (enum measure)(M_SAME_CPU + k), s->values[v], &ms,
-			       x + bw * (0.2 + 0.15 * k), y, T + H, H / 100.0);
+			/* beside the stack: the class's own share (a dot) and its interval, on
+			 * the same % axis (a stacked boundary is a sum: no place for one share's) */
+			if (ms.n >= 2 && ms.ci95 > 0) {
+				double dx = x + bw + 4 + k * step, dy = T + H - ms.mean / 100.0 * H;
+
+				fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\" "
+					   "stroke=\"#111\" stroke-width=\"0.5\"/>\n", dx, dy, colour[k]);
+				errbar(f, (enum measure)(M_SAME_CPU + k), s->values[v], &ms, dx, dy,
+				       T + H, H / 100.0);
+			}
 		}
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x + bw / 2,
 			T + H + 16);
@@ -217,9 +226,12 @@ static void class_panel(FILE *f, const struct sweep_set *s, int x0)
 			colour[k], x0 + W + 24, T + row * 18 + 9, name[k]);
 		row++;
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\">bars: 95%% interval</text>\n"
-		   "<text x=\"%d\" y=\"%d\" font-size=\"10\">of the mean share</text>\n",
-		x0 + W + 10, T + 5 * 18 + 14, x0 + W + 10, T + 5 * 18 + 26);
+	fprintf(f, "<g font-size=\"10\"><text x=\"%d\" y=\"%d\">beside each stack:</text>"
+		   "<text x=\"%d\" y=\"%d\">a class's mean share</text>"
+		   "<text x=\"%d\" y=\"%d\">(dot), its 95%% interval</text>"
+		   "<text x=\"%d\" y=\"%d\">of the mean (bar)</text></g>\n",
+		x0 + W + 10, T + 5 * 18 + 14, x0 + W + 10, T + 5 * 18 + 26, x0 + W + 10,
+		T + 5 * 18 + 38, x0 + W + 10, T + 5 * 18 + 50);
 	x_label(f, s, x0);
 }
 
