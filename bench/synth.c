@@ -1,6 +1,7 @@
 /*
  * synth.c - the analyzers at big-machine rates, on paper: a synthetic sched stream for a
- * 512-CPU, 8-node topology and 100,000 tasks through the wakeup analyzer on one core.
+ * 512-CPU, 8-node topology and 100,000 tasks through the wakeup sink (the analyzer behind
+ * the sink interface, fed one event at a time as the sources feed it) on one core.
  * A quarter of the wakeups come from 1,000 hot waker->wakee pairs (Zipf: pair h weighs
  * 1/(h+1)), the rest from random wakers to random wakees (millions of one-off pairs).
  * Prints events/s (analysis only: the generator's own time is measured and taken out)
@@ -20,6 +21,7 @@
 #include <time.h>
 
 #include "../analyzers/wakeup.h"
+#include "../pipeline/sink_wakeup.h"
 #include "../collectors/topology.h"
 
 #define HOT 1000	/* hot pairs */
@@ -317,8 +319,10 @@ int main(int argc, char **argv)
 	long churn = argc > 4 ? atol(argv[4]) : 0;
 	struct topology topo;
 	struct wakeup_cfg cfg = { 0 };
-	struct wakeup w;
-	static struct wakeup_batch batch;
+	static struct wakeup_sink ws; /* as the sources feed it: through the sink list */
+	struct wakeup *w = &ws.an;
+	struct sinks sinks = { { &ws.k }, 1 };
+	struct sink_begin b = { 0 };
 	static struct gen g = { 88172645463325252ull, 1000, 0, 0, NULL, NULL, { { 0 } }, 0, { 0 } };
 	int bad;
 	struct rusage ru;
@@ -354,49 +358,50 @@ int main(int argc, char **argv)
 	}
 	gen_s = cpu_s() - t0;
 	gen_reset(&g);
-	cfg.topo = &topo;
 	cfg.system_wide = true;
-	cfg.waking_source = true;
-	wakeup_init(&w, &cfg);
+	wakeup_sink_init(&ws, &cfg, false);
+	b.topo = &topo;
+	b.waking_source = true;
+	sinks_begin(&sinks, &b);
 	t0 = cpu_s();
-	while (n < want) { /* in batches, as the sources feed it */
+	while (n < want) { /* one event at a time to the sinks, as the sources feed them */
 		cycle(&g);
 		for (int i = 0; i < g.nev; i++)
-			wakeup_batch_add(&w, &batch, &g.ev[i]);
+			sinks_consume(&sinks, &g.ev[i]);
 		n += g.nev;
 	}
-	wakeup_batch_flush(&w, &batch);
+	sinks_flush(&sinks);
 	if (churn) {
 		double half = 0;
 
-		wakeup_finish(&w);
-		printf("churn: before %.1f MiB resident, %d task slots\n", rss_mib(), w.ntasks);
+		wakeup_finish(w);
+		printf("churn: before %.1f MiB resident, %d task slots\n", rss_mib(), w->ntasks);
 		for (long i = 0; i < churn; i++) {
-			churn_task(&g, ntasks + 1 + (int)(i % 4000000), &w);
+			churn_task(&g, ntasks + 1 + (int)(i % 4000000), w);
 			if (i % 64 == 0) { /* the steady stream goes on meanwhile */
 				cycle(&g);
 				for (int k = 0; k < g.nev; k++)
-					wakeup_add(&w, &g.ev[k]);
+					wakeup_add(w, &g.ev[k]);
 			}
 			if (i == churn / 2) {
-				wakeup_finish(&w); /* a dashboard snapshot */
+				wakeup_finish(w); /* a dashboard snapshot */
 				half = rss_mib();
 				printf("churn: %ld short-lived tasks: %.1f MiB resident, %d task slots\n",
-				       i, half, w.ntasks);
+				       i, half, w->ntasks);
 			}
 		}
-		wakeup_finish(&w);
+		wakeup_finish(w);
 		printf("churn: %ld short-lived tasks: %.1f MiB resident, %d task slots, %llu "
-		       "retired (%d listed)\n", churn, rss_mib(), w.ntasks,
-		       (unsigned long long)wakeup_results(&w)->tasks_retired,
-		       wakeup_results(&w)->tasks_retired_kept);
-		wakeup_release(&w);
+		       "retired (%d listed)\n", churn, rss_mib(), w->ntasks,
+		       (unsigned long long)wakeup_results(w)->tasks_retired,
+		       wakeup_results(w)->tasks_retired_kept);
+		wakeup_release(w);
 		topology_release(&topo);
 		free(g.task_cpu);
 		free(g.cpu_task);
 		return 0;
 	}
-	wakeup_finish(&w);
+	wakeup_finish(w);
 	total_s = cpu_s() - t0;
 	getrusage(RUSAGE_SELF, &ru);
 	printf("synthetic stream: %d CPUs, %d nodes, %d tasks, %ld events\n", topo.nonline,
@@ -404,12 +409,12 @@ int main(int argc, char **argv)
 	printf("analysis: %.2f s of CPU (generator %.2f s taken out): %.2f M events/s on one core\n",
 	       total_s - gen_s, gen_s, (double)n / (total_s - gen_s) / 1e6);
 	printf("peak RSS: %.1f MiB; %d tasks and %d pairs in the tables, %llu pairs dropped\n",
-	       (double)ru.ru_maxrss / 1024.0, wakeup_results(&w)->ntasks,
-	       wakeup_results(&w)->npairs, (unsigned long long)wakeup_results(&w)->pairs_dropped);
-	idle_line(wakeup_results(&w));
+	       (double)ru.ru_maxrss / 1024.0, wakeup_results(w)->ntasks,
+	       wakeup_results(w)->npairs, (unsigned long long)wakeup_results(w)->pairs_dropped);
+	idle_line(wakeup_results(w));
 	gen_reset(&g);
-	bad = check_top(&g, want, wakeup_results(&w), ntasks);
-	wakeup_release(&w);
+	bad = check_top(&g, want, wakeup_results(w), ntasks);
+	wakeup_release(w);
 	topology_release(&topo);
 	free(g.task_cpu);
 	free(g.cpu_task);

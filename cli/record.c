@@ -111,12 +111,13 @@ static void record_cmdline(struct record_plan *pl, char **argv)
 }
 
 /* What was written, on stderr. */
-static void record_summary(const struct record_plan *pl, const struct source *src)
+static void record_summary(const struct record_plan *pl, const struct source *src,
+			   const struct writer_sink *wr)
 {
 	char size[32], n[32], lost[32];
 
 	fprintf(stderr, "[ locus record: wrote %s events (%s, %s lost) to %s ]\n",
-		fmt_count(src->events, n, sizeof(n)), fmt_bytes(src->file_bytes, size, sizeof(size)),
+		fmt_count(src->events, n, sizeof(n)), fmt_bytes(writer_sink_bytes(wr), size, sizeof(size)),
 		fmt_count(src->lost, lost, sizeof(lost)), pl->path);
 	if (src->keep_pages)
 		fprintf(stderr, "[ locus record: records were lost: -m %d would have kept them (the "
@@ -125,7 +126,7 @@ static void record_summary(const struct record_plan *pl, const struct source *sr
 		fprintf(stderr, "[ locus record: no memory samples: %s ]\n", src->mem_why);
 	else
 		fprintf(stderr, "[ locus record: %s memory samples among them ]\n",
-			fmt_count(src->file_mem_samples, n, sizeof(n)));
+			fmt_count(writer_sink_mem_samples(wr), n, sizeof(n)));
 }
 
 /* After the session: what was written or why not, then the timelines. The exit status. */
@@ -144,14 +145,14 @@ static int record_finish(struct record_plan *pl, const struct tracer *tracer,
 	}
 	if (!out->traced)
 		return rc;
-	if (src->write_err) {
+	if (writer_sink_error(&tracer->wr)) {
 		locus_err("%s: %s: the file holds the %s whole records written before it (locus "
-			  "report reads them)", pl->path, strerror(-src->write_err),
-			  fmt_count(src->file_records, n, sizeof(n)));
+			  "report reads them)", pl->path, strerror(-writer_sink_error(&tracer->wr)),
+			  fmt_count(writer_sink_records(&tracer->wr), n, sizeof(n)));
 		return rc == EXIT_LOCUS_OK ? EXIT_LOCUS_RUNTIME : rc;
 	}
 	if (!pl->o.quiet)
-		record_summary(pl, src);
+		record_summary(pl, src, &tracer->wr);
 	if (pl->tx.trace || pl->tx.svg) {
 		pl->tx.quiet = pl->o.quiet;
 		if (trace_export_file(pl->path, pl->tr.sysfs_root, pl->o.all_cpus || pl->o.cpu_list,

@@ -235,11 +235,12 @@ static bool report_parse(int argc, char **argv, struct report_plan *pl, int *rc)
 	return report_validate(pl, argv + optind) == 0;
 }
 
-/* Open and read the file into st, following the tasks pl asks for. The exit status. */
-static int report_replay(struct replay *st, struct report_plan *pl)
+/* Open and read the file into fp's sinks, following the tasks pl asks for. The exit status. */
+static int report_replay(struct file_pass *fp, struct report_plan *pl)
 {
+	struct replay *st = &fp->rp;
 	char err[400];
-	int opened = replay_open(st, &pl->opts, err, sizeof(err));
+	int opened = file_pass_open(fp, &pl->opts, err, sizeof(err));
 
 	if (opened == 0 && !pl->pid && !pl->all && st->f.workload_pid) {
 		pl->opts.pid = st->f.workload_pid; /* as locus run reports: the workload's tree */
@@ -248,7 +249,7 @@ static int report_replay(struct replay *st, struct report_plan *pl)
 	}
 	pl->opts.from_ns = pl->tx.from_ns; /* --from/--to cut the report as they cut timelines */
 	pl->opts.to_ns = pl->tx.to_ns;
-	if (opened < 0 || replay_run(st, err, sizeof(err)) < 0) {
+	if (opened < 0 || file_pass_run(fp, NULL, err, sizeof(err)) < 0) {
 		if (pl->opts.progress)
 			fprintf(stderr, "\r\033[K");
 		locus_err("%s: %s", pl->opts.path, err);
@@ -280,12 +281,12 @@ static void report_notes(const struct replay *st, const struct report_plan *pl)
 }
 
 /* The text report, the JSON and the heatmap. The exit status. */
-static int report_write(struct replay *st, const struct report_plan *pl)
+static int report_write(struct file_pass *fp, const struct report_plan *pl)
 {
 	struct report_doc ro;
 	int rc = EXIT_LOCUS_OK;
 
-	report_doc_init(&ro, st, pl->sections, cli_terminal_width());
+	report_doc_init(&ro, fp, pl->sections, cli_terminal_width());
 	if (pl->out) {
 		if (write_file_atomically(pl->out, report_doc_text, &ro) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
@@ -294,19 +295,20 @@ static int report_write(struct replay *st, const struct report_plan *pl)
 	}
 	if (pl->json && write_file_atomically(pl->json, report_doc_json, &ro) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
-	if (pl->svg && st->rd.sched_samples) {
+	if (pl->svg && fp->rp.rd.sched_samples) {
 		struct svg_caption cap;
 
-		caption_file(&cap, &st->f, pl->opts.path);
-		if (write_heatmap_svg(pl->svg, wakeup_results(&st->src.an), &cap) < 0)
+		caption_file(&cap, &fp->rp.f, pl->opts.path);
+		if (write_heatmap_svg(pl->svg, file_pass_results(fp), &cap) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
 	}
 	return rc;
 }
 
 /* --trace and --svg-timeline, after the report. 0, or -1 after saying why. */
-static int report_timelines(struct replay *st, struct report_plan *pl)
+static int report_timelines(struct file_pass *fp, struct report_plan *pl)
 {
+	struct replay *st = &fp->rp;
 	struct trace_export *tx = &pl->tx;
 
 	if (!tx->trace && !tx->svg)
@@ -317,7 +319,7 @@ static int report_timelines(struct replay *st, struct report_plan *pl)
 		return -1;
 	}
 	tx->quiet = pl->quiet;
-	tx->r = wakeup_results(&st->src.an);
+	tx->r = file_pass_results(fp);
 	tx->span_ns = st->last_ns > st->first_ns ? st->last_ns - st->first_ns : 0;
 	tx->events = st->rd.sched_samples;
 	tx->bytes = st->f.pos;
@@ -327,23 +329,23 @@ static int report_timelines(struct replay *st, struct report_plan *pl)
 int cmd_report(int argc, char **argv)
 {
 	struct report_plan pl;
-	struct replay *st;
+	struct file_pass *fp;
 	int rc;
 
 	if (!report_parse(argc, argv, &pl, &rc))
 		return rc;
-	st = xcalloc(1, sizeof(*st));
-	rc = report_replay(st, &pl);
+	fp = xcalloc(1, sizeof(*fp));
+	rc = report_replay(fp, &pl);
 	if (rc != EXIT_LOCUS_OK)
 		goto out;
-	report_notes(st, &pl);
-	rc = report_write(st, &pl);
-	if (report_timelines(st, &pl) < 0)
+	report_notes(&fp->rp, &pl);
+	rc = report_write(fp, &pl);
+	if (report_timelines(fp, &pl) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
-	if (!report_found(st) && rc == EXIT_LOCUS_OK)
+	if (!report_found(&fp->rp) && rc == EXIT_LOCUS_OK)
 		rc = EXIT_LOCUS_RUNTIME;
 out:
-	replay_release(st);
-	free(st);
+	file_pass_release(fp);
+	free(fp);
 	return rc;
 }

@@ -8,8 +8,11 @@
 #include "../report/schedstat_report.h"
 #include "../report/json.h"
 
-void report_doc_init(struct report_doc *d, struct replay *st, unsigned sections, int width)
+void report_doc_init(struct report_doc *d, struct file_pass *fp, unsigned sections, int width)
 {
+	struct replay *st = &fp->rp;
+
+	d->fp = fp;
 	d->st = st;
 	d->sections = sections;
 	d->topo_note = st->topo_note;
@@ -107,7 +110,7 @@ void report_doc_text(FILE *f, void *arg)
 
 	input_text(f, o->st, o->topo_note);
 	if (o->st->rd.sched_samples || (!o->st->rd.mem_samples && !o->st->rd.ss.records))
-		sched_report_text(f, wakeup_results(&o->st->src.an), o->sections, &o->ctx);
+		sched_report_text(f, file_pass_results(o->fp), o->sections, &o->ctx);
 	if (o->st->rd.ss.records && (o->sections & SEC_CPUS)) { /* its schedstat snapshots */
 		struct schedstat d = { 0 };
 		char why[256];
@@ -119,7 +122,7 @@ void report_doc_text(FILE *f, void *arg)
 	if (o->st->rd.mem_samples && (o->sections & SEC_CACHELINES)) {
 		struct symbolizer sz = symbols_symbolizer(&o->st->syms);
 
-		cacheline_report_text(f, &o->st->cl, &sz);
+		cacheline_report_text(f, &o->fp->cl.cl, &sz);
 	}
 }
 
@@ -176,7 +179,7 @@ void report_doc_json(FILE *f, void *arg)
 	json_string(&j, "locus_version", LOCUS_VERSION);
 	input_json(&j, o);
 	if (st->rd.sched_samples || (!st->rd.mem_samples && !st->rd.ss.records))
-		sched_report_json_members(&j, wakeup_results(&st->src.an), &o->ctx);
+		sched_report_json_members(&j, file_pass_results(o->fp), &o->ctx);
 	if (st->rd.ss.records) {
 		struct schedstat d = { 0 };
 		char why[256];
@@ -188,7 +191,7 @@ void report_doc_json(FILE *f, void *arg)
 	if (st->rd.mem_samples) {
 		struct symbolizer sz = symbols_symbolizer(&st->syms);
 
-		cacheline_report_json_members(&j, &st->cl, &sz);
+		cacheline_report_json_members(&j, &o->fp->cl.cl, &sz);
 	}
 	json_object_end(&j);
 	json_end(&j);

@@ -4,18 +4,19 @@
 
 #include <stdio.h>
 
-#include "../pipeline/replay.h"
+#include "../pipeline/file_pass.h"
 #include "../report/sched_report.h"
 
 struct report_doc {
-	struct replay *st;
+	struct file_pass *fp;
+	struct replay *st;	/* its source */
 	struct sched_report_ctx ctx;
 	unsigned sections;	/* SEC_* */
 	const char *topo_note;
 };
 
-/* After replay_run: the report of st, sections of it, folded to width columns. */
-void report_doc_init(struct report_doc *d, struct replay *st, unsigned sections, int width);
+/* After file_pass_run: the report of fp, sections of it, folded to width columns. */
+void report_doc_init(struct report_doc *d, struct file_pass *fp, unsigned sections, int width);
 /* The text report (the input, the scheduler sections, the cachelines); arg is the doc. */
 void report_doc_text(FILE *f, void *arg);
 /* The same as one JSON object. */

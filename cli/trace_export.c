@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../analyzers/timeline.h"
+#include "../pipeline/file_pass.h"
 #include "../analyzers/tl_lanes.h"
 #include "../common/util.h"
 #include "../report/sched_report.h"
@@ -17,9 +18,7 @@
 struct pass {
 	struct trace_export *x;
 	const struct replay_opts *o;
-	struct replay *rp;
-	struct timeline tl;
-	bool on;
+	struct file_pass *fp;
 	struct trace_json tj;
 	bool json;		/* tj is open */
 	struct tl_lanes lanes;
@@ -37,40 +36,17 @@ static void both(void *ctx, const struct tl_item *it)
 		tl_lanes_item(&p->lanes, it);
 }
 
-static bool in_scope(void *ctx, int32_t tid)
-{
-	return wakeup_tracks(&((struct pass *)ctx)->rp->src.an, tid);
-}
-
-/* The timeline starts with the first sched event, once the topology is known. */
-static void tap_event(void *ctx, const struct event *e)
+/* The lanes' window, once the timeline has its first event. */
+static void started(void *ctx, uint64_t first_ns)
 {
 	struct pass *p = ctx;
+	uint64_t end = first_ns + p->x->span_ns, t0 = first_ns + p->x->from_ns;
 
-	if (!p->on) {
-		struct timeline_cfg cfg = { &p->rp->topo, p->x->from_ns, p->x->to_ns, both, p,
-					    in_scope, p, true };
-
-		timeline_init(&p->tl, &cfg);
-		p->on = true;
-	}
-	timeline_event(&p->tl, e);
-	if (p->svg && p->tl.started && !p->lanes.t1) {
-		uint64_t end = p->tl.first_ns + p->x->span_ns, t0 = p->tl.first_ns + p->x->from_ns;
-
-		if (p->x->to_ns && p->tl.first_ns + p->x->to_ns < end)
-			end = p->tl.first_ns + p->x->to_ns;
-		tl_lanes_window(&p->lanes, p->tl.first_ns, t0, end);
-	}
-}
-
-/* The analyzer's idle-CPU verdicts, on the timeline's flows (it started with the first event). */
-static void verdict(void *ctx, const struct idle_told *v)
-{
-	struct pass *p = ctx;
-
-	if (p->on)
-		timeline_verdict(&p->tl, v);
+	if (!p->svg)
+		return;
+	if (p->x->to_ns && first_ns + p->x->to_ns < end)
+		end = first_ns + p->x->to_ns;
+	tl_lanes_window(&p->lanes, first_ns, t0, end);
 }
 
 /* The replay itself, into the trace when f is not NULL. */
@@ -78,44 +54,38 @@ static void run(struct pass *p, FILE *f)
 {
 	struct trace_export *x = p->x;
 	struct replay_opts ro = *p->o;
+	/* the analyzer's verdicts, of the window: as the report judges */
+	struct timeline_sink_cfg tc = { x->from_ns, x->to_ns, both, started, p, NULL };
+	const struct timeline *tl = &p->fp->tl.tl;
 
-	ro.tap = tap_event; /* every event: it keeps what ran into its window itself */
-	ro.tap_ctx = p;
-	ro.verdict = verdict; /* the analyzer's, of the window: as the report judges */
-	ro.verdict_ctx = p;
 	ro.from_ns = x->from_ns;
 	ro.to_ns = x->to_ns;
 	ro.progress = NULL;
 	p->rc = -1;
-	if (replay_open(p->rp, &ro, x->err, sizeof(x->err)) < 0)
+	if (file_pass_open(p->fp, &ro, x->err, sizeof(x->err)) < 0)
 		return;
 	if (p->svg) {
-		struct tl_lanes_cfg lc = { &p->rp->topo, TIMELINE_SVG_WIDTH, 64,
+		struct tl_lanes_cfg lc = { &p->fp->rp.topo, TIMELINE_SVG_WIDTH, 64,
 					   TIMELINE_SVG_ARROWS };
 
 		tl_lanes_init(&p->lanes, &lc);
 	}
 	if (f) {
-		trace_json_begin(&p->tj, f, p->rp->topo.ncpus, x->limit, p->o->path, x->r,
+		trace_json_begin(&p->tj, f, p->fp->rp.topo.ncpus, x->limit, p->o->path, x->r,
 				 x->events, x->bytes);
 		p->json = true;
 	}
-	if (replay_run(p->rp, x->err, sizeof(x->err)) == 0) {
-		if (p->on)
-			timeline_finish(&p->tl);
+	if (file_pass_run(p->fp, &tc, x->err, sizeof(x->err)) == 0)
 		p->rc = 0;
-	} else if (p->on) {
-		timeline_flush(&p->tl); /* the flows read before the error, held for verdicts */
-	}
 	if (f) {
 		trace_json_end(&p->tj); /* valid JSON, even of what was read before an error */
 		x->tbytes = p->tj.bytes;
 		x->dropped = p->tj.dropped;
 	}
-	x->slices = p->tl.slices;
-	x->flows = p->tl.flows;
-	x->migrations = p->tl.migrations;
-	x->counters = p->tl.counters;
+	x->slices = tl->slices;
+	x->flows = tl->flows;
+	x->migrations = tl->migrations;
+	x->counters = tl->counters;
 }
 
 static void trace_doc(FILE *f, void *ctx)
@@ -128,9 +98,9 @@ static void svg_doc(FILE *f, void *ctx)
 	struct pass *p = ctx;
 	struct svg_caption cap;
 	struct svg_timeline_info in = { p->o->path, p->x->r, p->x->events, p->x->bytes,
-					p->tl.missed, &cap };
+					p->fp->tl.tl.missed, &cap };
 
-	caption_file(&cap, &p->rp->f, p->o->path);
+	caption_file(&cap, &p->fp->rp.f, p->o->path);
 
 	svg_timeline(f, &p->lanes, &in);
 }
@@ -138,6 +108,7 @@ static void svg_doc(FILE *f, void *ctx)
 static void say(const struct pass *p)
 {
 	const struct trace_export *x = p->x;
+	const struct timeline *tl = &p->fp->tl.tl;
 	char a[32], b[32];
 
 	if (x->trace && x->dropped)
@@ -146,14 +117,14 @@ static void say(const struct pass *p)
 			  (unsigned long long)(x->limit >> 20), (unsigned long long)x->dropped);
 	locus_verbose("%s: %llu flows of the workload the analyzer did not judge, %llu of its "
 		      "verdicts on wakeups that made no flow", p->o->path,
-		      (unsigned long long)p->tl.unjudged, (unsigned long long)p->tl.judged_unseen);
+		      (unsigned long long)tl->unjudged, (unsigned long long)tl->judged_unseen);
 	if (x->quiet)
 		return;
-	if (p->tl.missed)
+	if (tl->missed)
 		fprintf(stderr, "locus: %s switch-ins inferred: the recording lacks them (records "
 				"the stream lost; the kernel fired them): those periods start at the "
 				"task's first event on the CPU (none drawn that ended there)\n",
-			fmt_count(p->tl.missed, a, sizeof(a)));
+			fmt_count(tl->missed, a, sizeof(a)));
 	if (x->trace)
 		fprintf(stderr, "locus: %s: %s bytes, %llu running periods, %llu wakeup flows, "
 				"%llu migrations, %llu counter values\n",
@@ -235,17 +206,18 @@ int trace_export_file(const char *path, const char *sysfs_root, bool all, struct
 {
 	struct replay_opts o = { .path = path, .sysfs_root = sysfs_root, .line_size = 64,
 				 .sort = CL_SORT_TOTAL };
-	struct replay *st = xcalloc(1, sizeof(*st));
+	struct file_pass *fp = xcalloc(1, sizeof(*fp));
+	struct replay *st = &fp->rp;
 	char err[400];
 	int rc = -1;
 
-	if (replay_open(st, &o, err, sizeof(err)) == 0) {
+	if (file_pass_open(fp, &o, err, sizeof(err)) == 0) {
 		if (!all && st->f.workload_pid) {
 			o.pid = st->f.workload_pid;
 			o.nmore = st->f.nadded;
 			memcpy(o.more, st->f.added_pids, sizeof(o.more));
 		}
-		if (replay_run(st, err, sizeof(err)) == 0)
+		if (file_pass_run(fp, NULL, err, sizeof(err)) == 0)
 			rc = 0;
 	}
 	if (rc < 0) {
@@ -254,14 +226,14 @@ int trace_export_file(const char *path, const char *sysfs_root, bool all, struct
 		locus_err("%s: no sched events in the file: no timeline to write", path);
 		rc = -1;
 	} else {
-		x->r = wakeup_results(&st->src.an);
+		x->r = file_pass_results(fp);
 		x->span_ns = st->last_ns > st->first_ns ? st->last_ns - st->first_ns : 0;
 		x->events = st->rd.sched_samples;
 		x->bytes = st->f.pos;
 		rc = trace_export(&o, x);
 	}
-	replay_release(st);
-	free(st);
+	file_pass_release(fp);
+	free(fp);
 	return rc;
 }
 
@@ -278,7 +250,7 @@ int trace_export(const struct replay_opts *o, struct trace_export *x)
 			  fmt_ns(span, a, sizeof(a)));
 		return -1;
 	}
-	p.rp = xcalloc(1, sizeof(*p.rp));
+	p.fp = xcalloc(1, sizeof(*p.fp));
 	if (x->trace) {
 		if (write_file_atomically(x->trace, trace_doc, &p) < 0)
 			goto out;
@@ -298,11 +270,9 @@ int trace_export(const struct replay_opts *o, struct trace_export *x)
 	say(&p);
 	rc = 0;
 out:
-	if (p.on)
-		timeline_release(&p.tl);
 	if (p.svg && p.lanes.px)
 		tl_lanes_release(&p.lanes);
-	replay_release(p.rp);
-	free(p.rp);
+	file_pass_release(p.fp);
+	free(p.fp);
 	return rc;
 }

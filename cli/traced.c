@@ -19,7 +19,7 @@ static void sched_text(FILE *f, void *arg)
 	if ((rr->sections & SEC_CACHELINES) && rr->tracer->mem_on) {
 		struct symbolizer sz = symbols_symbolizer(&rr->tracer->syms);
 
-		cacheline_report_text(f, &rr->tracer->cl, &sz);
+		cacheline_report_text(f, &rr->tracer->cl.cl, &sz);
 	}
 	else if (rr->sections & SEC_CACHELINES)
 		cacheline_report_unsupported(f, rr->mem_why);
@@ -37,7 +37,7 @@ static void sched_json(struct json *j, void *arg)
 	if ((rr->sections & SEC_CACHELINES) && rr->tracer->mem_on) {
 		struct symbolizer sz = symbols_symbolizer(&rr->tracer->syms);
 
-		cacheline_report_json_members(j, &rr->tracer->cl, &sz);
+		cacheline_report_json_members(j, &rr->tracer->cl.cl, &sz);
 	} else if (rr->sections & SEC_CACHELINES) {
 		json_object(j, "memory");
 		json_bool(j, "supported", false);

@@ -1,4 +1,4 @@
-/* replay.c - a perf.data file through the same analyzers as a live run: the file source. */
+/* replay.c - a perf.data file into the same sinks as a live run: the file source. */
 #include "replay.h"
 
 #include <stdio.h>
@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../common/util.h"
+#include "../model/sched_results.h"
 
 /* Whether the --from/--to window leaves e out (forks and exits stay: trees are followed). */
 static bool outside(struct replay *rp, const struct event *e)
@@ -30,46 +31,39 @@ static bool outside(struct replay *rp, const struct event *e)
 	return true;
 }
 
-static void analyze(void *ctx, const struct event *e)
+/* One time-ordered event to the sinks: those that keep the window themselves get every one. */
+static void deliver(void *ctx, const struct event *e)
 {
 	struct replay *rp = ctx;
+	const struct sinks *l = rp->sinks;
+	bool out = outside(rp, e);
 
-	if (rp->o->tap) { /* a timeline asks the analyzer what it tracks, and is told its
-			   * verdicts: one event at a time, the timeline first (a task's last
-			   * switch retires it in the analyzer, which would then call it
-			   * untracked; children are tracked from their fork, an earlier event);
-			   * it sees every event, and keeps its window itself */
-		bool out = outside(rp, e);
+	for (int i = 0; i < l->n; i++) {
+		struct sink *k = l->k[i];
 
-		rp->o->tap(rp->o->tap_ctx, e);
-		if (!out)
-			wakeup_add(&rp->src.an, e);
-		return;
+		if ((k->types & (1u << e->type)) && (!out || k->whole))
+			k->ops->consume(k, e);
 	}
-	if (outside(rp, e))
-		return;
-	wakeup_batch_add(&rp->src.an, &rp->batch, e);
 }
 
-/* The analyzer starts at the first sched event: in pipe mode the formats come in the stream. */
-static void setup_analyzer(struct replay *rp)
+void replay_begin_info(const struct replay *rp, struct sink_begin *b)
 {
-	struct wakeup_cfg wc = { 0 };
+	*b = (struct sink_begin){ 0 }; /* a file's tasks are all others: nothing excluded */
+	b->topo = &rp->topo;
+	b->waking_source = pd_reader_waking(&rp->rd);
+	b->migrate_source = pd_reader_migrate(&rp->rd);
+}
 
-	wc.topo = &rp->topo;
-	wc.system_wide = rp->o->pid == 0;
-	wc.waking_source = pd_reader_waking(&rp->rd);
-	wc.migrate_source = pd_reader_migrate(&rp->rd);
-	wc.verdict = rp->o->verdict;
-	wc.verdict_ctx = rp->o->verdict_ctx;
-	wakeup_init(&rp->src.an, &wc);
-	if (rp->o->pid)
-		wakeup_track(&rp->src.an, rp->o->pid);
-	for (int i = 0; rp->o->pid && i < rp->o->nmore; i++)
-		wakeup_track(&rp->src.an, rp->o->more[i]);
-	rp->analyzer = true;
+/* The sinks start at the first sched event: in pipe mode the formats come in the stream. */
+static void begin(struct replay *rp)
+{
+	struct sink_begin b;
+
+	replay_begin_info(rp, &b);
+	sinks_begin(rp->sinks, &b);
+	rp->begun = true;
 	for (int i = 0; i < rp->nearly; i++) /* the names from before the first sample */
-		reorder_add(&rp->ro, &rp->early[i], analyze, rp);
+		reorder_add(&rp->ro, &rp->early[i], deliver, rp);
 	free(rp->early);
 	rp->early = NULL;
 	rp->nearly = rp->cap_early = 0;
@@ -80,11 +74,11 @@ static void on_event(void *ctx, const struct event *e)
 	struct replay *rp = ctx;
 
 	if (e->type == EV_MEM) {
-		cacheline_add(&rp->cl, e);
+		sinks_consume(rp->sinks, e); /* as they come: no window, no order */
 	} else if (e->type == EV_LOST) {
-		if (rp->analyzer)
-			analyze(rp, e);
-	} else if (e->type == EV_COMM && !rp->analyzer) {
+		if (rp->begun)
+			deliver(rp, e);
+	} else if (e->type == EV_COMM && !rp->begun) {
 		/* the names of the tasks there when the recording began come first: kept
 		 * until the first sched sample says how the file's wakeups are recorded */
 		if (rp->nearly == rp->cap_early) {
@@ -93,9 +87,9 @@ static void on_event(void *ctx, const struct event *e)
 		}
 		rp->early[rp->nearly++] = *e;
 	} else {
-		if (!rp->analyzer)
-			setup_analyzer(rp);
-		reorder_add(&rp->ro, e, analyze, rp);
+		if (!rp->begun)
+			begin(rp);
+		reorder_add(&rp->ro, e, deliver, rp);
 	}
 }
 
@@ -103,8 +97,8 @@ static void on_round(void *ctx)
 {
 	struct replay *rp = ctx;
 
-	reorder_round(&rp->ro, analyze, rp);
-	wakeup_batch_flush(&rp->src.an, &rp->batch);
+	reorder_round(&rp->ro, deliver, rp);
+	sinks_flush(rp->sinks);
 }
 
 static void on_map(void *ctx, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
@@ -174,7 +168,7 @@ void replay_end(const struct replay *rp, struct provenance *p)
 }
 
 /* How a replay measures: every CPU the file has, delays exact, its drops. */
-static void stamp(struct replay *rp, struct sched_results *r)
+void replay_stamp(const struct replay *rp, struct sched_results *r)
 {
 	struct provenance *p = &r->prov;
 
@@ -240,13 +234,10 @@ static void rp_finish(struct source *s)
 {
 	struct replay *rp = (struct replay *)s;
 
-	if (!rp->analyzer)
-		setup_analyzer(rp); /* no sched samples: an empty analysis, so reports can say so */
-	reorder_flush(&rp->ro, analyze, rp);
-	wakeup_batch_flush(&s->an, &rp->batch);
-	wakeup_finish(&s->an);
-	stamp(rp, wakeup_results(&s->an));
-	cacheline_finish(&rp->cl);
+	if (!rp->begun)
+		begin(rp); /* no sched samples: an empty analysis, so reports can say so */
+	reorder_flush(&rp->ro, deliver, rp);
+	sinks_flush(rp->sinks);
 }
 
 static void rp_close(struct source *s)
@@ -256,18 +247,18 @@ static void rp_close(struct source *s)
 
 static const struct source_ops replay_ops = {
 	"replay", rp_enable, rp_wait, rp_drain, rp_snapshot, NULL, rp_stop, rp_finish, rp_close,
-	NULL,
-	NULL, /* a file is read, not written */
+	NULL, /* a file: nothing to follow */
 };
 
-int replay_open(struct replay *rp, const struct replay_opts *o, char *err, size_t len)
+int replay_open(struct replay *rp, const struct replay_opts *o, struct sinks *sinks, char *err,
+		size_t len)
 {
 	char why[320];
-	struct cacheline_cfg cc;
 
 	memset(rp, 0, sizeof(*rp));
 	rp->src.ops = &replay_ops;
 	rp->o = o;
+	rp->sinks = sinks;
 	rp->rd.progress = o->progress;
 	rp->rd.progress_ctx = o->progress_ctx;
 	reorder_init(&rp->ro);
@@ -284,8 +275,6 @@ int replay_open(struct replay *rp, const struct replay_opts *o, char *err, size_
 		snprintf(err, len, "no topology in the file, and %s", why);
 		return -1;
 	}
-	cc = (struct cacheline_cfg){ &rp->topo, o->line_size, o->sort, CL_MIN_SAMPLES };
-	cacheline_init(&rp->cl, &cc);
 	symbols_init(&rp->syms);
 	return 0;
 }
@@ -295,16 +284,14 @@ int replay_run(struct replay *rp, char *err, size_t len)
 	if (rp->src.ops->drain(&rp->src, err, len) < 0)
 		return -1;
 	rp->src.ops->finish(&rp->src);
+	sinks_finish(rp->sinks);
 	return 0;
 }
 
 void replay_release(struct replay *rp)
 {
-	if (rp->analyzer)
-		wakeup_release(&rp->src.an);
 	reorder_release(&rp->ro);
 	free(rp->early);
-	cacheline_release(&rp->cl);
 	symbols_release(&rp->syms);
 	topology_release(&rp->topo);
 	pd_reader_release(&rp->rd);

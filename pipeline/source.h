@@ -1,11 +1,15 @@
 /*
  * source.h - where scheduler events come from, behind one interface. Three
- * implementations: the perf ring-buffer stream (analyzed, or recorded to a
- * file), the BPF programs that aggregate in the kernel, and a perf.data file
- * (pipeline/replay.c). The tracer and the commands drive any of them alike:
- * open (a constructor per kind, given the configuration and CPU list), enable,
- * wait and drain, snapshot, stop, close. A source that cannot honor a setting
- * refuses it at open with a reason.
+ * implementations: the perf ring-buffer stream, the BPF programs that aggregate
+ * in the kernel, and a perf.data file (pipeline/replay.c). The tracer and the
+ * commands drive any of them alike: open (a constructor per kind, given the
+ * configuration and CPU list), enable, wait and drain, snapshot, stop, close. A
+ * source that cannot honor a setting refuses it at open with a reason.
+ *
+ * Sources produce, sinks consume (sink.h): a source owns no analyzer and no file.
+ * The stream hands its events, in time order, to the session's sinks (or, recording,
+ * its whole records to the writer sink); the BPF source fills the results that stand
+ * in for the wakeup sink (its provenance says they were counted in the kernel).
  */
 #ifndef LOCUS_SOURCE_H
 #define LOCUS_SOURCE_H
@@ -15,10 +19,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "../analyzers/wakeup.h"
 #include "../model/provenance.h"
+#include "sink.h"
 
 struct topology;
+struct sched_results;
 
 enum collector_kind { COLLECTOR_AUTO, COLLECTOR_PERF, COLLECTOR_BPF };
 
@@ -56,29 +61,30 @@ struct source_ops {
 	void (*enable)(struct source *s);
 	/* Wait up to ms for events to drain; false when there is nothing to wait on. */
 	bool (*wait)(struct source *s, int ms);
-	/* Hand what arrived to the analysis (or the file). 0, or -1 with why when it cannot go on. */
+	/* Hand what arrived to the sinks. 0, or -1 with why when it cannot go on. */
 	int (*drain)(struct source *s, char *err, size_t len);
-	/* Bring the results up to now while collection goes on (no per-task table). */
+	/* Its counts up to now while collection goes on; an aggregating source: the results
+	 * too (no per-task table). */
 	void (*snapshot)(struct source *s);
-	/* After snapshot, without the reader's lock: the task and pair tables into dst
-	 * (NULL: snapshot left them in the results already). */
-	void (*snapshot_tables)(struct source *s, struct sched_results *dst);
+	/* What the source knows of the tasks in r (the stream: wakers' names from /proc);
+	 * NULL: nothing. */
+	void (*annotate)(struct source *s, struct sched_results *r);
 	/* No more events. */
 	void (*stop)(struct source *s);
-	/* After the last drain: complete the results. */
+	/* After the last drain: what it still holds to the sinks (or into the results). */
 	void (*finish)(struct source *s);
 	void (*close)(struct source *s);
-	/* Follow one more task (and its children) from now on; NULL: a file, nothing to follow. */
+	/* Follow one more task (and its children) from now on, where the source itself
+	 * chooses the tasks (BPF); NULL: its sinks do. */
 	void (*track)(struct source *s, pid_t tid);
-	/* Recording: whole perf.data records into the file (while no reader runs); NULL or
-	 * -1 when the source writes no file. */
-	int (*add_records)(struct source *s, const uint8_t *recs, size_t len);
 };
 
 struct source {
 	const struct source_ops *ops;
 	struct provenance prov;	/* what it measures and how; the results get a copy */
-	struct wakeup an;	/* the results live in an.r (the BPF source only reads into it) */
+	struct sinks *sinks;	/* where a streaming source's events go (the session's) */
+	struct sched_results *results; /* an aggregating source: filled in the wakeup sink's
+					* stead (the session's) */
 	bool streams;		/* events reach user space: a reader must drain them */
 	bool housekeeping;	/* no stream, but drain has work to do between reads */
 	int32_t exclude[2];	/* locus's own threads: its main thread and the reader */
@@ -86,16 +92,23 @@ struct source {
 	uint64_t bytes;		/* bytes read from ring buffers (0 when none are) */
 	uint64_t lost;		/* records the kernel dropped */
 	int keep_pages;		/* the -m that would have kept them (0: none lost, or unknown) */
-	int write_err;		/* recording: the first write error (-errno) */
-	uint64_t file_records;	/* recording: whole records in the file */
-	uint64_t file_bytes;	/* recording: bytes of them */
-	uint64_t file_mem_samples; /* recording: memory samples among them */
+	uint64_t late;		/* events behind the reorder window, left out */
+	uint64_t undecodable;	/* samples it could not decode */
 	char mem_why[256];	/* recording with memory asked for: why none are sampled */
 };
 
-/* The perf ring-buffer stream (or, with cfg->record_path, a recording). NULL with why. */
-struct source *source_open_stream(const struct source_cfg *cfg, char *err, size_t len);
-/* The BPF programs. NULL with why it cannot run here. */
-struct source *source_open_bpf(const struct source_cfg *cfg, char *err, size_t len);
+/*
+ * The perf ring-buffer stream into sinks, begun here (sink.h): a sink with raw records
+ * (the writer, cfg->record_path) takes the rings' records whole; the others, events in
+ * time order. NULL with why.
+ */
+struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *sinks, char *err,
+				  size_t len);
+/*
+ * The BPF programs, aggregating in the kernel into results (the wakeup sink's, begun as
+ * a stand-in). A sink that needs every event is refused. NULL with why it cannot run here.
+ */
+struct source *source_open_bpf(const struct source_cfg *cfg, const struct sinks *sinks,
+			       struct sched_results *results, char *err, size_t len);
 
 #endif

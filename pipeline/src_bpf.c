@@ -1,6 +1,7 @@
 /*
  * src_bpf.c - the BPF source: programs on the sched tracepoints aggregate in
- * the kernel; a snapshot reads the maps into the results. Nothing streams.
+ * the kernel; a snapshot reads the maps into the results that stand in for the
+ * wakeup sink's. Nothing streams: a sink that needs every event is refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +44,7 @@ static void b_snapshot(struct source *s)
 {
 	struct bpf_src *b = (struct bpf_src *)s;
 
-	bpf_sched_read(b->bs, &s->an.r, false); /* the maps as they are now */
+	bpf_sched_read(b->bs, s->results, false); /* the maps as they are now */
 	s->events = bpf_sched_events(b->bs);
 	bpf_sched_cost(b->bs, &s->prov.cost);
 }
@@ -57,7 +58,7 @@ static void b_finish(struct source *s)
 {
 	struct bpf_src *b = (struct bpf_src *)s;
 
-	bpf_sched_read(b->bs, &s->an.r, true); /* with the task table */
+	bpf_sched_read(b->bs, s->results, true); /* with the task table */
 	s->events = bpf_sched_events(b->bs);
 	bpf_sched_cost(b->bs, &s->prov.cost);
 }
@@ -67,7 +68,6 @@ static void b_close(struct source *s)
 	struct bpf_src *b = (struct bpf_src *)s;
 
 	bpf_sched_close(b->bs);
-	wakeup_release(&s->an);
 	free(b);
 }
 
@@ -81,20 +81,20 @@ static void b_track(struct source *s, pid_t tid)
 
 static const struct source_ops bpf_ops = {
 	"bpf", b_enable, b_wait, b_drain, b_snapshot, NULL, b_stop, b_finish, b_close, b_track,
-	NULL, /* no file: the programs only count */
 };
 
-struct source *source_open_bpf(const struct source_cfg *cfg, char *err, size_t len)
+struct source *source_open_bpf(const struct source_cfg *cfg, const struct sinks *sinks,
+			       struct sched_results *results, char *err, size_t len)
 {
 	struct bpf_sched_cfg bc = { cfg->topo, cfg->system_wide, getpid(), cfg->btf,
 				    cfg->delay_rate, cfg->cpus, cfg->ncpus, cfg->max_tasks,
 				    cfg->max_pairs };
+	const struct sink *every = sinks_refusing(sinks);
 	struct bpf_src *b;
-	struct wakeup_cfg wc = { 0 };
 
-	if (cfg->record_path) {
-		snprintf(err, len, "recording needs every event in user space: the BPF programs "
-			 "only count");
+	if (every) {
+		snprintf(err, len, "%s needs every event in user space: the BPF programs only count",
+			 every->ops->name);
 		return NULL;
 	}
 	b = xcalloc(1, sizeof(*b));
@@ -110,10 +110,7 @@ struct source *source_open_bpf(const struct source_cfg *cfg, char *err, size_t l
 		goto fail;
 	b->s.ops = &bpf_ops;
 	b->s.housekeeping = true;
-	wc.topo = cfg->topo;
-	wc.system_wide = cfg->system_wide;
-	wc.waking_source = true;
-	wakeup_init(&b->s.an, &wc); /* holds the results the maps are read into */
+	b->s.results = results; /* the maps are read into them */
 	b->s.prov.delay = DELAY_LOGLIN; /* the stream's buckets, exact min and max */
 	b->s.prov.delay_rate = cfg->delay_rate;
 	b->s.prov.sample_every = bpf_sched_every(cfg->delay_rate) > 1 ?

@@ -27,7 +27,9 @@
 
 static void mem_sink(void *ctx, const struct event *e)
 {
-	cacheline_add(&((struct tracer *)ctx)->cl, e);
+	struct sink *k = &((struct tracer *)ctx)->cl.k;
+
+	k->ops->consume(k, e);
 }
 
 static void add_map(void *ctx, uint64_t start, uint64_t end, uint64_t off, const char *path)
@@ -97,7 +99,7 @@ static void start_memory(struct tracer *t, const struct source_cfg *cfg)
 		return;
 	t->mem_on = true;
 	t->maps_pid = cfg->ntrack ? cfg->track[0] : 0;
-	cacheline_init(&t->cl, &cc);
+	cacheline_sink_init(&t->cl, &cc);
 	symbols_init(&t->syms);
 	symbols_use_kallsyms(&t->syms, "/proc/kallsyms"); /* samples of this machine */
 	mem_enable(&t->mem);
@@ -110,10 +112,10 @@ static void store_schedstat(struct tracer *t, const struct schedstat *ss)
 	uint8_t *recs;
 	size_t n;
 
-	if (!t->ss_store || !t->src->ops->add_records)
+	if (!t->ss_store || !t->writing)
 		return;
 	n = ss_records_encode(ss, &recs);
-	if (t->src->ops->add_records(t->src, recs, n) < 0)
+	if (writer_sink_add(&t->wr, recs, n) < 0)
 		locus_err("the schedstat snapshot could not be written to the file");
 	free(recs);
 }
@@ -144,6 +146,53 @@ static void prov_join(struct tracer *t)
 	t->prov.unmeasured |= s->unmeasured;
 }
 
+/* Aggregated in the kernel: the results stand in for the wakeup sink's. NULL with why. */
+static struct source *open_bpf(struct tracer *t, const struct source_cfg *cfg, char *err,
+			       size_t len)
+{
+	struct wakeup_cfg wc = { 0 };
+	struct sink_begin b = { cfg->topo, true, false, NULL, 0, NULL };
+	struct source *s;
+
+	wc.system_wide = cfg->system_wide;
+	wakeup_sink_init(&t->wk, &wc, false);
+	sinks_add(&t->sinks, &t->wk.k);
+	s = source_open_bpf(cfg, &t->sinks, wakeup_sink_results(&t->wk, &b), err, len);
+	if (!s)
+		sinks_release(&t->sinks);
+	return s;
+}
+
+/* The perf stream into the wakeup sink (recording: the writer first). NULL with why. */
+static struct source *open_stream(struct tracer *t, const struct source_cfg *cfg, char *err,
+				  size_t len)
+{
+	struct wakeup_cfg wc = { 0 };
+	struct source *s;
+
+	if (cfg->record_path) {
+		struct sched_record_meta m = { cfg->topo, cfg->cmdline, cfg->workload_pid };
+
+		writer_sink_init(&t->wr, cfg->record_path, &m);
+		sinks_add(&t->sinks, &t->wr.k);
+		t->writing = true;
+	}
+	wc.system_wide = cfg->system_wide;
+	wc.max_tasks = cfg->max_tasks;
+	wc.max_pairs = cfg->max_pairs;
+	wakeup_sink_init(&t->wk, &wc, false);
+	sinks_add(&t->sinks, &t->wk.k);
+	s = source_open_stream(cfg, &t->sinks, err, len);
+	if (!s) {
+		sinks_release(&t->sinks);
+		t->writing = false;
+		return NULL;
+	}
+	for (int i = 0; i < cfg->ntrack; i++)
+		wakeup_sink_track(&t->wk, cfg->track[i]);
+	return s;
+}
+
 /* The BPF source where it loads (or is asked for); else the perf stream. */
 static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err, size_t len)
 {
@@ -151,7 +200,7 @@ static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err
 	bool no_bpf = false;
 
 	if (!cfg->record_path && cfg->collector != COLLECTOR_PERF) {
-		t->src = source_open_bpf(cfg, why, sizeof(why));
+		t->src = open_bpf(t, cfg, why, sizeof(why));
 		if (t->src) {
 			t->prov.source = PROV_BPF;
 			snprintf(t->prov.why, sizeof(t->prov.why), "%s",
@@ -165,7 +214,7 @@ static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err
 		snprintf(t->prov.why, sizeof(t->prov.why), "BPF not used: %s", why);
 		no_bpf = true;
 	}
-	t->src = source_open_stream(cfg, err, len);
+	t->src = open_stream(t, cfg, err, len);
 	if (!t->src && no_bpf) { /* neither: one story, both reasons */
 		char stream[320];
 
@@ -183,6 +232,10 @@ void tracer_stamp(struct tracer *t, struct sched_results *r)
 {
 	r->prov = t->prov;
 	r->prov.keep_pages = t->src ? t->src->keep_pages : 0;
+	if (t->src && t->src->streams) { /* the stream's own counts */
+		r->late = t->src->late;
+		r->undecodable = t->src->undecodable;
+	}
 	if (t->src)
 		r->prov.cost = t->src->prov.cost; /* the source's own, as of its last read */
 	if (!t->mem_on)
@@ -191,6 +244,15 @@ void tracer_stamp(struct tracer *t, struct sched_results *r)
 		r->mem_lost = t->mem.lost;
 		r->mem_undecodable = t->mem.undecodable;
 	}
+}
+
+/* Follow one more task from now on: the source where it chooses the tasks, else the sinks. */
+static void tracer_track(struct tracer *t, pid_t tid)
+{
+	if (t->src->ops->track)
+		t->src->ops->track(t->src, tid);
+	else
+		wakeup_sink_track(&t->wk, tid); /* before the reader runs: no lock needed */
 }
 
 int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size_t len)
@@ -205,7 +267,7 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 	if (open_source(t, cfg, err, len) < 0)
 		return -1;
 	prov_join(t);
-	tracer_stamp(t, &t->src->an.r);
+	tracer_stamp(t, tracer_results(t));
 	if (cfg->memory && !cfg->record_path) /* a recording's source writes them to its file */
 		start_memory(t, cfg);
 	/* scheduler-domain counters: a snapshot now, the deltas at the stop */
@@ -225,12 +287,12 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 	t->src->ops->enable(t->src);
 	/* threads an added process started while the source opened: events flow now, so
 	 * any later thread comes with a fork event */
-	for (int i = 0; i < cfg->nadded && t->src->ops->track; i++) {
+	for (int i = 0; i < cfg->nadded; i++) {
 		pid_t *tids = NULL;
 		int n = proc_tids(cfg->added[i], &tids);
 
 		for (int k = 0; k < n; k++)
-			t->src->ops->track(t->src, tids[k]);
+			tracer_track(t, tids[k]);
 		free(tids);
 	}
 	if ((t->src->streams || t->mem_on || t->src->housekeeping) &&
@@ -239,9 +301,11 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 		t->src->ops->stop(t->src);
 		t->src->ops->close(t->src);
 		t->src = NULL;
+		sinks_release(&t->sinks);
+		t->writing = false;
 		if (t->mem_on) {
 			mem_close(&t->mem);
-			cacheline_release(&t->cl);
+			t->cl.k.ops->release(&t->cl.k);
 			symbols_release(&t->syms);
 			t->mem_on = false;
 		}
@@ -282,9 +346,13 @@ void tracer_stop(struct tracer *t)
 	schedstat_restore(t->ss_restore);
 	t->ss_restore = false;
 	if (t->mem_on)
-		cacheline_finish(&t->cl);
+		t->cl.k.ops->finish(&t->cl.k);
 	t->src->ops->finish(t->src);
-	tracer_stamp(t, &t->src->an.r);
+	if (t->src->streams) /* BPF filled the results in the sinks' stead: nothing to finish */
+		sinks_finish(&t->sinks);
+	if (t->src->ops->annotate)
+		t->src->ops->annotate(t->src, tracer_results(t));
+	tracer_stamp(t, tracer_results(t));
 	locus_verbose("reader thread: %.1f ms of CPU for %llu events (%.0f ns each); it waited "
 		      "at most %.2f ms for the lock, a snapshot held it at most %.2f ms",
 		      (double)t->reader_cpu_ns / 1e6, (unsigned long long)t->src->events,
@@ -303,22 +371,26 @@ void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summ
 	pthread_mutex_lock(&t->lock);
 	held = now_ns();
 	t->src->ops->snapshot(t->src);
-	tracer_stamp(t, &t->src->an.r);
-	sched_results_copy_light(dst, &t->src->an.r); /* a live view shows no per-CPU delays */
+	if (t->src->streams)
+		sinks_snapshot(&t->sinks);
+	tracer_stamp(t, tracer_results(t));
+	sched_results_copy_light(dst, tracer_results(t)); /* a live view: no per-CPU delays */
 	*nlines = 0;
 	if (t->mem_on && max > 0)
-		*nlines = cacheline_top(&t->cl, lines, max);
+		*nlines = cacheline_top(&t->cl.cl, lines, max);
 	held = now_ns() - held;
 	if (held > t->snapshot_lock_max_ns)
 		t->snapshot_lock_max_ns = held;
 	pthread_mutex_unlock(&t->lock);
-	if (t->src->ops->snapshot_tables) /* sorting and naming: the reader goes on meanwhile */
-		t->src->ops->snapshot_tables(t->src, dst);
+	if (t->src->streams) /* sorting and naming: the reader goes on meanwhile */
+		sinks_snapshot_tables(&t->sinks, dst);
+	if (t->src->streams && t->src->ops->annotate)
+		t->src->ops->annotate(t->src, dst);
 }
 
 struct sched_results *tracer_results(struct tracer *t)
 {
-	return t->src ? wakeup_results(&t->src->an) : NULL;
+	return t->src ? wakeup_sink_results(&t->wk, NULL) : NULL;
 }
 
 void tracer_release(struct tracer *t)
@@ -326,13 +398,15 @@ void tracer_release(struct tracer *t)
 	tracer_stop(t);
 	if (t->mem_on) {
 		mem_close(&t->mem);
-		cacheline_release(&t->cl);
+		t->cl.k.ops->release(&t->cl.k);
 		symbols_release(&t->syms);
 		t->mem_on = false;
 	}
 	if (t->src)
 		t->src->ops->close(t->src);
 	t->src = NULL;
+	sinks_release(&t->sinks);
+	t->writing = false;
 	schedstat_release(&t->ss_before);
 	schedstat_release(&t->ss_delta);
 	free(t->ss_cpus);

@@ -1,4 +1,8 @@
-/* tracer.h - a live session: a scheduler source, memory samples and a reader thread that drains them. */
+/*
+ * tracer.h - a live session: a scheduler source and the sinks it feeds (the wakeup
+ * analyzer; recording, the perf.data writer), memory samples into the cacheline sink,
+ * and a reader thread that drains them.
+ */
 #ifndef LOCUS_TRACER_H
 #define LOCUS_TRACER_H
 
@@ -11,10 +15,17 @@
 #include "../collectors/memsample.h"
 #include "../model/schedstat.h"
 #include "../collectors/symbols.h"
+#include "sink_cacheline.h"
+#include "sink_wakeup.h"
+#include "sink_writer.h"
 #include "source.h"
 
 struct tracer {
-	struct source *src;	/* the scheduler's events: perf stream, recording or BPF */
+	struct source *src;	/* the scheduler's events: perf stream or BPF */
+	struct sinks sinks;	/* what the stream feeds */
+	struct wakeup_sink wk;	/* the scheduler's results (BPF: filled in its stead) */
+	struct writer_sink wr;	/* recording: the file */
+	bool writing;		/* wr is one of the sinks */
 	struct provenance prov;	/* how the results are measured: copied into them at each read */
 	pthread_t thread;
 	pthread_mutex_t lock;	/* the analyzers, between the reader and snapshots */
@@ -29,7 +40,7 @@ struct tracer {
 	bool mem_on;
 	struct mem_collector mem;
 	char mem_why[320];	/* why not, when asked for */
-	struct cacheline cl;
+	struct cacheline_sink cl;	/* the memory samples' results (cl.cl) */
 	struct symbols syms;	/* the workload's maps, read while it runs */
 	pid_t maps_pid;
 	/* /proc/schedstat: a snapshot at the start, the deltas at the stop */

@@ -15,15 +15,16 @@
 
 #include "../../cli/report_doc.h"
 #include "../../cli/trace_export.h"
-#include "../../pipeline/replay.h"
+#include "../../pipeline/file_pass.h"
 #include "../../report/canvas.h"
 #include "../../report/dash.h"
 #include "../../report/svg_caption.h"
 
 /* A dashboard frame of the file's results at w x h, as locus top would draw them. */
-static inline void fuzz_dash(FILE *out, struct replay *rp, int w, int h, bool cumulative)
+static inline void fuzz_dash(FILE *out, struct file_pass *fp, int w, int h, bool cumulative)
 {
-	const struct sched_results *r = &rp->src.an.r;
+	const struct replay *rp = &fp->rp;
+	const struct sched_results *r = file_pass_results(fp);
 	struct dash_ui ui = { 0 };
 	struct dash_view v;
 	struct canvas c;
@@ -56,7 +57,7 @@ static inline void fuzz_dash(FILE *out, struct replay *rp, int w, int h, bool cu
 }
 
 /* Everything locus renders from a file that was read. */
-static inline void fuzz_render(struct replay *rp)
+static inline void fuzz_render(struct file_pass *fp)
 {
 	FILE *out = fopen("/dev/null", "w");
 	struct report_doc d;
@@ -64,19 +65,19 @@ static inline void fuzz_render(struct replay *rp)
 	if (!out)
 		abort();
 	for (int width = 80; width <= 200; width += 120) {
-		report_doc_init(&d, rp, SEC_ALL, width);
+		report_doc_init(&d, fp, SEC_ALL, width);
 		report_doc_text(out, &d);
 	}
 	report_doc_json(out, &d);
 	{
 		struct svg_caption cap = { 0 };
 
-		snprintf(cap.command, sizeof(cap.command), "%s", rp->f.cmdline);
-		snprintf(cap.kernel, sizeof(cap.kernel), "%s", rp->f.osrelease);
-		sched_report_svg(out, &rp->src.an.r, &cap);
+		snprintf(cap.command, sizeof(cap.command), "%s", fp->rp.f.cmdline);
+		snprintf(cap.kernel, sizeof(cap.kernel), "%s", fp->rp.f.osrelease);
+		sched_report_svg(out, file_pass_results(fp), &cap);
 	}
-	fuzz_dash(out, rp, 80, 24, false);
-	fuzz_dash(out, rp, 200, 60, true);
+	fuzz_dash(out, fp, 80, 24, false);
+	fuzz_dash(out, fp, 200, 60, true);
 	fclose(out);
 }
 
@@ -90,7 +91,7 @@ static inline int fuzz_one(const uint8_t *data, size_t size, char *err, size_t e
 	static char path[64];
 	struct replay_opts o = { .path = path, .sysfs_root = "tests/fixtures/topology/desktop-4c8t",
 				 .line_size = 64, .sort = CL_SORT_TOTAL };
-	struct replay *rp = calloc(1, sizeof(*rp));
+	struct file_pass *fp = calloc(1, sizeof(*fp));
 	FILE *f;
 	int ok;
 
@@ -100,18 +101,20 @@ static inline int fuzz_one(const uint8_t *data, size_t size, char *err, size_t e
 	if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
 		abort();
 	err[0] = '\0';
-	ok = replay_open(rp, &o, err, errlen) == 0 && replay_run(rp, err, errlen) == 0;
+	if (!fp)
+		abort();
+	ok = file_pass_open(fp, &o, err, errlen) == 0 && file_pass_run(fp, NULL, err, errlen) == 0;
 	if (ok)
-		fuzz_render(rp);
-	if (ok && rp->rd.sched_samples) { /* the timelines too, as --trace and --svg-timeline */
+		fuzz_render(fp);
+	if (ok && fp->rp.rd.sched_samples) { /* the timelines too, as --trace and --svg-timeline */
 		struct trace_export x = { .trace = "/dev/null", .svg = "/dev/null", .limit = 1 << 20,
 					  .quiet = true };
 
-		x.r = wakeup_results(&rp->src.an);
+		x.r = file_pass_results(fp);
 		trace_export(&o, &x);
 	}
-	replay_release(rp);
-	free(rp);
+	file_pass_release(fp);
+	free(fp);
 	if (ok)
 		return 1;
 	return err[0] ? 0 : -1;

@@ -215,7 +215,7 @@ static void renamed_at_exec(void **state)
 
 /*
  * The timeline and the wakeup analyzer fed each event in turn, the analyzer telling its
- * verdicts to the timeline (as pipeline/replay.c's tap does). Returns the flows emitted
+ * verdicts to the timeline (as pipeline/sink_timeline.c beside the wakeup sink does). Returns the flows emitted
  * before event `upto` was fed (-1: all fed).
  */
 static int feed_judged(struct timeline *tl, struct wakeup *w, const struct sink *s,

@@ -1,0 +1,66 @@
+/* file_pass.c - one pass over a file into a report's sinks (file_pass.h). */
+#include "file_pass.h"
+
+#include <string.h>
+
+int file_pass_open(struct file_pass *fp, const struct replay_opts *o, char *err, size_t len)
+{
+	struct cacheline_cfg cc;
+
+	memset(fp, 0, sizeof(*fp));
+	if (replay_open(&fp->rp, o, &fp->sinks, err, len) < 0)
+		return -1;
+	cc = (struct cacheline_cfg){ &fp->rp.topo, o->line_size, o->sort, CL_MIN_SAMPLES };
+	cacheline_sink_init(&fp->cl, &cc);
+	fp->cl_on = true;
+	return 0;
+}
+
+int file_pass_run(struct file_pass *fp, const struct timeline_sink_cfg *tl, char *err, size_t len)
+{
+	const struct replay_opts *o = fp->rp.o;
+	struct wakeup_cfg wc = { 0 };
+
+	wc.system_wide = o->pid == 0;
+	if (tl) { /* one event at a time, the timeline first, told the analyzer's verdicts */
+		timeline_sink_init(&fp->tl, tl);
+		fp->tl.cfg.judge = &fp->wk;
+		fp->timeline = true;
+		sinks_add(&fp->sinks, &fp->tl.k);
+		wc.verdict = timeline_sink_verdict;
+		wc.verdict_ctx = &fp->tl;
+	}
+	wakeup_sink_init(&fp->wk, &wc, tl != NULL);
+	if (o->pid)
+		wakeup_sink_track(&fp->wk, o->pid);
+	for (int i = 0; o->pid && i < o->nmore; i++)
+		wakeup_sink_track(&fp->wk, o->more[i]);
+	sinks_add(&fp->sinks, &fp->wk.k);
+	sinks_add(&fp->sinks, &fp->cl.k);
+	if (replay_run(&fp->rp, err, len) < 0) {
+		if (fp->timeline)
+			timeline_sink_flush_held(&fp->tl); /* what was read before the error */
+		return -1;
+	}
+	replay_stamp(&fp->rp, file_pass_results(fp));
+	return 0;
+}
+
+struct sched_results *file_pass_results(struct file_pass *fp)
+{
+	struct sink_begin b;
+
+	replay_begin_info(&fp->rp, &b);
+	return wakeup_sink_results(&fp->wk, &b);
+}
+
+void file_pass_release(struct file_pass *fp)
+{
+	bool listed = fp->sinks.n > 0;
+
+	sinks_release(&fp->sinks);
+	if (fp->cl_on && !listed)
+		fp->cl.k.ops->release(&fp->cl.k);
+	replay_release(&fp->rp);
+	memset(fp, 0, sizeof(*fp));
+}

@@ -1,0 +1,35 @@
+/*
+ * file_pass.h - a report's session over a perf.data file: the file source (replay.h) and
+ * the sinks the command asks for, fed in one pass: the wakeup analyzer, the cacheline
+ * analyzer, and, for --trace/--svg-timeline, the timeline beside them.
+ */
+#ifndef LOCUS_FILE_PASS_H
+#define LOCUS_FILE_PASS_H
+
+#include "replay.h"
+#include "sink_cacheline.h"
+#include "sink_timeline.h"
+#include "sink_wakeup.h"
+
+struct file_pass {
+	struct replay rp;		/* the source */
+	struct sinks sinks;		/* in the order they are fed */
+	struct timeline_sink tl;	/* with a timeline: first, every event */
+	struct wakeup_sink wk;		/* the scheduler's results */
+	struct cacheline_sink cl;	/* the memory samples' */
+	bool cl_on, timeline;
+};
+
+/* Open o's file (o is read again by file_pass_run). 0, or -1 with why in err. */
+int file_pass_open(struct file_pass *fp, const struct replay_opts *o, char *err, size_t len);
+/*
+ * The sinks, from o as it is now (the caller may have set its tasks from the file's
+ * header), and a timeline beside them when tl is not NULL; then every record. 0, or -1
+ * with why in err (a timeline keeps what was read before).
+ */
+int file_pass_run(struct file_pass *fp, const struct timeline_sink_cfg *tl, char *err, size_t len);
+/* The scheduler's results (after file_pass_run). */
+struct sched_results *file_pass_results(struct file_pass *fp);
+void file_pass_release(struct file_pass *fp);
+
+#endif

@@ -1,0 +1,78 @@
+/* sink.c - the list of sinks a session feeds (sink.h). */
+#include "sink.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void sinks_add(struct sinks *l, struct sink *k)
+{
+	if (l->n == SINKS_MAX) { /* a programming error: SINKS_MAX is the most a command builds */
+		fprintf(stderr, "locus: more than %d sinks\n", SINKS_MAX);
+		abort();
+	}
+	l->k[l->n++] = k;
+}
+
+void sinks_begin(struct sinks *l, const struct sink_begin *b)
+{
+	for (int i = 0; i < l->n; i++) {
+		if (l->k[i]->begun)
+			continue;
+		if (l->k[i]->ops->begin)
+			l->k[i]->ops->begin(l->k[i], b);
+		l->k[i]->begun = true;
+	}
+}
+
+void sinks_flush(struct sinks *l)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->k[i]->ops->flush)
+			l->k[i]->ops->flush(l->k[i]);
+}
+
+void sinks_snapshot(struct sinks *l)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->k[i]->ops->snapshot)
+			l->k[i]->ops->snapshot(l->k[i]);
+}
+
+void sinks_snapshot_tables(struct sinks *l, struct sched_results *dst)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->k[i]->ops->snapshot_tables)
+			l->k[i]->ops->snapshot_tables(l->k[i], dst);
+}
+
+/* Last added first: a sink fed before the one it consults (the timeline before its judge)
+ * finishes after it, told its last verdicts. */
+void sinks_finish(struct sinks *l)
+{
+	for (int i = l->n - 1; i >= 0; i--)
+		l->k[i]->ops->finish(l->k[i]);
+}
+
+void sinks_release(struct sinks *l)
+{
+	for (int i = 0; i < l->n; i++)
+		l->k[i]->ops->release(l->k[i]);
+	l->n = 0;
+}
+
+const struct sink *sinks_refusing(const struct sinks *l)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->k[i]->ops->every_event)
+			return l->k[i];
+	return NULL;
+}
+
+struct sink *sinks_raw(const struct sinks *l)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->k[i]->ops->raw)
+			return l->k[i];
+	return NULL;
+}

@@ -1,0 +1,105 @@
+/*
+ * sink.h - where events go: each consumer of a source's events behind one interface.
+ * A source (source.h, replay.h) yields events in time order; a session hands them to a
+ * list of sinks built from the command's options: the wakeup analyzer (sink_wakeup.h),
+ * the cacheline analyzer (sink_cacheline.h), the timeline (sink_timeline.h), the perf.data
+ * writer (sink_writer.h: it takes the stream's records whole, not events). Each sink
+ * is told what the stream records before its first event (begin), consumes events,
+ * holds nothing back at a round's end (flush), brings its results up to now while
+ * collection goes on where it can (snapshot), completes them (finish), and frees them
+ * (release). The analyzers behind the sinks stay pure; a sink is a thin adapter.
+ *
+ * A source that aggregates in the kernel (BPF) yields no events: it fills the results
+ * that stand in for the wakeup sink, and a sink that needs every event (every_event:
+ * the timeline, the perf.data writer) refuses it (sinks_refusing).
+ */
+#ifndef LOCUS_SINK_H
+#define LOCUS_SINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/event.h"
+
+struct topology;
+struct sched_results;
+struct sched_collector;
+struct mem_collector;
+struct sink;
+
+/* What the stream records, known at its first sched event (a pipe's formats come in it). */
+struct sink_begin {
+	const struct topology *topo;
+	bool waking_source;	/* sched_waking recorded (else sched_wakeup) */
+	bool migrate_source;	/* sched_migrate_task recorded */
+	const int32_t *exclude;	/* the source's own threads (read as they change), or NULL */
+	int nexclude;
+	/* a task's affinity where the source can read it (NULL: unknown) */
+	int (*affinity)(void *ctx, int32_t tid, uint64_t *mask, int nwords);
+};
+
+/* The rings a live stream reads, for a sink that takes their records whole. */
+struct sink_raw {
+	struct sched_collector *col;
+	struct mem_collector *mem;	/* memory samples' rings, or NULL */
+};
+
+struct sink_ops {
+	const char *name;
+	bool every_event;	/* a stand-in for its events cannot be had (refuses BPF) */
+	void (*begin)(struct sink *k, const struct sink_begin *b); /* NULL: nothing to learn */
+	void (*consume)(struct sink *k, const struct event *e);
+	void (*flush)(struct sink *k);		/* NULL: holds nothing */
+	void (*snapshot)(struct sink *k);	/* under the reader's lock; NULL: none */
+	/* after snapshot, without the lock: its tables into dst (NULL: none) */
+	void (*snapshot_tables)(struct sink *k, struct sched_results *dst);
+	void (*finish)(struct sink *k);		/* after the last event */
+	void (*release)(struct sink *k);
+	/* a sink of whole records (the writer; NULL: it takes events): ready for the rings
+	 * of r (0, or -1 with why), then every record they hold at each drain */
+	int (*raw_open)(struct sink *k, const struct sink_raw *r, char *err, size_t len);
+	void (*raw)(struct sink *k, const struct sink_raw *r);
+};
+
+struct sink {
+	const struct sink_ops *ops;
+	uint32_t types;		/* the event types it takes (1u << EV_x) */
+	bool whole;		/* a file's events whatever the --from/--to window (it keeps
+				 * the window itself) */
+	bool begun;
+};
+
+#define SINK_SCHED (~(1u << EV_MEM)) /* every type but memory samples */
+
+#define SINKS_MAX 4
+struct sinks {
+	struct sink *k[SINKS_MAX];
+	int n;
+};
+
+/* Add k at the end of l: sinks are given each event in the order they were added. */
+void sinks_add(struct sinks *l, struct sink *k);
+/* Every sink not begun yet learns what the stream records. */
+void sinks_begin(struct sinks *l, const struct sink_begin *b);
+void sinks_flush(struct sinks *l);
+/* Under the reader's lock, then without it: results up to now while collection goes on. */
+void sinks_snapshot(struct sinks *l);
+void sinks_snapshot_tables(struct sinks *l, struct sched_results *dst);
+/* Last added first (a sink that consults a later one finishes after it). */
+void sinks_finish(struct sinks *l);
+void sinks_release(struct sinks *l);
+/* The first sink that needs every event (so cannot take an aggregating source), or NULL. */
+const struct sink *sinks_refusing(const struct sinks *l);
+/* The sink that takes whole records, or NULL. */
+struct sink *sinks_raw(const struct sinks *l);
+
+/* The hot path: one event to every sink that takes its type. */
+static inline void sinks_consume(const struct sinks *l, const struct event *e)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->k[i]->types & (1u << e->type))
+			l->k[i]->ops->consume(l->k[i], e);
+}
+
+#endif

@@ -1,0 +1,83 @@
+/* sink_writer.c - the perf.data writer behind the sink interface (sink_writer.h). */
+#include "sink_writer.h"
+
+#include <errno.h>
+#include <string.h>
+
+static void wr_consume(struct sink *k, const struct event *e)
+{
+	(void)k;
+	(void)e; /* types 0: it takes whole records, never events */
+}
+
+static int wr_raw_open(struct sink *k, const struct sink_raw *r, char *err, size_t len)
+{
+	struct writer_sink *w = (struct writer_sink *)k;
+
+	if (sched_record_open(&w->rec, r->col, r->mem ? &r->mem->plan : NULL, w->path, &w->meta,
+			      err, len) < 0)
+		return -1;
+	w->open = true;
+	return 0;
+}
+
+static void wr_raw(struct sink *k, const struct sink_raw *r)
+{
+	sched_record_drain(&((struct writer_sink *)k)->rec, r->col, r->mem);
+}
+
+static void wr_finish(struct sink *k)
+{
+	struct writer_sink *w = (struct writer_sink *)k;
+
+	if (w->open)
+		sched_record_finish(&w->rec);
+}
+
+static void wr_release(struct sink *k)
+{
+	(void)k; /* sched_record_finish closed the file */
+}
+
+static const struct sink_ops writer_sink_ops = {
+	.name = "recording",
+	.every_event = true,
+	.consume = wr_consume,
+	.finish = wr_finish,
+	.release = wr_release,
+	.raw_open = wr_raw_open,
+	.raw = wr_raw,
+};
+
+void writer_sink_init(struct writer_sink *w, const char *path, const struct sched_record_meta *m)
+{
+	memset(w, 0, sizeof(*w));
+	w->k.ops = &writer_sink_ops;
+	w->path = path;
+	w->meta = *m;
+}
+
+int writer_sink_add(struct writer_sink *w, const uint8_t *recs, size_t len)
+{
+	return w->open ? sched_record_add(&w->rec, recs, len) : -EBADF;
+}
+
+int writer_sink_error(const struct writer_sink *w)
+{
+	return w->rec.write_err;
+}
+
+uint64_t writer_sink_records(const struct writer_sink *w)
+{
+	return w->rec.w.records_on_disk;
+}
+
+uint64_t writer_sink_bytes(const struct writer_sink *w)
+{
+	return w->rec.w.data_size;
+}
+
+uint64_t writer_sink_mem_samples(const struct writer_sink *w)
+{
+	return w->rec.mem_samples;
+}

@@ -1,0 +1,30 @@
+/*
+ * sink_writer.h - the perf.data writer as a sink (sink.h): a live stream's records
+ * into a file as they are (collectors/sched_record.h), read by locus report and perf.
+ * It takes whole records, not events, and needs every one: BPF is refused.
+ */
+#ifndef LOCUS_SINK_WRITER_H
+#define LOCUS_SINK_WRITER_H
+
+#include "../collectors/sched_record.h"
+#include "sink.h"
+
+struct writer_sink {
+	struct sink k;		/* first: the interface */
+	const char *path;
+	struct sched_record_meta meta;
+	bool open;		/* rec's file was created */
+	struct sched_record rec;
+};
+
+void writer_sink_init(struct writer_sink *w, const char *path, const struct sched_record_meta *m);
+/* Whole records (schedstat snapshots) into the file while no reader runs. 0 or -errno. */
+int writer_sink_add(struct writer_sink *w, const uint8_t *recs, size_t len);
+/* What was written: the first write error (-errno, 0: none), whole records, their bytes,
+ * memory samples among them. */
+int writer_sink_error(const struct writer_sink *w);
+uint64_t writer_sink_records(const struct writer_sink *w);
+uint64_t writer_sink_bytes(const struct writer_sink *w);
+uint64_t writer_sink_mem_samples(const struct writer_sink *w);
+
+#endif
