@@ -235,8 +235,10 @@ static bool report_parse(int argc, char **argv, struct report_plan *pl, int *rc)
 	return report_validate(pl, argv + optind) == 0;
 }
 
-/* Open and read the file into fp's sinks, following the tasks pl asks for. The exit status. */
-static int report_replay(struct file_pass *fp, struct report_plan *pl)
+/* Open and read the file into fp's sinks (and the timeline of tc, or NULL), following the
+ * tasks pl asks for. The exit status. */
+static int report_replay(struct file_pass *fp, struct report_plan *pl,
+			 const struct timeline_sink_cfg *tc)
 {
 	struct replay *st = &fp->rp;
 	char err[400];
@@ -249,7 +251,7 @@ static int report_replay(struct file_pass *fp, struct report_plan *pl)
 	}
 	pl->opts.from_ns = pl->tx.from_ns; /* --from/--to cut the report as they cut timelines */
 	pl->opts.to_ns = pl->tx.to_ns;
-	if (opened < 0 || file_pass_run(fp, NULL, err, sizeof(err)) < 0) {
+	if (opened < 0 || file_pass_run(fp, tc, err, sizeof(err)) < 0) {
 		if (pl->opts.progress)
 			fprintf(stderr, "\r\033[K");
 		locus_err("%s: %s", pl->opts.path, err);
@@ -305,46 +307,52 @@ static int report_write(struct file_pass *fp, const struct report_plan *pl)
 	return rc;
 }
 
-/* --trace and --svg-timeline, after the report. 0, or -1 after saying why. */
-static int report_timelines(struct file_pass *fp, struct report_plan *pl)
+/* --trace and --svg-timeline (tp), their timeline fed in the same pass, after the report.
+ * 0, or -1 after saying why. */
+static int report_timelines(struct file_pass *fp, struct report_plan *pl, struct trace_pass *tp)
 {
-	struct replay *st = &fp->rp;
 	struct trace_export *tx = &pl->tx;
 
-	if (!tx->trace && !tx->svg)
+	if (!tp)
 		return 0;
-	if (!st->rd.sched_samples) {
+	if (!fp->rp.rd.sched_samples) {
 		locus_err("%s: no sched events in the file: no timeline to write",
 			  tx->trace ? tx->trace : tx->svg);
 		return -1;
 	}
 	tx->quiet = pl->quiet;
-	tx->r = file_pass_results(fp);
-	tx->span_ns = st->last_ns > st->first_ns ? st->last_ns - st->first_ns : 0;
-	tx->events = st->rd.sched_samples;
-	tx->bytes = st->f.pos;
-	return trace_export(&pl->opts, tx);
+	trace_export_results(tx, fp);
+	return trace_pass_write(tp, fp);
 }
 
 int cmd_report(int argc, char **argv)
 {
 	struct report_plan pl;
 	struct file_pass *fp;
+	struct trace_pass *tp = NULL;
+	struct timeline_sink_cfg tc;
 	int rc;
 
 	if (!report_parse(argc, argv, &pl, &rc))
 		return rc;
 	fp = xcalloc(1, sizeof(*fp));
-	rc = report_replay(fp, &pl);
+	if (pl.tx.trace || pl.tx.svg) { /* one pass: the timeline beside the report's sinks */
+		tp = trace_pass_new(&pl.tx, pl.opts.path, &tc);
+		rc = EXIT_LOCUS_RUNTIME;
+		if (!tp)
+			goto out;
+	}
+	rc = report_replay(fp, &pl, tp ? &tc : NULL);
 	if (rc != EXIT_LOCUS_OK)
 		goto out;
 	report_notes(&fp->rp, &pl);
 	rc = report_write(fp, &pl);
-	if (report_timelines(fp, &pl) < 0)
+	if (report_timelines(fp, &pl, tp) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
 	if (!report_found(&fp->rp) && rc == EXIT_LOCUS_OK)
 		rc = EXIT_LOCUS_RUNTIME;
 out:
+	trace_pass_free(tp);
 	file_pass_release(fp);
 	free(fp);
 	return rc;

@@ -1,11 +1,11 @@
 /* trace_export.c - a recording replayed into a Chrome trace and an SVG timeline (trace_export.h). */
 #include "trace_export.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../analyzers/timeline.h"
-#include "../pipeline/file_pass.h"
 #include "../analyzers/tl_lanes.h"
 #include "../common/util.h"
 #include "../report/sched_report.h"
@@ -15,97 +15,121 @@
 #include "counting.h"
 #include "opts.h"
 
-struct pass {
+/* The timeline's items, held until the pass ends: the results and the span are known then. */
+struct trace_pass {
 	struct trace_export *x;
-	const struct replay_opts *o;
-	struct file_pass *fp;
+	FILE *body;		/* --trace: the items, before the head they follow */
 	struct trace_json tj;
-	bool json;		/* tj is open */
+	struct tl_item *held;	/* --svg-timeline: the lanes' items (counters apart) */
+	size_t nheld, cap_held;
+	bool started;		/* the timeline had its first event, at first_ns */
+	uint64_t first_ns;
 	struct tl_lanes lanes;
 	bool svg;
-	int rc;
+	const char *path;	/* the recording */
+	struct file_pass *fp;	/* after the pass: its timeline, topology and counts */
 };
 
 static void both(void *ctx, const struct tl_item *it)
 {
-	struct pass *p = ctx;
+	struct trace_pass *p = ctx;
 
-	if (p->json)
+	if (p->body)
 		trace_json_item(&p->tj, it);
-	if (p->svg)
-		tl_lanes_item(&p->lanes, it);
+	if (p->svg && it->kind != TL_COUNTER) { /* the lanes draw no counter */
+		if (p->nheld == p->cap_held) {
+			p->cap_held = p->cap_held ? 2 * p->cap_held : 4096;
+			p->held = xrealloc(p->held, p->cap_held * sizeof(*p->held));
+		}
+		p->held[p->nheld++] = *it;
+	}
 }
 
-/* The lanes' window, once the timeline has its first event. */
 static void started(void *ctx, uint64_t first_ns)
 {
-	struct pass *p = ctx;
-	uint64_t end = first_ns + p->x->span_ns, t0 = first_ns + p->x->from_ns;
+	struct trace_pass *p = ctx;
 
-	if (!p->svg)
-		return;
-	if (p->x->to_ns && first_ns + p->x->to_ns < end)
-		end = first_ns + p->x->to_ns;
-	tl_lanes_window(&p->lanes, first_ns, t0, end);
+	p->started = true;
+	p->first_ns = first_ns;
 }
 
-/* The replay itself, into the trace when f is not NULL. */
-static void run(struct pass *p, FILE *f)
+/* A scratch file for the trace's items, gone when closed. NULL after saying why. */
+static FILE *scratch(const char *path)
 {
-	struct trace_export *x = p->x;
-	struct replay_opts ro = *p->o;
-	/* the analyzer's verdicts, of the window: as the report judges */
-	struct timeline_sink_cfg tc = { x->from_ns, x->to_ns, both, started, p, NULL };
-	const struct timeline *tl = &p->fp->tl.tl;
+	FILE *f = tmpfile();
 
-	ro.from_ns = x->from_ns;
-	ro.to_ns = x->to_ns;
-	ro.progress = NULL;
-	p->rc = -1;
-	if (file_pass_open(p->fp, &ro, x->err, sizeof(x->err)) < 0)
-		return;
-	if (p->svg) {
-		struct tl_lanes_cfg lc = { &p->fp->rp.topo, TIMELINE_SVG_WIDTH, 64,
-					   TIMELINE_SVG_ARROWS };
+	if (!f)
+		locus_err("%s: cannot write a scratch file for its events: %s (set TMPDIR)", path,
+			  strerror(errno));
+	return f;
+}
 
-		tl_lanes_init(&p->lanes, &lc);
+struct trace_pass *trace_pass_new(struct trace_export *x, const char *path,
+				  struct timeline_sink_cfg *tc)
+{
+	struct trace_pass *p = xcalloc(1, sizeof(*p));
+
+	p->x = x;
+	p->path = path;
+	p->svg = x->svg != NULL;
+	if (x->trace) {
+		p->body = scratch(x->trace);
+		if (!p->body) {
+			free(p);
+			return NULL;
+		}
+		trace_json_body(&p->tj, p->body, 0, x->limit);
 	}
-	if (f) {
-		trace_json_begin(&p->tj, f, p->fp->rp.topo.ncpus, x->limit, p->o->path, x->r,
-				 x->events, x->bytes);
-		p->json = true;
+	/* every event: it keeps what ran into its window itself; the analyzer's verdicts, of
+	 * the window: as the report judges */
+	*tc = (struct timeline_sink_cfg){ x->from_ns, x->to_ns, both, started, p, NULL };
+	return p;
+}
+
+/* The lanes, once the span is known: the window, then the items held. */
+static void draw_lanes(struct trace_pass *p)
+{
+	struct tl_lanes_cfg lc = { &p->fp->rp.topo, TIMELINE_SVG_WIDTH, 64, TIMELINE_SVG_ARROWS };
+	const struct trace_export *x = p->x;
+
+	tl_lanes_init(&p->lanes, &lc);
+	if (p->started) {
+		uint64_t end = p->first_ns + x->span_ns, t0 = p->first_ns + x->from_ns;
+
+		if (x->to_ns && p->first_ns + x->to_ns < end)
+			end = p->first_ns + x->to_ns;
+		tl_lanes_window(&p->lanes, p->first_ns, t0, end);
 	}
-	if (file_pass_run(p->fp, &tc, x->err, sizeof(x->err)) == 0)
-		p->rc = 0;
-	if (f) {
-		trace_json_end(&p->tj); /* valid JSON, even of what was read before an error */
-		x->tbytes = p->tj.bytes;
-		x->dropped = p->tj.dropped;
-	}
-	x->slices = tl->slices;
-	x->flows = tl->flows;
-	x->migrations = tl->migrations;
-	x->counters = tl->counters;
+	for (size_t i = 0; i < p->nheld; i++)
+		tl_lanes_item(&p->lanes, &p->held[i]);
 }
 
 static void trace_doc(FILE *f, void *ctx)
 {
-	run(ctx, f);
+	struct trace_pass *p = ctx;
+	struct trace_export *x = p->x;
+
+	p->tj.ncpus = p->fp->rp.topo.ncpus;
+	if (trace_json_deferred_end(&p->tj, f, p->path, x->r, x->events, x->bytes) < 0)
+		snprintf(x->err, sizeof(x->err), "the trace's head is over %u bytes",
+			 TRACE_JSON_HEAD_MAX);
+	x->tbytes = p->tj.bytes;
+	x->dropped = p->tj.dropped;
 }
 
 static void svg_doc(FILE *f, void *ctx)
 {
-	struct pass *p = ctx;
+	struct trace_pass *p = ctx;
 	struct svg_caption cap;
-	struct svg_timeline_info in = { p->o->path, p->x->r, p->x->events, p->x->bytes,
+	struct svg_timeline_info in = { p->path, p->x->r, p->x->events, p->x->bytes,
 					p->fp->tl.tl.missed, &cap };
 
-	caption_file(&cap, &p->fp->rp.f, p->o->path);
+	caption_file(&cap, &p->fp->rp.f, p->path);
 
 	svg_timeline(f, &p->lanes, &in);
 }
 
-static void say(const struct pass *p)
+static void say(const struct trace_pass *p)
 {
 	const struct trace_export *x = p->x;
 	const struct timeline *tl = &p->fp->tl.tl;
@@ -116,7 +140,7 @@ static void say(const struct pass *p)
 			  "out; narrow the window with --from/--to", x->trace,
 			  (unsigned long long)(x->limit >> 20), (unsigned long long)x->dropped);
 	locus_verbose("%s: %llu flows of the workload the analyzer did not judge, %llu of its "
-		      "verdicts on wakeups that made no flow", p->o->path,
+		      "verdicts on wakeups that made no flow", p->path,
 		      (unsigned long long)tl->unjudged, (unsigned long long)tl->judged_unseen);
 	if (x->quiet)
 		return;
@@ -134,7 +158,7 @@ static void say(const struct pass *p)
 	if (x->svg)
 		fprintf(stderr, "locus: %s: %s of %s, %d lanes (one per %s), %d wakeup arrows of "
 				"%s\n",
-			x->svg, fmt_ns(p->lanes.t1 - p->lanes.t0, a, sizeof(a)), p->o->path,
+			x->svg, fmt_ns(p->lanes.t1 - p->lanes.t0, a, sizeof(a)), p->path,
 			p->lanes.fold.n, p->lanes.fold.unit, p->lanes.narrows,
 			fmt_count(p->lanes.wl_flows, b, sizeof(b)));
 }
@@ -202,77 +226,99 @@ int timeline_opts_finish(struct trace_export *x, const struct cli_cmd *cmd)
 	return cli_check_output(cmd, x->trace) < 0 || cli_check_output(cmd, x->svg) < 0 ? -1 : 0;
 }
 
+int trace_pass_write(struct trace_pass *p, struct file_pass *fp)
+{
+	struct trace_export *x = p->x;
+	uint64_t span = x->span_ns;
+
+	p->fp = fp;
+	x->err[0] = '\0';
+	if (x->from_ns > span) {
+		char a[32];
+
+		locus_err("%s: --from is past the recording's end (%s in)", p->path,
+			  fmt_ns(span, a, sizeof(a)));
+		return -1;
+	}
+	if (p->svg)
+		draw_lanes(p);
+	if (x->trace && write_file_atomically(x->trace, trace_doc, p) < 0)
+		return -1;
+	x->slices = fp->tl.tl.slices;
+	x->flows = fp->tl.tl.flows;
+	x->migrations = fp->tl.tl.migrations;
+	x->counters = fp->tl.tl.counters;
+	if (x->err[0]) {
+		locus_err("%s: %s", p->path, x->err);
+		return -1;
+	}
+	if (x->svg && write_file_atomically(x->svg, svg_doc, p) < 0)
+		return -1;
+	say(p);
+	return 0;
+}
+
+void trace_pass_free(struct trace_pass *p)
+{
+	if (!p)
+		return;
+	if (p->body)
+		fclose(p->body);
+	trace_json_release(&p->tj);
+	if (p->svg && p->lanes.px)
+		tl_lanes_release(&p->lanes);
+	free(p->held);
+	free(p);
+}
+
+/* The recording's counts and results the timelines' heads carry. */
+void trace_export_results(struct trace_export *x, struct file_pass *fp)
+{
+	const struct replay *st = &fp->rp;
+
+	x->r = file_pass_results(fp);
+	x->span_ns = st->last_ns > st->first_ns ? st->last_ns - st->first_ns : 0;
+	x->events = st->rd.sched_samples;
+	x->bytes = st->f.pos;
+}
+
 int trace_export_file(const char *path, const char *sysfs_root, bool all, struct trace_export *x)
 {
 	struct replay_opts o = { .path = path, .sysfs_root = sysfs_root, .line_size = 64,
 				 .sort = CL_SORT_TOTAL };
 	struct file_pass *fp = xcalloc(1, sizeof(*fp));
-	struct replay *st = &fp->rp;
+	struct trace_pass *p = NULL;
+	struct timeline_sink_cfg tc;
 	char err[400];
+	bool unread = true; /* until the pass ends */
 	int rc = -1;
 
-	if (file_pass_open(fp, &o, err, sizeof(err)) == 0) {
-		if (!all && st->f.workload_pid) {
-			o.pid = st->f.workload_pid;
-			o.nmore = st->f.nadded;
-			memcpy(o.more, st->f.added_pids, sizeof(o.more));
-		}
-		if (file_pass_run(fp, NULL, err, sizeof(err)) == 0)
-			rc = 0;
+	if (file_pass_open(fp, &o, err, sizeof(err)) < 0)
+		goto out;
+	if (!all && fp->rp.f.workload_pid) {
+		o.pid = fp->rp.f.workload_pid;
+		o.nmore = fp->rp.f.nadded;
+		memcpy(o.more, fp->rp.f.added_pids, sizeof(o.more));
 	}
-	if (rc < 0) {
-		locus_err("%s: %s: no timeline written", path, err);
-	} else if (!st->rd.sched_samples) {
+	o.from_ns = x->from_ns; /* the timeline's window, and its analyzer's */
+	o.to_ns = x->to_ns;
+	fp->whole_results = true; /* the heads: the whole recording's results */
+	p = trace_pass_new(x, path, &tc);
+	unread = p != NULL; /* without its scratch file: said */
+	if (!p || file_pass_run(fp, &tc, err, sizeof(err)) < 0)
+		goto out;
+	unread = false;
+	if (!fp->rp.rd.sched_samples) {
 		locus_err("%s: no sched events in the file: no timeline to write", path);
-		rc = -1;
-	} else {
-		x->r = file_pass_results(fp);
-		x->span_ns = st->last_ns > st->first_ns ? st->last_ns - st->first_ns : 0;
-		x->events = st->rd.sched_samples;
-		x->bytes = st->f.pos;
-		rc = trace_export(&o, x);
+		goto out;
 	}
+	trace_export_results(x, fp);
+	rc = trace_pass_write(p, fp);
+out:
+	if (unread)
+		locus_err("%s: %s: no timeline written", path, err);
+	trace_pass_free(p);
 	file_pass_release(fp);
 	free(fp);
-	return rc;
-}
-
-int trace_export(const struct replay_opts *o, struct trace_export *x)
-{
-	struct pass p = { .x = x, .o = o, .svg = x->svg != NULL };
-	uint64_t span = x->span_ns;
-	int rc = -1;
-
-	if (x->from_ns > span) {
-		char a[32];
-
-		locus_err("%s: --from is past the recording's end (%s in)", o->path,
-			  fmt_ns(span, a, sizeof(a)));
-		return -1;
-	}
-	p.fp = xcalloc(1, sizeof(*p.fp));
-	if (x->trace) {
-		if (write_file_atomically(x->trace, trace_doc, &p) < 0)
-			goto out;
-	} else {
-		run(&p, NULL);
-	}
-	if (p.rc < 0) {
-		if (x->trace)
-			locus_err("%s: %s (%s holds what was read before)", o->path, x->err,
-				  x->trace);
-		else
-			locus_err("%s: %s", o->path, x->err);
-		goto out;
-	}
-	if (x->svg && write_file_atomically(x->svg, svg_doc, &p) < 0)
-		goto out;
-	say(&p);
-	rc = 0;
-out:
-	if (p.svg && p.lanes.px)
-		tl_lanes_release(&p.lanes);
-	file_pass_release(p.fp);
-	free(p.fp);
 	return rc;
 }

@@ -1,9 +1,9 @@
 /*
- * trace_export.h - a recording as timelines: the file replayed a second time in
- * time order through the timeline analyzer, within a window, into a Chrome
- * trace-event JSON (report/trace_json.h, bounded in size) and/or an SVG of
- * per-CPU lanes (report/svg_timeline.h), each through the atomic writer and
- * carrying the provenance of the first pass's results.
+ * trace_export.h - a recording as timelines: the timeline sink beside the report's
+ * analyzer in the same pass over the file (pipeline/file_pass.h), within a window, into
+ * a Chrome trace-event JSON (report/trace_json.h, bounded in size) and/or an SVG of
+ * per-CPU lanes (report/svg_timeline.h), each through the atomic writer and carrying
+ * the provenance of the pass's results (known at its end: the items wait till then).
  */
 #ifndef LOCUS_TRACE_EXPORT_H
 #define LOCUS_TRACE_EXPORT_H
@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "../model/sched_results.h"
-#include "../pipeline/replay.h"
+#include "../pipeline/file_pass.h"
 #include "opts.h"
 
 #define TIMELINE_SVG_WIDTH 1000	/* pixel columns of time */
@@ -27,7 +27,7 @@ struct trace_export {
 	bool window;			/* --from or --to given */
 	bool window_cuts_report;	/* the command's report honors the window too */
 	bool quiet;
-	/* the first pass: how it was measured, and where the recording ends */
+	/* the pass: how it was measured, and where the recording ends */
 	const struct sched_results *r;
 	uint64_t span_ns;		/* the recording's, first to last event, whatever the window */
 	uint64_t events, bytes;
@@ -54,10 +54,17 @@ int timeline_take(struct trace_export *x, const struct cli_cmd *cmd, int code, c
 /* After every option: a window needs an output, --to after --from, outputs writable (-1: usage). */
 int timeline_opts_finish(struct trace_export *x, const struct cli_cmd *cmd);
 
-/* Replay o's file into the timelines x asks for, after the first pass whose results are x->r.
- * 0, or -1 after saying why on stderr. */
-int trace_export(const struct replay_opts *o, struct trace_export *x);
-/* Both passes over a file just written (locus record): its workload's tasks, or every task
+struct trace_pass;
+/* The timeline sink's configuration for x's outputs, in tc, for a pass over the file at
+ * path; NULL after saying why. */
+struct trace_pass *trace_pass_new(struct trace_export *x, const char *path,
+				  struct timeline_sink_cfg *tc);
+/* After the pass over fp: the recording's counts and results into x. */
+void trace_export_results(struct trace_export *x, struct file_pass *fp);
+/* Then the files x asks for, and what they hold on stderr. 0, or -1 after saying why. */
+int trace_pass_write(struct trace_pass *p, struct file_pass *fp);
+void trace_pass_free(struct trace_pass *p);
+/* One pass over a file just written (locus record): its workload's tasks, or every task
  * when all. 0, or -1 after saying why. */
 int trace_export_file(const char *path, const char *sysfs_root, bool all, struct trace_export *x);
 

@@ -36,6 +36,15 @@ int file_pass_run(struct file_pass *fp, const struct timeline_sink_cfg *tl, char
 	for (int i = 0; o->pid && i < o->nmore; i++)
 		wakeup_sink_track(&fp->wk, o->more[i]);
 	sinks_add(&fp->sinks, &fp->wk.k);
+	if (fp->whole_results && (o->from_ns || o->to_ns)) {
+		wc.verdict = NULL;
+		wakeup_sink_init(&fp->whole, &wc, false);
+		fp->whole.k.whole = true;
+		for (int i = 0; o->pid && i <= o->nmore; i++)
+			wakeup_sink_track(&fp->whole, i ? o->more[i - 1] : o->pid);
+		sinks_add(&fp->sinks, &fp->whole.k);
+		fp->two = true;
+	}
 	sinks_add(&fp->sinks, &fp->cl.k);
 	if (replay_run(&fp->rp, err, len) < 0) {
 		if (fp->timeline)
@@ -51,7 +60,7 @@ struct sched_results *file_pass_results(struct file_pass *fp)
 	struct sink_begin b;
 
 	replay_begin_info(&fp->rp, &b);
-	return wakeup_sink_results(&fp->wk, &b);
+	return wakeup_sink_results(fp->two ? &fp->whole : &fp->wk, &b);
 }
 
 void file_pass_release(struct file_pass *fp)

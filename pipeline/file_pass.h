@@ -17,7 +17,11 @@ struct file_pass {
 	struct timeline_sink tl;	/* with a timeline: first, every event */
 	struct wakeup_sink wk;		/* the scheduler's results */
 	struct cacheline_sink cl;	/* the memory samples' */
-	bool cl_on, timeline;
+	/* set before file_pass_run: the results of the whole file, whatever the window (an
+	 * analyzer of the window beside it judges the timeline's flows) */
+	bool whole_results;
+	struct wakeup_sink whole;
+	bool cl_on, timeline, two;
 };
 
 /* Open o's file (o is read again by file_pass_run). 0, or -1 with why in err. */
@@ -28,7 +32,8 @@ int file_pass_open(struct file_pass *fp, const struct replay_opts *o, char *err,
  * with why in err (a timeline keeps what was read before).
  */
 int file_pass_run(struct file_pass *fp, const struct timeline_sink_cfg *tl, char *err, size_t len);
-/* The scheduler's results (after file_pass_run). */
+/* The scheduler's results (after file_pass_run): of the window, or, with whole_results,
+ * of the whole file. */
 struct sched_results *file_pass_results(struct file_pass *fp);
 void file_pass_release(struct file_pass *fp);
 

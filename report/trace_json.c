@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
@@ -96,6 +97,18 @@ static const char *passed_name(int passed)
 	}
 }
 
+/* Deferred: where this item begins, should the head push it past the limit. */
+static void mark(struct trace_json *tj)
+{
+	if (tj->nmarks == tj->cap_marks) {
+		tj->cap_marks = tj->cap_marks ? 2 * tj->cap_marks : 256;
+		tj->marks = realloc(tj->marks, tj->cap_marks * sizeof(*tj->marks));
+		if (!tj->marks)
+			abort();
+	}
+	tj->marks[tj->nmarks++] = (struct trace_json_mark){ tj->bytes, tj->events, tj->items };
+}
+
 void trace_json_item(void *ctx, const struct tl_item *it)
 {
 	struct trace_json *tj = ctx;
@@ -105,6 +118,9 @@ void trace_json_item(void *ctx, const struct tl_item *it)
 		tj->dropped++;
 		return;
 	}
+	if (tj->deferred && tj->limit && tj->bytes + TRACE_JSON_HEAD_MAX >= tj->limit)
+		mark(tj);
+	tj->items++;
 	us(a, sizeof(a), tj->base_ns, it->t0);
 	str_json(comm, sizeof(comm), it->comm, TASK_COMM_LEN);
 	switch (it->kind) {
@@ -160,4 +176,63 @@ void trace_json_end(struct trace_json *tj)
 		    TRACK_PID, c, c);
 	}
 	put(tj, "\n]}\n");
+}
+
+void trace_json_body(struct trace_json *tj, FILE *body, int ncpus, uint64_t limit)
+{
+	memset(tj, 0, sizeof(*tj));
+	tj->f = body;
+	tj->ncpus = ncpus;
+	tj->limit = limit;
+	tj->deferred = true;
+}
+
+/* The body's first bytes into out. */
+static void copy(FILE *body, FILE *out, uint64_t n)
+{
+	char buf[65536];
+
+	rewind(body);
+	while (n) {
+		size_t want = n < sizeof(buf) ? (size_t)n : sizeof(buf);
+		size_t got = fread(buf, 1, want, body);
+
+		if (!got)
+			break;
+		fwrite(buf, 1, got, out);
+		n -= got;
+	}
+}
+
+int trace_json_deferred_end(struct trace_json *tj, FILE *out, const char *title,
+			    const struct sched_results *r, uint64_t events, uint64_t bytes)
+{
+	struct trace_json head;
+	uint64_t cut = tj->bytes;
+
+	trace_json_begin(&head, out, tj->ncpus, 0, title, r, events, bytes);
+	if (head.bytes > TRACE_JSON_HEAD_MAX)
+		return -1;
+	/* the first item the head pushes to the limit, and every one after it, is left out */
+	for (size_t i = 0; tj->limit && i < tj->nmarks; i++) {
+		if (head.bytes + tj->marks[i].at < tj->limit)
+			continue;
+		cut = tj->marks[i].at;
+		tj->dropped += tj->items - tj->marks[i].items;
+		tj->events = tj->marks[i].events;
+		break;
+	}
+	fflush(tj->f);
+	copy(tj->f, out, cut);
+	tj->f = out;
+	tj->bytes = head.bytes + cut;
+	trace_json_end(tj);
+	return 0;
+}
+
+void trace_json_release(struct trace_json *tj)
+{
+	free(tj->marks);
+	tj->marks = NULL;
+	tj->nmarks = tj->cap_marks = 0;
 }

@@ -203,4 +203,21 @@ check "nothing written on a usage error" test ! -e "$TMP/x.json"
 "$LOCUS" report -q -i tests/fuzz/corpus/perf-sched-stats-v16.data --trace "$TMP/y.json" >/dev/null 2>"$TMP/e4"
 expect_eq "no sched events: exit 1" 1 $?
 check "no sched events: said" grep -q "no sched events in the file: no timeline to write" "$TMP/e4"
+# One pass: the timelines ride along with the report. The oracle is the report alone on the
+# same file: strace counts the bytes each run reads from it (two passes read them twice).
+if command -v strace >/dev/null; then
+	rd() {
+		strace -f -y -e trace=openat,read,pread64 -o "$TMP/st" "$@" >/dev/null 2>&1
+		grep -E "^[0-9]+ +(read|pread64)\([0-9]+<$TMP/pp.data>" "$TMP/st" |
+			awk -F'= ' '{ s += $NF } END { print s + 0 }'
+	}
+	alone=$(rd "$LOCUS" report -q -i "$TMP/pp.data")
+	both=$(rd "$LOCUS" report -q -i "$TMP/pp.data" --trace "$TMP/one.json" --svg-timeline "$TMP/one.svg")
+	check "one pass: report + --trace + --svg-timeline read the file as the report alone ($both and $alone bytes)" \
+		test "$both" = "$alone" -a "$alone" -gt 0
+	expect_eq "one pass: the file opened once" 1 "$(grep -c "openat(.*$TMP/pp.data" "$TMP/st")"
+	check "one pass: both timelines written" test -s "$TMP/one.json" -a -s "$TMP/one.svg"
+else
+	skip "one pass: no strace to count the reads"
+fi
 finish

@@ -92,6 +92,11 @@ static inline int fuzz_one(const uint8_t *data, size_t size, char *err, size_t e
 	struct replay_opts o = { .path = path, .sysfs_root = "tests/fixtures/topology/desktop-4c8t",
 				 .line_size = 64, .sort = CL_SORT_TOTAL };
 	struct file_pass *fp = calloc(1, sizeof(*fp));
+	/* the timelines too, as --trace and --svg-timeline: in the same pass */
+	struct trace_export x = { .trace = "/dev/null", .svg = "/dev/null", .limit = 1 << 20,
+				  .quiet = true };
+	struct timeline_sink_cfg tc;
+	struct trace_pass *tp = trace_pass_new(&x, path, &tc);
 	FILE *f;
 	int ok;
 
@@ -101,18 +106,16 @@ static inline int fuzz_one(const uint8_t *data, size_t size, char *err, size_t e
 	if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
 		abort();
 	err[0] = '\0';
-	if (!fp)
+	if (!fp || !tp)
 		abort();
-	ok = file_pass_open(fp, &o, err, errlen) == 0 && file_pass_run(fp, NULL, err, errlen) == 0;
+	ok = file_pass_open(fp, &o, err, errlen) == 0 && file_pass_run(fp, &tc, err, errlen) == 0;
 	if (ok)
 		fuzz_render(fp);
-	if (ok && fp->rp.rd.sched_samples) { /* the timelines too, as --trace and --svg-timeline */
-		struct trace_export x = { .trace = "/dev/null", .svg = "/dev/null", .limit = 1 << 20,
-					  .quiet = true };
-
-		x.r = file_pass_results(fp);
-		trace_export(&o, &x);
+	if (ok && fp->rp.rd.sched_samples) {
+		trace_export_results(&x, fp);
+		trace_pass_write(tp, fp);
 	}
+	trace_pass_free(tp);
 	file_pass_release(fp);
 	free(fp);
 	if (ok)
