@@ -54,6 +54,14 @@ def med(xs):
     xs = [x for x in xs if x is not None]
     return (statistics.median(xs), len(xs)) if xs else (None, 0)
 
+def spread(xs):
+    """the median and the quartiles of the per-round values"""
+    xs = sorted(x for x in xs if x is not None)
+    if len(xs) < 4:
+        return cell(med(xs))
+    q = statistics.quantiles(xs, n=4)
+    return "%.0f [%.0f, %.0f]" % (statistics.median(xs), q[0], q[2])
+
 def cell(m):
     v, n = m
     return "-" if v is None else "%.0f" % v
@@ -76,19 +84,19 @@ for b in builds:
 print()
 
 def diff(b, f):
-    """the median of the per-round differences default - build b"""
-    return med(f("new", r) - f(b, r) if f("new", r) is not None and f(b, r) is not None
-               else None for r in run["new"])
+    """the per-round differences default - build b: their median [quartiles]"""
+    return spread(f("new", r) - f(b, r) if f("new", r) is not None and f(b, r) is not None
+                  else None for r in run["new"])
 
-print("A feature's cost: default minus the build without it, median of per-round differences, ns:")
+print("A feature's cost: default minus the build without it, per-round differences, ns: median [quartiles]:")
 print()
 print("| feature (build) | on_waking /run | on_switch /run | on_ipi /run | all, per waking | all, per switch |")
 print("| --- | --- | --- | --- | --- | --- |")
 for b in ["no-" + f for f in features] + ["core", "floor"]:
-    cells = [cell(diff(b, lambda x, r, p=p: per_run(x, r, p)))
+    cells = [diff(b, lambda x, r, p=p: per_run(x, r, p))
              for p in ["on_waking", "on_switch", "on_ipi"]]
-    cells += [cell(diff(b, lambda x, r: per_event(x, r, "on_waking"))),
-              cell(diff(b, lambda x, r: per_event(x, r, "on_switch")))]
+    cells += [diff(b, lambda x, r: per_event(x, r, "on_waking")),
+              diff(b, lambda x, r: per_event(x, r, "on_switch"))]
     print("| %s | %s |" % (b, " | ".join(cells)))
 EOF
 echo
