@@ -446,7 +446,7 @@ static int top_session(struct top *tp, const struct top_plan *pl, const struct t
 	struct session_cfg cfg;
 	struct session_outcome out;
 	struct stat_result res;
-	struct tracer tracer;
+	struct tracer *tracer = tp->tracer;
 	struct source_cfg tc;
 	int rc;
 
@@ -454,10 +454,9 @@ static int top_session(struct top *tp, const struct top_plan *pl, const struct t
 	cfg.derive_software = !pl->o.events;
 	traced_source_cfg(&tc, &pl->o, &pl->tr, &tp->col, topo);
 	tc.memory = true;
-	memset(&tracer, 0, sizeof(tracer));
+	memset(tracer, 0, sizeof(*tracer));
 	cfg.trace = &tc;
-	cfg.tracer = &tracer;
-	tp->tracer = &tracer;
+	cfg.tracer = tracer;
 	tp->topo = topo;
 	top_describe(tp, pl);
 	if (pl->cmdv[0] && (tp->output_path || tp->tui) &&
@@ -468,9 +467,9 @@ static int top_session(struct top *tp, const struct top_plan *pl, const struct t
 	top_start(tp, &out, &watch);
 	cfg.watch = &watch;
 	session_count(&cfg, &res, &out);
-	top_leave(tp, pl, &tracer, &out);
-	rc = top_report(pl, &tracer, &res, &out);
-	tracer_release(&tracer);
+	top_leave(tp, pl, tracer, &out);
+	rc = top_report(pl, tracer, &res, &out);
+	tracer_release(tracer);
 	release_top(tp);
 	stat_release(&res);
 	return rc;
@@ -478,7 +477,9 @@ static int top_session(struct top *tp, const struct top_plan *pl, const struct t
 
 int cmd_top(int argc, char **argv)
 {
-	struct top tp = { .interval_ms = 1000, .col.delay_rate = LOCUS_DELAY_RATE };
+	struct tracer tracer; /* the watched session's, read by the dashboard */
+	struct top tp = { .interval_ms = 1000, .col.delay_rate = LOCUS_DELAY_RATE,
+			  .tracer = &tracer };
 	struct top_plan pl = { 0 };
 	struct topology topo;
 	int rc;
