@@ -7,6 +7,8 @@
 # cost: the default minus its variant, the median of the per-round differences.
 # Usage: bench/cost_table.sh [N] (default 5; needs root, bpftool and `make bench-variants
 # build/floor`). BPF_COST_LOOPS (default 30000) and BPF_COST_AT (default 2) as bpf_cost.sh's.
+# "Per ping-pong wakeup": one on_waking, two on_switch and one on_ipi run (the ratios the
+# default's runs show, printed with the table).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 N=${1:-5}
@@ -15,8 +17,10 @@ FEATURES="idle timing pairs place ipi tasks migrate"
 for f in $FEATURES; do
 	[ -x "$V/locus-no-$f" ] || { echo "cost_table.sh: no $V/locus-no-$f (make bench-variants)" >&2; exit 1; }
 done
-[ -x "$V/locus-core" ] && [ -x build/floor ] && [ -x locus ] ||
-	{ echo "cost_table.sh: needs ./locus, $V/locus-core and build/floor (make bench-variants build/floor)" >&2; exit 1; }
+if ! [ -x "$V/locus-core" ] || ! [ -x build/floor ] || ! [ -x locus ]; then
+	echo "cost_table.sh: needs ./locus, $V/locus-core and build/floor (make bench-variants build/floor)" >&2
+	exit 1
+fi
 more="floor:$PWD/build/floor core:$PWD/$V/locus-core"
 for f in $FEATURES; do more="$more no-$f:$PWD/$V/locus-no-$f"; done
 raw=$(mktemp)
@@ -31,8 +35,7 @@ echo
 python3 - "$raw" "$FEATURES" <<'EOF'
 import collections, statistics, sys
 raw, features = sys.argv[1], sys.argv[2].split()
-progs = ["on_waking", "on_switch", "on_ipi", "on_wake_idle", "on_migrate", "on_wakeup_new",
-         "on_fork", "on_exit"]
+progs = ["on_waking", "on_switch", "on_ipi", "on_wake_idle", "on_migrate"]
 # run[build][round][program] = (run_time_ns, run_cnt)
 run = collections.defaultdict(lambda: collections.defaultdict(dict))
 for line in open(raw):
@@ -43,44 +46,42 @@ def per_run(b, r, p):
     v = run[b][r].get(p)
     return v[0] / v[1] if v and v[1] else None
 
-def per_event(b, r, ev):
-    """all of the build's programs' time over the runs of one program (ev)"""
-    v = run[b][r]
-    if not v.get(ev) or not v[ev][1]:
-        return None
-    return sum(ns for ns, _ in v.values()) / v[ev][1]
+def per_wakeup(b, r):
+    """one of the ping-pong's wakeups: a sched_waking, two sched_switch (the wakee in, the
+    waker out) and an IPI (none: the floor has no on_ipi)"""
+    w, s, i = per_run(b, r, "on_waking"), per_run(b, r, "on_switch"), per_run(b, r, "on_ipi")
+    return None if w is None or s is None else w + 2 * s + (i or 0)
 
-def med(xs):
-    xs = [x for x in xs if x is not None]
-    return (statistics.median(xs), len(xs)) if xs else (None, 0)
-
-def spread(xs):
-    """the median and the quartiles of the per-round values"""
+def spread(xs, f="%.0f"):
+    """the median [quartiles] of the per-round values"""
     xs = sorted(x for x in xs if x is not None)
     if len(xs) < 4:
-        return cell(med(xs))
+        return f % statistics.median(xs) if xs else "-"
     q = statistics.quantiles(xs, n=4)
-    return "%.0f [%.0f, %.0f]" % (statistics.median(xs), q[0], q[2])
+    return (f + " [" + f + ", " + f + "]") % (statistics.median(xs), q[0], q[2])
 
-def cell(m):
-    v, n = m
-    return "-" if v is None else "%.0f" % v
+def ratio(b, num, den):
+    return spread((run[b][r][num][1] / run[b][r][den][1] for r in run[b]
+                   if num in run[b][r] and run[b][r].get(den, (0, 0))[1]), "%.2f")
 
 builds = ["new", "floor", "core"] + ["no-" + f for f in features]
-print("Medians over rounds, ns per program run (runs in a round, median):")
+print("Each build, ns per program run: median over rounds (runs in a round, median):")
 print()
-print("| build | rounds | " + " | ".join(progs[:5]) + " | all, per waking | all, per switch |")
-print("| --- | --- |" + " --- |" * 7)
+print("| build | rounds | " + " | ".join(progs) + " | per ping-pong wakeup |")
+print("| --- | --- |" + " --- |" * (len(progs) + 1))
 for b in builds:
     rounds = sorted(run[b])
     cells = []
-    for p in progs[:5]:
-        m = med(per_run(b, r, p) for r in rounds)
-        c = med(run[b][r][p][1] if p in run[b][r] else None for r in rounds)
-        cells.append("-" if m[0] is None else "%.0f (%d)" % (m[0], c[0]))
-    cells.append(cell(med(per_event(b, r, "on_waking") for r in rounds)))
-    cells.append(cell(med(per_event(b, r, "on_switch") for r in rounds)))
+    for p in progs:
+        v = [per_run(b, r, p) for r in rounds]
+        n = [run[b][r][p][1] for r in rounds if p in run[b][r]]
+        v = [x for x in v if x is not None]
+        cells.append("%.0f (%d)" % (statistics.median(v), statistics.median(n)) if v else "-")
+    cells.append(spread(per_wakeup(b, r) for r in rounds))
     print("| %s | %d | %s |" % (b, len(rounds), " | ".join(cells)))
+print()
+print("Runs per on_waking run (default): on_switch %s, on_ipi %s" %
+      (ratio("new", "on_switch", "on_waking"), ratio("new", "on_ipi", "on_waking")))
 print()
 
 def diff(b, f):
@@ -88,15 +89,15 @@ def diff(b, f):
     return spread(f("new", r) - f(b, r) if f("new", r) is not None and f(b, r) is not None
                   else None for r in run["new"])
 
-print("A feature's cost: default minus the build without it, per-round differences, ns: median [quartiles]:")
+print("A feature's cost: default minus the build without it, ns, median [quartiles] of the")
+print("per-round differences (core: all features; floor: all of the default above it):")
 print()
-print("| feature (build) | on_waking /run | on_switch /run | on_ipi /run | all, per waking | all, per switch |")
-print("| --- | --- | --- | --- | --- | --- |")
+print("| build | on_waking /run | on_switch /run | on_ipi /run | per ping-pong wakeup |")
+print("| --- | --- | --- | --- | --- |")
 for b in ["no-" + f for f in features] + ["core", "floor"]:
     cells = [diff(b, lambda x, r, p=p: per_run(x, r, p))
              for p in ["on_waking", "on_switch", "on_ipi"]]
-    cells += [diff(b, lambda x, r: per_event(x, r, "on_waking")),
-              diff(b, lambda x, r: per_event(x, r, "on_switch"))]
+    cells.append(diff(b, per_wakeup))
     print("| %s | %s |" % (b, " | ".join(cells)))
 EOF
 echo
