@@ -27,9 +27,16 @@ void sinks_begin(struct sinks *l, const struct sink_begin *b)
 
 void sinks_flush(struct sinks *l)
 {
-	for (int i = 0; i < l->n; i++)
-		if (l->k[i]->ops->flush)
-			l->k[i]->ops->flush(l->k[i]);
+	for (int i = 0; i < l->n; i++) {
+		struct sink *k = l->k[i];
+
+		if (k->buf && k->buf->n) {
+			k->ops->consume_batch(k, k->buf->ev, k->buf->n);
+			k->buf->n = 0;
+		}
+		if (k->ops->flush)
+			k->ops->flush(k);
+	}
 }
 
 void sinks_snapshot(struct sinks *l)

@@ -50,6 +50,8 @@ struct sink_ops {
 	bool every_event;	/* a stand-in for its events cannot be had (refuses BPF) */
 	void (*begin)(struct sink *k, const struct sink_begin *b); /* NULL: nothing to learn */
 	void (*consume)(struct sink *k, const struct event *e);
+	/* with a buffer (sink.buf): n events in time order, as n consume calls would */
+	void (*consume_batch)(struct sink *k, const struct event *ev, int n);
 	void (*flush)(struct sink *k);		/* NULL: holds nothing */
 	void (*snapshot)(struct sink *k);	/* under the reader's lock; NULL: none */
 	/* after snapshot, without the lock: its tables into dst (NULL: none) */
@@ -62,8 +64,17 @@ struct sink_ops {
 	void (*raw)(struct sink *k, const struct sink_raw *r);
 };
 
+/* Events gathered for a sink that takes them in batches (the hot path: a copy an event,
+ * one call a batch); handed over at a batch's end and at every flush. */
+#define SINK_BATCH 64
+struct sink_buf {
+	struct event ev[SINK_BATCH];
+	int n;
+};
+
 struct sink {
 	const struct sink_ops *ops;
+	struct sink_buf *buf;	/* NULL: one consume call an event */
 	uint32_t types;		/* the event types it takes (1u << EV_x) */
 	bool whole;		/* a file's events whatever the --from/--to window (it keeps
 				 * the window itself) */
@@ -82,6 +93,7 @@ struct sinks {
 void sinks_add(struct sinks *l, struct sink *k);
 /* Every sink not begun yet learns what the stream records. */
 void sinks_begin(struct sinks *l, const struct sink_begin *b);
+/* What the buffers hold to their sinks, then each sink's own flush. */
 void sinks_flush(struct sinks *l);
 /* Under the reader's lock, then without it: results up to now while collection goes on. */
 void sinks_snapshot(struct sinks *l);
@@ -94,12 +106,28 @@ const struct sink *sinks_refusing(const struct sinks *l);
 /* The sink that takes whole records, or NULL. */
 struct sink *sinks_raw(const struct sinks *l);
 
-/* The hot path: one event to every sink that takes its type. */
+/* The hot path: one event to a sink, into its buffer where it has one. */
+static inline void sink_take(struct sink *k, const struct event *e)
+{
+	struct sink_buf *b = k->buf;
+
+	if (!b) {
+		k->ops->consume(k, e);
+		return;
+	}
+	b->ev[b->n++] = *e;
+	if (b->n == SINK_BATCH) {
+		k->ops->consume_batch(k, b->ev, b->n);
+		b->n = 0;
+	}
+}
+
+/* One event to every sink that takes its type. */
 static inline void sinks_consume(const struct sinks *l, const struct event *e)
 {
 	for (int i = 0; i < l->n; i++)
 		if (l->k[i]->types & (1u << e->type))
-			l->k[i]->ops->consume(l->k[i], e);
+			sink_take(l->k[i], e);
 }
 
 #endif

@@ -30,21 +30,13 @@ static void wk_begin(struct sink *k, const struct sink_begin *b)
 
 static void wk_consume(struct sink *k, const struct event *e)
 {
-	struct wakeup_sink *w = (struct wakeup_sink *)k;
-
-	if (w->one_by_one)
-		wakeup_add(&w->an, e);
-	else
-		wakeup_batch_add(&w->an, &w->batch, e);
+	wakeup_add(&((struct wakeup_sink *)k)->an, e);
 }
 
-/* All in before anything reads the results. */
-static void wk_flush(struct sink *k)
+/* Asking the CPU ahead for the task records the next events touch (wakeup_add_batch). */
+static void wk_consume_batch(struct sink *k, const struct event *ev, int n)
 {
-	struct wakeup_sink *w = (struct wakeup_sink *)k;
-
-	if (w->on)
-		wakeup_batch_flush(&w->an, &w->batch);
+	wakeup_add_batch(&((struct wakeup_sink *)k)->an, ev, n);
 }
 
 static void wk_snapshot(struct sink *k)
@@ -63,7 +55,10 @@ static void wk_finish(struct sink *k)
 {
 	struct wakeup_sink *w = (struct wakeup_sink *)k;
 
-	wk_flush(k);
+	if (w->on && k->buf && k->buf->n) { /* all in before the results are read */
+		wakeup_add_batch(&w->an, k->buf->ev, k->buf->n);
+		k->buf->n = 0;
+	}
 	if (w->on)
 		wakeup_finish(&w->an);
 }
@@ -82,7 +77,7 @@ static const struct sink_ops wakeup_sink_ops = {
 	.name = "wakeup analysis",
 	.begin = wk_begin,
 	.consume = wk_consume,
-	.flush = wk_flush,
+	.consume_batch = wk_consume_batch,
 	.snapshot = wk_snapshot,
 	.snapshot_tables = wk_snapshot_tables,
 	.finish = wk_finish,
@@ -95,7 +90,7 @@ void wakeup_sink_init(struct wakeup_sink *w, const struct wakeup_cfg *cfg, bool 
 	w->k.ops = &wakeup_sink_ops;
 	w->k.types = SINK_SCHED;
 	w->cfg = *cfg;
-	w->one_by_one = one_by_one;
+	w->k.buf = one_by_one ? NULL : &w->batch;
 }
 
 void wakeup_sink_track(struct wakeup_sink *w, int32_t tid)

@@ -10,14 +10,13 @@ struct wakeup_sink {
 	struct wakeup_cfg cfg;	/* the analyzer's, completed at begin */
 	int32_t *track;		/* tasks to follow, asked for before begin */
 	int ntrack, cap_track;
-	bool one_by_one;	/* each event in as it comes (a sink beside it asks what it
-				 * tracks), not gathered for wakeup_add_batch */
 	bool on;		/* an is initialized */
 	struct wakeup an;	/* the results live in an.r */
-	struct wakeup_batch batch;
+	struct sink_buf batch;	/* k.buf unless one by one: events for wakeup_add_batch */
 };
 
-/* cfg's topology, waking_source and migrate_source come at begin. */
+/* cfg's topology, waking_source and migrate_source come at begin. one_by_one: each event
+ * in as it comes (a sink beside it asks what it tracks), not gathered for wakeup_add_batch. */
 void wakeup_sink_init(struct wakeup_sink *w, const struct wakeup_cfg *cfg, bool one_by_one);
 /* Follow tid (and its children from their fork). Before the first event, or between drains. */
 void wakeup_sink_track(struct wakeup_sink *w, int32_t tid);
