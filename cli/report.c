@@ -240,15 +240,11 @@ static bool report_parse(int argc, char **argv, struct report_plan *pl, int *rc)
 static int report_replay(struct file_pass *fp, struct report_plan *pl,
 			 const struct timeline_sink_cfg *tc)
 {
-	struct replay *st = &fp->rp;
 	char err[400];
 	int opened = file_pass_open(fp, &pl->opts, err, sizeof(err));
 
-	if (opened == 0 && !pl->pid && !pl->all && st->f.workload_pid) {
-		pl->opts.pid = st->f.workload_pid; /* as locus run reports: the workload's tree */
-		pl->opts.nmore = st->f.nadded;    /* with the processes record -p added */
-		memcpy(pl->opts.more, st->f.added_pids, sizeof(pl->opts.more));
-	}
+	if (opened == 0 && !pl->pid && !pl->all)
+		file_pass_follow_workload(fp, &pl->opts); /* as locus run reports */
 	pl->opts.from_ns = pl->tx.from_ns; /* --from/--to cut the report as they cut timelines */
 	pl->opts.to_ns = pl->tx.to_ns;
 	if (opened < 0 || file_pass_run(fp, tc, err, sizeof(err)) < 0) {

@@ -295,11 +295,8 @@ int trace_export_file(const char *path, const char *sysfs_root, bool all, struct
 
 	if (file_pass_open(fp, &o, err, sizeof(err)) < 0)
 		goto out;
-	if (!all && fp->rp.f.workload_pid) {
-		o.pid = fp->rp.f.workload_pid;
-		o.nmore = fp->rp.f.nadded;
-		memcpy(o.more, fp->rp.f.added_pids, sizeof(o.more));
-	}
+	if (!all)
+		file_pass_follow_workload(fp, &o);
 	o.from_ns = x->from_ns; /* the timeline's window, and its analyzer's */
 	o.to_ns = x->to_ns;
 	fp->whole_results = true; /* the heads: the whole recording's results */

@@ -55,6 +55,15 @@ int file_pass_run(struct file_pass *fp, const struct timeline_sink_cfg *tl, char
 	return 0;
 }
 
+void file_pass_follow_workload(struct file_pass *fp, struct replay_opts *o)
+{
+	if (!fp->rp.f.workload_pid)
+		return;
+	o->pid = fp->rp.f.workload_pid;
+	o->nmore = fp->rp.f.nadded;
+	memcpy(o->more, fp->rp.f.added_pids, sizeof(o->more));
+}
+
 struct sched_results *file_pass_results(struct file_pass *fp)
 {
 	struct sink_begin b;

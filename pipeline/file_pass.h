@@ -32,6 +32,9 @@ int file_pass_open(struct file_pass *fp, const struct replay_opts *o, char *err,
  * with why in err (a timeline keeps what was read before).
  */
 int file_pass_run(struct file_pass *fp, const struct timeline_sink_cfg *tl, char *err, size_t len);
+/* After file_pass_open: follow the file's workload (locus record's, with the processes its
+ * -p added) in o, as locus run reports; nothing when the file names none. */
+void file_pass_follow_workload(struct file_pass *fp, struct replay_opts *o);
 /* The scheduler's results (after file_pass_run): of the window, or, with whole_results,
  * of the whole file. */
 struct sched_results *file_pass_results(struct file_pass *fp);
