@@ -163,13 +163,14 @@ check "limit: still valid" python3 "$CHECK" "$TMP/cut.json"
 # children that run once and exit (a subshell each) belong to the workload of a --pid replay:
 # the timeline asks the analyzer before their last switch retires them
 perf sched record -q -o "$TMP/sub.data" -- sh -c '(:); (:); (:); (:); sleep 0.01' >/dev/null 2>&1
-perf script -i "$TMP/sub.data" -F comm,pid,event 2>/dev/null >"$TMP/sub.txt"
-sh_pid=$(awk '/sched_process_fork/ && $1 == "sh" { split($2, p, "/"); print p[1]; exit }' "$TMP/sub.txt")
+# the workload's sh: the one perf exec'd (a system-wide recording holds other shells too)
+sh_pid=$(perf script --show-task-events -i "$TMP/sub.data" 2>/dev/null |
+	awk '/PERF_RECORD_COMM exec: sh:/ { split($NF, a, "[:/]"); print a[2]; exit }')
 "$LOCUS" report -q -i "$TMP/sub.data" --pid "$sh_pid" --svg-timeline "$TMP/sub.svg" -o /dev/null 2>&1
-check "--pid: subshells that ran once are the workload's in the SVG legend" python3 - "$TMP/sub.data" "$TMP/sub.svg" <<'PY'
+check "--pid: subshells that ran once are the workload's in the SVG legend" python3 - "$TMP/sub.data" "$TMP/sub.svg" "$sh_pid" <<'PY'
 import re, subprocess, sys
 out = subprocess.run(["perf", "script", "-i", sys.argv[1]], capture_output=True, text=True).stdout
-kids = re.findall(r"sched_process_fork: comm=sh pid=\d+ child_comm=\S+ child_pid=(\d+)", out)
+kids = re.findall(r"sched_process_fork: comm=sh pid=%s child_comm=\S+ child_pid=(\d+)" % sys.argv[3], out)
 once = [k for k in kids if len(re.findall(r"prev_pid=%s " % k, out)) == 1]
 texts = [re.sub("<[^>]*>", "", t) for t in re.findall(r"<text[^>]*>.*?</text>", open(sys.argv[2]).read())]
 legend = texts[texts.index("running:") + 1:texts.index("other tasks")]
