@@ -6,7 +6,8 @@
 # start to a printed wakeup report (for perf: record, then perf sched latency).
 # Variants run interleaved (bare, locus, perf, bare, ...) so machine drift cancels;
 # the table gives medians of N runs and ratios to bare. Usage: bench/perturb.sh [N]
-# (VARIANTS and WORKLOADS choose; PP_LOOPS sets the ping-pong's round trips, default 200000;
+# (VARIANTS and WORKLOADS choose: pingpong (pinned 0,1), pingpong-free (unpinned), hackbench,
+# tbench; PP_LOOPS sets the ping-pongs' round trips, default 200000, HB_LOOPS hackbench's -l;
 # LOCUS_BASE=path adds locus-base, an earlier build's BPF
 # collector, to compare two versions in the same run)
 set -u
@@ -19,7 +20,8 @@ trap 'rm -rf "$TMP"' EXIT
 command -v hackbench >/dev/null || { echo "perturb.sh: needs hackbench (rt-tests)" >&2; exit 1; }
 
 PP="$LOCUS bench pingpong --pin 0,1 --loops ${PP_LOOPS:-200000}"
-HB="$(command -v hackbench) -g 4 -l 2000"
+PPF="$LOCUS bench pingpong --loops ${PP_LOOPS:-200000}" # unpinned: the scheduler places it
+HB="$(command -v hackbench) -g 4 -l ${HB_LOOPS:-2000}"
 TB="$(command -v tbench 2>/dev/null) -t 10 2 127.0.0.1"
 
 # run VARIANT WORKLOAD: prints "metric wall_seconds"
@@ -27,6 +29,7 @@ run() {
 	local variant=$1 wl=$2 out=$TMP/out t0 t1 cmd
 	case $wl in
 	pingpong) cmd=$PP ;;
+	pingpong-free) cmd=$PPF ;;
 	hackbench) cmd=$HB ;;
 	*) cmd=$TB ;;
 	esac
@@ -61,7 +64,7 @@ run() {
 	esac
 	t1=$(date +%s.%N)
 	case $wl in
-	pingpong) m=$(sed -n 's/.* \([0-9]*\) round trips\/s$/\1/p' "$out" | head -n 1) ;;
+	pingpong*) m=$(sed -n 's/.* \([0-9]*\) round trips\/s$/\1/p' "$out" | head -n 1) ;;
 	hackbench) m=$(sed -n 's/^Time: //p' "$out" | head -n 1) ;;
 	*) m=$(sed -n 's/^Throughput \([0-9.]*\) MB\/sec.*/\1/p' "$out" | head -n 1) ;;
 	esac
@@ -104,7 +107,7 @@ for wl in $workloads; do
 		m=$(cut -d' ' -f1 "$TMP/$wl.$v" | median)
 		w=$(cut -d' ' -f2 "$TMP/$wl.$v" | median)
 		case $wl in
-		pingpong) unit="round trips/s"; ratio=$(echo "scale=3; $m / $base" | bc); inv=0 ;;
+		pingpong*) unit="round trips/s"; ratio=$(echo "scale=3; $m / $base" | bc); inv=0 ;;
 		tbench) unit="MB/sec"; ratio=$(echo "scale=3; $m / $base" | bc); inv=0 ;;
 		*) unit="s (Time:)"; ratio=$(echo "scale=3; $base / $m" | bc); inv=1 ;;
 		esac
