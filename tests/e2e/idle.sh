@@ -242,7 +242,7 @@ EOF
 	sleep 0.5
 	taskset -a -p -c 0-1 "$pp" >/dev/null
 	wait "$bb" "$pb" "$db"
-	check "bpf and perf on the same run: idle CPUs and IPIs within 2 points" python3 - "$TMP/sb.json" "$TMP/sp.json" <<'EOF'
+	check "bpf and perf on the same run: idle CPUs and IPIs within 2 points (perf a lower bound where its CPU time is much unknown)" python3 - "$TMP/sb.json" "$TMP/sp.json" <<'EOF'
 import json, sys
 def shares(f):
     d = json.load(open(f))
@@ -345,7 +345,7 @@ if "$LOCUS" record -q -a -o "$TMP/same.data" -- "$LOCUS" run -q --collector bpf 
 	pid=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 print(max(d["tasks"], key=lambda t: t["wakeups"])["pid"])' "$TMP/same.bpf.json")
 	"$LOCUS" report -q -i "$TMP/same.data" --pid "$pid" --json "$TMP/same.file.json" >/dev/null 2>&1
-	check "bpf and a recording of the same run: idle CPUs passed over within 2 points" \
+	check "bpf and a recording of the same run: idle CPUs passed over within 2 points (the recording a lower bound where its CPU time is much unknown)" \
 		python3 - "$TMP/same.bpf.json" "$TMP/same.file.json" <<'EOF'
 import json, sys
 b, f = (json.load(open(x)) for x in sys.argv[1:3])
