@@ -374,7 +374,7 @@ if "$LOCUS" record -q -a -o "$TMP/samed.data" -- "$LOCUS" run -q --collector bpf
 	pid=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 print(max(d["tasks"], key=lambda t: t["wakeups"])["pid"])' "$TMP/samed.bpf.json")
 	"$LOCUS" report -q -i "$TMP/samed.data" --pid "$pid" --json "$TMP/samed.file.json" >/dev/null 2>&1
-	check "bpf's default sample and a recording of the same run: the file's share in its interval" \
+	check "bpf's default sample and a recording of the same run: the file's share in its interval (a lower bound where its CPU time is much unknown)" \
 		python3 - "$TMP/samed.bpf.json" "$TMP/samed.file.json" <<'EOF'
 import json, math, sys
 def wilson(k, n, z):
