@@ -32,3 +32,15 @@ within_pct() {
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'
 }
 have_root() { [ "$(id -u)" -eq 0 ]; }
+# need_sched_two_cpus: skip the whole script (and end it) unless root can read the sched
+# tracepoints and there are two CPUs to wake across
+need_sched_two_cpus() {
+	if ! have_root; then
+		skip "sched tracepoints need root"
+		finish
+	fi
+	if [ "$(nproc)" -lt 2 ]; then
+		skip "needs two CPUs"
+		finish
+	fi
+}

@@ -59,14 +59,7 @@ else
 	skip "lossy files: needs perf and build/schedgen"
 fi
 
-if ! have_root; then
-	skip "sched tracepoints need root"
-	finish
-fi
-if [ "$(nproc)" -lt 2 ]; then
-	skip "needs two CPUs"
-	finish
-fi
+need_sched_two_cpus
 
 # A sleeper and a hog pinned to CPU 0, started before locus: their affinity is set when
 # locus reads it. locus traces them (-p) beside a command that only waits for them.

@@ -7,14 +7,7 @@
 # own sequence (tests/tools/ipi_oracle.py, which uses no locus code).
 . "$(dirname "$0")/../lib.sh"
 
-if ! have_root; then
-	skip "sched tracepoints need root"
-	finish
-fi
-if [ "$(nproc)" -lt 2 ]; then
-	skip "needs two CPUs"
-	finish
-fi
+need_sched_two_cpus
 if [ ! -e /sys/kernel/tracing/events/ipi/ipi_send_cpu ]; then
 	skip "no ipi:ipi_send_cpu tracepoint (kernels before 6.5)"
 	finish

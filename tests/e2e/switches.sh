@@ -7,14 +7,7 @@
 # own split, from wait4), and GNU time's rusage of the workload under locus record.
 . "$(dirname "$0")/../lib.sh"
 
-if ! have_root; then
-	skip "sched tracepoints need root"
-	finish
-fi
-if [ "$(nproc)" -lt 2 ]; then
-	skip "needs two CPUs"
-	finish
-fi
+need_sched_two_cpus
 
 # split JSON: "ok", "lost N" (the ring buffer lost records: no exact count to compare), or
 # an assertion naming the counts
