@@ -140,6 +140,22 @@ static void idle_classes(FILE *f, const struct sched_results *r, const struct sc
 	}
 }
 
+/*
+ * With much CPU time neither known busy nor idle (switch-ins the stream lost),
+ * the idle CPUs found are fewer than there were: say the counts are lower bounds.
+ */
+static void unknown_bound(FILE *f, const struct sched_results *r)
+{
+	double all = (double)(r->last_ns - r->first_ns) * r->ncpus;
+	char s[16];
+
+	if (!r->unknown_ns || r->last_ns <= r->first_ns || (double)r->unknown_ns < 0.1 * all)
+		return;
+	fprintf(f, "   lower bounds: %s of the CPU time is unknown (switch-ins the stream\n"
+		   "   lost), never counted idle\n",
+		fmt_share((double)r->unknown_ns, all, 1, s, sizeof(s)));
+}
+
 void sched_idle_text(FILE *f, const struct sched_results *r)
 {
 	char a[32];
@@ -170,6 +186,7 @@ void sched_idle_text(FILE *f, const struct sched_results *r)
 			   "   counted as allowed for them\n",
 			fmt_count(r->affinity_unknown, a, sizeof(a)));
 	fprintf(f, "   rule: %s\n", sched_idle_rule(r));
+	unknown_bound(f, r);
 	if (!r->idle_passed)
 		return;
 	idle_classes(f, r, &m);

@@ -8,12 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <cmocka.h>
 #include <string.h>
 
 #include "../../analyzers/idle.h"
 #include "../../analyzers/wakeup.h"
 #include "../../collectors/topology.h"
+#include "../../report/sched_idle.h"
 
 /* 8 CPUs: cores {0,4} {1,5} {2,6} {3,7}; LLC {0-1,4-5} and {2-3,6-7}; node 0: 0-3,4-7 all */
 static void machine(struct topology *t, bool two_nodes)
@@ -304,6 +306,46 @@ static void through_analyzer(void **state)
 	topology_release(&t);
 }
 
+/* The text says its counts are lower bounds once over 10% of the CPU time is unknown. */
+static void unknown_lower_bound(void **state)
+{
+	struct topology t;
+	struct wakeup w;
+	struct wakeup_cfg cfg = { 0 };
+	struct sched_results *r;
+	char *text;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	machine(&t, false);
+	cfg.topo = &t;
+	cfg.system_wide = true;
+	cfg.waking_source = true;
+	wakeup_init(&w, &cfg);
+	for (int c = 0; c < 8; c++) {
+		struct event e = sw(c, 1000, 7000 + c, 0);
+
+		wakeup_add(&w, &e);
+	}
+	wakeup_finish(&w);
+	r = wakeup_results(&w);
+	r->last_ns = r->first_ns + 1000000;
+	for (uint64_t unknown = 0; unknown <= 800000; unknown += 800000) {
+		r->unknown_ns = unknown; /* 0, then 10% of 8 CPUs' time */
+		f = open_memstream(&text, &len);
+		sched_idle_text(f, r);
+		fclose(f);
+		if (unknown)
+			assert_non_null(strstr(text, "lower bounds: 10.0% of the CPU time is unknown"));
+		else
+			assert_null(strstr(text, "lower bounds"));
+		free(text);
+	}
+	wakeup_release(&w);
+	topology_release(&t);
+}
+
 /* An IPI from cpu to dest sent while tid ran there (callback 0: a reschedule IPI). */
 static struct event ipi(int cpu, uint64_t t, int dest, bool polling)
 {
@@ -441,6 +483,7 @@ int main(void)
 		cmocka_unit_test(wait_is_union),
 		cmocka_unit_test(inferred_switch_in),
 		cmocka_unit_test(through_analyzer),
+		cmocka_unit_test(unknown_lower_bound),
 		cmocka_unit_test(ipis),
 		cmocka_unit_test(ipis_not_the_wakeups),
 		cmocka_unit_test(ipi_places),
