@@ -17,6 +17,9 @@ static const struct cli_opt record_opts[] = {
 	{ "pid", 'p', "PID,...", "also record these running processes and their new children "
 				 "with the command (a benchmark's server); locus report follows "
 				 "them with the command's tree" },
+	{ "call-graph", 'g', NULL, "also record kernel and user callchains on sched_waking and "
+				   "sched_switch (as perf record -g): what code woke a task, and "
+				   "why a task slept; locus report --folded reads them" },
 	TIMELINE_OPT_ROWS,
 	TRACE_OPT_ROWS,
 	TAIL_OPT_ROWS,
@@ -38,6 +41,7 @@ struct record_plan {
 	struct trace_opts tr;
 	struct trace_export tx;	/* --trace and --svg-timeline of the file, once written */
 	const char *path;	/* the file to write */
+	bool callchain;		/* -g */
 	char **cmdv;		/* the workload, or none with -a or -C */
 	char cmdline[1024];	/* the locus command line, for the file's header */
 };
@@ -82,6 +86,9 @@ static bool record_parse(int argc, char **argv, struct record_plan *pl, int *rc)
 			return false;
 		case 'o':
 			pl->path = optarg;
+			continue;
+		case 'g':
+			pl->callchain = true;
 			continue;
 		}
 		took = timeline_take(&pl->tx, &record_cmd, c, optarg);
@@ -178,7 +185,8 @@ static int record_session(struct record_plan *pl, const struct topology *topo)
 				  .tracefs = pl->tr.tracefs, .mmap_pages = (int)pl->tr.pages,
 				  .system_wide = pl->o.all_cpus || pl->o.cpu_list,
 				  .record_path = pl->path, .cmdline = pl->cmdline,
-				  .collector = COLLECTOR_PERF, .memory = true };
+				  .collector = COLLECTOR_PERF, .memory = true,
+				  .callchain = pl->callchain };
 	memset(&tracer, 0, sizeof(tracer));
 	cfg.trace = &tc;
 	cfg.tracer = &tracer;

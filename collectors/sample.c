@@ -161,12 +161,19 @@ int sample_decode_rest(const struct sample_layout *l, const uint8_t *p, const ui
 
 	s->raw = NULL;
 	s->raw_size = 0;
+	s->callchain = NULL;
+	s->callchain_nr = 0;
 	s->weight = s->data_src = s->transaction = s->phys_addr = 0;
 	if ((st & PERF_SAMPLE_READ) && read_format(&c, l->read_format))
 		return -1;
 	if (st & PERF_SAMPLE_CALLCHAIN) {
-		if (u64(&c, &v) || v > 65536 || skip(&c, v * 8))
+		/* nr, then nr entries: a hostile nr fails the bound or the bytes left */
+		if (u64(&c, &v) || v > SAMPLE_CALLCHAIN_MAX)
 			return -1;
+		s->callchain = c.p;
+		if (skip(&c, v * 8))
+			return -1;
+		s->callchain_nr = (uint32_t)v;
 	}
 	if ((st & PERF_SAMPLE_RAW) && !(c.p = sample_raw(c.p, c.end, s)))
 		return -1;

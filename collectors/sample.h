@@ -41,6 +41,9 @@ struct pd_sample {
 	uint32_t pid, tid, cpu;
 	const uint8_t *raw;
 	uint32_t raw_size;
+	uint32_t callchain_nr;		/* CALLCHAIN: its entries (PERF_CONTEXT_* markers among
+					 * them), leaf first, pointing into the record */
+	const uint8_t *callchain;	/* read them with sample_callchain_ip */
 	uint64_t present;		/* the sample_type bits that were in the record */
 };
 
@@ -49,6 +52,19 @@ void sample_layout_of(struct sample_layout *l, const struct perf_event_attr *a);
 	(PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |            \
 	 PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC |                \
 	 PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR)
+
+/* The most entries a callchain may have (the kernel's sysctl perf_event_max_stack is at most
+ * this, plus its context markers); a longer one is a malformed record. */
+#define SAMPLE_CALLCHAIN_MAX 65536
+
+/* Entry i (< callchain_nr) of s's callchain (the record may not be 8-byte aligned). */
+static inline uint64_t sample_callchain_ip(const struct pd_sample *s, uint32_t i)
+{
+	uint64_t ip;
+
+	memcpy(&ip, s->callchain + (size_t)i * 8, 8);
+	return ip;
+}
 
 /*
  * sample_decode's out-of-line parts: every field after the fixed words (READ
@@ -102,6 +118,8 @@ static inline int sample_decode(const struct sample_layout *l, const void *body,
 		return -1;
 	s->raw = NULL;
 	s->raw_size = 0;
+	s->callchain = NULL;
+	s->callchain_nr = 0;
 	s->weight = s->data_src = s->transaction = s->phys_addr = 0;
 	if (st & (PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN)) {
 		struct pd_sample var; /* its own: s's address stays here, so a caller's unread
@@ -111,6 +129,8 @@ static inline int sample_decode(const struct sample_layout *l, const void *body,
 			return -1;
 		s->raw = var.raw;
 		s->raw_size = var.raw_size;
+		s->callchain = var.callchain;
+		s->callchain_nr = var.callchain_nr;
 		s->weight = var.weight;
 		s->data_src = var.data_src;
 		s->transaction = var.transaction;

@@ -34,6 +34,7 @@
 #define RING_HOLD_MS 500L
 #define RING_TOTAL_MAX (256L << 20)	/* every CPU's rings together, at most */
 #define RING_MIN_PAGES 16
+#define RING_CALLCHAIN_SCALE 4L	/* -g: records about four times as large */
 
 /* Whether this process has CAP_IPC_LOCK (locked memory beyond the limits). */
 static bool cap_ipc_lock(void)
@@ -71,9 +72,9 @@ long sched_mlock_limit(int online)
 	return kb * 1024 * (online > 0 ? online : 1) + (long)rl.rlim_cur;
 }
 
-int sched_default_pages(int ncpus)
+static int default_pages(int ncpus, long scale)
 {
-	long want = RING_RATE * RING_HOLD_MS / 1000, total = RING_TOTAL_MAX, limit;
+	long want = RING_RATE * RING_HOLD_MS / 1000 * scale, total = RING_TOTAL_MAX, limit;
 	long ram = sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE);
 	int pages = RING_MIN_PAGES;
 
@@ -90,6 +91,16 @@ int sched_default_pages(int ncpus)
 	while (pages > RING_MIN_PAGES && (long)(pages + 1) * 4096 * ncpus > total)
 		pages /= 2;
 	return pages;
+}
+
+int sched_default_pages(int ncpus)
+{
+	return default_pages(ncpus, 1);
+}
+
+int sched_default_pages_callchain(int ncpus)
+{
+	return default_pages(ncpus, RING_CALLCHAIN_SCALE);
 }
 
 static void explain_open(int err, char *buf, size_t len)
@@ -140,7 +151,10 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 		sched_close(s);
 		return -1;
 	}
-	s->pages = o->mmap_pages ? o->mmap_pages : sched_default_pages(perf_cpu_map__nr(s->cpus));
+	s->callchain = o->callchain;
+	s->pages = o->mmap_pages ? o->mmap_pages :
+		   o->callchain ? sched_default_pages_callchain(perf_cpu_map__nr(s->cpus)) :
+				  sched_default_pages(perf_cpu_map__nr(s->cpus));
 	locus_verbose("ring buffers: %d pages (%d KiB) per CPU%s", s->pages, s->pages * 4,
 		      o->mmap_pages ? " (-m)" : ", sized for this machine");
 	for (int t = 0; t < EV_TYPE_NR; t++) {
@@ -163,6 +177,14 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 		if (t == EV_WAKEUP && s->have_waking)
 			continue;
 		attr.config = (unsigned long long)s->dec.fmt[t].id;
+		if (o->callchain) {
+			/* as perf record -g: kernel and user stacks, but only where locus reads
+			 * them; the others carry an empty chain (nr 0, no stack walked: the
+			 * kernel's perf_callchain with both excluded) and keep one layout */
+			attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+			attr.exclude_callchain_kernel = attr.exclude_callchain_user =
+				t != EV_WAKING && t != EV_SWITCH;
+		}
 		if (o->record && t == EV_SWITCH) {
 			/* task and comm records, so perf script can name the tasks */
 			attr.comm = 1;

@@ -22,6 +22,9 @@ struct sched_opts {
 	int mmap_pages;		/* ring buffer pages per CPU (power of two), 0: default */
 	bool record;		/* samples carry PERF_SAMPLE_IDENTIFIER, and task and comm
 				 * records are asked for: what a perf.data file needs */
+	bool callchain;		/* -g: kernel and user callchains on sched_waking and
+				 * sched_switch (every other tracepoint carries an empty one,
+				 * so that all samples keep one layout) */
 };
 
 struct sched_collector {
@@ -37,6 +40,7 @@ struct sched_collector {
 	int opened[EV_TYPE_NR];	/* their event types */
 	struct perf_event_attr attrs[EV_TYPE_NR]; /* and attributes */
 	int pages;
+	bool callchain;		/* samples carry PERF_SAMPLE_CALLCHAIN */
 	uint64_t samples;	/* samples decoded */
 	uint64_t undecodable;	/* samples that were not ours or malformed */
 	uint64_t lost;		/* records the kernel dropped */
@@ -51,6 +55,12 @@ struct sched_collector {
  * memory, or the locked-memory limit of an unprivileged user (sched_mlock_limit).
  */
 int sched_default_pages(int ncpus);
+/*
+ * The same with callchains (-g): records about four times as large (a waking or switch
+ * of hackbench carries 20-40 kernel and user frames, 8 bytes each), so four times the
+ * pages within the same budget.
+ */
+int sched_default_pages_callchain(int ncpus);
 /*
  * Bytes of perf ring buffers this process may map (perf_event_mlock_kb per online
  * CPU plus RLIMIT_MEMLOCK), or -1 when the kernel does not check (root, CAP_IPC_LOCK,

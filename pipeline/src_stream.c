@@ -187,7 +187,7 @@ struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *si
 {
 	struct sink *raw = sinks_raw(sinks);
 	struct sched_opts so = { cfg->cpus, cfg->ncpus, cfg->tracefs, cfg->mmap_pages,
-				 raw != NULL };
+				 raw != NULL, cfg->callchain };
 	struct stream *st = xcalloc(1, sizeof(*st));
 	struct sink_begin b = { 0 };
 
