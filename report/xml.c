@@ -1,9 +1,9 @@
 /* xml.c - text into SVG documents. */
 #include "xml.h"
 
-void xml_text(FILE *f, const char *s)
+void xml_textn(FILE *f, const char *s, size_t n)
 {
-	for (; *s; s++) {
+	for (; n && *s; s++, n--) {
 		switch (*s) {
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
@@ -13,4 +13,9 @@ void xml_text(FILE *f, const char *s)
 			fputc((unsigned char)*s < 0x20 ? ' ' : (unsigned char)*s >= 0x7f ? '?' : *s, f);
 		}
 	}
+}
+
+void xml_text(FILE *f, const char *s)
+{
+	xml_textn(f, s, (size_t)-1);
 }
