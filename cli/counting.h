@@ -4,7 +4,9 @@
 
 #include <stdbool.h>
 
+#include "../common/outfile.h"
 #include "../report/json.h"
+#include "../report/sched_report.h"
 #include "opts.h"
 #include "../pipeline/session.h"
 
@@ -141,20 +143,9 @@ int cli_parse_delay_rate(const struct cli_cmd *cmd, const char *arg, long *rate)
 int cli_terminal_width(void);
 
 /*
- * Write a regular file through a temporary name, renamed into place once
- * complete; anything else that exists (/dev/null, a fifo, a symlink) is
- * written through, never replaced.
- */
-/*
  * Before anything runs: whether path ("-" aside) can be written, its directory
  * existing and writable. 0, or -1 after a usage error.
  */
 int cli_check_output(const struct cli_cmd *cmd, const char *path);
-int write_file_atomically(const char *path, void (*fn)(FILE *f, void *ctx), void *ctx);
-/* The wakeup heatmap SVG (cap drawn in it) through write_file_atomically. 0, or -1 after
- * saying why. */
-struct svg_caption;
-int write_heatmap_svg(const char *path, const struct sched_results *r,
-		      const struct svg_caption *cap);
 
 #endif

@@ -47,6 +47,10 @@ struct svg_caption;
  * boundaries and cap drawn under it (the caller opens and closes f).
  */
 void sched_report_svg(FILE *f, const struct sched_results *r, const struct svg_caption *cap);
+/* The heatmap SVG through write_file_atomically (common/outfile.h). 0, or -1 after
+ * saying why. */
+int write_heatmap_svg(const char *path, const struct sched_results *r,
+		      const struct svg_caption *cap);
 
 /* "350 ns", "5.12 us", "1.20 ms", "2.003 s" */
 const char *fmt_ns(uint64_t ns, char *buf, size_t len);

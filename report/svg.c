@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "../common/outfile.h"
 #include "../common/util.h"
 #include "heatmap.h"
 #include "sched_report.h"
@@ -230,4 +231,24 @@ void sched_report_svg(FILE *f, const struct sched_results *r, const struct svg_c
 	svg_caption_draw(f, 10, below, c1, c2);
 	fprintf(f, "</svg>\n");
 	heatmap_release(&h);
+}
+
+struct svg_job {
+	const struct sched_results *r;
+	const struct svg_caption *cap;
+};
+
+static void svg_doc(FILE *f, void *arg)
+{
+	const struct svg_job *job = arg;
+
+	sched_report_svg(f, job->r, job->cap);
+}
+
+int write_heatmap_svg(const char *path, const struct sched_results *r,
+		      const struct svg_caption *cap)
+{
+	struct svg_job job = { r, cap };
+
+	return write_file_atomically(path, svg_doc, &job);
 }
