@@ -1,9 +1,7 @@
 /*
  * trace_export.h - a recording as timelines: the timeline sink beside the report's
- * analyzer in the same pass over the file (pipeline/file_pass.h), within a window, into
- * a Chrome trace-event JSON (report/trace_json.h, bounded in size) and/or an SVG of
- * per-CPU lanes (report/svg_timeline.h), each through the atomic writer and carrying
- * the provenance of the pass's results (known at its end: the items wait till then).
+ * analyzer in the same pass over the file (pipeline/file_pass.h), within a window, its
+ * items written by report/timeline_out.h; the options that ask for them.
  */
 #ifndef LOCUS_TRACE_EXPORT_H
 #define LOCUS_TRACE_EXPORT_H
@@ -14,27 +12,8 @@
 
 #include "../model/sched_results.h"
 #include "../pipeline/file_pass.h"
+#include "../report/timeline_out.h"
 #include "opts.h"
-
-#define TIMELINE_SVG_WIDTH 1000	/* pixel columns of time */
-#define TIMELINE_SVG_ARROWS 400	/* wakeup arrows at most: more hide the lanes */
-
-struct trace_export {
-	const char *trace;		/* Chrome trace JSON to write, or NULL */
-	const char *svg;		/* SVG timeline to write, or NULL */
-	uint64_t from_ns, to_ns;	/* the window, from the first event (to 0: the end) */
-	uint64_t limit;			/* trace bytes (0: none) */
-	bool window;			/* --from or --to given */
-	bool window_cuts_report;	/* the command's report honors the window too */
-	bool quiet;
-	/* the pass: how it was measured, and where the recording ends */
-	const struct sched_results *r;
-	uint64_t span_ns;		/* the recording's, first to last event, whatever the window */
-	uint64_t events, bytes;
-	/* what was written */
-	uint64_t tbytes, dropped, slices, flows, migrations, counters;
-	char err[320];
-};
 
 /* The timeline options of report and record (codes apart from every command's own). */
 enum { OPT_TL_TRACE = OPT_LONG_BASE + 200, OPT_TL_SVG, OPT_TL_FROM, OPT_TL_TO, OPT_TL_LIMIT };
@@ -54,7 +33,6 @@ int timeline_take(struct trace_export *x, const struct cli_cmd *cmd, int code, c
 /* After every option: a window needs an output, --to after --from, outputs writable (-1: usage). */
 int timeline_opts_finish(struct trace_export *x, const struct cli_cmd *cmd);
 
-struct trace_pass;
 /* The timeline sink's configuration for x's outputs, in tc, for a pass over the file at
  * path; NULL after saying why. */
 struct trace_pass *trace_pass_new(struct trace_export *x, const char *path,

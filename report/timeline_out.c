@@ -1,0 +1,187 @@
+/* timeline_out.c - a pass's timeline items into a Chrome trace and an SVG of lanes (timeline_out.h). */
+#include "timeline_out.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analyzers/tl_lanes.h"
+#include "../common/outfile.h"
+#include "../common/util.h"
+#include "sched_report.h"
+#include "svg_timeline.h"
+#include "trace_json.h"
+
+void trace_pass_item(void *ctx, const struct tl_item *it)
+{
+	struct trace_pass *p = ctx;
+
+	if (p->body)
+		trace_json_item(&p->tj, it);
+	if (p->svg && it->kind != TL_COUNTER) { /* the lanes draw no counter */
+		if (p->nheld == p->cap_held) {
+			p->cap_held = p->cap_held ? 2 * p->cap_held : 4096;
+			p->held = xrealloc(p->held, p->cap_held * sizeof(*p->held));
+		}
+		p->held[p->nheld++] = *it;
+	}
+}
+
+void trace_pass_started(void *ctx, uint64_t first_ns)
+{
+	struct trace_pass *p = ctx;
+
+	p->started = true;
+	p->first_ns = first_ns;
+}
+
+/* A scratch file for the trace's items, gone when closed. NULL after saying why. */
+static FILE *scratch(const char *path)
+{
+	FILE *f = tmpfile();
+
+	if (!f)
+		locus_err("%s: cannot write a scratch file for its events: %s (set TMPDIR)", path,
+			  strerror(errno));
+	return f;
+}
+
+struct trace_pass *trace_pass_open(struct trace_export *x, const char *path)
+{
+	struct trace_pass *p = xcalloc(1, sizeof(*p));
+
+	p->x = x;
+	p->path = path;
+	p->svg = x->svg != NULL;
+	if (x->trace) {
+		p->body = scratch(x->trace);
+		if (!p->body) {
+			free(p);
+			return NULL;
+		}
+		trace_json_body(&p->tj, p->body, 0, x->limit);
+	}
+	return p;
+}
+
+/* The lanes, once the span is known: the window, then the items held. */
+static void draw_lanes(struct trace_pass *p)
+{
+	struct tl_lanes_cfg lc = { p->topo, TIMELINE_SVG_WIDTH, 64, TIMELINE_SVG_ARROWS };
+	const struct trace_export *x = p->x;
+
+	tl_lanes_init(&p->lanes, &lc);
+	if (p->started) {
+		uint64_t end = p->first_ns + x->span_ns, t0 = p->first_ns + x->from_ns;
+
+		if (x->to_ns && p->first_ns + x->to_ns < end)
+			end = p->first_ns + x->to_ns;
+		tl_lanes_window(&p->lanes, p->first_ns, t0, end);
+	}
+	for (size_t i = 0; i < p->nheld; i++)
+		tl_lanes_item(&p->lanes, &p->held[i]);
+}
+
+static void trace_doc(FILE *f, void *ctx)
+{
+	struct trace_pass *p = ctx;
+	struct trace_export *x = p->x;
+
+	p->tj.ncpus = p->topo->ncpus;
+	if (trace_json_deferred_end(&p->tj, f, p->path, x->r, x->events, x->bytes) < 0)
+		snprintf(x->err, sizeof(x->err), "the trace's head is over %u bytes",
+			 TRACE_JSON_HEAD_MAX);
+	x->tbytes = p->tj.bytes;
+	x->dropped = p->tj.dropped;
+}
+
+static void svg_doc(FILE *f, void *ctx)
+{
+	struct trace_pass *p = ctx;
+	struct svg_timeline_info in = { p->path, p->x->r, p->x->events, p->x->bytes,
+					p->tl->missed, p->cap };
+
+	svg_timeline(f, &p->lanes, &in);
+}
+
+static void say(const struct trace_pass *p)
+{
+	const struct trace_export *x = p->x;
+	const struct timeline *tl = p->tl;
+	char a[32], b[32];
+
+	if (x->trace && x->dropped)
+		locus_err("%s: stopped at the limit of %llu MiB (--trace-limit): %llu events left "
+			  "out; narrow the window with --from/--to", x->trace,
+			  (unsigned long long)(x->limit >> 20), (unsigned long long)x->dropped);
+	locus_verbose("%s: %llu flows of the workload the analyzer did not judge, %llu of its "
+		      "verdicts on wakeups that made no flow", p->path,
+		      (unsigned long long)tl->unjudged, (unsigned long long)tl->judged_unseen);
+	if (x->quiet)
+		return;
+	if (tl->missed)
+		fprintf(stderr, "locus: %s switch-ins inferred: the recording lacks them (records "
+				"the stream lost; the kernel fired them): those periods start at the "
+				"task's first event on the CPU (none drawn that ended there)\n",
+			fmt_count(tl->missed, a, sizeof(a)));
+	if (x->trace)
+		fprintf(stderr, "locus: %s: %s bytes, %llu running periods, %llu wakeup flows, "
+				"%llu migrations, %llu counter values\n",
+			x->trace, fmt_count(x->tbytes, a, sizeof(a)), (unsigned long long)x->slices,
+			(unsigned long long)x->flows, (unsigned long long)x->migrations,
+			(unsigned long long)x->counters);
+	if (x->svg)
+		fprintf(stderr, "locus: %s: %s of %s, %d lanes (one per %s), %d wakeup arrows of "
+				"%s\n",
+			x->svg, fmt_ns(p->lanes.t1 - p->lanes.t0, a, sizeof(a)), p->path,
+			p->lanes.fold.n, p->lanes.fold.unit, p->lanes.narrows,
+			fmt_count(p->lanes.wl_flows, b, sizeof(b)));
+}
+
+int trace_pass_emit(struct trace_pass *p, const struct topology *topo, const struct timeline *tl,
+		    const struct svg_caption *cap)
+{
+	struct trace_export *x = p->x;
+	uint64_t span = x->span_ns;
+
+	p->topo = topo;
+	p->tl = tl;
+	p->cap = cap;
+	x->err[0] = '\0';
+	if (x->from_ns > span) {
+		char a[32];
+
+		locus_err("%s: --from is past the recording's end (%s in)", p->path,
+			  fmt_ns(span, a, sizeof(a)));
+		return -1;
+	}
+	if (p->svg)
+		draw_lanes(p);
+	if (x->trace && write_file_atomically(x->trace, trace_doc, p) < 0)
+		return -1;
+	x->slices = tl->slices;
+	x->flows = tl->flows;
+	x->migrations = tl->migrations;
+	x->counters = tl->counters;
+	if (x->err[0]) {
+		locus_err("%s: %s", p->path, x->err);
+		return -1;
+	}
+	if (x->svg && write_file_atomically(x->svg, svg_doc, p) < 0)
+		return -1;
+	say(p);
+	return 0;
+}
+
+void trace_pass_free(struct trace_pass *p)
+{
+	if (!p)
+		return;
+	if (p->body)
+		fclose(p->body);
+	trace_json_release(&p->tj);
+	if (p->svg && p->lanes.px)
+		tl_lanes_release(&p->lanes);
+	free(p->held);
+	free(p);
+}
