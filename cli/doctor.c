@@ -1,30 +1,11 @@
 /* doctor.c - `locus doctor`: one line per capability, what it enables, how to get it. */
-#include <errno.h>
-#include <numa.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "../collectors/bpf_sched.h"
-#include "../collectors/events.h"
-#include "../collectors/probe.h"
-#include "../collectors/topology.h"
+#include "../collectors/capabilities.h"
 #include "../common/exitcodes.h"
 #include "../common/util.h"
 #include "commands.h"
 #include "opts.h"
-
-enum status { ST_OK, ST_NO, ST_WARN };
-
-struct check {
-	enum status st;
-	char what[40];		/* the capability */
-	char enables[80];	/* what it gives locus */
-	char detail[240];	/* what we found / how to get it */
-};
 
 static const struct cli_opt doctor_opts[] = {
 	{ "help", 'h', NULL, "show this help" },
@@ -39,275 +20,17 @@ static const struct cli_cmd doctor_cmd = {
 	doctor_opts,
 };
 
-static void add(struct check *c, int *n, enum status st, const char *what, const char *enables,
-		const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-
-static void add(struct check *c, int *n, enum status st, const char *what, const char *enables,
-		const char *fmt, ...)
-{
-	va_list ap;
-
-	c[*n].st = st;
-	snprintf(c[*n].what, sizeof(c[*n].what), "%s", what);
-	snprintf(c[*n].enables, sizeof(c[*n].enables), "%s", enables);
-	va_start(ap, fmt);
-	vsnprintf(c[*n].detail, sizeof(c[*n].detail), fmt, ap);
-	va_end(ap);
-	(*n)++;
-}
-
-static bool check_software(struct check *c, int *n)
-{
-	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
-				     .config = PERF_COUNT_SW_CONTEXT_SWITCHES };
-	int err = probe_open(&a, 0, -1);
-
-	if (!err) {
-		add(c, n, ST_OK, "software events", "context switches, migrations, faults",
-		    "perf_event_open works for this user");
-		return true;
-	}
-	if (err == EACCES || err == EPERM) {
-		/* paranoid 2: an unprivileged user counts its own tasks, in user space only */
-		a.exclude_kernel = 1;
-		a.exclude_hv = 1;
-		if (!probe_open(&a, 0, -1)) {
-			add(c, n, ST_WARN, "software events", "context switches, migrations, faults",
-			    "your own tasks, user space only (:u, as locus stat does for you); "
-			    "kernel-side counts need root, CAP_PERFMON or kernel.perf_event_paranoid<=1");
-			return true;
-		}
-	}
-	add(c, n, ST_NO, "software events", "context switches, migrations, faults",
-	    "perf_event_open fails: %s (sysctl kernel.perf_event_paranoid=2 or lower)",
-	    strerror(err));
-	return false;
-}
-
-static void check_privileges(struct check *c, int *n)
-{
-	int par = probe_paranoid();
-	bool priv = probe_perf_privileged();
-
-	if (priv)
-		add(c, n, ST_OK, "privileges", "tracepoints, system-wide, kernel samples",
-		    "perf_event_paranoid=%d; CAP_PERFMON or CAP_SYS_ADMIN held", par);
-	else if (par <= -1)
-		add(c, n, ST_OK, "privileges", "tracepoints, system-wide, kernel samples",
-		    "perf_event_paranoid=%d allows everything to every user", par);
-	else
-		add(c, n, ST_WARN, "privileges", "tracepoints, system-wide, kernel samples",
-		    "perf_event_paranoid=%d: only your own tasks, user space (run as root, grant "
-		    "CAP_PERFMON, or sysctl kernel.perf_event_paranoid=-1)", par);
-}
-
-static void check_pmu(struct check *c, int *n)
-{
-	struct perf_event_attr a = { .type = PERF_TYPE_HARDWARE,
-				     .config = PERF_COUNT_HW_CPU_CYCLES };
-	char pmu[64], model[200], why[240];
-	const char *hitm;
-	int err;
-
-	probe_cpu_model(model, sizeof(model));
-	if (!probe_core_pmu("", pmu, sizeof(pmu))) {
-		add(c, n, ST_NO, "hardware PMU", "cycles, instructions, cache misses, HITM",
-		    "%s; CPU %s (run on bare metal or enable the guest's vPMU)",
-		    probe_no_pmu_reason(), model);
-	} else if ((err = probe_open(&a, 0, -1))) {
-		add(c, n, ST_NO, "hardware PMU", "cycles, instructions, cache misses, HITM",
-		    "PMU '%s' exported but cycles fail to open: %s", pmu, strerror(err));
-	} else {
-		add(c, n, ST_OK, "hardware PMU", "cycles, instructions, cache misses, HITM",
-		    "PMU '%s'; CPU %s", pmu, model);
-	}
-	hitm = event_hitm_name(why, sizeof(why));
-	if (hitm && probe_core_pmu("", pmu, sizeof(pmu)))
-		add(c, n, ST_OK, "HITM counting event", "HITM counts in locus stat", "%s", hitm);
-	else if (hitm)
-		add(c, n, ST_NO, "HITM counting event", "HITM counts in locus stat",
-		    "libpfm4 encodes %s, but there is no hardware PMU to count it", hitm);
-	else
-		add(c, n, ST_NO, "HITM counting event", "HITM counts in locus stat", "%s", why);
-}
-
-static void check_memory_sampling(struct check *c, int *n)
-{
-	char what[240];
-	bool ok = probe_memory_sampling(what, sizeof(what));
-
-	add(c, n, ok ? ST_OK : ST_NO, "precise memory samples",
-	    "false sharing: HITM per cacheline, code, data", "%s", what);
-}
-
-/* Load the BPF collector for real, then unload it. */
 /* What rusage and /proc give when nothing traces the scheduler. */
 #define UNTRACED_FIGURES "task-clock, context switches split voluntary/involuntary, page faults"
-
-/* Whether the BPF collector loads; stream_ok: whether the perf stream could trace instead. */
-static bool check_bpf(struct check *c, int *n, bool stream_ok)
-{
-	struct topology t;
-	struct bpf_sched_cfg bc = { .topo = &t, .exclude_tgid = getpid() };
-	struct bpf_sched *b;
-	char why[320];
-
-	if (topology_load(&t, NULL, why, sizeof(why)) < 0) {
-		add(c, n, ST_NO, "BPF collector", "in-kernel aggregation", "%s", why);
-		return false;
-	}
-	b = bpf_sched_open(&bc, why, sizeof(why));
-	if (b)
-		add(c, n, ST_OK, "BPF collector", "run/top aggregate in the kernel (cheapest)",
-		    "programs load and verify against /sys/kernel/btf/vmlinux");
-	else if (stream_ok)
-		add(c, n, ST_NO, "BPF collector", "run/top aggregate in the kernel (cheapest)",
-		    "%s; run and top stream through perf ring buffers instead", why);
-	else
-		add(c, n, ST_NO, "BPF collector", "run/top aggregate in the kernel (cheapest)",
-		    "%s; nor can the sched tracepoints be opened (above): run and top report "
-		    "counters only", why);
-	bpf_sched_close(b);
-	topology_release(&t);
-	return b != NULL;
-}
-
-/* The sched tracepoints one by one; true when the perf stream can trace (switch and a wakeup). */
-static bool check_tracepoints(struct check *c, int *n)
-{
-	static const char *const tps[] = {
-		"sched_waking", "sched_wakeup", "sched_wakeup_new", "sched_switch",
-		"sched_migrate_task", "sched_process_fork", "sched_process_exit",
-	};
-	char why[240], path[512], buf[32], what[48];
-	const char *dir = probe_tracefs(why, sizeof(why));
-	bool opens[ARRAY_SIZE(tps)] = { false };
-	long id;
-
-	if (!dir) {
-		add(c, n, ST_NO, "tracefs", "wakeup locality, latency, migrations", "%s", why);
-		return false;
-	}
-	int row = *n, unreadable = 0;
-
-	add(c, n, ST_OK, "tracefs", "tracepoint formats for decoding", "mounted at %s", dir);
-	for (size_t i = 0; i < ARRAY_SIZE(tps); i++) {
-		struct perf_event_attr a = { .type = PERF_TYPE_TRACEPOINT };
-		int err;
-
-		snprintf(what, sizeof(what), "sched:%s", tps[i]);
-		snprintf(path, sizeof(path), "%s/events/sched/%s/id", dir, tps[i]);
-		errno = 0;
-		if (read_text_file(path, buf, sizeof(buf)) < 0 || parse_long(buf, 0, 1L << 40, &id)) {
-			unreadable += errno == EACCES || errno == EPERM;
-			if (errno == EACCES || errno == EPERM)
-				add(c, n, ST_NO, what, "wakeup locality, latency, migrations",
-				    "this user cannot read tracefs (%s): needs root, or tracefs "
-				    "opened to the user and CAP_PERFMON", dir);
-			else
-				add(c, n, ST_NO, what, "wakeup locality, latency, migrations",
-				    "not in this kernel (%s)", path);
-			continue;
-		}
-		a.config = (unsigned long long)id;
-		err = probe_open(&a, -1, 0);
-		if (err)
-			add(c, n, ST_NO, what, "wakeup locality, latency, migrations",
-			    "id %ld, but opening it per CPU fails: %s (needs root, CAP_PERFMON or "
-			    "perf_event_paranoid=-1)", id, strerror(err));
-		else
-			add(c, n, ST_OK, what, "wakeup locality, latency, migrations",
-			    "id %ld, opens per CPU", id);
-		opens[i] = !err;
-	}
-	if (unreadable) { /* mounted, but not for this user: one story with the rows below */
-		c[row].st = ST_NO;
-		snprintf(c[row].detail, sizeof(c[row].detail), "mounted at %s, but this user cannot "
-			 "read it (needs root, or tracefs opened to the user)", dir);
-	}
-	return opens[3] && (opens[0] || opens[1]); /* sched_switch, and waking or wakeup */
-}
-
-static int count_llc_groups(void)
-{
-	char path[128], list[256], seen[64][256];
-	int nseen = 0;
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-
-	for (long cpu = 0; cpu < ncpu; cpu++) {
-		bool dup = false;
-
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu%ld/cache/index3/shared_cpu_list", cpu);
-		if (read_text_file(path, list, sizeof(list)) < 0)
-			return cpu == 0 ? 0 : -1;
-		for (int i = 0; i < nseen && !dup; i++)
-			dup = !strcmp(seen[i], list);
-		if (!dup && nseen < 64)
-			snprintf(seen[nseen++], sizeof(seen[0]), "%s", list);
-	}
-	return nseen;
-}
-
-static void check_topology(struct check *c, int *n)
-{
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int llc = count_llc_groups();
-
-	if (numa_available() < 0)
-		add(c, n, ST_WARN, "NUMA nodes", "node and remote wakeup classes",
-		    "libnuma: NUMA not available in this kernel; one node assumed");
-	else
-		add(c, n, ST_OK, "NUMA nodes", "node and remote wakeup classes",
-		    "%d node%s, %ld CPUs online", numa_num_configured_nodes(),
-		    numa_num_configured_nodes() == 1 ? "" : "s", ncpu);
-	if (llc > 0)
-		add(c, n, ST_OK, "LLC groups", "shared-LLC wakeup class",
-		    "%d last-level cache group%s (sysfs cache/index3)", llc, llc == 1 ? "" : "s");
-	else
-		add(c, n, ST_WARN, "LLC groups", "shared-LLC wakeup class",
-		    "the kernel exports no cache/index3 in sysfs; LLC sharing is unknown "
-		    "(reported as such, not guessed)");
-}
-
-static void check_limits(struct check *c, int *n)
-{
-	struct rlimit rl;
-	struct stat st;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	long need = ncpu * 8 + 10 + 64; /* sched tracepoints + counters per CPU, plus slack */
-	char buf[32];
-
-	if (stat("/proc/schedstat", &st) == 0)
-		add(c, n, ST_OK, "/proc/schedstat", "wake_affine cross-check", "present");
-	else
-		add(c, n, ST_WARN, "/proc/schedstat", "wake_affine cross-check",
-		    "absent: kernel built without CONFIG_SCHEDSTATS");
-	nofile_original(&rl); /* as the shell gave it; locus itself runs raised */
-	if ((long)rl.rlim_cur >= need)
-		add(c, n, ST_OK, "RLIMIT_NOFILE", "one fd per CPU and event",
-		    "soft %lu >= about %ld needed for %ld CPUs", (unsigned long)rl.rlim_cur, need,
-		    ncpu);
-	else if ((long)rl.rlim_max >= need)
-		add(c, n, ST_OK, "RLIMIT_NOFILE", "one fd per CPU and event",
-		    "soft %lu < %ld needed; locus raises it up to the hard limit %lu",
-		    (unsigned long)rl.rlim_cur, need, (unsigned long)rl.rlim_max);
-	else
-		add(c, n, ST_NO, "RLIMIT_NOFILE", "one fd per CPU and event",
-		    "hard limit %lu < about %ld needed (ulimit -Hn %ld as root)",
-		    (unsigned long)rl.rlim_max, need, need);
-	if (read_text_file("/proc/sys/kernel/perf_event_mlock_kb", buf, sizeof(buf)) == 0)
-		add(c, n, ST_OK, "perf_event_mlock_kb", "ring buffers for tracing",
-		    "%s KiB per user (root is not limited)", buf);
-}
 
 int cmd_doctor(int argc, char **argv)
 {
 	static const char *const tag[] = { "ok", "no", "warn" };
-	struct check checks[40];
+	struct capabilities caps;
+	const struct check *checks = caps.c;
 	struct cli_parser p;
 	bool sw_ok, stream_ok, bpf_ok;
-	int n = 0, c;
+	int c;
 
 	cli_parser_init(&p, &doctor_cmd);
 	while ((c = cli_next(&p, argc, argv)) != -1) {
@@ -322,15 +45,11 @@ int cmd_doctor(int argc, char **argv)
 		cli_usage_error(&doctor_cmd, "unexpected argument '%s'", argv[optind]);
 		return EXIT_LOCUS_USAGE;
 	}
-	sw_ok = check_software(checks, &n);
-	check_privileges(checks, &n);
-	check_pmu(checks, &n);
-	check_memory_sampling(checks, &n);
-	stream_ok = check_tracepoints(checks, &n);
-	bpf_ok = check_bpf(checks, &n, stream_ok);
-	check_topology(checks, &n);
-	check_limits(checks, &n);
-	for (int i = 0; i < n; i++)
+	capabilities_probe(&caps);
+	sw_ok = caps.sw_ok;
+	stream_ok = caps.stream_ok;
+	bpf_ok = caps.bpf_ok;
+	for (int i = 0; i < caps.n; i++)
 		printf("%-5s %-24s %-44s\n      %s\n", tag[checks[i].st], checks[i].what,
 		       checks[i].enables, checks[i].detail);
 	printf("\n%s\n", sw_ok ? "software events work: locus stat and locus run can count here."

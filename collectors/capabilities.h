@@ -1,0 +1,27 @@
+/* capabilities.h - `locus doctor`'s probes: one check per capability, what it enables, how to get it. */
+#ifndef LOCUS_CAPABILITIES_H
+#define LOCUS_CAPABILITIES_H
+
+#include <stdbool.h>
+
+enum status { ST_OK, ST_NO, ST_WARN };
+
+struct check {
+	enum status st;
+	char what[40];		/* the capability */
+	char enables[80];	/* what it gives locus */
+	char detail[240];	/* what we found / how to get it */
+};
+
+struct capabilities {
+	struct check c[40];
+	int n;
+	bool sw_ok;		/* software events open: locus can count */
+	bool stream_ok;		/* the sched tracepoints open: the perf stream can trace */
+	bool bpf_ok;		/* the BPF collector loads (loaded for real, then unloaded) */
+};
+
+/* Probe every capability, in the order doctor prints them. */
+void capabilities_probe(struct capabilities *caps);
+
+#endif
