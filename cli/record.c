@@ -10,6 +10,8 @@
 #include "counting.h"
 #include "trace_export.h"
 
+enum { OPT_BLAME = OPT_COUNTING_END };
+
 static const struct cli_opt record_opts[] = {
 	{ "output", 'o', "FILE", "the perf.data file to write (default perf.data)" },
 	{ "all-cpus", 'a', NULL, "record every task, not only the workload's" },
@@ -20,6 +22,9 @@ static const struct cli_opt record_opts[] = {
 	{ "call-graph", 'g', NULL, "also record kernel and user callchains on sched_waking and "
 				   "sched_switch (as perf record -g): what code woke a task, and "
 				   "why a task slept; locus report --folded reads them" },
+	{ "blame", OPT_BLAME, NULL, "also record the irq tracepoints (irq_handler_entry/exit, "
+				    "softirq_entry/exit): locus report --sections blame "
+				    "then splits the waits by interrupt too" },
 	TIMELINE_OPT_ROWS,
 	TRACE_OPT_ROWS,
 	TAIL_OPT_ROWS,
@@ -44,6 +49,7 @@ struct record_plan {
 	bool callchain;		/* -g */
 	char **cmdv;		/* the workload, or none with -a or -C */
 	char cmdline[1024];	/* the locus command line, for the file's header */
+	bool blame;		/* --blame: the irq tracepoints too */
 };
 
 /* After every option: something to record, then every setting checked. 0, or -1 on usage. */
@@ -89,6 +95,9 @@ static bool record_parse(int argc, char **argv, struct record_plan *pl, int *rc)
 			continue;
 		case 'g':
 			pl->callchain = true;
+			continue;
+		case OPT_BLAME:
+			pl->blame = true;
 			continue;
 		}
 		took = timeline_take(&pl->tx, &record_cmd, c, optarg);
@@ -186,7 +195,7 @@ static int record_session(struct record_plan *pl, const struct topology *topo)
 				  .system_wide = pl->o.all_cpus || pl->o.cpu_list,
 				  .record_path = pl->path, .cmdline = pl->cmdline,
 				  .collector = COLLECTOR_PERF, .memory = true,
-				  .callchain = pl->callchain };
+				  .callchain = pl->callchain, .blame = pl->blame };
 	memset(&tracer, 0, sizeof(tracer));
 	cfg.trace = &tc;
 	cfg.tracer = &tracer;

@@ -24,7 +24,8 @@ static const struct cli_opt report_opts[] = {
 				 "every task)" },
 	{ "all", 'a', NULL, "every task in the file, not only the recorded workload's" },
 	{ "sections", OPT_SECTIONS, "LIST", "report only these: wakeups,latency,pairs,"
-					      "migrations,switches,cpus,cachelines (default all)" },
+					      "migrations,switches,cpus,cachelines (default all); "
+					      "blame adds why woken tasks waited" },
 	{ "line-size", OPT_LINE_SIZE, "N", "cacheline size for memory samples: 64 or 128" },
 	{ "display", 'd', "WHAT", "rank cachelines by lcl, rmt or tot (default) HITM" },
 	{ "json", OPT_JSON, "FILE", "also write the results as JSON (- for stdout)" },
@@ -122,10 +123,10 @@ static int report_take_checked(struct report_plan *pl, int c, const char *arg)
 	case OPT_SECTIONS:
 		if (report_sections_parse(arg, &pl->sections, bad, sizeof(bad)) < 0) {
 			cli_usage_error(&report_cmd, "unknown section '%s' (wakeups, latency, pairs, "
-					"migrations, switches, cpus, cachelines, all)", bad);
+					"migrations, switches, cpus, cachelines, all, blame)", bad);
 			return -1;
 		}
-		if (!(pl->sections & (SEC_SCHED | SEC_CACHELINES))) {
+		if (!(pl->sections & (SEC_SCHED | SEC_CACHELINES | SEC_BLAME))) {
 			cli_usage_error(&report_cmd, "--sections '%s': no section a file's report has "
 					"(counters are counted live: locus run; wakeups, latency, "
 					"pairs, migrations, switches, cpus, cachelines, all)", arg);
@@ -247,6 +248,7 @@ static int report_replay(struct file_pass *fp, struct report_plan *pl,
 		file_pass_follow_workload(fp, &pl->opts); /* as locus run reports */
 	pl->opts.from_ns = pl->tx.from_ns; /* --from/--to cut the report as they cut timelines */
 	pl->opts.to_ns = pl->tx.to_ns;
+	fp->blame = (pl->sections & SEC_BLAME) != 0;
 	if (opened < 0 || file_pass_run(fp, tc, err, sizeof(err)) < 0) {
 		if (pl->opts.progress)
 			fprintf(stderr, "\r\033[K");

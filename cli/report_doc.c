@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../common/util.h"
+#include "../report/blame_report.h"
 #include "../report/cacheline_report.h"
 #include "../report/schedstat_report.h"
 #include "../report/json.h"
@@ -111,6 +112,9 @@ void report_doc_text(FILE *f, void *arg)
 	input_text(f, o->st, o->topo_note);
 	if (o->st->rd.sched_samples || (!o->st->rd.mem_samples && !o->st->rd.ss.records))
 		sched_report_text(f, file_pass_results(o->fp), o->sections, &o->ctx);
+	if (o->sections & SEC_BLAME)
+		blame_report_text(f, file_pass_blame(o->fp), &o->st->topo,
+				  "no sched event in the file");
 	if (o->st->rd.ss.records && (o->sections & SEC_CPUS)) { /* its schedstat snapshots */
 		struct schedstat d = { 0 };
 		char why[256];
@@ -180,6 +184,9 @@ void report_doc_json(FILE *f, void *arg)
 	input_json(&j, o);
 	if (st->rd.sched_samples || (!st->rd.mem_samples && !st->rd.ss.records))
 		sched_report_json_members(&j, file_pass_results(o->fp), &o->ctx);
+	if (o->sections & SEC_BLAME)
+		blame_report_json(&j, file_pass_blame(o->fp), &st->topo,
+				  "no sched event in the file");
 	if (st->rd.ss.records) {
 		struct schedstat d = { 0 };
 		char why[256];

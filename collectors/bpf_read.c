@@ -363,7 +363,8 @@ static const int ev_of[EV_TYPE_NR] = {
 	[EV_WAKING] = LB_EV_WAKING, [EV_WAKEUP] = -1, [EV_WAKEUP_NEW] = LB_EV_WAKEUP_NEW,
 	[EV_SWITCH] = LB_EV_SWITCH, [EV_MIGRATE] = LB_EV_MIGRATE, [EV_FORK] = LB_EV_FORK,
 	[EV_EXIT] = LB_EV_EXIT, [EV_IPI] = -1, [EV_WAKE_IDLE] = -1, [EV_LOST] = -1, [EV_MEM] = -1,
-	[EV_COMM] = -1,
+	[EV_COMM] = -1, [EV_IRQ_ENTRY] = -1, [EV_IRQ_EXIT] = -1, [EV_SOFTIRQ_ENTRY] = -1,
+	[EV_SOFTIRQ_EXIT] = -1,
 };
 
 void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)

@@ -118,7 +118,8 @@ static void explain_open(int err, char *buf, size_t len)
 
 int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err, size_t len)
 {
-	const char *systems[] = { "sched", "ipi", NULL }; /* ipi: which wakeups sent one */
+	/* ipi: which wakeups sent one; irq: the handlers that delayed a wakee (o->irq) */
+	const char *systems[] = { "sched", "ipi", "irq", NULL };
 	char why[240];
 	const char *dir = o->tracefs;
 	int r;
@@ -143,6 +144,12 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 		return -1;
 	}
 	s->have_waking = s->dec.fmt[EV_WAKING].id >= 0;
+	if (o->irq && tp_decoder_require_irq(&s->dec, why, sizeof(why)) < 0) {
+		snprintf(err, len, "%s", why);
+		sched_close(s);
+		return -1;
+	}
+	s->irq = o->irq;
 	s->cpus = cpu_map_new(o->cpus, o->ncpus);
 	s->threads = perf_thread_map__new_dummy();
 	s->evlist = perf_evlist__new();
@@ -169,7 +176,7 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 		};
 		struct perf_evsel *evsel;
 
-		if (s->dec.fmt[t].id < 0)
+		if (s->dec.fmt[t].id < 0 || (!o->irq && (EV_IRQ_TYPES >> t & 1)))
 			continue;
 		/* with sched_waking, the chosen CPU comes from sched_migrate_task or the
 		 * switch-in; sched_wakeup would only add a third of the events (as perf

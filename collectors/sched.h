@@ -25,6 +25,7 @@ struct sched_opts {
 	bool callchain;		/* -g: kernel and user callchains on sched_waking and
 				 * sched_switch (every other tracepoint carries an empty one,
 				 * so that all samples keep one layout) */
+	bool irq;		/* the irq tracepoints too (who delayed the wakee) */
 };
 
 struct sched_collector {
@@ -34,6 +35,7 @@ struct sched_collector {
 	struct tep_handle *tep;
 	struct tp_decoder dec;
 	bool have_waking;	/* wakeups come from sched_waking */
+	bool irq;		/* the irq tracepoints are opened */
 	struct sample_layout layout; /* the samples' (every tracepoint's is the same) */
 	char tracefs[256];	/* where the formats were read */
 	int nopened;		/* tracepoints opened */

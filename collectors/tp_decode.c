@@ -19,6 +19,10 @@ static const char *const fields[EV_TYPE_NR][8] = {
 	[EV_EXIT] = { "pid" },
 	[EV_IPI] = { "cpu", "callback" },
 	[EV_WAKE_IDLE] = { "cpu" },
+	[EV_IRQ_ENTRY] = { "irq", "name" },
+	[EV_IRQ_EXIT] = { "irq" },
+	[EV_SOFTIRQ_ENTRY] = { "vec" },
+	[EV_SOFTIRQ_EXIT] = { "vec" },
 };
 
 int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, size_t len)
@@ -40,7 +44,8 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, siz
 			d->fmt[t].f[i] = tep_find_field(ev, fields[t][i]);
 			if (d->fmt[t].f[i])
 				continue;
-			if (t == EV_IPI || t == EV_WAKE_IDLE) { /* optional: left out */
+			if (t == EV_IPI || t == EV_WAKE_IDLE || (EV_IRQ_TYPES >> t & 1)) {
+				/* optional: left out */
 				memset(d->fmt[t].f, 0, sizeof(d->fmt[t].f));
 				ev = NULL;
 				break;
@@ -70,6 +75,18 @@ int tp_decoder_require(const struct tp_decoder *d, char *err, size_t len)
 		snprintf(err, len, "this kernel has neither sched:sched_waking nor sched:sched_wakeup");
 		return -1;
 	}
+	return 0;
+}
+
+int tp_decoder_require_irq(const struct tp_decoder *d, char *err, size_t len)
+{
+	for (int t = 0; t < EV_TYPE_NR; t++)
+		if ((EV_IRQ_TYPES >> t & 1) && d->fmt[t].id < 0) {
+			snprintf(err, len, "this kernel has no irq:%s tracepoint (who delayed the "
+				 "wakee needs irq_handler_entry/exit and softirq_entry/exit)",
+				 event_type_name(t));
+			return -1;
+		}
 	return 0;
 }
 
@@ -205,6 +222,17 @@ int tp_decode(const struct tp_decoder *d, const void *raw_v, uint32_t size, stru
 			return -1;
 		e->ipi.cpu = (int32_t)v[0];
 		e->ipi.callback = t == EV_IPI ? (uint64_t)v[1] : 0;
+		return 0;
+	case EV_IRQ_ENTRY:
+	case EV_IRQ_EXIT:
+	case EV_SOFTIRQ_ENTRY:
+	case EV_SOFTIRQ_EXIT:
+		if (num(d, f[0], raw, size, &v[0]) ||
+		    (t == EV_IRQ_ENTRY && str(d, f[1], raw, size, e->irq.name)))
+			return -1;
+		e->irq.num = (int32_t)v[0];
+		if (t != EV_IRQ_ENTRY)
+			e->irq.name[0] = '\0';
 		return 0;
 	}
 	return -1;

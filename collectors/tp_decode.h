@@ -34,6 +34,9 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, siz
 /* What a live collector needs: sched_switch, and sched_waking or sched_wakeup. 0, or -1 why. */
 int tp_decoder_require(const struct tp_decoder *d, char *err, size_t len);
 
+/* What who-delayed-the-wakee needs: the four irq tracepoints. 0, or -1 why. */
+int tp_decoder_require_irq(const struct tp_decoder *d, char *err, size_t len);
+
 /*
  * Decode a raw payload into e (time, cpu, pid, tid are the caller's). Returns
  * 0; 1 when it is another tracepoint; -1 when it is malformed (too short, a

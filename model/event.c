@@ -9,6 +9,8 @@ static const char *const names[EV_TYPE_NR] = {
 	[EV_MIGRATE] = "sched_migrate_task", [EV_FORK] = "sched_process_fork",
 	[EV_EXIT] = "sched_process_exit",   [EV_IPI] = "ipi_send_cpu",
 	[EV_WAKE_IDLE] = "sched_wake_idle_without_ipi",
+	[EV_IRQ_ENTRY] = "irq_handler_entry", [EV_IRQ_EXIT] = "irq_handler_exit",
+	[EV_SOFTIRQ_ENTRY] = "softirq_entry", [EV_SOFTIRQ_EXIT] = "softirq_exit",
 };
 
 const char *event_type_name(enum event_type type)
@@ -20,5 +22,7 @@ const char *event_type_system(enum event_type type)
 {
 	if (!event_type_name(type))
 		return NULL;
-	return type == EV_IPI ? "ipi" : "sched";
+	if (type == EV_IPI)
+		return "ipi";
+	return EV_IRQ_TYPES >> type & 1 ? "irq" : "sched";
 }

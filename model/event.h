@@ -21,6 +21,10 @@ enum event_type {
 	EV_COMM,	/* task tid (of process pid) is named comm from time_ns on: at exec, a
 			 * rename, or (time 0) when the recording began (PERF_RECORD_COMM);
 			 * cpu is where it was reported, not a CPU it runs on at time 0 */
+	EV_IRQ_ENTRY,	/* irq:irq_handler_entry: a hardirq handler starts on cpu (irq.num, name) */
+	EV_IRQ_EXIT,	/* irq:irq_handler_exit */
+	EV_SOFTIRQ_ENTRY, /* irq:softirq_entry: softirq vector irq.num starts on cpu */
+	EV_SOFTIRQ_EXIT,  /* irq:softirq_exit */
 	EV_TYPE_NR
 };
 
@@ -76,6 +80,10 @@ struct event {
 			uint64_t lost;
 		} lost;
 		struct {
+			int32_t num;		/* the irq number, or the softirq vector */
+			char name[TASK_COMM_LEN]; /* EV_IRQ_ENTRY: the handler's name */
+		} irq;
+		struct {
 			char comm[TASK_COMM_LEN];
 			uint8_t exec;	/* renamed by exec (PERF_RECORD_MISC_COMM_EXEC) */
 		} comm;
@@ -90,6 +98,10 @@ struct event {
 };
 
 /* True when a switch-out was involuntary: still runnable (R) or preempted (R+). */
+/* The irq tracepoints' types: only the sinks that ask for them take them (sink.h). */
+#define EV_IRQ_TYPES ((1u << EV_IRQ_ENTRY) | (1u << EV_IRQ_EXIT) | (1u << EV_SOFTIRQ_ENTRY) | \
+		      (1u << EV_SOFTIRQ_EXIT))
+
 static inline int event_switch_involuntary(const struct event *e)
 {
 	return (e->sw.prev_state & SWITCH_STATE_MASK) == 0;
@@ -103,7 +115,8 @@ static inline int event_switch_exited(const struct event *e)
 
 /* The tracepoint of a type ("sched_waking"), NULL for EV_LOST, EV_MEM and EV_COMM. */
 const char *event_type_name(enum event_type type);
-/* Its tracepoint system: "sched", or "ipi" for EV_IPI (NULL for EV_LOST and EV_MEM). */
+/* Its tracepoint system: "sched", "ipi" for EV_IPI, "irq" for EV_IRQ_* and EV_SOFTIRQ_*
+ * (NULL for EV_LOST and EV_MEM). */
 const char *event_type_system(enum event_type type);
 
 /* Where a collector or the reorder window delivers events. */

@@ -16,6 +16,17 @@ int file_pass_open(struct file_pass *fp, const struct replay_opts *o, char *err,
 	return 0;
 }
 
+/* The wakeup analyzer's idle verdicts to the sinks that mark or count them. */
+static void verdicts(void *ctx, const struct idle_told *v)
+{
+	struct file_pass *fp = ctx;
+
+	if (fp->timeline)
+		timeline_sink_verdict(&fp->tl, v);
+	if (fp->blame)
+		blame_sink_verdict(&fp->bl, v);
+}
+
 int file_pass_run(struct file_pass *fp, const struct timeline_sink_cfg *tl, char *err, size_t len)
 {
 	const struct replay_opts *o = fp->rp.o;
@@ -27,10 +38,16 @@ int file_pass_run(struct file_pass *fp, const struct timeline_sink_cfg *tl, char
 		fp->tl.cfg.judge = &fp->wk;
 		fp->timeline = true;
 		sinks_add(&fp->sinks, &fp->tl.k);
-		wc.verdict = timeline_sink_verdict;
-		wc.verdict_ctx = &fp->tl;
 	}
-	wakeup_sink_init(&fp->wk, &wc, tl != NULL);
+	if (fp->blame) { /* before the analyzer: it finishes after it, told its last verdicts */
+		blame_sink_init(&fp->bl, &fp->wk);
+		sinks_add(&fp->sinks, &fp->bl.k);
+	}
+	if (tl || fp->blame) { /* one event at a time: they ask it what it tracks */
+		wc.verdict = verdicts;
+		wc.verdict_ctx = fp;
+	}
+	wakeup_sink_init(&fp->wk, &wc, tl != NULL || fp->blame);
 	if (o->pid)
 		wakeup_sink_track(&fp->wk, o->pid);
 	for (int i = 0; o->pid && i < o->nmore; i++)
@@ -70,6 +87,11 @@ struct sched_results *file_pass_results(struct file_pass *fp)
 
 	replay_begin_info(&fp->rp, &b);
 	return wakeup_sink_results(fp->two ? &fp->whole : &fp->wk, &b);
+}
+
+const struct blame_results *file_pass_blame(const struct file_pass *fp)
+{
+	return fp->blame ? blame_sink_results(&fp->bl) : NULL;
 }
 
 void file_pass_release(struct file_pass *fp)

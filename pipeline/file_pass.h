@@ -7,6 +7,7 @@
 #define LOCUS_FILE_PASS_H
 
 #include "replay.h"
+#include "sink_blame.h"
 #include "sink_cacheline.h"
 #include "sink_timeline.h"
 #include "sink_wakeup.h"
@@ -22,6 +23,9 @@ struct file_pass {
 	bool whole_results;
 	struct wakeup_sink whole;
 	bool cl_on, timeline, two;
+	/* set before file_pass_run: who delayed the wakee, beside the wakeup analyzer */
+	bool blame;
+	struct blame_sink bl;
 };
 
 /* Open o's file (o is read again by file_pass_run). 0, or -1 with why in err. */
@@ -38,6 +42,8 @@ void file_pass_follow_workload(struct file_pass *fp, struct replay_opts *o);
 /* The scheduler's results (after file_pass_run): of the window, or, with whole_results,
  * of the whole file. */
 struct sched_results *file_pass_results(struct file_pass *fp);
+/* Who delayed the wakee (after file_pass_run with blame set), or NULL. */
+const struct blame_results *file_pass_blame(const struct file_pass *fp);
 void file_pass_release(struct file_pass *fp);
 
 #endif

@@ -46,12 +46,16 @@ static void deliver(void *ctx, const struct event *e)
 	}
 }
 
+static bool file_has(const struct replay *rp, int t);
+
 void replay_begin_info(const struct replay *rp, struct sink_begin *b)
 {
 	*b = (struct sink_begin){ 0 }; /* a file's tasks are all others: nothing excluded */
 	b->topo = &rp->topo;
 	b->waking_source = pd_reader_waking(&rp->rd);
 	b->migrate_source = pd_reader_migrate(&rp->rd);
+	b->irq_source = file_has(rp, EV_IRQ_ENTRY) && file_has(rp, EV_IRQ_EXIT) &&
+			file_has(rp, EV_SOFTIRQ_ENTRY) && file_has(rp, EV_SOFTIRQ_EXIT);
 }
 
 /* The sinks start at the first sched event: in pipe mode the formats come in the stream. */

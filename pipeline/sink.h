@@ -37,6 +37,7 @@ struct sink_begin {
 	int nexclude;
 	/* a task's affinity where the source can read it (NULL: unknown) */
 	int (*affinity)(void *ctx, int32_t tid, uint64_t *mask, int nwords);
+	bool irq_source;	/* irq:irq_handler_entry/exit and irq:softirq_entry/exit recorded */
 };
 
 /* The rings a live stream reads, for a sink that takes their records whole. */
@@ -81,9 +82,10 @@ struct sink {
 	bool begun;
 };
 
-#define SINK_SCHED (~(1u << EV_MEM)) /* every type but memory samples */
+/* every type but memory samples and the irq tracepoints (only blame takes those) */
+#define SINK_SCHED (~((1u << EV_MEM) | EV_IRQ_TYPES))
 
-#define SINKS_MAX 4
+#define SINKS_MAX 6
 struct sinks {
 	struct sink *k[SINKS_MAX];
 	int n;

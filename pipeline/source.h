@@ -41,6 +41,7 @@ struct source_cfg {
 	const char *cmdline;	/* the locus command line, for the file's header */
 	bool memory;		/* also sample memory accesses (cachelines), where the PMU can */
 	bool callchain;		/* -g: callchains on sched_waking and sched_switch (perf stream) */
+	bool blame;		/* the irq tracepoints too: who delayed the wakee */
 	enum collector_kind collector;	/* auto: BPF where it loads, else perf; record: perf */
 	const char *btf;	/* kernel BTF for the BPF collector (NULL: the running kernel's) */
 	long delay_rate;	/* BPF: wakeups timed per second per CPU at most (0: all) */

@@ -187,7 +187,7 @@ struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *si
 {
 	struct sink *raw = sinks_raw(sinks);
 	struct sched_opts so = { cfg->cpus, cfg->ncpus, cfg->tracefs, cfg->mmap_pages,
-				 raw != NULL, cfg->callchain };
+				 raw != NULL, cfg->callchain, cfg->blame };
 	struct stream *st = xcalloc(1, sizeof(*st));
 	struct sink_begin b = { 0 };
 
@@ -206,8 +206,10 @@ struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *si
 	st->s.streams = true;
 	st->s.exclude[0] = (int32_t)getpid();
 	st->s.exclude[1] = -1; /* the reader, once it runs */
-	b = (struct sink_begin){ cfg->topo, st->col.have_waking,
-				 st->col.dec.fmt[EV_MIGRATE].id >= 0, st->s.exclude, 2, affinity };
+	b = (struct sink_begin){ .topo = cfg->topo, .waking_source = st->col.have_waking,
+				 .migrate_source = st->col.dec.fmt[EV_MIGRATE].id >= 0,
+				 .irq_source = st->col.irq, .exclude = st->s.exclude,
+				 .nexclude = 2, .affinity = affinity };
 	sinks_begin(sinks, &b);
 	stream_prov(st, b.waking_source);
 	reorder_init(&st->ro);

@@ -151,7 +151,7 @@ static struct source *open_bpf(struct tracer *t, const struct source_cfg *cfg, c
 			       size_t len)
 {
 	struct wakeup_cfg wc = { 0 };
-	struct sink_begin b = { cfg->topo, true, false, NULL, 0, NULL };
+	struct sink_begin b = { cfg->topo, true, false, NULL, 0, NULL, false };
 	struct source *s;
 
 	wc.system_wide = cfg->system_wide;

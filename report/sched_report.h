@@ -19,6 +19,8 @@ enum report_section {
 	SEC_CPUS = 1 << 6,
 	SEC_CACHELINES = 1 << 7,
 	SEC_ALL = (1 << 8) - 1,
+	SEC_BLAME = 1 << 8,	/* who delayed the wakee: not in all (it records the irq
+				 * tracepoints too, and takes every event) */
 	SEC_SCHED = SEC_WAKEUPS | SEC_LATENCY | SEC_PAIRS | SEC_MIGRATIONS | SEC_SWITCHES | SEC_CPUS,
 };
 

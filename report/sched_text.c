@@ -35,7 +35,7 @@ int report_sections_parse(const char *s, unsigned *mask, char *bad, size_t len)
 		{ "latency", SEC_LATENCY },   { "pairs", SEC_PAIRS },
 		{ "migrations", SEC_MIGRATIONS }, { "switches", SEC_SWITCHES },
 		{ "cpus", SEC_CPUS },	      { "cachelines", SEC_CACHELINES },
-		{ "all", SEC_ALL },
+		{ "all", SEC_ALL },	      { "blame", SEC_BLAME },
 	};
 	char *copy = xstrdup(s), *save = NULL;
 

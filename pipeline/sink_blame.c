@@ -1,0 +1,70 @@
+/* sink_blame.c - the blame analyzer behind the sink interface (sink_blame.h). */
+#include "sink_blame.h"
+
+#include <string.h>
+
+static bool in_scope(void *ctx, int32_t tid)
+{
+	return wakeup_sink_tracks(((struct blame_sink *)ctx)->judge, tid);
+}
+
+static void bl_begin(struct sink *k, const struct sink_begin *b)
+{
+	struct blame_sink *s = (struct blame_sink *)k;
+	struct blame_cfg cfg = { b->topo, b->waking_source, b->irq_source, true, in_scope, s };
+
+	blame_init(&s->an, &cfg);
+	s->on = true;
+}
+
+static void bl_consume(struct sink *k, const struct event *e)
+{
+	blame_add(&((struct blame_sink *)k)->an, e);
+}
+
+static void bl_finish(struct sink *k)
+{
+	struct blame_sink *s = (struct blame_sink *)k;
+
+	if (s->on)
+		blame_finish(&s->an);
+}
+
+static void bl_release(struct sink *k)
+{
+	struct blame_sink *s = (struct blame_sink *)k;
+
+	if (s->on)
+		blame_release(&s->an);
+	s->on = false;
+}
+
+static const struct sink_ops blame_sink_ops = {
+	.name = "who delayed the wakee (blame)",
+	.every_event = true,
+	.begin = bl_begin,
+	.consume = bl_consume,
+	.finish = bl_finish,
+	.release = bl_release,
+};
+
+void blame_sink_init(struct blame_sink *s, struct wakeup_sink *judge)
+{
+	memset(s, 0, sizeof(*s));
+	s->k.ops = &blame_sink_ops;
+	s->k.types = SINK_SCHED | EV_IRQ_TYPES;
+	s->judge = judge;
+}
+
+void blame_sink_verdict(void *ctx, const struct idle_told *v)
+{
+	struct blame_sink *s = ctx;
+
+	if (s->on)
+		blame_verdict(&s->an, v);
+}
+
+const struct blame_results *blame_sink_results(const struct blame_sink *s)
+{
+	return s->on ? blame_results(&s->an) : NULL;
+}

@@ -1,0 +1,29 @@
+/*
+ * sink_blame.h - who delayed the wakee (analyzers/blame.h) as a sink (sink.h): every sched
+ * and irq event, beside a wakeup sink that says which tasks are the workload's and tells
+ * it each wakeup's idle-CPU verdict (wakeup_cfg.verdict: blame_sink_verdict). Added before
+ * that wakeup sink (it finishes after it: the last verdicts come at the wakeup sink's
+ * finish), which then takes its events one by one. Needs every event: an aggregating
+ * source (BPF) is refused.
+ */
+#ifndef LOCUS_SINK_BLAME_H
+#define LOCUS_SINK_BLAME_H
+
+#include "../analyzers/blame.h"
+#include "sink.h"
+#include "sink_wakeup.h"
+
+struct blame_sink {
+	struct sink k;			/* first: the interface */
+	struct wakeup_sink *judge;	/* the workload's tasks and the verdicts */
+	bool on;			/* an is initialized */
+	struct blame an;
+};
+
+void blame_sink_init(struct blame_sink *s, struct wakeup_sink *judge);
+/* wakeup_cfg.verdict with the sink as its ctx. */
+void blame_sink_verdict(void *ctx, const struct idle_told *v);
+/* The results after finish, or NULL when no event came. */
+const struct blame_results *blame_sink_results(const struct blame_sink *s);
+
+#endif

@@ -1,0 +1,193 @@
+/*
+ * test_blame.c - who delayed the wakee: hand-made sched and irq events through the blame
+ * analyzer, each wait's split worked out by hand.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "../../analyzers/blame.h"
+#include "../../collectors/topology.h"
+#include "events.h"
+
+static void machine(struct topology *t)
+{
+	static const int core[4] = { 0, 1, 2, 3 };
+	static const int llc[4] = { 0, 0, 0, 0 };
+	static const int node[4] = { 0, 0, 0, 0 };
+
+	topology_from_arrays(t, 4, core, llc, node);
+}
+
+static struct event ev_irq(uint64_t t, int cpu, int cur, int type, int num, const char *name)
+{
+	struct event e = ev_base(t, cpu, cur, type);
+
+	e.irq.num = num;
+	snprintf(e.irq.name, sizeof(e.irq.name), "%s", name ? name : "");
+	return e;
+}
+
+static void feed(struct blame *b, const struct event *ev, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		blame_add(b, &ev[i]);
+}
+
+static const struct blame_culprit *culprit(const struct blame_results *r, int tid)
+{
+	for (int i = 0; i < r->nculprits; i++)
+		if (r->culprits[i].tid == tid)
+			return &r->culprits[i];
+	return NULL;
+}
+
+/* A hog running on the wakee's CPU, a softirq with a hardirq inside it: nothing twice. */
+static void hog_and_irqs(void **state)
+{
+	struct topology t;
+	struct blame b;
+	struct blame_cfg cfg = { 0 };
+	const struct blame_results *r;
+	const struct blame_culprit *k;
+	struct event ev[] = {
+		ev_switch(100, 1, 0, 0, 50),		/* hog on CPU 1 */
+		ev_switch(200, 0, 10, S_SLEEP, 20),	/* 10 sleeps, 20 runs on CPU 0 */
+		ev_waking(1000, 0, 20, 10, 1),
+		ev_irq(2000, 1, 50, EV_SOFTIRQ_ENTRY, 3, NULL),
+		ev_irq(2200, 1, 50, EV_IRQ_ENTRY, 24, "virtio0-input"),
+		ev_irq(2300, 1, 50, EV_IRQ_EXIT, 24, NULL),
+		ev_irq(2500, 1, 50, EV_SOFTIRQ_EXIT, 3, NULL),
+		ev_switch(5000, 1, 50, S_PREEMPT, 10),	/* 10 waited 4000 */
+	};
+
+	(void)state;
+	machine(&t);
+	cfg.topo = &t;
+	cfg.waking_source = true;
+	cfg.irq_source = true;
+	blame_init(&b, &cfg);
+	feed(&b, ev, sizeof(ev) / sizeof(ev[0]));
+	blame_finish(&b);
+	r = blame_results(&b);
+	assert_int_equal(r->all.wakeups, 1);
+	assert_int_equal(r->all.wait_ns, 4000);
+	assert_int_equal(r->all.ns[BC_RUNNING], 3500);
+	assert_int_equal(r->all.ns[BC_SOFTIRQ], 400);
+	assert_int_equal(r->all.ns[BC_HARDIRQ], 100);
+	assert_int_equal(r->all.ns[BC_UNKNOWN], 0);
+	assert_int_equal(r->cpu[1].wait_ns, 4000);
+	assert_int_equal(r->by_class[LOC_LLC].wakeups, 1);
+	k = culprit(r, 50);
+	assert_non_null(k);
+	assert_int_equal(k->running_ns, 3500);
+	assert_int_equal(k->wakeups, 1);
+	assert_int_equal(k->p99_ns, 3500);
+	assert_int_equal(r->nirqs, 2);
+	assert_string_equal(r->irqs[0].name, "NET_RX");
+	assert_int_equal(r->irqs[0].ns, 400);
+	assert_string_equal(r->irqs[1].name, "virtio0-input");
+	assert_int_equal(r->chain_len[2], 1);
+	blame_release(&b);
+	topology_release(&t);
+}
+
+/* Picked ahead, then waited elsewhere: a load balance moves it to an idle CPU. */
+static void ahead_and_elsewhere(void **state)
+{
+	struct topology t;
+	struct blame b;
+	struct blame_cfg cfg = { 0 };
+	const struct blame_results *r;
+	struct event ev[] = {
+		ev_switch(100, 1, 0, 0, 50),
+		ev_switch(150, 2, 0, 0, 0),
+		ev_switch(200, 0, 10, S_SLEEP, 20),
+		ev_waking(1000, 0, 20, 10, 1),
+		ev_switch(1500, 1, 50, S_SLEEP, 60),
+		ev_switch(3000, 2, 0, 0, 0),		/* CPU 2 idle, seen */
+		ev_migrate(3000, 2, 0, 10, 1, 2),	/* pulled by CPU 2's balance */
+		ev_switch(3400, 2, 0, 0, 10),		/* ran 400 after the move */
+		/* not a move: try_to_wake_up placing it, in the waker's context */
+		ev_switch(4000, 2, 10, S_SLEEP, 0),
+		ev_waking(5000, 0, 20, 10, 2),
+		ev_migrate(5001, 0, 20, 10, 2, 1),
+		ev_switch(5500, 1, 60, S_SLEEP, 70),	/* 70 picked ahead */
+		ev_switch(6000, 1, 70, S_PREEMPT, 10),
+	};
+
+	(void)state;
+	machine(&t);
+	cfg.topo = &t;
+	cfg.waking_source = true;
+	blame_init(&b, &cfg);
+	feed(&b, ev, sizeof(ev) / sizeof(ev[0]));
+	blame_finish(&b);
+	r = blame_results(&b);
+	assert_int_equal(r->all.wakeups, 2);
+	assert_int_equal(r->all.ns[BC_ELSEWHERE], 2000);
+	assert_int_equal(r->all.ns[BC_IDLE], 400);
+	assert_int_equal(r->all.ns[BC_RUNNING], 500);	/* 60 from 5000 to 5500 */
+	assert_int_equal(r->all.ns[BC_AHEAD], 500);	/* 70 from 5500 to 6000 */
+	assert_int_equal(r->all.wait_ns, 2400 + 1000);
+	assert_int_equal(culprit(r, 60)->running_ns, 500);
+	assert_int_equal(culprit(r, 70)->ahead_ns, 500);
+	assert_int_equal(r->nculprits, 2);
+	blame_release(&b);
+	topology_release(&t);
+}
+
+/* A wakes B wakes C: a chain of three, its compound delay the two waits. */
+static void chain(void **state)
+{
+	struct topology t;
+	struct blame b;
+	struct blame_cfg cfg = { 0 };
+	const struct blame_results *r;
+	struct event ev[] = {
+		ev_switch(100, 0, 0, 0, 40),		/* A runs on CPU 0 */
+		ev_switch(110, 1, 41, S_SLEEP, 0),
+		ev_switch(120, 2, 42, S_SLEEP, 0),
+		ev_waking(20000, 0, 40, 41, 1),
+		ev_switch(20500, 1, 0, 0, 41),		/* B: 500 */
+		ev_waking(21000, 1, 41, 42, 2),
+		ev_switch(21700, 2, 0, 0, 42),		/* C: 700 */
+		ev_switch(22000, 1, 41, S_SLEEP, 0),	/* B blocks */
+		ev_waking(23000, 2, 42, 41, 1),		/* C wakes B: B's chain is C's, cut */
+		ev_switch(23100, 1, 0, 0, 41),
+	};
+
+	(void)state;
+	machine(&t);
+	cfg.topo = &t;
+	cfg.waking_source = true;
+	blame_init(&b, &cfg);
+	feed(&b, ev, sizeof(ev) / sizeof(ev[0]));
+	blame_finish(&b);
+	r = blame_results(&b);
+	assert_int_equal(r->chain_len[2], 2);	/* A->B, then C->B (B left the chain) */
+	assert_int_equal(r->chain_len[3], 1);
+	assert_int_equal(r->nworst, 1);
+	assert_int_equal(r->worst[0].len, 3);
+	assert_int_equal(r->worst[0].compound_ns, 1200);
+	assert_int_equal(r->worst[0].link[0].tid, 40);
+	assert_int_equal(r->worst[0].link[2].tid, 42);
+	assert_int_equal(r->all.ns[BC_IDLE], 500 + 700 + 100);
+	blame_release(&b);
+	topology_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(hog_and_irqs),
+		cmocka_unit_test(ahead_and_elsewhere),
+		cmocka_unit_test(chain),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
