@@ -47,7 +47,7 @@ static void end_text(FILE *f, const struct replay *st)
 	fputc('\n', f);
 }
 
-static void input_text(FILE *f, const struct replay *st, const char *topo_note)
+static void input_text(FILE *f, const struct replay *st, const char *topo_note, bool blame)
 {
 	const struct pd_file *pf = &st->f;
 	char a[32], b[32], c[32];
@@ -95,9 +95,13 @@ static void input_text(FILE *f, const struct replay *st, const char *topo_note)
 				fprintf(f, " %d:%llu", t, (unsigned long long)pf->unknown[t]);
 		fprintf(f, ")\n");
 	}
-	if (st->rd.other_tracepoints)
+	if (st->rd.other_tracepoints - (blame ? st->rd.irq_samples : 0))
 		fprintf(f, "   %llu samples of other tracepoints (sched_stat_runtime, ...) are not "
-			   "used\n", (unsigned long long)st->rd.other_tracepoints);
+			   "used\n", (unsigned long long)(st->rd.other_tracepoints -
+							    (blame ? st->rd.irq_samples : 0)));
+	if (blame && st->rd.irq_samples)
+		fprintf(f, "   %llu irq tracepoint samples: the interrupts in the waits\n",
+			(unsigned long long)st->rd.irq_samples);
 	if (st->rd.undecodable)
 		fprintf(f, "   %llu sched samples could not be decoded (malformed payloads)\n",
 			(unsigned long long)st->rd.undecodable);
@@ -109,7 +113,7 @@ void report_doc_text(FILE *f, void *arg)
 {
 	struct report_doc *o = arg;
 
-	input_text(f, o->st, o->topo_note);
+	input_text(f, o->st, o->topo_note, (o->sections & SEC_BLAME) != 0);
 	if (o->st->rd.sched_samples || (!o->st->rd.mem_samples && !o->st->rd.ss.records))
 		sched_report_text(f, file_pass_results(o->fp), o->sections, &o->ctx);
 	if (o->sections & SEC_BLAME)
@@ -145,6 +149,8 @@ static void input_json(struct json *j, const struct report_doc *o)
 	json_uint(j, "sched_samples", st->rd.sched_samples);
 	json_uint(j, "memory_samples", st->rd.mem_samples);
 	json_uint(j, "other_tracepoint_samples", st->rd.other_tracepoints);
+	if (o->sections & SEC_BLAME)
+		json_uint(j, "irq_samples", st->rd.irq_samples);
 	json_uint(j, "undecodable_samples", st->rd.undecodable);
 	json_uint(j, "unknown_records", st->f.unknown_total);
 	json_string(j, "hostname", st->f.hostname);

@@ -89,7 +89,12 @@ static int on_sample(struct pd_reader *rd, struct pd_file *f, const struct pd_re
 			rd->undecodable++; /* counted and reported; the rest of the file is still read */
 			return 0;
 		}
-		rd->sched_samples++;
+		if (EV_IRQ_TYPES >> e.type & 1) { /* not sched: only blame reads them */
+			rd->other_tracepoints++;
+			rd->irq_samples++;
+		} else {
+			rd->sched_samples++;
+		}
 	}
 	e.time_ns = s.time;
 	e.cpu = (int32_t)s.cpu;

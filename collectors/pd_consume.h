@@ -32,6 +32,7 @@ struct pd_reader {
 	struct tp_decoder dec;
 	bool decoder;		/* the file's tracepoint formats are read */
 	uint64_t samples, sched_samples, other_tracepoints, undecodable, mem_samples;
+	uint64_t irq_samples;	/* of other_tracepoints, the irq ones (blame reads them) */
 	uint64_t first_ns, last_ns;	/* the samples' earliest and latest time (0: none timed) */
 	struct ss_records ss;	/* /proc/schedstat snapshots (perf sched stats record, locus) */
 	void (*progress)(const struct pd_file *f, void *ctx); /* every 64k records */
