@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "../common/outfile.h"
 #include "../common/util.h"
 #include "json.h"
 
@@ -179,4 +180,45 @@ void sweep_report_json(FILE *f, const struct sweep_set *s)
 	json_array_end(&j);
 	json_object_end(&j);
 	json_end(&j);
+}
+
+static void json_file(FILE *f, void *ctx)
+{
+	sweep_report_json(f, ctx);
+}
+
+static void sweep_svg_doc(FILE *f, void *ctx)
+{
+	sweep_report_svg(f, ctx);
+}
+
+static void text_file(FILE *f, void *ctx)
+{
+	sweep_report_text(f, ctx);
+}
+
+int sweep_report_json_file(const char *path, struct sweep_set *s)
+{
+	return write_file_atomically(path, json_file, s);
+}
+
+int sweep_report_write(struct sweep_set *s, const char *out_path, const char *json_path,
+		       const char *svg)
+{
+	int rc = 0;
+
+	if (out_path) {
+		if (write_file_atomically(out_path, text_file, s) < 0) {
+			locus_err("the report follows on standard output instead");
+			sweep_report_text(stdout, s);
+			rc = -1;
+		}
+	} else if (!(json_path && !strcmp(json_path, "-"))) {
+		sweep_report_text(stdout, s);
+	}
+	if (json_path && !strcmp(json_path, "-"))
+		sweep_report_json(stdout, s);
+	if (svg && write_file_atomically(svg, sweep_svg_doc, s) < 0)
+		rc = -1;
+	return rc;
 }

@@ -12,6 +12,15 @@ void sweep_report_text(FILE *f, const struct sweep_set *s);
 void sweep_report_json(FILE *f, const struct sweep_set *s);
 /* An SVG: the metric against the sweep value (each run and the mean), class shares beside. */
 void sweep_report_svg(FILE *f, const struct sweep_set *s);
+/* The JSON into path through the atomic writer. 0, or -1 after saying why. */
+int sweep_report_json_file(const char *path, struct sweep_set *s);
+/*
+ * The text report into out_path (else standard output, unless the JSON goes there: json_path
+ * "-"), the JSON on standard output when json_path is "-", the SVG into svg (or NULL). 0, or
+ * -1 when an output could not be written (said; the text then follows on standard output).
+ */
+int sweep_report_write(struct sweep_set *s, const char *out_path, const char *json_path,
+		       const char *svg);
 
 /* locus diff: a row per sweep value present in both and per measure. */
 struct diff_input {

@@ -1,0 +1,33 @@
+/* bench_plan.h - what the benchmark loop runs: the values of --sweep, the metric, the environment of the runs. */
+#ifndef LOCUS_BENCH_PLAN_H
+#define LOCUS_BENCH_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../analyzers/metric.h"
+#include "../model/sweep.h"
+#include "../model/topology.h"
+
+struct bench_plan {
+	const char *sweep;	/* "NAME=v1,v2,..." or NULL */
+	const char *metric;	/* preset or regex, or NULL */
+	const char *direction;	/* "higher", "lower" or NULL */
+	int repeat;
+	int argc;		/* locus's own command line, for the record */
+	char **argv;
+};
+
+/* Split "NAME=v1,v2" into s; returns 0 or -1 with why. */
+int bench_parse_sweep(const char *spec, struct sweep_set *s, char *why, size_t len);
+/* Whether the command cmdv holds {name} for the sweep to replace. */
+bool bench_mentions(char **cmdv, const char *name);
+/*
+ * The loop's values (bp->sweep, checked by bench_parse_sweep; else one), repeat, the
+ * environment (kernel, CPU model, topology, command lines, time) and the metric into s
+ * (and m, when s->have_metric).
+ */
+void bench_loop_setup(struct sweep_set *s, struct metric *m, const struct bench_plan *bp,
+		      const struct topology *topo, char **cmdv);
+
+#endif
