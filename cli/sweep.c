@@ -1,4 +1,4 @@
-/* sweep.c - `locus run -r N --sweep ... --metric ...`: the loop's options checked, the loop run (pipeline/bench_loop.h) and its reports written. */
+/* sweep.c - `locus run -r N --sweep ... --metric ...`: options checked, the loop run, reports. */
 #include "sweep.h"
 
 #include <stdio.h>

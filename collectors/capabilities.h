@@ -1,4 +1,4 @@
-/* capabilities.h - `locus doctor`'s probes: one check per capability, what it enables, how to get it. */
+/* capabilities.h - `locus doctor`'s probes: a check per capability, what it enables. */
 #ifndef LOCUS_CAPABILITIES_H
 #define LOCUS_CAPABILITIES_H
 

@@ -1,4 +1,4 @@
-/* bench_plan.c - the benchmark loop's set-up: the --sweep values, the environment, the metric (bench_plan.h). */
+/* bench_plan.c - the benchmark loop's set-up: --sweep values, environment, metric. */
 #define _GNU_SOURCE
 #include "bench_plan.h"
 

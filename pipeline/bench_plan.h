@@ -1,4 +1,4 @@
-/* bench_plan.h - what the benchmark loop runs: the values of --sweep, the metric, the environment of the runs. */
+/* bench_plan.h - what the benchmark loop runs: --sweep values, metric, environment. */
 #ifndef LOCUS_BENCH_PLAN_H
 #define LOCUS_BENCH_PLAN_H
 

@@ -1,4 +1,4 @@
-/* timeline_out.c - a pass's timeline items into a Chrome trace and an SVG of lanes (timeline_out.h). */
+/* timeline_out.c - timeline items into a Chrome trace and an SVG of lanes (timeline_out.h). */
 #include "timeline_out.h"
 
 #include <errno.h>
