@@ -199,16 +199,38 @@ static int attached_switches(const struct session_cfg *cfg, double *vol, double 
 	return rc;
 }
 
-/* One run. Returns 0, or an exit code after printing why the run failed. */
-static int one_run(const struct session_cfg *cfg, struct launcher *l, struct stat_result *res,
-		   struct session_outcome *out)
+/* The threads of the attached processes (-p A,B: B's beside A's) into *tids. Their count,
+ * or -errno when A's cannot be read. */
+static int attach_tids(const struct session_cfg *cfg, pid_t **tids)
 {
-	struct count_target t = { .cpus = cfg->cpus, .ncpus = cfg->ncpus, .per_cpu = cfg->per_cpu };
-	struct counter_set cs;
-	struct event_desc *evs;
-	pid_t *tids = NULL;
-	double v0 = 0, i0 = 0, v1 = 0, i1 = 0;
-	uint64_t t0, t1;
+	int n = proc_tids(cfg->pid, tids);
+
+	if (n < 0)
+		return n;
+	for (int i = 0; i < cfg->nadded; i++) { /* -p A,B: B's threads beside A's */
+		pid_t *more = NULL;
+		int m = proc_tids(cfg->added[i], &more);
+
+		if (m <= 0) {
+			locus_err("pid %d: gone before counting started", (int)cfg->added[i]);
+			continue;
+		}
+		*tids = xrealloc(*tids, (size_t)(n + m) * sizeof(**tids));
+		memcpy(*tids + n, more, (size_t)m * sizeof(*more));
+		n += m;
+		free(more);
+	}
+	return n;
+}
+
+/*
+ * The tasks to count in t: the workload forked (held before exec), or the attached
+ * processes' threads (*tids, the caller's to free) and their switches so far (sw0).
+ * 0, or an exit code after printing why.
+ */
+static int run_target(const struct session_cfg *cfg, struct launcher *l, struct count_target *t,
+		      pid_t **tids, struct session_outcome *out, double sw0[2])
+{
 	int err;
 
 	if (cfg->argv) {
@@ -218,101 +240,139 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 		}
 		out->pid = l->pid;
 		if (!cfg->system_wide && !cfg->cpus) {
-			t.tids = &l->pid;
-			t.ntids = 1;
-			t.enable_on_exec = true;
+			t->tids = &l->pid;
+			t->ntids = 1;
+			t->enable_on_exec = true;
 		}
 	} else if (cfg->pid) {
-		int n = proc_tids(cfg->pid, &tids);
+		int n = attach_tids(cfg, tids);
 
 		if (n < 0) {
 			locus_err("cannot attach to pid %d: %s", (int)cfg->pid, strerror(-n));
 			return EXIT_LOCUS_RUNTIME;
 		}
-		for (int i = 0; i < cfg->nadded; i++) { /* -p A,B: B's threads beside A's */
-			pid_t *more = NULL;
-			int m = proc_tids(cfg->added[i], &more);
-
-			if (m <= 0) {
-				locus_err("pid %d: gone before counting started", (int)cfg->added[i]);
-				continue;
-			}
-			tids = xrealloc(tids, (size_t)(n + m) * sizeof(*tids));
-			memcpy(tids + n, more, (size_t)m * sizeof(*more));
-			n += m;
-			free(more);
-		}
-		t.tids = tids;
-		t.ntids = n;
+		t->tids = *tids;
+		t->ntids = n;
 		out->pid = cfg->pid;
-		attached_switches(cfg, &v0, &i0);
+		attached_switches(cfg, &sw0[0], &sw0[1]);
 	}
-	if (cfg->trace && res->runs == 0)
-		start_tracing(cfg, l, &t, out);
-	evs = xcalloc((size_t)cfg->nevs + 1, sizeof(*evs));
+	return 0;
+}
+
+/* The events to open: cfg's, those derived after the run (from rusage and the trace) unresolved. */
+static struct event_desc *run_events(const struct session_cfg *cfg, const struct count_target *t,
+				     const struct session_outcome *out)
+{
+	struct event_desc *evs = xcalloc((size_t)cfg->nevs + 1, sizeof(*evs));
+
 	if (cfg->nevs)
 		memcpy(evs, cfg->evs, (size_t)cfg->nevs * sizeof(*evs));
 	/* traced: all four from rusage and the trace; not (unprivileged): what rusage gives */
-	if (cfg->derive_software && cfg->argv && t.tids)
+	if (cfg->derive_software && cfg->argv && t->tids)
 		for (int i = 0; i < cfg->nevs; i++)
 			if (derivable(&evs[i]) && (out->traced ||
 						   evs[i].attr.config != PERF_COUNT_SW_CPU_MIGRATIONS))
 				evs[i].resolved = false; /* filled in after the run */
-	err = counters_open(&cs, evs, cfg->nevs, &t);
-	if (err) {
-		locus_err("cannot set up counters: %s", strerror(-err));
-		if (out->traced)
-			tracer_stop(cfg->tracer);
-		free(evs);
-		free(tids);
-		return EXIT_LOCUS_RUNTIME;
-	}
-	if (res->runs == 0 && !res->c)
-		init_result(cfg, &cs, res);
-	if (!t.enable_on_exec)
-		counters_enable(&cs);
-	t0 = now_ns();
-	if (cfg->argv && (err = launcher_start(l)) < 0) {
-		locus_err("cannot run '%s': %s", cfg->argv[0], strerror(-err));
-		if (out->traced)
-			tracer_stop(cfg->tracer);
-		counters_close(&cs);
-		free(evs);
-		return EXIT_LOCUS_NOEXEC;
-	}
-	wait_workload(cfg, l, &cs, out);
-	t1 = now_ns();
-	if (out->traced)
-		tracer_stop(cfg->tracer);
-	counters_disable(&cs);
-	counters_read(&cs);
-	for (int i = 0; i < cs.n; i++)
-		if (!evs[i].resolved && cfg->evs[i].resolved)
-			derive(&cs.c[i], l, out->traced ? tracer_results(cfg->tracer) : NULL);
-	free(evs);
-	record_run(res, &cs, (double)(t1 - t0));
+	return evs;
+}
+
+/* The run's voluntary/involuntary split: the trace's, rusage's, /proc's, or why none. */
+static void run_split(const struct session_cfg *cfg, const struct launcher *l,
+		      const struct count_target *t, struct stat_result *res,
+		      const struct session_outcome *out, const double sw0[2])
+{
+	double v1 = 0, i1 = 0;
+
 	if (out->traced && cfg->repeat == 1) {
 		/* the trace's own split: the switches the scheduler sections count, every
 		 * traced task (processes -p added too), summing to the traced total */
 		const struct sched_results *tr = tracer_results(cfg->tracer);
 
 		stat_add_split(res, (double)tr->voluntary, (double)tr->involuntary, SPLIT_TRACE);
-		if (cfg->argv && t.tids)
+		if (cfg->argv && t->tids)
 			stat_keep_rusage(res, (double)l->ru.ru_nvcsw - l->pre_voluntary,
 					 (double)l->ru.ru_nivcsw - l->pre_involuntary);
-	} else if (cfg->argv && t.tids) {
+	} else if (cfg->argv && t->tids) {
 		stat_add_split(res, (double)l->ru.ru_nvcsw - l->pre_voluntary,
 			       (double)l->ru.ru_nivcsw - l->pre_involuntary, SPLIT_RUSAGE);
 	} else if (cfg->pid) {
 		if (attached_switches(cfg, &v1, &i1) == 0)
-			stat_add_split(res, v1 - v0, i1 - i0, SPLIT_PROCFS);
+			stat_add_split(res, v1 - sw0[0], i1 - sw0[1], SPLIT_PROCFS);
 		else
 			stat_no_split(res, "the process exited before its counts could be read");
 	} else {
 		stat_no_split(res, "system-wide counting has no per-task split");
 	}
-	counters_close(&cs);
+}
+
+/*
+ * The counted span: the counters enabled, the workload started (or the attached tasks
+ * watched) until it ends, the trace stopped, the counts read into res. 0, or
+ * EXIT_LOCUS_NOEXEC after printing why the workload could not run.
+ */
+static int run_counted(const struct session_cfg *cfg, struct launcher *l,
+		       const struct count_target *t, struct counter_set *cs,
+		       const struct event_desc *evs, struct stat_result *res,
+		       struct session_outcome *out, const double sw0[2])
+{
+	uint64_t t0, t1;
+	int err;
+
+	if (res->runs == 0 && !res->c)
+		init_result(cfg, cs, res);
+	if (!t->enable_on_exec)
+		counters_enable(cs);
+	t0 = now_ns();
+	if (cfg->argv && (err = launcher_start(l)) < 0) {
+		locus_err("cannot run '%s': %s", cfg->argv[0], strerror(-err));
+		return EXIT_LOCUS_NOEXEC;
+	}
+	wait_workload(cfg, l, cs, out);
+	t1 = now_ns();
+	if (out->traced)
+		tracer_stop(cfg->tracer);
+	counters_disable(cs);
+	counters_read(cs);
+	for (int i = 0; i < cs->n; i++)
+		if (!evs[i].resolved && cfg->evs[i].resolved)
+			derive(&cs->c[i], l, out->traced ? tracer_results(cfg->tracer) : NULL);
+	record_run(res, cs, (double)(t1 - t0));
+	run_split(cfg, l, t, res, out, sw0);
+	return 0;
+}
+
+/* One run. Returns 0, or an exit code after printing why the run failed. */
+static int one_run(const struct session_cfg *cfg, struct launcher *l, struct stat_result *res,
+		   struct session_outcome *out)
+{
+	struct count_target t = { .cpus = cfg->cpus, .ncpus = cfg->ncpus, .per_cpu = cfg->per_cpu };
+	struct counter_set cs;
+	struct event_desc *evs;
+	pid_t *tids = NULL;
+	double sw0[2] = { 0, 0 };
+	int rc, err;
+
+	rc = run_target(cfg, l, &t, &tids, out, sw0);
+	if (rc)
+		goto out;
+	if (cfg->trace && res->runs == 0)
+		start_tracing(cfg, l, &t, out);
+	evs = run_events(cfg, &t, out);
+	err = counters_open(&cs, evs, cfg->nevs, &t);
+	if (err) {
+		locus_err("cannot set up counters: %s", strerror(-err));
+		rc = EXIT_LOCUS_RUNTIME;
+	} else {
+		rc = run_counted(cfg, l, &t, &cs, evs, res, out, sw0);
+		counters_close(&cs);
+	}
+	free(evs);
+	if (rc && out->traced)
+		tracer_stop(cfg->tracer); /* a run that failed: the trace ends with it */
+out:
 	free(tids);
+	if (rc)
+		return rc;
 	if (cfg->argv) { /* nothing locus started outlives it, nor disturbs the next run */
 		launcher_end_tree(l, LEFT_GRACE_MS, &out->left);
 		proctree_describe(&out->left, l->interrupts > 0, out->left_line,
@@ -341,8 +401,7 @@ void session_count(const struct session_cfg *cfg, struct stat_result *res,
 		locus_err("cannot watch pid %d: %s", (int)cfg->pid, strerror(-err));
 		out->failed = true;
 		out->exit_code = EXIT_LOCUS_RUNTIME;
-		launcher_release(&l);
-		return;
+		goto out;
 	}
 	for (int run = 0; run < cfg->repeat; run++) {
 		int rc = one_run(cfg, &l, res, out);
@@ -358,6 +417,7 @@ void session_count(const struct session_cfg *cfg, struct stat_result *res,
 			break;
 		}
 	}
+out:
 	launcher_release(&l);
 	if (res->c)
 		stat_finish(res);
