@@ -28,6 +28,8 @@ _Static_assert(LB_SAME_CPU == LOC_SAME_CPU && LB_SMT == LOC_SMT && LB_LLC == LOC
 #include "procfs.h"
 
 _Static_assert((int)LB_EV_WAKING == (int)SM_NR, "the BPF counters start with the measures, in order");
+_Static_assert(sizeof(struct lb_hot) == 64, "the hot counters are one cache line");
+_Static_assert(offsetof(struct lb_tstate, pend_comm) == 64, "a task's wake line is its first line");
 
 /* CPU i's value in a per-CPU lookup's buffer */
 static struct lb_pcpu *pcpu_of(const struct bpf_sched *b, struct lb_pcpu *base, int i)
@@ -38,7 +40,7 @@ static struct lb_pcpu *pcpu_of(const struct bpf_sched *b, struct lb_pcpu *base, 
 /* Flip the epoch; return once no program can still add to the old half. */
 static uint32_t flip(struct bpf_sched *b, struct sched_results *r)
 {
-	size_t n = (size_t)b->ncpus * (size_t)b->ncpus * sizeof(uint64_t);
+	size_t n = (size_t)b->ncpus, st = (size_t)b->mat_stride;
 	uint32_t old = __atomic_fetch_add(&b->skel->bss->epoch, 1, __ATOMIC_SEQ_CST) & 1;
 
 	/*
@@ -46,9 +48,12 @@ static uint32_t flip(struct bpf_sched *b, struct sched_results *r)
 	 * grace period and the pair table's fold (tens of ms on a busy machine, and varying):
 	 * a snapshot's per-CPU figures then cover the same interval as its counters.
 	 */
-	memcpy(r->wake_matrix, b->mat[0], n);
-	memcpy(r->prev_matrix, b->mat[1], n);
-	memcpy(r->mig_matrix, b->mat[2], n);
+	for (size_t t = 0; t < n; t++) /* the programs' row t: the counts into CPU t */
+		for (size_t a = 0; a < n; a++) {
+			r->wake_matrix[a * n + t] = b->mat[0][t * st + a];
+			r->prev_matrix[a * n + t] = b->mat[1][t * st + a];
+			r->mig_matrix[a * n + t] = b->mat[2][t * st + a];
+		}
 
 	/* the programs run inside rcu_read_lock: a grace period outlasts them */
 	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) < 0)
@@ -131,6 +136,22 @@ static void fold_pcpu(struct lb_pcpu *acc, const struct lb_pcpu *v)
 	}
 }
 
+/*
+ * A CPU's hot line of one half into its aggregate of the same half: the counts every
+ * event touches, and the untimed wakeups (each wakeup counted on the waker's CPU, timed
+ * or not, in the half of its one program run).
+ */
+static void add_hot(struct lb_pcpu *p, const struct lb_hot *h)
+{
+	p->n[LB_EV_WAKING] += h->waking;
+	p->n[LB_EV_SWITCH] += h->switches;
+	p->n[LB_wakeups] += h->wakeups;
+	p->n[LB_voluntary] += h->voluntary;
+	p->n[LB_involuntary] += h->involuntary;
+	p->tracked_ns += h->tracked_ns;
+	p->n[LB_delays_untimed] += h->wakeups > p->timed ? h->wakeups - p->timed : 0;
+}
+
 /* Read and reset: the old half of the per-CPU aggregate and of the pairs into the totals. */
 static void drain(struct bpf_sched *b, struct sched_results *r)
 {
@@ -138,8 +159,14 @@ static void drain(struct bpf_sched *b, struct sched_results *r)
 	uint32_t half = flip(b, r);
 
 	if (bpf_map_lookup_elem(fd, &half, b->pc) == 0) {
-		for (int i = 0; i < b->nposs; i++)
-			fold_pcpu(pcpu_of(b, b->acc, i), pcpu_of(b, b->pc, i));
+		for (int i = 0; i < b->nposs; i++) {
+			struct lb_pcpu *p = pcpu_of(b, b->pc, i);
+			struct lb_hot *h = &b->hot[i * 2 + (int)half];
+
+			add_hot(p, h);
+			memset(h, 0, sizeof(*h));
+			fold_pcpu(pcpu_of(b, b->acc, i), p);
+		}
 		memset(b->pc, 0, (size_t)b->nposs * b->pc_stride);
 		bpf_map_update_elem(fd, &half, b->pc, BPF_ANY);
 	}
@@ -288,6 +315,7 @@ static void read_tasks(struct bpf_sched *b, struct sched_results *r, struct pend
 				continue;
 			}
 			t = ts.st;
+			t.wakeups = ts.wakeups; /* counted in the wake line */
 			if (ts.pend_count) {
 				struct pending *pe = &(*pend)[np++];
 

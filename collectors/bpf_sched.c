@@ -223,7 +223,10 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	/* idle CPUs: a mask per pending wakeup, up to LB_IDLE_CPUS (else not measured) */
 	b->idle_words = b->ncpus <= LB_IDLE_CPUS ? (b->ncpus + 63) / 64 : 0;
 	b->skel->rodata->idle_words = (unsigned int)b->idle_words;
-	n = (size_t)b->ncpus * (size_t)b->ncpus;
+	b->mat_stride = (b->ncpus + 7) & ~7;
+	b->skel->rodata->mat_stride = (unsigned int)b->mat_stride;
+	n = (size_t)b->ncpus * (size_t)b->mat_stride;
+	bpf_map__set_max_entries(b->skel->maps.hot, (uint32_t)b->nposs * 2);
 	bpf_map__set_max_entries(b->skel->maps.wake_matrix, (uint32_t)n);
 	bpf_map__set_max_entries(b->skel->maps.prev_matrix, (uint32_t)n);
 	bpf_map__set_max_entries(b->skel->maps.mig_matrix, (uint32_t)n);
@@ -288,6 +291,17 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 				return NULL;
 			}
 		}
+	}
+	b->hot_len = ((size_t)b->nposs * 2 * sizeof(struct lb_hot) + (size_t)getpagesize() - 1) &
+		     ~((size_t)getpagesize() - 1);
+	b->hot = mmap(NULL, b->hot_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      bpf_map__fd(b->skel->maps.hot), 0);
+	if (b->hot == MAP_FAILED) {
+		e = errno;
+		b->hot = NULL;
+		snprintf(err, len, "cannot map the BPF per-CPU lines: %s", strerror(e));
+		bpf_sched_close(b);
+		return NULL;
 	}
 	b->pc_stride = (sizeof(struct lb_pcpu) + 7) & ~(size_t)7;
 	b->pc = xcalloc((size_t)b->nposs, b->pc_stride);
@@ -372,6 +386,8 @@ void bpf_sched_close(struct bpf_sched *b)
 	for (int i = 0; i < 3; i++)
 		if (b->mat[i])
 			munmap(b->mat[i], b->mat_len);
+	if (b->hot)
+		munmap(b->hot, b->hot_len);
 	bpf_cost_stop(b);
 	locus_sched__destroy(b->skel);
 	free(b->pc);

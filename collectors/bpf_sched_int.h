@@ -27,8 +27,11 @@ struct bpf_sched {
 	const struct topology *topo;
 	int ncpus;		/* the topology's */
 	int nposs;		/* possible CPUs: per-CPU map values */
-	uint64_t *mat[3];	/* wake, prev, mig: mapped */
+	uint64_t *mat[3];	/* wake, prev, mig: mapped, transposed (row: target CPU) */
 	size_t mat_len;
+	int mat_stride;		/* a row's length: ncpus rounded up to 8 (a line per row) */
+	struct lb_hot *hot;	/* mapped: nposs x 2 halves */
+	size_t hot_len;
 	struct lb_pcpu *pc;	/* nposs values: one half as read */
 	struct lb_pcpu *acc;	/* nposs values: the halves read so far, summed */
 	size_t pc_stride;

@@ -1,21 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * idle.bpf.h - part of sched.bpf.c (included there, after its helpers): the
- * idle CPUs passed over, analyzers/idle.h's rule in the kernel. The programs
- * keep the idle mask and each CPU's last idle period from sched_switch, a
- * copy of the mask with each timed wakeup, and check at the woken task's
- * switch-in with the task's own cpumask; word loops run in bpf_loop callbacks.
+ * idle CPUs passed over, analyzers/idle.h's rule in the kernel. Each CPU keeps
+ * whether it is idle and its last idle period in its own cache line, from its
+ * own sched_switch (no shared line written, no atomic); the mask of idle CPUs
+ * is built from those lines only for a timed wakeup, kept with it, and checked
+ * at the woken task's switch-in with the task's own cpumask; word and CPU loops
+ * run in bpf_loop callbacks.
  */
 #ifndef LOCUS_IDLE_BPF_H
 #define LOCUS_IDLE_BPF_H
 
 /*
- * Idle CPUs (analyzers/idle.h, the same rule): the mask of CPUs idle now, each
- * CPU's last idle period, and per core, LLC and node (0-2) the mask of its CPUs,
+ * Idle CPUs (analyzers/idle.h, the same rule): each CPU's state and last idle
+ * period (a line each), and per core, LLC and node (0-2) the mask of its CPUs,
  * kept in the row of its first CPU (idle_leader; -1: unknown). User space fills
  * the last two.
  */
-__u64 idle_mask[LB_IDLE_WORDS];
 struct lb_idle idle_at[LB_IDLE_CPUS];
 __u64 near_mask[3][LB_IDLE_CPUS][LB_IDLE_WORDS];
 int idle_leader[3][LB_IDLE_CPUS];
@@ -35,8 +36,7 @@ static __always_inline int bit_index(__u64 x)
 /* This CPU switches to the idle task (idle) or away from it; *now: read once. */
 static __always_inline void idle_note(int cpu, int idle, __u64 *now)
 {
-	__u32 i = (__u32)cpu, w;
-	__u64 bit;
+	__u32 i = (__u32)cpu;
 	struct lb_idle *s;
 
 	barrier_var(i);
@@ -46,32 +46,52 @@ static __always_inline void idle_note(int cpu, int idle, __u64 *now)
 	if (!idle_words || i >= LB_IDLE_CPUS)
 		return;
 	s = &idle_at[i];
-	w = i / 64;
-	bit = 1ull << (i % 64);
-	s->known = 1;
-	if (!(idle_mask[w] & bit) == !idle)
+	if (!s->known)
+		s->known = 1;
+	if (!s->idle == !idle)
 		return;
 	if (!*now)
 		*now = bpf_ktime_get_ns();
-	if (idle) {
+	if (idle)
 		s->from = *now;
-		__sync_fetch_and_or(&idle_mask[w], bit);
-	} else {
+	else
 		s->to = *now;
-		__sync_fetch_and_and(&idle_mask[w], ~bit);
-	}
+	s->idle = idle != 0; /* after the time: a reader that sees it idle sees from */
+}
+
+/* CPU i, if idle now, into the mask at data (its first member: LB_IDLE_WORDS words). */
+static int idle_bit(__u32 i, void *data)
+{
+	__u64 *w = data;
+
+	if (i >= LB_IDLE_CPUS || i >= (__u32)ncpus)
+		return 1;
+	if (idle_at[i].idle)
+		w[(i / 64) & (LB_IDLE_WORDS - 1)] |= 1ull << (i % 64);
+	return 0;
+}
+
+/* The CPUs idle now, ORed into w (LB_IDLE_WORDS words on the stack). */
+static __always_inline void idle_now(__u64 *w)
+{
+	bpf_loop(idle_words * 64, idle_bit, w, 0);
 }
 
 /* The idle CPUs at a timed wakeup, kept with it until it runs. */
 static __always_inline void idle_keep(struct lb_tstate *t)
 {
+	__u64 m[LB_IDLE_WORDS] = {};
+
 #ifdef LOCUS_NO_IDLE
 	return;
 #endif
+	if (!idle_words)
+		return;
+	idle_now(m);
 	for (int w = 0; w < LB_IDLE_WORDS; w++) {
 		if (w >= idle_words)
 			break;
-		t->idle_at_wake[w] = idle_mask[w];
+		t->idle_at_wake[w] = m[w];
 	}
 }
 
@@ -86,7 +106,7 @@ static __always_inline __u64 idle_overlap(__u32 c, __u64 wake, __u64 run)
 		return 0;
 	s = &idle_at[c];
 	start = s->from > wake ? s->from : wake;
-	end = idle_mask[c / 64] >> (c % 64) & 1 ? run : s->to;
+	end = s->idle ? run : s->to;
 	return end > start ? end - start : 0;
 }
 
@@ -96,7 +116,8 @@ static __always_inline __u64 idle_overlap(__u32 c, __u64 wake, __u64 run)
  * programs too large to load at 512 CPUs).
  */
 struct idle_ctx {
-	__u64 cand[LB_IDLE_WORDS];	/* idle at the wakeup or now, not the target */
+	__u64 cand[LB_IDLE_WORDS];	/* idle at the wakeup or now, not the target (first:
+					 * idle_now() fills it) */
 	__u64 allowed[LB_IDLE_WORDS];	/* the task's cpumask */
 	__u64 wake, run, full, wait, bits;
 	__u32 tg, base;
@@ -189,16 +210,17 @@ static __always_inline void idle_check(struct lb_pcpu *c, struct lb_tstate *t,
 	if (!ts->known)
 		return;
 	/* the target was idle at the wakeup (and stayed so until now, or left it now) */
-	if (ts->from <= wake && ((idle_mask[tw & (LB_IDLE_WORDS - 1)] & tbit) || ts->to >= run))
+	if (ts->from <= wake && (ts->idle || ts->to >= run))
 		return;
 	/* the words in use only (idle_words is a constant to the verifier) */
 	if (idle_words > LB_IDLE_WORDS ||
 	    bpf_probe_read_kernel(x.allowed, idle_words * sizeof(x.allowed[0]), p->cpus_ptr) < 0)
 		return;
+	idle_now(x.cand);
 	for (int w = 0; w < LB_IDLE_WORDS; w++) {
 		if (w >= idle_words)
 			break;
-		x.cand[w] = (idle_mask[w] | t->idle_at_wake[w]) & ~(w == tw ? tbit : 0);
+		x.cand[w] = (x.cand[w] | t->idle_at_wake[w]) & ~(w == tw ? tbit : 0);
 	}
 	x.tg = tg;
 	x.closest = 4;

@@ -40,6 +40,7 @@ const volatile int exclude_tgid = 0;	/* locus itself */
 const volatile int cpu_filter = 0;	/* count only events emitted on a CPU of cpu_on (-C) */
 const volatile unsigned int timed_every = 0; /* time 1 wakeup in this many, on average; <= 1: all */
 const volatile unsigned int idle_words = 0; /* words of an idle-CPU mask; 0: idle CPUs not kept */
+const volatile unsigned int mat_stride = 1; /* a matrix row's length: ncpus rounded up to 8 */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -48,8 +49,10 @@ struct {
 	__type(value, struct lb_tstate);
 } tasks SEC(".maps");
 
+/* mmapable: page-aligned, so that each slot's wake line is one cache line */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, LB_SLOTS);
 	__type(key, __u32);
 	__type(value, struct lb_tstate);
@@ -61,7 +64,7 @@ struct {
  * RCU grace period (the programs run inside rcu_read_lock, so none still adds
  * to the old half after it), then reads the old half and clears it.
  */
-volatile __u32 epoch;
+volatile __u32 epoch __attribute__((aligned(64)));
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -70,12 +73,28 @@ struct {
 	__type(value, struct lb_pcpu);
 } pcpu SEC(".maps");
 
+/*
+ * What every event touches: one aligned line per CPU and half (key cpu * 2 + half),
+ * written by that CPU only; sized by user space (possible CPUs x 2), which maps it.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct lb_hot);
+} hot SEC(".maps");
+
 /* Each CPU's core, LLC and node: a global array, read without a helper call. */
 struct lb_cpu topo[LB_MAX_CPUS];
 /* The CPUs asked for (-C): events emitted elsewhere are not seen, as perf -C sees them. */
 unsigned char cpu_on[LB_MAX_CPUS];
 
-/* ncpus x ncpus each; sized by user space, which maps them to read them */
+/*
+ * ncpus x mat_stride each, transposed: row b holds the counts into CPU b, counted where
+ * b's task runs (as a rule on b: its row's lines are b's); sized by user space, which
+ * maps them to read them (and transposes them).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
@@ -106,19 +125,43 @@ struct {
 	__type(value, int);
 } seen SEC(".maps");
 
-/* This CPU's aggregate, or NULL when its events are not counted (-C). */
+/*
+ * This CPU's hot line for the current half, or NULL when its events are not counted (-C).
+ * The half is read once per program run: every count of one event goes to one half.
+ */
+static __always_inline struct lb_hot *hot_line(__u32 cpu, __u32 half)
+{
+	__u32 k = cpu * 2 + half;
+
+	if (cpu_filter) { /* the verifier drops this without -C */
+		__u32 i = cpu;
+
+		barrier_var(i);
+		if (i >= LB_MAX_CPUS || !cpu_on[i])
+			return 0;
+	}
+	return bpf_map_lookup_elem(&hot, &k);
+}
+
+/* This CPU's aggregate of half: the cold counts, looked up only where one is counted. */
+static __always_inline struct lb_pcpu *cold(__u32 half)
+{
+	return bpf_map_lookup_elem(&pcpu, &half);
+}
+
+/* The aggregate outside a program that holds the half (rare paths): NULL under -C. */
 static __always_inline struct lb_pcpu *me(void)
 {
 	__u32 half = epoch & 1;
 
-	if (cpu_filter) { /* the verifier drops this without -C */
+	if (cpu_filter) {
 		__u32 cpu = bpf_get_smp_processor_id();
 
 		barrier_var(cpu);
 		if (cpu >= LB_MAX_CPUS || !cpu_on[cpu])
 			return 0;
 	}
-	return bpf_map_lookup_elem(&pcpu, &half);
+	return cold(half);
 }
 
 static __always_inline int task_cpu(struct task_struct *p)
@@ -163,7 +206,7 @@ static __always_inline int classify(int a, int b)
 
 static __always_inline void matrix_add(void *map, int a, int b)
 {
-	__u32 k = (__u32)a * (__u32)ncpus + (__u32)b;
+	__u32 k = (__u32)b * mat_stride + (__u32)a; /* transposed: b's row */
 	__u64 *v = bpf_map_lookup_elem(map, &k);
 
 	if (v)
@@ -204,11 +247,6 @@ static __always_inline void min_max(unsigned long long *min1, unsigned long long
 		*min1 = d + 1;
 	if (d > *max)
 		*max = d;
-}
-
-static __always_inline void note(struct lb_pcpu *c, int ev)
-{
-	c->n[ev]++;
 }
 
 /* The task's first sight: its identity, and whether it is tracked. */
@@ -284,18 +322,20 @@ static __always_inline struct lb_pair *pair_entry(void *pairs, __u64 key)
 	return bpf_map_lookup_elem(pairs, &key);
 }
 
-static __always_inline void flush_pair(struct lb_pcpu *c, struct lb_tstate *t,
-				       struct task_struct *wakee)
+static __always_inline void flush_pair(__u32 half, struct lb_tstate *t, struct task_struct *wakee)
 {
 	__u64 key;
 	struct lb_pair *pr;
+	struct lb_pcpu *c;
 
 	if (!t->pend_count)
 		return;
 	key = (__u64)(__u32)t->pend_waker << 32 | (__u32)t->st.tid;
-	pr = epoch & 1 ? pair_entry(&pairs1, key) : pair_entry(&pairs0, key);
+	pr = half ? pair_entry(&pairs1, key) : pair_entry(&pairs0, key);
 	if (!pr) {
-		c->n[LB_pairs_dropped] += t->pend_count; /* the table is full */
+		c = cold(half);
+		if (c)
+			c->n[LB_pairs_dropped] += t->pend_count; /* the table is full */
 		goto out;
 	}
 	/* the names as at this batch, as perf script names each wakeup: an exec renames
@@ -316,7 +356,7 @@ out:
 /* The wakee's CPU is known: count the placement once. */
 static __always_inline void place(struct lb_pcpu *c, struct lb_tstate *t, int target)
 {
-	int cls;
+	int cls, wcls __attribute__((unused));
 
 	if (t->placed || !valid(target))
 		return;
@@ -324,8 +364,9 @@ static __always_inline void place(struct lb_pcpu *c, struct lb_tstate *t, int ta
 	t->target_cpu = target;
 	c->n[LB_wakeups_placed]++;
 #ifndef LOCUS_NO_PLACE
-	if (valid(t->waker_cpu)) {
-		cls = classify(t->waker_cpu, target);
+	wcls = valid(t->waker_cpu) ? classify(t->waker_cpu, target) : -1;
+	if (wcls >= 0) {
+		cls = wcls;
 		matrix_add(&wake_matrix, t->waker_cpu, target);
 		if (cls >= 0 && cls < LB_CLASSES) {
 			c->by_class[cls]++;
@@ -343,7 +384,7 @@ static __always_inline void place(struct lb_pcpu *c, struct lb_tstate *t, int ta
 			c->prev_by_class[cls]++;
 		if (target == t->prev_cpu)
 			pl = 0;
-		else if (valid(t->waker_cpu) && classify(t->waker_cpu, target) <= 2)
+		else if (wcls >= 0 && wcls <= 2)
 			pl = 1;
 		else
 			pl = 2;
@@ -363,7 +404,7 @@ static __always_inline void place(struct lb_pcpu *c, struct lb_tstate *t, int ta
  * CPU's first wakeup, or a half just emptied by the reader) starts a gap
  * without timing. The untimed path reads no clock and calls no helper.
  */
-static __always_inline int timed(struct lb_pcpu *c)
+static __always_inline int timed(struct lb_hot *c)
 {
 	int fresh;
 
@@ -384,49 +425,55 @@ static __always_inline int timed(struct lb_pcpu *c)
 SEC("tp_btf/sched_waking")
 int BPF_PROG(on_waking, struct task_struct *p)
 {
-	struct lb_pcpu *c = me();
+	__u32 half = epoch & 1, cpu = bpf_get_smp_processor_id();
+	struct lb_hot *h = hot_line(cpu, half);
 	struct lb_tstate *t;
+	struct lb_pcpu *c;
 	int waker __attribute__((unused));
 
-	if (!c)
+	if (!h)
 		return 0;
-	note(c, LB_EV_WAKING);
+	h->waking++;
 #ifndef LOCUS_NO_IPI
-	c->ipi_wakee = 0; /* another wakeup: an IPI after it is not the last one's */
+	h->ipi_wakee = 0; /* another wakeup: an IPI after it is not the last one's */
 #endif
 	t = tracked(p);
 	if (!t)
 		return 0;
 	if (p->on_cpu) { /* not yet switched out: the wakeup only sets it running again */
-		c->n[LB_wakeups_running]++;
+		c = cold(half);
+		if (c)
+			c->n[LB_wakeups_running]++;
 		return 0;
 	}
-	c->n[LB_wakeups]++;
+	h->wakeups++;
 #ifndef LOCUS_NO_TASKS
-	t->st.wakeups++;
+	t->wakeups++;
 #endif
 	t->pending = 1;
 	t->placed = 0;
 #ifndef LOCUS_NO_TIMING
-	t->timed = timed(c);
-	if (t->timed) {
+	t->timed = timed(h);
+	if (t->timed) { /* the untimed are counted as wakeups - timed */
+		c = cold(half);
+		if (c)
+			c->timed++;
 		t->wake_ns = bpf_ktime_get_ns();
 		idle_keep(t);
-	} else
-		c->n[LB_delays_untimed]++;
+	}
 #endif
-	t->waker_cpu = bpf_get_smp_processor_id();
+	t->waker_cpu = cpu;
 	t->prev_cpu = task_cpu(p);
 	t->target_cpu = -1;
 #ifndef LOCUS_NO_IPI
 	/* the next IPI from here, before a switch or wakeup, may be this one's */
-	c->ipi_wakee = (__u32)t->st.tid;
-	c->ipi_target = (__u32)t->prev_cpu;
+	h->ipi_wakee = (__u32)t->st.tid;
+	h->ipi_target = (__u32)t->prev_cpu;
 #endif
 #ifndef LOCUS_NO_PAIRS
 	waker = (int)(__u32)bpf_get_current_pid_tgid();
 	if (waker != t->pend_waker || t->pend_count >= LB_PAIR_BATCH) {
-		flush_pair(c, t, p);
+		flush_pair(half, t, p);
 		t->pend_waker = waker;
 		bpf_get_current_comm(t->pend_comm, sizeof(t->pend_comm));
 	}
@@ -447,17 +494,20 @@ int BPF_PROG(on_waking, struct task_struct *p)
 static __always_inline void ipi_seen(int dest, int polling, int call)
 {
 #ifndef LOCUS_NO_IPI
-	struct lb_pcpu *c = me();
-	int self = bpf_get_smp_processor_id(), cls;
-	__u64 wakee;
+	__u32 half = epoch & 1, self = bpf_get_smp_processor_id(), wakee;
+	struct lb_hot *h = hot_line(self, half);
+	struct lb_pcpu *c;
+	int cls;
 
-	if (!c)
+	if (!h)
 		return;
-	wakee = c->ipi_wakee;
-	c->ipi_wakee = 0; /* the first after the wakeup is its, or none is */
-	if (wakee && (__u64)(__u32)dest == c->ipi_target && dest != self && valid(dest)) {
+	wakee = h->ipi_wakee;
+	if (wakee)
+		h->ipi_wakee = 0; /* the first after the wakeup is its, or none is */
+	if (wakee && (__u32)dest == h->ipi_target && dest != (int)self && valid(dest)) {
 		cls = classify(self, dest);
-		if (cls < 0 || cls >= LB_CLASSES)
+		c = cold(half);
+		if (!c || cls < 0 || cls >= LB_CLASSES)
 			return;
 		if (polling) {
 			c->n[LB_wakeups_no_ipi]++;
@@ -469,6 +519,9 @@ static __always_inline void ipi_seen(int dest, int polling, int call)
 		return;
 	}
 	if (polling || !tracked(bpf_get_current_task_btf()))
+		return;
+	c = cold(half);
+	if (!c)
 		return;
 	if (call)
 		c->n[LB_ipis_call_other]++;
@@ -499,7 +552,7 @@ int BPF_PROG(on_wakeup_new, struct task_struct *p)
 
 	if (!c)
 		return 0;
-	note(c, LB_EV_WAKEUP_NEW);
+	c->n[LB_EV_WAKEUP_NEW]++;
 	if (tracked(p))
 		c->n[LB_wakeups_new]++;
 	return 0;
@@ -508,13 +561,15 @@ int BPF_PROG(on_wakeup_new, struct task_struct *p)
 SEC("tp_btf/sched_migrate_task")
 int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 {
-	struct lb_pcpu *c = me();
+	__u32 half = epoch & 1;
+	struct lb_hot *h = hot_line(bpf_get_smp_processor_id(), half);
+	struct lb_pcpu *c = cold(half);
 	struct lb_tstate *t;
 	int orig, cls __attribute__((unused));
 
-	if (!c)
+	if (!h || !c)
 		return 0;
-	note(c, LB_EV_MIGRATE);
+	c->n[LB_EV_MIGRATE]++;
 	t = tracked(p);
 	if (!t)
 		return 0;
@@ -531,22 +586,29 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 			c->mig_by_class[cls]++;
 	}
 #endif
-	if (c->ipi_wakee == (__u32)t->st.tid)
-		c->ipi_target = (__u32)dest; /* its IPI, if any, goes there */
+	if (h->ipi_wakee == (__u32)t->st.tid)
+		h->ipi_target = (__u32)dest; /* its IPI, if any, goes there */
 	if (t->pending && !t->placed) /* set_task_cpu during the wakeup, on the waker's CPU;
 				       * later (load balance before it ran): it was left
 				       * where it last ran */
-		place(c, t, c->ipi_wakee == (__u32)t->st.tid ? dest : t->prev_cpu);
+		place(c, t, h->ipi_wakee == (__u32)t->st.tid ? dest : t->prev_cpu);
 	return 0;
 }
 
 /* A woken task's first run ends: its placement, delay and the CPU it ran on. */
-static __always_inline void finish(struct lb_pcpu *c, struct lb_tstate *t)
+static __always_inline void finish(__u32 half, struct lb_tstate *t, int cpu)
 {
-	int cpu = bpf_get_smp_processor_id();
+	struct lb_pcpu *c;
 	__u64 d;
 	int k;
 
+	if (t->placed && t->target_cpu == cpu && !t->timed) {
+		t->pending = 0; /* the common case: nothing to count here */
+		return;
+	}
+	c = cold(half);
+	if (!c)
+		return;
 	if (!t->placed)
 		place(c, t, cpu);
 	if (t->target_cpu != cpu)
@@ -581,22 +643,30 @@ static __always_inline void finish(struct lb_pcpu *c, struct lb_tstate *t)
 }
 
 /* A task's last switch-out: its totals to `done`, its slot freed. */
-static __always_inline void retire(struct lb_pcpu *c, struct lb_tstate *t, struct task_struct *p)
+static __always_inline void retire(__u32 half, struct lb_tstate *t, struct task_struct *p)
 {
 	int tid = t->st.tid;
 
 #ifndef LOCUS_NO_PAIRS
-	flush_pair(c, t, p);
+	flush_pair(half, t, p);
 #endif
 #ifndef LOCUS_NO_TASKS
 	BPF_CORE_READ_STR_INTO(&t->st.comm, p, comm);
-	if (bpf_map_update_elem(&done, &tid, &t->st, BPF_ANY) < 0)
-		c->n[LB_tasks_dropped]++;
+	t->st.wakeups = t->wakeups;
+	if (bpf_map_update_elem(&done, &tid, &t->st, BPF_ANY) < 0) {
+		struct lb_pcpu *c = cold(half);
+
+		if (c)
+			c->n[LB_tasks_dropped]++;
+	}
 #endif
 	if (t->owner != tid)
 		return; /* task storage: freed with the task */
-	__builtin_memset(t, 0, __builtin_offsetof(struct lb_tstate, owner));
-	t->tracked = t->pending = t->placed = t->known = 0;
+	/* all but owner and overflow (another CPU may set it now) */
+	__builtin_memset(&t->tracked, 0, __builtin_offsetof(struct lb_tstate, overflow) -
+					 __builtin_offsetof(struct lb_tstate, tracked));
+	__builtin_memset(&t->pend_class, 0, sizeof(*t) -
+					 __builtin_offsetof(struct lb_tstate, pend_class));
 	barrier();
 	t->owner = 0;
 }
@@ -611,16 +681,18 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
-	struct lb_pcpu *c = me();
+	__u32 half = epoch & 1, cpu = bpf_get_smp_processor_id();
+	struct lb_hot *h = hot_line(cpu, half);
 	int prev_pid = prev->pid, next_pid = next->pid;
 	struct lb_tstate *t;
+	struct lb_pcpu *c;
 	__u64 now = 0;
 
-	if (!c)
+	if (!h)
 		return 0;
-	note(c, LB_EV_SWITCH);
+	h->switches++;
 #ifndef LOCUS_NO_IPI
-	c->ipi_wakee = 0;
+	h->ipi_wakee = 0;
 #endif
 	t = prev_pid ? tracked(prev) : 0;
 	if (t) {
@@ -630,12 +702,12 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		 * the state it read before the switch: prev->__state, read here, may already
 		 * be TASK_WAKING or TASK_RUNNING again when a wakeup raced the switch */
 		if (preempt || prev_state == TASK_RUNNING) {
-			c->n[LB_involuntary]++;
+			h->involuntary++;
 #ifndef LOCUS_NO_TASKS
 			t->st.involuntary++;
 #endif
 		} else {
-			c->n[LB_voluntary]++;
+			h->voluntary++;
 #ifndef LOCUS_NO_TASKS
 			t->st.voluntary++;
 #endif
@@ -645,13 +717,13 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 #ifndef LOCUS_NO_TASKS
 			t->st.run_ns += sum - t->last_sum;
 #endif
-			c->tracked_ns += sum - t->last_sum;
+			h->tracked_ns += sum - t->last_sum;
 		}
 		t->last_sum = sum;
 		if (t->pending)
-			finish(c, t);
+			finish(half, t, (int)cpu);
 		if (prev_state & TASK_DEAD)
-			retire(c, t, prev);
+			retire(half, t, prev);
 	}
 	t = next_pid ? tracked(next) : 0;
 	if (t && t->pending) {
@@ -659,12 +731,13 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			now = t->in_ns = bpf_ktime_get_ns(); /* first: the rest is not in the delay */
 		/* placed where it runs, now, not at its next switch-out: the per-CPU figures
 		 * of a snapshot then match its wakeup count */
-		if (!t->placed)
-			place(c, t, bpf_get_smp_processor_id());
-		if (t->timed)
+		c = cold(half);
+		if (c && !t->placed)
+			place(c, t, (int)cpu);
+		if (c && t->timed)
 			idle_check(c, t, next, t->target_cpu, now);
 	}
-	idle_note(bpf_get_smp_processor_id(), next_pid == 0, &now);
+	idle_note(cpu, next_pid == 0, &now);
 	return 0;
 }
 
@@ -676,7 +749,7 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 
 	if (!c)
 		return 0;
-	note(c, LB_EV_FORK);
+	c->n[LB_EV_FORK]++;
 	if (system_wide)
 		return 0;
 	pt = state(parent, 0, 0);
@@ -691,6 +764,6 @@ int BPF_PROG(on_exit, struct task_struct *p)
 	struct lb_pcpu *c = me();
 
 	if (c)
-		note(c, LB_EV_EXIT); /* its totals leave at its last switch-out */
+		c->n[LB_EV_EXIT]++; /* its totals leave at its last switch-out */
 	return 0;
 }

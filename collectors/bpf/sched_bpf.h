@@ -26,11 +26,16 @@
 #define LB_IDLE_WORDS 16
 #define LB_IDLE_CPUS (LB_IDLE_WORDS * 64)
 
-/* Per CPU: its last idle period (written by that CPU's switches only). */
+/*
+ * Per CPU: whether it is idle now and its last idle period, written by that CPU's
+ * switches only, one cache line each (read by others at timed wakeups only).
+ */
 struct lb_idle {
 	unsigned long long from, to;
-	int known, pad;		/* known: a switch here was seen */
-};
+	unsigned char idle;	/* switched to the idle task last */
+	unsigned char known;	/* a switch here was seen */
+	unsigned char pad[46];
+} __attribute__((aligned(64)));
 
 /* Per CPU: where it sits; user space fills it before attaching. */
 struct lb_cpu {
@@ -70,7 +75,8 @@ struct lb_pcpu {
 	unsigned long long class_min1[LB_CLASSES];
 	unsigned long long class_max[LB_CLASSES];
 	unsigned long long class_sum_ns[LB_CLASSES];
-	unsigned long long tracked_ns;		/* tracked tasks ran here (their own runtime) */
+	unsigned long long tracked_ns;		/* tracked tasks ran here: lb_hot's, added by
+						 * the reader */
 	/* traced wakeups from this CPU that sent an IPI, or woke a polling idle CPU without
 	 * one, by this CPU -> the CPU it went to */
 	unsigned long long ipi_class[LB_CLASSES];
@@ -81,15 +87,27 @@ struct lb_pcpu {
 	unsigned long long idle_passed_class[LB_CLASSES];
 	unsigned long long idle_wait_class[LB_CLASSES];
 	unsigned long long idle_closest[LB_CLASSES];
-	/* not counts (the reader never uses their sums): the traced wakeup made here last,
-	 * while no switch, wakeup or IPI came since, and the CPU it goes to (its previous
-	 * CPU, or where sched_migrate_task moved it during the wakeup) */
-	unsigned long long ipi_wakee;		/* its tid, 0: none */
-	unsigned long long ipi_target;
-	unsigned long long pace;		/* wakeups until the next timed one (timed():
-						 * not a count either) */
+	unsigned long long timed;		/* wakeups timed (the untimed: wakeups - timed) */
 };	/* only unsigned long long: user space sums two of them word by word, but the
 	 * min1 and max members, which it folds by min and max */
+
+/*
+ * What every event touches, one cache line per CPU and half (the `hot` map, indexed
+ * cpu * 2 + half): the counts user space adds to the per-CPU aggregate's (n[LB_EV_WAKING],
+ * n[LB_EV_SWITCH], n[LB_wakeups], n[LB_voluntary], n[LB_involuntary], tracked_ns), and
+ * state that is no count.
+ */
+struct lb_hot {
+	/* not counts: the traced wakeup made here last, while no switch, wakeup or IPI came
+	 * since, and the CPU it goes to (its previous CPU, or where sched_migrate_task moved
+	 * it during the wakeup); wakeups until the next timed one (timed()) */
+	unsigned int ipi_wakee;			/* its tid, 0: none */
+	unsigned int ipi_target;
+	unsigned int pace;
+	unsigned int pad;
+	unsigned long long waking, switches, wakeups, voluntary, involuntary;
+	unsigned long long tracked_ns;		/* tracked tasks ran here (their own runtime) */
+} __attribute__((aligned(64)));
 
 /*
  * Timing: 1 wakeup in ceil(LB_PACE_PEAK / rate) on each CPU, fixed for the session, so a
@@ -124,19 +142,25 @@ struct lb_task {
 #define LB_SLOTS 16384		/* a power of two */
 
 struct lb_tstate {
-	struct lb_task st;
+	/* the wake line: what the waker writes and the wakee's switches read */
+	int owner;				/* a slot's task (0: free) */
+	unsigned char tracked, known, pending, placed, timed;
+	unsigned char overflow;			/* a slot: some task with its index is in storage */
+	unsigned char pend_class[LB_CLASSES];	/* of pend_count (<= LB_PAIR_BATCH) */
+	unsigned char pad0;
+	int waker_cpu, prev_cpu, target_cpu;
+	int pend_waker;
+	unsigned int pend_count;		/* the current waker's wakeups not yet added to
+						 * the pair table */
 	unsigned long long wake_ns;
+	unsigned long long wakeups;		/* st.wakeups, counted here by the waker */
+	unsigned long long pad1;
+	/* the task's own CPU's (its switches), and the waker's once a batch */
+	char pend_comm[LB_COMM];		/* that waker's comm */
 	unsigned long long in_ns;		/* its switch-in after the wakeup */
 	unsigned long long last_sum;		/* se.sum_exec_runtime at its last switch-out */
-	/* the current waker's wakeups not yet added to the pair table */
-	unsigned long long pend_count, pend_class[LB_CLASSES];
-	int pend_waker;
-	char pend_comm[LB_COMM];		/* that waker's comm */
+	struct lb_task st;			/* st.wakeups: see wakeups */
 	unsigned long long idle_at_wake[LB_IDLE_WORDS];	/* the idle CPUs at a timed wakeup */
-	int waker_cpu, prev_cpu, target_cpu;
-	int owner;				/* a slot's task (0: free) */
-	unsigned char tracked, pending, placed, known, timed;
-	unsigned char overflow;			/* a slot: some task with its index is in storage */
-};
+} __attribute__((aligned(64)));
 
 #endif
