@@ -28,8 +28,11 @@ _Static_assert(LB_SAME_CPU == LOC_SAME_CPU && LB_SMT == LOC_SMT && LB_LLC == LOC
 #include "procfs.h"
 
 _Static_assert((int)LB_EV_WAKING == (int)SM_NR, "the BPF counters start with the measures, in order");
-_Static_assert(sizeof(struct lb_hot) == 64, "the hot counters are one cache line");
-_Static_assert(offsetof(struct lb_tstate, pend_comm) == 64, "a task's wake line is its first line");
+_Static_assert(sizeof(struct lb_hot) == 128 && offsetof(struct lb_hot, placed) == 64,
+	       "the hot counters: every event's line, then every wakeup's");
+_Static_assert(offsetof(struct lb_tstate, pend_comm) == 64 &&
+		       offsetof(struct lb_tstate, st) == 128,
+	       "a task's wake line is its first line, its switches' its second");
 
 /* CPU i's value in a per-CPU lookup's buffer */
 static struct lb_pcpu *pcpu_of(const struct bpf_sched *b, struct lb_pcpu *base, int i)
@@ -137,9 +140,10 @@ static void fold_pcpu(struct lb_pcpu *acc, const struct lb_pcpu *v)
 }
 
 /*
- * A CPU's hot line of one half into its aggregate of the same half: the counts every
- * event touches, and the untimed wakeups (each wakeup counted on the waker's CPU, timed
- * or not, in the half of its one program run).
+ * A CPU's hot lines of one half into its aggregate of the same half: the counts every
+ * event and every wakeup touch; the untimed wakeups (each wakeup counted on the waker's
+ * CPU, timed or not, in the half of its one program run); the IPI wakeups, the sums of
+ * their classes.
  */
 static void add_hot(struct lb_pcpu *p, const struct lb_hot *h)
 {
@@ -149,7 +153,14 @@ static void add_hot(struct lb_pcpu *p, const struct lb_hot *h)
 	p->n[LB_voluntary] += h->voluntary;
 	p->n[LB_involuntary] += h->involuntary;
 	p->tracked_ns += h->tracked_ns;
-	p->n[LB_delays_untimed] += h->wakeups > p->timed ? h->wakeups - p->timed : 0;
+	p->n[LB_wakeups_placed] += h->placed;
+	p->placement[PLACE_PULLED] += h->pulled;
+	p->n[LB_delays_untimed] += h->wakeups > h->timed ? h->wakeups - h->timed : 0;
+	for (int c = 0; c < LB_CLASSES; c++) {
+		p->ipi_class[c] += h->ipi_class[c];
+		p->n[LB_wakeups_ipi] += h->ipi_class[c];
+		p->n[LB_wakeups_no_ipi] += p->no_ipi_class[c];
+	}
 }
 
 /* Read and reset: the old half of the per-CPU aggregate and of the pairs into the totals. */
@@ -315,7 +326,10 @@ static void read_tasks(struct bpf_sched *b, struct sched_results *r, struct pend
 				continue;
 			}
 			t = ts.st;
-			t.wakeups = ts.wakeups; /* counted in the wake line */
+			t.wakeups = ts.wakeups; /* counted in the task's first two lines */
+			t.voluntary = ts.voluntary;
+			t.involuntary = ts.involuntary;
+			t.run_ns = ts.run_ns;
 			if (ts.pend_count) {
 				struct pending *pe = &(*pend)[np++];
 
@@ -395,6 +409,48 @@ static const int ev_of[EV_TYPE_NR] = {
 	[EV_SOFTIRQ_EXIT] = -1,
 };
 
+/* The programs' classify(), on the topology they were given. */
+static int classify(const struct bpf_sched *b, size_t x, size_t y)
+{
+	const struct lb_cpu *p = &b->skel->bss->topo[x], *q = &b->skel->bss->topo[y];
+
+	if (x == y)
+		return LOC_SAME_CPU;
+	if (p->core == q->core)
+		return LOC_SMT;
+	if (p->llc >= 0 && p->llc == q->llc)
+		return LOC_LLC;
+	if (p->node == q->node)
+		return LOC_NODE;
+	return LOC_REMOTE;
+}
+
+/*
+ * What the programs count once a wakeup in the matrices only: the by-class tallies of
+ * waker, previous and migration CPU to target, stayed (the previous CPU's diagonal) and
+ * elsewhere (off it, not pulled).
+ */
+static void by_class_of_matrices(const struct bpf_sched *b, struct sched_results *r)
+{
+	size_t n = (size_t)b->ncpus;
+	uint64_t moved = 0;
+
+	for (size_t a = 0; a < n; a++)
+		for (size_t t = 0; t < n; t++) {
+			int c = classify(b, a, t);
+
+			r->by_class[c] += r->wake_matrix[a * n + t];
+			r->prev_by_class[c] += r->prev_matrix[a * n + t];
+			r->mig_by_class[c] += r->mig_matrix[a * n + t];
+			if (a == t)
+				r->placement[PLACE_STAYED] += r->prev_matrix[a * n + t];
+			else
+				moved += r->prev_matrix[a * n + t];
+		}
+	r->placement[PLACE_ELSEWHERE] = moved > r->placement[PLACE_PULLED] ?
+						moved - r->placement[PLACE_PULLED] : 0;
+}
+
 void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 {
 	size_t n = (size_t)b->ncpus;
@@ -429,9 +485,6 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 			if (ev_of[e] >= 0)
 				r->events[e] += p->n[ev_of[e]];
 		for (int c = 0; c < LOC_NR; c++) {
-			r->by_class[c] += p->by_class[c];
-			r->prev_by_class[c] += p->prev_by_class[c];
-			r->mig_by_class[c] += p->mig_by_class[c];
 			r->ipi_class[c] += p->ipi_class[c];
 			r->no_ipi_class[c] += p->no_ipi_class[c];
 			r->idle_passed_class[c] += p->idle_passed_class[c];
@@ -469,6 +522,7 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 		free(busy);
 		free(idle);
 	}
+	by_class_of_matrices(b, r);
 	/* row and column sums of the matrices: wakeups sent and received, migrations */
 	for (size_t a = 0; a < n; a++)
 		for (size_t c = 0; c < n; c++) {

@@ -353,42 +353,35 @@ out:
 		t->pend_class[k] = 0;
 }
 
-/* The wakee's CPU is known: count the placement once. */
-static __always_inline void place(struct lb_pcpu *c, struct lb_tstate *t, int target)
+/*
+ * The wakee's CPU is known: count the placement once. The by-class tallies (waker's
+ * and previous CPU to target) and the placements stayed and elsewhere are the reader's,
+ * from the matrices (by_class[classify(a, b)] sums wake_matrix's cells a -> b, stayed is
+ * prev_matrix's diagonal: counted under the same conditions); counted here: the wakeup
+ * placed, pulled, the pair's class.
+ */
+static __always_inline void place(struct lb_hot *h, struct lb_tstate *t, int target)
 {
-	int cls, wcls __attribute__((unused));
+	int cls __attribute__((unused));
 
 	if (t->placed || !valid(target))
 		return;
 	t->placed = 1;
 	t->target_cpu = target;
-	c->n[LB_wakeups_placed]++;
+	h->placed++;
 #ifndef LOCUS_NO_PLACE
-	wcls = valid(t->waker_cpu) ? classify(t->waker_cpu, target) : -1;
-	if (wcls >= 0) {
-		cls = wcls;
+	cls = valid(t->waker_cpu) ? classify(t->waker_cpu, target) : -1;
+	if (cls >= 0) {
 		matrix_add(&wake_matrix, t->waker_cpu, target);
-		if (cls >= 0 && cls < LB_CLASSES) {
-			c->by_class[cls]++;
 #ifndef LOCUS_NO_PAIRS
+		if (cls < LB_CLASSES)
 			t->pend_class[cls]++;
 #endif
-		}
 	}
 	if (valid(t->prev_cpu)) {
-		int pl;
-
 		matrix_add(&prev_matrix, t->prev_cpu, target);
-		cls = classify(t->prev_cpu, target);
-		if (cls >= 0 && cls < LB_CLASSES)
-			c->prev_by_class[cls]++;
-		if (target == t->prev_cpu)
-			pl = 0;
-		else if (wcls >= 0 && wcls <= 2)
-			pl = 1;
-		else
-			pl = 2;
-		c->placement[pl]++;
+		if (target != t->prev_cpu && cls >= 0 && cls <= 2)
+			h->pulled++;
 	}
 #endif
 }
@@ -455,9 +448,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 #ifndef LOCUS_NO_TIMING
 	t->timed = timed(h);
 	if (t->timed) { /* the untimed are counted as wakeups - timed */
-		c = cold(half);
-		if (c)
-			c->timed++;
+		h->timed++;
 		t->wake_ns = bpf_ktime_get_ns();
 		idle_keep(t);
 	}
@@ -505,17 +496,17 @@ static __always_inline void ipi_seen(int dest, int polling, int call)
 	if (wakee)
 		h->ipi_wakee = 0; /* the first after the wakeup is its, or none is */
 	if (wakee && (__u32)dest == h->ipi_target && dest != (int)self && valid(dest)) {
+		/* n[LB_wakeups_ipi] and n[LB_wakeups_no_ipi]: the sums of the classes' */
 		cls = classify(self, dest);
-		c = cold(half);
-		if (!c || cls < 0 || cls >= LB_CLASSES)
+		if (cls < 0 || cls >= LB_CLASSES)
 			return;
-		if (polling) {
-			c->n[LB_wakeups_no_ipi]++;
-			c->no_ipi_class[cls]++;
-		} else {
-			c->n[LB_wakeups_ipi]++;
-			c->ipi_class[cls]++;
+		if (!polling) {
+			h->ipi_class[cls]++;
+			return;
 		}
+		c = cold(half);
+		if (c)
+			c->no_ipi_class[cls]++;
 		return;
 	}
 	if (polling || !tracked(bpf_get_current_task_btf()))
@@ -579,38 +570,34 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 #ifndef LOCUS_NO_TASKS
 	t->st.migrations++;
 #endif
-	if (valid(orig) && valid(dest)) {
+	if (valid(orig) && valid(dest)) /* mig_by_class: the reader's, from the matrix */
 		matrix_add(&mig_matrix, orig, dest);
-		cls = classify(orig, dest);
-		if (cls >= 0 && cls < LB_CLASSES)
-			c->mig_by_class[cls]++;
-	}
 #endif
 	if (h->ipi_wakee == (__u32)t->st.tid)
 		h->ipi_target = (__u32)dest; /* its IPI, if any, goes there */
 	if (t->pending && !t->placed) /* set_task_cpu during the wakeup, on the waker's CPU;
 				       * later (load balance before it ran): it was left
 				       * where it last ran */
-		place(c, t, h->ipi_wakee == (__u32)t->st.tid ? dest : t->prev_cpu);
+		place(h, t, h->ipi_wakee == (__u32)t->st.tid ? dest : t->prev_cpu);
 	return 0;
 }
 
 /* A woken task's first run ends: its placement, delay and the CPU it ran on. */
-static __always_inline void finish(__u32 half, struct lb_tstate *t, int cpu)
+static __always_inline void finish(struct lb_hot *h, __u32 half, struct lb_tstate *t, int cpu)
 {
 	struct lb_pcpu *c;
 	__u64 d;
 	int k;
 
-	if (t->placed && t->target_cpu == cpu && !t->timed) {
-		t->pending = 0; /* the common case: nothing to count here */
+	if (!t->placed)
+		place(h, t, cpu);
+	if (t->target_cpu == cpu && !t->timed) {
+		t->pending = 0; /* the common case: nothing more to count */
 		return;
 	}
 	c = cold(half);
 	if (!c)
 		return;
-	if (!t->placed)
-		place(c, t, cpu);
 	if (t->target_cpu != cpu)
 		c->n[LB_moved_before_run]++;
 	t->pending = 0;
@@ -653,6 +640,9 @@ static __always_inline void retire(__u32 half, struct lb_tstate *t, struct task_
 #ifndef LOCUS_NO_TASKS
 	BPF_CORE_READ_STR_INTO(&t->st.comm, p, comm);
 	t->st.wakeups = t->wakeups;
+	t->st.voluntary = t->voluntary;
+	t->st.involuntary = t->involuntary;
+	t->st.run_ns = t->run_ns;
 	if (bpf_map_update_elem(&done, &tid, &t->st, BPF_ANY) < 0) {
 		struct lb_pcpu *c = cold(half);
 
@@ -704,24 +694,24 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		if (preempt || prev_state == TASK_RUNNING) {
 			h->involuntary++;
 #ifndef LOCUS_NO_TASKS
-			t->st.involuntary++;
+			t->involuntary++;
 #endif
 		} else {
 			h->voluntary++;
 #ifndef LOCUS_NO_TASKS
-			t->st.voluntary++;
+			t->voluntary++;
 #endif
 		}
 		/* the scheduler's own account of the time it just ran: no clock read */
 		if (sum > t->last_sum) {
 #ifndef LOCUS_NO_TASKS
-			t->st.run_ns += sum - t->last_sum;
+			t->run_ns += sum - t->last_sum;
 #endif
 			h->tracked_ns += sum - t->last_sum;
 		}
 		t->last_sum = sum;
 		if (t->pending)
-			finish(half, t, (int)cpu);
+			finish(h, half, t, (int)cpu);
 		if (prev_state & TASK_DEAD)
 			retire(half, t, prev);
 	}
@@ -731,11 +721,12 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			now = t->in_ns = bpf_ktime_get_ns(); /* first: the rest is not in the delay */
 		/* placed where it runs, now, not at its next switch-out: the per-CPU figures
 		 * of a snapshot then match its wakeup count */
-		c = cold(half);
-		if (c && !t->placed)
-			place(c, t, (int)cpu);
-		if (c && t->timed)
-			idle_check(c, t, next, t->target_cpu, now);
+		place(h, t, (int)cpu);
+		if (t->timed) {
+			c = cold(half);
+			if (c)
+				idle_check(c, t, next, t->target_cpu, now);
+		}
 	}
 	idle_note(cpu, next_pid == 0, &now);
 	return 0;

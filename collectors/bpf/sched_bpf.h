@@ -63,10 +63,10 @@ enum lb_counter {
  */
 struct lb_pcpu {
 	unsigned long long n[LB_NR];
-	unsigned long long by_class[LB_CLASSES];
-	unsigned long long prev_by_class[LB_CLASSES];
-	unsigned long long mig_by_class[LB_CLASSES];
-	unsigned long long placement[3];	/* stayed, pulled, elsewhere */
+	/* by class (waker, previous and migration CPU to target): the reader's, from the
+	 * matrices */
+	unsigned long long placement[3];	/* stayed, pulled (lb_hot's), elsewhere: stayed
+						 * and elsewhere the reader's, from prev_matrix */
 	unsigned long long delay[LB_BUCKETS];	/* wakeups that ran on this CPU */
 	unsigned long long delay_class[LB_CLASSES][LB_BUCKETS];
 	unsigned long long delay_sum_ns;
@@ -87,15 +87,18 @@ struct lb_pcpu {
 	unsigned long long idle_passed_class[LB_CLASSES];
 	unsigned long long idle_wait_class[LB_CLASSES];
 	unsigned long long idle_closest[LB_CLASSES];
-	unsigned long long timed;		/* wakeups timed (the untimed: wakeups - timed) */
 };	/* only unsigned long long: user space sums two of them word by word, but the
 	 * min1 and max members, which it folds by min and max */
 
 /*
  * What every event touches, one cache line per CPU and half (the `hot` map, indexed
- * cpu * 2 + half): the counts user space adds to the per-CPU aggregate's (n[LB_EV_WAKING],
- * n[LB_EV_SWITCH], n[LB_wakeups], n[LB_voluntary], n[LB_involuntary], tracked_ns), and
- * state that is no count.
+ * cpu * 2 + half), and on a second line what every wakeup counts: the counts user space
+ * adds to the per-CPU aggregate's (n[LB_EV_WAKING], n[LB_EV_SWITCH], n[LB_wakeups],
+ * n[LB_voluntary], n[LB_involuntary], tracked_ns; n[LB_wakeups_placed],
+ * placement[PLACE_PULLED], ipi_class and their sum n[LB_wakeups_ipi]; n[LB_delays_untimed]
+ * as wakeups - timed), and state that is no count. The by-class tallies and the other
+ * placements are not counted in the programs: the reader sums them from the matrices,
+ * counted under the same conditions.
  */
 struct lb_hot {
 	/* not counts: the traced wakeup made here last, while no switch, wakeup or IPI came
@@ -107,6 +110,9 @@ struct lb_hot {
 	unsigned int pad;
 	unsigned long long waking, switches, wakeups, voluntary, involuntary;
 	unsigned long long tracked_ns;		/* tracked tasks ran here (their own runtime) */
+	/* the second line: once a wakeup */
+	unsigned long long placed, pulled, timed;
+	unsigned long long ipi_class[LB_CLASSES];
 } __attribute__((aligned(64)));
 
 /*
@@ -155,11 +161,14 @@ struct lb_tstate {
 	unsigned long long wake_ns;
 	unsigned long long wakeups;		/* st.wakeups, counted here by the waker */
 	unsigned long long pad1;
-	/* the task's own CPU's (its switches), and the waker's once a batch */
+	/* the second line: the task's own CPU's (its switches), the waker's once a batch */
 	char pend_comm[LB_COMM];		/* that waker's comm */
 	unsigned long long in_ns;		/* its switch-in after the wakeup */
 	unsigned long long last_sum;		/* se.sum_exec_runtime at its last switch-out */
-	struct lb_task st;			/* st.wakeups: see wakeups */
+	unsigned long long voluntary, involuntary, run_ns;	/* st's, counted here */
+	unsigned long long pad2;
+	struct lb_task st;			/* st.wakeups, voluntary, involuntary, run_ns:
+						 * counted above, copied at its end */
 	unsigned long long idle_at_wake[LB_IDLE_WORDS];	/* the idle CPUs at a timed wakeup */
 } __attribute__((aligned(64)));
 
