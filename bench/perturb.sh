@@ -9,7 +9,10 @@
 # (VARIANTS and WORKLOADS choose: pingpong (pinned 0,1), pingpong-free (unpinned), hackbench,
 # tbench; PP_LOOPS sets the ping-pongs' round trips, default 200000, HB_LOOPS hackbench's -l;
 # LOCUS_BASE=path adds locus-base, an earlier build's BPF
-# collector, to compare two versions in the same run)
+# collector, to compare two versions in the same run). Issue 31's must-show run (25 short
+# rounds; needs build/floor, bpftrace, perf):
+#   VARIANTS="bare floor locus-bpf locus-perf perf-sched bpftrace" \
+#   WORKLOADS="pingpong pingpong-free hackbench" PP_LOOPS=20000 HB_LOOPS=500 bench/perturb.sh 25
 set -u
 cd "$(dirname "$0")/.."
 N=${1:-5}
@@ -128,9 +131,25 @@ for wl in $workloads; do
 	done
 done
 echo
+# the spread of single rounds: each variant's per-round ratio to bare, median [quartiles]
+echo "| workload | $(echo "$variants" | sed 's/^bare //; s/ / | /g') |"
+echo "| --- |$(for v in $variants; do [ "$v" = bare ] || printf ' --- |'; done)"
+for wl in $workloads; do
+	case $wl in hackbench) inv=1 ;; *) inv=0 ;; esac
+	row="| $wl |"
+	for v in $variants; do
+		[ "$v" = bare ] && continue
+		row="$row $(paste -d' ' "$TMP/$wl.bare" "$TMP/$wl.$v" |
+			awk -v inv=$inv '$1 > 0 && $3 > 0 { printf "%.4f\n", inv ? $1 / $3 : $3 / $1 }' |
+			quartiles) |"
+	done
+	echo "$row"
+done
+echo
 echo "'vs bare' is the workload's speed relative to bare (1.000 = unperturbed, lower is slower):"
 echo "the ratio of the medians; 'per-round' is the median of each run's ratio to the bare run"
-echo "of the same round (the variants of a round run back to back)."
+echo "of the same round (the variants of a round run back to back); the second table: that"
+echo "per-round ratio, median [quartiles] (the noise of single rounds)."
 echo "'x floor': the variant's slowdown (1 - per-round) over the floor's; floor: build/floor,"
 echo "two empty tp_btf programs on sched_switch and sched_waking (bench/floor.bpf.c), the least"
 echo "any BPF collector can cost; n/a where the floor's slowdown is within noise of none."
