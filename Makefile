@@ -236,6 +236,10 @@ build/schedgen: tests/tools/schedgen.c build/liblocus.a
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< build/liblocus.a $(DEP_LIBS)
 
+build/flamegen: tests/tools/flamegen.c build/liblocus.a
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< build/liblocus.a $(DEP_LIBS)
+
 build/memgen: tests/tools/memgen.c build/liblocus.a
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< build/liblocus.a $(DEP_LIBS)
@@ -247,7 +251,7 @@ $(FIXTURES): tests/fixtures/topology/make_fixtures.py
 	$(Q)cd tests/fixtures/topology && python3 make_fixtures.py && touch .generated
 fixtures: $(FIXTURES)
 
-check: $(FIXTURES) locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san build/memgen build/schedgen \
+check: $(FIXTURES) locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san build/memgen build/schedgen build/flamegen \
 	build/fuzz_perfdata build/fuzz_sweep build/fuzz_schedstat | test-deps
 	@tests/run.sh
 

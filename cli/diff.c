@@ -9,8 +9,9 @@
 #include "../report/sweep_report.h"
 #include "commands.h"
 #include "counting.h"
+#include "diff_stacks.h"
 
-enum { OPT_EXIT_CODE = OPT_SYSFS_ROOT + 1 };
+enum { OPT_EXIT_CODE = OPT_SYSFS_ROOT + 1, OPT_FLAME, OPT_TOP };
 
 static const struct cli_opt diff_opts[] = {
 	{ "json", OPT_JSON, "FILE", "also write the comparison as JSON (- for stdout)" },
@@ -18,6 +19,10 @@ static const struct cli_opt diff_opts[] = {
 					    "not, 125 when a new batch has no measured metric or "
 					    "measures something else than the base, "
 					    "128 when the base cannot be read (for git bisect run)" },
+	{ "flame", OPT_FLAME, "FILE", "two folded-stacks files: also draw the differential flame "
+				      "graph (width by NEW, red/blue by the change of share) as SVG" },
+	{ "top", OPT_TOP, "N", "two folded-stacks files: the N stacks whose share moved most "
+			      "(default 20)" },
 	{ "output", 'o', "FILE", "write the text to FILE instead of stdout" },
 	{ "quiet", 'q', NULL, "no notes on stderr" },
 	{ "help", 'h', NULL, "show this help" },
@@ -36,7 +41,11 @@ static const struct cli_cmd diff_cmd = {
 	"HITM/s). Files that measure different things (command, metric, direction, unit,\n"
 	"sweep) are shown but nothing is marked.\n"
 	"With --exit-code the exit status says whether the metric got worse, so\n"
-	"'git bisect run' can drive build, measure and compare at each step.",
+	"'git bisect run' can drive build, measure and compare at each step.\n"
+	"Given two folded-stacks files (frame;frame;frame COUNT lines, as 'locus --folded',\n"
+	"stackcollapse-perf.pl and speedscope write), it lists the stacks whose share of\n"
+	"all moved most (base share, new share, change in points) and, with --flame, draws\n"
+	"a differential flame graph.",
 	diff_opts,
 };
 
@@ -72,7 +81,8 @@ static void json_doc(FILE *f, void *ctx)
 
 /* What the command line asks for. */
 struct diff_plan {
-	const char *json, *out;
+	const char *json, *out, *flame;
+	long top;
 	bool quiet, exit_code;
 	char **files;		/* the base, then the new batches */
 	int n;
@@ -112,6 +122,16 @@ static bool diff_parse(int argc, char **argv, struct diff_plan *pl, int *rc)
 			break;
 		case OPT_EXIT_CODE:
 			pl->exit_code = true;
+			break;
+		case OPT_FLAME:
+			pl->flame = optarg;
+			break;
+		case OPT_TOP:
+			if (parse_long(optarg, 1, 1000000, &pl->top) < 0) {
+				cli_usage_error(&diff_cmd, "--top wants a count from 1 to 1000000");
+				*rc = EXIT_LOCUS_USAGE;
+				return false;
+			}
 			break;
 		}
 	}
@@ -211,6 +231,24 @@ static int diff_write(const struct diff_plan *pl, const struct diff_input *in,
 	return rc;
 }
 
+/* Two folded-stacks files: the stacks' comparison (diff_stacks.c); the exit status. */
+static int diff_folded(const struct diff_plan *pl, int argc, char **argv)
+{
+	struct diff_stacks_plan sp = { pl->files[0], pl->files[1], pl->flame, pl->json, pl->out,
+				       pl->top ? (size_t)pl->top : 20, argc, argv };
+
+	if (pl->n != 2 || pl->exit_code || !diff_is_folded(pl->files[1])) {
+		cli_usage_error(&diff_cmd, "%s", pl->n != 2 ? "folded stacks are compared two files at "
+							"a time (a base and a new file)" :
+					   pl->exit_code ? "--exit-code judges a loop's metric, not "
+							   "folded stacks" :
+					   "the base is folded stacks, the new file is not (give two "
+					   "folded files)");
+		return EXIT_LOCUS_USAGE;
+	}
+	return diff_stacks(&sp);
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	struct diff_plan pl = { 0 };
@@ -221,6 +259,13 @@ int cmd_diff(int argc, char **argv)
 
 	if (!diff_parse(argc, argv, &pl, &rc))
 		return rc;
+	if (diff_is_folded(pl.files[0]))
+		return diff_folded(&pl, argc, argv);
+	if (pl.flame || pl.top) {
+		cli_usage_error(&diff_cmd, "--flame and --top compare folded stacks: give two "
+					   "folded-stacks files, not loop files");
+		return EXIT_LOCUS_USAGE;
+	}
 	sets = xcalloc((size_t)pl.n, sizeof(*sets));
 	in = xcalloc((size_t)pl.n, sizeof(*in));
 	rc = diff_load(&pl, sets, in, &loaded);

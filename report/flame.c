@@ -34,7 +34,6 @@ struct tree {
 	uint64_t total, base_total;
 	size_t capped;		/* stacks deeper than MAX_DEPTH */
 	uint64_t gone_base;	/* base value of stacks absent from the new values */
-	int maxdepth;
 };
 
 static int by_frames(const void *a, const void *b)
@@ -57,8 +56,6 @@ static int node_open(struct tree *t, const char *name, size_t len, int depth, ui
 		t->cap = cap;
 	}
 	t->n[t->nn++] = (struct fnode){ name, len, depth, x, 0, 0 };
-	if (depth > t->maxdepth)
-		t->maxdepth = depth;
 	return 0;
 }
 
@@ -212,12 +209,14 @@ struct layout {
 	int graph_top;		/* y of the deepest row */
 	int width;
 	double maxabs;		/* the largest |share change| among drawn frames */
-	size_t hidden;		/* frames narrower than minw */
+	double maxup, maxdown;	/* the largest growth and shrinkage among them (points) */
+	size_t hidden;		/* frames narrower than minw (with a value) */
+	int maxdepth;		/* the deepest frame drawn */
 };
 
-static int frame_y(const struct layout *L, const struct tree *t, int depth)
+static int frame_y(const struct layout *L, int depth)
 {
-	return L->graph_top + (t->maxdepth - depth) * FRAME_H;
+	return L->graph_top + (L->maxdepth - depth) * FRAME_H;
 }
 
 /* The tooltip: name, value and share, the base's and the change on a differential graph. */
@@ -259,7 +258,7 @@ static void frame_draw(FILE *f, const struct tree *t, const struct fnode *n, con
 	char fill[32];
 	size_t shown;
 	enum kind k = frame_kind(n, &shown);
-	int y = frame_y(L, t, n->depth);
+	int y = frame_y(L, n->depth);
 
 	if (o->differential)
 		diff_colour(share_change(t, n), L->maxabs, fill, sizeof(fill));
@@ -269,7 +268,9 @@ static void frame_draw(FILE *f, const struct tree *t, const struct fnode *n, con
 		(unsigned long long)n->x, (unsigned long long)n->v, n->depth, "ukn"[k]);
 	frame_title(f, t, n, shown, k, o);
 	fprintf(f, "<rect x=\"%.3f\" y=\"%d\" width=\"%.3f\" height=\"%d\" fill=\"%s\" rx=\"2\"/>"
-		   "<text x=\"%.3f\" y=\"%d\">", x, y, w, FRAME_H - 1, fill, x + 3, y + 11);
+		   "<text x=\"%.3f\" y=\"%d\"%s>", x, y, w, FRAME_H - 1, fill, x + 3, y + 11,
+		o->differential && L->maxabs > 0 &&
+				fabs(share_change(t, n)) / L->maxabs > 0.6 ? " fill=\"white\"" : "");
 	frame_label(f, n, shown, w);
 	fputs("</text></g>\n", f);
 }
@@ -281,11 +282,18 @@ static void layout_frames(const struct tree *t, struct layout *L, bool different
 		const struct fnode *n = &t->n[i];
 
 		if ((double)n->v * L->scale < L->minw) {
-			L->hidden++;
+			L->hidden += n->v > 0;
 			continue;
 		}
-		if (differential && fabs(share_change(t, n)) > L->maxabs)
-			L->maxabs = fabs(share_change(t, n));
+		if (n->depth > L->maxdepth)
+			L->maxdepth = n->depth;
+		if (!differential)
+			continue;
+		if (share_change(t, n) > L->maxup)
+			L->maxup = share_change(t, n);
+		if (share_change(t, n) < L->maxdown)
+			L->maxdown = share_change(t, n);
+		L->maxabs = L->maxup > -L->maxdown ? L->maxup : -L->maxdown;
 	}
 }
 
@@ -324,11 +332,13 @@ static void legend(FILE *f, const struct layout *L, const struct flame_opts *o)
 		diff_colour(L->maxabs, L->maxabs, hi, sizeof(hi));
 		diff_colour(-L->maxabs, L->maxabs, lo, sizeof(lo));
 		fprintf(f, "<g class=\"legend\"><rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" "
-			   "fill=\"%s\"/><text x=\"%d\" y=\"%d\">share grew (up to %+.2f points)"
-			   "</text><rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-			   "<text x=\"%d\" y=\"%d\">share shrank (down to %+.2f points)</text></g>\n",
-			x, y, hi, x + 16, y + 10, L->maxabs, x + 230, y, lo, x + 246, y + 10,
-			-L->maxabs);
+			   "fill=\"%s\"/><text x=\"%d\" y=\"%d\">share of all grew (most: %+.2f "
+			   "points)</text><rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" "
+			   "fill=\"%s\"/><text x=\"%d\" y=\"%d\">share of all shrank (most: %+.2f "
+			   "points); the deeper the colour, the larger the change (one scale both "
+			   "ways)</text></g>\n",
+			x, y, hi, x + 16, y + 10, L->maxup, x + 250, y, lo, x + 266, y + 10,
+			L->maxdown);
 		return;
 	}
 	fputs("<g class=\"legend\">", f);
@@ -398,7 +408,7 @@ int flame_svg_write(FILE *out, const struct flame_stack *s, size_t n, const stru
 	L.scale = t.total ? (double)(L.width - 2 * PAD) / (double)t.total : 0;
 	L.graph_top = 66;
 	layout_frames(&t, &L, o->differential);
-	height = L.graph_top + (t.maxdepth + 1) * FRAME_H + 60;
+	height = L.graph_top + (L.maxdepth + 1) * FRAME_H + 60;
 	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 		     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		     "viewBox=\"0 0 %d %d\" font-family=\"Verdana, sans-serif\" font-size=\"%d\" "
@@ -417,7 +427,7 @@ int flame_svg_write(FILE *out, const struct flame_stack *s, size_t n, const stru
 	if (!t.total)
 		fprintf(out, "<text x=\"%d\" y=\"%d\">no samples: nothing to draw</text>\n", PAD,
 			L.graph_top + 12);
-	footer(out, L.graph_top + (t.maxdepth + 1) * FRAME_H + 18, o, L.width);
+	footer(out, L.graph_top + (L.maxdepth + 1) * FRAME_H + 18, o, L.width);
 	fprintf(out, "<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n</svg>\n",
 		flame_script);
 	free(t.n);

@@ -42,6 +42,8 @@ cppcheck:/usr/bin/cppcheck
 libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
 bc:/usr/bin/bc
 librsvg2-bin:/usr/bin/rsvg-convert
+chromium:/usr/bin/chromium
+python3-websocket:/usr/lib/python3/dist-packages/websocket/__init__.py
 "
 [ $want_test -eq 1 ] && pkgs="$pkgs $test_pkgs"
 

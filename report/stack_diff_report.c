@@ -1,0 +1,97 @@
+/* stack_diff_report.c - folded stacks compared, as text, JSON and a flame graph. */
+#include "stack_diff_report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+#include "json.h"
+
+#define STACK_COLS 120 /* a stack longer is cut in its middle: its root and leaf tell it */
+#define STACK_HEAD 40
+
+/* The stack, or its first STACK_HEAD and last characters around "..." past STACK_COLS. */
+static void stack_print(FILE *f, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len <= STACK_COLS) {
+		fprintf(f, "%s\n", s);
+		return;
+	}
+	fprintf(f, "%.*s...%s\n", STACK_HEAD, s, s + len - (STACK_COLS - STACK_HEAD - 3));
+}
+
+void stack_diff_text(FILE *f, const struct stack_diff *d, const char *base_name,
+		     const char *cur_name, size_t top)
+{
+	char a[32], b[32], n1[32], n2[32], s1[16], s2[16];
+	size_t n = d->n < top ? d->n : top;
+
+	fprintf(f, "Stacks whose share moved most, %s (base: %s in all) to %s (new: %s in all)\n",
+		base_name, fmt_count(d->base_total, a, sizeof(a)), cur_name,
+		fmt_count(d->cur_total, b, sizeof(b)));
+	fprintf(f, "%9s %9s %8s %12s %12s  %s\n", "base", "new", "change", "base count",
+		"new count", "stack (root first)");
+	for (size_t i = 0; i < n; i++) {
+		const struct stack_change *c = &d->c[i];
+		fprintf(f, "%9s %9s %+8.2f %12s %12s  ",
+			fmt_share((double)c->base, (double)d->base_total, 2, s1, sizeof(s1)),
+			fmt_share((double)c->cur, (double)d->cur_total, 2, s2, sizeof(s2)),
+			100.0 * c->change, fmt_count(c->base, n1, sizeof(n1)),
+			fmt_count(c->cur, n2, sizeof(n2)));
+		stack_print(f, c->frames);
+	}
+	fprintf(f, "(%s of %s stacks; a share is of its file's total, the change in points)\n",
+		fmt_count(n, a, sizeof(a)), fmt_count(d->n, b, sizeof(b)));
+}
+
+void stack_diff_json(FILE *f, const struct stack_diff *d, const char *base_name,
+		     const char *cur_name, size_t top)
+{
+	struct json j;
+	size_t n = d->n < top ? d->n : top;
+
+	json_init(&j, f);
+	json_object(&j, NULL);
+	json_string(&j, "base", base_name);
+	json_string(&j, "new", cur_name);
+	json_uint(&j, "base_total", d->base_total);
+	json_uint(&j, "new_total", d->cur_total);
+	json_uint(&j, "stacks", d->n);
+	json_array(&j, "moved");
+	for (size_t i = 0; i < n; i++) {
+		const struct stack_change *c = &d->c[i];
+
+		json_object(&j, NULL);
+		json_string(&j, "stack", c->frames);
+		json_uint(&j, "base_count", c->base);
+		json_uint(&j, "new_count", c->cur);
+		json_number(&j, "base_share", c->base_share);
+		json_number(&j, "new_share", c->cur_share);
+		json_number(&j, "change", c->change);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_end(&j);
+}
+
+int stack_diff_flame(FILE *f, const struct stack_diff *d, const struct flame_opts *o)
+{
+	struct flame_stack *s = malloc((d->n ? d->n : 1) * sizeof(*s));
+	struct flame_opts dop = *o;
+	int rc;
+
+	if (!s) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (size_t i = 0; i < d->n; i++)
+		s[i] = (struct flame_stack){ d->c[i].frames, d->c[i].cur, d->c[i].base };
+	dop.differential = 1;
+	rc = flame_svg_write(f, s, d->n, &dop);
+	free(s);
+	return rc;
+}
