@@ -199,15 +199,21 @@ build/fuzz_schedstat: tests/fuzz/fuzz_schedstat.c build/liblocus-fuzz.a
 	$(Q)clang -std=gnu11 -g -O1 -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< build/liblocus-fuzz.a $(DEP_LIBS)
 
+build/fuzz_folded: tests/fuzz/fuzz_folded.c build/liblocus-fuzz.a
+	@echo "  LINK    $@"
+	$(Q)clang -std=gnu11 -g -O1 -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< build/liblocus-fuzz.a $(DEP_LIBS)
+
 build/fuzz_sweep: tests/fuzz/fuzz_sweep.c build/liblocus-fuzz.a
 	@echo "  LINK    $@"
 	$(Q)clang -std=gnu11 -g -O1 -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< build/liblocus-fuzz.a $(DEP_LIBS)
 
-# Fuzz the perf.data reader, the run JSON reader (locus diff), the schedstat reader, FUZZ_SECONDS each
+# Fuzz the perf.data reader, the run JSON reader (locus diff), the schedstat reader, the
+# folded-stacks reader (locus diff, flame graphs), FUZZ_SECONDS each
 # (default 600), from the seed corpora.
-fuzz: $(FIXTURES) build/fuzz_perfdata build/fuzz_sweep build/fuzz_schedstat
-	@mkdir -p build/fuzz-corpus build/fuzz-corpus-sweep build/fuzz-corpus-schedstat
+fuzz: $(FIXTURES) build/fuzz_perfdata build/fuzz_sweep build/fuzz_schedstat build/fuzz_folded
+	@mkdir -p build/fuzz-corpus build/fuzz-corpus-sweep build/fuzz-corpus-schedstat build/fuzz-corpus-folded
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp build/fuzz_perfdata \
 		-max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
 		build/fuzz-corpus tests/fuzz/corpus
@@ -215,6 +221,8 @@ fuzz: $(FIXTURES) build/fuzz_perfdata build/fuzz_sweep build/fuzz_schedstat
 		build/fuzz-corpus-sweep tests/fuzz/corpus-sweep
 	build/fuzz_schedstat -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
 		build/fuzz-corpus-schedstat tests/fuzz/corpus-schedstat
+	build/fuzz_folded -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
+		build/fuzz-corpus-folded tests/fuzz/corpus-folded
 
 # Build, make the fixtures the README's examples use, install locus under PREFIX as root
 # (the binary on PATH, the man pages, the bash completion: every example calls `locus`),
@@ -252,7 +260,7 @@ $(FIXTURES): tests/fixtures/topology/make_fixtures.py
 fixtures: $(FIXTURES)
 
 check: $(FIXTURES) locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san build/memgen build/schedgen build/flamegen \
-	build/fuzz_perfdata build/fuzz_sweep build/fuzz_schedstat | test-deps
+	build/fuzz_perfdata build/fuzz_sweep build/fuzz_schedstat build/fuzz_folded | test-deps
 	@tests/run.sh
 
 # Benchmarks against perf, interleaved, medians, into bench/latest.md (needs root);

@@ -244,7 +244,11 @@ static void caption_of(const struct sweep_set *s, char *c1, size_t n1, char *c2,
 	snprintf(cap.command, sizeof(cap.command), "%s", s->cmdline[0] ? s->cmdline : s->command);
 	snprintf(cap.kernel, sizeof(cap.kernel), "%s", s->kernel);
 	snprintf(cap.host, sizeof(cap.host), "%s", s->cpu_model);
-	snprintf(cap.date, sizeof(cap.date), "%s", s->time);
+	/* the loop file's ISO time as the other pictures say a date: "2026-12-02 06:10 UTC" */
+	if (strlen(s->time) == 20 && s->time[10] == 'T' && s->time[19] == 'Z')
+		snprintf(cap.date, sizeof(cap.date), "%.10s %.5s UTC", s->time, s->time + 11);
+	else
+		snprintf(cap.date, sizeof(cap.date), "%s", s->time);
 	svg_caption_lines(&cap, NULL, s->prov.source != PROV_NONE ? &s->prov : NULL,
 			  s->topology[0] ? s->topology : NULL, c1, n1, c2, n2);
 }
@@ -268,7 +272,10 @@ void sweep_report_svg(FILE *f, const struct sweep_set *s)
 	else
 		snprintf(what, sizeof(what), "context switches/s (no --metric)");
 	caption_of(s, c1, sizeof(c1), c2, sizeof(c2));
-	width = 2 * (L + W) + 120;
+	/* room right of the class panel for its legend's widest line */
+	width = 2 * (L + W) + 20 + svg_text_width("(dot), its 95% interval", 10) + 10;
+	if (width < 2 * (L + W) + 120)
+		width = 2 * (L + W) + 120;
 	if (svg_text_width(c1, 10) + 20 > width)
 		width = svg_text_width(c1, 10) + 20;
 	if (svg_text_width(c2, 10) + 20 > width)

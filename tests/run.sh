@@ -47,7 +47,7 @@ fi
 
 # A short libFuzzer pass of every target (reader and every renderer), a fixed seed and number
 # of executions from the committed corpora; new inputs go to a scratch directory.
-for target in perfdata:corpus sweep:corpus-sweep schedstat:corpus-schedstat; do
+for target in perfdata:corpus sweep:corpus-sweep schedstat:corpus-schedstat folded:corpus-folded; do
 	bin=build/fuzz_${target%%:*}
 	[ -x "$bin" ] || continue
 	scratch=build/fuzz-check-${target%%:*}

@@ -215,6 +215,25 @@ PICK = """(function () {
           v: best.v, d: best.d, w: best.w};
 })()"""
 
+# Text the picture cuts off (past its right or left edge), and frame labels wider than
+# their frame: measured by the browser's own layout (getBBox), not estimated.
+FIT = """(function () {
+  var svg = document.documentElement, w = +svg.getAttribute('width'), out = {edge: [], label: []};
+  var ts = document.getElementsByTagName('text');
+  for (var i = 0; i < ts.length; i++) {
+    var b = ts[i].getBBox();
+    if (!ts[i].textContent.trim() || ts[i].id === 'details') continue;
+    if (b.x < -1 || b.x + b.width > w + 1) out.edge.push(ts[i].textContent.substring(0, 60));
+    var g = ts[i].parentNode;
+    if (g.getAttribute && g.getAttribute('class') === 'f') {
+      var r = g.getElementsByTagName('rect')[0];
+      if (b.x + b.width > +r.getAttribute('x') + +r.getAttribute('width') + 0.5)
+        out.label.push(ts[i].textContent.substring(0, 40));
+    }
+  }
+  return out;
+})()"""
+
 AFTER = """(function (fx, v, d) {
   var gw = +document.documentElement.getAttribute('data-gw'), out = {self: -1, bad: 0, n: 0, hidden: 0};
   var gs = document.querySelectorAll('g.f');
@@ -262,8 +281,13 @@ def browser(outdir, svgs):
             w, h = b.screenshot(png)
             say(os.path.getsize(png) > 2000 and w > 0 and h > 0,
                 f"chromium rendered {name} ({w}x{h}) to {png}")
+            fit = b.eval(FIT)
+            say(not fit["edge"], f"{name}: every text inside the picture in Chromium's layout" +
+                (f" (cut: {fit['edge'][:3]})" if fit["edge"] else ""))
             if not b.eval("document.querySelectorAll('g.f').length"):
                 continue
+            say(not fit["label"], f"{name}: every frame label inside its frame" +
+                (f" ({len(fit['label'])} overflow: {fit['label'][:3]})" if fit["label"] else ""))
             pick = b.eval(PICK)
             if not pick:
                 say(False, f"{name}: no frame to click")
