@@ -191,11 +191,12 @@ static int record_session(struct record_plan *pl, const struct topology *topo)
 	counting_session(&pl->o, pl->cmdv, &cfg);
 	cfg.nevs = 0;
 	tc = (struct source_cfg){ .topo = topo, .cpus = pl->o.cpus, .ncpus = pl->o.ncpus,
-				  .tracefs = pl->tr.tracefs, .mmap_pages = (int)pl->tr.pages,
+				  .mmap_pages = (int)pl->tr.pages,
 				  .system_wide = pl->o.all_cpus || pl->o.cpu_list,
-				  .record_path = pl->path, .cmdline = pl->cmdline,
 				  .collector = COLLECTOR_PERF, .memory = true,
-				  .callchain = pl->callchain, .blame = pl->blame };
+				  .stream = { .tracefs = pl->tr.tracefs, .record_path = pl->path,
+					      .cmdline = pl->cmdline, .callchain = pl->callchain,
+					      .blame = pl->blame } };
 	memset(&tracer, 0, sizeof(tracer));
 	cfg.trace = &tc;
 	cfg.tracer = &tracer;

@@ -80,10 +80,11 @@ void traced_source_cfg(struct source_cfg *tc, const struct counting_opts *o,
 		       const struct topology *topo)
 {
 	*tc = (struct source_cfg){ .topo = topo, .cpus = o->cpus, .ncpus = o->ncpus,
-				   .tracefs = tr->tracefs, .mmap_pages = (int)tr->pages,
+				   .mmap_pages = (int)tr->pages,
 				   .system_wide = o->all_cpus || o->cpu_list,
-				   .collector = col->collector, .btf = col->btf,
-				   .delay_rate = col->delay_rate, .quiet = o->quiet,
+				   .collector = col->collector, .quiet = o->quiet,
 				   .max_tasks = (int)col->max_tasks,
-				   .max_pairs = (int)col->max_pairs };
+				   .max_pairs = (int)col->max_pairs,
+				   .stream = { .tracefs = tr->tracefs },
+				   .bpf = { .btf = col->btf, .delay_rate = col->delay_rate } };
 }

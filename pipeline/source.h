@@ -27,24 +27,34 @@ struct sched_results;
 
 enum collector_kind { COLLECTOR_AUTO, COLLECTOR_PERF, COLLECTOR_BPF };
 
+/* What only the perf ring-buffer stream honors (the BPF source refuses them, with why). */
+struct stream_cfg {
+	const char *tracefs;	/* NULL: find or mount it */
+	const char *record_path; /* write the raw records to this perf.data, not analyze */
+	const char *cmdline;	/* the locus command line, for the file's header */
+	bool callchain;		/* -g: callchains on sched_waking and sched_switch */
+	bool blame;		/* the irq tracepoints too: who delayed the wakee */
+};
+
+/* What only the BPF programs honor (the stream refuses a BTF file asked of it). */
+struct bpf_src_cfg {
+	const char *btf;	/* kernel BTF (NULL: the running kernel's) */
+	long delay_rate;	/* wakeups timed per second per CPU at most (0: all) */
+};
+
 /* What a live session collects and how: the tracer's configuration. */
 struct source_cfg {
+	/* every source's: whose events, on which CPUs, how much is kept */
 	const struct topology *topo;
 	const int *cpus;	/* NULL: every online CPU */
 	int ncpus;
-	const char *tracefs;	/* NULL: find or mount it */
-	int mmap_pages;		/* 0: default */
+	int mmap_pages;		/* ring buffer pages per CPU, the stream's and the memory
+				 * sampler's (0: default) */
 	bool system_wide;	/* every task but locus's own */
 	const pid_t *track;	/* tasks to follow with their future children */
 	int ntrack;
-	const char *record_path; /* write the raw records to this perf.data, not analyze */
-	const char *cmdline;	/* the locus command line, for the file's header */
 	bool memory;		/* also sample memory accesses (cachelines), where the PMU can */
-	bool callchain;		/* -g: callchains on sched_waking and sched_switch (perf stream) */
-	bool blame;		/* the irq tracepoints too: who delayed the wakee */
 	enum collector_kind collector;	/* auto: BPF where it loads, else perf; record: perf */
-	const char *btf;	/* kernel BTF for the BPF collector (NULL: the running kernel's) */
-	long delay_rate;	/* BPF: wakeups timed per second per CPU at most (0: all) */
 	bool quiet;		/* no note when auto falls back to perf */
 	int max_tasks;		/* rows of the task table (0: the source's default) */
 	int max_pairs;		/* waker->wakee pairs kept (0: the source's default) */
@@ -53,6 +63,9 @@ struct source_cfg {
 	int32_t added[PROV_ADDED_MAX];	/* processes traced with the workload (-p beside it) */
 	int nadded;
 	int32_t scope_pid;	/* -p */
+	/* each source's own */
+	struct stream_cfg stream;
+	struct bpf_src_cfg bpf;
 };
 
 struct source;
@@ -108,7 +121,8 @@ struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *si
 				  size_t len);
 /*
  * The BPF programs, aggregating in the kernel into results (the wakeup sink's, begun as
- * a stand-in). A sink that needs every event is refused. NULL with why it cannot run here.
+ * a stand-in). A sink that needs every event, and a setting of cfg->stream (a recording,
+ * callchains, the irq tracepoints), are refused. NULL with why it cannot run here.
  */
 struct source *source_open_bpf(const struct source_cfg *cfg, const struct sinks *sinks,
 			       struct sched_results *results, char *err, size_t len);

@@ -83,15 +83,32 @@ static const struct source_ops bpf_ops = {
 	"bpf", b_enable, b_wait, b_drain, b_snapshot, NULL, b_stop, b_finish, b_close, b_track,
 };
 
+/* A setting only the perf stream honors, in words (NULL: none asked for). */
+static const char *stream_only(const struct stream_cfg *sc)
+{
+	if (sc->record_path)
+		return "recording a perf.data file needs every record in user space";
+	if (sc->callchain)
+		return "callchains (-g) come with each event through perf's ring buffers";
+	if (sc->blame)
+		return "the irq tracepoints (--blame) are read through perf's ring buffers";
+	return NULL;
+}
+
 struct source *source_open_bpf(const struct source_cfg *cfg, const struct sinks *sinks,
 			       struct sched_results *results, char *err, size_t len)
 {
-	struct bpf_sched_cfg bc = { cfg->topo, cfg->system_wide, getpid(), cfg->btf,
-				    cfg->delay_rate, cfg->cpus, cfg->ncpus, cfg->max_tasks,
+	struct bpf_sched_cfg bc = { cfg->topo, cfg->system_wide, getpid(), cfg->bpf.btf,
+				    cfg->bpf.delay_rate, cfg->cpus, cfg->ncpus, cfg->max_tasks,
 				    cfg->max_pairs };
 	const struct sink *every = sinks_refusing(sinks);
+	const char *only = stream_only(&cfg->stream);
 	struct bpf_src *b;
 
+	if (only) {
+		snprintf(err, len, "%s: the BPF programs only count", only);
+		return NULL;
+	}
 	if (every) {
 		snprintf(err, len, "%s needs every event in user space: the BPF programs only count",
 			 every->ops->name);
@@ -112,9 +129,9 @@ struct source *source_open_bpf(const struct source_cfg *cfg, const struct sinks 
 	b->s.housekeeping = true;
 	b->s.results = results; /* the maps are read into them */
 	b->s.prov.delay = DELAY_LOGLIN; /* the stream's buckets, exact min and max */
-	b->s.prov.delay_rate = cfg->delay_rate;
-	b->s.prov.sample_every = bpf_sched_every(cfg->delay_rate) > 1 ?
-					 bpf_sched_every(cfg->delay_rate) : 0;
+	b->s.prov.delay_rate = cfg->bpf.delay_rate;
+	b->s.prov.sample_every = bpf_sched_every(cfg->bpf.delay_rate) > 1 ?
+					 bpf_sched_every(cfg->bpf.delay_rate) : 0;
 	/* no records to lose, reorder or decode, and every switch is seen */
 	b->s.prov.unmeasured |= SM_BIT(lost) | SM_BIT(late) | SM_BIT(undecodable) |
 				SM_BIT(switch_in_missed);

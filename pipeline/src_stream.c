@@ -186,12 +186,12 @@ struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *si
 				  size_t len)
 {
 	struct sink *raw = sinks_raw(sinks);
-	struct sched_opts so = { cfg->cpus, cfg->ncpus, cfg->tracefs, cfg->mmap_pages,
-				 raw != NULL, cfg->callchain, cfg->blame };
+	struct sched_opts so = { cfg->cpus, cfg->ncpus, cfg->stream.tracefs, cfg->mmap_pages,
+				 raw != NULL, cfg->stream.callchain, cfg->stream.blame };
 	struct stream *st = xcalloc(1, sizeof(*st));
 	struct sink_begin b = { 0 };
 
-	if (cfg->btf && cfg->collector == COLLECTOR_PERF) {
+	if (cfg->bpf.btf && cfg->collector == COLLECTOR_PERF) {
 		snprintf(err, len, "a kernel BTF file is for the BPF collector, not perf's ring buffers");
 		free(st);
 		return NULL;

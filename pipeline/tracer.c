@@ -125,7 +125,7 @@ static void prov_init(struct tracer *t, const struct source_cfg *cfg)
 	struct provenance *p = &t->prov;
 
 	p->source = PROV_PERF;
-	snprintf(p->why, sizeof(p->why), "%s", cfg->record_path ? "recording streams every event"
+	snprintf(p->why, sizeof(p->why), "%s", cfg->stream.record_path ? "recording streams every event"
 		 : cfg->collector == COLLECTOR_PERF ? "asked for" : "");
 	prov_set_cpus(p, cfg->topo, cfg->cpus, cfg->ncpus);
 	p->scope = cfg->system_wide ? SCOPE_SYSTEM : cfg->scope;
@@ -170,10 +170,10 @@ static struct source *open_stream(struct tracer *t, const struct source_cfg *cfg
 	struct wakeup_cfg wc = { 0 };
 	struct source *s;
 
-	if (cfg->record_path) {
-		struct sched_record_meta m = { cfg->topo, cfg->cmdline, cfg->workload_pid };
+	if (cfg->stream.record_path) {
+		struct sched_record_meta m = { cfg->topo, cfg->stream.cmdline, cfg->workload_pid };
 
-		writer_sink_init(&t->wr, cfg->record_path, &m);
+		writer_sink_init(&t->wr, cfg->stream.record_path, &m);
 		sinks_add(&t->sinks, &t->wr.k);
 		t->writing = true;
 	}
@@ -199,7 +199,7 @@ static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err
 	char why[320];
 	bool no_bpf = false;
 
-	if (!cfg->record_path && cfg->collector != COLLECTOR_PERF) {
+	if (!cfg->stream.record_path && cfg->collector != COLLECTOR_PERF) {
 		t->src = open_bpf(t, cfg, why, sizeof(why));
 		if (t->src) {
 			t->prov.source = PROV_BPF;
@@ -268,7 +268,7 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 		return -1;
 	prov_join(t);
 	tracer_stamp(t, tracer_results(t));
-	if (cfg->memory && !cfg->record_path) /* a recording's source writes them to its file */
+	if (cfg->memory && !cfg->stream.record_path) /* a recording's source writes them to its file */
 		start_memory(t, cfg);
 	/* scheduler-domain counters: a snapshot now, the deltas at the stop */
 	if (schedstat_enable(&t->ss_restore, t->ss_why, sizeof(t->ss_why)) < 0 ||
@@ -281,7 +281,7 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 		memcpy(t->ss_cpus, cfg->cpus, (size_t)cfg->ncpus * sizeof(int));
 		schedstat_keep_cpus(&t->ss_before, t->ss_cpus, t->ss_ncpus);
 	}
-	t->ss_store = cfg->record_path != NULL;
+	t->ss_store = cfg->stream.record_path != NULL;
 	if (t->ss_before.version)
 		store_schedstat(t, &t->ss_before); /* as perf sched stats record does */
 	t->src->ops->enable(t->src);
