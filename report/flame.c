@@ -226,7 +226,7 @@ static void frame_title(FILE *f, const struct tree *t, const struct fnode *n, si
 	char v[32], b[32], s1[16], s2[16];
 
 	fputs("<title>", f);
-	xml_textn(f, n->name, shown);
+	xml_text_utf8n(f, n->name, shown);
 	fprintf(f, "%s\n%s %s, %s", k == K_KERNEL ? " [kernel]" : "", fmt_count(n->v, v, sizeof(v)),
 		o->unit ? o->unit : "", fmt_share((double)n->v, (double)t->total, 2, s1, sizeof(s1)));
 	if (o->differential)
@@ -236,18 +236,32 @@ static void frame_title(FILE *f, const struct tree *t, const struct fnode *n, si
 	fputs("</title>", f);
 }
 
+/* The bytes of s's first chars characters (a byte of invalid UTF-8 one), within len. */
+static size_t chars_bytes(const char *s, size_t len, size_t chars)
+{
+	size_t at = 0;
+
+	for (; at < len && chars; chars--) {
+		size_t l = utf8_seq_len(s + at, len - at);
+
+		at += l ? l : 1;
+	}
+	return at;
+}
+
 /* The name as far as it fits in w px, ".." where cut; nothing under 3 characters. */
 static void frame_label(FILE *f, const struct fnode *n, size_t shown, double w)
 {
-	size_t fit = w > 6 ? (size_t)((w - 6) / (FONT_PX * 0.59)) : 0;
+	size_t fit = w > 6 ? (size_t)((w - 6) / (FONT_PX * 0.59)) : 0, cut;
 
 	if (fit < 3)
 		return;
-	if (shown <= fit) {
-		xml_textn(f, n->name, shown);
+	cut = chars_bytes(n->name, shown, fit);
+	if (cut == shown) {
+		xml_text_utf8n(f, n->name, shown);
 		return;
 	}
-	xml_textn(f, n->name, fit - 2);
+	xml_text_utf8n(f, n->name, chars_bytes(n->name, shown, fit - 2));
 	fputs("..", f);
 }
 
@@ -313,8 +327,8 @@ static void notes(FILE *f, const struct tree *t, const struct layout *L, size_t 
 	fprintf(f, "; frames narrower than %g px not drawn: %s", L->minw,
 		fmt_count(L->hidden, a, sizeof(a)));
 	if (t->capped)
-		fprintf(f, "; %s stacks deeper than %d frames cut there",
-			fmt_count(t->capped, b, sizeof(b)), MAX_DEPTH);
+		fprintf(f, "; %s stack%s deeper than %d frames cut there",
+			fmt_count(t->capped, b, sizeof(b)), t->capped == 1 ? "" : "s", MAX_DEPTH);
 	if (o->differential && t->gone_base)
 		fprintf(f, "; stacks only in the base (%s of it) not drawn",
 			fmt_share((double)t->gone_base, (double)t->base_total, 1, s, sizeof(s)));

@@ -56,7 +56,7 @@ check "hostile frames: the SVG is well-formed XML" python3 -c \
 	"import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" "$TMP/hostile.svg"
 check "hostile frames: no raw markup from a frame" sh -c "! grep -q '<script>alert' $TMP/hostile.svg"
 check "hostile frames: the 10,000-frame stack cut at 1,024 and said" \
-	grep -q "1 stacks deeper than 1024 frames cut there" "$TMP/hostile.svg"
+	grep -q "1 stack deeper than 1024 frames cut there" "$TMP/hostile.svg"
 
 # --- real workloads: sched_switch stacks of pinned vs unpinned ping-pong, pipe vs socket ---
 svgs=("$TMP/hostile.svg")

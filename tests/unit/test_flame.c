@@ -141,12 +141,34 @@ static void hostile_names(void **state)
 	assert_non_null(strstr(svg, "&lt;script&gt;alert(1)&lt;/script&gt;"));
 	assert_non_null(strstr(svg, "&quot;q&quot;"));
 	assert_int_equal(strstr(svg, "]]>") - svg, strrchr(strstr(svg, "<![CDATA["), ']') - 1 - svg);
-	assert_non_null(strstr(svg, "1 stacks deeper than 1024 frames cut there"));
+	assert_non_null(strstr(svg, "1 stack deeper than 1024 frames cut there"));
 	assert_non_null(strstr(svg, "data-d=\"1024\""));
 	assert_null(strstr(svg, "data-d=\"1025\""));
 	free(svg);
 	free(deep);
 	free(longname);
+}
+
+/* Valid UTF-8 kept (a name is not mangled), invalid bytes and cut sequences as '?'. */
+static void utf8_names(void **state)
+{
+	char longname[400] = "";
+	const struct flame_stack s[] = {
+		{ "caf\xc3\xa9;bad\xff\xc3x;over\xc0\xaf", 3, 0 }, { longname, 1, 0 },
+	};
+	struct flame_opts o = { .width_px = 400 };
+	char *svg, *p;
+
+	(void)state;
+	for (int i = 0; i < 100; i++)
+		strcat(longname, "\xc3\xa9"); /* 100 'é': cut between characters, never inside */
+	svg = draw(s, 2, &o);
+	assert_non_null(strstr(svg, "<title>caf\xc3\xa9\n"));
+	assert_non_null(strstr(svg, "<title>bad??x\n"));
+	assert_non_null(strstr(svg, "<title>over??\n"));
+	p = strstr(svg, "\xc3\xa9..</text>");
+	assert_non_null(p); /* the label of the 100 'é' cut after a whole character */
+	free(svg);
 }
 
 static void kinds_and_diff(void **state)
@@ -180,6 +202,7 @@ int main(void)
 		cmocka_unit_test(refuses_bad),
 		cmocka_unit_test(widths_by_value),
 		cmocka_unit_test(hostile_names),
+		cmocka_unit_test(utf8_names),
 		cmocka_unit_test(kinds_and_diff),
 	};
 
