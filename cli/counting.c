@@ -302,37 +302,6 @@ static void scope_words(const struct counting_opts *o, char *const *argv, char *
 				       (int)o->added[i]);
 }
 
-struct report_job {
-	const struct stat_result *res;
-	const struct stat_report_ctx *ctx;
-	const struct report_extra *extra;
-};
-
-static void json_doc(FILE *f, void *arg)
-{
-	const struct report_job *job = arg;
-	struct json j;
-
-	json_init(&j, f);
-	json_object(&j, NULL);
-	json_string(&j, "locus_version", LOCUS_VERSION);
-	stat_report_json_members(&j, job->res, job->ctx);
-	if (job->extra && job->extra->json)
-		job->extra->json(&j, job->extra->ctx);
-	json_object_end(&j);
-	json_end(&j);
-}
-
-static void text_doc(FILE *f, void *arg)
-{
-	const struct report_job *job = arg;
-
-	if (!job->extra || job->extra->counters)
-		stat_report_text(f, job->res, job->ctx);
-	if (job->extra && job->extra->text)
-		job->extra->text(f, job->extra->ctx);
-}
-
 int counting_report(const struct counting_opts *o, const struct stat_result *res,
 		    const struct session_outcome *out, char **argv,
 		    const struct report_extra *extra)
@@ -340,8 +309,6 @@ int counting_report(const struct counting_opts *o, const struct stat_result *res
 	char cmd[1024], scope[256], base[160], traced[320];
 	const struct sched_results *tr = extra ? extra->trace : NULL;
 	struct stat_report_ctx ctx;
-	struct report_job job = { res, &ctx, extra };
-	int rc = 0;
 
 	scope_text(o, argv, cmd, sizeof(cmd), scope, sizeof(scope));
 	scope_words(o, argv, base, sizeof(base), traced, sizeof(traced));
@@ -360,18 +327,9 @@ int counting_report(const struct counting_opts *o, const struct stat_result *res
 		ctx.trace = (struct stat_trace_figures){ traced, (double)tr->voluntary,
 							 (double)tr->involuntary,
 							 (double)tr->migrations };
-	if (o->out_path) {
-		if (write_file_atomically(o->out_path, text_doc, &job) < 0) {
-			locus_err("the report follows on standard output instead");
-			text_doc(stdout, &job);
-			rc = EXIT_LOCUS_RUNTIME;
-		}
-	} else if (!(o->json_path && !strcmp(o->json_path, "-"))) {
-		text_doc(stdout, &job);
-	}
-	if (o->json_path && write_file_atomically(o->json_path, json_doc, &job) < 0)
-		rc = EXIT_LOCUS_RUNTIME;
-	return rc;
+	return stat_report_write(res, &ctx, extra, o->out_path, o->json_path) < 0
+		       ? EXIT_LOCUS_RUNTIME
+		       : 0;
 }
 
 int cli_load_topology(const struct cli_cmd *cmd, const char *sysfs_root, struct topology *t)

@@ -7,6 +7,7 @@
 #include "../common/outfile.h"
 #include "../report/json.h"
 #include "../report/sched_report.h"
+#include "../report/stat_report.h"
 #include "opts.h"
 #include "../pipeline/session.h"
 
@@ -103,15 +104,6 @@ int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **a
 void counting_release(struct counting_opts *o);
 /* Fill a session configuration from validated options. */
 void counting_session(const struct counting_opts *o, char **argv, struct session_cfg *cfg);
-/* More report content after the counters (run adds the scheduler sections). */
-struct report_extra {
-	bool counters;		/* print the counters section */
-	void (*text)(FILE *f, void *ctx);
-	void (*json)(struct json *j, void *ctx);
-	void *ctx;
-	const struct sched_results *trace;	/* the session's trace, or NULL: the
-						 * counters taken from it, reconciled */
-};
 
 /*
  * Print the text report (stdout or -o) and the JSON (--json). Returns 0, or

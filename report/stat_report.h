@@ -41,4 +41,23 @@ void stat_report_text(FILE *f, const struct stat_result *r, const struct stat_re
 void stat_report_json_members(struct json *j, const struct stat_result *r,
 			      const struct stat_report_ctx *ctx);
 
+struct sched_results;
+/* More report content after the counters (run adds the scheduler sections). */
+struct report_extra {
+	bool counters;		/* print the counters section */
+	void (*text)(FILE *f, void *ctx);
+	void (*json)(struct json *j, void *ctx);
+	void *ctx;
+	const struct sched_results *trace;	/* the session's trace, or NULL: the
+						 * counters taken from it, reconciled */
+};
+/*
+ * The text report into out_path (else standard output, unless the JSON goes there:
+ * json_path "-") and the JSON into json_path (or NULL), each through the atomic writer.
+ * 0, or -1 when an output could not be written (said; the text then follows on standard
+ * output). extra may be NULL.
+ */
+int stat_report_write(const struct stat_result *res, const struct stat_report_ctx *ctx,
+		      const struct report_extra *extra, const char *out_path, const char *json_path);
+
 #endif
