@@ -11,7 +11,7 @@
 #include "counting.h"
 #include "diff_stacks.h"
 
-enum { OPT_EXIT_CODE = OPT_SYSFS_ROOT + 1, OPT_FLAME, OPT_TOP };
+enum { OPT_EXIT_CODE = OPT_SYSFS_ROOT + 1, OPT_FLAME, OPT_TOP, OPT_SVG };
 
 static const struct cli_opt diff_opts[] = {
 	{ "json", OPT_JSON, "FILE", "also write the comparison as JSON (- for stdout)" },
@@ -19,6 +19,9 @@ static const struct cli_opt diff_opts[] = {
 					    "not, 125 when a new batch has no measured metric or "
 					    "measures something else than the base, "
 					    "128 when the base cannot be read (for git bisect run)" },
+	{ "svg", OPT_SVG, "FILE", "draw base and new overlaid per sweep value (each run, the means "
+				  "and their 95% intervals, '*' where significant) as SVG; with "
+				  "several new files, the first" },
 	{ "flame", OPT_FLAME, "FILE", "two folded-stacks files: also draw the differential flame "
 				      "graph (width by NEW, red/blue by the change of share) as SVG" },
 	{ "top", OPT_TOP, "N", "two folded-stacks files: the N stacks whose share moved most "
@@ -79,9 +82,16 @@ static void json_doc(FILE *f, void *ctx)
 	fputs("]\n", f);
 }
 
+static void svg_doc(FILE *f, void *ctx)
+{
+	struct diff_job *d = ctx;
+
+	diff_report_svg(f, d->base, &d->cur[0]);
+}
+
 /* What the command line asks for. */
 struct diff_plan {
-	const char *json, *out, *flame;
+	const char *json, *out, *flame, *svg;
 	long top;
 	bool quiet, exit_code;
 	char **files;		/* the base, then the new batches */
@@ -125,6 +135,9 @@ static bool diff_parse(int argc, char **argv, struct diff_plan *pl, int *rc)
 			break;
 		case OPT_FLAME:
 			pl->flame = optarg;
+			break;
+		case OPT_SVG:
+			pl->svg = optarg;
 			break;
 		case OPT_TOP:
 			if (parse_long(optarg, 1, 1000000, &pl->top) < 0) {
@@ -211,6 +224,8 @@ static int diff_write(const struct diff_plan *pl, const struct diff_input *in,
 	}
 	if (pl->json && write_file_atomically(pl->json, json_doc, &job) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
+	if (pl->svg && write_file_atomically(pl->svg, svg_doc, &job) < 0)
+		rc = EXIT_LOCUS_RUNTIME;
 	if (!pl->quiet)
 		fprintf(stderr, "locus: %d significant difference%s\n", t->marked,
 			t->marked == 1 ? "" : "s");
@@ -259,8 +274,14 @@ int cmd_diff(int argc, char **argv)
 
 	if (!diff_parse(argc, argv, &pl, &rc))
 		return rc;
-	if (diff_is_folded(pl.files[0]))
+	if (diff_is_folded(pl.files[0])) {
+		if (pl.svg) {
+			cli_usage_error(&diff_cmd, "--svg draws loop files; folded stacks are drawn "
+						   "with --flame");
+			return EXIT_LOCUS_USAGE;
+		}
 		return diff_folded(&pl, argc, argv);
+	}
 	if (pl.flame || pl.top) {
 		cli_usage_error(&diff_cmd, "--flame and --top compare folded stacks: give two "
 					   "folded-stacks files, not loop files");

@@ -12,6 +12,15 @@ void sweep_report_text(FILE *f, const struct sweep_set *s);
 void sweep_report_json(FILE *f, const struct sweep_set *s);
 /* An SVG: the metric against the sweep value (each run and the mean), class shares beside. */
 void sweep_report_svg(FILE *f, const struct sweep_set *s);
+/* The loop's environment as a picture's caption: command line, kernel, CPU, topology, time. */
+void sweep_caption_lines(const struct sweep_set *s, char *c1, size_t n1, char *c2, size_t n2);
+/*
+ * locus diff --svg: base and new overlaid per sweep value, the metric (else context
+ * switches/s): each run, each mean and its 95% interval, '*' where the table marks the
+ * difference significant; both loops' captions.
+ */
+struct diff_input;
+void diff_report_svg(FILE *f, const struct diff_input *base, const struct diff_input *cur);
 /* The JSON into path through the atomic writer. 0, or -1 after saying why. */
 int sweep_report_json_file(const char *path, struct sweep_set *s);
 /*

@@ -235,8 +235,7 @@ static void class_panel(FILE *f, const struct sweep_set *s, int x0)
 	x_label(f, s, x0);
 }
 
-/* The loop's environment as the caption: its command line, kernel, CPU, topology, time. */
-static void caption_of(const struct sweep_set *s, char *c1, size_t n1, char *c2, size_t n2)
+void sweep_caption_lines(const struct sweep_set *s, char *c1, size_t n1, char *c2, size_t n2)
 {
 	struct svg_caption cap;
 
@@ -271,7 +270,7 @@ void sweep_report_svg(FILE *f, const struct sweep_set *s)
 	}
 	else
 		snprintf(what, sizeof(what), "context switches/s (no --metric)");
-	caption_of(s, c1, sizeof(c1), c2, sizeof(c2));
+	sweep_caption_lines(s, c1, sizeof(c1), c2, sizeof(c2));
 	/* room right of the class panel for its legend's widest line */
 	width = 2 * (L + W) + 20 + svg_text_width("(dot), its 95% interval", 10) + 10;
 	if (width < 2 * (L + W) + 120)

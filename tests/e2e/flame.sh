@@ -58,9 +58,22 @@ check "hostile frames: no raw markup from a frame" sh -c "! grep -q '<script>ale
 check "hostile frames: the 10,000-frame stack cut at 1,024 and said" \
 	grep -q "1 stack deeper than 1024 frames cut there" "$TMP/hostile.svg"
 
-# --- real workloads: sched_switch stacks of pinned vs unpinned ping-pong, pipe vs socket ---
 svgs=("$TMP/hostile.svg")
 folded_of=("") # each SVG's folded file (the new one of a differential), for the search oracle
+
+# --- locus diff --svg: base and new loops overlaid, against the JSON of the same comparison ---
+for pr in base:slower2x tbench_base:tbench_stacked; do
+	a=tests/fixtures/sweep/${pr%%:*}.json b=tests/fixtures/sweep/${pr#*:}.json
+	"$LOCUS" diff -q --svg "$TMP/diff-${pr#*:}.svg" --json "$TMP/diff-${pr#*:}.json" "$a" "$b" >/dev/null
+	check "locus diff --svg ${pr%%:*} ${pr#*:} exits 0" test $? -eq 0
+	pycheck diffsvg "$TMP/diff-${pr#*:}.svg" "$TMP/diff-${pr#*:}.json"
+	svgs+=("$TMP/diff-${pr#*:}.svg")
+	folded_of+=("")
+done
+"$LOCUS" diff --svg "$TMP/x.svg" "$TMP/good.folded" "$TMP/good.folded" >/dev/null 2>&1
+expect_eq "--svg on folded files refused as usage (2)" 2 $?
+
+# --- real workloads: sched_switch stacks of pinned vs unpinned ping-pong, pipe vs socket ---
 collapse() { # perf.data -> folded, perf script of the same file
 	perf script -i "$1" 2>/dev/null | python3 tests/tools/stackcollapse.py >"$2"
 }

@@ -5,6 +5,7 @@
                              path, its width value/total of the graph's width, and every
                              path wide enough is drawn
   diffcolours SVG BASE NEW   each frame red where its share of all grew, blue where it shrank
+  diffsvg SVG JSON           locus diff --svg's means, intervals and '*' against its --json
   difftext TEXT BASE NEW N   the text's top N rows: the stacks whose share moved most
   browser OUT SVG...         headless Chromium (DevTools protocol): each SVG loaded and
                              screenshot to OUT/NAME.png; on flame graphs a real mouse click on
@@ -12,6 +13,7 @@
 Prints "ok - ..." / "FAIL - ..." lines (tests/lib.sh counts them); exits 0.
 """
 import json
+import math
 import os
 import re
 import subprocess
@@ -316,6 +318,26 @@ def browser(outdir, svgs):
     finally:
         b.close()
 
+def diffsvg(svg, js):
+    """locus diff --svg against locus diff --json of the same two files: each side's mean
+    and interval per value, and a '*' exactly where the metric's row is significant."""
+    root = ET.parse(svg).getroot()
+    rows = [r for r in json.load(open(js))["rows"] if r["measure"] == "metric"]
+    means = [(g.get("data-side"), float(g.get("data-mean")), float(g.get("data-ci95")))
+             for g in root.iter(NS + "g") if g.get("class") == "mean"]
+    want = []
+    for r in rows:
+        for side, key in (("base", "base"), ("new", "new")):
+            want.append((side, r[key]["mean"], r[key]["ci95"] if r[key]["n"] >= 2 else 0))
+    good = len(means) == len(want) and all(
+        a[0] == b[0] and math.isclose(a[1], b[1], rel_tol=1e-6) and
+        math.isclose(a[2], b[2], rel_tol=1e-6, abs_tol=1e-9) for a, b in zip(means, want))
+    say(good, f"{svg}: each side's mean and 95% interval per value equal the JSON rows "
+        f"of the same files ({len(rows)} values)" + ("" if good else f" (svg {means}, json {want})"))
+    stars = sum(1 for t in root.iter(NS + "text") if t.get("class") == "significant")
+    sig = sum(1 for r in rows if r["significant"])
+    say(stars == sig, f"{svg}: {stars} '*' marks, the JSON's significant metric rows: {sig}")
+
 def main():
     cmd = sys.argv[1]
     if cmd == "widths":
@@ -324,6 +346,8 @@ def main():
         diffcolours(sys.argv[2], sys.argv[3], sys.argv[4])
     elif cmd == "difftext":
         difftext(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+    elif cmd == "diffsvg":
+        diffsvg(sys.argv[2], sys.argv[3])
     elif cmd == "browser":
         browser(sys.argv[2], sys.argv[3:])
     elif cmd == "matched":

@@ -36,6 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sweep_report_svg(out, &s);
 		diff_report_text(out, &in, &in);
 		diff_report_json(out, &in, &in);
+		diff_report_svg(out, &in, &in);
 		diff_significant(&in, &in);
 		fclose(out);
 	}
