@@ -14,6 +14,7 @@
 #include "caption.h"
 #include "counting.h"
 #include "report_doc.h"
+#include "report_stacks.h"
 
 enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_LINE_SIZE };
 
@@ -31,6 +32,7 @@ static const struct cli_opt report_opts[] = {
 	{ "json", OPT_JSON, "FILE", "also write the results as JSON (- for stdout)" },
 	{ "svg", OPT_SVG, "FILE", "draw the wakeup heatmap (waker x target CPU) as SVG" },
 	TIMELINE_OPT_ROWS,
+	STACKS_OPT_ROWS,
 	{ "output", 'o', "FILE", "write the text report to FILE instead of stdout" },
 	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "topology from DIR when the file carries none" },
 	{ "quiet", 'q', NULL, "no notes or progress on stderr" },
@@ -85,6 +87,7 @@ static int pid_list(const char *arg, struct replay_opts *opts)
 struct report_plan {
 	struct replay_opts opts;	/* the replay's: the file, the tasks, the window */
 	struct trace_export tx;		/* --trace, --svg-timeline and the window */
+	struct stacks_plan stk;		/* --folded, --flame, --stack-addresses */
 	const char *json, *svg, *out;
 	unsigned sections;		/* SEC_* */
 	bool quiet, all;
@@ -156,6 +159,8 @@ static int report_take(struct report_plan *pl, int c, const char *arg)
 {
 	int took = timeline_take(&pl->tx, &report_cmd, c, arg);
 
+	if (!took)
+		took = stacks_take(&pl->stk, &report_cmd, c, arg);
 	if (!took)
 		took = report_take_checked(pl, c, arg);
 	if (took)
@@ -246,6 +251,8 @@ static int report_replay(struct file_pass *fp, struct report_plan *pl,
 
 	if (opened == 0 && !pl->pid && !pl->all)
 		file_pass_follow_workload(fp, &pl->opts); /* as locus run reports */
+	/* stacks where the file has callchains (its attributes say), or asked for */
+	fp->stacks_on = pl->stk.n > 0 || (opened == 0 && pd_has_callchains(&fp->rp.f));
 	pl->opts.from_ns = pl->tx.from_ns; /* --from/--to cut the report as they cut timelines */
 	pl->opts.to_ns = pl->tx.to_ns;
 	fp->blame = (pl->sections & SEC_BLAME) != 0;
@@ -287,6 +294,7 @@ static int report_write(struct file_pass *fp, const struct report_plan *pl)
 	int rc = EXIT_LOCUS_OK;
 
 	report_doc_init(&ro, fp, pl->sections, cli_terminal_width());
+	ro.stacks_addresses = pl->stk.addresses;
 	if (pl->out) {
 		if (write_file_atomically(pl->out, report_doc_text, &ro) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
@@ -294,6 +302,8 @@ static int report_write(struct file_pass *fp, const struct report_plan *pl)
 		report_doc_text(stdout, &ro);
 	}
 	if (pl->json && write_file_atomically(pl->json, report_doc_json, &ro) < 0)
+		rc = EXIT_LOCUS_RUNTIME;
+	if (stacks_write_outputs(&pl->stk, fp, pl->opts.path) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
 	if (pl->svg && fp->rp.rd.sched_samples) {
 		struct svg_caption cap;

@@ -8,6 +8,9 @@
 #include "../report/cacheline_report.h"
 #include "../report/schedstat_report.h"
 #include "../report/json.h"
+#include "../report/stacks_report.h"
+
+#define STACKS_TOP 5 /* stacks shown of each view */
 
 void report_doc_init(struct report_doc *d, struct file_pass *fp, unsigned sections, int width)
 {
@@ -132,6 +135,12 @@ void report_doc_text(FILE *f, void *arg)
 
 		cacheline_report_text(f, &o->fp->cl.cl, &sz);
 	}
+	if (o->fp->stacks_on && o->st->rd.callchains) {
+		struct stack_namer nm = symbols_stack_namer(&o->st->syms);
+		struct stacks_frames fr = { &o->st->rd.stacks, &nm, o->stacks_addresses };
+
+		stacks_report_text(f, &o->fp->stk.st, &fr, STACKS_TOP);
+	}
 }
 
 /* The "input" member: what was read, its window, and whether its end is missing. */
@@ -205,6 +214,12 @@ void report_doc_json(FILE *f, void *arg)
 		struct symbolizer sz = symbols_symbolizer(&st->syms);
 
 		cacheline_report_json_members(&j, &o->fp->cl.cl, &sz);
+	}
+	if (o->fp->stacks_on && st->rd.callchains) {
+		struct stack_namer nm = symbols_stack_namer(&st->syms);
+		struct stacks_frames fr = { &st->rd.stacks, &nm, o->stacks_addresses };
+
+		stacks_report_json(&j, &o->fp->stk.st, &fr, STACKS_TOP);
 	}
 	json_object_end(&j);
 	json_end(&j);

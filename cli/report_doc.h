@@ -13,6 +13,7 @@ struct report_doc {
 	struct sched_report_ctx ctx;
 	unsigned sections;	/* SEC_* */
 	const char *topo_note;
+	bool stacks_addresses;	/* stack frames by address, not name */
 };
 
 /* After file_pass_run: the report of fp, sections of it, folded to width columns. */

@@ -30,7 +30,8 @@ static int setup_decoder(struct pd_reader *rd, const struct pd_file *f, char *er
 		snprintf(err, len, "no tracepoint formats (TRACING_DATA) in the file");
 		return -1;
 	}
-	rd->tep = tracing_data_parse(f->tracing_data, f->tracing_len, why, sizeof(why));
+	rd->tep = tracing_data_parse_ksyms(f->tracing_data, f->tracing_len, &rd->ksyms,
+					   &rd->ksyms_len, why, sizeof(why));
 	if (!rd->tep) {
 		snprintf(err, len, "%s", why);
 		return -1;
@@ -51,6 +52,21 @@ static void mem_event(const struct pd_sample *s, struct event *e)
 	e->mem.phys_addr = s->phys_addr;
 	e->mem.data_src = s->data_src;
 	e->mem.weight = s->weight & 0xffffffff; /* WEIGHT_STRUCT: the low word is the latency */
+}
+
+/* A waking's (the waker's) or a switch's (prev's) callchain, interned: the event's stack id. */
+static void add_stack(struct pd_reader *rd, const struct pd_sample *s, struct event *e)
+{
+	uint32_t id;
+
+	if (e->type != EV_WAKING && e->type != EV_SWITCH)
+		return;
+	rd->callchains++;
+	id = stack_intern(&rd->stacks, (int32_t)s->pid, s->callchain, s->callchain_nr);
+	if (e->type == EV_WAKING)
+		e->wake.stack = id;
+	else
+		e->sw.stack = id;
 }
 
 static int on_sample(struct pd_reader *rd, struct pd_file *f, const struct pd_record *rec,
@@ -95,6 +111,8 @@ static int on_sample(struct pd_reader *rd, struct pd_file *f, const struct pd_re
 		} else {
 			rd->sched_samples++;
 		}
+		if (s.callchain_nr)
+			add_stack(rd, &s, &e);
 	}
 	e.time_ns = s.time;
 	e.cpu = (int32_t)s.cpu;
@@ -224,6 +242,12 @@ int pd_consume(struct pd_reader *rd, struct pd_file *f, const struct pd_consumer
 			c->round(c->ctx);
 		} else if (rec.type == PERF_RECORD_MMAP || rec.type == PERF_RECORD_MMAP2) {
 			on_map(&rec, c);
+		} else if (rec.type == PERF_RECORD_FORK && c->fork && rec.size >= 8 + 8) {
+			uint32_t ids[2]; /* pid, ppid */
+
+			memcpy(ids, rec.data + 8, sizeof(ids));
+			if (ids[0] != ids[1]) /* a thread shares its process's mappings */
+				c->fork(c->ctx, ids[0], ids[1]);
 		} else if (rec.type == PD_REC_SCHEDSTAT_CPU || rec.type == PD_REC_SCHEDSTAT_DOMAIN) {
 			ss_records_add(&rd->ss, rec.data, rec.size);
 		}
@@ -250,5 +274,6 @@ void pd_reader_release(struct pd_reader *rd)
 	if (rd->tep)
 		tep_free(rd->tep);
 	ss_records_release(&rd->ss);
+	stack_table_release(&rd->stacks);
 	memset(rd, 0, sizeof(*rd));
 }

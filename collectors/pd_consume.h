@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "../model/event.h"
+#include "../model/stack.h"
 #include "perfdata.h"
 #include "schedstat_record.h"
 #include "tp_decode.h"
@@ -25,6 +26,9 @@ struct pd_consumer {
 	void (*map)(void *ctx, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
 		    const char *path);
 	void *ctx;
+	/* A PERF_RECORD_FORK: process pid forked from ppid (its mappings are ppid's until it
+	 * maps its own); NULL: not wanted. */
+	void (*fork)(void *ctx, uint32_t pid, uint32_t ppid);
 };
 
 struct pd_reader {
@@ -35,6 +39,12 @@ struct pd_reader {
 	uint64_t irq_samples;	/* of other_tracepoints, the irq ones (blame reads them) */
 	uint64_t first_ns, last_ns;	/* the samples' earliest and latest time (0: none timed) */
 	struct ss_records ss;	/* /proc/schedstat snapshots (perf sched stats record, locus) */
+	struct stack_table stacks; /* callchains of sched_waking and sched_switch samples
+				    * (perf record -g, locus record -g): the events' stack ids
+				    * (zero-initialized is empty) */
+	uint64_t callchains;	/* samples that carried one (nr > 0) */
+	const char *ksyms;	/* the kallsyms the file's TRACING_DATA holds (NULL: none), */
+	size_t ksyms_len;	/* within the file's tracing data */
 	void (*progress)(const struct pd_file *f, void *ctx); /* every 64k records */
 	void *progress_ctx;
 };

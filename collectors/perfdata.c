@@ -399,3 +399,11 @@ void pd_close(struct pd_file *f)
 	free(f->buf);
 	memset(f, 0, sizeof(*f));
 }
+
+bool pd_has_callchains(const struct pd_file *f)
+{
+	for (int i = 0; i < f->nattrs; i++)
+		if (f->attrs[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}

@@ -158,4 +158,7 @@ struct topology;
  */
 int pd_topology(const struct pd_file *f, struct topology *t);
 
+/* Whether an attribute of f asks for callchains (PERF_SAMPLE_CALLCHAIN). */
+bool pd_has_callchains(const struct pd_file *f);
+
 #endif

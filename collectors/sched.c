@@ -186,9 +186,10 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 		attr.config = (unsigned long long)s->dec.fmt[t].id;
 		if (o->callchain) {
 			/* as perf record -g: kernel and user stacks, but only where locus reads
-			 * them; the others carry an empty chain (nr 0, no stack walked: the
+			 * them, and IP (the tracepoint's caller) as perf's samples have it: perf
+			 * script -F prints no callchain without; the others carry an empty chain (nr 0, no stack walked: the
 			 * kernel's perf_callchain with both excluded) and keep one layout */
-			attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+			attr.sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_IP;
 			attr.exclude_callchain_kernel = attr.exclude_callchain_user =
 				t != EV_WAKING && t != EV_SWITCH;
 		}
@@ -197,6 +198,9 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 			attr.comm = 1;
 			attr.comm_exec = 1;
 			attr.task = 1;
+			/* with callchains, the executable mappings, so that user frames can be
+			 * named (locus report, perf script) */
+			attr.mmap = attr.mmap2 = o->callchain;
 		}
 		/* recording: task records carry time (and id) too, so perf orders a fork
 		 * before the child's first sample; every attr must agree on it */

@@ -44,7 +44,8 @@ static void write_rec(void *ctx, const void *rec)
 		sample_record_set_id(h->type, buf + sizeof(*h), h->size - sizeof(*h), id);
 		err = pd_writer_add(&d->r->w, buf, h->size);
 	} else if (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_COMM ||
-		   h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT) {
+		   h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT ||
+		   h->type == PERF_RECORD_MMAP2) {
 		uint8_t buf[8192];
 
 		if (h->size > sizeof(buf) || h->size < 8 + TRAILER_SIZE)
@@ -126,7 +127,10 @@ static uint8_t *formats(const struct sched_collector *s, size_t *len)
 			 event_type_name(s->opened[i]));
 		names[i] = full[i];
 	}
-	td = tracing_data_build(s->tracefs, names, s->nopened, len, err, sizeof(err));
+	/* with callchains, the kernel's symbols too, as perf record stores them: a file named
+	 * on another machine or kernel names its kernel frames */
+	td = tracing_data_build_ksyms(s->tracefs, names, s->nopened,
+				      s->callchain ? "/proc/kallsyms" : NULL, len, err, sizeof(err));
 	if (!td)
 		locus_err("%s: the file will lack tracepoint formats", err);
 	return td;

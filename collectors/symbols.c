@@ -2,6 +2,7 @@
 #include "symbols.h"
 
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,9 +124,30 @@ static int by_addr(const void *a, const void *b)
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
+uint64_t symbols_kernel_text(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char line[512], name[256], type;
+	unsigned long long addr, text = 0;
+
+	while (f && !text && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 && !strcmp(name, "_text"))
+			text = addr;
+	if (f)
+		fclose(f);
+	return text;
+}
+
+void symbols_use_kallsyms_text(struct symbols *s, const char *text, size_t len)
+{
+	s->ktext = text;
+	s->ktext_len = len;
+}
+
 static void load_kallsyms(struct symbols *s)
 {
-	FILE *f = fopen(s->kallsyms, "re");
+	FILE *f = s->ktext ? fmemopen((void *)s->ktext, s->ktext_len, "r") :
+			     fopen(s->kallsyms, "re");
 	char line[512], name[256], type;
 	unsigned long long addr;
 	int cap = 0;
@@ -151,7 +173,7 @@ static const char *kernel_lookup(struct symbols *s, uint64_t addr, char *buf, si
 {
 	int lo = 0, hi;
 
-	if (!s->kallsyms)
+	if (!s->kallsyms && !s->ktext)
 		return NULL;
 	if (!s->ksyms_tried)
 		load_kallsyms(s);
@@ -188,8 +210,129 @@ const char *symbols_lookup(struct symbols *s, uint32_t pid, uint64_t addr, char 
 	return NULL;
 }
 
+struct sym_file {
+	char *path;
+	Dwfl *dwfl;	/* NULL: the file could not be read */
+	bool exec;	/* ET_EXEC: its addresses are absolute */
+};
+
+#define MAX_FILES 256
+
+/* The session of one file, its symbols at their link-time addresses. */
+static struct sym_file *file_session(struct symbols *s, const char *path)
+{
+	struct sym_file *f;
+	struct stat st;
+	Dwfl_Module *m;
+
+	for (int i = 0; i < s->nfiles; i++)
+		if (!strcmp(s->files[i].path, path))
+			return &s->files[i];
+	if (s->nfiles == MAX_FILES)
+		return NULL;
+	s->files = xrealloc(s->files, (size_t)(s->nfiles + 1) * sizeof(*s->files));
+	f = &s->files[s->nfiles++];
+	*f = (struct sym_file){ xstrdup(path), NULL, false };
+	/* a hostile file may name a FIFO or a device: only regular files are opened */
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || !st.st_size || !(f->dwfl = dwfl_begin(&callbacks)))
+		return f;
+	dwfl_report_begin(f->dwfl);
+	m = dwfl_report_elf(f->dwfl, path, path, -1, 0, false);
+	dwfl_report_end(f->dwfl, NULL, NULL);
+	if (m) {
+		GElf_Addr bias;
+		Elf *e = dwfl_module_getelf(m, &bias);
+		GElf_Ehdr eh;
+
+		f->exec = e && gelf_getehdr(e, &eh) && eh.e_type == ET_EXEC;
+	}
+	return f;
+}
+
+static const char *kernel_function(struct symbols *s, uint64_t addr, char *buf, size_t len)
+{
+	char full[512], *plus;
+
+	if (!kernel_lookup(s, addr, full, sizeof(full)))
+		return NULL;
+	plus = strpbrk(full, "+ ");
+	if (plus)
+		*plus = '\0';
+	snprintf(buf, len, "%s", full);
+	return buf;
+}
+
+void symbols_add_fork(struct symbols *s, uint32_t pid, uint32_t ppid)
+{
+	u64map_put(&s->parent, pid, ppid);
+}
+
+/* Whether process pid has mappings of its own (else it runs its parent's). */
+static bool has_maps(const struct symbols *s, uint32_t pid)
+{
+	for (int i = 0; i < s->nreg; i++)
+		if (s->reg[i].pid == pid)
+			return true;
+	return false;
+}
+
+const char *symbols_function(struct symbols *s, int32_t pid, uint64_t addr, int kernel, char *buf,
+			     size_t len)
+{
+	const struct sym_region *r = NULL, *low;
+	struct sym_file *f;
+	Dwfl_Module *m;
+	const char *name;
+	uint64_t at;
+
+	if (kernel)
+		return kernel_function(s, addr, buf, len);
+	for (int up = 0; up < 64 && !has_maps(s, (uint32_t)pid); up++) { /* forked, not exec'd */
+		uint32_t *pp = u64map_get(&s->parent, (uint32_t)pid);
+
+		if (!pp || *pp == (uint32_t)pid)
+			break;
+		pid = (int32_t)*pp;
+	}
+	for (int i = 0; i < s->nreg && !r; i++)
+		if (s->reg[i].pid == (uint32_t)pid && addr >= s->reg[i].start && addr < s->reg[i].end)
+			r = &s->reg[i];
+	if (!r || !(f = file_session(s, r->path)) || !f->dwfl)
+		return NULL;
+	low = r; /* the file's lowest mapping in the process gives its load bias */
+	for (int i = 0; i < s->nreg; i++)
+		if (s->reg[i].pid == r->pid && s->reg[i].start < low->start &&
+		    !strcmp(s->reg[i].path, r->path))
+			low = &s->reg[i];
+	at = f->exec ? addr : addr - (low->start - low->pgoff);
+	m = dwfl_addrmodule(f->dwfl, at);
+	name = m ? dwfl_module_addrname(m, at) : NULL;
+	if (!name)
+		return NULL;
+	snprintf(buf, len, "%s", name);
+	return buf;
+}
+
+static const char *stack_name(void *ctx, int32_t pid, uint64_t addr, int kernel, char *buf,
+			      size_t len)
+{
+	return symbols_function(ctx, pid, addr, kernel, buf, len);
+}
+
+struct stack_namer symbols_stack_namer(struct symbols *s)
+{
+	return (struct stack_namer){ stack_name, s };
+}
+
 void symbols_release(struct symbols *s)
 {
+	for (int i = 0; i < s->nfiles; i++) {
+		if (s->files[i].dwfl)
+			dwfl_end(s->files[i].dwfl);
+		free(s->files[i].path);
+	}
+	free(s->files);
+	u64map_release(&s->parent);
 	for (int i = 0; i < s->nreg; i++)
 		free(s->reg[i].path);
 	for (int i = 0; i < s->nprocs; i++)

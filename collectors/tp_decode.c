@@ -191,9 +191,9 @@ int tp_decode(const struct tp_decoder *d, const void *raw_v, uint32_t size, stru
 		    num(d, f[5], raw, size, &v[3]) || str(d, f[6], raw, size, e->sw.next_comm))
 			return -1;
 		e->sw.prev_pid = (int32_t)v[0];
-		e->sw.prev_prio = (int32_t)v[1];
+		e->sw.prev_prio = (int16_t)v[1];
 		e->sw.next_pid = (int32_t)v[2];
-		e->sw.next_prio = (int32_t)v[3];
+		e->sw.next_prio = (int16_t)v[3];
 		return 0;
 	case EV_MIGRATE:
 		if (num(d, f[0], raw, size, &v[0]) || num(d, f[1], raw, size, &v[1]) ||

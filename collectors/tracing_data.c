@@ -101,6 +101,15 @@ static void parse_format(struct tep_handle *tep, const uint8_t *data, size_t siz
 
 struct tep_handle *tracing_data_parse(const uint8_t *blob, size_t len, char *err, size_t errlen)
 {
+	const char *k;
+	size_t klen;
+
+	return tracing_data_parse_ksyms(blob, len, &k, &klen, err, errlen);
+}
+
+struct tep_handle *tracing_data_parse_ksyms(const uint8_t *blob, size_t len, const char **ksyms,
+					    size_t *ksyms_len, char *err, size_t errlen)
+{
 	struct cursor c = { blob, len, 0, err, errlen };
 	struct tep_handle *tep = NULL;
 	char version[16], name[64], sys[128];
@@ -174,8 +183,20 @@ struct tep_handle *tracing_data_parse(const uint8_t *blob, size_t len, char *err
 		}
 	}
 	/* kallsyms and printk formats follow; absent in truncated files we accept */
-	if (c.off < c.len && skip32(&c, "truncated kallsyms") < 0)
-		goto bad;
+	*ksyms = NULL;
+	*ksyms_len = 0;
+	if (c.off < c.len) {
+		uint32_t n;
+
+		if (take(&c, &n, 4, "truncated kallsyms") < 0)
+			goto bad;
+		if (n && c.len - c.off >= n) {
+			*ksyms = (const char *)c.p + c.off;
+			*ksyms_len = n;
+		}
+		if (take(&c, NULL, n, "truncated kallsyms") < 0)
+			goto bad;
+	}
 	if (c.off < c.len && skip32(&c, "truncated printk formats") < 0)
 		goto bad;
 	return tep;
@@ -220,6 +241,30 @@ static bool in_system(const char *event, const char *sys)
 
 uint8_t *tracing_data_build(const char *dir, const char *const *events, int nevents, size_t *len,
 			    char *err, size_t errlen)
+{
+	return tracing_data_build_ksyms(dir, events, nevents, NULL, len, err, errlen);
+}
+
+/* A file's content as a u32-sized section (empty when it cannot be read). */
+static void put_file32(struct bytebuf *b, const char *path)
+{
+	FILE *f = path ? fopen(path, "re") : NULL;
+	char buf[8192];
+	size_t at = b->len, n;
+	uint32_t size;
+
+	bytebuf_u32(b, 0);
+	if (!f)
+		return;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0 && b->len - at - 4 + n < UINT32_MAX)
+		bytebuf_put(b, buf, n);
+	fclose(f);
+	size = (uint32_t)(b->len - at - 4);
+	memcpy(b->p + at, &size, 4);
+}
+
+uint8_t *tracing_data_build_ksyms(const char *dir, const char *const *events, int nevents,
+				  const char *ksyms, size_t *len, char *err, size_t errlen)
 {
 	struct bytebuf b = { 0 };
 	char path[512];
@@ -277,7 +322,7 @@ uint8_t *tracing_data_build(const char *dir, const char *const *events, int neve
 			}
 		}
 	}
-	bytebuf_u32(&b, 0); /* kallsyms */
+	put_file32(&b, ksyms); /* kallsyms */
 	bytebuf_u32(&b, 0); /* printk formats */
 	bytebuf_u64(&b, 0); /* saved cmdlines (0.6) */
 	*len = b.len;

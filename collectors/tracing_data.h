@@ -13,6 +13,10 @@ struct tep_handle;
  * and the blob offset of the problem in err.
  */
 struct tep_handle *tracing_data_parse(const uint8_t *blob, size_t len, char *err, size_t errlen);
+/* The same, and where the blob's kallsyms section is (*ksyms NULL and *ksyms_len 0 when
+ * empty or absent): perf record stores /proc/kallsyms there, locus record -g too. */
+struct tep_handle *tracing_data_parse_ksyms(const uint8_t *blob, size_t len, const char **ksyms,
+					    size_t *ksyms_len, char *err, size_t errlen);
 
 /*
  * Build a TRACING_DATA blob from tracefs at dir for the given events
@@ -21,5 +25,9 @@ struct tep_handle *tracing_data_parse(const uint8_t *blob, size_t len, char *err
  */
 uint8_t *tracing_data_build(const char *dir, const char *const *events, int nevents, size_t *len,
 			    char *err, size_t errlen);
+/* The same with the kallsyms file at ksyms ("/proc/kallsyms") in its section, as perf
+ * record writes it (NULL: an empty section; an unreadable file: empty too). */
+uint8_t *tracing_data_build_ksyms(const char *dir, const char *const *events, int nevents,
+				  const char *ksyms, size_t *len, char *err, size_t errlen);
 
 #endif

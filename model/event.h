@@ -52,10 +52,13 @@ struct event {
 			int32_t prio;
 			int32_t target_cpu;
 			char comm[TASK_COMM_LEN];
+			uint32_t stack;	/* the waker's callchain (model/stack.h), 0: none */
 		} wake;
 		struct {
 			int32_t prev_pid, next_pid;
-			int32_t prev_prio, next_prio;
+			int16_t prev_prio, next_prio;	/* -1 .. 139 */
+			uint32_t stack;	/* prev's callchain at the switch (model/stack.h),
+					 * 0: none */
 			int64_t prev_state;
 			char prev_comm[TASK_COMM_LEN];
 			char next_comm[TASK_COMM_LEN];

@@ -63,6 +63,10 @@ int file_pass_run(struct file_pass *fp, const struct timeline_sink_cfg *tl, char
 		fp->two = true;
 	}
 	sinks_add(&fp->sinks, &fp->cl.k);
+	if (fp->stacks_on) {
+		stacks_sink_init(&fp->stk);
+		sinks_add(&fp->sinks, &fp->stk.k);
+	}
 	if (replay_run(&fp->rp, err, len) < 0) {
 		if (fp->timeline)
 			timeline_sink_flush_held(&fp->tl); /* what was read before the error */

@@ -9,6 +9,7 @@
 #include "replay.h"
 #include "sink_blame.h"
 #include "sink_cacheline.h"
+#include "sink_stacks.h"
 #include "sink_timeline.h"
 #include "sink_wakeup.h"
 
@@ -18,6 +19,9 @@ struct file_pass {
 	struct timeline_sink tl;	/* with a timeline: first, every event */
 	struct wakeup_sink wk;		/* the scheduler's results */
 	struct cacheline_sink cl;	/* the memory samples' */
+	struct stacks_sink stk;		/* with stacks_on (set before file_pass_run): waker,
+					 * blocked and off-wake stacks (the file's callchains) */
+	bool stacks_on;
 	/* set before file_pass_run: the results of the whole file, whatever the window (an
 	 * analyzer of the window beside it judges the timeline's flows) */
 	bool whole_results;

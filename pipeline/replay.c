@@ -108,7 +108,16 @@ static void on_round(void *ctx)
 static void on_map(void *ctx, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
 		   const char *path)
 {
-	symbols_add_map(&((struct replay *)ctx)->syms, pid, start, len, pgoff, path);
+	struct replay *rp = ctx;
+
+	if (!strncmp(path, "[kernel.kallsyms]", 17))
+		rp->kernel_text = pgoff;
+	symbols_add_map(&rp->syms, pid, start, len, pgoff, path);
+}
+
+static void on_fork(void *ctx, uint32_t pid, uint32_t ppid)
+{
+	symbols_add_fork(&((struct replay *)ctx)->syms, pid, ppid);
 }
 
 /* Whether the file recorded tracepoint type t (its formats alone do not say). */
@@ -216,11 +225,17 @@ static bool rp_wait(struct source *s, int ms)
 static int rp_drain(struct source *s, char *err, size_t len)
 {
 	struct replay *rp = (struct replay *)s;
-	const struct pd_consumer c = { on_event, on_round, on_map, rp };
+	const struct pd_consumer c = { on_event, on_round, on_map, rp, on_fork };
 
 	if (pd_consume(&rp->rd, &rp->f, &c, err, len) < 0)
 		return -1;
 	s->events = rp->rd.samples;
+	if (rp->rd.ksyms) /* the recording's kernel symbols (its TRACING_DATA) */
+		symbols_use_kallsyms_text(&rp->syms, rp->rd.ksyms, rp->rd.ksyms_len);
+	else if (rp->kernel_text && symbols_kernel_text("/proc/kallsyms") == rp->kernel_text)
+		/* perf's files hold none: this machine's, when its kernel text lies where the
+		 * file's kernel map says (the same kernel, the same boot), as perf does */
+		symbols_use_kallsyms(&rp->syms, "/proc/kallsyms");
 	return 0;
 }
 

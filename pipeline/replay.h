@@ -45,6 +45,8 @@ struct replay {
 	struct topology topo;
 	char topo_note[400];		/* where the topology came from */
 	struct symbols syms;		/* the file's MMAP and MMAP2 records */
+	uint64_t kernel_text;		/* where perf's kernel map says the kernel's text was
+					 * ([kernel.kallsyms]_text), 0: no such record */
 	const struct replay_opts *o;
 	uint64_t first_ns;		/* the first sched event's time (the window's origin) */
 	bool have_first;

@@ -1,0 +1,296 @@
+/* stacks_report.c - folded stacks, and the top stacks in text and JSON (stacks_report.h). */
+#include "stacks_report.h"
+
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/bytebuf.h"
+#include "../common/util.h"
+
+#define FRAMES_MAX 1024 /* a stack's frames written at most (the kernel's limit is 127) */
+#define TEXT_FRAMES 8	/* and in the text report, leaf first (--folded has them all) */
+
+/* Stack id's frames leaf first, without the context markers: how many (at most max). */
+static uint32_t frames_of(const struct stack_table *t, uint32_t id, uint64_t *addr,
+			  uint8_t *kern, uint32_t max, int32_t *pid)
+{
+	uint32_t nr = 0, n = 0;
+	const uint64_t *ips = stack_get(t, id, &nr, pid);
+	uint8_t kernel = 0;
+
+	for (uint32_t i = 0; ips && i < nr && n < max; i++) {
+		if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX) { /* a marker: whose frames follow */
+			kernel = ips[i] == (uint64_t)PERF_CONTEXT_KERNEL ||
+				 ips[i] == (uint64_t)PERF_CONTEXT_GUEST_KERNEL;
+			continue;
+		}
+		addr[n] = ips[i];
+		kern[n++] = kernel;
+	}
+	return n;
+}
+
+static void put_frame(struct bytebuf *b, const struct stacks_frames *fr, int32_t pid,
+		      uint64_t addr, int kernel)
+{
+	char buf[512];
+	const char *name = NULL;
+
+	if (fr->addresses) {
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);
+		name = buf;
+	} else if (fr->namer) {
+		name = fr->namer->name(fr->namer->ctx, pid, addr, kernel, buf, sizeof(buf));
+	}
+	if (!name) {
+		name = "[unknown]";
+		kernel = 0;
+	}
+	bytebuf_put(b, name, strlen(name));
+	if (kernel && !fr->addresses)
+		bytebuf_put(b, "_[k]", 4);
+}
+
+/* Stack id's frames into b: root first (leaf_first 0) or leaf first, ';' between them. */
+static void put_stack(struct bytebuf *b, const struct stacks_frames *fr, uint32_t id,
+		      int leaf_first, const char *sep, uint32_t max)
+{
+	uint64_t addr[FRAMES_MAX];
+	uint8_t kern[FRAMES_MAX];
+	int32_t pid = 0;
+	uint32_t n = frames_of(fr->tab, id, addr, kern, max, &pid);
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t at = leaf_first ? i : n - 1 - i;
+
+		if (i)
+			bytebuf_put(b, sep, strlen(sep));
+		put_frame(b, fr, pid, addr[at], kern[at]);
+	}
+}
+
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(((const struct stacks_line *)a)->text, ((const struct stacks_line *)b)->text);
+}
+
+void stacks_folded_lines(const struct stacks *s, enum stacks_kind k, int by_time,
+			 const struct stacks_frames *fr, struct stacks_lines *out)
+{
+	const struct stacks_view *v = &s->v[k];
+	struct stacks_line *ln = xcalloc(v->n ? v->n : 1, sizeof(*ln));
+	size_t n = 0, kept = 0;
+
+	for (uint32_t i = 0; i < v->n; i++) {
+		const struct stacks_row *r = &v->row[i];
+		struct bytebuf b = { 0 };
+
+		put_stack(&b, fr, r->stack, 0, ";", FRAMES_MAX);
+		if (k == STACKS_OFFWAKE) {
+			bytebuf_put(&b, ";--;", 4);
+			put_stack(&b, fr, r->waker, 1, ";", FRAMES_MAX);
+		}
+		bytebuf_put(&b, "", 1);
+		ln[n++] = (struct stacks_line){ (char *)b.p, by_time ? r->time_ns / 1000 : r->count };
+	}
+	qsort(ln, n, sizeof(*ln), by_text);
+	for (size_t i = 0; i < n;) { /* the same frames (other classes, processes) summed */
+		uint64_t w = 0;
+		size_t j = i;
+
+		for (; j < n && !strcmp(ln[j].text, ln[i].text); j++)
+			w += ln[j].weight;
+		for (size_t d = i + 1; d < j; d++)
+			free(ln[d].text);
+		if (w)
+			ln[kept++] = (struct stacks_line){ ln[i].text, w };
+		else
+			free(ln[i].text);
+		i = j;
+	}
+	out->line = ln;
+	out->n = kept;
+}
+
+void stacks_lines_release(struct stacks_lines *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->line[i].text);
+	free(l->line);
+	memset(l, 0, sizeof(*l));
+}
+
+long stacks_write_folded(FILE *f, const struct stacks *s, enum stacks_kind k, int by_time,
+			 const struct stacks_frames *fr)
+{
+	struct stacks_lines l;
+
+	long n;
+
+	stacks_folded_lines(s, k, by_time, fr, &l);
+	for (size_t i = 0; i < l.n; i++)
+		fprintf(f, "%s %" PRIu64 "\n", l.line[i].text, l.line[i].weight);
+	n = (long)l.n;
+	stacks_lines_release(&l);
+	return ferror(f) ? -1 : n;
+}
+
+static const char *const kind_title[STACKS_KINDS] = {
+	"waker stacks (what code woke a task), by wakeups",
+	"blocked stacks (why a task slept: voluntary switch-outs), by time off CPU",
+	"off-wake stacks (the blocked stack, then its waker's), by time off CPU",
+};
+
+static const char *class_label(int cls)
+{
+	if (cls == STACKS_NO_WAKEUP)
+		return "no wakeup seen";
+	if (cls == STACKS_NOT_RUN)
+		return "did not run after";
+	return locality_label((enum locality)cls);
+}
+
+/* A row's stack as text, leaf first, its first TEXT_FRAMES frames. */
+static char *row_text(const struct stacks_frames *fr, const struct stacks_row *r,
+		      enum stacks_kind k)
+{
+	struct bytebuf b = { 0 };
+
+	put_stack(&b, fr, r->stack, 1, " <- ", TEXT_FRAMES);
+	if (k == STACKS_OFFWAKE) {
+		bytebuf_put(&b, "  woken by  ", 12);
+		put_stack(&b, fr, r->waker, 1, " <- ", TEXT_FRAMES);
+	}
+	bytebuf_put(&b, "", 1);
+	return (char *)b.p;
+}
+
+void stacks_report_text(FILE *f, const struct stacks *s, const struct stacks_frames *fr,
+			int top)
+{
+	char a[32], b[32], c[32], d[32];
+
+	fprintf(f, "\nStacks (callchains of sched_waking and sched_switch, every task in the "
+		   "file):\n");
+	fprintf(f, "  %s wakings, %s without a callchain; %s voluntary switch-outs, %s without\n",
+		fmt_count(s->wakings, a, sizeof(a)), fmt_count(s->wakings_nostack, b, sizeof(b)),
+		fmt_count(s->switches_voluntary, c, sizeof(c)),
+		fmt_count(s->switches_nostack, d, sizeof(d)));
+	for (int k = 0; k < STACKS_KINDS; k++) {
+		const struct stacks_view *v = &s->v[k];
+		int by_time = k != STACKS_WAKERS;
+		uint32_t *ix = stacks_sorted(s, (enum stacks_kind)k, by_time);
+		uint64_t cls_count[STACKS_CLASSES] = { 0 };
+
+		fprintf(f, "\n  %s: %s in %u rows", kind_title[k], fmt_count(v->count, a, sizeof(a)),
+			v->n);
+		if (by_time)
+			fprintf(f, ", %.3f s off CPU over %s timed", (double)v->time_ns / 1e9,
+				fmt_count(v->timed, b, sizeof(b)));
+		fprintf(f, "\n    by class:");
+		for (uint32_t i = 0; i < v->n; i++)
+			cls_count[v->row[i].cls] += v->row[i].count;
+		for (int cl = 0; cl < STACKS_CLASSES; cl++)
+			if (cls_count[cl])
+				fprintf(f, " %s %s;", class_label(cl),
+					fmt_count(cls_count[cl], a, sizeof(a)));
+		fprintf(f, "\n");
+		for (uint32_t i = 0; i < v->n && (int)i < top; i++) {
+			const struct stacks_row *r = &v->row[ix[i]];
+			char *t = row_text(fr, r, (enum stacks_kind)k);
+
+			if (by_time)
+				fprintf(f, "    %10.3f ms %8s  %-18s %s\n", (double)r->time_ns / 1e6,
+					fmt_count(r->count, a, sizeof(a)), class_label(r->cls), t);
+			else
+				fprintf(f, "    %10s  %-18s %s\n", fmt_count(r->count, a, sizeof(a)),
+					class_label(r->cls), t);
+			free(t);
+		}
+		free(ix);
+	}
+}
+
+static void json_frames(struct json *j, const char *key, const struct stacks_frames *fr,
+			uint32_t id)
+{
+	uint64_t addr[FRAMES_MAX];
+	uint8_t kern[FRAMES_MAX];
+	int32_t pid = 0;
+	uint32_t n = frames_of(fr->tab, id, addr, kern, FRAMES_MAX, &pid);
+
+	json_array(j, key); /* leaf first, as perf script lists them */
+	for (uint32_t i = 0; i < n; i++) {
+		struct bytebuf b = { 0 };
+		char hex[32];
+
+		put_frame(&b, fr, pid, addr[i], kern[i]);
+		bytebuf_put(&b, "", 1);
+		json_object(j, NULL);
+		snprintf(hex, sizeof(hex), "0x%" PRIx64, addr[i]);
+		json_string(j, "addr", hex);
+		json_string(j, "name", (const char *)b.p);
+		json_bool(j, "kernel", kern[i]);
+		json_object_end(j);
+		free(b.p);
+	}
+	json_array_end(j);
+}
+
+void stacks_report_json(struct json *j, const struct stacks *s, const struct stacks_frames *fr,
+			int top)
+{
+	json_object(j, "stacks");
+	json_uint(j, "wakings", s->wakings);
+	json_uint(j, "wakings_without_callchain", s->wakings_nostack);
+	json_uint(j, "voluntary_switches", s->switches_voluntary);
+	json_uint(j, "voluntary_switches_without_callchain", s->switches_nostack);
+	for (int k = 0; k < STACKS_KINDS; k++) {
+		const struct stacks_view *v = &s->v[k];
+		uint32_t *ix = stacks_sorted(s, (enum stacks_kind)k, k != STACKS_WAKERS);
+		uint64_t cc[STACKS_CLASSES] = { 0 }, ct[STACKS_CLASSES] = { 0 };
+
+		json_object(j, stacks_kind_name((enum stacks_kind)k));
+		json_uint(j, "count", v->count);
+		json_uint(j, "rows", v->n);
+		if (k != STACKS_WAKERS) {
+			json_uint(j, "time_ns", v->time_ns);
+			json_uint(j, "timed", v->timed);
+		}
+		for (uint32_t i = 0; i < v->n; i++) {
+			cc[v->row[i].cls] += v->row[i].count;
+			ct[v->row[i].cls] += v->row[i].time_ns;
+		}
+		json_object(j, "by_class");
+		for (int c = 0; c < STACKS_CLASSES; c++) {
+			json_object(j, stacks_class_name(c));
+			json_uint(j, "count", cc[c]);
+			if (k != STACKS_WAKERS)
+				json_uint(j, "time_ns", ct[c]);
+			json_object_end(j);
+		}
+		json_object_end(j);
+		json_array(j, "top");
+		for (uint32_t i = 0; i < v->n && (int)i < top; i++) {
+			const struct stacks_row *r = &v->row[ix[i]];
+
+			json_object(j, NULL);
+			json_string(j, "class", stacks_class_name(r->cls));
+			json_uint(j, "count", r->count);
+			if (k != STACKS_WAKERS) {
+				json_uint(j, "time_ns", r->time_ns);
+				json_uint(j, "timed", r->timed);
+			}
+			json_frames(j, "frames", fr, r->stack);
+			if (k == STACKS_OFFWAKE)
+				json_frames(j, "waker_frames", fr, r->waker);
+			json_object_end(j);
+		}
+		json_array_end(j);
+		json_object_end(j);
+		free(ix);
+	}
+	json_object_end(j);
+}
