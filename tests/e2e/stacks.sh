@@ -19,10 +19,10 @@ trap 'kill $busy 2>/dev/null; rm -rf "$TMP"' EXIT
 # same_as_perf NAME FILE: locus's folded stacks of FILE against the oracle's of perf script
 same_as_perf() {
 	local name=$1 f=$2 kind n
-	perf script -i "$f" -F comm,pid,tid,cpu,time,event,trace,ip,sym,dso --show-mmap-events \
+	perf script -i "$f" -F comm,pid,tid,cpu,time,event,trace,ip,sym,symoff,dso --show-mmap-events \
 		--show-task-events >"$TMP/$name.script" 2>/dev/null
-	python3 tests/tools/stacks_oracle.py "$TMP/$name.ow" "$TMP/$name.ob" \
-		<"$TMP/$name.script" >"$TMP/$name.oracle"
+	python3 tests/tools/stacks_oracle.py "$TMP/$name.ow" "$TMP/$name.ob" --names \
+		"$TMP/$name.names" <"$TMP/$name.script" >"$TMP/$name.oracle"
 	cat "$TMP/$name.oracle"
 	if ! "$LOCUS" report -q -a -i "$f" --stack-addresses --folded "wakers=$TMP/$name.w" \
 		--folded "blocked=$TMP/$name.b" --json "$TMP/$name.json" >"$TMP/$name.txt"; then
@@ -51,17 +51,70 @@ assert s["blocked"]["count"] == tot(sys.argv[3]), (s["blocked"]["count"], tot(sy
 assert sum(c["count"] for c in s["wakers"]["by_class"].values()) == s["wakers"]["count"]
 assert s["offwake"]["count"] <= s["blocked"]["count"] and s["offwake"]["count"] > 0
 PY
+	if "$LOCUS" report -q -a -i "$f" --json "$TMP/$name.named.json" >/dev/null; then
+		names_as_perf "$name" "$3"
+	else
+		fail "$name: locus report --json failed"
+	fi
+}
+
+# names_as_perf NAME MIN_KERNEL: the frames of the JSON's top stacks that both locus and
+# perf name: a kernel frame by the same name; a user frame by the same name or by another
+# symbol of the same file at the same address (an alias: __write and __GI___libc_write),
+# checked with readelf. At least MIN_KERNEL kernel frames compared.
+names_as_perf() {
+	python3 - "$TMP/$1.named.json" "$TMP/$1.names" "$2" "$TMP/names.note" <<'PY' && ok "$1: frame names equal perf script's where both name them ($(cat "$TMP/names.note"))" || fail "$1: frame names: $(cat "$TMP/names.note")"
+import json, os, re, subprocess, sys
+s = json.load(open(sys.argv[1]))["stacks"]
+perf = {}
+for l in open(sys.argv[2]):
+    a, n, dso, start = l.split()
+    perf.setdefault(int(a, 16), []).append((n, dso, int(start, 16)))
+syms = {}
+def elf_syms(dso):
+    if dso not in syms:
+        out = subprocess.run(["readelf", "-Ws", "--dyn-syms", dso], capture_output=True, text=True).stdout
+        syms[dso] = {}
+        for l in out.splitlines():
+            f = l.split()
+            if len(f) >= 8 and f[3] == "FUNC":
+                syms[dso].setdefault(f[7].split("@")[0], set()).add(int(f[1], 16))
+    return syms[dso]
+kern = user = alias = 0
+bad = []
+for k in ("wakers", "blocked", "offwake"):
+    for r in s[k]["top"]:
+        for fr in r["frames"] + r.get("waker_frames", []):
+            a, n = int(fr["addr"], 16), fr["name"]
+            if n == "[unknown]" or a not in perf:
+                continue
+            names = [p[0] for p in perf[a]]
+            if fr["kernel"]:
+                kern += 1
+                if n not in names:
+                    bad.append((hex(a), n, names))
+            elif n in names:
+                user += 1
+            elif any(p[2] in elf_syms(p[1]).get(n, ()) for p in perf[a] if os.path.exists(p[1])):
+                alias += 1
+            else:
+                bad.append((hex(a), n, names))
+open(sys.argv[4], "w").write(
+    "%d kernel, %d user frames the same, %d user aliases at the same address; %d differ %s" %
+    (kern, user, alias, len(bad), bad[:3]))
+sys.exit(1 if bad or kern < int(sys.argv[3]) else 0)
+PY
 }
 
 if "$LOCUS" record -q -g -o "$TMP/g.data" -- hackbench -p -g 2 -l 300 >/dev/null 2>"$TMP/rec.err"; then
-	same_as_perf locus "$TMP/g.data"
+	same_as_perf locus "$TMP/g.data" 0 # perf names no kernel frame of a locus file
 else
 	fail "locus record -g: $(tail -1 "$TMP/rec.err")"
 fi
 
 if perf record -q -g -e sched:sched_switch,sched:sched_waking -o "$TMP/p.data" -- \
 	hackbench -g 2 -l 300 >/dev/null 2>&1; then
-	same_as_perf perf "$TMP/p.data"
+	same_as_perf perf "$TMP/p.data" 10
 else
 	skip "perf record -g failed here"
 fi

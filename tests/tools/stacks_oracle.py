@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """stacks_oracle.py - per-stack counts from perf script, the oracle of tests/e2e/stacks.sh.
 
-Reads `perf script -F +pid --show-mmap-events --show-task-events` of a recording with
-callchains and writes, independently of locus, the folded stacks locus report --folded
-writes with --stack-addresses:
+Reads `perf script -F comm,pid,tid,cpu,time,event,trace,ip,sym,symoff,dso
+--show-mmap-events --show-task-events` of a recording with callchains and writes,
+independently of locus, the folded stacks locus report --folded writes with
+--stack-addresses:
   wakers:  every sched_waking sample's callchain, root first, counted;
   blocked: every sched_switch sample whose prev_state is a voluntary sleep (not R, R+,
            and not an exit: X or Z) with prev_pid > 0, its callchain counted.
 perf prints a user frame it resolved as an offset into its file ("f8350 ... (libc.so.6)");
 the mappings perf saw (MMAP/MMAP2, copied at FORK, cleared at exec) turn it back into the
-address the kernel recorded. --names FILE writes, per address, the names perf gave.
+address the kernel recorded. --names FILE writes, per address, the name perf gave, its file
+('-' for the kernel) and where that symbol starts in the file (perf's offset minus +0x..).
 """
 import re
 import sys
@@ -43,6 +45,7 @@ def main():
         fm = FRAME.match(line)
         if fm and cur is not None:
             addr, sym, dso = int(fm.group(1), 16), fm.group(2), fm.group(3)
+            rel = addr
             if dso not in ('[kernel.kallsyms]', '[unknown]') and not dso.startswith('[kernel'):
                 for start, ln, pgoff, path in reversed(maps.get(cur[1], [])):
                     if path == dso and pgoff <= addr < pgoff + ln:
@@ -52,8 +55,12 @@ def main():
                     unmapped += 1
             cur[2].append(addr)
             if sym != '[unknown]':
-                names.setdefault(addr, set()).add(re.sub(r'\+0x[0-9a-f]+$', '', sym) +
-                                                  ('_[k]' if dso.startswith('[kernel') else ''))
+                kern = dso.startswith('[kernel')
+                off = re.search(r'\+0x([0-9a-f]+)$', sym)
+                start = rel - (int(off.group(1), 16) if off else 0)
+                names.setdefault(addr, set()).add((re.sub(r'\+0x[0-9a-f]+$', '', sym) +
+                                                   ('_[k]' if kern else ''),
+                                                   '-' if kern else dso, start))
             continue
         if fm:
             continue
@@ -95,7 +102,8 @@ def main():
     if names_out:
         with open(names_out, 'w') as f:
             for a in sorted(names):
-                f.write('0x%x %s\n' % (a, '|'.join(sorted(names[a]))))
+                for n, dso, start in sorted(names[a]):
+                    f.write('0x%x %s %s 0x%x\n' % (a, n, dso, start))
     print('oracle: %d waker stacks (%d wakings), %d blocked stacks (%d switch-outs), '
           '%d user frames outside the maps perf saw' %
           (len(wakers), sum(wakers.values()), len(blocked), sum(blocked.values()), unmapped))
