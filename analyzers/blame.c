@@ -224,7 +224,9 @@ static void on_wake(struct blame *b, const struct event *e)
 		return; /* woken while it runs: no wait */
 	set_comm(t->comm, e->wake.comm);
 	waker = task_find(b, e->tid);
-	if (waker && waker->live && waker != t) {
+	if (e->tid <= 0) {
+		path.n = 0; /* woken from an interrupt on an idle CPU: no task woke it */
+	} else if (waker && waker->live && waker != t) {
 		path = waker->path;
 	} else {
 		path.n = 1;
@@ -330,6 +332,9 @@ static int hits_in(struct blame *b, const struct bl_cpu *c, uint64_t from, uint6
 static void irqs_in(struct blame *b, const struct bl_cpu *c, uint64_t from, uint64_t to,
 		    int nhit, uint64_t ns[BC_NR])
 {
+	uint64_t rows = 0; /* the handlers met in this wait (BLAME_IRQS = 64 bits) */
+
+	_Static_assert(BLAME_IRQS <= 64, "one bit per handler row");
 	for (int i = c->pn - 1; i >= c->phead && c->pc[i].to > from; i--) {
 		const struct bl_piece *p = &c->pc[i];
 		uint64_t lo = p->from > from ? p->from : from;
@@ -340,7 +345,9 @@ static void irqs_in(struct blame *b, const struct bl_cpu *c, uint64_t from, uint
 		ns[p->soft ? BC_SOFTIRQ : BC_HARDIRQ] += hi - lo;
 		if (p->irq >= 0) {
 			b->r.irqs[p->irq].ns += hi - lo;
-			b->r.irqs[p->irq].wakeups++;
+			if (!(rows >> p->irq & 1))
+				b->r.irqs[p->irq].wakeups++;
+			rows |= 1ull << p->irq;
 		} else {
 			b->r.irq_other_ns += hi - lo;
 		}
@@ -372,13 +379,27 @@ static void tell_later(struct blame *b, int32_t tid, int32_t cpu, enum locality 
 	b->told[b->ntold++] = (struct bl_told){ tid, cpu, (uint8_t)cls, wake_ns };
 }
 
+/* ns more of the wait by culprit row i: into the wakeup's list of distinct culprits. */
+static void mine_add(struct blame *b, int *n, int32_t i, uint64_t ns)
+{
+	for (int k = 0; k < *n; k++)
+		if (b->mine[k].culprit == i) {
+			b->mine[k].ns += ns;
+			return;
+		}
+	if (*n == b->cap_mine) {
+		b->cap_mine = b->cap_mine ? 2 * b->cap_mine : 16;
+		b->mine = xrealloc(b->mine, (size_t)b->cap_mine * sizeof(*b->mine));
+	}
+	b->mine[(*n)++] = (struct bl_mine){ i, ns };
+}
+
 /* t, woken, runs on cpu at now: its wait itemized. */
 static void attribute(struct blame *b, struct bl_task *t, int32_t cpu, uint64_t now)
 {
 	const struct bl_cpu *c = &b->cpu[cpu];
 	uint64_t ns[BC_NR] = { 0 }, local = now - t->q_since, sum = 0;
-	int32_t who[64];
-	int nhit = hits_in(b, c, t->q_since, now), nwho = 0;
+	int nhit = hits_in(b, c, t->q_since, now), nmine = 0;
 	enum locality cls = LOC_NR;
 
 	ns[BC_ELSEWHERE] = t->elsewhere_ns;
@@ -400,18 +421,10 @@ static void attribute(struct blame *b, struct bl_task *t, int32_t cpu, uint64_t 
 		k = &b->r.culprits[i];
 		k->ns += b->hit[h].ns;
 		*(running ? &k->running_ns : &k->ahead_ns) += b->hit[h].ns;
-		if (nwho < (int)ARRAY_SIZE(who)) {
-			b->hit[nwho].ns = b->hit[h].ns; /* compacted: (culprit, ns) */
-			who[nwho++] = i;
-		}
+		mine_add(b, &nmine, i, b->hit[h].ns);
 	}
-	for (int i = 0; i < nwho; i++) /* a wakeup delayed once per task */
-		for (int j = 0; j <= i; j++)
-			if (who[j] == who[i]) {
-				if (j == i)
-					b->r.culprits[who[i]].wakeups++;
-				break;
-			}
+	for (int i = 0; i < nmine; i++) /* a wakeup delayed once per task */
+		b->r.culprits[b->mine[i].culprit].wakeups++;
 	for (int i = BC_RUNNING; i <= BC_IDLE; i++)
 		if (i != BC_ELSEWHERE)
 			sum += ns[i];
@@ -424,7 +437,7 @@ static void attribute(struct blame *b, struct bl_task *t, int32_t cpu, uint64_t 
 		cls = topology_class(b->cfg.topo, t->waker_cpu, cpu);
 		split_add(&b->r.by_class[cls], ns);
 	}
-	bl_p99_add(b, ns, now - t->wake_ns, b->hit, who, nwho);
+	bl_p99_add(b, ns, now - t->wake_ns, b->mine, nmine);
 	/* the verdict of its idle CPUs comes from the wakeup analyzer, in the order of runs */
 	if (b->cfg.verdicts)
 		tell_later(b, t->tid, cpu, cls, t->wake_ns);
@@ -574,6 +587,7 @@ void blame_release(struct blame *b)
 	free(b->tasks);
 	free(b->told);
 	free(b->hit);
+	free(b->mine);
 	if (b->p99) {
 		free(b->p99->wk);
 		free(b->p99->ran);

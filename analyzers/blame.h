@@ -79,7 +79,8 @@ struct blame_irq {
 
 #define BLAME_CHAIN_MAX 8	/* tasks followed in a chain (the last ones kept) */
 struct blame_chain {
-	int len;			/* tasks, waker first */
+	int len;			/* tasks, waker first (a wakeup from the idle task's
+					 * context, an interrupt: the wakee alone) */
 	uint64_t compound_ns;		/* its wakeups' waits summed */
 	uint64_t run_ns;		/* when its last task ran */
 	struct blame_link {
@@ -157,6 +158,11 @@ struct blame {
 		uint64_t ns;
 	} *hit;
 	int cap_hit;
+	struct bl_mine {		/* and the distinct tasks that ran in it */
+		int32_t culprit;
+		uint64_t ns;
+	} *mine;
+	int cap_mine;
 	uint64_t last_ns;
 };
 

@@ -71,7 +71,7 @@ struct bl_p99 {
 
 /* blame_tables.c */
 void bl_p99_add(struct blame *b, const uint64_t ns[BC_NR], uint64_t wait,
-		const struct bl_hit *hit, const int32_t *culprit, int n);
+		const struct bl_mine *mine, int n);
 void bl_chain_offer(struct blame *b, const struct bl_path *p, uint64_t run_ns);
 void bl_tables_finish(struct blame *b);
 

@@ -9,7 +9,7 @@
 #include "../common/util.h"
 
 void bl_p99_add(struct blame *b, const uint64_t ns[BC_NR], uint64_t wait,
-		const struct bl_hit *hit, const int32_t *culprit, int n)
+		const struct bl_mine *mine, int n)
 {
 	struct bl_p99 *p = b->p99;
 	struct bl_wk *w;
@@ -39,7 +39,7 @@ void bl_p99_add(struct blame *b, const uint64_t ns[BC_NR], uint64_t wait,
 	w->first = (uint32_t)p->nran;
 	w->n = (uint32_t)n;
 	for (int i = 0; i < n; i++)
-		p->ran[p->nran++] = (struct bl_ran){ culprit[i], hit[i].ns };
+		p->ran[p->nran++] = (struct bl_ran){ mine[i].culprit, mine[i].ns };
 }
 
 /* A chain of three tasks or more among the worst, by compound delay. */

@@ -18,7 +18,7 @@ static bool irq_cause(int c)
 
 static void causes_text(FILE *f, const struct blame_results *r)
 {
-	char a[32], b[32];
+	char a[32], b[32], d[32];
 
 	fprintf(f, "   %-34s %12s %7s\n", "cause", "time", "share");
 	for (int c = 0; c < BC_NR; c++) {
@@ -29,11 +29,11 @@ static void causes_text(FILE *f, const struct blame_results *r)
 		fprintf(f, "   %-34s %12s %7s\n", blame_cause_label(c),
 			fmt_ns(r->all.ns[c], a, sizeof(a)), SHARE(r->all.ns[c], r->all.wait_ns, b));
 	}
-	fprintf(f, "   beside the split: %s wakeups passed over an idle CPU they were allowed "
-		   "on,\n   %s of their wait while one idled (%s of all the wait)\n",
-		fmt_count(r->all.idle_passed, a, sizeof(a)),
+	fprintf(f, "   beside the split, idle passed over: %s of the wakeups waited while an "
+		   "idle CPU they\n   were allowed on was there, %s of their wait while one "
+		   "idled (%s of all the wait)\n", fmt_count(r->all.idle_passed, a, sizeof(a)),
 		fmt_ns(r->all.idle_passed_ns, b, sizeof(b)), SHARE(r->all.idle_passed_ns,
-								  r->all.wait_ns, a));
+								  r->all.wait_ns, d));
 	if (!r->irq_source)
 		fprintf(f, "   interrupts: not recorded (they stay inside the tasks' time; record "
 			   "with --blame:\n   irq:irq_handler_entry/exit, irq:softirq_entry/exit)\n");
@@ -133,6 +133,10 @@ static void chains_text(FILE *f, const struct blame_results *r)
 	bool any = false;
 
 	fprintf(f, "\n   Chains (the waker had just been woken itself): wakeups by chain length\n  ");
+	if (r->chain_len[1]) {
+		fprintf(f, " 1 (no task woke it): %s", fmt_count(r->chain_len[1], a, sizeof(a)));
+		any = true;
+	}
 	for (int n = 2; n <= BLAME_CHAIN_MAX; n++)
 		if (r->chain_len[n]) {
 			fprintf(f, " %d tasks: %s%s", n, fmt_count(r->chain_len[n], a, sizeof(a)),
@@ -301,11 +305,8 @@ void blame_report_json(struct json *j, const struct blame_results *r,
 	json_object_end(j);
 	json_array(j, "cpus");
 	for (int c = 0; c < r->ncpus; c++) {
-		char k[16];
-
 		if (!r->cpu[c].wakeups)
 			continue;
-		snprintf(k, sizeof(k), "%d", c);
 		json_object(j, NULL);
 		json_int(j, "cpu", c);
 		split_json(j, "split", &r->cpu[c], r->irq_source);

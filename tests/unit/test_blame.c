@@ -12,7 +12,9 @@
 
 #include "../../analyzers/blame.h"
 #include "../../collectors/topology.h"
+#include "../../report/blame_report.h"
 #include "events.h"
+#include "golden.h"
 
 static void machine(struct topology *t)
 {
@@ -181,12 +183,79 @@ static void chain(void **state)
 	topology_release(&t);
 }
 
+/*
+ * The golden scenario: a hog and an interrupt delay task 10, which then waits on CPU 1
+ * behind the hog and a task picked ahead until a load balance moves it to idle CPU 2;
+ * there, just woken, it wakes 40: a chain of three. Text and JSON, exact.
+ */
+static void golden(void **state)
+{
+	struct topology t;
+	struct blame b;
+	struct blame_cfg cfg = { 0 };
+	struct idle_told v = { 0 };
+	struct json j;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	struct event ev[] = {
+		ev_switch(100, 1, 0, 0, 50),
+		ev_switch(150, 2, 30, S_SLEEP, 0),
+		ev_switch(160, 3, 40, S_SLEEP, 0),
+		ev_switch(200, 0, 10, S_SLEEP, 20),
+		ev_waking(1000, 0, 20, 10, 1),
+		ev_irq(2000, 1, 50, EV_SOFTIRQ_ENTRY, 3, NULL),
+		ev_irq(2200, 1, 50, EV_IRQ_ENTRY, 24, "virtio0-input"),
+		ev_irq(2300, 1, 50, EV_IRQ_EXIT, 24, NULL),
+		ev_irq(2500, 1, 50, EV_SOFTIRQ_EXIT, 3, NULL),
+		ev_switch(5000, 1, 50, S_PREEMPT, 10),
+		ev_switch(5500, 1, 10, S_SLEEP, 50),
+		ev_waking(6000, 0, 20, 10, 1),
+		ev_switch(6500, 1, 50, S_SLEEP, 60),
+		ev_migrate(8000, 2, 0, 10, 1, 2),
+		ev_switch(8400, 2, 0, 0, 10),
+		ev_waking(8600, 2, 10, 40, 3),
+		ev_switch(9000, 3, 0, 0, 40),
+	};
+
+	(void)state;
+	machine(&t);
+	cfg.topo = &t;
+	cfg.waking_source = true;
+	cfg.irq_source = true;
+	cfg.verdicts = true;
+	blame_init(&b, &cfg);
+	feed(&b, ev, 15);
+	v.tid = 10; /* as the wakeup analyzer tells it: CPU 2 idled while it waited */
+	v.wake_ns = 6000;
+	v.run_ns = 8400;
+	v.ic.verdict = IDLE_PASSED;
+	v.ic.wait_ns = 2000;
+	blame_verdict(&b, &v);
+	feed(&b, ev + 15, sizeof(ev) / sizeof(ev[0]) - 15);
+	blame_finish(&b);
+	f = open_memstream(&buf, &len);
+	blame_report_text(f, blame_results(&b), &t, NULL);
+	fputs("\n", f);
+	json_init(&j, f);
+	json_object(&j, NULL);
+	blame_report_json(&j, blame_results(&b), &t, NULL);
+	json_object_end(&j);
+	json_end(&j);
+	fclose(f);
+	assert_int_equal(golden_compare("tests/golden/blame_scenario.txt", buf), 0);
+	free(buf);
+	blame_release(&b);
+	topology_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hog_and_irqs),
 		cmocka_unit_test(ahead_and_elsewhere),
 		cmocka_unit_test(chain),
+		cmocka_unit_test(golden),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
