@@ -9,6 +9,7 @@
 #include "../common/util.h"
 #include "perfdata.h"
 #include "procfs.h"
+#include "symbols.h"
 #include "tracing_data.h"
 
 /* Other records end with sample_id_all's fields: pid/tid, time, cpu/res, IDENTIFIER last. */
@@ -79,6 +80,37 @@ static void synth_comm(void *ctx, pid_t pid, pid_t tid, const char *comm)
 	memcpy(rec + 16, comm, n - 1);
 	/* the trailer: this task, time 0 (before every sample), CPU 0, the switch event's id */
 	memcpy(rec + body, ids, sizeof(ids));
+	memcpy(rec + size - 8, &r->task_id, 8);
+	err = pd_writer_add(&r->w, rec, size);
+	if (err && !r->write_err)
+		r->write_err = err;
+}
+
+/*
+ * With callchains, the kernel's text as perf record maps it (PERF_RECORD_MMAP of pid -1,
+ * "[kernel.kallsyms]_text" at _text, up to _etext): perf script then names kernel frames
+ * (from this machine's kallsyms), and locus report knows the file's kernel lies there.
+ */
+static void synth_kernel_map(struct sched_record *r)
+{
+	static const char name[] = "[kernel.kallsyms]_text";
+	uint8_t rec[8 + 32 + 24 + TRAILER_SIZE] = { 0 }; /* header, pid tid start len pgoff */
+	size_t body = 8 + 32 + ((sizeof(name) + 7) & ~(size_t)7), size = body + TRAILER_SIZE;
+	struct perf_event_header h = { PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, (uint16_t)size };
+	uint32_t ids[2] = { UINT32_MAX, 0 };
+	uint64_t v[3], text, etext;
+	int err;
+
+	if (symbols_kernel_range("/proc/kallsyms", &text, &etext) < 0)
+		return; /* hidden (kptr_restrict): perf names none either */
+	v[0] = text;
+	v[1] = etext - text;
+	v[2] = text;
+	memcpy(rec, &h, sizeof(h));
+	memcpy(rec + 8, ids, sizeof(ids));
+	memcpy(rec + 16, v, sizeof(v));
+	memcpy(rec + 40, name, sizeof(name));
+	memcpy(rec + body, ids, sizeof(ids)); /* the trailer: time 0, CPU 0, the switch's id */
 	memcpy(rec + size - 8, &r->task_id, 8);
 	err = pd_writer_add(&r->w, rec, size);
 	if (err && !r->write_err)
@@ -171,6 +203,8 @@ int sched_record_open(struct sched_record *r, const struct sched_collector *s,
 	}
 	/* the kernel reports the comm of tasks that exec or fork from now on; the others' first */
 	proc_each_task(synth_comm, r);
+	if (s->callchain)
+		synth_kernel_map(r);
 	return 0;
 }
 

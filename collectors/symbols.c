@@ -124,17 +124,31 @@ static int by_addr(const void *a, const void *b)
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
-uint64_t symbols_kernel_text(const char *path)
+int symbols_kernel_range(const char *path, uint64_t *text, uint64_t *etext)
 {
 	FILE *f = fopen(path, "re");
 	char line[512], name[256], type;
-	unsigned long long addr, text = 0;
+	unsigned long long addr;
 
-	while (f && !text && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 && !strcmp(name, "_text"))
-			text = addr;
+	*text = *etext = 0;
+	while (f && !(*text && *etext) && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "_text"))
+			*text = addr;
+		else if (!strcmp(name, "_etext"))
+			*etext = addr;
+	}
 	if (f)
 		fclose(f);
+	return *text && *etext > *text ? 0 : -1;
+}
+
+uint64_t symbols_kernel_text(const char *path)
+{
+	uint64_t text, etext;
+
+	symbols_kernel_range(path, &text, &etext);
 	return text;
 }
 

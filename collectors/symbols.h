@@ -48,6 +48,8 @@ void symbols_init(struct symbols *s);
 void symbols_use_kallsyms(struct symbols *s, const char *path);
 /* The address of _text in the kallsyms file at path, 0 when unknown or hidden. */
 uint64_t symbols_kernel_text(const char *path);
+/* _text and _etext from it: 0, or -1 when either is missing or hidden. */
+int symbols_kernel_range(const char *path, uint64_t *text, uint64_t *etext);
 /* Name them from kallsyms' text instead (len bytes, held by the caller while s is used). */
 void symbols_use_kallsyms_text(struct symbols *s, const char *text, size_t len);
 /* A file mapping of process pid (from PERF_RECORD_MMAP/MMAP2 or /proc/PID/maps). */

@@ -107,7 +107,7 @@ PY
 }
 
 if "$LOCUS" record -q -g -o "$TMP/g.data" -- hackbench -p -g 2 -l 300 >/dev/null 2>"$TMP/rec.err"; then
-	same_as_perf locus "$TMP/g.data" 0 # perf names no kernel frame of a locus file
+	same_as_perf locus "$TMP/g.data" 10
 else
 	fail "locus record -g: $(tail -1 "$TMP/rec.err")"
 fi
@@ -117,6 +117,25 @@ if perf record -q -g -e sched:sched_switch,sched:sched_waking -o "$TMP/p.data" -
 	same_as_perf perf "$TMP/p.data" 10
 else
 	skip "perf record -g failed here"
+fi
+
+# The flame graphs of the same stacks: each frame's value the sum of the folded stacks
+# under its path (tests/e2e/flame_check.py widths), for a count and a time view, named.
+if [ -f "$TMP/g.data" ] && "$LOCUS" report -q -a -i "$TMP/g.data" \
+	--folded "blocked=$TMP/fb.folded" --flame "blocked=$TMP/fb.svg" \
+	--folded "offwake-time=$TMP/fo.folded" --flame "offwake-time=$TMP/fo.svg" >/dev/null; then
+	while read -r line; do
+		case $line in
+		"ok - "*) ok "flame: ${line#ok - }" ;;
+		"FAIL - "*) fail "flame: ${line#FAIL - }" ;;
+		esac
+	done < <(for v in fb fo; do
+		python3 tests/e2e/flame_check.py widths "$TMP/$v.svg" "$TMP/$v.folded" 2>&1
+	done)
+	check "flame: kernel frames named from the file's kallsyms (schedule in the blocked graph)" \
+		grep -q '>schedule' "$TMP/fb.svg"
+else
+	fail "locus report --flame failed"
 fi
 
 # A hostile callchain length: the first sample's nr made huge; one line, exit 1, no crash.
