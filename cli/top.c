@@ -83,26 +83,26 @@ static void draw(struct top *tp)
 		tui_size(tp->tui, &w, &h);
 	else if (cli_terminal_width() > w)
 		w = cli_terminal_width();
-	v.r = tp->ui.cumulative ? tp->cumul_view : &tp->interval;
+	v.r = tp->ui.cumulative ? tp->w.cumul_view : &tp->w.interval;
 	v.topo = tp->topo;
-	v.span_s = tp->ui.cumulative ? tp->cumul_s : tp->interval_s;
+	v.span_s = tp->ui.cumulative ? tp->w.cumul_s : tp->w.interval_s;
 	v.interval_s = tp->interval_ms / 1000.0;
 	v.command = tp->command;
 	v.state = tp->state;
 	v.elapsed_s = (double)(now_ns() - tp->t0) / 1e9;
-	v.total = tp->snap[tp->cur].prov.source != PROV_NONE ? &tp->snap[tp->cur] : NULL;
+	v.total = tp->w.snap[tp->w.cur].prov.source != PROV_NONE ? &tp->w.snap[tp->w.cur] : NULL;
 	v.cannot = tp->cannot;
 	if (!tp->tracer->started && tp->out && tp->out->trace_reason[0]) {
 		v.total = NULL;
 		v.why_not = tp->out->trace_reason; /* nothing to show but why */
-		v.proc_switches = tp->have_proc;
+		v.proc_switches = tp->w.have_proc;
 	}
 	memcpy(v.series, tp->series, sizeof(v.series));
 	for (int i = 0; i < DS_NR; i++)
-		if (tp->ui.cumulative && tp->cumul_s > 0)
-			v.series[i].rate = (double)v.series[i].total / tp->cumul_s;
-	v.lines = tp->tracer->mem_on ? tp->lines : NULL;
-	v.nlines = tp->nlines;
+		if (tp->ui.cumulative && tp->w.cumul_s > 0)
+			v.series[i].rate = (double)v.series[i].total / tp->w.cumul_s;
+	v.lines = tp->tracer->mem_on ? tp->w.lines : NULL;
+	v.nlines = tp->w.nlines;
 	v.mem_why = tp->mem_why;
 	if (tp->output.path[0] && tp->tui) {
 		v.output_path = tp->output.path;
@@ -235,13 +235,15 @@ static void describe_limits(struct top *tp, const struct counting_opts *o)
 		struct dash_series_state *st = &tp->series[DS_CACHE_MISS + k];
 		const struct event_desc *ev = NULL;
 
-		tp->counter_idx[k] = -1;
+		tp->w.counter_idx[k] = -1;
 		for (int i = 0; i < o->nevs; i++)
 			if (!strcmp(o->evs[i].name, names[k])) {
 				ev = &o->evs[i];
-				tp->counter_idx[k] = i;
+				tp->w.counter_idx[k] = i;
 			}
 		st->supported = ev && ev->resolved;
+		if (!st->supported)
+			tp->w.counter_idx[k] = -1; /* not read: nothing to show */
 		if (!ev)
 			snprintf(st->why, sizeof(st->why), "not in -e");
 		else if (!ev->resolved)
@@ -306,11 +308,7 @@ static void final_screen(struct top *tp)
 
 static void release_top(struct top *tp)
 {
-	for (int i = 0; i < 2; i++)
-		sched_results_release(&tp->snap[i]);
-	sched_results_release(&tp->base);
-	sched_results_release(&tp->interval);
-	sched_results_release(&tp->cumul);
+	watch_release(&tp->w);
 }
 
 /* What the command line asks for beside the dashboard's own options (in struct top). */
@@ -390,11 +388,11 @@ static void top_describe(struct top *tp, const struct top_plan *pl)
 static void top_start(struct top *tp, const struct session_outcome *out,
 		      struct session_watch *watch)
 {
-	sched_results_init(&tp->interval, tp->topo); /* empty until the first interval */
-	sched_results_init(&tp->cumul, tp->topo);
-	tp->cumul_view = &tp->cumul;
 	tp->out = out;
-	tp->t0 = tp->t_prev = tp->t_base = now_ns();
+	tp->t0 = now_ns();
+	tp->w.tracer = tp->tracer;
+	tp->w.out = out;
+	watch_start(&tp->w, tp->topo, tp->t0);
 	tp->next = tp->t0 + (uint64_t)tp->interval_ms * 1000000ull; /* the first full interval */
 	tp->redraw = tp->tui != NULL; /* a frame at once, filled at the first interval */
 	*watch = (struct session_watch){ tp->tui ? tui_fd(tp->tui) : -1, tick, tp };

@@ -3,6 +3,7 @@
 #define LOCUS_CLI_TOP_H
 
 #include "../collectors/counters.h"
+#include "../pipeline/watch.h"
 #include "../report/dash.h"
 #include "../report/tui.h"
 #include "counting.h"
@@ -27,19 +28,9 @@ struct top {
 	struct dash_ui ui;
 	struct dash_series_state series[DS_NR];
 	bool redraw;
-	/* snapshots: the latest, the one before, and the base after a reset */
-	struct sched_results snap[2], base, interval, cumul;
-	const struct sched_results *cumul_view;	/* cumul, or the latest snapshot without a base */
-	int cur;			/* index of the latest in snap */
-	bool have_prev, have_base;
-	double interval_s, cumul_s;	/* what interval and cumul cover */
-	struct cl_summary lines[16];
-	int nlines;
-	int counter_idx[2];		/* cache-misses and hitm in the counter set, or -1 */
-	double counter_prev[2], counter_base[2];
-	double proc_prev[2], proc_base[2];	/* untraced: the tree's switches from /proc */
-	bool have_proc;
-	uint64_t t0, t_prev, t_base, next;
+	/* the snapshots, intervals and totals since a reset (tracer and out: the same) */
+	struct watch w;
+	uint64_t t0, next;
 	long refreshes;
 	char state[96];
 	uint64_t draw_cpu_ns;		/* the dashboard's own CPU time (main thread) */

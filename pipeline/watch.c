@@ -1,0 +1,154 @@
+/* watch.c - a live session's snapshots, intervals and totals since a reset (watch.h). */
+#include "watch.h"
+
+#include <stdio.h>
+
+#include "../analyzers/sched_delta.h"
+#include "../collectors/probe.h"
+#include "../collectors/proctree.h"
+#include "../common/util.h"
+
+/* A counter's value now, or -1 when it is not counting. */
+static double counter_now(struct counter_set *cs, int idx)
+{
+	if (!cs || idx < 0 || idx >= cs->n || !cs->c[idx].open)
+		return -1;
+	return cs->c[idx].value;
+}
+
+static void figure(struct watch_figure *f, enum watch_state st, uint64_t in_interval,
+		   uint64_t total)
+{
+	f->state = st;
+	f->interval = in_interval;
+	f->total = total;
+}
+
+/*
+ * Untraced (unprivileged): the workload tree's voluntary or involuntary switches from /proc,
+ * the tasks' own accounting. True when the figure was filled.
+ */
+static bool proc_figure(struct watch *w, int k)
+{
+	struct watch_figure *f = &w->m[k ? SM_involuntary : SM_voluntary];
+	double now[2];
+
+	if (!w->out || w->out->pid <= 0 ||
+	    proctree_switches(w->out->pid, &now[0], &now[1]) <= 0)
+		return false;
+	if (!w->have_proc) {
+		for (int i = 0; i < 2; i++)
+			w->proc_prev[i] = w->proc_base[i] = now[i];
+		w->have_proc = true;
+	}
+	/* a reaped child's switches leave /proc: no negative interval */
+	figure(f, WATCH_SET_PROC,
+	       now[k] > w->proc_prev[k] ? (uint64_t)(now[k] - w->proc_prev[k]) : 0,
+	       now[k] > w->proc_base[k] ? (uint64_t)(now[k] - w->proc_base[k]) : 0);
+	w->proc_prev[k] = now[k];
+	return true;
+}
+
+/* Measure m of r; a count of timed wakeups (a sample) scaled to all of them. */
+static uint64_t estimate(const struct sched_results *r, int m)
+{
+	struct sched_sample smp;
+	uint64_t v = sched_measure_get(r, m);
+
+	if (m != SM_idle_passed && m != SM_idle_not_allowed && m != SM_idle_wait_ns)
+		return v;
+	sched_sample_of(r, &smp);
+	return (uint64_t)((double)v * smp.scale + 0.5);
+}
+
+/* Each MF_DASH measure's figure (sched_measures.def) from the latest snapshot cur. */
+static void measure_figures(struct watch *w, const struct sched_results *cur)
+{
+	for (int m = 0; m < SM_NR; m++) {
+		struct watch_figure *f = &w->m[m];
+
+		f->state = WATCH_SKIP;
+		if (!(sched_measures[m].flags & MF_DASH))
+			continue;
+		if (!w->tracer->started && (m == SM_voluntary || m == SM_involuntary) &&
+		    proc_figure(w, m == SM_involuntary))
+			continue; /* the tasks' own accounting in /proc */
+		if (!w->tracer->started) { /* never a made-up 0: say why there is nothing */
+			f->state = WATCH_NONE;
+			snprintf(f->why, sizeof(f->why), "not traced: %s",
+				 w->out && w->out->trace_reason[0] ? w->out->trace_reason : "?");
+			continue;
+		}
+		if (!sched_measured(cur, m)) {
+			f->state = WATCH_NONE;
+			snprintf(f->why, sizeof(f->why), "not measured by %s",
+				 prov_source_name(cur->prov.source));
+			continue;
+		}
+		figure(f, WATCH_SET, estimate(&w->interval, m), estimate(w->cumul_view, m));
+	}
+}
+
+void watch_start(struct watch *w, const struct topology *topo, uint64_t now)
+{
+	sched_results_init(&w->interval, topo); /* empty until the first interval */
+	sched_results_init(&w->cumul, topo);
+	w->cumul_view = &w->cumul;
+	w->t_prev = w->t_base = now;
+}
+
+void watch_sample(struct watch *w, struct counter_set *cs, uint64_t now)
+{
+	struct sched_results *cur, *prev;
+
+	w->cur ^= 1;
+	cur = &w->snap[w->cur];
+	prev = &w->snap[w->cur ^ 1];
+	tracer_snapshot(w->tracer, cur, w->lines, 16, &w->nlines);
+	sched_results_delta(&w->interval, cur, w->have_prev ? prev : NULL);
+	w->interval_s = (double)(now - w->t_prev) / 1e9;
+	if (w->have_base)
+		sched_results_delta(&w->cumul, cur, &w->base);
+	w->cumul_view = w->have_base ? &w->cumul : cur; /* no copy until a reset */
+	w->cumul_s = (double)(now - w->t_base) / 1e9;
+	w->have_prev = true;
+	w->t_prev = now;
+	measure_figures(w, cur);
+	if (cs)
+		counters_read(cs);
+	for (int k = 0; k < 2; k++) {
+		double v = counter_now(cs, w->counter_idx[k]);
+
+		w->counter[k].state = WATCH_SKIP;
+		if (v < 0)
+			continue;
+		/* scaled (multiplexed) counts can step back: no negative interval */
+		figure(&w->counter[k], WATCH_SET,
+		       v > w->counter_prev[k] ? (uint64_t)(v - w->counter_prev[k]) : 0,
+		       v > w->counter_base[k] ? (uint64_t)(v - w->counter_base[k]) : 0);
+		w->counter_prev[k] = v;
+	}
+}
+
+void watch_reset(struct watch *w)
+{
+	sched_results_copy(&w->base, &w->snap[w->cur]);
+	w->have_base = true;
+	w->t_base = w->t_prev;
+	for (int k = 0; k < 2; k++) {
+		w->counter_base[k] = w->counter_prev[k];
+		w->proc_base[k] = w->proc_prev[k];
+	}
+	sched_results_delta(&w->cumul, &w->snap[w->cur], &w->base);
+	w->cumul_view = &w->cumul;
+	w->cumul_s = 0;
+}
+
+void watch_release(struct watch *w)
+{
+	for (int i = 0; i < 2; i++)
+		sched_results_release(&w->snap[i]);
+	sched_results_release(&w->base);
+	sched_results_release(&w->interval);
+	sched_results_release(&w->cumul);
+}

@@ -1,0 +1,60 @@
+/*
+ * watch.h - a live session watched (locus top): a snapshot of the tracer at each refresh,
+ * the interval between the last two and the totals since a base (the start, or a reset),
+ * and from them each shown measure's figures, or why there are none.
+ */
+#ifndef LOCUS_WATCH_H
+#define LOCUS_WATCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../collectors/counters.h"
+#include "../model/sched_results.h"
+#include "session.h"
+#include "tracer.h"
+
+enum watch_state {
+	WATCH_SKIP,	/* not shown (a measure without MF_DASH): left as it was */
+	WATCH_SET,	/* interval and total */
+	WATCH_SET_PROC,	/* interval and total from the tasks' own accounting in /proc */
+	WATCH_NONE,	/* nothing: why says why (never a made-up 0) */
+};
+
+/* What one refresh has for a series. */
+struct watch_figure {
+	enum watch_state state;
+	uint64_t interval, total;
+	char why[160];
+};
+
+struct watch {
+	/* set by the caller */
+	struct tracer *tracer;
+	const struct session_outcome *out;	/* why tracing did not start, if it did not */
+	int counter_idx[2];		/* cache-misses and hitm in the counter set, or -1 */
+	/* snapshots: the latest, the one before, and the base after a reset */
+	struct sched_results snap[2], base, interval, cumul;
+	const struct sched_results *cumul_view;	/* cumul, or the latest snapshot (no base) */
+	int cur;			/* index of the latest in snap */
+	bool have_prev, have_base;
+	double interval_s, cumul_s;	/* what interval and cumul cover */
+	struct cl_summary lines[16];
+	int nlines;
+	double counter_prev[2], counter_base[2];
+	double proc_prev[2], proc_base[2];	/* untraced: the tree's switches from /proc */
+	bool have_proc;
+	uint64_t t_prev, t_base;
+	/* the latest refresh's figures: each measure's (SM_*), each counter's */
+	struct watch_figure m[SM_NR], counter[2];
+};
+
+/* The empty results the first interval fills, the clock started at now. */
+void watch_start(struct watch *w, const struct topology *topo, uint64_t now);
+/* Take a snapshot at now (and read cs, or NULL) and work out the figures. */
+void watch_sample(struct watch *w, struct counter_set *cs, uint64_t now);
+/* The totals start again from the latest snapshot. */
+void watch_reset(struct watch *w);
+void watch_release(struct watch *w);
+
+#endif
