@@ -33,7 +33,9 @@ static const struct cli_opt run_opts[] = {
 	{ "show-output", OPT_SHOW_OUTPUT, NULL, "with -r/--sweep/--metric, echo the workload's "
 					       "output to stderr" },
 	{ "sections", OPT_SECTIONS, "LIST", "report only these: counters,wakeups,latency,pairs,"
-					      "migrations,switches,cpus,cachelines (default all)" },
+					      "migrations,switches,cpus,cachelines (default all); "
+					      "blame adds why woken tasks waited (perf stream, irq "
+					      "tracepoints too)" },
 	{ "json", OPT_JSON, "FILE", "also write the results as JSON (- for stdout)" },
 	{ "svg", OPT_SVG, "FILE", "draw the wakeup heatmap (waker x target CPU) as SVG; with "
 				  "-r/--sweep, the metric per value and class shares" },
@@ -71,7 +73,8 @@ static int take_run_opt(struct run_opts *ro, int c, const char *arg)
 	case OPT_SECTIONS:
 		if (report_sections_parse(arg, &ro->sections, bad, sizeof(bad)) < 0) {
 			cli_usage_error(&run_cmd, "unknown section '%s' (counters, wakeups, latency, "
-					"pairs, migrations, switches, cpus, cachelines, all)", bad);
+					"pairs, migrations, switches, cpus, cachelines, all, blame)",
+					bad);
 			return -1;
 		}
 		return 1;
@@ -192,8 +195,9 @@ static int run_session(const struct run_plan *pl, const struct topology *topo)
 	cfg.derive_software = !pl->o.events; /* the default set: cheap sources where they exist */
 	traced_source_cfg(&tc, &pl->o, &pl->ro.sw.tr, &pl->ro.sw.col, topo);
 	tc.memory = (pl->ro.sections & SEC_CACHELINES) != 0;
+	tc.stream.blame = (pl->ro.sections & SEC_BLAME) != 0; /* the irq tracepoints too */
 	memset(&tracer, 0, sizeof(tracer));
-	if (pl->ro.sections & (SEC_SCHED | SEC_CACHELINES)) {
+	if (pl->ro.sections & (SEC_SCHED | SEC_CACHELINES | SEC_BLAME)) {
 		cfg.trace = &tc;
 		cfg.tracer = &tracer;
 	}

@@ -4,8 +4,12 @@
 #include <stdio.h>
 
 #include "../collectors/probe.h"
+#include "../report/blame_report.h"
 #include "../report/cacheline_report.h"
 #include "../report/schedstat_report.h"
+
+#define BLAME_NOT_STREAMED "the events were not streamed to locus (the BPF collector only " \
+			   "counts: --collector perf)"
 
 static void sched_text(FILE *f, void *arg)
 {
@@ -16,6 +20,8 @@ static void sched_text(FILE *f, void *arg)
 	if ((rr->sections & SEC_CPUS) && rr->res) /* the kernel's own scheduler counters */
 		schedstat_report_text(f, rr->tracer->ss_ok ? &rr->tracer->ss_delta : NULL,
 				      rr->tracer->ss_why);
+	if ((rr->sections & SEC_BLAME) && rr->res)
+		blame_report_text(f, tracer_blame(rr->tracer), rr->res->topo, BLAME_NOT_STREAMED);
 	if ((rr->sections & SEC_CACHELINES) && rr->tracer->mem_on) {
 		struct symbolizer sz = symbols_symbolizer(&rr->tracer->syms);
 
@@ -34,6 +40,8 @@ static void sched_json(struct json *j, void *arg)
 	if ((rr->sections & SEC_CPUS) && rr->res)
 		schedstat_report_json(j, rr->tracer->ss_ok ? &rr->tracer->ss_delta : NULL,
 				      rr->tracer->ss_why);
+	if ((rr->sections & SEC_BLAME) && rr->res)
+		blame_report_json(j, tracer_blame(rr->tracer), rr->res->topo, BLAME_NOT_STREAMED);
 	if ((rr->sections & SEC_CACHELINES) && rr->tracer->mem_on) {
 		struct symbolizer sz = symbols_symbolizer(&rr->tracer->syms);
 

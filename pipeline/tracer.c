@@ -180,12 +180,20 @@ static struct source *open_stream(struct tracer *t, const struct source_cfg *cfg
 	wc.system_wide = cfg->system_wide;
 	wc.max_tasks = cfg->max_tasks;
 	wc.max_pairs = cfg->max_pairs;
-	wakeup_sink_init(&t->wk, &wc, false);
+	t->blame = cfg->stream.blame && !cfg->stream.record_path;
+	if (t->blame) { /* before the analyzer, told its verdicts; it then takes one by one */
+		blame_sink_init(&t->bl, &t->wk);
+		sinks_add(&t->sinks, &t->bl.k);
+		wc.verdict = blame_sink_verdict;
+		wc.verdict_ctx = &t->bl;
+	}
+	wakeup_sink_init(&t->wk, &wc, t->blame);
 	sinks_add(&t->sinks, &t->wk.k);
 	s = source_open_stream(cfg, &t->sinks, err, len);
 	if (!s) {
 		sinks_release(&t->sinks);
 		t->writing = false;
+		t->blame = false;
 		return NULL;
 	}
 	for (int i = 0; i < cfg->ntrack; i++)
@@ -226,6 +234,11 @@ static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err
 	if (t->src && no_bpf && !cfg->quiet)
 		locus_err("BPF collector not used (%s): streaming through perf ring buffers", why);
 	return t->src ? 0 : -1;
+}
+
+const struct blame_results *tracer_blame(const struct tracer *t)
+{
+	return t->blame ? blame_sink_results(&t->bl) : NULL;
 }
 
 void tracer_stamp(struct tracer *t, struct sched_results *r)

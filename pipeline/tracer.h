@@ -15,6 +15,7 @@
 #include "../collectors/memsample.h"
 #include "../model/schedstat.h"
 #include "../collectors/symbols.h"
+#include "sink_blame.h"
 #include "sink_cacheline.h"
 #include "sink_wakeup.h"
 #include "sink_writer.h"
@@ -26,6 +27,8 @@ struct tracer {
 	struct wakeup_sink wk;	/* the scheduler's results (BPF: filled in its stead) */
 	struct writer_sink wr;	/* recording: the file */
 	bool writing;		/* wr is one of the sinks */
+	bool blame;		/* bl is one of the sinks (--sections blame, streamed) */
+	struct blame_sink bl;	/* who delayed the wakee */
 	struct provenance prov;	/* how the results are measured: copied into them at each read */
 	pthread_t thread;
 	pthread_mutex_t lock;	/* the analyzers, between the reader and snapshots */
@@ -69,6 +72,8 @@ void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summ
 		     int *nlines);
 /* Where the provenance and the drop counters go into results (after each read). */
 void tracer_stamp(struct tracer *t, struct sched_results *r);
+/* Who delayed the wakee (after tracer_stop), or NULL when not asked or not streamed. */
+const struct blame_results *tracer_blame(const struct tracer *t);
 /* The results (after tracer_stop), or NULL when tracing did not start. */
 struct sched_results *tracer_results(struct tracer *t);
 void tracer_release(struct tracer *t);

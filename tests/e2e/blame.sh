@@ -196,6 +196,45 @@ assert w['compound_ns'] == sum(l['delay_ns'] for l in w['links'])
 check "pipeline: the text shows a chain of three with its compound delay" \
 	grep -Eq "^   3 tasks, compound delay [0-9.]+ [mu]?s: python3" "$TMP/pl.txt"
 
+# 5. Live, the perf stream (locus run --sections blame): the hog again, named the main
+# cause; the time it inflicted no more than the CPU time the kernel gave it over the
+# same run (/proc/PID/stat utime+stime).
+loops_on
+sh -c 'echo $$ >"$0"; exec taskset -c 1 nice -n -10 sh -c "while :; do :; done"' "$TMP/hog.pid" &
+sleep 0.3
+hog=$(cat "$TMP/hog.pid")
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+before=$(cpu_ticks "$hog")
+"$LOCUS" run -q --collector perf --sections wakeups,blame --json "$TMP/live.json" -- \
+	taskset -c 1 "$PY" -c '
+import time
+for i in range(1500):
+    time.sleep(0.0005)
+' >"$TMP/live.txt" 2>"$TMP/live.err"
+expect_eq "live: run --sections blame exits 0" 0 $?
+after=$(cpu_ticks "$hog")
+kill "$hog"
+hog=
+loops_off
+check "live: the hog is the main cause, within the CPU time it had" python3 - "$TMP/live.json" \
+	"$before" "$after" "$(getconf CLK_TCK)" "$(cat "$TMP/hog.pid")" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["blame"]
+before, after, hz, hog = (int(a) for a in sys.argv[2:6])
+t = d["tasks"][0]
+print(t["tid"], t["comm"], t["inflicted_ns"], "cpu", (after - before) * 1e9 / hz)
+assert d["all"]["wakeups"] >= 1000
+assert t["tid"] == hog, (t["tid"], hog)
+assert t["inflicted_ns"] <= (after - before + 1) * 1e9 / hz
+PY
+if "$LOCUS" run -q --collector bpf --sections wakeups -- true >/dev/null 2>&1; then
+	"$LOCUS" run --collector bpf --sections blame -- true >/dev/null 2>"$TMP/bpf.err"
+	check "live: the BPF collector refuses blame, saying why" \
+		grep -q "the BPF collector cannot run: the irq tracepoints" "$TMP/bpf.err"
+else
+	skip "live: the BPF collector does not load here"
+fi
+
 # --sections blame alone: the section's JSON without the others.
 "$LOCUS" report -q -i "$TMP/pl.data" --sections blame --json - 2>/dev/null |
 	python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["blame"]["all"]["wakeups"] > 0'
