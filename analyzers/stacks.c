@@ -87,6 +87,8 @@ static void on_waking(struct stacks *s, const struct event *e)
 {
 	struct stacks_task *t;
 
+	if (s->in_scope && !s->in_scope(s->scope_ctx, e->wake.pid))
+		return;
 	s->wakings++;
 	if (!e->wake.stack)
 		s->wakings_nostack++;
@@ -134,7 +136,7 @@ static void on_switch(struct stacks *s, const struct event *e)
 {
 	struct stacks_task *t;
 
-	if (e->sw.prev_pid > 0) {
+	if (e->sw.prev_pid > 0 && (!s->in_scope || s->in_scope(s->scope_ctx, e->sw.prev_pid))) {
 		t = task(s, e->sw.prev_pid);
 		t->on_cpu = 0;
 		if (!event_switch_involuntary(e) && !event_switch_exited(e)) {
@@ -152,7 +154,7 @@ static void on_switch(struct stacks *s, const struct event *e)
 			}
 		}
 	}
-	if (e->sw.next_pid > 0)
+	if (e->sw.next_pid > 0 && (!s->in_scope || s->in_scope(s->scope_ctx, e->sw.next_pid)))
 		switched_in(s, task(s, e->sw.next_pid), e->cpu, e->time_ns);
 }
 

@@ -49,6 +49,10 @@ struct stacks {
 	struct tidmap tasks;		/* tid -> its state in ts */
 	struct stacks_task *ts;
 	int32_t nts, capts;
+	/* whose events count: wakeups of a task in scope, sleeps of a task in scope; NULL
+	 * every task (the scope is the caller's: a report follows a task tree) */
+	bool (*in_scope)(void *ctx, int32_t tid);
+	void *scope_ctx;
 	uint64_t wakings, switches_voluntary;	/* seen, with a callchain or not */
 	uint64_t wakings_nostack, switches_nostack; /* of those, without one */
 };

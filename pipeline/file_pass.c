@@ -47,7 +47,8 @@ int file_pass_run(struct file_pass *fp, const struct timeline_sink_cfg *tl, char
 		wc.verdict = verdicts;
 		wc.verdict_ctx = fp;
 	}
-	wakeup_sink_init(&fp->wk, &wc, tl != NULL || fp->blame);
+	/* one by one too where the stacks follow the analyzer's task trees */
+	wakeup_sink_init(&fp->wk, &wc, tl != NULL || fp->blame || (fp->stacks_on && o->pid));
 	if (o->pid)
 		wakeup_sink_track(&fp->wk, o->pid);
 	for (int i = 0; o->pid && i < o->nmore; i++)
@@ -65,6 +66,8 @@ int file_pass_run(struct file_pass *fp, const struct timeline_sink_cfg *tl, char
 	sinks_add(&fp->sinks, &fp->cl.k);
 	if (fp->stacks_on) {
 		stacks_sink_init(&fp->stk);
+		if (o->pid) /* the report's tasks: the workload's tree, -p */
+			stacks_sink_scope(&fp->stk, &fp->wk);
 		sinks_add(&fp->sinks, &fp->stk.k);
 	}
 	if (replay_run(&fp->rp, err, len) < 0) {

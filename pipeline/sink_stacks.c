@@ -42,3 +42,14 @@ void stacks_sink_init(struct stacks_sink *s)
 	s->k.types = 1u << EV_WAKING | 1u << EV_SWITCH;
 	stacks_init(&s->st, NULL);
 }
+
+static bool tracked(void *ctx, int32_t tid)
+{
+	return wakeup_sink_tracks(ctx, tid);
+}
+
+void stacks_sink_scope(struct stacks_sink *s, struct wakeup_sink *wk)
+{
+	s->st.in_scope = tracked;
+	s->st.scope_ctx = wk;
+}

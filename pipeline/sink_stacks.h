@@ -4,6 +4,7 @@
 
 #include "../analyzers/stacks.h"
 #include "sink.h"
+#include "sink_wakeup.h"
 
 struct stacks_sink {
 	struct sink k;		/* first: the interface */
@@ -12,5 +13,7 @@ struct stacks_sink {
 
 /* Its topology comes with begin (the source's). */
 void stacks_sink_init(struct stacks_sink *s);
+/* Count only the tasks wk tracks (wk one by one, fed each event before this sink). */
+void stacks_sink_scope(struct stacks_sink *s, struct wakeup_sink *wk);
 
 #endif

@@ -172,8 +172,8 @@ void stacks_report_text(FILE *f, const struct stacks *s, const struct stacks_fra
 {
 	char a[32], b[32], c[32], d[32];
 
-	fprintf(f, "\nStacks (callchains of sched_waking and sched_switch, every task in the "
-		   "file):\n");
+	fprintf(f, "\nStacks (callchains of sched_waking and sched_switch; %s):\n",
+		s->in_scope ? "wakeups and sleeps of the tasks followed" : "every task in the file");
 	fprintf(f, "  %s wakings, %s without a callchain; %s voluntary switch-outs, %s without\n",
 		fmt_count(s->wakings, a, sizeof(a)), fmt_count(s->wakings_nostack, b, sizeof(b)),
 		fmt_count(s->switches_voluntary, c, sizeof(c)),
@@ -243,6 +243,7 @@ void stacks_report_json(struct json *j, const struct stacks *s, const struct sta
 			int top)
 {
 	json_object(j, "stacks");
+	json_string(j, "scope", s->in_scope ? "followed" : "all");
 	json_uint(j, "wakings", s->wakings);
 	json_uint(j, "wakings_without_callchain", s->wakings_nostack);
 	json_uint(j, "voluntary_switches", s->switches_voluntary);

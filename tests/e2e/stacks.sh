@@ -119,6 +119,20 @@ else
 	skip "perf record -g failed here"
 fi
 
+# The default report follows the workload's tree: fewer wakeups and sleeps than -a, not none
+if [ -f "$TMP/g.data" ] && "$LOCUS" report -q -i "$TMP/g.data" --json "$TMP/scoped.json" >/dev/null; then
+	check "the workload's stacks (the default scope) are a part of every task's, not none" \
+		python3 -c '
+import json, sys
+a, w = (json.load(open(p))["stacks"] for p in sys.argv[1:3])
+assert w["scope"] == "followed" and a["scope"] == "all"
+for k in ("wakers", "blocked"):
+    assert 0 < w[k]["count"] <= a[k]["count"], (k, w[k]["count"], a[k]["count"])' \
+		"$TMP/locus.named.json" "$TMP/scoped.json"
+else
+	fail "locus report of the workload's tree failed"
+fi
+
 # The flame graphs of the same stacks: each frame's value the sum of the folded stacks
 # under its path (tests/e2e/flame_check.py widths), for a count and a time view, named.
 if [ -f "$TMP/g.data" ] && "$LOCUS" report -q -a -i "$TMP/g.data" \

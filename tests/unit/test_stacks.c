@@ -184,6 +184,12 @@ static const struct stacks_row *row(const struct stacks *s, enum stacks_kind k, 
 	return NULL;
 }
 
+static bool not_ten(void *ctx, int32_t tid)
+{
+	(void)ctx;
+	return tid != 10;
+}
+
 static void analyzer_views(void **state)
 {
 	const int core[3] = { 0, 1, 2 }, llc[3] = { 0, 0, 2 }, node[3] = { 0, 0, 1 };
@@ -250,6 +256,18 @@ static void analyzer_views(void **state)
 	assert_int_equal(row(&s, STACKS_OFFWAKE, 1, 5, LOC_LLC)->time_ns, 1000);
 	assert_int_equal(row(&s, STACKS_OFFWAKE, 2, 6, LOC_REMOTE)->time_ns, 2000);
 	assert_int_equal(s.v[STACKS_OFFWAKE].n, 2);
+	stacks_release(&s);
+
+	/* a scope without task 10: its wakeups and sleeps are not counted, 50's sleep is */
+	stacks_init(&s, &topo);
+	s.in_scope = not_ten;
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		stacks_add(&s, &ev[i]);
+	stacks_finish(&s);
+	assert_int_equal(s.wakings, 1); /* 40's */
+	assert_null(row(&s, STACKS_BLOCKED, 1, 0, LOC_LLC));
+	assert_non_null(row(&s, STACKS_BLOCKED, 4, 0, STACKS_NOT_RUN));
+	assert_int_equal(s.v[STACKS_OFFWAKE].n, 0);
 	stacks_release(&s);
 	topology_release(&topo);
 }
