@@ -2,6 +2,7 @@
 #ifndef LOCUS_TRACED_H
 #define LOCUS_TRACED_H
 
+#include "../report/live_sections.h"
 #include "../report/sched_report.h"
 #include "counting.h"
 #include "../pipeline/tracer.h"
@@ -12,6 +13,7 @@ struct traced_report {
 	unsigned sections;
 	char mem_why[320];		/* why there are no cachelines in a live run */
 	struct tracer *tracer;
+	struct live_sections ls;	/* what the sections after the counters show */
 };
 
 /*
