@@ -23,6 +23,9 @@ if ! [ -x "$V/locus-core" ] || ! [ -x build/floor ] || ! [ -x locus ]; then
 fi
 more="floor:$PWD/build/floor core:$PWD/$V/locus-core"
 for f in $FEATURES; do more="$more no-$f:$PWD/$V/locus-no-$f"; done
+# COST_MORE="label:path ...": more builds in the same interleaved run (their raw counts in
+# the output, for a comparison the table does not make)
+[ -n "${COST_MORE:-}" ] && more="$more $COST_MORE"
 raw=$(mktemp)
 trap 'rm -f "$raw"' EXIT
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
