@@ -196,6 +196,35 @@ assert w['compound_ns'] == sum(l['delay_ns'] for l in w['links'])
 check "pipeline: the text shows a chain of three with its compound delay" \
 	grep -Eq "^   3 tasks, compound delay [0-9.]+ [mu]?s: python3" "$TMP/pl.txt"
 
+# perf's own files: perf record -e 'sched:*,irq:*' (every cause) and perf sched record
+# (no irq tracepoints: interrupts "not recorded", null in JSON), every task (-a).
+loops_on
+perf record -q -e 'sched:*,irq:*' -a -o "$TMP/pr.data" -- taskset -c 1 "$PY" -c '
+import time
+for i in range(500):
+    time.sleep(0.0005)
+' >/dev/null 2>&1
+perf sched record -q -o "$TMP/ps.data" -- taskset -c 1 "$PY" -c '
+import time
+for i in range(500):
+    time.sleep(0.0005)
+' >/dev/null 2>&1
+loops_off
+check "perf record -e 'sched:*,irq:*': locus and the oracle read the same file" \
+	oracle pr "$TMP/pr.data" -a
+check "perf record -e 'sched:*,irq:*': every cause as perf script's" compare pr "
+assert a['wakeups'] == o['wakeups'] and d['interrupts_recorded']
+assert all(close(got[k], o['causes'][k]) for k in got)
+"
+check "perf sched record: locus and the oracle read the same file" oracle ps "$TMP/ps.data" -a
+check "perf sched record: interrupts not recorded (null), the rest as perf script's" compare ps "
+assert not d['interrupts_recorded'] and a['hardirq_ns'] is None and a['softirq_ns'] is None
+assert a['wakeups'] == o['wakeups']
+assert all(close(got[k], o['causes'][k]) for k in got if k not in ('hardirq', 'softirq'))
+"
+check "perf sched record: the text says interrupts were not recorded" \
+	grep -q "interrupts: not recorded" "$TMP/ps.txt"
+
 # 5. Live, the perf stream (locus run --sections blame): the hog again, named the main
 # cause; the time it inflicted no more than the CPU time the kernel gave it over the
 # same run (/proc/PID/stat utime+stime).

@@ -36,6 +36,11 @@ FMT = {
     "irq_handler_exit": re.compile(r"irq=(\d+)"),
     "softirq_entry": re.compile(r"vec=(\d+) \[action=(\w+)\]"),
     "softirq_exit": re.compile(r"vec=(\d+)"),
+    # no field read: these show only which task runs on their CPU (as every event does)
+    "sched_wakeup_new": re.compile(r""),
+    "sched_process_exit": re.compile(r""),
+    "sched_wake_idle_without_ipi": re.compile(r""),
+    "ipi_send_cpu": re.compile(r""),
 }
 
 
