@@ -147,13 +147,25 @@ int folded_load(const char *path, struct folded_set *f, char *err, size_t errlen
 	return folded_parse(path, text, len, f, err, errlen);
 }
 
+/* The index of the first byte at or after i that is not JSON whitespace. */
+static size_t skip_space(const char *t, size_t len, size_t i)
+{
+	while (i < len && (t[i] == ' ' || t[i] == '\n' || t[i] == '\t' || t[i] == '\r'))
+		i++;
+	return i;
+}
+
 int folded_sniff(const char *text, size_t len)
 {
-	size_t i = 0;
+	size_t i = skip_space(text, len, 0), j;
 
-	while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r'))
-		i++;
-	return i < len && text[i] != '{' && text[i] != '[';
+	if (i == len || text[i] == '{')
+		return 0;
+	if (text[i] != '[')
+		return 1;
+	/* "[unknown];main 3" is a stack; a JSON array opens with a value or closes */
+	j = skip_space(text, len, i + 1);
+	return j < len && !strchr("{[]\"-0123456789", text[j]);
 }
 
 void folded_release(struct folded_set *f)

@@ -38,7 +38,10 @@ int folded_parse(const char *name, char *text, size_t len, struct folded_set *f,
 /* Read and parse the file at path; as folded_parse, "PATH: why" when it cannot be read. */
 int folded_load(const char *path, struct folded_set *f, char *err, size_t errlen);
 
-/* True when text looks like folded stacks rather than JSON (first byte not '{' or '['). */
+/*
+ * True when text looks like folded stacks rather than JSON: its first byte not '{', and
+ * not '[' opening an array ("[unknown];main 3" is a stack).
+ */
 int folded_sniff(const char *text, size_t len);
 
 void folded_release(struct folded_set *f);

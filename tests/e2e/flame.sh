@@ -33,6 +33,9 @@ expect_eq "a bad folded line: exit 1" 1 "$rc"
 expect_eq "a bad folded line: one line naming file and line" \
 	"locus: $TMP/bad.folded:2: an empty frame (frames are separated by single ';', none empty)" \
 	"$(cat "$TMP/err")"
+printf '[unknown];main;read 2\n' >"$TMP/unknown-first.folded"
+"$LOCUS" diff "$TMP/unknown-first.folded" "$TMP/good.folded" >/dev/null 2>&1
+expect_eq "a folded file opening with '[unknown]' is read as stacks, not JSON" 0 $?
 "$LOCUS" diff --flame "$TMP/x.svg" tests/fuzz/corpus-sweep/base.json tests/fuzz/corpus-sweep/base.json \
 	>/dev/null 2>"$TMP/err"
 expect_eq "--flame on loop files refused as usage (2)" 2 $?
@@ -92,6 +95,7 @@ pair() { # NAME BASE NEW: the differential flame graph and its oracles
 	check "$n: the JSON lists the moved stacks" python3 -c \
 		"import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not d['moved'])" "$TMP/$n.json"
 	cp "$TMP/$n.txt" "$PNG/$n.txt"
+	cp "$a" "$b" "$PNG/" # kept beside the pictures: a failure can be replayed
 	svgs+=("$TMP/$n.svg")
 	folded_of+=("$b")
 }

@@ -77,6 +77,19 @@ static void refuses_bad(void **state)
 	}
 }
 
+/* Folded stacks told from a loop's JSON by their first bytes: "[unknown];main" is a stack. */
+static void sniffs(void **state)
+{
+	(void)state;
+	assert_true(folded_sniff("main;a 3\n", 9));
+	assert_true(folded_sniff("[unknown];main 3\n", 17));
+	assert_true(folded_sniff("[kernel.kallsyms] 3\n", 20));
+	assert_false(folded_sniff("{\"runs\": []}", 13));
+	assert_false(folded_sniff(" \n[\n {\"a\": 1}]", 16));
+	assert_false(folded_sniff("[]", 2));
+	assert_false(folded_sniff("", 0));
+}
+
 static char *draw(const struct flame_stack *s, size_t n, const struct flame_opts *o)
 {
 	char *buf = NULL;
@@ -200,6 +213,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reads_good),
 		cmocka_unit_test(refuses_bad),
+		cmocka_unit_test(sniffs),
 		cmocka_unit_test(widths_by_value),
 		cmocka_unit_test(hostile_names),
 		cmocka_unit_test(utf8_names),
