@@ -11,7 +11,7 @@
 #include "counting.h"
 #include "diff_stacks.h"
 
-enum { OPT_EXIT_CODE = OPT_SYSFS_ROOT + 1, OPT_FLAME, OPT_TOP, OPT_SVG };
+enum { OPT_EXIT_CODE = OPT_SYSFS_ROOT + 1, OPT_FLAME, OPT_TOP, OPT_SVG, OPT_STACKS };
 
 static const struct cli_opt diff_opts[] = {
 	{ "json", OPT_JSON, "FILE", "also write the comparison as JSON (- for stdout)" },
@@ -24,6 +24,9 @@ static const struct cli_opt diff_opts[] = {
 				  "several new files, the first" },
 	{ "flame", OPT_FLAME, "FILE", "two folded-stacks files: also draw the differential flame "
 				      "graph (width by NEW, red/blue by the change of share) as SVG" },
+	{ "stacks", OPT_STACKS, "VIEW", "recordings with callchains (record -g, perf record -g): "
+					"compare this view: wakers (default), blocked, offwake, "
+					"blocked-time, offwake-time" },
 	{ "top", OPT_TOP, "N", "two folded-stacks files: the N stacks whose share moved most "
 			      "(default 20)" },
 	{ "output", 'o', "FILE", "write the text to FILE instead of stdout" },
@@ -46,9 +49,10 @@ static const struct cli_cmd diff_cmd = {
 	"With --exit-code the exit status says whether the metric got worse, so\n"
 	"'git bisect run' can drive build, measure and compare at each step.\n"
 	"Given two folded-stacks files (frame;frame;frame COUNT lines, as 'locus --folded',\n"
-	"stackcollapse-perf.pl and speedscope write), it lists the stacks whose share of\n"
-	"all moved most (base share, new share, change in points) and, with --flame, draws\n"
-	"a differential flame graph.",
+	"stackcollapse-perf.pl and speedscope write) or two recordings with callchains\n"
+	"(locus record -g, perf record -g; --stacks picks the view), it lists the stacks\n"
+	"whose share of all moved most (base share, new share, change in points) and, with\n"
+	"--flame, draws a differential flame graph.",
 	diff_opts,
 };
 
@@ -91,7 +95,7 @@ static void svg_doc(FILE *f, void *ctx)
 
 /* What the command line asks for. */
 struct diff_plan {
-	const char *json, *out, *flame, *svg;
+	const char *json, *out, *flame, *svg, *stacks;
 	long top;
 	bool quiet, exit_code;
 	char **files;		/* the base, then the new batches */
@@ -138,6 +142,9 @@ static bool diff_parse(int argc, char **argv, struct diff_plan *pl, int *rc)
 			break;
 		case OPT_SVG:
 			pl->svg = optarg;
+			break;
+		case OPT_STACKS:
+			pl->stacks = optarg;
 			break;
 		case OPT_TOP:
 			if (parse_long(optarg, 1, 1000000, &pl->top) < 0) {
@@ -250,15 +257,16 @@ static int diff_write(const struct diff_plan *pl, const struct diff_input *in,
 static int diff_folded(const struct diff_plan *pl, int argc, char **argv)
 {
 	struct diff_stacks_plan sp = { pl->files[0], pl->files[1], pl->flame, pl->json, pl->out,
-				       pl->top ? (size_t)pl->top : 20, argc, argv };
+				       pl->stacks, pl->top ? (size_t)pl->top : 20, argc, argv };
 
-	if (pl->n != 2 || pl->exit_code || !diff_is_folded(pl->files[1])) {
+	if (pl->n != 2 || pl->exit_code ||
+	    !(diff_is_folded(pl->files[1]) || diff_is_recording(pl->files[1]))) {
 		cli_usage_error(&diff_cmd, "%s", pl->n != 2 ? "folded stacks are compared two files at "
 							"a time (a base and a new file)" :
 					   pl->exit_code ? "--exit-code judges a loop's metric, not "
 							   "folded stacks" :
-					   "the base is folded stacks, the new file is not (give two "
-					   "folded files)");
+					   "the base holds stacks, the new file does not (give two "
+					   "folded files or recordings with callchains)");
 		return EXIT_LOCUS_USAGE;
 	}
 	return diff_stacks(&sp);
@@ -274,7 +282,7 @@ int cmd_diff(int argc, char **argv)
 
 	if (!diff_parse(argc, argv, &pl, &rc))
 		return rc;
-	if (diff_is_folded(pl.files[0])) {
+	if (diff_is_folded(pl.files[0]) || diff_is_recording(pl.files[0])) {
 		if (pl.svg) {
 			cli_usage_error(&diff_cmd, "--svg draws loop files; folded stacks are drawn "
 						   "with --flame");
@@ -282,9 +290,9 @@ int cmd_diff(int argc, char **argv)
 		}
 		return diff_folded(&pl, argc, argv);
 	}
-	if (pl.flame || pl.top) {
-		cli_usage_error(&diff_cmd, "--flame and --top compare folded stacks: give two "
-					   "folded-stacks files, not loop files");
+	if (pl.flame || pl.top || pl.stacks) {
+		cli_usage_error(&diff_cmd, "--flame, --top and --stacks compare stacks: give two "
+					   "folded-stacks files or recordings, not loop files");
 		return EXIT_LOCUS_USAGE;
 	}
 	sets = xcalloc((size_t)pl.n, sizeof(*sets));

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -11,9 +12,12 @@
 #include "../common/exitcodes.h"
 #include "../common/folded.h"
 #include "../common/util.h"
+#include "../pipeline/file_pass.h"
 #include "../report/stack_diff_report.h"
+#include "../report/stacks_report.h"
 #include "caption.h"
 #include "counting.h"
+#include "report_stacks.h"
 
 bool diff_is_folded(const char *path)
 {
@@ -26,6 +30,108 @@ bool diff_is_folded(const char *path)
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
 	return n > 0 && folded_sniff(buf, (size_t)n);
+}
+
+bool diff_is_recording(const char *path)
+{
+	char buf[8];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n == 8 && !memcmp(buf, "PERFILE2", 8);
+}
+
+/* A view's name: its kind and whether weighted by time; -1 for an unknown name. */
+static int view_of(const char *name, bool *by_time)
+{
+	size_t len = strlen(name);
+	char k[32];
+
+	*by_time = len > 5 && !strcmp(name + len - 5, "-time");
+	snprintf(k, sizeof(k), "%.*s", (int)(*by_time ? len - 5 : len), name);
+	if (*by_time && strcmp(k, "blocked") && strcmp(k, "offwake"))
+		return -1;
+	return stacks_kind_of(k);
+}
+
+/* fp's stacks of view kind as a folded set (the lines locus report --folded writes). */
+static void lines_to_set(struct file_pass *fp, enum stacks_kind kind, bool by_time,
+			 struct folded_set *f)
+{
+	struct stack_namer namer;
+	struct stacks_frames fr = stacks_frames_of(NULL, fp, &namer);
+	struct stacks_lines ls;
+	size_t len = 0, at = 0;
+
+	stacks_folded_lines(&fp->stk.st, kind, by_time, &fr, &ls);
+	for (size_t i = 0; i < ls.n; i++)
+		len += strlen(ls.line[i].text) + 1;
+	memset(f, 0, sizeof(*f));
+	f->text = xmalloc(len ? len : 1);
+	f->s = xcalloc(ls.n ? ls.n : 1, sizeof(*f->s));
+	for (size_t i = 0; i < ls.n; i++) {
+		size_t l = strlen(ls.line[i].text) + 1;
+
+		memcpy(f->text + at, ls.line[i].text, l);
+		f->s[f->n++] = (struct folded_stack){ f->text + at, ls.line[i].weight };
+		f->total += ls.line[i].weight;
+		at += l;
+	}
+	stacks_lines_release(&ls);
+}
+
+/*
+ * A recording's stacks of view name (its workload's tasks, as locus report follows them),
+ * and its caption when cap. 0, or -1 after saying why.
+ */
+static int recording_load(const char *path, const char *name, struct folded_set *f,
+			  struct svg_caption *cap)
+{
+	struct file_pass *fp = xcalloc(1, sizeof(*fp));
+	struct replay_opts o = { .path = path, .line_size = 64, .sort = CL_SORT_TOTAL };
+	char err[400] = "";
+	bool by_time;
+	int kind = view_of(name, &by_time), rc = -1;
+
+	if (file_pass_open(fp, &o, err, sizeof(err)) == 0) {
+		file_pass_follow_workload(fp, &o); /* as locus report does */
+		fp->stacks_on = true;
+		if (file_pass_run(fp, NULL, err, sizeof(err)) == 0)
+			rc = 0;
+	}
+	if (rc < 0)
+		locus_err("%s: %s", path, err);
+	else if (!fp->rp.rd.callchains)
+		locus_err("%s: no callchains in the file (record with locus record -g, or perf "
+			  "record -g)", path), rc = -1;
+	if (rc == 0) {
+		lines_to_set(fp, (enum stacks_kind)kind, by_time, f);
+		if (cap)
+			caption_file(cap, &fp->rp.f, path);
+	}
+	file_pass_release(fp);
+	free(fp);
+	return rc;
+}
+
+/* A folded file or a recording's view into f. 0, or -1 after saying why. */
+static int stacks_load(const struct diff_stacks_plan *p, const char *path, struct folded_set *f,
+		       struct svg_caption *cap, bool *recorded)
+{
+	char err[600];
+
+	*recorded = diff_is_recording(path);
+	if (*recorded)
+		return recording_load(path, p->view ? p->view : "wakers", f, cap);
+	if (folded_load(path, f, err, sizeof(err)) < 0) {
+		locus_err("%s", err);
+		return -1;
+	}
+	return 0;
 }
 
 struct stacks_job {
@@ -80,17 +186,20 @@ int diff_stacks(const struct diff_stacks_plan *p)
 {
 	struct folded_set a, b;
 	struct stack_diff d;
-	struct svg_caption cap;
-	char err[600], src[1200], ta[32], tb[32];
+	struct svg_caption cap, rcap;
+	char src[1200], ta[32], tb[32];
 	struct stacks_job job = { p, &d, { 0 }, false };
-	int rc;
+	bool ra, rb, by_time;
+	int rc, kind = view_of(p->view ? p->view : "wakers", &by_time);
 
-	if (folded_load(p->base, &a, err, sizeof(err)) < 0) {
-		locus_err("%s", err);
-		return EXIT_LOCUS_RUNTIME;
+	if (p->view && view_of(p->view, &ra) < 0) {
+		locus_err("--stacks '%s': a view is wakers, blocked, offwake, blocked-time or "
+			  "offwake-time", p->view);
+		return EXIT_LOCUS_USAGE;
 	}
-	if (folded_load(p->cur, &b, err, sizeof(err)) < 0) {
-		locus_err("%s", err);
+	if (stacks_load(p, p->base, &a, NULL, &ra) < 0)
+		return EXIT_LOCUS_RUNTIME;
+	if (stacks_load(p, p->cur, &b, &rcap, &rb) < 0) {
 		folded_release(&a);
 		return EXIT_LOCUS_RUNTIME;
 	}
@@ -100,15 +209,23 @@ int diff_stacks(const struct diff_stacks_plan *p)
 		goto out;
 	}
 	caption_live(&cap, p->argc, p->argv);
-	snprintf(cap.kernel, sizeof(cap.kernel), "not in folded files");
-	snprintf(cap.host, sizeof(cap.host), "not in folded files");
-	snprintf(src, sizeof(src), "folded stacks, base %s (%s in all), new %s (%s in all); "
-		 "drawn %s", p->base, fmt_count(a.total, ta, sizeof(ta)), p->cur,
+	if (rb) { /* the new recording's kernel and machine */
+		snprintf(cap.kernel, sizeof(cap.kernel), "%s", rcap.kernel);
+		snprintf(cap.host, sizeof(cap.host), "%s", rcap.host);
+	} else {
+		snprintf(cap.kernel, sizeof(cap.kernel), "not in folded files");
+		snprintf(cap.host, sizeof(cap.host), "not in folded files");
+	}
+	snprintf(src, sizeof(src), "%s%s, base %s (%s in all), new %s (%s in all); drawn %s",
+		 ra || rb ? "stacks of " : "folded stacks", ra || rb ? (p->view ? p->view :
+		 "wakers") : "", p->base, fmt_count(a.total, ta, sizeof(ta)), p->cur,
 		 fmt_count(b.total, tb, sizeof(tb)), cap.date);
 	cap.date[0] = '\0'; /* said in the source: the date the picture was drawn */
 	job.fo = (struct flame_opts){ .title = "Differential flame graph: width by the new run, "
 					       "red = share grew, blue = share shrank",
-				      .unit = "counts", .caption = &cap, .source = src };
+				      .unit = !(ra || rb) ? "counts" : by_time ? "us off CPU" :
+					      kind == STACKS_WAKERS ? "wakeups" : "switches",
+				      .caption = &cap, .source = src };
 	rc = stacks_write(p, &job);
 	stack_diff_release(&d);
 out:

@@ -211,6 +211,16 @@ PICK = """(function () {
     var w = +g.getElementsByTagName('rect')[0].getAttribute('width');
     if (d >= 2 && w > 40 && w < 700 && (!best || d < best.d)) best = {g: g, d: d, v: v, w: w};
   }
+  for (var i = 0; !best && i < gs.length; i++) { /* one stack wide: the narrowest clickable */
+    var g = gs[i], d = +g.getAttribute('data-d'), v = +g.getAttribute('data-v');
+    var w = +g.getElementsByTagName('rect')[0].getAttribute('width');
+    if (d >= 2 && w > 40) best = {g: g, d: d, v: v, w: w};
+  }
+  for (var i = 0; i < gs.length; i++) {
+    var g = gs[i], d = +g.getAttribute('data-d'), v = +g.getAttribute('data-v');
+    var w = +g.getElementsByTagName('rect')[0].getAttribute('width');
+    if (best && best.w >= 700 && d >= 2 && w > 40 && w < best.w) best = {g: g, d: d, v: v, w: w};
+  }
   if (!best) return null;
   var r = best.g.getElementsByTagName('rect')[0].getBoundingClientRect();
   return {x: r.left + r.width / 2, y: r.top + r.height / 2, fx: +best.g.getAttribute('data-x'),
