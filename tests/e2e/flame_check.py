@@ -122,6 +122,8 @@ def difftext(text, base, new, top):
     got = []
     with open(text) as f:
         for line in f.read().splitlines()[2:2 + top]:
+            if line.startswith("("):
+                break  # the footer: fewer stacks than top
             p = line.split()
             got.append(" ".join(p[:3]))
     say(got == want, f"{text}: the top {top} stacks by change of share and their shares "
