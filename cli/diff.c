@@ -65,8 +65,10 @@ static void text_doc(FILE *f, void *ctx)
 {
 	struct diff_job *d = ctx;
 
-	for (int i = 0; i < d->n; i++)
+	for (int i = 0; i < d->n; i++) {
 		diff_report_text(f, d->base, &d->cur[i]);
+		diff_blame_text(f, d->base->set, d->cur[i].set);
+	}
 }
 
 static void json_doc(FILE *f, void *ctx)

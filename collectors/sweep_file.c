@@ -140,6 +140,39 @@ static int read_prov(struct provenance *p, const struct jv *o, char *err, size_t
 	return 0;
 }
 
+/* The p99 wakeups' blame of a run's file, when it has one (names summed over tids). */
+static void read_blame(struct sweep_blame *b, const struct jv *o)
+{
+	static const char *const keys[SWEEP_BLAME_CAUSES] = {
+		"running_ns", "ahead_ns", "hardirq_ns", "softirq_ns", "elsewhere_ns",
+		"cpu_idle_ns", "unattributed_ns",
+	};
+	const struct jv *p99 = jv_get(o, "p99"), *tasks = jv_get(o, "tasks"), *known;
+
+	known = jv_get(p99, "known");
+	if (!known || known->type != JV_BOOL || !known->b)
+		return;
+	b->present = true;
+	b->p99_ns = jv_num(p99, "wait_ns", 0);
+	b->p99_wakeups = jv_num(p99, "wakeups", 0);
+	for (int c = 0; c < SWEEP_BLAME_CAUSES; c++)
+		b->by[c] = jv_num(p99, keys[c], 0);
+	for (size_t i = 0; tasks && tasks->type == JV_ARRAY && i < tasks->n; i++) {
+		const char *comm = jv_str(&tasks->items[i], "comm", "?");
+		int k;
+
+		for (k = 0; k < b->ntasks; k++)
+			if (!strncmp(b->task[k].comm, comm, sizeof(b->task[k].comm) - 1))
+				break;
+		if (k == b->ntasks) {
+			if (k == SWEEP_BLAME_TASKS)
+				continue; /* by time, most first: the rest moved the least */
+			snprintf(b->task[b->ntasks++].comm, sizeof(b->task[0].comm), "%s", comm);
+		}
+		b->task[k].ns += jv_num(&tasks->items[i], "p99_ns", 0);
+	}
+}
+
 int sweep_parse(const char *text, size_t len, struct sweep_set *s, char *err, size_t errlen)
 {
 	char why[200];
@@ -159,6 +192,8 @@ int sweep_parse(const char *text, size_t len, struct sweep_set *s, char *err, si
 	runs = jv_get(root, "runs");
 	if (!jv_get(root, "format") && jv_get(root, "counters")) {
 		rc = stat_file_parse(root, s, err, errlen); /* locus stat --json */
+		if (rc == 0)
+			read_blame(&s->blame, jv_get(root, "blame")); /* locus run --sections blame */
 	} else if (strcmp(jv_str(root, "format", ""), "locus-sweep-1")) {
 		snprintf(err, errlen, "not a benchmark-loop file (format '%s', not locus-sweep-1): "
 			 "locus diff compares what locus run --json writes with -r, --sweep or "

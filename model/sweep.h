@@ -77,6 +77,24 @@ struct sweep_run {
 	long long dropped;	/* every drop counter of its results added up; -1: unknown */
 };
 
+/*
+ * Who delayed the wakee in a run's file (locus run --sections blame --json): its p99
+ * wakeups' wait by cause (blame.h's order: running, ahead, hardirq, softirq, elsewhere,
+ * cpu_idle, unattributed) and by task name (the tasks' tids differ between runs).
+ */
+#define SWEEP_BLAME_CAUSES 7
+#define SWEEP_BLAME_TASKS 64
+struct sweep_blame {
+	bool present;			/* the file has the p99 of blame */
+	double p99_ns, p99_wakeups;	/* the p99 wait, and the wakeups that waited it or more */
+	double by[SWEEP_BLAME_CAUSES];	/* their wait by cause, in all */
+	struct sweep_blame_task {
+		char comm[16];
+		double ns;		/* their wait while tasks of this name ran instead */
+	} task[SWEEP_BLAME_TASKS];
+	int ntasks;
+};
+
 /* What a file held: a benchmark loop (locus run -r), or counts (locus stat --json). */
 enum sweep_kind { SWEEP_LOOP, SWEEP_STAT };
 
@@ -99,6 +117,7 @@ struct sweep_set {
 	struct provenance prov;	/* how the scheduler measures were taken (source none: unknown) */
 	struct sweep_run *runs;
 	int nruns, cap;
+	struct sweep_blame blame;	/* a run's file with --sections blame */
 };
 
 void sweep_set_add(struct sweep_set *s, const struct sweep_run *run);

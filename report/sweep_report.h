@@ -37,6 +37,8 @@ struct diff_input {
 	const struct sweep_set *set;
 };
 void diff_report_text(FILE *f, const struct diff_input *base, const struct diff_input *cur);
+/* After it: what moved in the p99 wakeups' wait, when the runs' files have their blame. */
+void diff_blame_text(FILE *f, const struct sweep_set *base, const struct sweep_set *cur);
 void diff_report_json(FILE *f, const struct diff_input *base, const struct diff_input *cur);
 /* Rows marked significant. */
 int diff_significant(const struct diff_input *base, const struct diff_input *cur);

@@ -225,11 +225,12 @@ assert all(close(got[k], o['causes'][k]) for k in got if k not in ('hardirq', 's
 check "perf sched record: the text says interrupts were not recorded" \
 	grep -q "interrupts: not recorded" "$TMP/ps.txt"
 
-# 5. Live, the perf stream (locus run --sections blame): the hog again, named the main
+# 5. Live, the perf stream (locus run --sections blame): a hog again, named the main
 # cause; the time it inflicted no more than the CPU time the kernel gave it over the
 # same run (/proc/PID/stat utime+stime).
+# (a perl loop: its name is its own, not the loops' beside)
 loops_on
-sh -c 'echo $$ >"$0"; exec taskset -c 1 nice -n -10 sh -c "while :; do :; done"' "$TMP/hog.pid" &
+sh -c 'echo $$ >"$0"; exec taskset -c 1 nice -n -10 perl -e "1 while 1"' "$TMP/hog.pid" &
 sleep 0.3
 hog=$(cat "$TMP/hog.pid")
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
@@ -256,6 +257,34 @@ assert d["all"]["wakeups"] >= 1000
 assert t["tid"] == hog, (t["tid"], hog)
 assert t["inflicted_ns"] <= (after - before + 1) * 1e9 / hz
 PY
+# locus diff of that run (the hog beside) against one without it: the account of the p99
+# wait's move names the hog among its three largest movers (the jobs beside move too),
+# up by as much as the two files' p99 blame say.
+loops_on
+"$LOCUS" run -q --collector perf --sections wakeups,blame --json "$TMP/quiet.json" -- \
+	taskset -c 1 "$PY" -c '
+import time
+for i in range(1500):
+    time.sleep(0.0005)
+' >/dev/null 2>&1
+loops_off
+"$LOCUS" diff "$TMP/quiet.json" "$TMP/live.json" >"$TMP/diff.txt" 2>&1
+check "diff: the hog's move first in the account of the p99 wait, as the files give it" \
+	python3 - "$TMP/quiet.json" "$TMP/live.json" "$TMP/diff.txt" <<'PY'
+import json, re, sys
+a, b = (json.load(open(p))["blame"] for p in sys.argv[1:3])
+def per(d, comm):
+    return sum(t["p99_ns"] for t in d["tasks"] if t["comm"] == comm) / d["p99"]["wakeups"]
+text = open(sys.argv[3]).read()
+line = re.search(r"p99 wake-to-run .*", text)
+print(line and line.group(0))
+m = re.search(r"[:,] ([-+][0-9.]+) (ms|us|ns) perl ran instead", line.group(0) if line else "")
+assert m and m.group(1).startswith("+"), text[-600:]
+got = float(m.group(1)) * {"ms": 1e6, "us": 1e3, "ns": 1}[m.group(2)]
+want = per(b, "perl") - per(a, "perl")
+assert abs(got - want) <= 0.01 * abs(want) + 100, (got, want)
+PY
+
 if "$LOCUS" run -q --collector bpf --sections wakeups -- true >/dev/null 2>&1; then
 	"$LOCUS" run --collector bpf --sections blame -- true >/dev/null 2>"$TMP/bpf.err"
 	check "live: the BPF collector refuses blame, saying why" \
