@@ -279,13 +279,10 @@ if ib is not None and ip is not None:
     assert lost > 0 or abs(ib - ip) <= 2.0, ("IPI or polling", ib, ip)
 EOF
 	check "bpf's default sample on the same run: its interval holds every wakeup's share" \
-		python3 - "$TMP/sd.json" "$TMP/sb.json" "$TMP/sp.json" <<'EOF'
-import json, math, sys
-def wilson(k, n, z):
-    p = k / n
-    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return 100 * max(mid - half, 0), 100 * min(mid + half, 1)
+		python3 - "$(dirname "$0")" "$TMP/sd.json" "$TMP/sb.json" "$TMP/sp.json" <<'EOF'
+import json, sys
+sys.path.insert(0, sys.argv.pop(1))
+from wilson import wilson
 sd, sb, sp = (json.load(open(f)) for f in sys.argv[1:4])
 det = sd["latency"]["idle_passed_over_detail"]
 k, n = sd["wakeups"]["idle_passed_over"], sd["latency"]["wake_to_run_ns"]["count"]
@@ -368,13 +365,10 @@ if "$LOCUS" record -q -a -o "$TMP/samed.data" -- "$LOCUS" run -q --collector bpf
 print(max(d["tasks"], key=lambda t: t["wakeups"])["pid"])' "$TMP/samed.bpf.json")
 	"$LOCUS" report -q -i "$TMP/samed.data" --pid "$pid" --json "$TMP/samed.file.json" >/dev/null 2>&1
 	check "bpf's default sample and a recording of the same run: the file's share in its interval (a lower bound where its CPU time is much unknown)" \
-		python3 - "$TMP/samed.bpf.json" "$TMP/samed.file.json" <<'EOF'
-import json, math, sys
-def wilson(k, n, z):
-    p = k / n
-    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return 100 * max(mid - half, 0), 100 * min(mid + half, 1)
+		python3 - "$(dirname "$0")" "$TMP/samed.bpf.json" "$TMP/samed.file.json" <<'EOF'
+import json, sys
+sys.path.insert(0, sys.argv.pop(1))
+from wilson import wilson
 b, f = (json.load(open(x)) for x in sys.argv[1:3])
 assert b["provenance"]["sample"]["sampled"], b["provenance"]
 k, n = b["wakeups"]["idle_passed_over"], b["latency"]["wake_to_run_ns"]["count"]
