@@ -30,7 +30,7 @@ trace_items=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1])
 
 echo "## Timeline export: $(date -u +%Y-%m-%d), a perf sched record file of hackbench -g 4 -l $LOOPS: $events events, $size MiB; median of $N interleaved runs"
 echo
-echo "Each locus run reads the file twice (the report's pass, then the timeline's); events/s counts the file's events once. The trace holds $trace_items trace events."
+echo "Each locus run reads the file once (the report's analyzer and the timeline in one pass); events/s counts the file's events. The trace holds $trace_items trace events."
 echo
 echo "| what | seconds | file events/s | output bytes | bytes per file event | vs perf script | peak RSS (MiB) |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
