@@ -276,6 +276,8 @@ static void frame_draw(FILE *f, const struct tree *t, const struct fnode *n, con
 
 	if (o->differential)
 		diff_colour(share_change(t, n), L->maxabs, fill, sizeof(fill));
+	else if (!n->depth) /* "all" is no function: neutral, not user code's colour */
+		snprintf(fill, sizeof(fill), "rgb(215,215,215)");
 	else
 		kind_colour(k, name_hash(n->name, shown), fill, sizeof(fill));
 	fprintf(f, "<g class=\"f\" data-x=\"%llu\" data-v=\"%llu\" data-d=\"%d\" data-k=\"%c\">",
@@ -330,7 +332,8 @@ static void notes(FILE *f, const struct tree *t, const struct layout *L, size_t 
 		fprintf(f, "; %s stack%s deeper than %d frames cut there",
 			fmt_count(t->capped, b, sizeof(b)), t->capped == 1 ? "" : "s", MAX_DEPTH);
 	if (o->differential && t->gone_base)
-		fprintf(f, "; stacks only in the base (%s of it) not drawn",
+		fprintf(f, "; stacks only in the base (%s of it) not drawn (swap the files "
+			   "to see them)",
 			fmt_share((double)t->gone_base, (double)t->base_total, 1, s, sizeof(s)));
 	fputs("</text>\n", f);
 }
