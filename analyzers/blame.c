@@ -398,9 +398,17 @@ static void mine_add(struct blame *b, int *n, int32_t i, uint64_t ns)
 static void attribute(struct blame *b, struct bl_task *t, int32_t cpu, uint64_t now)
 {
 	const struct bl_cpu *c = &b->cpu[cpu];
-	uint64_t ns[BC_NR] = { 0 }, local = now - t->q_since, sum = 0;
-	int nhit = hits_in(b, c, t->q_since, now), nmine = 0;
+	uint64_t ns[BC_NR] = { 0 }, local, sum = 0;
+	int nhit, nmine = 0;
 	enum locality cls = LOC_NR;
+
+	if (t->q_since > now) { /* a move stamped after the run (a late record): none */
+		t->elsewhere_ns -= t->q_since - now < t->elsewhere_ns ? t->q_since - now :
+									 t->elsewhere_ns;
+		t->q_since = now;
+	}
+	local = now - t->q_since;
+	nhit = hits_in(b, c, t->q_since, now);
 
 	ns[BC_ELSEWHERE] = t->elsewhere_ns;
 	irqs_in(b, c, t->q_since, now, nhit, ns);
