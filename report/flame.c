@@ -324,15 +324,14 @@ static void notes(FILE *f, const struct tree *t, const struct layout *L, size_t 
 	xml_text(f, o->unit ? o->unit : "");
 	fprintf(f, " in %s stacks", fmt_count(nstacks, b, sizeof(b)));
 	if (o->differential)
-		fprintf(f, " (base: %s); width by the new run, colour by the change of share",
-			fmt_count(t->base_total, c, sizeof(c)));
+		fprintf(f, " (base: %s)", fmt_count(t->base_total, c, sizeof(c)));
 	fprintf(f, "; frames narrower than %g px not drawn: %s", L->minw,
 		fmt_count(L->hidden, a, sizeof(a)));
 	if (t->capped)
 		fprintf(f, "; %s stack%s deeper than %d frames cut there",
 			fmt_count(t->capped, b, sizeof(b)), t->capped == 1 ? "" : "s", MAX_DEPTH);
 	if (o->differential && t->gone_base)
-		fprintf(f, "; stacks only in the base (%s of it) not drawn (swap the files "
+		fprintf(f, "; stacks only in the base: %s of it, not drawn (swap the files "
 			   "to see them)",
 			fmt_share((double)t->gone_base, (double)t->base_total, 1, s, sizeof(s)));
 	fputs("</text>\n", f);

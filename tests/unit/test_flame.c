@@ -199,7 +199,7 @@ static void kinds_and_diff(void **state)
 	assert_non_null(strstr(svg, "change +10.71 points"));
 	assert_non_null(strstr(svg, "b [kernel]\n3 wakeups, 75.00%; base 1, 14.29%; change +60.71"));
 	assert_non_null(strstr(svg, "fill=\"rgb(255,45,45)\""));
-	assert_non_null(strstr(svg, "stacks only in the base (71.4% of it) not drawn (swap the files to see them)"));
+	assert_non_null(strstr(svg, "stacks only in the base: 71.4% of it, not drawn (swap the files to see them)"));
 	free(svg);
 	o.differential = 0;
 	svg = draw(s, 3, &o);
