@@ -36,6 +36,9 @@ static const struct cli_opt run_opts[] = {
 					      "migrations,switches,cpus,cachelines (default all); "
 					      "blame adds why woken tasks waited (perf stream, irq "
 					      "tracepoints too)" },
+	{ "call-graph", 'g', NULL, "kernel and user callchains on sched_waking and sched_switch "
+				   "(perf stream): the top waker, blocked and off-wake stacks in the "
+				   "report and JSON" },
 	{ "json", OPT_JSON, "FILE", "also write the results as JSON (- for stdout)" },
 	{ "svg", OPT_SVG, "FILE", "draw the wakeup heatmap (waker x target CPU) as SVG; with "
 				  "-r/--sweep, the metric per value and class shares" },
@@ -62,6 +65,7 @@ struct run_opts {
 	struct sweep_opts sw;	/* the loop's, and the trace and collector options */
 	unsigned sections;
 	const char *svg;
+	bool callchain;		/* -g */
 };
 
 static int take_run_opt(struct run_opts *ro, int c, const char *arg)
@@ -93,6 +97,9 @@ static int take_run_opt(struct run_opts *ro, int c, const char *arg)
 	case OPT_SHOW_OUTPUT:
 		ro->sw.show_output = true;
 		return 1;
+	case 'g':
+		ro->callchain = true;
+		return 1;
 	}
 	took = trace_take(&ro->sw.tr, &run_cmd, c, arg);
 	return took ? took : collector_take(&ro->sw.col, &run_cmd, c, arg);
@@ -123,6 +130,11 @@ static int run_validate(struct run_plan *pl)
 	    cli_check_output(&run_cmd, pl->ro.svg) < 0)
 		return -1;
 	pl->loop = o->repeat > 1 || pl->ro.sw.sweep || pl->ro.sw.metric || pl->ro.sw.direction;
+	if (pl->loop && pl->ro.callchain) {
+		cli_usage_error(&run_cmd, "-g reports the stacks of one run: not with -r, --sweep "
+				"or --metric (locus record -g, then locus report --folded)");
+		return -1;
+	}
 	if (pl->loop && sweep_check(&run_cmd, &pl->ro.sw, pl->cmdv) < 0)
 		return -1;
 	return 0;
@@ -196,6 +208,7 @@ static int run_session(const struct run_plan *pl, const struct topology *topo)
 	traced_source_cfg(&tc, &pl->o, &pl->ro.sw.tr, &pl->ro.sw.col, topo);
 	tc.memory = (pl->ro.sections & SEC_CACHELINES) != 0;
 	tc.stream.blame = (pl->ro.sections & SEC_BLAME) != 0; /* the irq tracepoints too */
+	tc.stream.callchain = pl->ro.callchain; /* the BPF source refuses it: perf's stream */
 	memset(&tracer, 0, sizeof(tracer));
 	if (pl->ro.sections & (SEC_SCHED | SEC_CACHELINES | SEC_BLAME)) {
 		cfg.trace = &tc;

@@ -23,7 +23,14 @@ void traced_report_init(struct traced_report *rr, struct tracer *tracer,
 					 tracer->ss_ok ? &tracer->ss_delta : NULL, tracer->ss_why,
 					 tracer_blame(tracer), BLAME_NOT_STREAMED,
 					 tracer->mem_on ? &tracer->cl.cl : NULL,
-					 symbols_symbolizer(&tracer->syms), rr->mem_why };
+					 symbols_symbolizer(&tracer->syms), rr->mem_why, NULL,
+					 { NULL, NULL }, { NULL, NULL, 0 } };
+	if (rr->res) { /* -g: the stacks, named from this machine and the mappings seen */
+		const struct stack_table *tab = NULL;
+
+		rr->ls.stacks = tracer_stacks(tracer, &tab, &rr->ls.stacks_nm);
+		rr->ls.stacks_fr = (struct stacks_frames){ tab, &rr->ls.stacks_nm, 0 };
+	}
 	if ((sections & SEC_CACHELINES) && !tracer->mem_on) {
 		if (tracer->mem_why[0])
 			snprintf(rr->mem_why, sizeof(rr->mem_why), "%s", tracer->mem_why);

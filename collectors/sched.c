@@ -201,6 +201,9 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 			/* with callchains, the executable mappings, so that user frames can be
 			 * named (locus report, perf script) */
 			attr.mmap = attr.mmap2 = o->callchain;
+		} else if (o->callchain && t == EV_SWITCH) {
+			/* live: the mappings and forks, to name user frames at the end */
+			attr.mmap = attr.mmap2 = attr.task = 1;
 		}
 		/* recording: task records carry time (and id) too, so perf orders a fork
 		 * before the child's first sample; every attr must agree on it */
@@ -279,7 +282,47 @@ static int parse_sample(struct sched_collector *s, const union perf_event *ev, s
 	e->tid = (int32_t)smp.tid;
 	e->time_ns = smp.time;
 	e->cpu = (int32_t)smp.cpu;
-	return tp_decode(&s->dec, smp.raw, smp.raw_size, e) == 0 ? 0 : -1;
+	if (tp_decode(&s->dec, smp.raw, smp.raw_size, e) != 0)
+		return -1;
+	if (smp.callchain_nr && (e->type == EV_WAKING || e->type == EV_SWITCH)) {
+		uint32_t id = stack_intern(&s->stacks, e->pid, smp.callchain, smp.callchain_nr);
+
+		if (e->type == EV_WAKING)
+			e->wake.stack = id;
+		else
+			e->sw.stack = id;
+	}
+	return 0;
+}
+
+/* MMAP2: pid tid start len pgoff, 32 bytes, the path; FORK: pid ppid tid ptid. */
+static void keep_map(struct sched_collector *s, const union perf_event *ev)
+{
+	struct sched_map m = { 0 };
+	size_t n;
+
+	if (ev->header.type == PERF_RECORD_FORK) {
+		if (ev->fork.pid == ev->fork.ppid)
+			return; /* a thread: its process's mappings */
+		m.pid = ev->fork.pid;
+		m.ppid = ev->fork.ppid;
+	} else {
+		if (ev->header.size <= 72 || ev->mmap2.filename[0] != '/')
+			return;
+		n = strnlen(ev->mmap2.filename, ev->header.size - 72);
+		m.pid = ev->mmap2.pid;
+		m.start = ev->mmap2.start;
+		m.len = ev->mmap2.len;
+		m.pgoff = ev->mmap2.pgoff;
+		m.path = xmalloc(n + 1);
+		memcpy(m.path, ev->mmap2.filename, n);
+		m.path[n] = '\0';
+	}
+	if (s->nmaps == s->capmaps) {
+		s->capmaps = s->capmaps ? 2 * s->capmaps : 64;
+		s->maps = xrealloc(s->maps, (size_t)s->capmaps * sizeof(*s->maps));
+	}
+	s->maps[s->nmaps++] = m;
 }
 
 struct decode_ctx {
@@ -299,6 +342,8 @@ static void decode_raw(void *arg, const void *rec)
 			d->sink(d->ctx, &e);
 		else
 			d->s->undecodable++;
+	} else if (ev->header.type == PERF_RECORD_MMAP2 || ev->header.type == PERF_RECORD_FORK) {
+		keep_map(d->s, ev);
 	} else if (ev->header.type == PERF_RECORD_LOST) {
 		memset(&e, 0, sizeof(e));
 		e.type = EV_LOST;
@@ -368,5 +413,9 @@ void sched_close(struct sched_collector *s)
 		perf_thread_map__put(s->threads);
 	if (s->tep)
 		tep_free(s->tep);
+	stack_table_release(&s->stacks);
+	for (int i = 0; i < s->nmaps; i++)
+		free(s->maps[i].path);
+	free(s->maps);
 	memset(s, 0, sizeof(*s));
 }

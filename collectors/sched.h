@@ -8,6 +8,7 @@
 #include <linux/perf_event.h>
 
 #include "../model/event.h"
+#include "../model/stack.h"
 #include "sample.h"
 #include "tp_decode.h"
 
@@ -28,6 +29,13 @@ struct sched_opts {
 	bool irq;		/* the irq tracepoints too (who delayed the wakee) */
 };
 
+/* A PERF_RECORD_MMAP2 (path set) or a FORK of a process (path NULL: pid from ppid). */
+struct sched_map {
+	uint32_t pid, ppid;
+	uint64_t start, len, pgoff;
+	char *path;
+};
+
 struct sched_collector {
 	struct perf_evlist *evlist;
 	struct perf_cpu_map *cpus;
@@ -43,6 +51,10 @@ struct sched_collector {
 	struct perf_event_attr attrs[EV_TYPE_NR]; /* and attributes */
 	int pages;
 	bool callchain;		/* samples carry PERF_SAMPLE_CALLCHAIN */
+	struct stack_table stacks; /* live: the callchains of the events decoded (their ids) */
+	struct sched_map *maps;	/* live, with callchains: MMAP2 and FORK records seen (the
+				 * tasks' executable mappings, for naming user frames) */
+	int nmaps, capmaps;
 	uint64_t samples;	/* samples decoded */
 	uint64_t undecodable;	/* samples that were not ours or malformed */
 	uint64_t lost;		/* records the kernel dropped */

@@ -119,6 +119,9 @@ struct source {
  */
 struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *sinks, char *err,
 				  size_t len);
+struct sched_collector;
+/* The stream's collector (its stack table, the mappings it saw), or NULL for another source. */
+const struct sched_collector *source_stream_collector(const struct source *s);
 /*
  * The BPF programs, aggregating in the kernel into results (the wakeup sink's, begun as
  * a stand-in). A sink that needs every event, and a setting of cfg->stream (a recording,

@@ -219,3 +219,8 @@ struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *si
 	}
 	return &st->s;
 }
+
+const struct sched_collector *source_stream_collector(const struct source *s)
+{
+	return s && s->ops == &stream_ops ? &((const struct stream *)s)->col : NULL;
+}

@@ -187,13 +187,21 @@ static struct source *open_stream(struct tracer *t, const struct source_cfg *cfg
 		wc.verdict = blame_sink_verdict;
 		wc.verdict_ctx = &t->bl;
 	}
-	wakeup_sink_init(&t->wk, &wc, t->blame);
+	t->stacks = cfg->stream.callchain && !cfg->stream.record_path;
+	/* one by one where a sink beside it asks what it tracks */
+	wakeup_sink_init(&t->wk, &wc, t->blame || t->stacks);
 	sinks_add(&t->sinks, &t->wk.k);
+	if (t->stacks) { /* after the analyzer: the tasks it tracks, forks seen */
+		stacks_sink_init(&t->stk);
+		stacks_sink_scope(&t->stk, &t->wk);
+		sinks_add(&t->sinks, &t->stk.k);
+	}
 	s = source_open_stream(cfg, &t->sinks, err, len);
 	if (!s) {
 		sinks_release(&t->sinks);
 		t->writing = false;
 		t->blame = false;
+		t->stacks = false;
 		return NULL;
 	}
 	for (int i = 0; i < cfg->ntrack; i++)
@@ -239,6 +247,32 @@ static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err
 const struct blame_results *tracer_blame(const struct tracer *t)
 {
 	return t->blame ? blame_sink_results(&t->bl) : NULL;
+}
+
+const struct stacks *tracer_stacks(struct tracer *t, const struct stack_table **tab,
+				   struct stack_namer *nm)
+{
+	const struct sched_collector *c = t->stacks ? source_stream_collector(t->src) : NULL;
+
+	if (!c)
+		return NULL;
+	if (!t->stack_syms_on) { /* the mappings and forks the stream saw, once */
+		symbols_init(&t->stack_syms);
+		symbols_use_kallsyms(&t->stack_syms, "/proc/kallsyms"); /* this machine's */
+		for (int i = 0; i < c->nmaps; i++) {
+			const struct sched_map *m = &c->maps[i];
+
+			if (m->path)
+				symbols_add_map(&t->stack_syms, m->pid, m->start, m->len, m->pgoff,
+						m->path);
+			else
+				symbols_add_fork(&t->stack_syms, m->pid, m->ppid);
+		}
+		t->stack_syms_on = true;
+	}
+	*tab = &c->stacks;
+	*nm = symbols_stack_namer(&t->stack_syms);
+	return &t->stk.st;
 }
 
 void tracer_stamp(struct tracer *t, struct sched_results *r)
@@ -420,6 +454,10 @@ void tracer_release(struct tracer *t)
 	t->src = NULL;
 	sinks_release(&t->sinks);
 	t->writing = false;
+	t->stacks = false;
+	if (t->stack_syms_on)
+		symbols_release(&t->stack_syms);
+	t->stack_syms_on = false;
 	schedstat_release(&t->ss_before);
 	schedstat_release(&t->ss_delta);
 	free(t->ss_cpus);

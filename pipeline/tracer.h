@@ -17,6 +17,7 @@
 #include "../collectors/symbols.h"
 #include "sink_blame.h"
 #include "sink_cacheline.h"
+#include "sink_stacks.h"
 #include "sink_wakeup.h"
 #include "sink_writer.h"
 #include "source.h"
@@ -29,6 +30,10 @@ struct tracer {
 	bool writing;		/* wr is one of the sinks */
 	bool blame;		/* bl is one of the sinks (--sections blame, streamed) */
 	struct blame_sink bl;	/* who delayed the wakee */
+	bool stacks;		/* stk is one of the sinks (-g, streamed) */
+	struct stacks_sink stk;	/* waker, blocked and off-wake stacks of the tracked tasks */
+	bool stack_syms_on;	/* stack_syms holds the stream's mappings */
+	struct symbols stack_syms; /* for the stacks' frames: /proc/kallsyms, the MMAP2 seen */
 	struct provenance prov;	/* how the results are measured: copied into them at each read */
 	pthread_t thread;
 	pthread_mutex_t lock;	/* the analyzers, between the reader and snapshots */
@@ -74,6 +79,13 @@ void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summ
 void tracer_stamp(struct tracer *t, struct sched_results *r);
 /* Who delayed the wakee (after tracer_stop), or NULL when not asked or not streamed. */
 const struct blame_results *tracer_blame(const struct tracer *t);
+/*
+ * The stacks (after tracer_stop), their stack table in *tab and names for their frames
+ * in *nm (this machine's kallsyms, the binaries the tasks mapped); NULL when not asked
+ * for (-g) or not streamed.
+ */
+const struct stacks *tracer_stacks(struct tracer *t, const struct stack_table **tab,
+				   struct stack_namer *nm);
 /* The results (after tracer_stop), or NULL when tracing did not start. */
 struct sched_results *tracer_results(struct tracer *t);
 void tracer_release(struct tracer *t);

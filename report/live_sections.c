@@ -5,6 +5,8 @@
 #include "cacheline_report.h"
 #include "schedstat_report.h"
 
+#define STACKS_TOP 5 /* stacks shown of each view (as locus report) */
+
 void live_sections_text(FILE *f, void *arg)
 {
 	const struct live_sections *ls = arg;
@@ -15,6 +17,8 @@ void live_sections_text(FILE *f, void *arg)
 		schedstat_report_text(f, ls->ss, ls->ss_why);
 	if ((ls->sections & SEC_BLAME) && ls->res)
 		blame_report_text(f, ls->blame, ls->res->topo, ls->blame_why);
+	if (ls->stacks)
+		stacks_report_text(f, ls->stacks, &ls->stacks_fr, STACKS_TOP);
 	if ((ls->sections & SEC_CACHELINES) && ls->cl)
 		cacheline_report_text(f, ls->cl, &ls->sz);
 	else if (ls->sections & SEC_CACHELINES)
@@ -31,6 +35,8 @@ void live_sections_json(struct json *j, void *arg)
 		schedstat_report_json(j, ls->ss, ls->ss_why);
 	if ((ls->sections & SEC_BLAME) && ls->res)
 		blame_report_json(j, ls->blame, ls->res->topo, ls->blame_why);
+	if (ls->stacks)
+		stacks_report_json(j, ls->stacks, &ls->stacks_fr, STACKS_TOP);
 	if ((ls->sections & SEC_CACHELINES) && ls->cl) {
 		cacheline_report_json_members(j, ls->cl, &ls->sz);
 	} else if (ls->sections & SEC_CACHELINES) {

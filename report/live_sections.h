@@ -10,6 +10,7 @@
 #include "../model/symbolize.h"
 #include "json.h"
 #include "sched_report.h"
+#include "stacks_report.h"
 
 /* What they show, and why where there is nothing. */
 struct live_sections {
@@ -23,6 +24,9 @@ struct live_sections {
 	const struct cacheline *cl;		/* the memory samples' cachelines, or NULL */
 	struct symbolizer sz;			/* their code and data named */
 	const char *mem_why;			/* why there are no cachelines */
+	const struct stacks *stacks;		/* -g: the waker, blocked, off-wake stacks, or NULL */
+	struct stack_namer stacks_nm;		/* their frames' names */
+	struct stacks_frames stacks_fr;		/* their table, through stacks_nm */
 };
 
 /* The sections as text, and as members of the report's JSON object (arg: the struct). */

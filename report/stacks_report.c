@@ -1,4 +1,5 @@
 /* stacks_report.c - folded stacks, and the top stacks in text and JSON (stacks_report.h). */
+#define _GNU_SOURCE /* qsort_r */
 #include "stacks_report.h"
 
 #include <inttypes.h>
@@ -137,6 +138,73 @@ long stacks_write_folded(FILE *f, const struct stacks *s, enum stacks_kind k, in
 	return ferror(f) ? -1 : n;
 }
 
+struct merged {
+	char *key;		/* class, then every frame: rows of other processes merge */
+	struct stacks_row r;	/* the first row's stacks, the sums */
+};
+
+static int by_key(const void *a, const void *b)
+{
+	return strcmp(((const struct merged *)a)->key, ((const struct merged *)b)->key);
+}
+
+static int by_weight_desc(const void *a, const void *b, void *arg)
+{
+	const struct stacks_row *x = &((const struct merged *)a)->r;
+	const struct stacks_row *y = &((const struct merged *)b)->r;
+	uint64_t vx = *(int *)arg ? x->time_ns : x->count, vy = *(int *)arg ? y->time_ns : y->count;
+
+	if (vx != vy)
+		return vx > vy ? -1 : 1;
+	return strcmp(((const struct merged *)a)->key, ((const struct merged *)b)->key);
+}
+
+/* View k's rows with the same class and frames summed (a stack of each of 40 processes is
+ * one), most first; *n of them, the caller frees the array with merged_free. */
+static struct merged *merged_rows(const struct stacks *s, enum stacks_kind k, int by_time,
+				  const struct stacks_frames *fr, uint32_t *n)
+{
+	const struct stacks_view *v = &s->v[k];
+	struct merged *m = xcalloc(v->n ? v->n : 1, sizeof(*m));
+	uint32_t kept = 0;
+
+	for (uint32_t i = 0; i < v->n; i++) {
+		struct bytebuf b = { 0 };
+		char cls[8];
+
+		snprintf(cls, sizeof(cls), "%d\t", v->row[i].cls);
+		bytebuf_put(&b, cls, strlen(cls));
+		put_stack(&b, fr, v->row[i].stack, 0, ";", FRAMES_MAX);
+		bytebuf_put(&b, "\t", 1);
+		put_stack(&b, fr, v->row[i].waker, 0, ";", FRAMES_MAX);
+		bytebuf_put(&b, "", 1);
+		m[i] = (struct merged){ (char *)b.p, v->row[i] };
+	}
+	qsort(m, v->n, sizeof(*m), by_key);
+	for (uint32_t i = 0; i < v->n;) {
+		uint32_t j = i + 1;
+
+		for (; j < v->n && !strcmp(m[j].key, m[i].key); j++) {
+			m[i].r.count += m[j].r.count;
+			m[i].r.time_ns += m[j].r.time_ns;
+			m[i].r.timed += m[j].r.timed;
+			free(m[j].key);
+		}
+		m[kept++] = m[i];
+		i = j;
+	}
+	qsort_r(m, kept, sizeof(*m), by_weight_desc, &by_time);
+	*n = kept;
+	return m;
+}
+
+static void merged_free(struct merged *m, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		free(m[i].key);
+	free(m);
+}
+
 static const char *const kind_title[STACKS_KINDS] = {
 	"waker stacks (what code woke a task), by wakeups",
 	"blocked stacks (why a task slept: voluntary switch-outs), by time off CPU",
@@ -181,11 +249,12 @@ void stacks_report_text(FILE *f, const struct stacks *s, const struct stacks_fra
 	for (int k = 0; k < STACKS_KINDS; k++) {
 		const struct stacks_view *v = &s->v[k];
 		int by_time = k != STACKS_WAKERS;
-		uint32_t *ix = stacks_sorted(s, (enum stacks_kind)k, by_time);
+		uint32_t nm;
+		struct merged *m = merged_rows(s, (enum stacks_kind)k, by_time, fr, &nm);
 		uint64_t cls_count[STACKS_CLASSES] = { 0 };
 
-		fprintf(f, "\n  %s: %s in %u rows", kind_title[k], fmt_count(v->count, a, sizeof(a)),
-			v->n);
+		fprintf(f, "\n  %s: %s in %u stacks and classes", kind_title[k],
+			fmt_count(v->count, a, sizeof(a)), nm);
 		if (by_time)
 			fprintf(f, ", %.3f s off CPU over %s timed", (double)v->time_ns / 1e9,
 				fmt_count(v->timed, b, sizeof(b)));
@@ -197,8 +266,8 @@ void stacks_report_text(FILE *f, const struct stacks *s, const struct stacks_fra
 				fprintf(f, " %s %s;", class_label(cl),
 					fmt_count(cls_count[cl], a, sizeof(a)));
 		fprintf(f, "\n");
-		for (uint32_t i = 0; i < v->n && (int)i < top; i++) {
-			const struct stacks_row *r = &v->row[ix[i]];
+		for (uint32_t i = 0; i < nm && (int)i < top; i++) {
+			const struct stacks_row *r = &m[i].r;
 			char *t = row_text(fr, r, (enum stacks_kind)k);
 
 			if (by_time)
@@ -209,7 +278,7 @@ void stacks_report_text(FILE *f, const struct stacks *s, const struct stacks_fra
 					class_label(r->cls), t);
 			free(t);
 		}
-		free(ix);
+		merged_free(m, nm);
 	}
 }
 
@@ -250,12 +319,13 @@ void stacks_report_json(struct json *j, const struct stacks *s, const struct sta
 	json_uint(j, "voluntary_switches_without_callchain", s->switches_nostack);
 	for (int k = 0; k < STACKS_KINDS; k++) {
 		const struct stacks_view *v = &s->v[k];
-		uint32_t *ix = stacks_sorted(s, (enum stacks_kind)k, k != STACKS_WAKERS);
+		uint32_t nm;
+		struct merged *m = merged_rows(s, (enum stacks_kind)k, k != STACKS_WAKERS, fr, &nm);
 		uint64_t cc[STACKS_CLASSES] = { 0 }, ct[STACKS_CLASSES] = { 0 };
 
 		json_object(j, stacks_kind_name((enum stacks_kind)k));
 		json_uint(j, "count", v->count);
-		json_uint(j, "rows", v->n);
+		json_uint(j, "rows", nm);
 		if (k != STACKS_WAKERS) {
 			json_uint(j, "time_ns", v->time_ns);
 			json_uint(j, "timed", v->timed);
@@ -274,8 +344,8 @@ void stacks_report_json(struct json *j, const struct stacks *s, const struct sta
 		}
 		json_object_end(j);
 		json_array(j, "top");
-		for (uint32_t i = 0; i < v->n && (int)i < top; i++) {
-			const struct stacks_row *r = &v->row[ix[i]];
+		for (uint32_t i = 0; i < nm && (int)i < top; i++) {
+			const struct stacks_row *r = &m[i].r;
 
 			json_object(j, NULL);
 			json_string(j, "class", stacks_class_name(r->cls));
@@ -291,7 +361,7 @@ void stacks_report_json(struct json *j, const struct stacks *s, const struct sta
 		}
 		json_array_end(j);
 		json_object_end(j);
-		free(ix);
+		merged_free(m, nm);
 	}
 	json_object_end(j);
 }

@@ -152,6 +152,26 @@ else
 	fail "locus report --flame failed"
 fi
 
+# Live: locus run -g (the perf stream). Against the same run: every sched_waking of the
+# workload's tasks has its waker's stack (the wakeup analyzer's source_events), and the
+# voluntary switch-outs are rusage's voluntary switches of the same tasks less their
+# exits (a task's last switch-out, X or Z, is not a sleep): 0 <= difference <= tasks.
+if "$LOCUS" run -q -g --json "$TMP/run.json" -- hackbench -p -g 2 -l 200 >/dev/null 2>&1; then
+	check "run -g: stacks of every waking, voluntary switch-outs as rusage's less exits" \
+		python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s, w, ru = d["stacks"], d["wakeups"], d["context_switch_rusage"]
+assert s["wakings"] == w["source_events"] > 0, (s["wakings"], w["source_events"])
+assert s["wakings_without_callchain"] == 0 and s["voluntary_switches_without_callchain"] == 0
+diff = ru["voluntary"] - s["voluntary_switches"]
+assert 0 <= diff <= w["new_tasks"] + 1, (ru["voluntary"], s["voluntary_switches"], w["new_tasks"])
+names = [f["name"] for r in s["wakers"]["top"] for f in r["frames"]]
+assert "try_to_wake_up_[k]" in names, names[:8]' "$TMP/run.json"
+else
+	fail "locus run -g failed"
+fi
+
 # A hostile callchain length: the first sample's nr made huge; one line, exit 1, no crash.
 python3 - "$TMP/g.data" "$TMP/bad.data" <<'PY'
 import struct, sys
