@@ -44,9 +44,9 @@ static struct stacks_task *task(struct stacks *s, int32_t tid)
 	return &s->ts[s->nts++];
 }
 
-/* Count one into view k's row (stack, waker, cls), with a time when timed. */
-static void count(struct stacks *s, enum stacks_kind k, uint32_t stack, uint32_t waker,
-		  int cls, int timed, uint64_t time_ns)
+/* Count n into view k's row (stack, waker, cls), with a time (their sum) when timed. */
+static void count_n(struct stacks *s, enum stacks_kind k, uint32_t stack, uint32_t waker,
+		    int cls, uint64_t n, int timed, uint64_t time_ns)
 {
 	struct stacks_view *v = &s->v[k];
 	uint64_t key = (uint64_t)stack << 36 | (uint64_t)waker << 8 | (uint64_t)cls;
@@ -64,14 +64,27 @@ static void count(struct stacks *s, enum stacks_kind k, uint32_t stack, uint32_t
 	} else {
 		r = &v->row[*at];
 	}
-	r->count++;
-	v->count++;
+	r->count += n;
+	v->count += n;
 	if (timed) {
 		r->time_ns += time_ns;
-		r->timed++;
+		r->timed += n;
 		v->time_ns += time_ns;
-		v->timed++;
+		v->timed += n;
 	}
+}
+
+static void count(struct stacks *s, enum stacks_kind k, uint32_t stack, uint32_t waker,
+		  int cls, int timed, uint64_t time_ns)
+{
+	count_n(s, k, stack, waker, cls, 1, timed, time_ns);
+}
+
+void stacks_add_counted(struct stacks *s, enum stacks_kind k, uint32_t stack, uint32_t waker,
+			int cls, uint64_t n, uint64_t time_ns, int timed)
+{
+	if (k < STACKS_KINDS && cls >= 0 && cls < STACKS_CLASSES && n)
+		count_n(s, k, stack, waker, cls, n, timed, time_ns);
 }
 
 /* A switch-out that never saw its task run again: counted, not timed. */

@@ -55,11 +55,26 @@ struct stacks {
 	void *scope_ctx;
 	uint64_t wakings, switches_voluntary;	/* seen, with a callchain or not */
 	uint64_t wakings_nostack, switches_nostack; /* of those, without one */
+	/* sampled (the BPF collector): counts are samples, not every event; 0: every one */
+	struct stacks_sampled {
+		unsigned every_waker;	/* 1 waker stack in this many wakeups (timed) */
+		unsigned every_blocked;	/* 1 blocked stack in this many voluntary switch-outs */
+		uint64_t taken_waker, taken_blocked, taken_offwake;
+		uint64_t eexist, enomem, eother, full, lost;	/* dropped, by why */
+		uint64_t tgids, tgids_gone;	/* processes sampled; gone before their maps
+						 * were read (their user frames unnamed) */
+	} sampled;
 };
 
 void stacks_init(struct stacks *s, const struct topology *topo);
 /* One event, in time order (EV_WAKING and EV_SWITCH count; others are ignored). */
 void stacks_add(struct stacks *s, const struct event *e);
+/*
+ * Rows counted elsewhere (the BPF collector's, in the kernel): n into view k's row
+ * (stack, waker, cls), each with a time (time_ns their sum) where timed.
+ */
+void stacks_add_counted(struct stacks *s, enum stacks_kind k, uint32_t stack, uint32_t waker,
+			int cls, uint64_t n, uint64_t time_ns, int timed);
 /* After the last event: what is still pending counts as STACKS_NOT_RUN. */
 void stacks_finish(struct stacks *s);
 /*

@@ -208,7 +208,10 @@ static int run_session(const struct run_plan *pl, const struct topology *topo)
 	traced_source_cfg(&tc, &pl->o, &pl->ro.sw.tr, &pl->ro.sw.col, topo);
 	tc.memory = (pl->ro.sections & SEC_CACHELINES) != 0;
 	tc.stream.blame = (pl->ro.sections & SEC_BLAME) != 0; /* the irq tracepoints too */
-	tc.stream.callchain = pl->ro.callchain; /* the BPF source refuses it: perf's stream */
+	tc.stream.callchain = pl->ro.callchain;
+	/* sampled in the kernel where the BPF collector is asked for; the default (auto)
+	 * keeps every callchain through perf's stream */
+	tc.bpf.stacks = pl->ro.callchain && pl->ro.sw.col.collector == COLLECTOR_BPF;
 	memset(&tracer, 0, sizeof(tracer));
 	if (pl->ro.sections & (SEC_SCHED | SEC_CACHELINES | SEC_BLAME)) {
 		cfg.trace = &tc;

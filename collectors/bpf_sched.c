@@ -256,6 +256,13 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	b->wake_idle = has_tracepoint(btf, "sched_wake_idle_without_ipi");
 	bpf_program__set_autoload(b->skel->progs.on_ipi, b->ipi);
 	bpf_program__set_autoload(b->skel->progs.on_wake_idle, b->wake_idle);
+	b->stack_every = cfg->stack_every;
+	u64map_init(&b->stk_tgids);
+	if (cfg->stack_every) { /* -g: the stack map and counts sized; else one entry each */
+		b->skel->rodata->stack_every = cfg->stack_every;
+		bpf_map__set_max_entries(b->skel->maps.stackmap, LB_STACK_ENTRIES);
+		bpf_map__set_max_entries(b->skel->maps.stk_counts, 16384);
+	}
 	if (locus_sched__load(b->skel) < 0) {
 		why_load(errno, err, len);
 		locus_sched__destroy(b->skel);
@@ -398,6 +405,10 @@ void bpf_sched_close(struct bpf_sched *b)
 	free(b->busy0);
 	free(b->idle0);
 	free(b->cpu_on);
+	for (int i = 0; i < b->nsmaps; i++)
+		free(b->smaps[i].path);
+	free(b->smaps);
+	u64map_release(&b->stk_tgids);
 	free(b);
 }
 

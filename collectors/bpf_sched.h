@@ -26,6 +26,8 @@ struct bpf_sched_cfg {
 	int max_tasks;		/* rows of the task table (0: 65536) */
 	int max_pairs;		/* slots of the busiest pairs kept over the session (0: 65536);
 				 * the kernel's table holds 16384 an interval */
+	unsigned stack_every;	/* -g: 1 blocked stack in this many voluntary switch-outs (the
+				 * waker's at each timed wakeup); 0: no stacks */
 };
 
 /*

@@ -14,6 +14,13 @@
 #define PIDFD_THREAD O_EXCL
 #endif
 
+/* A file mapping of a process whose stacks were sampled (its /proc/PID/maps). */
+struct bpf_stack_map {
+	uint32_t pid;
+	uint64_t start, len, pgoff;
+	char *path;
+};
+
 /* A pair's counts read so far (the kernel's table is reset each read). */
 struct pair_acc {
 	uint64_t key;		/* waker tid << 32 | wakee tid */
@@ -53,7 +60,12 @@ struct bpf_sched {
 	unsigned int cost_tick;	/* reader ticks, from a random phase: a window each BPF_COST_EVERY */
 	uint64_t win_t0, win_runs0, win_ns0;	/* the open window's start: time, the kernel's counts */
 	uint64_t cost_runs, cost_ns, cost_win_ns;	/* the closed windows' runs, ns in them, length */
-	bool ipi, wake_idle;	/* the IPI programs load here (the kernel has their tracepoints) */
+	bool ipi, wake_idle;
+	unsigned stack_every;	/* -g: as the programs' (0: no stacks) */
+	struct bpf_stack_map *smaps;	/* -g: the sampled processes' file mappings */
+	int nsmaps, capsmaps;
+	struct u64map stk_tgids;	/* tgid -> 1 read, 2 gone before it was read */
+	uint64_t stk_ntgids, stk_gone;	/* the IPI programs load here (the kernel has their tracepoints) */
 };
 
 /*

@@ -40,6 +40,8 @@ struct stream_cfg {
 struct bpf_src_cfg {
 	const char *btf;	/* kernel BTF (NULL: the running kernel's) */
 	long delay_rate;	/* wakeups timed per second per CPU at most (0: all) */
+	bool stacks;		/* -g: stacks sampled in the kernel (the stream's callchain
+				 * setting then honored, 1 in the timing's period) */
 };
 
 /* What a live session collects and how: the tracer's configuration. */
@@ -119,6 +121,16 @@ struct source {
  */
 struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *sinks, char *err,
 				  size_t len);
+struct stacks;
+struct stack_table;
+struct symbols;
+/*
+ * The BPF source's sampled stacks (-g, after finish) into st (initialised), their
+ * callchains into tab, the sampled processes' mappings into syms. 0, or -1 when s is
+ * not the BPF source or took no stacks.
+ */
+int source_bpf_stacks(struct source *s, struct stacks *st, struct stack_table *tab,
+		      struct symbols *syms);
 struct sched_collector;
 /* The stream's collector (its stack table, the mappings it saw), or NULL for another source. */
 const struct sched_collector *source_stream_collector(const struct source *s);

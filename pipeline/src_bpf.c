@@ -8,14 +8,29 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../analyzers/stacks.h"
 #include "../collectors/bpf_sched.h"
+#include "../collectors/bpf/sched_bpf.h"
+#include "../collectors/bpf_stacks.h"
 #include "../common/util.h"
 #include "source.h"
+
+_Static_assert(LB_STK_WAKERS == STACKS_WAKERS && LB_STK_BLOCKED == STACKS_BLOCKED &&
+		       LB_STK_OFFWAKE == STACKS_OFFWAKE && LB_STK_NO_WAKEUP == STACKS_NO_WAKEUP,
+	       "the programs' kinds and classes are the stacks analyzer's");
 
 struct bpf_src {
 	struct source s;	/* first: the interface */
 	struct bpf_sched *bs;
+	bool system_wide;
 };
+
+/* The programs count only the tasks they follow: every one asked is in scope. */
+static bool followed(void *ctx, int32_t tid)
+{
+	(void)ctx, (void)tid;
+	return true;
+}
 
 static void b_enable(struct source *s)
 {
@@ -36,6 +51,7 @@ static int b_drain(struct source *s, char *err, size_t len)
 	/* aggregated in the kernel; exited tasks' totals out of its tables (every tick of
 	 * the reader, so that tasks coming and going do not fill them) */
 	bpf_sched_retire(((struct bpf_src *)s)->bs);
+	bpf_sched_stacks_poll(((struct bpf_src *)s)->bs); /* -g: new processes' maps, alive */
 	bpf_sched_cost_tick(((struct bpf_src *)s)->bs);
 	return 0;
 }
@@ -79,16 +95,44 @@ static void b_track(struct source *s, pid_t tid)
 		locus_verbose("%s", err);
 }
 
+int source_bpf_stacks(struct source *s, struct stacks *st, struct stack_table *tab,
+		      struct symbols *syms)
+{
+	struct bpf_stack_row *rows;
+	struct bpf_stack_stats ss;
+	uint32_t n;
+
+	if (!s || s->ops->wait != b_wait ||
+	    bpf_sched_stacks(((struct bpf_src *)s)->bs, tab, syms, &rows, &n, &ss) < 0)
+		return -1;
+	for (uint32_t i = 0; i < n; i++) /* the blocked and off-wake rows timed, each */
+		stacks_add_counted(st, (enum stacks_kind)rows[i].kind, rows[i].stack,
+				   rows[i].waker, rows[i].cls, rows[i].count, rows[i].time_ns,
+				   rows[i].kind != STACKS_WAKERS);
+	free(rows);
+	st->sampled = (struct stacks_sampled){ ss.every_waker, ss.every_blocked, ss.taken_waker,
+					       ss.taken_blocked, ss.taken_offwake, ss.eexist,
+					       ss.enomem, ss.eother, ss.full, ss.lost, ss.tgids,
+					       ss.tgids_gone };
+	if (!((struct bpf_src *)s)->system_wide)
+		st->in_scope = followed;
+	st->wakings = ss.taken_waker;
+	st->switches_voluntary = ss.taken_blocked;
+	return 0;
+}
+
 static const struct source_ops bpf_ops = {
 	"bpf", b_enable, b_wait, b_drain, b_snapshot, NULL, b_stop, b_finish, b_close, b_track,
 };
 
 /* A setting only the perf stream honors, in words (NULL: none asked for). */
-static const char *stream_only(const struct stream_cfg *sc)
+static const char *stream_only(const struct source_cfg *cfg)
 {
+	const struct stream_cfg *sc = &cfg->stream;
+
 	if (sc->record_path)
 		return "recording a perf.data file needs every record in user space";
-	if (sc->callchain)
+	if (sc->callchain && !cfg->bpf.stacks)
 		return "callchains (-g) come with each event through perf's ring buffers";
 	if (sc->blame)
 		return "the irq tracepoints (--blame) are read through perf's ring buffers";
@@ -100,9 +144,10 @@ struct source *source_open_bpf(const struct source_cfg *cfg, const struct sinks 
 {
 	struct bpf_sched_cfg bc = { cfg->topo, cfg->system_wide, getpid(), cfg->bpf.btf,
 				    cfg->bpf.delay_rate, cfg->cpus, cfg->ncpus, cfg->max_tasks,
-				    cfg->max_pairs };
+				    cfg->max_pairs,
+				    cfg->bpf.stacks ? bpf_sched_every(cfg->bpf.delay_rate) : 0 };
 	const struct sink *every = sinks_refusing(sinks);
-	const char *only = stream_only(&cfg->stream);
+	const char *only = stream_only(cfg);
 	struct bpf_src *b;
 
 	if (only) {
@@ -126,6 +171,7 @@ struct source *source_open_bpf(const struct source_cfg *cfg, const struct sinks 
 	if (bpf_sched_attach(b->bs, err, len) < 0)
 		goto fail;
 	b->s.ops = &bpf_ops;
+	b->system_wide = cfg->system_wide;
 	b->s.housekeeping = true;
 	b->s.results = results; /* the maps are read into them */
 	b->s.prov.delay = DELAY_LOGLIN; /* the stream's buckets, exact min and max */

@@ -160,6 +160,7 @@ static struct source *open_bpf(struct tracer *t, const struct source_cfg *cfg, c
 	s = source_open_bpf(cfg, &t->sinks, wakeup_sink_results(&t->wk, &b), err, len);
 	if (!s)
 		sinks_release(&t->sinks);
+	t->bpf_stacks = s && cfg->bpf.stacks;
 	return s;
 }
 
@@ -249,10 +250,34 @@ const struct blame_results *tracer_blame(const struct tracer *t)
 	return t->blame ? blame_sink_results(&t->bl) : NULL;
 }
 
+/* The BPF source's sampled stacks, read once into the stacks sink's results. */
+static const struct stacks *bpf_stacks(struct tracer *t, const struct stack_table **tab,
+				       struct stack_namer *nm)
+{
+	if (!t->stack_syms_on) {
+		symbols_init(&t->stack_syms);
+		symbols_use_kallsyms(&t->stack_syms, "/proc/kallsyms"); /* this machine's */
+		t->stack_syms_on = true;
+		stack_table_init(&t->bpf_tab);
+		stacks_init(&t->stk.st, NULL); /* counted in the kernel: no classing here */
+		t->bpf_read = true;
+		if (source_bpf_stacks(t->src, &t->stk.st, &t->bpf_tab, &t->stack_syms) < 0)
+			t->bpf_stacks = false;
+	}
+	if (!t->bpf_stacks)
+		return NULL;
+	*tab = &t->bpf_tab;
+	*nm = symbols_stack_namer(&t->stack_syms);
+	return &t->stk.st;
+}
+
 const struct stacks *tracer_stacks(struct tracer *t, const struct stack_table **tab,
 				   struct stack_namer *nm)
 {
 	const struct sched_collector *c = t->stacks ? source_stream_collector(t->src) : NULL;
+
+	if (t->bpf_stacks)
+		return bpf_stacks(t, tab, nm);
 
 	if (!c)
 		return NULL;
@@ -455,6 +480,11 @@ void tracer_release(struct tracer *t)
 	sinks_release(&t->sinks);
 	t->writing = false;
 	t->stacks = false;
+	if (t->bpf_read) { /* not a sink: the BPF source's stacks, read at the end */
+		stacks_release(&t->stk.st);
+		stack_table_release(&t->bpf_tab);
+	}
+	t->bpf_read = t->bpf_stacks = false;
 	if (t->stack_syms_on)
 		symbols_release(&t->stack_syms);
 	t->stack_syms_on = false;

@@ -32,6 +32,9 @@ struct tracer {
 	struct blame_sink bl;	/* who delayed the wakee */
 	bool stacks;		/* stk is one of the sinks (-g, streamed) */
 	struct stacks_sink stk;	/* waker, blocked and off-wake stacks of the tracked tasks */
+	bool bpf_stacks;	/* -g on the BPF source: stk.st and bpf_tab filled at the end */
+	struct stack_table bpf_tab;	/* their callchains */
+	bool bpf_read;		/* stk.st and bpf_tab hold them (released here) */
 	bool stack_syms_on;	/* stack_syms holds the stream's mappings */
 	struct symbols stack_syms; /* for the stacks' frames: /proc/kallsyms, the MMAP2 seen */
 	struct provenance prov;	/* how the results are measured: copied into them at each read */

@@ -235,6 +235,28 @@ static char *row_text(const struct stacks_frames *fr, const struct stacks_row *r
 	return (char *)b.p;
 }
 
+/* The BPF collector's sample: what each count is, what was dropped and why. */
+static void sampled_text(FILE *f, const struct stacks_sampled *p)
+{
+	char a[32], b[32], c[32], d[32], e[32], g[32], h[32], i[32];
+
+	fprintf(f, "  sampled in the kernel (BPF): the waker's stack at 1 in %u wakeups (%.2f%%, the "
+		"timed ones), the blocked stack at 1 in %u voluntary switch-outs (%.2f%%) with "
+		"the waker that ended its sleep; each count below is a sample\n",
+		p->every_waker, 100.0 / p->every_waker, p->every_blocked, 100.0 / p->every_blocked);
+	fprintf(f, "  %s waker, %s blocked, %s off-wake samples taken; dropped: %s stack-map "
+		"collisions (-EEXIST), %s stack map full (-ENOMEM), %s other, %s counts table "
+		"full, %s switch-ins unseen\n", fmt_count(p->taken_waker, a, sizeof(a)),
+		fmt_count(p->taken_blocked, b, sizeof(b)), fmt_count(p->taken_offwake, c, sizeof(c)),
+		fmt_count(p->eexist, d, sizeof(d)), fmt_count(p->enomem, e, sizeof(e)),
+		fmt_count(p->eother, g, sizeof(g)), fmt_count(p->full, h, sizeof(h)),
+		fmt_count(p->lost, i, sizeof(i)));
+	if (p->tgids_gone)
+		fprintf(f, "  user frames of %s of %s processes unnamed: gone before their maps "
+			"were read\n", fmt_count(p->tgids_gone, a, sizeof(a)),
+			fmt_count(p->tgids, b, sizeof(b)));
+}
+
 void stacks_report_text(FILE *f, const struct stacks *s, const struct stacks_frames *fr,
 			int top)
 {
@@ -242,10 +264,14 @@ void stacks_report_text(FILE *f, const struct stacks *s, const struct stacks_fra
 
 	fprintf(f, "\nStacks (callchains of sched_waking and sched_switch; %s):\n",
 		s->in_scope ? "wakeups and sleeps of the tasks followed" : "every task in the file");
-	fprintf(f, "  %s wakings, %s without a callchain; %s voluntary switch-outs, %s without\n",
-		fmt_count(s->wakings, a, sizeof(a)), fmt_count(s->wakings_nostack, b, sizeof(b)),
-		fmt_count(s->switches_voluntary, c, sizeof(c)),
-		fmt_count(s->switches_nostack, d, sizeof(d)));
+	if (s->sampled.every_waker)
+		sampled_text(f, &s->sampled);
+	else
+		fprintf(f, "  %s wakings, %s without a callchain; %s voluntary switch-outs, %s "
+			"without\n", fmt_count(s->wakings, a, sizeof(a)),
+			fmt_count(s->wakings_nostack, b, sizeof(b)),
+			fmt_count(s->switches_voluntary, c, sizeof(c)),
+			fmt_count(s->switches_nostack, d, sizeof(d)));
 	for (int k = 0; k < STACKS_KINDS; k++) {
 		const struct stacks_view *v = &s->v[k];
 		int by_time = k != STACKS_WAKERS;
@@ -317,6 +343,24 @@ void stacks_report_json(struct json *j, const struct stacks *s, const struct sta
 	json_uint(j, "wakings_without_callchain", s->wakings_nostack);
 	json_uint(j, "voluntary_switches", s->switches_voluntary);
 	json_uint(j, "voluntary_switches_without_callchain", s->switches_nostack);
+	if (s->sampled.every_waker) {
+		const struct stacks_sampled *p = &s->sampled;
+
+		json_object(j, "sampled"); /* the BPF collector's: counts are samples */
+		json_uint(j, "waker_every", p->every_waker);
+		json_uint(j, "blocked_every", p->every_blocked);
+		json_uint(j, "taken_waker", p->taken_waker);
+		json_uint(j, "taken_blocked", p->taken_blocked);
+		json_uint(j, "taken_offwake", p->taken_offwake);
+		json_uint(j, "dropped_eexist", p->eexist);
+		json_uint(j, "dropped_enomem", p->enomem);
+		json_uint(j, "dropped_other", p->eother);
+		json_uint(j, "dropped_table_full", p->full);
+		json_uint(j, "switch_in_unseen", p->lost);
+		json_uint(j, "processes", p->tgids);
+		json_uint(j, "processes_gone_before_maps", p->tgids_gone);
+		json_object_end(j);
+	}
 	for (int k = 0; k < STACKS_KINDS; k++) {
 		const struct stacks_view *v = &s->v[k];
 		uint32_t nm;

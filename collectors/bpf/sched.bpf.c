@@ -387,6 +387,7 @@ static __always_inline void place(struct lb_hot *h, struct lb_tstate *t, int tar
 }
 
 #include "idle.bpf.h" /* idle CPUs passed over: its maps and programs' helpers */
+#include "stacks.bpf.h" /* -g: stacks sampled, counted here */
 
 /*
  * Whether this wakeup is timed (two clock reads, one on the waker's path, one
@@ -453,6 +454,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 		idle_keep(t);
 	}
 #endif
+	stk_waking(ctx, t);
 	t->waker_cpu = cpu;
 	t->prev_cpu = task_cpu(p);
 	t->target_cpu = -1;
@@ -603,6 +605,8 @@ static __always_inline void finish(struct lb_hot *h, __u32 half, struct lb_tstat
 	t->pending = 0;
 	if (!t->timed)
 		return;
+	if (valid(t->waker_cpu))
+		stk_wakee_ran(t, classify(t->waker_cpu, t->target_cpu));
 	if (t->in_ns < t->wake_ns) {
 		/* switched in before the wakeup's time: the wakeup raced with a switch (in_ns is
 		 * of an earlier run), or two clocks disagreed. Not a delay: counted apart */
@@ -712,6 +716,8 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		t->last_sum = sum;
 		if (t->pending)
 			finish(h, half, t, (int)cpu);
+		stk_switch_out(ctx, h, t, !preempt && prev_state != TASK_RUNNING &&
+					       !(prev_state & TASK_DEAD));
 		if (prev_state & TASK_DEAD)
 			retire(half, t, prev);
 	}
@@ -728,6 +734,8 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 				idle_check(c, t, next, t->target_cpu, now);
 		}
 	}
+	if (t)
+		stk_switch_in(t, (int)cpu, &now);
 	idle_note(cpu, next_pid == 0, &now);
 	return 0;
 }

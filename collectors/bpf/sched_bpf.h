@@ -107,7 +107,8 @@ struct lb_hot {
 	unsigned int ipi_wakee;			/* its tid, 0: none */
 	unsigned int ipi_target;
 	unsigned int pace;
-	unsigned int pad;
+	unsigned int stk_pace;			/* -g: voluntary switch-outs until the next
+						 * blocked stack sampled (as pace) */
 	unsigned long long waking, switches, wakeups, voluntary, involuntary;
 	unsigned long long tracked_ns;		/* tracked tasks ran here (their own runtime) */
 	/* the second line: once a wakeup */
@@ -147,6 +148,50 @@ struct lb_task {
 #define LB_PAIR_BATCH 32	/* wakeups by one waker kept in the wakee before the pair table */
 #define LB_SLOTS 16384		/* a power of two */
 
+/*
+ * -g: stacks sampled in the kernel (stacks.bpf.h). A stack id from the stack map (-1:
+ * none), kernel and user apart; the counts aggregate per (stacks, kind, class).
+ */
+#define LB_STACK_DEPTH 127	/* PERF_MAX_STACK_DEPTH */
+#define LB_STACK_ENTRIES 16384	/* the stack map's buckets */
+#define LB_STK_WAKERS 0		/* enum stacks_kind's values (bpf_stacks.c asserts it) */
+#define LB_STK_BLOCKED 1
+#define LB_STK_OFFWAKE 2
+#define LB_STK_NO_WAKEUP LB_CLASSES	/* ran again with no wakeup seen (STACKS_NO_WAKEUP) */
+
+struct lb_stk_key {
+	int kstack, ustack;	/* wakers: the waker's; blocked, offwake: the blocked task's */
+	int wk_kstack, wk_ustack;	/* offwake: the waker's; else -1 */
+	int tgid, wk_tgid;	/* whose user stacks they are */
+	unsigned char kind, cls;
+	unsigned short pad;
+};
+
+struct lb_stk_val {
+	unsigned long long count, time_ns;	/* samples, their off-CPU time (blocked) */
+};
+
+/* Per CPU: what the sampling did (read once, at the end). */
+enum lb_stk_stat {
+	LB_STK_TAKEN_WAKER, LB_STK_TAKEN_BLOCKED, LB_STK_TAKEN_OFFWAKE,
+	LB_STK_EEXIST,		/* a stack's bucket held another stack: the sample dropped */
+	LB_STK_ENOMEM,		/* the stack map was full */
+	LB_STK_EOTHER,		/* another error (kernel stack) */
+	LB_STK_FULL,		/* the counts table was full */
+	LB_STK_LOST,		/* a blocked sample whose task did not run before its next one */
+	LB_STK_NR
+};
+
+/* A task's sampled stacks: only touched where a sample is taken or pending. */
+struct lb_stk_state {
+	int wk_k, wk_u, wk_tgid;	/* the timed wakeup's waker stack (wakers) */
+	int blk_k, blk_u, blk_tgid;	/* the blocked stack at a sampled switch-out */
+	int ow_k, ow_u, ow_tgid;	/* the waker's at the wakeup that ended that sleep */
+	unsigned char wk_on, blk_on, ow_on, blk_in, blk_cls;
+	unsigned char pad[3];
+	unsigned long long out_ns, in_ns;	/* the sampled sleep's switch-out and -in */
+};
+
 struct lb_tstate {
 	/* the wake line: what the waker writes and the wakee's switches read */
 	int owner;				/* a slot's task (0: free) */
@@ -170,6 +215,7 @@ struct lb_tstate {
 	struct lb_task st;			/* st.wakeups, voluntary, involuntary, run_ns:
 						 * counted above, copied at its end */
 	unsigned long long idle_at_wake[LB_IDLE_WORDS];	/* the idle CPUs at a timed wakeup */
+	struct lb_stk_state stk;		/* -g's samples (a line of its own) */
 } __attribute__((aligned(64)));
 
 #endif

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stacks.bpf.h - -g in the BPF collector: kernel and user stacks sampled into a stack
+ * map and counted in the kernel per (stacks, kind, locality class). The waker's stack at
+ * each timed wakeup (1 in timed_every), counted with its class when the wakee ran; the
+ * blocked task's at 1 in stack_every voluntary switch-outs (a countdown per CPU at a
+ * random gap, as timed()), with the waker's stack at the wakeup that ended that sleep,
+ * counted with the time off CPU at the task's next switch-out. stack_every 0 (no -g):
+ * the verifier drops all of it. Included by sched.bpf.c after its helpers.
+ */
+const volatile unsigned int stack_every = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 1);	/* LB_STACK_ENTRIES with -g: set by user space */
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, LB_STACK_DEPTH * sizeof(__u64));
+} stackmap SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);	/* 16384 with -g */
+	__type(key, struct lb_stk_key);
+	__type(value, struct lb_stk_val);
+} stk_counts SEC(".maps");
+
+struct lb_stk_stats {
+	unsigned long long n[LB_STK_NR];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lb_stk_stats);
+} stk_stat SEC(".maps");
+
+static __always_inline void stk_note(int what)
+{
+	__u32 z = 0;
+	struct lb_stk_stats *s = bpf_map_lookup_elem(&stk_stat, &z);
+
+	if (s && what >= 0 && what < LB_STK_NR)
+		s->n[what]++;
+}
+
+/* A failed stack id counted by why; 0 when id is one. */
+static __always_inline int stk_failed(long id)
+{
+	if (id >= 0)
+		return 0;
+	stk_note(id == -17 ? LB_STK_EEXIST : id == -12 ? LB_STK_ENOMEM : LB_STK_EOTHER);
+	return 1;
+}
+
+/*
+ * The current task's stacks into *k, *u (user: -1 where it has none, a kernel thread's),
+ * its tgid into *tgid. 0, or -1 when the sample is dropped (counted by why).
+ */
+/* The walk starts in this program: user space drops the frames above the tracepoint's
+ * caller (bpf_stacks.c), as they vary with the kernel's inlining. */
+#define LB_SKIP_WAKING 0
+#define LB_SKIP_SWITCH 0
+
+static __always_inline int stk_take(void *ctx, __u64 skip, int *k, int *u, int *tgid)
+{
+	long kid = bpf_get_stackid(ctx, &stackmap, skip & BPF_F_SKIP_FIELD_MASK), uid;
+
+	if (stk_failed(kid))
+		return -1;
+	uid = bpf_get_stackid(ctx, &stackmap, BPF_F_USER_STACK);
+	if (uid == -14) /* -EFAULT: no user stack */
+		uid = -1;
+	else if (stk_failed(uid))
+		return -1;
+	*k = (int)kid;
+	*u = (int)uid;
+	*tgid = (int)(bpf_get_current_pid_tgid() >> 32);
+	return 0;
+}
+
+static __always_inline void stk_count(struct lb_stk_key *key, __u64 time_ns)
+{
+	struct lb_stk_val *v = bpf_map_lookup_elem(&stk_counts, key), nv = {};
+
+	if (!v) {
+		bpf_map_update_elem(&stk_counts, key, &nv, BPF_NOEXIST); /* or another CPU's */
+		v = bpf_map_lookup_elem(&stk_counts, key);
+		if (!v) {
+			stk_note(LB_STK_FULL);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&v->count, 1);
+	__sync_fetch_and_add(&v->time_ns, time_ns);
+}
+
+/* sched_waking of tracked t (not on CPU): the waker's stack where this wakeup is timed,
+ * and where t's sampled sleep waits for the wakeup that ends it. */
+static __always_inline void stk_waking(void *ctx, struct lb_tstate *t)
+{
+	struct lb_stk_state *s = &t->stk;
+	int want_ow = s->blk_on && !s->blk_in && !s->ow_on;
+
+	if (!stack_every)
+		return;
+	s->wk_on = 0;
+	if (!t->timed && !want_ow)
+		return;
+	if (stk_take(ctx, LB_SKIP_WAKING, &s->wk_k, &s->wk_u, &s->wk_tgid) < 0)
+		return;
+	if (t->timed) {
+		s->wk_on = 1;
+		stk_note(LB_STK_TAKEN_WAKER);
+	}
+	if (want_ow) {
+		s->ow_k = s->wk_k;
+		s->ow_u = s->wk_u;
+		s->ow_tgid = s->wk_tgid;
+		s->ow_on = 1;
+		stk_note(LB_STK_TAKEN_OFFWAKE);
+	}
+}
+
+/* The timed wakeup's wakee ran (finish): its waker's stack counted with the class. */
+static __always_inline void stk_wakee_ran(struct lb_tstate *t, int cls)
+{
+	struct lb_stk_key key = {};
+
+	if (!stack_every || !t->stk.wk_on)
+		return;
+	t->stk.wk_on = 0;
+	key.kstack = t->stk.wk_k;
+	key.ustack = t->stk.wk_u;
+	key.tgid = t->stk.wk_tgid;
+	key.wk_kstack = key.wk_ustack = -1;
+	key.kind = LB_STK_WAKERS;
+	key.cls = (unsigned char)cls;
+	stk_count(&key, 0);
+}
+
+/* Tracked t switches in on cpu (woken: its wakeup pending): a sampled sleep ends. */
+static __always_inline void stk_switch_in(struct lb_tstate *t, int cpu, __u64 *now)
+{
+	struct lb_stk_state *s = &t->stk;
+
+	if (!stack_every || !s->blk_on || s->blk_in)
+		return;
+	if (!*now)
+		*now = bpf_ktime_get_ns();
+	s->in_ns = *now;
+	s->blk_in = 1;
+	s->blk_cls = t->pending && valid(t->waker_cpu) ?
+			     (unsigned char)classify(t->waker_cpu, cpu) : LB_STK_NO_WAKEUP;
+}
+
+/* Tracked t switches out (current): a sampled sleep that ended is counted; at a
+ * voluntary switch-out, 1 in stack_every takes the blocked stack. */
+static __always_inline void stk_switch_out(void *ctx, struct lb_hot *h, struct lb_tstate *t,
+					   int voluntary)
+{
+	struct lb_stk_state *s = &t->stk;
+	struct lb_stk_key key = {};
+	int fresh;
+
+	if (!stack_every)
+		return;
+	if (s->blk_on && s->blk_in) {
+		key.kstack = s->blk_k;
+		key.ustack = s->blk_u;
+		key.tgid = s->blk_tgid;
+		key.wk_kstack = key.wk_ustack = -1;
+		key.kind = LB_STK_BLOCKED;
+		key.cls = s->blk_cls;
+		stk_count(&key, s->in_ns - s->out_ns);
+		if (s->ow_on) {
+			key.wk_kstack = s->ow_k;
+			key.wk_ustack = s->ow_u;
+			key.wk_tgid = s->ow_tgid;
+			key.kind = LB_STK_OFFWAKE;
+			stk_count(&key, s->in_ns - s->out_ns);
+		}
+		s->blk_on = 0;
+	}
+	if (!voluntary)
+		return;
+	if (stack_every > 1) { /* as timed(): a random gap of 1 to 2 * stack_every - 1 */
+		if (h->stk_pace > 1) {
+			h->stk_pace--;
+			return;
+		}
+		fresh = !h->stk_pace;
+		h->stk_pace = 1 + bpf_get_prandom_u32() % (2 * stack_every - 1);
+		if (fresh)
+			return;
+	}
+	if (s->blk_on) /* sampled, woken or not, and not run since: its switch-in unseen */
+		stk_note(LB_STK_LOST);
+	s->blk_on = 0;
+	if (stk_take(ctx, LB_SKIP_SWITCH, &s->blk_k, &s->blk_u, &s->blk_tgid) < 0)
+		return;
+	s->out_ns = bpf_ktime_get_ns();
+	s->blk_on = 1;
+	s->blk_in = 0;
+	s->ow_on = 0;
+	stk_note(LB_STK_TAKEN_BLOCKED);
+}

@@ -1,0 +1,212 @@
+/* bpf_stacks.c - the BPF collector's sampled stacks read out (bpf_stacks.h). */
+#include "bpf_stacks.h"
+
+#include "bpf/sched_bpf.h"
+#include "bpf_sched.h"
+#include "sched.skel.h" /* build/bpf: the skeleton, or a note that there is none */
+
+#ifdef LOCUS_NO_BPF
+
+void bpf_sched_stacks_poll(struct bpf_sched *b)
+{
+	(void)b;
+}
+
+int bpf_sched_stacks(struct bpf_sched *b, struct stack_table *tab, struct symbols *syms,
+		     struct bpf_stack_row **rows, uint32_t *n, struct bpf_stack_stats *st)
+{
+	(void)b, (void)tab, (void)syms, (void)rows, (void)n, (void)st;
+	return -1;
+}
+
+#else
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+#include "bpf_sched_int.h"
+
+_Static_assert(LB_STK_NO_WAKEUP == 5, "the stacks analyzer's STACKS_NO_WAKEUP is LOC_NR");
+
+/* Process pid's executable file mappings from /proc/PID/maps; 0, or -1 when it is gone. */
+static int read_maps(struct bpf_sched *b, uint32_t pid)
+{
+	char path[64], line[4096 + 128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%" PRIu32 "/maps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t lo, hi, off;
+		char perm[8];
+		int at = 0;
+		struct bpf_stack_map *m;
+
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %n", &lo, &hi,
+			   perm, &off, &at) < 4 || !at || perm[2] != 'x' || line[at] != '/')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		if (b->nsmaps == b->capsmaps) {
+			b->capsmaps = b->capsmaps ? 2 * b->capsmaps : 64;
+			b->smaps = xrealloc(b->smaps, (size_t)b->capsmaps * sizeof(*b->smaps));
+		}
+		m = &b->smaps[b->nsmaps++];
+		*m = (struct bpf_stack_map){ pid, lo, hi - lo, off, xstrdup(line + at) };
+	}
+	fclose(f);
+	return 0;
+}
+
+static void saw_tgid(struct bpf_sched *b, int tgid)
+{
+	if (tgid <= 0 || u64map_get(&b->stk_tgids, (uint64_t)tgid))
+		return;
+	int gone = read_maps(b, (uint32_t)tgid) < 0;
+
+	u64map_put(&b->stk_tgids, (uint64_t)tgid, gone ? 2 : 1);
+	b->stk_ntgids++;
+	b->stk_gone += gone;
+}
+
+void bpf_sched_stacks_poll(struct bpf_sched *b)
+{
+	int fd;
+	struct lb_stk_key k, next, *prev = NULL;
+
+	if (!b || !b->stack_every)
+		return;
+	fd = bpf_map__fd(b->skel->maps.stk_counts);
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		k = next;
+		prev = &k;
+		if (k.ustack >= 0)
+			saw_tgid(b, k.tgid);
+		if (k.wk_ustack >= 0)
+			saw_tgid(b, k.wk_tgid);
+	}
+}
+
+/*
+ * Whether a kernel frame is the tracing's own, above the tracepoint's caller (the program,
+ * bpf_trace_runN, __bpf_trace_*, __traceiter_*): perf's callchain starts below them.
+ */
+static bool tracing_frame(const struct stack_namer *nm, uint64_t addr)
+{
+	static const char *const own[] = { "bpf_prog_", "bpf_trace_run", "__bpf_trace_",
+					   "__traceiter_", "trace_call_bpf" };
+	char buf[256];
+	const char *name = nm->name(nm->ctx, 0, addr, 1, buf, sizeof(buf));
+
+	for (size_t i = 0; name && i < sizeof(own) / sizeof(own[0]); i++)
+		if (!strncmp(name, own[i], strlen(own[i])))
+			return true;
+	return false;
+}
+
+/* Stacks kid (kernel) and uid (user, of tgid) as one callchain in tab, perf's way. */
+static uint32_t intern(struct bpf_sched *b, struct stack_table *tab, const struct stack_namer *nm,
+		       int kid, int uid, int tgid)
+{
+	uint64_t ips[2 * LB_STACK_DEPTH + 2], part[LB_STACK_DEPTH];
+	int fd = bpf_map__fd(b->skel->maps.stackmap);
+	uint32_t n = 0;
+	int ids[2] = { kid, uid };
+	uint64_t ctx[2] = { (uint64_t)PERF_CONTEXT_KERNEL, (uint64_t)PERF_CONTEXT_USER };
+
+	for (int w = 0; w < 2; w++) {
+		uint32_t key = (uint32_t)ids[w];
+
+		if (ids[w] < 0)
+			continue;
+		memset(part, 0, sizeof(part));
+		if (bpf_map_lookup_elem(fd, &key, part) < 0)
+			continue;
+		ips[n++] = ctx[w];
+		for (int i = 0, top = !w; i < LB_STACK_DEPTH && part[i]; i++) {
+			if (top && tracing_frame(nm, part[i]))
+				continue;
+			top = 0;
+			ips[n++] = part[i];
+		}
+	}
+	/* little-endian words, as the table takes them (x86: the host's) */
+	return stack_intern(tab, tgid, (const uint8_t *)ips, n);
+}
+
+static void read_stats(struct bpf_sched *b, struct bpf_stack_stats *st)
+{
+	uint64_t *v = xcalloc((size_t)b->nposs, LB_STK_NR * sizeof(uint64_t));
+	uint64_t sum[LB_STK_NR] = { 0 };
+	uint32_t z = 0;
+
+	if (!bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.stk_stat), &z, v))
+		for (int c = 0; c < b->nposs; c++)
+			for (int i = 0; i < LB_STK_NR; i++)
+				sum[i] += v[(size_t)c * LB_STK_NR + i];
+	free(v);
+	st->taken_waker = sum[LB_STK_TAKEN_WAKER];
+	st->taken_blocked = sum[LB_STK_TAKEN_BLOCKED];
+	st->taken_offwake = sum[LB_STK_TAKEN_OFFWAKE];
+	st->eexist = sum[LB_STK_EEXIST];
+	st->enomem = sum[LB_STK_ENOMEM];
+	st->eother = sum[LB_STK_EOTHER];
+	st->full = sum[LB_STK_FULL];
+	st->lost = sum[LB_STK_LOST];
+}
+
+int bpf_sched_stacks(struct bpf_sched *b, struct stack_table *tab, struct symbols *syms,
+		     struct bpf_stack_row **rows, uint32_t *n, struct bpf_stack_stats *st)
+{
+	int fd;
+	uint32_t cap = 0;
+	struct lb_stk_key k, next, *prev = NULL;
+	struct lb_stk_val v;
+	struct stack_namer nm = symbols_stack_namer(syms);
+
+	*rows = NULL;
+	*n = 0;
+	if (!b || !b->stack_every)
+		return -1;
+	memset(st, 0, sizeof(*st));
+	st->every_waker = b->skel->rodata->timed_every > 1 ? b->skel->rodata->timed_every : 1;
+	st->every_blocked = b->stack_every;
+	read_stats(b, st);
+	bpf_sched_stacks_poll(b); /* the last processes new in the table, if alive */
+	fd = bpf_map__fd(b->skel->maps.stk_counts);
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		struct bpf_stack_row *r;
+
+		k = next;
+		prev = &k;
+		if (bpf_map_lookup_elem(fd, &k, &v) < 0)
+			continue;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 256;
+			*rows = xrealloc(*rows, (size_t)cap * sizeof(**rows));
+		}
+		r = &(*rows)[(*n)++];
+		*r = (struct bpf_stack_row){ intern(b, tab, &nm, k.kstack, k.ustack, k.tgid), 0, k.kind,
+					     k.cls, v.count, v.time_ns };
+		if (k.kind == LB_STK_OFFWAKE)
+			r->waker = intern(b, tab, &nm, k.wk_kstack, k.wk_ustack, k.wk_tgid);
+	}
+	for (int i = 0; i < b->nsmaps; i++) {
+		const struct bpf_stack_map *m = &b->smaps[i];
+
+		symbols_add_map(syms, m->pid, m->start, m->len, m->pgoff, m->path);
+	}
+	st->tgids = b->stk_ntgids;
+	st->tgids_gone = b->stk_gone;
+	return 0;
+}
+
+#endif
