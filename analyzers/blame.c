@@ -379,6 +379,24 @@ static void tell_later(struct blame *b, int32_t tid, int32_t cpu, enum locality 
 	b->told[b->ntold++] = (struct bl_told){ tid, cpu, (uint8_t)cls, wake_ns };
 }
 
+/* The split of t's wakeup, run at now, to cfg.told, with the task that ran longest. */
+static void tell_split(struct blame *b, const struct bl_task *t, uint64_t now,
+		       const uint64_t ns[BC_NR], int nmine)
+{
+	struct blame_told w = { t->tid, t->wake_ns, now, { 0 }, 0, "", 0 };
+
+	memcpy(w.ns, ns, sizeof(w.ns));
+	for (int i = 0; i < nmine; i++)
+		if (b->mine[i].ns > w.top_ns) {
+			const struct blame_culprit *k = &b->r.culprits[b->mine[i].culprit];
+
+			w.top_ns = b->mine[i].ns;
+			w.top_tid = k->tid;
+			memcpy(w.top_comm, k->comm, TASK_COMM_LEN);
+		}
+	b->cfg.told(b->cfg.told_ctx, &w);
+}
+
 /* ns more of the wait by culprit row i: into the wakeup's list of distinct culprits. */
 static void mine_add(struct blame *b, int *n, int32_t i, uint64_t ns)
 {
@@ -446,6 +464,8 @@ static void attribute(struct blame *b, struct bl_task *t, int32_t cpu, uint64_t 
 		split_add(&b->r.by_class[cls], ns);
 	}
 	bl_p99_add(b, ns, now - t->wake_ns, b->mine, nmine);
+	if (b->cfg.told)
+		tell_split(b, t, now, ns, nmine);
 	/* the verdict of its idle CPUs comes from the wakeup analyzer, in the order of runs */
 	if (b->cfg.verdicts)
 		tell_later(b, t->tid, cpu, cls, t->wake_ns);

@@ -119,6 +119,16 @@ struct blame_results {
 	uint64_t verdicts_unmatched;	/* idle verdicts for a wakeup not timed here */
 };
 
+/* One timed wakeup's split as the analyzer tells it (blame_cfg.told): a timeline's flow. */
+struct blame_told {
+	int32_t tid;
+	uint64_t wake_ns, run_ns;
+	uint64_t ns[BC_NR];
+	int32_t top_tid;		/* the task that ran the longest instead (0: none) */
+	char top_comm[TASK_COMM_LEN];
+	uint64_t top_ns;
+};
+
 struct blame_cfg {
 	const struct topology *topo;
 	bool waking_source;		/* wakeups from sched_waking, else sched_wakeup */
@@ -127,6 +137,9 @@ struct blame_cfg {
 	/* whether tid's wakeups count (NULL: every task's) */
 	bool (*tracks)(void *ctx, int32_t tid);
 	void *tracks_ctx;
+	/* told each timed wakeup's split at its run (NULL: none) */
+	void (*told)(void *ctx, const struct blame_told *t);
+	void *told_ctx;
 };
 
 #define BLAME_KEEP_NS 2000000000ull	/* each CPU's history kept this long */

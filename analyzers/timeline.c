@@ -262,6 +262,19 @@ void timeline_verdict(void *ctx, const struct idle_told *v)
 	release(tl);
 }
 
+void timeline_blame(struct timeline *tl, const struct blame_told *b)
+{
+	struct tl_held *h = held_for(tl, b->tid, b->run_ns);
+
+	if (!h || h->it.kind != TL_FLOW)
+		return;
+	h->it.blame.on = true;
+	memcpy(h->it.blame.ns, b->ns, sizeof(h->it.blame.ns));
+	h->it.blame.top_tid = b->top_tid;
+	memcpy(h->it.blame.top_comm, b->top_comm, TASK_COMM_LEN);
+	h->it.blame.top_ns = b->top_ns;
+}
+
 /* The wakeup of n (woken at n->wake_ns) ran at e: its flow, held for its verdict. */
 static void flow(struct timeline *tl, const struct event *e, const struct tl_task *n)
 {

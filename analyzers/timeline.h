@@ -21,6 +21,7 @@
 #include "../model/event.h"
 #include "idle.h"
 #include "../model/topology.h"
+#include "blame.h"
 
 enum tl_kind {
 	TL_SLICE,	/* cpu ran tid from t0 to t1 */
@@ -67,6 +68,15 @@ struct tl_item {
 					 * locality), else enum tl_idle */
 	uint64_t id;			/* TL_FLOW: its number */
 	int64_t value;			/* TL_COUNTER */
+	/* TL_FLOW with who delayed the wakee: its wait split (blame.h), the task that ran
+	 * the longest instead (on: told) */
+	struct tl_blame {
+		bool on;
+		uint64_t ns[BC_NR];
+		int32_t top_tid;
+		char top_comm[TASK_COMM_LEN];
+		uint64_t top_ns;
+	} blame;
 };
 
 struct timeline_cfg {
@@ -145,6 +155,9 @@ void timeline_event(struct timeline *tl, const struct event *e);
  * wakeup that made no flow counts on the counter all the same (the report counts it).
  */
 void timeline_verdict(void *ctx, const struct idle_told *v);
+/* Who delayed the wakee's split of a wakeup (blame_cfg.told), before its verdict: on its
+ * flow when the flow is held for it (nothing else). */
+void timeline_blame(struct timeline *tl, const struct blame_told *b);
 /* The flows still held go out, in order (a verdict never told: not judged): at the end,
  * or when the stream stops on an error (what was read before is kept). */
 void timeline_flush(struct timeline *tl);

@@ -41,6 +41,10 @@ int file_pass_run(struct file_pass *fp, const struct timeline_sink_cfg *tl, char
 	}
 	if (fp->blame) { /* before the analyzer: it finishes after it, told its last verdicts */
 		blame_sink_init(&fp->bl, &fp->wk);
+		if (tl) { /* each wakeup's split on its flow, before its verdict releases it */
+			fp->bl.told = timeline_sink_blame;
+			fp->bl.told_ctx = &fp->tl;
+		}
 		sinks_add(&fp->sinks, &fp->bl.k);
 	}
 	if (tl || fp->blame) { /* one event at a time: they ask it what it tracks */

@@ -16,6 +16,9 @@
 struct blame_sink {
 	struct sink k;			/* first: the interface */
 	struct wakeup_sink *judge;	/* the workload's tasks and the verdicts */
+	/* set before the first event: each wakeup's split (a timeline's flows), or NULL */
+	void (*told)(void *ctx, const struct blame_told *t);
+	void *told_ctx;
 	bool on;			/* an is initialized */
 	struct blame an;
 };

@@ -75,6 +75,14 @@ void timeline_sink_verdict(void *ctx, const struct idle_told *v)
 		timeline_verdict(&t->tl, v);
 }
 
+void timeline_sink_blame(void *ctx, const struct blame_told *b)
+{
+	struct timeline_sink *t = ctx;
+
+	if (t->on)
+		timeline_blame(&t->tl, b);
+}
+
 void timeline_sink_flush_held(struct timeline_sink *t)
 {
 	if (t->on)

@@ -31,6 +31,8 @@ struct timeline_sink {
 void timeline_sink_init(struct timeline_sink *t, const struct timeline_sink_cfg *cfg);
 /* wakeup_cfg.verdict with the sink as its ctx: the analyzer's verdicts on the flows. */
 void timeline_sink_verdict(void *ctx, const struct idle_told *v);
+/* blame_cfg.told with the sink as its ctx: each wakeup's split on its flow. */
+void timeline_sink_blame(void *ctx, const struct blame_told *b);
 /* The stream stopped on an error: the flows held for verdicts go out, not judged. */
 void timeline_sink_flush_held(struct timeline_sink *t);
 

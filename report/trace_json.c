@@ -109,6 +109,23 @@ static void mark(struct trace_json *tj)
 	tj->marks[tj->nmarks++] = (struct trace_json_mark){ tj->bytes, tj->events, tj->items };
 }
 
+/* A flow's wait split by who delayed the wakee (--sections blame), as flow arguments. */
+static void flow_blame(struct trace_json *tj, const struct tl_blame *b)
+{
+	char top[2 * TASK_COMM_LEN + 8];
+
+	put(tj, ",\"blame\":{");
+	for (int c = 0; c < BC_NR; c++)
+		put(tj, "%s\"%s_ns\":%" PRIu64, c ? "," : "", blame_cause_name((enum blame_cause)c),
+		    b->ns[c]);
+	if (b->top_tid) {
+		str_json(top, sizeof(top), b->top_comm, TASK_COMM_LEN);
+		put(tj, ",\"most\":\"%s\",\"most_tid\":%d,\"most_ns\":%" PRIu64, top,
+		    (int)b->top_tid, b->top_ns);
+	}
+	put(tj, "}");
+}
+
 void trace_json_item(void *ctx, const struct tl_item *it)
 {
 	struct trace_json *tj = ctx;
@@ -136,9 +153,12 @@ void trace_json_item(void *ctx, const struct tl_item *it)
 		us(b, sizeof(b), tj->base_ns, it->t1);
 		put(tj, "{\"ph\":\"s\",\"id\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,\"ts\":%s,"
 			"\"name\":\"wakeup\",\"cat\":\"wakeup\",\"args\":{\"wakee\":\"%s\",\"tid\":%d,"
-			"\"class\":\"%s\",\"delay_ns\":%" PRIu64 ",\"idle_passed\":\"%s\"}},\n",
+			"\"class\":\"%s\",\"delay_ns\":%" PRIu64 ",\"idle_passed\":\"%s\"",
 		    it->id, TRACK_PID, it->from_cpu, a, comm, it->tid, locality_name(it->cls),
 		    it->t1 - it->t0, passed_name(it->passed));
+		if (it->blame.on)
+			flow_blame(tj, &it->blame);
+		put(tj, "}},\n");
 		put(tj, "{\"ph\":\"f\",\"bp\":\"e\",\"id\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,"
 			"\"ts\":%s,\"name\":\"wakeup\",\"cat\":\"wakeup\"},\n",
 		    it->id, TRACK_PID, it->cpu, b);

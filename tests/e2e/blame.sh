@@ -195,6 +195,21 @@ assert w['compound_ns'] == sum(l['delay_ns'] for l in w['links'])
 "
 check "pipeline: the text shows a chain of three with its compound delay" \
 	grep -Eq "^   3 tasks, compound delay [0-9.]+ [mu]?s: python3" "$TMP/pl.txt"
+"$LOCUS" report -q -i "$TMP/pl.data" --sections all,blame --trace "$TMP/pl.trace.json" \
+	>/dev/null 2>&1
+check "pipeline: each timed wakeup's flow in the trace carries its split, summing to its delay" \
+	python3 - "$TMP/pl.trace.json" "$TMP/pl.json" <<'PY'
+import json, sys
+t, d = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))["blame"]
+flows = [e["args"] for e in t["traceEvents"] if e.get("ph") == "s" and "blame" in e["args"]]
+split = lambda a: sum(v for k, v in a["blame"].items() if k.endswith("_ns") and k != "most_ns")
+print(len(flows), d["all"]["wakeups"])
+assert len(flows) == d["all"]["wakeups"]
+assert all(split(a) == a["delay_ns"] for a in flows)
+assert sum(split(a) for a in flows) == d["all"]["wait_ns"]
+for c in ("running", "ahead", "softirq", "elsewhere"):
+    assert sum(a["blame"][c + "_ns"] for a in flows) == d["all"][c + "_ns"], c
+PY
 
 # perf's own files: perf record -e 'sched:*,irq:*' (every cause) and perf sched record
 # (no irq tracepoints: interrupts "not recorded", null in JSON), every task (-a).
