@@ -89,7 +89,7 @@ static double axis(FILE *f, const struct pick *p, const struct diff_input *in[2]
 				     p->row[v].cur.mean + p->row[v].cur.ci95));
 	max = max > 0 ? max * 1.05 : 1;
 	raw = max / 4;
-	pw = pow(10, floor(log10(raw)));
+	pw = pow(10, floor(log10(fmax(raw, 1e-300)))); /* raw > 0 (max > 0) */
 	step = (raw / pw <= 1 ? 1 : raw / pw <= 2 ? 2 : raw / pw <= 5 ? 5 : 10) * pw;
 	nt = (int)ceil(max / step);
 	for (int k = 0; k <= nt; k++) {
