@@ -37,8 +37,9 @@ static const struct cli_opt run_opts[] = {
 					      "blame adds why woken tasks waited (perf stream, irq "
 					      "tracepoints too)" },
 	{ "call-graph", 'g', NULL, "kernel and user callchains on sched_waking and sched_switch "
-				   "(perf stream): the top waker, blocked and off-wake stacks in the "
-				   "report and JSON" },
+				   "(perf stream; --collector bpf: sampled in the kernel, 1 in the "
+				   "timing's period): the top waker, blocked and off-wake stacks in "
+				   "the report and JSON" },
 	{ "json", OPT_JSON, "FILE", "also write the results as JSON (- for stdout)" },
 	{ "svg", OPT_SVG, "FILE", "draw the wakeup heatmap (waker x target CPU) as SVG; with "
 				  "-r/--sweep, the metric per value and class shares" },
