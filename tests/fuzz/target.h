@@ -65,7 +65,7 @@ static inline void fuzz_render(struct file_pass *fp)
 	if (!out)
 		abort();
 	for (int width = 80; width <= 200; width += 120) {
-		report_doc_init(&d, fp, SEC_ALL, width);
+		report_doc_init(&d, fp, SEC_ALL | SEC_BLAME, width);
 		report_doc_text(out, &d);
 	}
 	report_doc_json(out, &d);
@@ -108,7 +108,9 @@ static inline int fuzz_one(const uint8_t *data, size_t size, char *err, size_t e
 	err[0] = '\0';
 	if (!fp || !tp)
 		abort();
-	ok = file_pass_open(fp, &o, err, errlen) == 0 && file_pass_run(fp, &tc, err, errlen) == 0;
+	ok = file_pass_open(fp, &o, err, errlen) == 0;
+	fp->blame = true; /* who delayed the wakee too, on the trace's flows as well */
+	ok = ok && file_pass_run(fp, &tc, err, errlen) == 0;
 	if (ok)
 		fuzz_render(fp);
 	if (ok && fp->rp.rd.sched_samples) {
