@@ -109,47 +109,12 @@ static int resolve_events(struct counting_opts *o, const struct cli_cmd *cmd)
 
 int cli_check_output(const struct cli_cmd *cmd, const char *path)
 {
-	char dir[4096];
-	struct stat st;
-	char *slash;
+	char why[8400];
 
-	if (!path || !strcmp(path, "-"))
+	if (outfile_check(path, why, sizeof(why)) == 0)
 		return 0;
-	if (!path[0]) {
-		cli_usage_error(cmd, "an empty output path");
-		return -1;
-	}
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			cli_usage_error(cmd, "cannot write %s: it is a directory", path);
-			return -1;
-		}
-		if (!S_ISREG(st.st_mode)) { /* /dev/null, a fifo: written through */
-			if (access(path, W_OK) < 0) {
-				cli_usage_error(cmd, "cannot write %s: %s", path, strerror(errno));
-				return -1;
-			}
-			return 0;
-		}
-	}
-	/* a regular file is replaced through PATH.tmp in its directory */
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		cli_usage_error(cmd, "cannot write %s: no directory %s", path, dir);
-		return -1;
-	}
-	if (access(dir, W_OK) < 0) {
-		cli_usage_error(cmd, "cannot write %s: %s (directory %s)", path, strerror(errno), dir);
-		return -1;
-	}
-	return 0;
+	cli_usage_error(cmd, "%s", why);
+	return -1;
 }
 
 /*

@@ -22,7 +22,7 @@
 #include "counting.h"
 #include "traced.h"
 #include "top.h"
-#include "wl_output.h"
+#include "../collectors/wl_output.h"
 
 enum { OPT_EXIT_ON_END = OPT_COUNTING_END, OPT_TEXT, OPT_WORKLOAD_OUTPUT };
 

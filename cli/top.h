@@ -8,7 +8,7 @@
 #include "../report/tui.h"
 #include "counting.h"
 #include "traced.h"
-#include "wl_output.h"
+#include "../collectors/wl_output.h"
 
 struct top {
 	/* options */

@@ -59,3 +59,48 @@ int write_file_atomically(const char *path, void (*fn)(FILE *f, void *ctx), void
 	}
 	return 0;
 }
+
+int outfile_check(const char *path, char *why, size_t len)
+{
+	char dir[4096];
+	struct stat st;
+	char *slash;
+
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	if (!path[0]) {
+		snprintf(why, len, "an empty output path");
+		return -1;
+	}
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			snprintf(why, len, "cannot write %s: it is a directory", path);
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode)) { /* /dev/null, a fifo: written through */
+			if (access(path, W_OK) < 0) {
+				snprintf(why, len, "cannot write %s: %s", path, strerror(errno));
+				return -1;
+			}
+			return 0;
+		}
+	}
+	/* a regular file is replaced through PATH.tmp in its directory */
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(why, len, "cannot write %s: no directory %s", path, dir);
+		return -1;
+	}
+	if (access(dir, W_OK) < 0) {
+		snprintf(why, len, "cannot write %s: %s (directory %s)", path, strerror(errno), dir);
+		return -1;
+	}
+	return 0;
+}
