@@ -5,11 +5,13 @@
 
 #include "../collectors/topology.h"
 #include "../common/exitcodes.h"
+#include "../common/outfile.h"
 #include "../common/util.h"
 #include "../report/sched_report.h"
 #include "commands.h"
 #include "caption.h"
 #include "counting.h"
+#include "report_stacks.h"
 #include "sweep.h"
 #include "traced.h"
 
@@ -40,6 +42,9 @@ static const struct cli_opt run_opts[] = {
 				   "(perf stream; --collector bpf: sampled in the kernel, 1 in the "
 				   "timing's period): the top waker, blocked and off-wake stacks in "
 				   "the report and JSON" },
+	{ "folded", OPT_ST_FOLDED, "KIND=FILE", "with -g: write every stack of KIND as folded "
+						 "stacks (flamegraph.pl, speedscope): wakers, "
+						 "blocked, offwake, blocked-time, offwake-time" },
 	{ "json", OPT_JSON, "FILE", "also write the results as JSON (- for stdout)" },
 	{ "svg", OPT_SVG, "FILE", "draw the wakeup heatmap (waker x target CPU) as SVG; with "
 				  "-r/--sweep, the metric per value and class shares" },
@@ -67,6 +72,7 @@ struct run_opts {
 	unsigned sections;
 	const char *svg;
 	bool callchain;		/* -g */
+	struct stacks_plan stk;	/* --folded: folded text only (no --flame) */
 };
 
 static int take_run_opt(struct run_opts *ro, int c, const char *arg)
@@ -101,6 +107,8 @@ static int take_run_opt(struct run_opts *ro, int c, const char *arg)
 	case 'g':
 		ro->callchain = true;
 		return 1;
+	case OPT_ST_FOLDED:
+		return stacks_take(&ro->stk, &run_cmd, c, arg);
 	}
 	took = trace_take(&ro->sw.tr, &run_cmd, c, arg);
 	return took ? took : collector_take(&ro->sw.col, &run_cmd, c, arg);
@@ -136,6 +144,10 @@ static int run_validate(struct run_plan *pl)
 				"or --metric (locus record -g, then locus report --folded)");
 		return -1;
 	}
+	if (pl->ro.stk.n && !pl->ro.callchain) {
+		cli_usage_error(&run_cmd, "--folded writes the stacks -g collects: add -g");
+		return -1;
+	}
 	if (pl->loop && sweep_check(&run_cmd, &pl->ro.sw, pl->cmdv) < 0)
 		return -1;
 	return 0;
@@ -169,6 +181,34 @@ static bool run_parse(int argc, char **argv, struct run_plan *pl, int *rc)
 	return run_validate(pl) == 0;
 }
 
+static void write_run_folded(FILE *f, void *arg)
+{
+	void **a = arg;
+	const struct stacks_out *o = a[0];
+	const struct live_sections *ls = a[1];
+
+	stacks_write_folded(f, ls->stacks, o->kind, o->by_time, &ls->stacks_fr);
+}
+
+/* --folded: every stack of each kind asked for. 0, or -1 after saying why. */
+static int run_folded(const struct run_plan *pl, struct traced_report *rr)
+{
+	int rc = 0;
+
+	if (pl->ro.stk.n && !rr->ls.stacks) {
+		locus_err("no stacks to write to %s: the stacks were not collected (-g needs "
+			  "--sections sched and a collector that traced)", pl->ro.stk.out[0].path);
+		return -1;
+	}
+	for (int i = 0; i < pl->ro.stk.n; i++) {
+		void *arg[2] = { (void *)&pl->ro.stk.out[i], &rr->ls };
+
+		if (write_file_atomically(pl->ro.stk.out[i].path, write_run_folded, arg) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
 /* The counters, the traced sections and the heatmap of a session. The exit status. */
 static int run_report(const struct run_plan *pl, struct tracer *tracer, bool traced,
 		      const struct stat_result *res, const struct session_outcome *out)
@@ -189,6 +229,8 @@ static int run_report(const struct run_plan *pl, struct tracer *tracer, bool tra
 		if (write_heatmap_svg(pl->ro.svg, rr.res, &cap) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
 	}
+	if (res->runs > 0 && run_folded(pl, &rr) < 0)
+		rc = EXIT_LOCUS_RUNTIME;
 	return rc;
 }
 

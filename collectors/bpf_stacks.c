@@ -35,10 +35,14 @@ int bpf_sched_stacks(struct bpf_sched *b, struct stack_table *tab, struct symbol
 
 _Static_assert(LB_STK_NO_WAKEUP == 5, "the stacks analyzer's STACKS_NO_WAKEUP is LOC_NR");
 
-/* Process pid's executable file mappings from /proc/PID/maps; 0, or -1 when it is gone. */
+/*
+ * Process pid's executable file mappings from /proc/PID/maps; 0, or -1 when it is gone
+ * (no file, or none mapped: a zombie's is empty).
+ */
 static int read_maps(struct bpf_sched *b, uint32_t pid)
 {
 	char path[64], line[4096 + 128];
+	int before = b->nsmaps;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%" PRIu32 "/maps", pid);
@@ -63,7 +67,7 @@ static int read_maps(struct bpf_sched *b, uint32_t pid)
 		*m = (struct bpf_stack_map){ pid, lo, hi - lo, off, xstrdup(line + at) };
 	}
 	fclose(f);
-	return 0;
+	return b->nsmaps > before ? 0 : -1;
 }
 
 static void saw_tgid(struct bpf_sched *b, int tgid)
@@ -177,10 +181,17 @@ int bpf_sched_stacks(struct bpf_sched *b, struct stack_table *tab, struct symbol
 	if (!b || !b->stack_every)
 		return -1;
 	memset(st, 0, sizeof(*st));
-	st->every_waker = b->skel->rodata->timed_every > 1 ? b->skel->rodata->timed_every : 1;
+	st->every_waker = (b->skel->rodata->timed_every > 1 ? b->skel->rodata->timed_every : 1) *
+			  LB_STACK_OF_TIMED;
 	st->every_blocked = b->stack_every;
 	read_stats(b, st);
 	bpf_sched_stacks_poll(b); /* the last processes new in the table, if alive */
+	/* the mappings first: a symbols' lookup (the tracing's frames, below) settles them */
+	for (int i = 0; i < b->nsmaps; i++) {
+		const struct bpf_stack_map *m = &b->smaps[i];
+
+		symbols_add_map(syms, m->pid, m->start, m->len, m->pgoff, m->path);
+	}
 	fd = bpf_map__fd(b->skel->maps.stk_counts);
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
 		struct bpf_stack_row *r;
@@ -198,11 +209,6 @@ int bpf_sched_stacks(struct bpf_sched *b, struct stack_table *tab, struct symbol
 					     k.cls, v.count, v.time_ns };
 		if (k.kind == LB_STK_OFFWAKE)
 			r->waker = intern(b, tab, &nm, k.wk_kstack, k.wk_ustack, k.wk_tgid);
-	}
-	for (int i = 0; i < b->nsmaps; i++) {
-		const struct bpf_stack_map *m = &b->smaps[i];
-
-		symbols_add_map(syms, m->pid, m->start, m->len, m->pgoff, m->path);
 	}
 	st->tgids = b->stk_ntgids;
 	st->tgids_gone = b->stk_gone;

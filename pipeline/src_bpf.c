@@ -145,7 +145,8 @@ struct source *source_open_bpf(const struct source_cfg *cfg, const struct sinks 
 	struct bpf_sched_cfg bc = { cfg->topo, cfg->system_wide, getpid(), cfg->bpf.btf,
 				    cfg->bpf.delay_rate, cfg->cpus, cfg->ncpus, cfg->max_tasks,
 				    cfg->max_pairs,
-				    cfg->bpf.stacks ? bpf_sched_every(cfg->bpf.delay_rate) : 0 };
+				    cfg->bpf.stacks ? bpf_sched_every(cfg->bpf.delay_rate) * LB_STACK_OF_TIMED :
+						      0 };
 	const struct sink *every = sinks_refusing(sinks);
 	const char *only = stream_only(cfg);
 	struct bpf_src *b;

@@ -240,8 +240,8 @@ static void sampled_text(FILE *f, const struct stacks_sampled *p)
 {
 	char a[32], b[32], c[32], d[32], e[32], g[32], h[32], i[32];
 
-	fprintf(f, "  sampled in the kernel (BPF): the waker's stack at 1 in %u wakeups (%.2f%%, the "
-		"timed ones), the blocked stack at 1 in %u voluntary switch-outs (%.2f%%) with "
+	fprintf(f, "  sampled in the kernel (BPF): the waker's stack at 1 in %u wakeups (%.2f%%: of "
+		"the timed ones, at random), the blocked stack at 1 in %u voluntary switch-outs (%.2f%%) with "
 		"the waker that ended its sleep; each count below is a sample\n",
 		p->every_waker, 100.0 / p->every_waker, p->every_blocked, 100.0 / p->every_blocked);
 	fprintf(f, "  %s waker, %s blocked, %s off-wake samples taken; dropped: %s stack-map "

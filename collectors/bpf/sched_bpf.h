@@ -153,6 +153,9 @@ struct lb_task {
  * none), kernel and user apart; the counts aggregate per (stacks, kind, class).
  */
 #define LB_STACK_DEPTH 127	/* PERF_MAX_STACK_DEPTH */
+#define LB_STACK_OF_TIMED 10	/* a waker stack at 1 in this many timed wakeups (at random),
+				 * a blocked one at 1 in this many x the timing's period
+				 * voluntary switch-outs: a walk costs microseconds */
 #define LB_STACK_ENTRIES 16384	/* the stack map's buckets */
 #define LB_STK_WAKERS 0		/* enum stacks_kind's values (bpf_stacks.c asserts it) */
 #define LB_STK_BLOCKED 1

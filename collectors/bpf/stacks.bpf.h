@@ -59,12 +59,9 @@ static __always_inline int stk_failed(long id)
  */
 /* The walk starts in this program: user space drops the frames above the tracepoint's
  * caller (bpf_stacks.c), as they vary with the kernel's inlining. */
-#define LB_SKIP_WAKING 0
-#define LB_SKIP_SWITCH 0
-
-static __always_inline int stk_take(void *ctx, __u64 skip, int *k, int *u, int *tgid)
+static __always_inline int stk_take(void *ctx, int *k, int *u, int *tgid)
 {
-	long kid = bpf_get_stackid(ctx, &stackmap, skip & BPF_F_SKIP_FIELD_MASK), uid;
+	long kid = bpf_get_stackid(ctx, &stackmap, 0), uid;
 
 	if (stk_failed(kid))
 		return -1;
@@ -95,21 +92,22 @@ static __always_inline void stk_count(struct lb_stk_key *key, __u64 time_ns)
 	__sync_fetch_and_add(&v->time_ns, time_ns);
 }
 
-/* sched_waking of tracked t (not on CPU): the waker's stack where this wakeup is timed,
- * and where t's sampled sleep waits for the wakeup that ends it. */
+/* sched_waking of tracked t (not on CPU): the waker's stack at 1 in LB_STACK_OF_TIMED
+ * timed wakeups, and where t's sampled sleep waits for the wakeup that ends it. */
 static __always_inline void stk_waking(void *ctx, struct lb_tstate *t)
 {
 	struct lb_stk_state *s = &t->stk;
-	int want_ow = s->blk_on && !s->blk_in && !s->ow_on;
+	int want_ow = s->blk_on && !s->blk_in && !s->ow_on, want_wk;
 
 	if (!stack_every)
 		return;
 	s->wk_on = 0;
-	if (!t->timed && !want_ow)
+	want_wk = t->timed && bpf_get_prandom_u32() % LB_STACK_OF_TIMED == 0;
+	if (!want_wk && !want_ow)
 		return;
-	if (stk_take(ctx, LB_SKIP_WAKING, &s->wk_k, &s->wk_u, &s->wk_tgid) < 0)
+	if (stk_take(ctx, &s->wk_k, &s->wk_u, &s->wk_tgid) < 0)
 		return;
-	if (t->timed) {
+	if (want_wk) {
 		s->wk_on = 1;
 		stk_note(LB_STK_TAKEN_WAKER);
 	}
@@ -197,7 +195,7 @@ static __always_inline void stk_switch_out(void *ctx, struct lb_hot *h, struct l
 	if (s->blk_on) /* sampled, woken or not, and not run since: its switch-in unseen */
 		stk_note(LB_STK_LOST);
 	s->blk_on = 0;
-	if (stk_take(ctx, LB_SKIP_SWITCH, &s->blk_k, &s->blk_u, &s->blk_tgid) < 0)
+	if (stk_take(ctx, &s->blk_k, &s->blk_u, &s->blk_tgid) < 0)
 		return;
 	s->out_ns = bpf_ktime_get_ns();
 	s->blk_on = 1;

@@ -2,15 +2,15 @@
 """bpf_stack_shares.py - the BPF collector's sampled waker and blocked stacks against perf's of
 the same run.
 
-Usage: bpf_stack_shares.py LOCUS.json PERF_SCRIPT COMM
+Usage: bpf_stack_shares.py LOCUS.json PERF_SCRIPT COMM WAKERS.folded BLOCKED.folded
 
 perf script (-F comm,pid,tid,event,trace,ip,sym) of `perf record -g -e
 sched:sched_waking,sched:sched_switch` around `locus run -g --collector bpf --json
-LOCUS.json`: each sched_waking whose waker and wakee are COMM (the workload's) is one waker
+LOCUS.json --folded wakers=WAKERS.folded --folded blocked=BLOCKED.folded`: each sched_waking whose waker and wakee are COMM (the workload's) is one waker
 stack, each sched_switch of a COMM task that slept (prev_state neither runnable nor dead)
 one blocked stack. A stack's key is its first KEY kernel
 frames below the tracing's own (try_to_wake_up and its callers), by symbol. Each waker key
-of locus's sample holding 5% of it or more (its rows summed over classes) must be among
+of locus's sample holding 5% of it or more (every folded stack with that key summed) must be among
 perf's, and its share of the sample must lie within the sample's 99.9% Wilson interval of perf's share of every
 wakeup (the sample is 1 in N; a wakeup of a task still on its CPU is not sampled, so perf's
 share is also taken without the wakeups whose wakee was the waker's own thread); the same
@@ -75,16 +75,18 @@ def perf_keys(path, comm):
     return (counts[0], total[0]), (counts[1], total[1])
 
 
-def locus_keys(path, kind):
-    st = json.load(open(path))["stacks"]
-    w = st[kind]
-    counts = {}
-    for r in w["top"]:
-        names = [f["name"][:-4] if f["name"].endswith("_[k]") else f["name"]
-                 for f in r["frames"] if f.get("kernel")]
-        k = key_of(names)
-        counts[k] = counts.get(k, 0) + r["count"]
-    return counts, w["count"], st["sampled"]
+def locus_keys(path, folded):
+    """The key counts of a folded file (root first, kernel frames marked _[k]), their sum,
+    and the JSON's sampling."""
+    counts, total = {}, 0
+    with open(folded) as f:
+        for line in f:
+            stack, n = line.rstrip("\n").rsplit(" ", 1)
+            names = [x[:-4] for x in reversed(stack.split(";")) if x.endswith("_[k]")]
+            k = key_of(names)
+            counts[k] = counts.get(k, 0) + int(n)
+            total += int(n)
+    return counts, total, json.load(open(path))["stacks"]["sampled"]
 
 
 def wilson(k, n, z=3.29):
@@ -102,7 +104,7 @@ def compare(name, lk, ln, pk, pn):
     print(f"{name}: {ln} sampled stacks; perf: {pn}")
     bad = 0
     for k in sorted(lk, key=lambda k: -lk[k]):
-        if lk[k] < 0.05 * ln:  # the top rows only: a key's rows past them undercount it
+        if lk[k] < 0.05 * ln:
             continue
         lo, hi = wilson(lk[k], ln)
         share = pk.get(k, 0) / pn
@@ -115,8 +117,8 @@ def compare(name, lk, ln, pk, pn):
 
 def main():
     (pw, pwn), (pb, pbn) = perf_keys(sys.argv[2], sys.argv[3])
-    lw, lwn, sampled = locus_keys(sys.argv[1], "wakers")
-    lb, lbn, _ = locus_keys(sys.argv[1], "blocked")
+    lw, lwn, sampled = locus_keys(sys.argv[1], sys.argv[4])
+    lb, lbn, _ = locus_keys(sys.argv[1], sys.argv[5])
     print(f"sample: wakers 1 in {sampled['waker_every']}, blocked 1 in {sampled['blocked_every']}")
     bad = compare("wakers", lw, lwn, pw, pwn) + compare("blocked", lb, lbn, pb, pbn)
     return 1 if bad else 0
