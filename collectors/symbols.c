@@ -146,9 +146,19 @@ int symbols_kernel_range(const char *path, uint64_t *text, uint64_t *etext)
 
 uint64_t symbols_kernel_text(const char *path)
 {
-	uint64_t text, etext;
+	FILE *f = fopen(path, "re");
+	char line[512];
+	uint64_t text = 0;
 
-	symbols_kernel_range(path, &text, &etext);
+	/* _text comes early (after the per-CPU symbols): stop there, read no more */
+	while (f && !text && fgets(line, sizeof(line), f)) {
+		char *sp = strstr(line, " _text\n");
+
+		if (sp && sp - line > 2 && sp[-2] == ' ')
+			text = strtoull(line, NULL, 16);
+	}
+	if (f)
+		fclose(f);
 	return text;
 }
 

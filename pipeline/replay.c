@@ -232,7 +232,8 @@ static int rp_drain(struct source *s, char *err, size_t len)
 	s->events = rp->rd.samples;
 	if (rp->rd.ksyms) /* the recording's kernel symbols (its TRACING_DATA) */
 		symbols_use_kallsyms_text(&rp->syms, rp->rd.ksyms, rp->rd.ksyms_len);
-	else if (rp->kernel_text && symbols_kernel_text("/proc/kallsyms") == rp->kernel_text)
+	else if (rp->rd.callchains && rp->kernel_text && /* only stacks need it */
+		 symbols_kernel_text("/proc/kallsyms") == rp->kernel_text)
 		/* perf's files hold none: this machine's, when its kernel text lies where the
 		 * file's kernel map says (the same kernel, the same boot), as perf does */
 		symbols_use_kallsyms(&rp->syms, "/proc/kallsyms");
