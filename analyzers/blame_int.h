@@ -69,6 +69,9 @@ struct bl_p99 {
 	bool over;		/* more than BLAME_P99_MAX: not computed */
 };
 
+/* blame_irq.c: an irq tracepoint's event on c (a hardirq within a softirq cuts it). */
+void bl_on_irq(struct blame *b, struct bl_cpu *c, const struct event *e);
+
 /* blame_tables.c */
 void bl_p99_add(struct blame *b, const uint64_t ns[BC_NR], uint64_t wait,
 		const struct bl_mine *mine, int n);
