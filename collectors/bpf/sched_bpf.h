@@ -185,6 +185,9 @@ enum lb_stk_stat {
 	LB_STK_NR
 };
 
+#define LB_STK_F_BLOCKED 1	/* stk.blk_on: a sampled sleep pending */
+#define LB_STK_F_WAKER 2	/* stk.wk_on: a sampled waker stack pending */
+
 /* A task's sampled stacks: only touched where a sample is taken or pending. */
 struct lb_stk_state {
 	int wk_k, wk_u, wk_tgid;	/* the timed wakeup's waker stack (wakers) */
@@ -201,7 +204,7 @@ struct lb_tstate {
 	unsigned char tracked, known, pending, placed, timed;
 	unsigned char overflow;			/* a slot: some task with its index is in storage */
 	unsigned char pend_class[LB_CLASSES];	/* of pend_count (<= LB_PAIR_BATCH) */
-	unsigned char pad0;
+	unsigned char stk_flags;		/* -g: LB_STK_F_*: stk's line is read only when set */
 	int waker_cpu, prev_cpu, target_cpu;
 	int pend_waker;
 	unsigned int pend_count;		/* the current waker's wakeups not yet added to

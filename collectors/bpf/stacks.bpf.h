@@ -97,11 +97,16 @@ static __always_inline void stk_count(struct lb_stk_key *key, __u64 time_ns)
 static __always_inline void stk_waking(void *ctx, struct lb_tstate *t)
 {
 	struct lb_stk_state *s = &t->stk;
-	int want_ow = s->blk_on && !s->blk_in && !s->ow_on, want_wk;
+	int want_ow = 0, want_wk;
 
 	if (!stack_every)
 		return;
-	s->wk_on = 0;
+	if (t->stk_flags & LB_STK_F_WAKER) { /* woken again before it ran (rare) */
+		s->wk_on = 0;
+		t->stk_flags &= ~LB_STK_F_WAKER;
+	}
+	if (t->stk_flags & LB_STK_F_BLOCKED) /* stk's line only for a sampled sleep */
+		want_ow = !s->blk_in && !s->ow_on;
 	want_wk = t->timed && bpf_get_prandom_u32() % LB_STACK_OF_TIMED == 0;
 	if (!want_wk && !want_ow)
 		return;
@@ -109,6 +114,7 @@ static __always_inline void stk_waking(void *ctx, struct lb_tstate *t)
 		return;
 	if (want_wk) {
 		s->wk_on = 1;
+		t->stk_flags |= LB_STK_F_WAKER;
 		stk_note(LB_STK_TAKEN_WAKER);
 	}
 	if (want_ow) {
@@ -125,8 +131,9 @@ static __always_inline void stk_wakee_ran(struct lb_tstate *t, int cls)
 {
 	struct lb_stk_key key = {};
 
-	if (!stack_every || !t->stk.wk_on)
+	if (!stack_every || !(t->stk_flags & LB_STK_F_WAKER))
 		return;
+	t->stk_flags &= ~LB_STK_F_WAKER;
 	t->stk.wk_on = 0;
 	key.kstack = t->stk.wk_k;
 	key.ustack = t->stk.wk_u;
@@ -142,7 +149,7 @@ static __always_inline void stk_switch_in(struct lb_tstate *t, int cpu, __u64 *n
 {
 	struct lb_stk_state *s = &t->stk;
 
-	if (!stack_every || !s->blk_on || s->blk_in)
+	if (!stack_every || !(t->stk_flags & LB_STK_F_BLOCKED) || s->blk_in)
 		return;
 	if (!*now)
 		*now = bpf_ktime_get_ns();
@@ -163,7 +170,7 @@ static __always_inline void stk_switch_out(void *ctx, struct lb_hot *h, struct l
 
 	if (!stack_every)
 		return;
-	if (s->blk_on && s->blk_in) {
+	if ((t->stk_flags & LB_STK_F_BLOCKED) && s->blk_in) {
 		key.kstack = s->blk_k;
 		key.ustack = s->blk_u;
 		key.tgid = s->blk_tgid;
@@ -179,6 +186,7 @@ static __always_inline void stk_switch_out(void *ctx, struct lb_hot *h, struct l
 			stk_count(&key, s->in_ns - s->out_ns);
 		}
 		s->blk_on = 0;
+		t->stk_flags &= ~LB_STK_F_BLOCKED;
 	}
 	if (!voluntary)
 		return;
@@ -192,13 +200,15 @@ static __always_inline void stk_switch_out(void *ctx, struct lb_hot *h, struct l
 		if (fresh)
 			return;
 	}
-	if (s->blk_on) /* sampled, woken or not, and not run since: its switch-in unseen */
+	if (t->stk_flags & LB_STK_F_BLOCKED) /* sampled, not run since: switch-in unseen */
 		stk_note(LB_STK_LOST);
 	s->blk_on = 0;
+	t->stk_flags &= ~LB_STK_F_BLOCKED;
 	if (stk_take(ctx, &s->blk_k, &s->blk_u, &s->blk_tgid) < 0)
 		return;
 	s->out_ns = bpf_ktime_get_ns();
 	s->blk_on = 1;
+	t->stk_flags |= LB_STK_F_BLOCKED;
 	s->blk_in = 0;
 	s->ow_on = 0;
 	stk_note(LB_STK_TAKEN_BLOCKED);
