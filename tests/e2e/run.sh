@@ -22,6 +22,8 @@ perf = {l.split(",")[2]: int(l.split(",")[0]) for l in open(sys.argv[2]) if l.co
 w = d["wakeups"]
 m = w["matrix"]
 cells = m[0][1] + m[1][0]
+pv = d["provenance"]
+print("source %s, drops %s" % (pv.get("source"), pv["drops"]))
 assert w["total"] > 0
 assert cells >= 0.95 * w["total"], (cells, w["total"])
 cpu = {c["cpu"]: c for c in d["topology"]["cpu"]}
