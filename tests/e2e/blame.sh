@@ -134,16 +134,29 @@ fi
 # 3. hackbench (processes, two groups, two CPUs): waits queued on a CPU the task was then
 # moved away from, as a count from perf script of the same file.
 if command -v hackbench >/dev/null; then
-	loops_on
-	"$LOCUS" record --blame -q -o "$TMP/hb.data" -- hackbench -g 2 -l 200 >/dev/null 2>&1
-	loops_off
+	# whether the balancer moves a queued task is the run's, not locus's: up to three runs
+	# until the oracle finds a wait elsewhere (a loaded CI run once had none)
+	for try in 1 2 3; do
+		loops_on
+		"$LOCUS" record --blame -q -o "$TMP/hb.data" -- hackbench -g 2 -l 200 >/dev/null 2>&1
+		loops_off
+		oracle hb "$TMP/hb.data" || break
+		python3 -c 'import json, sys
+sys.exit(json.load(open(sys.argv[1]))["causes"]["elsewhere"] == 0)' "$TMP/hb.oracle" && break
+		echo "hackbench run $try: no wait elsewhere in perf script's count; again"
+	done
 	check "hackbench: locus and the oracle read the same file" oracle hb "$TMP/hb.data"
-	check "hackbench: waited elsewhere first within 1% of perf script's" compare hb "
+	if python3 -c 'import json, sys
+sys.exit(json.load(open(sys.argv[1]))["causes"]["elsewhere"] == 0)' "$TMP/hb.oracle"; then
+		check "hackbench: waited elsewhere first within 1% of perf script's" compare hb "
 print('elsewhere', got['elsewhere'], o['causes']['elsewhere'])
 assert o['causes']['elsewhere'] > 0, 'no wait elsewhere in this run'
 assert close(got['elsewhere'], o['causes']['elsewhere'])
 assert a['wakeups'] == o['wakeups']
 "
+	else
+		skip "hackbench: no task waited elsewhere in three runs (the balancer moved none): nothing to compare"
+	fi
 else
 	skip "hackbench: needs rt-tests"
 fi
