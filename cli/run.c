@@ -144,6 +144,11 @@ static int run_validate(struct run_plan *pl)
 				"or --metric (locus record -g, then locus report --folded)");
 		return -1;
 	}
+	if (pl->ro.sw.col.collector == COLLECTOR_BPF && (pl->ro.sections & SEC_BLAME)) {
+		cli_usage_error(&run_cmd, "--sections blame reads the irq tracepoints through perf's "
+				"stream: not with --collector bpf (drop it: auto uses the stream)");
+		return -1;
+	}
 	if (pl->ro.stk.n && !pl->ro.callchain) {
 		cli_usage_error(&run_cmd, "--folded writes the stacks -g collects: add -g");
 		return -1;
