@@ -50,24 +50,11 @@ static void end_text(FILE *f, const struct replay *st)
 	fputc('\n', f);
 }
 
-static void input_text(FILE *f, const struct replay *st, const char *topo_note, bool blame)
+/* The recording's workload and the tasks this report follows. */
+static void input_tasks(FILE *f, const struct replay *st)
 {
 	const struct pd_file *pf = &st->f;
-	char a[32], b[32], c[32];
 
-	fprintf(f, "\n Input: %s%s\n   %s records, %s samples: %s sched events", pf->path,
-		pf->pipe ? " (pipe mode)" : "", fmt_count(pf->records, a, sizeof(a)),
-		fmt_count(st->rd.samples, b, sizeof(b)), fmt_count(st->rd.sched_samples, c, sizeof(c)));
-	if (st->rd.mem_samples)
-		fprintf(f, ", %s memory samples", fmt_count(st->rd.mem_samples, a, sizeof(a)));
-	fputc('\n', f);
-	if (st->rd.ss.records)
-		fprintf(f, "   %s /proc/schedstat records (SCHEDSTAT_CPU and _DOMAIN), %d snapshot%s\n",
-			fmt_count(st->rd.ss.records, a, sizeof(a)), st->rd.ss.n,
-			st->rd.ss.n == 1 ? "" : "s");
-	if (pf->hostname[0] || pf->cmdline[0])
-		fprintf(f, "   recorded on %s (%s) by '%.200s'\n", pf->hostname[0] ? pf->hostname : "?",
-			pf->osrelease[0] ? pf->osrelease : "?", pf->cmdline);
 	if (pf->workload_pid) {
 		fprintf(f, "   workload: pid %d", pf->workload_pid);
 		for (int i = 0; i < pf->nadded; i++)
@@ -83,6 +70,28 @@ static void input_text(FILE *f, const struct replay *st, const char *topo_note, 
 			fprintf(f, ", %d", st->o->more[i]);
 		fprintf(f, " and their children (-p)\n");
 	}
+}
+
+static void input_text(FILE *f, const struct replay *st, const char *topo_note, bool blame)
+{
+	const struct pd_file *pf = &st->f;
+	uint64_t other = st->rd.other_tracepoints - (blame ? st->rd.irq_samples : 0);
+	char a[32], b[32], c[32];
+
+	fprintf(f, "\n Input: %s%s\n   %s records, %s samples: %s sched events", pf->path,
+		pf->pipe ? " (pipe mode)" : "", fmt_count(pf->records, a, sizeof(a)),
+		fmt_count(st->rd.samples, b, sizeof(b)), fmt_count(st->rd.sched_samples, c, sizeof(c)));
+	if (st->rd.mem_samples)
+		fprintf(f, ", %s memory samples", fmt_count(st->rd.mem_samples, a, sizeof(a)));
+	fputc('\n', f);
+	if (st->rd.ss.records)
+		fprintf(f, "   %s /proc/schedstat records (SCHEDSTAT_CPU and _DOMAIN), %d snapshot%s\n",
+			fmt_count(st->rd.ss.records, a, sizeof(a)), st->rd.ss.n,
+			st->rd.ss.n == 1 ? "" : "s");
+	if (pf->hostname[0] || pf->cmdline[0])
+		fprintf(f, "   recorded on %s (%s) by '%.200s'\n", pf->hostname[0] ? pf->hostname : "?",
+			pf->osrelease[0] ? pf->osrelease : "?", pf->cmdline);
+	input_tasks(f, st);
 	if (st->o->from_ns || st->o->to_ns) {
 		fprintf(f, "   window: %s to %s from the first event (--from/--to): %s events "
 			   "outside it left out (forks and exits kept)\n",
@@ -98,10 +107,9 @@ static void input_text(FILE *f, const struct replay *st, const char *topo_note, 
 				fprintf(f, " %d:%llu", t, (unsigned long long)pf->unknown[t]);
 		fprintf(f, ")\n");
 	}
-	if (st->rd.other_tracepoints - (blame ? st->rd.irq_samples : 0))
+	if (other)
 		fprintf(f, "   %llu samples of other tracepoints (sched_stat_runtime, ...) are not "
-			   "used\n", (unsigned long long)(st->rd.other_tracepoints -
-							    (blame ? st->rd.irq_samples : 0)));
+			   "used\n", (unsigned long long)other);
 	if (blame && st->rd.irq_samples)
 		fprintf(f, "   %llu irq tracepoint samples: the interrupts in the waits\n",
 			(unsigned long long)st->rd.irq_samples);
