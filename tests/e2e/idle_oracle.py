@@ -58,7 +58,7 @@ def main():
         s, last = opened.pop(cpu)
         end = t if recorded else last
         hist.setdefault(cpu, []).append((s, end))
-        return t - end
+        return t[0] - end[0]
 
     def current(cpu, tid, t):
         nonlocal inferred, unknown
@@ -77,12 +77,15 @@ def main():
             running[tid] = True
             pending.pop(tid, None)  # running with no switch-in: not timed
 
-    for line in sys.stdin:
+    for seq, line in enumerate(sys.stdin):
         m = LINE.match(line)
         if not m:
             continue
         tid, cpu = int(m.group(1)), int(m.group(2))
-        t = int(m.group(3)) * 1000000000 + int(m.group(4).ljust(9, "0")[:9])
+        # an instant is (time, place in the file): events of the same nanosecond on two
+        # CPUs are ordered as the file has them (a CPU that left idle at the wakeup's
+        # nanosecond, before it, was not idle at the wakeup)
+        t = (int(m.group(3)) * 1000000000 + int(m.group(4).ljust(9, "0")[:9]), seq)
         name, rest = "sched:" + m.group(5).split(":")[-1], m.group(6)
         woke = waking_on.pop(cpu, None)  # the wakee of the waking just before, on this CPU
         if name == "sched:sched_switch":
@@ -90,7 +93,7 @@ def main():
             current(cpu, prev, t)
             if nxt > 0 and nxt in pending:
                 wake, target = pending.pop(nxt)
-                if t >= wake:
+                if t[0] >= wake[0]:
                     timed.append((wake, t, target, nxt))
             if prev > 0:
                 running[prev] = False
@@ -114,7 +117,7 @@ def main():
         elif name == "sched:sched_process_exit":
             pending.pop(field(rest, "pid"), None)
 
-    end = float("inf")
+    end = (float("inf"), 0)
     for cpu, (s, last) in opened.items():  # idle to the end
         hist.setdefault(cpu, []).append((s, end))
     starts = {c: [a for a, _ in h] for c, h in hist.items()}
@@ -136,12 +139,12 @@ def main():
         if not any(around(c, wake) is not None or around(c, run) is not None for c in others):
             continue
         passed += 1
-        passed_list.append((tid, run))
+        passed_list.append((tid, run[0]))
         spans = []
         for c in others:
             i = max(bisect.bisect_right(starts[c], wake) - 1, 0)
             while i < len(hist[c]) and hist[c][i][0] <= run:
-                lo, hi = max(hist[c][i][0], wake), min(hist[c][i][1], run)
+                lo, hi = max(hist[c][i][0][0], wake[0]), min(hist[c][i][1][0], run[0])
                 if lo <= hi:
                     spans.append((lo, hi))
                 i += 1
