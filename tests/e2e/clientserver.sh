@@ -54,8 +54,10 @@ PY
 }
 s2c=$(awk -v s="$srv" -v c="$cpid" '$1 == s && $2 == c' "$TMP/wakings.txt" | wc -l)
 c2s=$(awk -v s="$srv" -v c="$cpid" '$1 == c && $2 == s' "$TMP/wakings.txt" | wc -l)
+# (of 3000 round trips, a wakee that had not yet gone to sleep needs no wakeup: on a busy
+# machine a third or fewer of either side's sends wake the other; 762 of 3000 seen in CI)
 check "perf script: the server woke the client (${s2c}x) and the client the server (${c2s}x)" \
-	test "$s2c" -gt 1000 -a "$c2s" -gt 1000
+	test "$s2c" -gt 200 -a "$c2s" -gt 200
 expect_eq "report: the server's wakeups of the client = perf script's" "$s2c" "$(pairs "$TMP/r.json" "$srv" "$cpid")"
 expect_eq "report: the client's wakeups of the server = perf script's" "$c2s" "$(pairs "$TMP/r.json" "$cpid" "$srv")"
 check "report: the file remembers the server added by -p" \
