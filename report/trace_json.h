@@ -26,8 +26,15 @@ struct trace_json_mark {
 /* The most a document's head (otherData: the provenance) takes, for a deferred body. */
 #define TRACE_JSON_HEAD_MAX (1u << 20)
 
+/* Bytes an item is formatted into before they reach the file (an item takes < 2 KiB). */
+#define TRACE_JSON_BUF (1u << 16)
+
 struct trace_json {
 	FILE *f;
+	/* the items' bytes not yet written to f: formatted here, written in large blocks
+	 * (no allocation: a trace_json dropped unwritten leaks nothing) */
+	char buf[TRACE_JSON_BUF];
+	size_t nbuf;
 	uint64_t base_ns;	/* time 0 of the trace (0: the recording's clock as it is) */
 	uint64_t limit;		/* bytes; events beyond it are left out (0: no limit) */
 	uint64_t bytes, events, dropped;
