@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../analyzers/tl_lanes.h"
 #include "../common/outfile.h"
@@ -12,19 +13,46 @@
 #include "svg_timeline.h"
 #include "trace_json.h"
 
+/*
+ * A block of held items, in huge pages where the kernel has them: faulting its memory in
+ * 4 KiB at a time was most of what holding the items cost.
+ */
+static struct lane_item *block(void)
+{
+	size_t size = TL_HELD_BLOCK * sizeof(struct lane_item);
+	void *b;
+
+	if (posix_memalign(&b, 2u << 20, size))
+		b = xmalloc(size);
+	else
+		madvise(b, size, MADV_HUGEPAGE);
+	return b;
+}
+
+/* it, as the lanes will read it, at the end of the held items */
+static void hold(struct trace_pass *p, const struct tl_item *it)
+{
+	struct lane_item *h;
+
+	if (p->nheld == p->nblocks * TL_HELD_BLOCK) {
+		p->held = xrealloc(p->held, (p->nblocks + 1) * sizeof(*p->held));
+		p->held[p->nblocks++] = block();
+	}
+	h = &p->held[p->nheld / TL_HELD_BLOCK][p->nheld % TL_HELD_BLOCK];
+	p->nheld++;
+	*h = (struct lane_item){ it->t0, it->t1, it->value, it->cpu, it->from_cpu, it->tid, it->pid,
+			       { 0 }, (uint8_t)it->kind, (uint8_t)it->cls, it->workload };
+	memcpy(h->comm, it->comm, sizeof(h->comm));
+}
+
 void trace_pass_item(void *ctx, const struct tl_item *it)
 {
 	struct trace_pass *p = ctx;
 
 	if (p->body)
 		trace_json_item(&p->tj, it);
-	if (p->svg && it->kind != TL_COUNTER) { /* the lanes draw no counter */
-		if (p->nheld == p->cap_held) {
-			p->cap_held = p->cap_held ? 2 * p->cap_held : 4096;
-			p->held = xrealloc(p->held, p->cap_held * sizeof(*p->held));
-		}
-		p->held[p->nheld++] = *it;
-	}
+	if (p->svg && it->kind != TL_COUNTER) /* the lanes draw no counter */
+		hold(p, it);
 }
 
 void trace_pass_started(void *ctx, uint64_t first_ns)
@@ -69,6 +97,7 @@ static void draw_lanes(struct trace_pass *p)
 {
 	struct tl_lanes_cfg lc = { p->topo, TIMELINE_SVG_WIDTH, 64, TIMELINE_SVG_ARROWS };
 	const struct trace_export *x = p->x;
+	struct tl_item it = { 0 };
 
 	tl_lanes_init(&p->lanes, &lc);
 	if (p->started) {
@@ -78,8 +107,22 @@ static void draw_lanes(struct trace_pass *p)
 			end = p->first_ns + x->to_ns;
 		tl_lanes_window(&p->lanes, p->first_ns, t0, end);
 	}
-	for (size_t i = 0; i < p->nheld; i++)
-		tl_lanes_item(&p->lanes, &p->held[i]);
+	for (size_t i = 0; i < p->nheld; i++) {
+		const struct lane_item *h = &p->held[i / TL_HELD_BLOCK][i % TL_HELD_BLOCK];
+
+		it.kind = (enum tl_kind)h->kind;
+		it.cpu = h->cpu;
+		it.from_cpu = h->from_cpu;
+		it.t0 = h->t0;
+		it.t1 = h->t1;
+		it.tid = h->tid;
+		it.pid = h->pid;
+		memcpy(it.comm, h->comm, sizeof(it.comm));
+		it.workload = h->workload;
+		it.cls = (enum locality)h->cls;
+		it.value = h->value;
+		tl_lanes_item(&p->lanes, &it);
+	}
 }
 
 static void trace_doc(FILE *f, void *ctx)
@@ -182,6 +225,8 @@ void trace_pass_free(struct trace_pass *p)
 	trace_json_release(&p->tj);
 	if (p->svg && p->lanes.px)
 		tl_lanes_release(&p->lanes);
+	for (size_t i = 0; i < p->nblocks; i++)
+		free(p->held[i]);
 	free(p->held);
 	free(p);
 }

@@ -38,13 +38,27 @@ struct trace_export {
 	char err[320];
 };
 
+/* An item as the lanes read it (tl_lanes_item): a quarter of a struct tl_item. */
+struct lane_item {
+	uint64_t t0, t1;
+	int64_t value;
+	int32_t cpu, from_cpu, tid, pid;
+	char comm[TASK_COMM_LEN];
+	uint8_t kind, cls;
+	bool workload;
+};
+
+#define TL_HELD_BLOCK 65536	/* items a block */
+
 /* The timeline's items, held until the pass ends: the results and the span are known then. */
 struct trace_pass {
 	struct trace_export *x;
 	FILE *body;		/* --trace: the items, before the head they follow */
 	struct trace_json tj;
-	struct tl_item *held;	/* --svg-timeline: the lanes' items (counters apart) */
-	size_t nheld, cap_held;
+	/* --svg-timeline: the lanes' items (counters apart), in blocks of TL_HELD_BLOCK, each
+	 * only what the lanes read of it */
+	struct lane_item **held;
+	size_t nheld, nblocks;
 	bool started;		/* the timeline had its first event, at first_ns */
 	uint64_t first_ns;
 	struct tl_lanes lanes;
