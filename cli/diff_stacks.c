@@ -15,7 +15,7 @@
 #include "../pipeline/file_pass.h"
 #include "../report/stack_diff_report.h"
 #include "../report/stacks_report.h"
-#include "caption.h"
+#include "../collectors/caption.h"
 #include "counting.h"
 #include "report_stacks.h"
 

@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "../pipeline/replay.h"
 #include "trace_export.h"
-#include "caption.h"
+#include "../collectors/caption.h"
 #include "counting.h"
 #include "report_doc.h"
 #include "report_stacks.h"

@@ -8,7 +8,7 @@
 
 #include "../common/util.h"
 #include "../report/flame.h"
-#include "caption.h"
+#include "../collectors/caption.h"
 #include "counting.h"
 
 static const struct {

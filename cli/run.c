@@ -9,7 +9,7 @@
 #include "../common/util.h"
 #include "../report/sched_report.h"
 #include "commands.h"
-#include "caption.h"
+#include "../collectors/caption.h"
 #include "counting.h"
 #include "report_stacks.h"
 #include "sweep.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "../common/util.h"
-#include "caption.h"
+#include "../collectors/caption.h"
 #include "counting.h"
 #include "opts.h"
 

@@ -8,16 +8,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../model/caption.h"
 #include "../model/provenance.h"
 #include "../model/topology.h"
-
-/* What the picture says of itself; the caller (cli) fills it, "" where unknown. */
-struct svg_caption {
-	char command[512];	/* what ran: the locus command line, or the recording's */
-	char kernel[160];	/* "6.1.0-18-amd64 x86_64", or the recording's */
-	char host[128];		/* the machine's name */
-	char date[64];		/* "2026-12-02 03:50 UTC", or "recorded 2026-12-02 ..." */
-};
 
 /*
  * The caption's two lines: line1 "command: ..." (cut with "..." past len1), line2

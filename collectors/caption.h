@@ -1,9 +1,9 @@
-/* caption.h - what a picture says of itself (report/svg_caption.h), filled from a live run or a file. */
-#ifndef LOCUS_CLI_CAPTION_H
-#define LOCUS_CLI_CAPTION_H
+/* caption.h - a picture's caption (model/caption.h) from a live run or a recording's header. */
+#ifndef LOCUS_COLLECTORS_CAPTION_H
+#define LOCUS_COLLECTORS_CAPTION_H
 
-#include "../collectors/perfdata.h"
-#include "../report/svg_caption.h"
+#include "perfdata.h"
+#include "../model/caption.h"
 
 /* A live run: locus's own command line (argv[0] its subcommand), this machine, now (UTC). */
 void caption_live(struct svg_caption *c, int argc, char **argv);
