@@ -13,7 +13,7 @@
 #include "trace_export.h"
 #include "../collectors/caption.h"
 #include "counting.h"
-#include "report_doc.h"
+#include "../report/report_doc.h"
 #include "report_stacks.h"
 
 enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_LINE_SIZE };
@@ -291,9 +291,12 @@ static void report_notes(const struct replay *st, const struct report_plan *pl)
 static int report_write(struct file_pass *fp, const struct report_plan *pl)
 {
 	struct report_doc ro;
+	struct file_input in;
 	int rc = EXIT_LOCUS_OK;
 
-	report_doc_init(&ro, fp, pl->sections, cli_terminal_width());
+	file_pass_input(fp, &in);
+	report_doc_init(&ro, &in, file_pass_results(fp), file_pass_blame(fp), &fp->cl.cl,
+			fp->stacks_on ? &fp->stk.st : NULL, pl->sections, cli_terminal_width());
 	ro.stacks_addresses = pl->stk.addresses;
 	if (pl->out) {
 		if (write_file_atomically(pl->out, report_doc_text, &ro) < 0)
@@ -312,6 +315,7 @@ static int report_write(struct file_pass *fp, const struct report_plan *pl)
 		if (write_heatmap_svg(pl->svg, file_pass_results(fp), &cap) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
 	}
+	file_input_release(&in);
 	return rc;
 }
 

@@ -115,3 +115,37 @@ void file_pass_release(struct file_pass *fp)
 	replay_release(&fp->rp);
 	memset(fp, 0, sizeof(*fp));
 }
+
+void file_pass_input(struct file_pass *fp, struct file_input *in)
+{
+	struct replay *st = &fp->rp;
+	const struct pd_file *pf = &st->f;
+	const struct pd_reader *rd = &st->rd;
+
+	memset(in, 0, sizeof(*in));
+	*in = (struct file_input){
+		.path = pf->path, .pipe = pf->pipe, .records = pf->records, .bytes = pf->pos,
+		.samples = rd->samples, .sched_samples = rd->sched_samples,
+		.mem_samples = rd->mem_samples, .undecodable = rd->undecodable,
+		.callchains = rd->callchains, .other_tracepoints = rd->other_tracepoints,
+		.irq_samples = rd->irq_samples, .unknown_total = pf->unknown_total,
+		.unknown = pf->unknown, .nunknown = PD_REC_MAX, .hostname = pf->hostname,
+		.osrelease = pf->osrelease, .cmdline = pf->cmdline,
+		.workload_pid = pf->workload_pid, .added_pids = pf->added_pids,
+		.nadded = pf->nadded, .pid = st->o->pid, .more = st->o->more,
+		.nmore = st->o->nmore, .from_ns = st->o->from_ns, .to_ns = st->o->to_ns,
+		.windowed = st->windowed, .ss_records = rd->ss.records, .ss_snapshots = rd->ss.n,
+		.topo_note = st->topo_note, .topo = &st->topo,
+		.syms = symbols_symbolizer(&st->syms), .namer = symbols_stack_namer(&st->syms),
+		.stacks = &rd->stacks,
+	};
+	if (rd->ss.records)
+		in->ss_ok = ss_records_delta(&rd->ss, &in->ss_delta, in->ss_why,
+					     sizeof(in->ss_why)) == 0;
+	replay_end(st, &in->end);
+}
+
+void file_input_release(struct file_input *in)
+{
+	schedstat_release(&in->ss_delta);
+}

@@ -6,6 +6,7 @@
 #ifndef LOCUS_FILE_PASS_H
 #define LOCUS_FILE_PASS_H
 
+#include "../model/file_input.h"
 #include "replay.h"
 #include "sink_blame.h"
 #include "sink_cacheline.h"
@@ -48,6 +49,12 @@ void file_pass_follow_workload(struct file_pass *fp, struct replay_opts *o);
 struct sched_results *file_pass_results(struct file_pass *fp);
 /* Who delayed the wakee (after file_pass_run with blame set), or NULL. */
 const struct blame_results *file_pass_blame(const struct file_pass *fp);
+/*
+ * After file_pass_run: what the report says of the file into in (pointing into fp: valid
+ * while it is), the schedstat snapshots' difference computed. file_input_release frees it.
+ */
+void file_pass_input(struct file_pass *fp, struct file_input *in);
+void file_input_release(struct file_input *in);
 void file_pass_release(struct file_pass *fp);
 
 #endif

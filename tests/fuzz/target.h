@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../cli/report_doc.h"
+#include "../../report/report_doc.h"
 #include "../../cli/trace_export.h"
 #include "../../pipeline/file_pass.h"
 #include "../../report/canvas.h"
@@ -61,14 +61,18 @@ static inline void fuzz_render(struct file_pass *fp)
 {
 	FILE *out = fopen("/dev/null", "w");
 	struct report_doc d;
+	struct file_input in;
 
 	if (!out)
 		abort();
+	file_pass_input(fp, &in);
 	for (int width = 80; width <= 200; width += 120) {
-		report_doc_init(&d, fp, SEC_ALL | SEC_BLAME, width);
+		report_doc_init(&d, &in, file_pass_results(fp), file_pass_blame(fp), &fp->cl.cl,
+				fp->stacks_on ? &fp->stk.st : NULL, SEC_ALL | SEC_BLAME, width);
 		report_doc_text(out, &d);
 	}
 	report_doc_json(out, &d);
+	file_input_release(&in);
 	{
 		struct svg_caption cap = { 0 };
 
