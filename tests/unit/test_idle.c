@@ -117,6 +117,40 @@ static void rule(void **state)
 	topology_release(&t);
 }
 
+/*
+ * Events of the same nanosecond are ordered as they came: a CPU that went idle at the
+ * wakeup's nanosecond, after the wakeup, was not idle at it; one that left idle at the
+ * run's nanosecond, after the run, was idle at it.
+ */
+static void same_nanosecond(void **state)
+{
+	struct topology t;
+	struct idle_track it;
+	uint64_t snap[1], pos;
+	struct idle_check r;
+
+	machine(&t, false);
+	idle_init(&it, &t);
+	busy_all(&it, 100);
+	idle_snapshot(&it, snap); /* the wakeup at 1000 */
+	pos = idle_pos(&it);
+	idle_set(&it, 3, true, 1000); /* after it, at its nanosecond */
+	idle_set(&it, 3, false, 1200);
+	r = chk(&it, pos, 2, NULL, snap, 1000, 1300);
+	assert_int_equal(r.verdict, IDLE_NONE); /* idle only in between */
+	/* idle before the wakeup, left at its nanosecond after it: idle at the wakeup */
+	busy_all(&it, 2000);
+	idle_set(&it, 3, true, 2100);
+	idle_snapshot(&it, snap); /* the wakeup at 2500 */
+	pos = idle_pos(&it);
+	idle_set(&it, 3, false, 2500);
+	r = chk(&it, pos, 2, NULL, snap, 2500, 2700);
+	assert_int_equal(r.verdict, IDLE_PASSED);
+	assert_int_equal(r.wait_ns, 0);
+	idle_release(&it);
+	topology_release(&t);
+}
+
 static void closest_node(void **state)
 {
 	struct topology t;
@@ -479,6 +513,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rule),
+		cmocka_unit_test(same_nanosecond),
 		cmocka_unit_test(closest_node),
 		cmocka_unit_test(wait_is_union),
 		cmocka_unit_test(inferred_switch_in),
