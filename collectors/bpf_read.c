@@ -306,12 +306,46 @@ void bpf_sched_retire(struct bpf_sched *b)
 	free(keys);
 }
 
+/*
+ * A task not in `done` when looked up: its slot, with the wakeups it holds back
+ * (into *pe, counted in *np). retire() writes `done` before it frees the slot, so
+ * a task that retired between the two reads (its slot gone, or read half
+ * cleared) is in `done` now with its final totals: looked up again after.
+ */
+static bool live_row(struct bpf_sched *b, int done, int key, struct lb_task *t,
+		     struct pending *pe, int *np)
+{
+	struct lb_tstate ts;
+	bool live = live_task(b, key, &ts);
+
+	if (bpf_map_lookup_elem(done, &key, t) == 0)
+		return true;
+	if (!live)
+		return false;
+	*t = ts.st;
+	t->wakeups = ts.wakeups; /* counted in the task's first two lines */
+	t->voluntary = ts.voluntary;
+	t->involuntary = ts.involuntary;
+	t->run_ns = ts.run_ns;
+	if (ts.pend_count) {
+		pe->waker = ts.pend_waker;
+		pe->wakee = key;
+		pe->count = ts.pend_count;
+		for (int c = 0; c < LOC_NR; c++)
+			pe->by_class[c] = ts.pend_class[c];
+		memcpy(pe->comm, t->comm, TASK_COMM_LEN);
+		memcpy(pe->waker_comm, ts.pend_comm, TASK_COMM_LEN);
+		pe->waker_comm[TASK_COMM_LEN - 1] = '\0';
+		(*np)++;
+	}
+	return true;
+}
+
 static void read_tasks(struct bpf_sched *b, struct sched_results *r, struct pending **pend,
 		       int *npend)
 {
 	int seen = bpf_map__fd(b->skel->maps.seen), done = bpf_map__fd(b->skel->maps.done);
 	int key, next, *prev = NULL, n = 0, cap = 64, np = 0;
-	struct lb_tstate ts;
 	struct lb_task t;
 
 	free(r->tasks);
@@ -320,33 +354,15 @@ static void read_tasks(struct bpf_sched *b, struct sched_results *r, struct pend
 	while (bpf_map_get_next_key(seen, prev, &next) == 0) {
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(done, &key, &t) < 0) {
-			if (!live_task(b, key, &ts)) {
-				r->tasks_dropped++; /* its row cannot be read: say so */
-				continue;
-			}
-			t = ts.st;
-			t.wakeups = ts.wakeups; /* counted in the task's first two lines */
-			t.voluntary = ts.voluntary;
-			t.involuntary = ts.involuntary;
-			t.run_ns = ts.run_ns;
-			if (ts.pend_count) {
-				struct pending *pe = &(*pend)[np++];
-
-				pe->waker = ts.pend_waker;
-				pe->wakee = key;
-				pe->count = ts.pend_count;
-				for (int c = 0; c < LOC_NR; c++)
-					pe->by_class[c] = ts.pend_class[c];
-				memcpy(pe->comm, t.comm, TASK_COMM_LEN);
-				memcpy(pe->waker_comm, ts.pend_comm, TASK_COMM_LEN);
-				pe->waker_comm[TASK_COMM_LEN - 1] = '\0';
-			}
-		}
 		if (n == cap) {
 			cap *= 2;
 			r->tasks = xrealloc(r->tasks, (size_t)cap * sizeof(*r->tasks));
 			*pend = xrealloc(*pend, (size_t)cap * sizeof(**pend));
+		}
+		if (bpf_map_lookup_elem(done, &key, &t) < 0 &&
+		    !live_row(b, done, key, &t, &(*pend)[np], &np)) {
+			r->tasks_dropped++; /* its row cannot be read: say so */
+			continue;
 		}
 		task_of(&r->tasks[n], &t);
 		n++;

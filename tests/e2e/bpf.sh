@@ -62,12 +62,39 @@ t, p = d["latency"]["wake_to_run_ns"]["count"], d["wakeups"]["placed"]
 t += d["latency"]["negative"]  # switched in before the wakeup: counted apart, not timed
 assert d["latency"]["untimed"] == 0 and abs(t - p) <= 2, (t, p, d["latency"]["untimed"])' "$TMP/all.json"
 expect_eq "--delay-rate 0: the report says nothing of a sample" 0 "$(grep -c "random sample" "$TMP/all.txt")"
-"$LOCUS" run -q --collector bpf --sections latency,wakeups --json "$TMP/few.json" --delay-rate 1000 \
-	-- "$LOCUS" bench pingpong --pin 0,1 --loops 20000 >"$TMP/few.txt" 2>&1
+# perf record of the same run times every wakeup: the oracle of the sample's median
+perf record -q -a -e sched:sched_waking,sched:sched_switch -o "$TMP/few.data" -- \
+	"$LOCUS" run -q --collector bpf --sections latency,wakeups --json "$TMP/few.json" \
+	--delay-rate 1000 -- "$LOCUS" bench pingpong --pin 0,1 --loops 20000 >"$TMP/few.txt" 2>&1
+# wake-to-run of each waking of a task not running, to its next switch-in (ns)
+perf script -i "$TMP/few.data" --ns -F tid,time,event,trace 2>/dev/null | python3 -c '
+import sys
+run, woke = {}, {}
+for l in sys.stdin:
+    f = l.split()
+    if len(f) < 4:
+        continue
+    tid, t, ev = f[0], int(f[1].rstrip(":").replace(".", "")), f[2]
+    kv = dict(x.split("=", 1) for x in f[3:] if "=" in x)
+    if ev == "sched:sched_switch:":
+        run[kv.get("prev_pid")] = False
+        n = kv.get("next_pid")
+        run[n] = True
+        if n in woke:
+            print(n, t - woke.pop(n))
+        continue
+    run[tid] = True
+    p = kv.get("pid")
+    if ev == "sched:sched_waking:" and not run.get(p) and p not in woke:
+        woke[p] = t' >"$TMP/few.delays"
 check "--delay-rate 1000: a sample timed, the rest counted as untimed, wakeups all placed" \
-	python3 - "$TMP/few.json" "$TMP/all.json" <<'PY'
+	python3 - "$TMP/few.json" "$TMP/few.delays" <<'PY'
 import json, math, sys
-d, a = (json.load(open(f)) for f in sys.argv[1:3])
+d = json.load(open(sys.argv[1]))
+busy = {t["tid"] for t in d["tasks"] if t["wakeups"] >= 5000}
+ds = sorted(int(l.split()[1]) for l in open(sys.argv[2]) if int(l.split()[0]) in busy)
+assert len(busy) == 2 and len(ds) > 10000, (busy, len(ds))
+a = {"latency": {"wake_to_run_ns": {"p50": ds[len(ds) // 2]}}}  # perf's, same run
 t, u, p = d["latency"]["wake_to_run_ns"]["count"], d["latency"]["untimed"], d["wakeups"]["placed"]
 n = d["latency"]["negative"]
 assert 0 < t < p / 3 and abs(t + u + n - d["wakeups"]["total"]) <= 2, (t, u, n, p)

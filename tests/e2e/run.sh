@@ -92,8 +92,10 @@ expect_eq "1000 short-lived tasks: exit 0" 0 $?
 check "1000 short-lived tasks: all followed" python3 - "$TMP/fork.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["tasks_total"] >= 1001, d["tasks_total"]
-assert d["wakeups"]["new_tasks"] >= 1000, d["wakeups"]["new_tasks"]
+why = (d["tasks_total"], d["wakeups"]["new_tasks"], d["provenance"].get("drops"), d.get("tasks_retired"),
+       d.get("tasks_retired_listed"), d["provenance"].get("source"))
+assert d["tasks_total"] >= 1001, why
+assert d["wakeups"]["new_tasks"] >= 1000, why
 PY
 
 # tracefs missing: one line, the counters still reported, the status kept.
