@@ -153,7 +153,8 @@ static enum kind frame_kind(const struct fnode *f, size_t *shown)
 		*shown = f->len - 4;
 		return K_KERNEL;
 	}
-	if (f->len == 9 && !memcmp(f->name, "[unknown]", 9))
+	if ((f->len == 9 && !memcmp(f->name, "[unknown]", 9)) ||
+	    (f->len == 2 && !memcmp(f->name, "--", 2))) /* off-wake: blocked below, waker above */
 		return K_UNKNOWN;
 	return K_USER;
 }
@@ -276,7 +277,8 @@ static void frame_draw(FILE *f, const struct tree *t, const struct fnode *n, con
 
 	if (o->differential)
 		diff_colour(share_change(t, n), L->maxabs, fill, sizeof(fill));
-	else if (!n->depth) /* "all" is no function: neutral, not user code's colour */
+	else if (!n->depth || (n->len == 2 && !memcmp(n->name, "--", 2))) /* "all", off-wake's
+		* "--" between the blocked stack and its waker's: no functions, neutral */
 		snprintf(fill, sizeof(fill), "rgb(215,215,215)");
 	else
 		kind_colour(k, name_hash(n->name, shown), fill, sizeof(fill));
