@@ -30,4 +30,17 @@ for f in cli/*.c; do
 	[ "$n" -le 600 ] || { fail "$f has $n lines (commands stay small)"; big=1; }
 done
 [ $big -eq 0 ] && ok "cli/ holds commands, each under 600 lines"
+# A function runs from the line naming it (at column 0, before a '{' at column 0) to its
+# '}' at column 0, as the house style (.clang-format) writes them.
+long=$(awk 'FNR == 1 { cand = 0; start = 0 }
+	/^[A-Za-z_].*\(/ && !/;[ \t]*$/ { cand = FNR; name = $0 }
+	/^\{/ { start = cand }
+	/^\}/ { if (start && FNR - start + 1 > 60)
+			printf "%s:%d %s (%d lines)\n", FILENAME, start, name, FNR - start + 1
+		 start = 0 }' cli/*.c)
+if [ -n "$long" ]; then
+	while read -r l; do fail "function over 60 lines in cli/: $l"; done <<<"$long"
+else
+	ok "no function in cli/ over 60 lines"
+fi
 finish
