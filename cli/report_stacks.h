@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "../pipeline/file_pass.h"
+#include "../report/stacks_out.h"
 #include "../report/stacks_report.h"
 #include "opts.h"
 
@@ -21,13 +22,6 @@ enum { OPT_ST_FOLDED = OPT_LONG_BASE + 220, OPT_ST_FLAME, OPT_ST_ADDRS };
 						 "-F ip prints them), not by symbol" }
 
 #define STACKS_OUT_MAX 10
-
-struct stacks_out {
-	enum stacks_kind kind;
-	bool by_time;
-	bool flame;		/* an SVG, else folded text */
-	const char *path;
-};
 
 struct stacks_plan {
 	struct stacks_out out[STACKS_OUT_MAX];

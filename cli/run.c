@@ -186,32 +186,16 @@ static bool run_parse(int argc, char **argv, struct run_plan *pl, int *rc)
 	return run_validate(pl) == 0;
 }
 
-static void write_run_folded(FILE *f, void *arg)
-{
-	void **a = arg;
-	const struct stacks_out *o = a[0];
-	const struct live_sections *ls = a[1];
-
-	stacks_write_folded(f, ls->stacks, o->kind, o->by_time, &ls->stacks_fr);
-}
-
 /* --folded: every stack of each kind asked for. 0, or -1 after saying why. */
 static int run_folded(const struct run_plan *pl, struct traced_report *rr)
 {
-	int rc = 0;
-
 	if (pl->ro.stk.n && !rr->ls.stacks) {
 		locus_err("no stacks to write to %s: the stacks were not collected (-g needs "
 			  "--sections sched and a collector that traced)", pl->ro.stk.out[0].path);
 		return -1;
 	}
-	for (int i = 0; i < pl->ro.stk.n; i++) {
-		void *arg[2] = { (void *)&pl->ro.stk.out[i], &rr->ls };
-
-		if (write_file_atomically(pl->ro.stk.out[i].path, write_run_folded, arg) < 0)
-			rc = -1;
-	}
-	return rc;
+	return stacks_out_write(pl->ro.stk.out, pl->ro.stk.n, rr->ls.stacks, &rr->ls.stacks_fr,
+				NULL, NULL);
 }
 
 /* The counters, the traced sections and the heatmap of a session. The exit status. */

@@ -1,0 +1,31 @@
+/* stacks_out.h - the stack outputs of report and run (--folded, --flame KIND=FILE): which
+ * view, where, and their writing. */
+#ifndef LOCUS_STACKS_OUT_H
+#define LOCUS_STACKS_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../analyzers/stacks.h"
+#include "../model/caption.h"
+#include "stacks_report.h"
+
+struct stacks_out {
+	enum stacks_kind kind;
+	bool by_time;
+	bool flame;		/* an SVG, else folded text */
+	const char *path;
+};
+
+/* A view's name, its first len bytes ("wakers", "blocked", "offwake", "blocked-time",
+ * "offwake-time"): its kind and weighting into o. 0, or -1 for another name. */
+int stacks_out_view(struct stacks_out *o, const char *name, size_t len);
+/*
+ * Each of out[0..n) from s, frames named by fr; a flame graph says cap and that it is a
+ * report of input. 0, or -1 after saying why (every output tried).
+ */
+int stacks_out_write(const struct stacks_out *out, int n, const struct stacks *s,
+		     const struct stacks_frames *fr, const struct svg_caption *cap,
+		     const char *input);
+
+#endif
