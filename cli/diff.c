@@ -3,8 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../collectors/perfdata.h"
 #include "../collectors/sweep_file.h"
 #include "../common/exitcodes.h"
+#include "../common/folded.h"
 #include "../common/util.h"
 #include "../report/sweep_report.h"
 #include "commands.h"
@@ -262,7 +264,7 @@ static int diff_folded(const struct diff_plan *pl, int argc, char **argv)
 				       pl->stacks, pl->top ? (size_t)pl->top : 20, argc, argv };
 
 	if (pl->n != 2 || pl->exit_code ||
-	    !(diff_is_folded(pl->files[1]) || diff_is_recording(pl->files[1]))) {
+	    !(folded_file_sniff(pl->files[1]) || pd_is_recording(pl->files[1]))) {
 		cli_usage_error(&diff_cmd, "%s", pl->n != 2 ? "folded stacks are compared two files at "
 							"a time (a base and a new file)" :
 					   pl->exit_code ? "--exit-code judges a loop's metric, not "
@@ -284,7 +286,7 @@ int cmd_diff(int argc, char **argv)
 
 	if (!diff_parse(argc, argv, &pl, &rc))
 		return rc;
-	if (diff_is_folded(pl.files[0]) || diff_is_recording(pl.files[0])) {
+	if (folded_file_sniff(pl.files[0]) || pd_is_recording(pl.files[0])) {
 		if (pl.svg) {
 			cli_usage_error(&diff_cmd, "--svg draws loop files; folded stacks are drawn "
 						   "with --flame");

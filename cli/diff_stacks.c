@@ -2,11 +2,9 @@
 #include "diff_stacks.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../analyzers/stack_diff.h"
 #include "../common/exitcodes.h"
@@ -18,32 +16,6 @@
 #include "../collectors/caption.h"
 #include "counting.h"
 #include "report_stacks.h"
-
-bool diff_is_folded(const char *path)
-{
-	char buf[256];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return false; /* the loop reader says why it cannot be read */
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	return n > 0 && folded_sniff(buf, (size_t)n);
-}
-
-bool diff_is_recording(const char *path)
-{
-	char buf[8];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	return n == 8 && !memcmp(buf, "PERFILE2", 8);
-}
 
 /* A view's name: its kind and whether weighted by time; -1 for an unknown name. */
 static int view_of(const char *name, bool *by_time)
@@ -124,7 +96,7 @@ static int stacks_load(const struct diff_stacks_plan *p, const char *path, struc
 {
 	char err[600];
 
-	*recorded = diff_is_recording(path);
+	*recorded = pd_is_recording(path);
 	if (*recorded)
 		return recording_load(path, p->view ? p->view : "wakers", f, cap);
 	if (folded_load(path, f, err, sizeof(err)) < 0) {

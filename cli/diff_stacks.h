@@ -17,11 +17,6 @@ struct diff_stacks_plan {
 	char **argv;
 };
 
-/* True when the file at path reads as folded stacks (not a loop's JSON). */
-bool diff_is_folded(const char *path);
-/* True when it is a recording (perf.data, locus record's or perf's: "PERFILE2"). */
-bool diff_is_recording(const char *path);
-
 /* Compare, write what was asked; the exit status. */
 int diff_stacks(const struct diff_stacks_plan *p);
 

@@ -3,6 +3,8 @@
 #include "perfdata.h"
 
 #include <errno.h>
+#include <unistd.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -406,4 +408,17 @@ bool pd_has_callchains(const struct pd_file *f)
 		if (f->attrs[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			return true;
 	return false;
+}
+
+bool pd_is_recording(const char *path)
+{
+	char buf[8];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n == 8 && !memcmp(buf, "PERFILE2", 8);
 }

@@ -161,4 +161,7 @@ int pd_topology(const struct pd_file *f, struct topology *t);
 /* Whether an attribute of f asks for callchains (PERF_SAMPLE_CALLCHAIN). */
 bool pd_has_callchains(const struct pd_file *f);
 
+/* True when the file at path is a perf.data file (locus record's or perf's: "PERFILE2"). */
+bool pd_is_recording(const char *path);
+
 #endif

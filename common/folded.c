@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -173,4 +175,17 @@ void folded_release(struct folded_set *f)
 	free(f->s);
 	free(f->text);
 	memset(f, 0, sizeof(*f));
+}
+
+bool folded_file_sniff(const char *path)
+{
+	char buf[256];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n > 0 && folded_sniff(buf, (size_t)n);
 }

@@ -6,6 +6,7 @@
 #ifndef LOCUS_FOLDED_H
 #define LOCUS_FOLDED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,6 +44,9 @@ int folded_load(const char *path, struct folded_set *f, char *err, size_t errlen
  * not '[' opening an array ("[unknown];main 3" is a stack).
  */
 int folded_sniff(const char *text, size_t len);
+/* True when the file at path reads as folded stacks (its first 256 bytes; false when it
+ * cannot be read: its reader says why). */
+bool folded_file_sniff(const char *path);
 
 void folded_release(struct folded_set *f);
 
