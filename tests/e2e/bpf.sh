@@ -264,12 +264,9 @@ fi
 # than one cycle of windows (one 200 ms reader tick in five). Where something else keeps the
 # statistics on (kernel.bpf_stats_enabled=1: another tool, a benchmark) the kernel counts
 # the whole run: then locus's windows are a part of bpftool's counts, at the same ns a run.
-sysctl_on=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo 1)
-"$LOCUS" run -q --collector bpf --sections wakeups --json "$TMP/cost.json" -- sh -c \
-	"'$LOCUS' bench pingpong --loops 400000 >/dev/null; bpftool prog show -j >'$TMP/cost.bt'" \
-	>"$TMP/cost.txt" 2>&1
-sysctl_on=$sysctl_on$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo 1)
-check "own cost: in the report, and as bpftool read it during the same run" \
+# Another process holding the statistics on for part of the run (a second BPF locus
+# beside this one under make -j) makes the kernel count more than the windows: one retry.
+cost_py() {
 	python3 - "$TMP/cost.json" "$TMP/cost.bt" "$TMP/cost.txt" "$sysctl_on" <<'PY'
 import json, re, sys
 c = json.load(open(sys.argv[1]))["provenance"]["own_cost"]
@@ -293,6 +290,16 @@ t = open(sys.argv[3]).read()
 m = re.search(r"own cost: ([0-9,]+) ns a program run, ([0-9.]+)% of .*\n.*: ([0-9,]+) runs in windows", t)
 assert m and int(m.group(3).replace(",", "")) == c["program_runs"], t
 PY
+}
+for try in 1 2; do
+	sysctl_on=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo 1)
+	"$LOCUS" run -q --collector bpf --sections wakeups --json "$TMP/cost.json" -- sh -c \
+		"'$LOCUS' bench pingpong --loops 400000 >/dev/null; bpftool prog show -j >'$TMP/cost.bt'" \
+		>"$TMP/cost.txt" 2>&1
+	sysctl_on=$sysctl_on$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo 1)
+	cost_py >/dev/null 2>&1 && break
+done
+check "own cost: in the report, and as bpftool read it during the same run (try $try)" cost_py
 
 # Maps are bounded: their memory is the same early and late in a run; drops are counted.
 "$LOCUS" run -q --collector bpf -- "$LOCUS" bench pingpong --loops 5000000 >/dev/null 2>&1 &
