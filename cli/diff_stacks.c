@@ -1,7 +1,6 @@
 /* diff_stacks.c - `locus diff [--flame OUT.svg] BASE.folded NEW.folded` (diff_stacks.h). */
 #include "diff_stacks.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,14 +19,13 @@
 /* A view's name: its kind and whether weighted by time; -1 for an unknown name. */
 static int view_of(const char *name, bool *by_time)
 {
-	size_t len = strlen(name);
-	char k[32];
+	struct stacks_out o;
 
-	*by_time = len > 5 && !strcmp(name + len - 5, "-time");
-	snprintf(k, sizeof(k), "%.*s", (int)(*by_time ? len - 5 : len), name);
-	if (*by_time && strcmp(k, "blocked") && strcmp(k, "offwake"))
+	*by_time = false;
+	if (stacks_out_view(&o, name, strlen(name)) < 0)
 		return -1;
-	return stacks_kind_of(k);
+	*by_time = o.by_time;
+	return (int)o.kind;
 }
 
 /* fp's stacks of view kind as a folded set (the lines locus report --folded writes). */
@@ -106,61 +104,14 @@ static int stacks_load(const struct diff_stacks_plan *p, const char *path, struc
 	return 0;
 }
 
-struct stacks_job {
-	const struct diff_stacks_plan *p;
-	const struct stack_diff *d;
-	struct flame_opts fo;
-	bool failed;		/* the flame graph could not be drawn (said) */
-};
-
-static void text_doc(FILE *f, void *ctx)
-{
-	struct stacks_job *j = ctx;
-
-	stack_diff_text(f, j->d, j->p->base, j->p->cur, j->p->top);
-}
-
-static void json_doc(FILE *f, void *ctx)
-{
-	struct stacks_job *j = ctx;
-
-	stack_diff_json(f, j->d, j->p->base, j->p->cur, j->p->top);
-}
-
-static void flame_doc(FILE *f, void *ctx)
-{
-	struct stacks_job *j = ctx;
-
-	if (stack_diff_flame(f, j->d, &j->fo) < 0) {
-		locus_err("%s: the flame graph could not be drawn: %s", j->p->flame, strerror(errno));
-		j->failed = true;
-	}
-}
-
-static int stacks_write(const struct diff_stacks_plan *p, struct stacks_job *job)
-{
-	int rc = EXIT_LOCUS_OK;
-
-	if (p->out) {
-		if (write_file_atomically(p->out, text_doc, job) < 0)
-			rc = EXIT_LOCUS_RUNTIME;
-	} else if (!(p->json && !strcmp(p->json, "-"))) {
-		text_doc(stdout, job);
-	}
-	if (p->json && write_file_atomically(p->json, json_doc, job) < 0)
-		rc = EXIT_LOCUS_RUNTIME;
-	if (p->flame && (write_file_atomically(p->flame, flame_doc, job) < 0 || job->failed))
-		rc = EXIT_LOCUS_RUNTIME;
-	return rc;
-}
-
 int diff_stacks(const struct diff_stacks_plan *p)
 {
 	struct folded_set a, b;
 	struct stack_diff d;
 	struct svg_caption cap, rcap;
 	char src[1200], ta[32], tb[32];
-	struct stacks_job job = { p, &d, { 0 }, false };
+	struct stack_diff_out o = { p->base, p->cur, p->top, p->out, p->json, p->flame };
+	struct flame_opts fo;
 	bool ra, rb, by_time;
 	int rc, kind = view_of(p->view ? p->view : "wakers", &by_time);
 
@@ -193,12 +144,12 @@ int diff_stacks(const struct diff_stacks_plan *p)
 		 "wakers") : "", p->base, fmt_count(a.total, ta, sizeof(ta)), p->cur,
 		 fmt_count(b.total, tb, sizeof(tb)), cap.date);
 	cap.date[0] = '\0'; /* said in the source: the date the picture was drawn */
-	job.fo = (struct flame_opts){ .title = "Differential flame graph: width by the new run, "
+	fo = (struct flame_opts){ .title = "Differential flame graph: width by the new run, "
 					       "red = share grew, blue = share shrank",
 				      .unit = !(ra || rb) ? "counts" : by_time ? "us off CPU" :
 					      kind == STACKS_WAKERS ? "wakeups" : "switches",
 				      .caption = &cap, .source = src };
-	rc = stacks_write(p, &job);
+	rc = stack_diff_write(&o, &d, &fo) < 0 ? EXIT_LOCUS_RUNTIME : EXIT_LOCUS_OK;
 	stack_diff_release(&d);
 out:
 	folded_release(&a);

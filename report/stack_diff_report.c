@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/outfile.h"
 #include "../common/util.h"
 #include "json.h"
 
@@ -93,5 +94,55 @@ int stack_diff_flame(FILE *f, const struct stack_diff *d, const struct flame_opt
 	dop.differential = 1;
 	rc = flame_svg_write(f, s, d->n, &dop);
 	free(s);
+	return rc;
+}
+
+struct diff_job {
+	const struct stack_diff_out *o;
+	const struct stack_diff *d;
+	const struct flame_opts *fo;
+	bool failed;		/* the flame graph could not be drawn (said) */
+};
+
+static void text_doc(FILE *f, void *ctx)
+{
+	struct diff_job *j = ctx;
+
+	stack_diff_text(f, j->d, j->o->base, j->o->cur, j->o->top);
+}
+
+static void json_doc(FILE *f, void *ctx)
+{
+	struct diff_job *j = ctx;
+
+	stack_diff_json(f, j->d, j->o->base, j->o->cur, j->o->top);
+}
+
+static void flame_doc(FILE *f, void *ctx)
+{
+	struct diff_job *j = ctx;
+
+	if (stack_diff_flame(f, j->d, j->fo) < 0) {
+		locus_err("%s: the flame graph could not be drawn: %s", j->o->flame, strerror(errno));
+		j->failed = true;
+	}
+}
+
+int stack_diff_write(const struct stack_diff_out *o, const struct stack_diff *d,
+		     const struct flame_opts *fo)
+{
+	struct diff_job job = { o, d, fo, false };
+	int rc = 0;
+
+	if (o->out) {
+		if (write_file_atomically(o->out, text_doc, &job) < 0)
+			rc = -1;
+	} else if (!(o->json && !strcmp(o->json, "-"))) {
+		text_doc(stdout, &job);
+	}
+	if (o->json && write_file_atomically(o->json, json_doc, &job) < 0)
+		rc = -1;
+	if (o->flame && (write_file_atomically(o->flame, flame_doc, &job) < 0 || job.failed))
+		rc = -1;
 	return rc;
 }

@@ -18,4 +18,17 @@ void stack_diff_json(FILE *f, const struct stack_diff *d, const char *base_name,
 /* The differential flame graph: frames sized by the new counts, coloured by the change. */
 int stack_diff_flame(FILE *f, const struct stack_diff *d, const struct flame_opts *o);
 
+/* Where a comparison goes: the text to out (NULL: standard output, unless the JSON is), the
+ * JSON to json ("-": standard output), the flame graph to flame; each may be NULL. */
+struct stack_diff_out {
+	const char *base, *cur;	/* the two files, as the text and JSON name them */
+	size_t top;		/* stacks in the text and JSON */
+	const char *out, *json, *flame;
+};
+
+/* Every output o asks for, fo drawing the flame graph. 0, or -1 after saying why (every
+ * output tried). */
+int stack_diff_write(const struct stack_diff_out *o, const struct stack_diff *d,
+		     const struct flame_opts *fo);
+
 #endif
