@@ -24,7 +24,7 @@
 #include "top.h"
 #include "../collectors/wl_output.h"
 
-enum { OPT_EXIT_ON_END = OPT_COUNTING_END, OPT_TEXT, OPT_WORKLOAD_OUTPUT };
+enum { OPT_EXIT_ON_END = OPT_COUNTING_END, OPT_TEXT, OPT_WORKLOAD_OUTPUT, OPT_NO_ANTAGONISTS };
 
 static const struct cli_opt top_opts[] = {
 	{ "delay", 'd', "SECS", "refresh every SECS seconds (default 1, at least 0.1)" },
@@ -40,6 +40,8 @@ static const struct cli_opt top_opts[] = {
 	{ "workload-output", OPT_WORKLOAD_OUTPUT, "FILE", "the workload's stdout and stderr go to "
 			  "FILE (default with the full screen: $TMPDIR/locus-top.PID.out; key o "
 			  "shows its last lines)" },
+	{ "no-antagonists", OPT_NO_ANTAGONISTS, NULL, "no antagonists pane: the perf stream "
+			  "then leaves out the irq tracepoints and who delayed woken tasks" },
 	{ "json", OPT_JSON, "FILE", "write the final results as JSON (- for stdout)" },
 	{ "output", 'o', "FILE", "write the final text report to FILE instead of stdout" },
 	COLLECTOR_OPT_ROWS,
@@ -54,11 +56,15 @@ static const struct cli_cmd top_cmd = {
 	"the wakeup heatmap (waker x target CPU), locality classes, wake-to-run\n"
 	"delay, the busiest task pairs, per-CPU busy time, and hot cachelines where\n"
 	"the PMU samples memory. Without a command, watches the whole machine.\n"
-	"Keys: q quit, space pause, tab or 1-4 focus, s sort, i interval/cumulative,\n"
-	"r reset, o the workload's output, h or ? help, arrows scroll. The screen is\n"
-	"the dashboard's: the workload writes to a file (--workload-output). Without a\n"
-	"terminal (or with --text) it prints a text snapshot each interval. The text\n"
-	"report follows at the end.",
+	"On the perf stream (--collector perf) the antagonists pane says which tasks\n"
+	"delayed woken tasks most (ran on their CPU while they waited) and splits the\n"
+	"wait by cause; the BPF collector says it cannot.\n"
+	"Keys: q quit, space pause, tab or 1-5 focus, s sort, i interval/cumulative,\n"
+	"r reset, a antagonists, o the workload's output, h or ? help, arrows scroll.\n"
+	"The screen is the dashboard's: the workload writes to a file\n"
+	"(--workload-output). Without a terminal (or with --text) it prints a text\n"
+	"snapshot each interval. The text report follows at the end (with the\n"
+	"antagonists' \"Why woken tasks waited\" where the pane had them).",
 	top_opts,
 };
 
@@ -76,6 +82,7 @@ static uint64_t thread_cpu_ns(void)
 static void draw(struct top *tp)
 {
 	struct dash_view v = { 0 };
+	char cannot[sizeof(tp->cannot) + sizeof(tp->w.bl_why) + 20];
 	struct canvas c;
 	int w = 80, h = 24;
 
@@ -92,6 +99,11 @@ static void draw(struct top *tp)
 	v.elapsed_s = (double)(now_ns() - tp->t0) / 1e9;
 	v.total = tp->w.snap[tp->w.cur].prov.source != PROV_NONE ? &tp->w.snap[tp->w.cur] : NULL;
 	v.cannot = tp->cannot;
+	if (tp->ui.blame_pane && tp->w.bl_cannot) { /* the header names it; the pane says why */
+		snprintf(cannot, sizeof(cannot), "%s%santagonists (%s)", tp->cannot,
+			 tp->cannot[0] ? "; " : "", tp->w.bl_why);
+		v.cannot = cannot;
+	}
 	if (!tp->tracer->started && tp->out && tp->out->trace_reason[0]) {
 		v.total = NULL;
 		v.why_not = tp->out->trace_reason; /* nothing to show but why */
@@ -109,6 +121,9 @@ static void draw(struct top *tp)
 		if (tp->ui.output)
 			v.output_tail = wl_output_tail(&tp->output);
 	}
+	if (tp->w.bl_on)
+		v.blame = tp->ui.cumulative ? &tp->w.bl_cumul : &tp->w.bl_interval;
+	v.blame_why = tp->w.bl_why;
 	v.ui = &tp->ui;
 	canvas_init(&c, w, h, tp->tui ? tui_utf8(tp->tui) : false);
 	dash_render(&c, &v);
@@ -213,6 +228,9 @@ static int take_top_opt(struct top *tp, struct counting_opts *o, struct trace_op
 		return 1;
 	case OPT_WORKLOAD_OUTPUT:
 		tp->output_path = arg;
+		return 1;
+	case OPT_NO_ANTAGONISTS:
+		tp->no_antagonists = true;
 		return 1;
 	case 'r':
 	case 'A':
@@ -428,7 +446,8 @@ static int top_report(const struct top_plan *pl, struct tracer *tracer,
 
 	if (!out->traced && !out->failed && res->runs > 0 && !pl->o.quiet)
 		locus_err("%s; reporting counters only", out->trace_reason);
-	traced_report_init(&rr, tracer, NULL, out, SEC_ALL);
+	/* who delayed the wakee, whole, where the antagonists pane had it */
+	traced_report_init(&rr, tracer, NULL, out, SEC_ALL | (tracer_blame(tracer) ? SEC_BLAME : 0));
 	extra = traced_report_extra(&rr);
 	if (res->runs > 0 && counting_report(&pl->o, res, out, pl->cmdv, &extra) != 0)
 		rc = EXIT_LOCUS_RUNTIME;
@@ -452,6 +471,8 @@ static int top_session(struct top *tp, const struct top_plan *pl, const struct t
 	cfg.derive_software = !pl->o.events;
 	traced_source_cfg(&tc, &pl->o, &pl->tr, &tp->col, topo);
 	tc.memory = true;
+	tc.stream.blame_if_streamed = !tp->no_antagonists; /* the pane; no reason to refuse BPF */
+	tp->ui.blame_pane = !tp->no_antagonists;
 	memset(tracer, 0, sizeof(*tracer));
 	cfg.trace = &tc;
 	cfg.tracer = tracer;

@@ -15,6 +15,7 @@ struct top {
 	int interval_ms;
 	long iterations;
 	bool exit_on_end, text;
+	bool no_antagonists;		/* --no-antagonists: no pane, no blame collected */
 	const char *output_path;	/* --workload-output */
 	struct collector_opts col;
 	/* the session */

@@ -23,6 +23,24 @@ static void bl_consume(struct sink *k, const struct event *e)
 	blame_add(&((struct blame_sink *)k)->an, e);
 }
 
+/* Under the reader's lock: the running totals copied, for locus top's antagonists. */
+static void bl_snapshot(struct sink *k)
+{
+	struct blame_sink *s = (struct blame_sink *)k;
+
+	if (s->on) {
+		blame_live_copy(&s->live, &s->an);
+		s->live_on = true;
+	}
+}
+
+/* Without the lock: the copy's rows by tid, as blame_live_delta wants them. */
+static void bl_snapshot_tables(struct sink *k, struct sched_results *dst)
+{
+	(void)dst;
+	blame_live_sort(&((struct blame_sink *)k)->live);
+}
+
 static void bl_finish(struct sink *k)
 {
 	struct blame_sink *s = (struct blame_sink *)k;
@@ -37,7 +55,8 @@ static void bl_release(struct sink *k)
 
 	if (s->on)
 		blame_release(&s->an);
-	s->on = false;
+	blame_live_release(&s->live);
+	s->on = s->live_on = false;
 }
 
 static const struct sink_ops blame_sink_ops = {
@@ -45,6 +64,8 @@ static const struct sink_ops blame_sink_ops = {
 	.every_event = true,
 	.begin = bl_begin,
 	.consume = bl_consume,
+	.snapshot = bl_snapshot,
+	.snapshot_tables = bl_snapshot_tables,
 	.finish = bl_finish,
 	.release = bl_release,
 };
@@ -68,4 +89,9 @@ void blame_sink_verdict(void *ctx, const struct idle_told *v)
 const struct blame_results *blame_sink_results(const struct blame_sink *s)
 {
 	return s->on ? blame_results(&s->an) : NULL;
+}
+
+const struct blame_live *blame_sink_live(const struct blame_sink *s)
+{
+	return s->live_on ? &s->live : NULL;
 }

@@ -10,6 +10,7 @@
 #define LOCUS_SINK_BLAME_H
 
 #include "../analyzers/blame.h"
+#include "../analyzers/blame_live.h"
 #include "sink.h"
 #include "sink_wakeup.h"
 
@@ -21,6 +22,8 @@ struct blame_sink {
 	void *told_ctx;
 	bool on;			/* an is initialized */
 	struct blame an;
+	struct blame_live live;		/* the totals at the last snapshot (live_on) */
+	bool live_on;
 };
 
 void blame_sink_init(struct blame_sink *s, struct wakeup_sink *judge);
@@ -28,5 +31,8 @@ void blame_sink_init(struct blame_sink *s, struct wakeup_sink *judge);
 void blame_sink_verdict(void *ctx, const struct idle_told *v);
 /* The results after finish, or NULL when no event came. */
 const struct blame_results *blame_sink_results(const struct blame_sink *s);
+/* The totals at the last snapshot (sinks_snapshot, then sinks_snapshot_tables: rows by
+ * tid), valid until the next; NULL before the first snapshot after the first event. */
+const struct blame_live *blame_sink_live(const struct blame_sink *s);
 
 #endif

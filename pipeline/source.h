@@ -34,6 +34,8 @@ struct stream_cfg {
 	const char *cmdline;	/* the locus command line, for the file's header */
 	bool callchain;		/* -g: callchains on sched_waking and sched_switch */
 	bool blame;		/* the irq tracepoints too: who delayed the wakee */
+	bool blame_if_streamed;	/* the same where the stream is the source, no reason to
+				 * refuse BPF (locus top's antagonists pane) */
 };
 
 /* What only the BPF programs honor (the stream refuses a BTF file asked of it). */

@@ -187,7 +187,8 @@ struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *si
 {
 	struct sink *raw = sinks_raw(sinks);
 	struct sched_opts so = { cfg->cpus, cfg->ncpus, cfg->stream.tracefs, cfg->mmap_pages,
-				 raw != NULL, cfg->stream.callchain, cfg->stream.blame };
+				 raw != NULL, cfg->stream.callchain,
+				 cfg->stream.blame || cfg->stream.blame_if_streamed };
 	struct stream *st = xcalloc(1, sizeof(*st));
 	struct sink_begin b = { 0 };
 

@@ -181,7 +181,7 @@ static struct source *open_stream(struct tracer *t, const struct source_cfg *cfg
 	wc.system_wide = cfg->system_wide;
 	wc.max_tasks = cfg->max_tasks;
 	wc.max_pairs = cfg->max_pairs;
-	t->blame = cfg->stream.blame && !cfg->stream.record_path;
+	t->blame = (cfg->stream.blame || cfg->stream.blame_if_streamed) && !cfg->stream.record_path;
 	if (t->blame) { /* before the analyzer, told its verdicts; it then takes one by one */
 		blame_sink_init(&t->bl, &t->wk);
 		sinks_add(&t->sinks, &t->bl.k);
@@ -248,6 +248,11 @@ static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err
 const struct blame_results *tracer_blame(const struct tracer *t)
 {
 	return t->blame ? blame_sink_results(&t->bl) : NULL;
+}
+
+const struct blame_live *tracer_blame_live(const struct tracer *t)
+{
+	return t->blame ? blame_sink_live(&t->bl) : NULL;
 }
 
 /* The BPF source's sampled stacks, read once into the stacks sink's results. */

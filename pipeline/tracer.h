@@ -82,6 +82,9 @@ void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summ
 void tracer_stamp(struct tracer *t, struct sched_results *r);
 /* Who delayed the wakee (after tracer_stop), or NULL when not asked or not streamed. */
 const struct blame_results *tracer_blame(const struct tracer *t);
+/* Its totals at the last tracer_snapshot (valid until the next), or NULL when not asked,
+ * not streamed, or no event came yet. */
+const struct blame_live *tracer_blame_live(const struct tracer *t);
 /*
  * The stacks (after tracer_stop), their stack table in *tab and names for their frames
  * in *nm (this machine's kallsyms, the binaries the tasks mapped); NULL when not asked

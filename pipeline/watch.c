@@ -89,6 +89,34 @@ static void measure_figures(struct watch *w, const struct sched_results *cur)
 	}
 }
 
+/* Who delayed the wakee: the latest totals, what the interval and the time since the base
+ * added, or why there are none (never a made-up 0). After the snapshot of the tracer. */
+static void blame_sample(struct watch *w, const struct sched_results *cur)
+{
+	const struct blame_live *now = tracer_blame_live(w->tracer);
+	struct blame_live *snap = &w->bl_snap[w->cur];
+
+	w->bl_on = now != NULL;
+	w->bl_cannot = false;
+	if (!now) {
+		if (!w->tracer->src)
+			snprintf(w->bl_why, sizeof(w->bl_why), "not traced: %s",
+				 w->out && w->out->trace_reason[0] ? w->out->trace_reason : "?");
+		else if ((w->bl_cannot = !w->tracer->src->streams))
+			snprintf(w->bl_why, sizeof(w->bl_why), "not supported by the %s collector "
+				 "(it counts in the kernel; this needs every event: use --collector "
+				 "perf)", cur->prov.source == PROV_BPF ? "BPF" :
+				 prov_source_key(cur->prov.source));
+		else
+			snprintf(w->bl_why, sizeof(w->bl_why), "no scheduler event yet");
+		return;
+	}
+	blame_live_assign(snap, now);
+	blame_live_delta(&w->bl_interval, snap, w->bl_have_prev ? &w->bl_snap[w->cur ^ 1] : NULL);
+	blame_live_delta(&w->bl_cumul, snap, w->bl_have_base ? &w->bl_base : NULL);
+	w->bl_have_prev = true;
+}
+
 void watch_start(struct watch *w, const struct topology *topo, uint64_t now)
 {
 	sched_results_init(&w->interval, topo); /* empty until the first interval */
@@ -114,6 +142,7 @@ void watch_sample(struct watch *w, struct counter_set *cs, uint64_t now)
 	w->have_prev = true;
 	w->t_prev = now;
 	measure_figures(w, cur);
+	blame_sample(w, cur);
 	if (cs)
 		counters_read(cs);
 	for (int k = 0; k < 2; k++) {
@@ -142,6 +171,11 @@ void watch_reset(struct watch *w)
 	sched_results_delta(&w->cumul, &w->snap[w->cur], &w->base);
 	w->cumul_view = &w->cumul;
 	w->cumul_s = 0;
+	if (w->bl_have_prev) { /* none yet: the base is the start, as good as now */
+		blame_live_assign(&w->bl_base, &w->bl_snap[w->cur]);
+		w->bl_have_base = true;
+		blame_live_delta(&w->bl_cumul, &w->bl_base, &w->bl_base);
+	}
 }
 
 void watch_release(struct watch *w)
@@ -151,4 +185,9 @@ void watch_release(struct watch *w)
 	sched_results_release(&w->base);
 	sched_results_release(&w->interval);
 	sched_results_release(&w->cumul);
+	for (int i = 0; i < 2; i++)
+		blame_live_release(&w->bl_snap[i]);
+	blame_live_release(&w->bl_base);
+	blame_live_release(&w->bl_interval);
+	blame_live_release(&w->bl_cumul);
 }

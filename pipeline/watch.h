@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../analyzers/blame_live.h"
 #include "../collectors/counters.h"
 #include "../model/sched_results.h"
 #include "session.h"
@@ -47,6 +48,12 @@ struct watch {
 	uint64_t t_prev, t_base;
 	/* the latest refresh's figures: each measure's (SM_*), each counter's */
 	struct watch_figure m[SM_NR], counter[2];
+	/* who delayed the wakee (tracer_blame_live): the same snapshots, interval, totals */
+	bool bl_on;			/* the latest refresh has them (else bl_why says why) */
+	struct blame_live bl_snap[2], bl_base, bl_interval, bl_cumul;	/* snap: as snap */
+	bool bl_have_prev, bl_have_base;
+	bool bl_cannot;			/* bl_why: what the source cannot (not a wait) */
+	char bl_why[200];
 };
 
 /* The empty results the first interval fills, the clock started at now. */

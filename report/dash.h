@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../analyzers/blame_live.h"
 #include "../analyzers/cacheline.h"
 #include "../model/sched_results.h"
 #include "canvas.h"
@@ -39,8 +40,8 @@ struct dash_series_state {
 	int nhist;
 };
 
-/* Panes that take focus (keys 1-4, tab). */
-enum dash_pane { PANE_COUNTERS, PANE_HEATMAP, PANE_TASKS, PANE_CPUS, PANE_NR };
+/* Panes that take focus (keys 1-5, tab; 5 where the antagonists pane is shown). */
+enum dash_pane { PANE_COUNTERS, PANE_HEATMAP, PANE_TASKS, PANE_CPUS, PANE_BLAME, PANE_NR };
 
 /* What the user changed with keys. */
 struct dash_ui {
@@ -51,6 +52,8 @@ struct dash_ui {
 	bool paused;		/* keep showing the same snapshot */
 	bool help;
 	bool output;		/* show the last lines of the workload's output */
+	bool blame_pane;	/* the antagonists pane is there (set by the caller) */
+	bool blame_hidden;	/* key a: hidden */
 };
 
 /* Key codes besides printable characters. */
@@ -81,6 +84,9 @@ struct dash_view {
 	const char *mem_why;		/* why no cachelines, when lines is NULL */
 	const char *output_path;	/* where the workload's output goes, or NULL (the terminal) */
 	const char *output_tail;	/* its last lines, newline-separated (ui->output), or NULL */
+	/* who delayed woken tasks over the span (ui->blame_pane), or NULL with why not */
+	const struct blame_live *blame;
+	const char *blame_why;
 	const struct dash_ui *ui;
 };
 

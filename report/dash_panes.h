@@ -12,17 +12,26 @@ struct dash_rect {
 
 struct dash_layout {
 	bool too_small;
-	struct dash_rect header, counters, heatmap, locality, tasks, cpus, footer;
+	struct dash_rect header, counters, heatmap, locality, tasks, cpus, blame, footer;
 };
 
-/* Where each pane goes on a w x h screen; a pane with h == 0 is hidden. */
-void dash_layout(int w, int h, struct dash_layout *l);
+/* The wide layout (the heatmap on the right, top to bottom) for a w x h screen. */
+bool dash_wide(int w, int h);
+/*
+ * Where each pane goes on a w x h screen; a pane with h == 0 is hidden. blame: the inner
+ * rows the antagonists pane wants (0: none), blame_data: its tasks (else a reason); it
+ * gets them where the tasks and CPUs keep their rows.
+ */
+void dash_layout(int w, int h, int blame, bool blame_data, struct dash_layout *l);
+/* The inner rows the antagonists pane wants at width w (0: not shown). */
+int dash_blame_want(const struct dash_view *v, int w);
 
 void pane_counters(struct canvas *c, struct dash_rect r, const struct dash_view *v, bool focus);
 void pane_heatmap(struct canvas *c, struct dash_rect r, const struct dash_view *v, bool focus);
 void pane_locality(struct canvas *c, struct dash_rect r, const struct dash_view *v);
 void pane_tasks(struct canvas *c, struct dash_rect r, const struct dash_view *v, bool focus);
 void pane_cpus(struct canvas *c, struct dash_rect r, const struct dash_view *v, bool focus);
+void pane_blame(struct canvas *c, struct dash_rect r, const struct dash_view *v, bool focus);
 
 /* "812 ns", "4.1 us", "38 us", "1.2 ms", "2.30 s". */
 const char *dash_fmt_ns(uint64_t ns, char *buf, size_t len);

@@ -12,9 +12,30 @@
 #define MIN_W 40
 #define MIN_H 12
 
-void dash_layout(int w, int h, struct dash_layout *l)
+/*
+ * The antagonists pane's height below the tasks and CPUs (bottom rows): up to want inner
+ * rows while those keep keep rows, else none (the tasks and CPUs come first).
+ */
+static int blame_rows(int bottom, int want, int keep)
 {
-	int body, rest, top, left;
+	int ph = want + 2, cap = bottom / 2 > 3 ? bottom / 2 : 3;
+
+	if (!want || bottom - keep < 3)
+		return 0;
+	if (ph > bottom - keep)
+		ph = bottom - keep;
+	return ph > cap ? cap : ph;
+}
+
+bool dash_wide(int w, int h)
+{
+	return w >= 160 && h >= 30;
+}
+
+void dash_layout(int w, int h, int blame, bool blame_data, struct dash_layout *l)
+{
+	/* with its data it may leave the tasks a pair to show; a reason alone, more */
+	int body, rest, top, left, ph, keep = blame_data ? 5 : 8;
 
 	memset(l, 0, sizeof(*l));
 	if (w < MIN_W || h < MIN_H) {
@@ -24,39 +45,47 @@ void dash_layout(int w, int h, struct dash_layout *l)
 	l->header = (struct dash_rect){ 0, 0, w, 2 };
 	l->footer = (struct dash_rect){ 0, h - 1, w, 1 };
 	body = h - 3;
-	if (w >= 160 && h >= 30) {
+	if (dash_wide(w, h)) {
 		/* wide: the heatmap takes the right side, top to bottom */
 		int lw = w * 11 / 20, tw = lw * 3 / 5;
 
+		ph = blame_rows(body - 13, blame, keep);
 		l->counters = (struct dash_rect){ 0, 2, lw, 8 };
 		l->locality = (struct dash_rect){ 0, 10, lw, 5 };
-		l->tasks = (struct dash_rect){ 0, 15, tw, body - 13 };
-		l->cpus = (struct dash_rect){ tw, 15, lw - tw, body - 13 };
+		l->tasks = (struct dash_rect){ 0, 15, tw, body - 13 - ph };
+		l->cpus = (struct dash_rect){ tw, 15, lw - tw, body - 13 - ph };
+		if (ph)
+			l->blame = (struct dash_rect){ 0, 2 + body - ph, lw, ph };
 		l->heatmap = (struct dash_rect){ lw, 2, w - lw, body };
 		return;
 	}
 	rest = body - 5;			/* the locality pane: a frame around 3 rows */
-	top = rest * 11 / 20;
+	/* the antagonists' rows come from the counters' and heatmap's share */
+	top = blame && blame_data ? rest * 2 / 5 : rest * 11 / 20;
 	if (top < 8)
 		top = rest < 8 ? rest : 8;	/* six counters in a frame */
 	left = w / 2 < 64 ? w / 2 : 64;
 	l->counters = (struct dash_rect){ 0, 2, left, top };
 	l->heatmap = (struct dash_rect){ left, 2, w - left, top };
 	l->locality = (struct dash_rect){ 0, 2 + top, w, 5 };
-	if (rest - top >= 4) {
+	ph = blame_rows(rest - top, blame, keep);
+	if (rest - top - ph >= 4) {
 		int tw = w * 3 / 5;
 
-		l->tasks = (struct dash_rect){ 0, 7 + top, tw, rest - top };
-		l->cpus = (struct dash_rect){ tw, 7 + top, w - tw, rest - top };
+		l->tasks = (struct dash_rect){ 0, 7 + top, tw, rest - top - ph };
+		l->cpus = (struct dash_rect){ tw, 7 + top, w - tw, rest - top - ph };
 	}
+	if (ph)
+		l->blame = (struct dash_rect){ 0, 2 + body - ph, w, ph };
 }
 
 int dash_pane_rows(int w, int h, enum dash_pane p)
 {
 	struct dash_layout l;
-	const struct dash_rect *r[PANE_NR] = { &l.counters, &l.heatmap, &l.tasks, &l.cpus };
+	const struct dash_rect *r[PANE_NR] = { &l.counters, &l.heatmap, &l.tasks, &l.cpus,
+						&l.blame };
 
-	dash_layout(w, h, &l);
+	dash_layout(w, h, 0, false, &l);
 	return l.too_small || r[p]->h < 3 ? 0 : r[p]->h - 2;
 }
 
@@ -115,6 +144,21 @@ void dash_series_push(struct dash_series_state *s, double rate)
 	s->hist[s->nhist++] = rate;
 }
 
+static bool blame_on(const struct dash_ui *ui)
+{
+	return ui->blame_pane && !ui->blame_hidden;
+}
+
+/* The pane d steps from the focused one (1: next, -1: before), skipping a hidden one. */
+static int focus_step(const struct dash_ui *ui, int d)
+{
+	int f = (ui->focus + PANE_NR + d) % PANE_NR;
+
+	if (f == PANE_BLAME && !blame_on(ui))
+		f = (f + PANE_NR + d) % PANE_NR;
+	return f;
+}
+
 enum dash_action dash_key(struct dash_ui *ui, int key)
 {
 	if (ui->help && key != 'q' && key != 'Q') {
@@ -130,16 +174,28 @@ enum dash_action dash_key(struct dash_ui *ui, int key)
 		return DASH_PAUSE;
 	case '\t':
 	case DASH_KEY_TAB:
-		ui->focus = (ui->focus + 1) % PANE_NR;
+		ui->focus = focus_step(ui, 1);
 		return DASH_REDRAW;
 	case DASH_KEY_BTAB:
-		ui->focus = (ui->focus + PANE_NR - 1) % PANE_NR;
+		ui->focus = focus_step(ui, -1);
 		return DASH_REDRAW;
 	case '1': case '2': case '3': case '4':
 		ui->focus = key - '1';
 		return DASH_REDRAW;
-	case 's':
-		ui->sort[ui->focus] = (ui->sort[ui->focus] + 1) % 3;
+	case '5':
+		if (!blame_on(ui))
+			return DASH_NONE;
+		ui->focus = PANE_BLAME;
+		return DASH_REDRAW;
+	case 'a':
+		if (!ui->blame_pane)
+			return DASH_NONE;
+		ui->blame_hidden = !ui->blame_hidden;
+		if (ui->blame_hidden && ui->focus == PANE_BLAME)
+			ui->focus = PANE_COUNTERS;
+		return DASH_REDRAW;
+	case 's': /* the antagonists: by wait inflicted or wakeups delayed; the others three */
+		ui->sort[ui->focus] = (ui->sort[ui->focus] + 1) % (ui->focus == PANE_BLAME ? 2 : 3);
 		ui->scroll[ui->focus] = 0;
 		return DASH_REDRAW;
 	case 'i':
@@ -326,7 +382,7 @@ static void output_box(struct canvas *c, const struct dash_view *v)
 	}
 }
 
-static void footer(struct canvas *c, struct dash_rect r)
+static void footer(struct canvas *c, struct dash_rect r, const struct dash_ui *ui)
 {
 	static const char *const keys[][2] = {
 		{ "q", "quit" }, { "space", "pause" }, { "tab/1-4", "focus" }, { "s", "sort" },
@@ -336,16 +392,21 @@ static void footer(struct canvas *c, struct dash_rect r)
 	int x = r.x;
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		int need = (int)(strlen(keys[i][0]) + strlen(keys[i][1])) + 3;
+		const char *k = i == 2 && blame_on(ui) ? "tab/1-5" : keys[i][0];
+		int need = (int)(strlen(k) + strlen(keys[i][1])) + 3;
 
 		if (x + need > r.x + r.w)
 			break;
-		x += canvas_text(c, x, r.y, 0, CV_KEY, keys[i][0]);
+		x += canvas_text(c, x, r.y, 0, CV_KEY, k);
 		x += canvas_printf(c, x, r.y, 0, CV_DIM, " %s  ", keys[i][1]);
+		if (i == 3 && ui->blame_pane && x + 16 <= r.x + r.w) { /* after sort */
+			x += canvas_text(c, x, r.y, 0, CV_KEY, "a");
+			x += canvas_text(c, x, r.y, 0, CV_DIM, " antagonists  ");
+		}
 	}
 }
 
-static void help(struct canvas *c)
+static void help(struct canvas *c, const struct dash_ui *ui)
 {
 	static const char *const lines[] = {
 		"q          quit (stops the workload)",
@@ -359,8 +420,26 @@ static void help(struct canvas *c)
 		"arrows     scroll the focused pane (PgUp/PgDn, Home)",
 		"h, ?       this help; any key closes it",
 	};
-	int n = (int)(sizeof(lines) / sizeof(lines[0]));
-	int w = 58, h = n + 2, x = (c->w - w) / 2, y = (c->h - h) / 2;
+	static const char *const blame_lines[] = {
+		"tab, 1-5   focus: counters, heatmap, tasks, CPUs,",
+		"           antagonists",
+		"a          show / hide the antagonists (who delayed",
+		"           woken tasks); s: by wait or by wakeups",
+	};
+	const char *show[16];
+	int n = 0, w = 58, h, x, y;
+
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		if (i == 2 && ui->blame_pane) { /* the focus line, then key a */
+			for (int k = 0; k < 4; k++)
+				show[n++] = blame_lines[k];
+			continue;
+		}
+		show[n++] = lines[i];
+	}
+	h = n + 2;
+	x = (c->w - w) / 2;
+	y = (c->h - h) / 2;
 
 	if (x < 0)
 		x = 0;
@@ -370,7 +449,7 @@ static void help(struct canvas *c)
 		canvas_fill(c, x, y + i, w, CV_NORMAL, ' ');
 	canvas_box(c, x, y, w, h, "keys", true);
 	for (int i = 0; i < n; i++)
-		canvas_text(c, x + 2, y + 1 + i, w - 4, CV_NORMAL, lines[i]);
+		canvas_text(c, x + 2, y + 1 + i, w - 4, CV_NORMAL, show[i]);
 }
 
 void dash_render(struct canvas *c, const struct dash_view *v)
@@ -379,7 +458,8 @@ void dash_render(struct canvas *c, const struct dash_view *v)
 	int f = v->ui->focus;
 
 	canvas_clear(c);
-	dash_layout(c->w, c->h, &l);
+	dash_layout(c->w, c->h, dash_blame_want(v, dash_wide(c->w, c->h) ? c->w * 11 / 20 : c->w),
+		    v->blame != NULL && !v->why_not, &l);
 	if (l.too_small) {
 		canvas_printf(c, 0, 0, 0, CV_WARN, "locus top: terminal %dx%d is too small",
 			      c->w, c->h);
@@ -394,9 +474,11 @@ void dash_render(struct canvas *c, const struct dash_view *v)
 		pane_tasks(c, l.tasks, v, f == PANE_TASKS);
 		pane_cpus(c, l.cpus, v, f == PANE_CPUS);
 	}
-	footer(c, l.footer);
+	if (l.blame.h)
+		pane_blame(c, l.blame, v, f == PANE_BLAME);
+	footer(c, l.footer, v->ui);
 	if (v->ui->output && v->output_path)
 		output_box(c, v);
 	if (v->ui->help)
-		help(c);
+		help(c, v->ui);
 }

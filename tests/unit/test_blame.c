@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../analyzers/blame.h"
+#include "../../analyzers/blame_live.h"
 #include "../../collectors/topology.h"
 #include "../../report/blame_report.h"
 #include "events.h"
@@ -249,6 +250,110 @@ static void golden(void **state)
 	topology_release(&t);
 }
 
+static const struct blame_culprit *live_row(const struct blame_live *l, int tid)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->culprits[i].tid == tid)
+			return &l->culprits[i];
+	return NULL;
+}
+
+/*
+ * locus top's antagonists: the golden scenario in three intervals, a copy of the running
+ * totals at each end. Each interval holds what its events attributed (by hand), and the
+ * intervals add up to the whole run's results, culprit by culprit.
+ */
+static void live_intervals(void **state)
+{
+	struct topology t;
+	struct blame b;
+	struct blame_cfg cfg = { 0 };
+	struct blame_live snap[4] = { { 0 } }, d = { 0 }, sum = { 0 };
+	const struct blame_results *r;
+	const size_t cut[4] = { 0, 10, 15, 17 };
+	struct event ev[] = {
+		ev_switch(100, 1, 0, 0, 50),
+		ev_switch(150, 2, 30, S_SLEEP, 0),
+		ev_switch(160, 3, 40, S_SLEEP, 0),
+		ev_switch(200, 0, 10, S_SLEEP, 20),
+		ev_waking(1000, 0, 20, 10, 1),
+		ev_irq(2000, 1, 50, EV_SOFTIRQ_ENTRY, 3, NULL),
+		ev_irq(2200, 1, 50, EV_IRQ_ENTRY, 24, "virtio0-input"),
+		ev_irq(2300, 1, 50, EV_IRQ_EXIT, 24, NULL),
+		ev_irq(2500, 1, 50, EV_SOFTIRQ_EXIT, 3, NULL),
+		ev_switch(5000, 1, 50, S_PREEMPT, 10),	/* interval 1 ends after this */
+		ev_switch(5500, 1, 10, S_SLEEP, 50),
+		ev_waking(6000, 0, 20, 10, 1),
+		ev_switch(6500, 1, 50, S_SLEEP, 60),
+		ev_migrate(8000, 2, 0, 10, 1, 2),
+		ev_switch(8400, 2, 0, 0, 10),		/* interval 2 ends after this */
+		ev_waking(8600, 2, 10, 40, 3),
+		ev_switch(9000, 3, 0, 0, 40),
+	};
+
+	(void)state;
+	machine(&t);
+	cfg.topo = &t;
+	cfg.waking_source = true;
+	cfg.irq_source = true;
+	blame_init(&b, &cfg);
+	blame_live_copy(&snap[0], &b);
+	for (int i = 1; i < 4; i++) {
+		feed(&b, ev + cut[i - 1], cut[i] - cut[i - 1]);
+		if (i == 3)
+			blame_finish(&b); /* its rows sorted: the copy sorts them back by tid */
+		blame_live_copy(&snap[i], &b);
+		blame_live_sort(&snap[i]);
+	}
+	/* 1: 10 waited 4000 on CPU 1 behind the hog (3500) and its interrupts */
+	blame_live_delta(&d, &snap[1], &snap[0]);
+	assert_int_equal(d.all.wakeups, 1);
+	assert_int_equal(d.all.wait_ns, 4000);
+	assert_int_equal(d.all.ns[BC_SOFTIRQ] + d.all.ns[BC_HARDIRQ], 500);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.culprits[0].tid, 50);
+	assert_int_equal(d.culprits[0].ns, 3500);
+	assert_int_equal(d.culprits[0].wakeups, 1);
+	/* 2: queued on CPU 1, moved to CPU 2 at 8000, ran at 8400: no task ran instead */
+	blame_live_delta(&d, &snap[2], &snap[1]);
+	assert_int_equal(d.all.wakeups, 1);
+	assert_int_equal(d.all.ns[BC_ELSEWHERE], 2000);
+	assert_int_equal(d.all.ns[BC_IDLE], 400);
+	assert_int_equal(d.n, 0);
+	/* nothing between a copy and itself */
+	blame_live_delta(&d, &snap[2], &snap[2]);
+	assert_int_equal(d.all.wakeups, 0);
+	assert_int_equal(d.all.wait_ns, 0);
+	assert_int_equal(d.n, 0);
+	/* the intervals add up to the run: split and every culprit (the delta from nothing) */
+	r = blame_results(&b);
+	blame_live_delta(&sum, &snap[3], NULL);
+	assert_int_equal(sum.all.wakeups, r->all.wakeups);
+	assert_memory_equal(sum.all.ns, r->all.ns, sizeof(r->all.ns));
+	assert_int_equal(sum.n, r->nculprits);
+	for (int i = 0; i < r->nculprits; i++) {
+		uint64_t ns = 0, w = 0;
+
+		for (int k = 1; k < 4; k++) {
+			const struct blame_culprit *c;
+
+			blame_live_delta(&d, &snap[k], &snap[k - 1]);
+			c = live_row(&d, r->culprits[i].tid);
+			ns += c ? c->ns : 0;
+			w += c ? c->wakeups : 0;
+		}
+		assert_int_equal(ns, r->culprits[i].ns);
+		assert_int_equal(w, r->culprits[i].wakeups);
+		assert_int_equal(live_row(&sum, r->culprits[i].tid)->ns, r->culprits[i].ns);
+	}
+	for (int i = 0; i < 4; i++)
+		blame_live_release(&snap[i]);
+	blame_live_release(&d);
+	blame_live_release(&sum);
+	blame_release(&b);
+	topology_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +361,7 @@ int main(void)
 		cmocka_unit_test(ahead_and_elsewhere),
 		cmocka_unit_test(chain),
 		cmocka_unit_test(golden),
+		cmocka_unit_test(live_intervals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,6 +49,9 @@ static void load_topo(const struct scene *s, struct topology *topo)
 
 /* The workload's output file and its tail, when a test shows them (else NULL). */
 static const char *test_output_path, *test_output_tail;
+/* The antagonists pane's data and why not, when a test shows it (ui.blame_pane). */
+static const struct blame_live *test_blame;
+static const char *test_blame_why;
 
 /* A view with fixed counters: rates rise and fall over 90 intervals. */
 static void fixed_view(struct dash_view *v, const struct sched_results *r,
@@ -80,6 +83,8 @@ static void fixed_view(struct dash_view *v, const struct sched_results *r,
 	v->mem_why = "no PMU here: memory sampling needs PEBS (Intel) or IBS (AMD)";
 	v->output_path = test_output_path;
 	v->output_tail = test_output_tail;
+	v->blame = test_blame;
+	v->blame_why = test_blame_why;
 	v->ui = ui;
 }
 
@@ -206,6 +211,61 @@ static void workload_output(void **state)
 	assert_string_equal(out, "tid 17129");
 	task_label(out, sizeof(out), "swapper/0", 0, 20);
 	assert_string_equal(out, "(irq or idle)");
+}
+
+/* The antagonists pane: a hog first, the split by cause; BPF's reason; key a, 5, tab. */
+static void antagonists_pane(void **state)
+{
+	static struct blame_culprit k[] = {
+		{ 4242, "perl", 30100000, 6100000, 24000000, 912, 0 },
+		{ 31, "kworker/1:1", 5200000, 5200000, 0, 1100, 0 },
+		{ 2001, "hackbench", 1900000, 400000, 1500000, 77, 0 },
+	};
+	struct blame_live b = { true, { 1234, 41200000, { 6100000 + 200000 + 600000,
+		24000000 + 1500000 + 100000, 300000, 2100000, 4000000, 2300000, 0 },
+		400, 5000000 }, k, 3, 3 };
+	struct dash_ui ui = { .blame_pane = true };
+	char *text;
+
+	(void)state;
+	test_blame = &b;
+	check(1, 120, 40, true, &ui, "8cpu_120x40_antagonists.txt");
+	check(1, 80, 24, true, &ui, "8cpu_80x24_antagonists.txt");
+	check(1, 200, 60, true, &ui, "8cpu_200x60_antagonists.txt");
+	text = render_scene(&scenes[1], 120, 40, true, &ui, NULL, 0);
+	assert_non_null(strstr(text, "perl                 4242    30.1 ms  73.1%       912    80%"));
+	free(text);
+	assert_int_equal(dash_key(&ui, '5'), DASH_REDRAW);
+	assert_int_equal(ui.focus, PANE_BLAME);
+	assert_int_equal(dash_key(&ui, 's'), DASH_REDRAW); /* by wakeups delayed */
+	check(1, 120, 40, true, &ui, "8cpu_120x40_antagonists_by_wakeups.txt");
+	assert_int_equal(dash_key(&ui, 's'), DASH_REDRAW);
+	assert_int_equal(ui.sort[PANE_BLAME], 0); /* two orders */
+	assert_int_equal(dash_key(&ui, '\t'), DASH_REDRAW);
+	assert_int_equal(ui.focus, PANE_COUNTERS);
+	assert_int_equal(dash_key(&ui, DASH_KEY_BTAB), DASH_REDRAW);
+	assert_int_equal(ui.focus, PANE_BLAME);
+	assert_int_equal(dash_key(&ui, 'a'), DASH_REDRAW); /* hidden: the focus leaves it */
+	assert_true(ui.blame_hidden);
+	assert_int_equal(ui.focus, PANE_COUNTERS);
+	assert_int_equal(dash_key(&ui, '5'), DASH_NONE);
+	assert_int_equal(dash_key(&ui, DASH_KEY_BTAB), DASH_REDRAW);
+	assert_int_equal(ui.focus, PANE_CPUS);
+	text = render_scene(&scenes[1], 120, 40, true, &ui, NULL, 0);
+	assert_null(strstr(text, "antagonists: who"));
+	free(text);
+	/* the BPF collector: why not, never a made-up 0 */
+	ui.blame_hidden = false;
+	ui.focus = 0;
+	test_blame = NULL;
+	test_blame_why = "not supported by the BPF collector (it counts in the kernel; this needs "
+			 "every event: use --collector perf)";
+	check(1, 120, 40, true, &ui, "8cpu_120x40_antagonists_bpf.txt");
+	test_blame_why = NULL;
+	/* no pane asked for: key a does nothing */
+	ui = (struct dash_ui){ 0 };
+	assert_int_equal(dash_key(&ui, 'a'), DASH_NONE);
+	assert_int_equal(dash_key(&ui, '5'), DASH_NONE);
 }
 
 static void cachelines_pane(void **state)
@@ -407,6 +467,7 @@ int main(void)
 		cmocka_unit_test(sixty_four_cpus), cmocka_unit_test(five_twelve_cpus),
 		cmocka_unit_test(focus_sort_help_small), cmocka_unit_test(cachelines_pane),
 		cmocka_unit_test(workload_output), cmocka_unit_test(not_traced),
+		cmocka_unit_test(antagonists_pane),
 		cmocka_unit_test(hostile_span),
 		cmocka_unit_test(keys), cmocka_unit_test(series_history),
 		cmocka_unit_test(interval_delta), cmocka_unit_test(hist_subtract),
