@@ -64,16 +64,19 @@ static uint64_t estimate(const struct sched_results *r, int m)
 /* Each MF_DASH measure's figure (sched_measures.def) from the latest snapshot cur. */
 static void measure_figures(struct watch *w, const struct sched_results *cur)
 {
+	/* traced: a source opened (the final screen's snapshot comes after it stopped) */
+	bool traced = w->tracer->src != NULL;
+
 	for (int m = 0; m < SM_NR; m++) {
 		struct watch_figure *f = &w->m[m];
 
 		f->state = WATCH_SKIP;
 		if (!(sched_measures[m].flags & MF_DASH))
 			continue;
-		if (!w->tracer->started && (m == SM_voluntary || m == SM_involuntary) &&
+		if (!traced && (m == SM_voluntary || m == SM_involuntary) &&
 		    proc_figure(w, m == SM_involuntary))
 			continue; /* the tasks' own accounting in /proc */
-		if (!w->tracer->started) { /* never a made-up 0: say why there is nothing */
+		if (!traced) { /* never a made-up 0: say why there is nothing */
 			f->state = WATCH_NONE;
 			snprintf(f->why, sizeof(f->why), "not traced: %s",
 				 w->out && w->out->trace_reason[0] ? w->out->trace_reason : "?");
