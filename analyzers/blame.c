@@ -39,6 +39,7 @@ void blame_init(struct blame *b, const struct blame_cfg *cfg)
 	tidmap_init(&b->task_idx);
 	tidmap_init(&b->culprit_idx);
 	b->p99 = xcalloc(1, sizeof(*b->p99));
+	b->p99->over = b->r.p99_off = cfg->no_p99; /* nothing kept, said so */
 }
 
 static bool valid_cpu(const struct blame *b, int32_t cpu)

@@ -107,6 +107,7 @@ struct blame_results {
 	uint64_t irq_other_ns;		/* handlers beyond BLAME_IRQS names */
 	/* the p99 wakeups: wait >= p99_ns (exact, over every timed wakeup) */
 	bool p99_known;
+	bool p99_off;			/* not asked for (blame_cfg.no_p99) */
 	uint64_t p99_ns, p99_wakeups, p99_wait_ns;
 	uint64_t p99_ns_by[BC_NR];
 	/* chains */
@@ -140,6 +141,8 @@ struct blame_cfg {
 	/* told each timed wakeup's split at its run (NULL: none) */
 	void (*told)(void *ctx, const struct blame_told *t);
 	void *told_ctx;
+	bool no_p99;			/* keep no record of each wakeup: no p99 share (a live
+					 * dashboard, watched for hours: its memory stays flat) */
 };
 
 #define BLAME_KEEP_NS 2000000000ull	/* each CPU's history kept this long */

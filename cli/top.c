@@ -472,6 +472,7 @@ static int top_session(struct top *tp, const struct top_plan *pl, const struct t
 	traced_source_cfg(&tc, &pl->o, &pl->tr, &tp->col, topo);
 	tc.memory = true;
 	tc.stream.blame_if_streamed = !tp->no_antagonists; /* the pane; no reason to refuse BPF */
+	tc.stream.blame_no_p99 = true; /* watched for hours: no record of each wakeup */
 	tp->ui.blame_pane = !tp->no_antagonists;
 	memset(tracer, 0, sizeof(*tracer));
 	cfg.trace = &tc;

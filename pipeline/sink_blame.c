@@ -12,7 +12,7 @@ static void bl_begin(struct sink *k, const struct sink_begin *b)
 {
 	struct blame_sink *s = (struct blame_sink *)k;
 	struct blame_cfg cfg = { b->topo, b->waking_source, b->irq_source, true, in_scope, s,
-				 s->told, s->told_ctx };
+				 s->told, s->told_ctx, s->no_p99 };
 
 	blame_init(&s->an, &cfg);
 	s->on = true;

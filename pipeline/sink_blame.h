@@ -20,6 +20,7 @@ struct blame_sink {
 	/* set before the first event: each wakeup's split (a timeline's flows), or NULL */
 	void (*told)(void *ctx, const struct blame_told *t);
 	void *told_ctx;
+	bool no_p99;			/* set before the first event: blame_cfg.no_p99 */
 	bool on;			/* an is initialized */
 	struct blame an;
 	struct blame_live live;		/* the totals at the last snapshot (live_on) */

@@ -36,6 +36,7 @@ struct stream_cfg {
 	bool blame;		/* the irq tracepoints too: who delayed the wakee */
 	bool blame_if_streamed;	/* the same where the stream is the source, no reason to
 				 * refuse BPF (locus top's antagonists pane) */
+	bool blame_no_p99;	/* no record of each wakeup (p99 share): a live dashboard */
 };
 
 /* What only the BPF programs honor (the stream refuses a BTF file asked of it). */

@@ -184,6 +184,7 @@ static struct source *open_stream(struct tracer *t, const struct source_cfg *cfg
 	t->blame = (cfg->stream.blame || cfg->stream.blame_if_streamed) && !cfg->stream.record_path;
 	if (t->blame) { /* before the analyzer, told its verdicts; it then takes one by one */
 		blame_sink_init(&t->bl, &t->wk);
+		t->bl.no_p99 = cfg->stream.blame_no_p99;
 		sinks_add(&t->sinks, &t->bl.k);
 		wc.verdict = blame_sink_verdict;
 		wc.verdict_ctx = &t->bl;

@@ -66,8 +66,9 @@ static void tasks_text(FILE *f, const struct blame_results *r)
 			fmt_count(r->p99_wakeups, a, sizeof(a)), fmt_ns(r->p99_ns, b, sizeof(b)),
 			fmt_ns(r->p99_wait_ns, c, sizeof(c)));
 	else
-		fprintf(f, "   p99 share: not computed (more than %d timed wakeups kept)\n",
-			BLAME_P99_MAX);
+		fprintf(f, r->p99_off ? "   p99 share: not computed (a live dashboard keeps no record of "
+					"each wakeup)\n" :
+			"   p99 share: not computed (more than %d timed wakeups kept)\n", BLAME_P99_MAX);
 }
 
 static void irqs_text(FILE *f, const struct blame_results *r)
