@@ -13,9 +13,11 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "../../analyzers/sched_delta.h"
 #include "../../collectors/topology.h"
 #include "../../model/sched_results.h"
 #include "../../pipeline/sink.h"
+#include "../../pipeline/sink_blame.h"
 #include "../../pipeline/sink_wakeup.h"
 #include "events.h"
 
@@ -159,11 +161,94 @@ static void batched_as_one_by_one(void **state)
 	topology_release(&t);
 }
 
+/* A snapshot of the list as the tracer takes it (locus top): under the lock, then not. */
+static void snapshot(struct sinks *l, struct wakeup_sink *wk, const struct sink_begin *sb,
+		     struct sched_results *dst)
+{
+	sinks_snapshot(l);
+	sched_results_copy_light(dst, wakeup_sink_results(wk, sb));
+	sinks_snapshot_tables(l, dst);
+}
+
+/*
+ * The blame sink beside the wakeup sink it asks (as the tracer adds them): its snapshot is
+ * the running totals (locus top's antagonists), none before the first; the last snapshot,
+ * after the stream, is what its finished results say, task by task.
+ */
+static void blame_snapshots(void **state)
+{
+	static struct event ev[6 * 200];
+	static struct wakeup_sink wk;
+	static struct blame_sink bl;
+	struct topology t;
+	struct wakeup_cfg wc = { 0 };
+	struct sinks l = { { 0 }, 0 };
+	struct sink_begin sb = { 0 };
+	static const int core[4] = { 0, 1, 0, 1 }, llc[4] = { 0 }, node[4] = { 0 };
+	struct sched_results dst;
+	const struct blame_live *live;
+	const struct blame_results *r;
+	uint64_t mid;
+	int n = pingpong(ev, 200);
+
+	(void)state;
+	memset(&dst, 0, sizeof(dst));
+	topology_from_arrays(&t, 4, core, llc, node);
+	wc.system_wide = true;
+	blame_sink_init(&bl, &wk);
+	bl.no_p99 = true;
+	sinks_add(&l, &bl.k);
+	wc.verdict = blame_sink_verdict;
+	wc.verdict_ctx = &bl;
+	wakeup_sink_init(&wk, &wc, true);
+	sinks_add(&l, &wk.k);
+	sb.topo = &t;
+	sb.waking_source = true;
+	sinks_begin(&l, &sb);
+	assert_null(blame_sink_live(&bl));
+	for (int i = 0; i < n / 2; i++)
+		sinks_consume(&l, &ev[i]);
+	sinks_flush(&l);
+	snapshot(&l, &wk, &sb, &dst);
+	live = blame_sink_live(&bl);
+	assert_non_null(live);
+	mid = live->all.wakeups;
+	assert_true(mid > 100);
+	for (int i = 1; i < live->n; i++) /* by tid, as blame_live_delta wants them */
+		assert_true(live->culprits[i - 1].tid < live->culprits[i].tid);
+	for (int i = n / 2; i < n; i++)
+		sinks_consume(&l, &ev[i]);
+	sinks_flush(&l);
+	sinks_finish(&l);
+	snapshot(&l, &wk, &sb, &dst); /* the final screen's: after the finish */
+	live = blame_sink_live(&bl);
+	r = blame_sink_results(&bl);
+	assert_true(live->all.wakeups > mid);
+	assert_int_equal(live->all.wakeups, r->all.wakeups);
+	assert_memory_equal(live->all.ns, r->all.ns, sizeof(r->all.ns));
+	assert_int_equal(live->n, r->nculprits);
+	assert_true(r->nculprits >= 1); /* the bystander, 12, ran instead */
+	for (int i = 0; i < r->nculprits; i++) {
+		int k = 0;
+
+		while (k < live->n && live->culprits[k].tid != r->culprits[i].tid)
+			k++;
+		assert_true(k < live->n);
+		assert_int_equal(live->culprits[k].ns, r->culprits[i].ns);
+		assert_int_equal(live->culprits[k].wakeups, r->culprits[i].wakeups);
+	}
+	assert_true(r->p99_off && !r->p99_known);
+	sched_results_release(&dst);
+	sinks_release(&l);
+	topology_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(dispatch),
 		cmocka_unit_test(batched_as_one_by_one),
+		cmocka_unit_test(blame_snapshots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
