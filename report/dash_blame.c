@@ -154,13 +154,17 @@ static void tasks(struct canvas *c, struct dash_rect r, int y, int rows, const s
 static void top_row(struct canvas *c, int x, int y, int w, const struct blame_live *b)
 {
 	const struct blame_culprit *k = &b->culprits[0];
-	char t[32], s[16], n[32], all[32], m[32];
+	char t[32], s[16], n[32], all[32], m[32], line[200];
+	int len;
 
-	canvas_printf(c, x, y, w, CV_NORMAL, "most: %s/%d %s (%s of %s), %s of %s wakeups delayed",
-		      k->comm[0] ? k->comm : "?", (int)k->tid, dash_fmt_ns(k->ns, t, sizeof(t)),
-		      fmt_share((double)k->ns, (double)b->all.wait_ns, 1, s, sizeof(s)),
-		      dash_fmt_ns(b->all.wait_ns, all, sizeof(all)),
-		      fmt_count(k->wakeups, n, sizeof(n)), fmt_count(b->all.wakeups, m, sizeof(m)));
+	len = snprintf(line, sizeof(line), "most: %s/%d %s (%s of %s), delayed %s of %s wakeups",
+		       k->comm[0] ? k->comm : "?", (int)k->tid, dash_fmt_ns(k->ns, t, sizeof(t)),
+		       fmt_share((double)k->ns, (double)b->all.wait_ns, 1, s, sizeof(s)),
+		       dash_fmt_ns(b->all.wait_ns, all, sizeof(all)),
+		       fmt_count(k->wakeups, n, sizeof(n)), fmt_count(b->all.wakeups, m, sizeof(m)));
+	if (len > w && len > 8)
+		line[len - 8] = '\0'; /* " wakeups" left out: the counts stay whole */
+	canvas_text(c, x, y, w, CV_NORMAL, line);
 }
 
 void pane_blame(struct canvas *c, struct dash_rect r, const struct dash_view *v, bool focus)
