@@ -66,6 +66,12 @@ static void drain(struct tracer *t)
 	pthread_mutex_unlock(&t->lock);
 }
 
+static uint64_t rusage_ns(const struct rusage *ru)
+{
+	return (uint64_t)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000000000ull +
+	       (uint64_t)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) * 1000ull;
+}
+
 static void *reader_main(void *arg)
 {
 	struct tracer *t = arg;
@@ -76,12 +82,14 @@ static void *reader_main(void *arg)
 	while (!atomic_load(&t->stop)) {
 		if (!t->src->ops->wait(t->src, READER_TICK_MS))
 			usleep(READER_TICK_MS * 1000); /* memory samples only; SIGUSR1 cuts it */
+		t->reader_wakeups++;
 		drain(t);
 	}
 	drain(t);
-	if (getrusage(RUSAGE_THREAD, &ru) == 0)
-		t->reader_cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
-				   (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
+	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+		t->reader_cpu_ns = rusage_ns(&ru);
+		t->reader_faults = (uint64_t)(ru.ru_minflt + ru.ru_majflt);
+	}
 	return NULL;
 }
 
@@ -396,6 +404,8 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 
 void tracer_stop(struct tracer *t)
 {
+	struct rusage ru;
+
 	if (!t->started)
 		return;
 	t->src->ops->stop(t->src);
@@ -431,11 +441,16 @@ void tracer_stop(struct tracer *t)
 	if (t->src->ops->annotate)
 		t->src->ops->annotate(t->src, tracer_results(t));
 	tracer_stamp(t, tracer_results(t));
-	locus_verbose("reader thread: %.1f ms of CPU for %llu events (%.0f ns each); it waited "
-		      "at most %.2f ms for the lock, a snapshot held it at most %.2f ms",
+	if (getrusage(RUSAGE_SELF, &ru) == 0) /* every thread of ours, not the workload's */
+		t->process_cpu_ns = rusage_ns(&ru);
+	locus_verbose("reader thread: %.1f ms of CPU for %llu events (%.0f ns each), %llu wakeups, "
+		      "%llu page faults; it waited at most %.2f ms for the lock, a snapshot held it "
+		      "at most %.2f ms; the process: %.1f ms of CPU",
 		      (double)t->reader_cpu_ns / 1e6, (unsigned long long)t->src->events,
 		      t->src->events ? (double)t->reader_cpu_ns / (double)t->src->events : 0.0,
-		      (double)t->reader_wait_max_ns / 1e6, (double)t->snapshot_lock_max_ns / 1e6);
+		      (unsigned long long)t->reader_wakeups, (unsigned long long)t->reader_faults,
+		      (double)t->reader_wait_max_ns / 1e6,
+		      (double)t->snapshot_lock_max_ns / 1e6, (double)t->process_cpu_ns / 1e6);
 }
 
 void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summary *lines, int max,

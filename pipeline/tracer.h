@@ -44,6 +44,10 @@ struct tracer {
 	bool started;
 	bool reader;		/* the reader thread runs */
 	uint64_t reader_cpu_ns;	/* CPU time the reader thread used */
+	uint64_t reader_wakeups;	/* times the reader's wait returned (a ring past its
+					 * watermark, the tick, or a snapshot's signal) */
+	uint64_t reader_faults;	/* page faults the reader thread took (minor and major) */
+	uint64_t process_cpu_ns;	/* CPU time of the whole process (every thread) at the stop */
 	uint64_t reader_wait_max_ns;	/* the longest the reader waited for the lock (a snapshot
 				 * holding it): events pile up in the ring buffers meanwhile */
 	uint64_t snapshot_lock_max_ns;	/* the longest a snapshot held it */
