@@ -16,9 +16,10 @@ void reorder_init(struct reorder *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* cap is a power of two: a ring index is a mask, not a division (per event, twice) */
 static struct event *slot(struct reorder_queue *q, size_t i)
 {
-	return &q->ev[(q->head + i) % q->cap];
+	return &q->ev[(q->head + i) & (q->cap - 1)];
 }
 
 static void grow(struct reorder_queue *q)
@@ -29,7 +30,7 @@ static void grow(struct reorder_queue *q)
 
 	for (size_t i = 0; i < q->n; i++) {
 		ev[i] = *slot(q, i);
-		seq[i] = q->seq[(q->head + i) % q->cap];
+		seq[i] = q->seq[(q->head + i) & (q->cap - 1)];
 	}
 	free(q->ev);
 	free(q->seq);
@@ -68,8 +69,8 @@ static void relieve(struct reorder *r, event_sink sink, void *ctx)
 	for (int i = 0; i < r->nq; i++) {
 		const struct reorder_queue *q = &r->q[i];
 
-		if (q->n && q->ev[(q->head + q->n - 1) % q->cap].time_ns < limit)
-			limit = q->ev[(q->head + q->n - 1) % q->cap].time_ns;
+		if (q->n && q->ev[(q->head + q->n - 1) & (q->cap - 1)].time_ns < limit)
+			limit = q->ev[(q->head + q->n - 1) & (q->cap - 1)].time_ns;
 	}
 	if (limit != UINT64_MAX)
 		release(r, limit, sink, ctx);
@@ -93,13 +94,13 @@ void reorder_add(struct reorder *r, const struct event *e, event_sink sink, void
 	i = q->n;
 	while (i > 0 && slot(q, i - 1)->time_ns > e->time_ns) {
 		*slot(q, i) = *slot(q, i - 1);
-		q->seq[(q->head + i) % q->cap] = q->seq[(q->head + i - 1) % q->cap];
+		q->seq[(q->head + i) & (q->cap - 1)] = q->seq[(q->head + i - 1) & (q->cap - 1)];
 		i--;
 	}
 	if (i != q->n)
 		r->unordered++;
 	*slot(q, i) = *e;
-	q->seq[(q->head + i) % q->cap] = r->next_seq++;
+	q->seq[(q->head + i) & (q->cap - 1)] = r->next_seq++;
 	q->n++;
 	if (++r->held > r->peak)
 		r->peak = r->held;
@@ -155,7 +156,7 @@ static void release(struct reorder *r, uint64_t limit, event_sink sink, void *ct
 			break;
 		sink(ctx, e);
 		r->released_upto = e->time_ns;
-		q->head = (q->head + 1) % q->cap;
+		q->head = (q->head + 1) & (q->cap - 1);
 		q->n--;
 		r->held--;
 		if (!q->n)
