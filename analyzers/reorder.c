@@ -22,22 +22,22 @@ static struct event *slot(struct reorder_queue *q, size_t i)
 	return &q->ev[(q->head + i) & (q->cap - 1)];
 }
 
+/*
+ * A full queue doubles in place: realloc keeps what it holds (a large block is moved by
+ * its page tables, not copied or faulted in again), and the part that had wrapped to the
+ * front, [0, head), goes after the old end, where the ring now continues.
+ */
 static void grow(struct reorder_queue *q)
 {
-	size_t cap = q->cap ? q->cap * 2 : 1024;
-	struct event *ev = xmalloc(cap * sizeof(*ev));
-	uint64_t *seq = xmalloc(cap * sizeof(*seq));
+	size_t old = q->cap, cap = old ? old * 2 : 1024;
 
-	for (size_t i = 0; i < q->n; i++) {
-		ev[i] = *slot(q, i);
-		seq[i] = q->seq[(q->head + i) & (q->cap - 1)];
+	q->ev = xrealloc(q->ev, cap * sizeof(*q->ev));
+	q->seq = xrealloc(q->seq, cap * sizeof(*q->seq));
+	if (q->head) {
+		memcpy(q->ev + old, q->ev, q->head * sizeof(*q->ev));
+		memcpy(q->seq + old, q->seq, q->head * sizeof(*q->seq));
 	}
-	free(q->ev);
-	free(q->seq);
-	q->ev = ev;
-	q->seq = seq;
 	q->cap = cap;
-	q->head = 0;
 }
 
 static struct reorder_queue *queue_of(struct reorder *r, int32_t cpu)

@@ -165,6 +165,51 @@ static void reorder_ties_keep_arrival(void **state)
 	reorder_release(&r);
 }
 
+/* A running check of the order released: each event one time unit after the last. */
+struct seq_sink {
+	uint64_t next, n, bad;
+};
+
+static void in_order(void *ctx, const struct event *e)
+{
+	struct seq_sink *s = ctx;
+
+	s->bad += e->time_ns != s->next;
+	s->next = e->time_ns + 1;
+	s->n++;
+}
+
+/* A queue that fills while its events wrap around its end grows and keeps their order. */
+static void reorder_grows_wrapped(void **state)
+{
+	struct reorder r;
+	struct seq_sink s = { 1, 0, 0 };
+	struct event e = { 0 };
+	uint64_t t = 1;
+
+	(void)state;
+	reorder_init(&r);
+	for (; t <= 800; t++) { /* the first 1024 slots */
+		e.time_ns = t;
+		reorder_add(&r, &e, in_order, &s);
+	}
+	reorder_round(&r, in_order, &s);
+	for (; t <= 900; t++) {
+		e.time_ns = t;
+		reorder_add(&r, &e, in_order, &s);
+	}
+	reorder_round(&r, in_order, &s); /* up to 800: the queue's head moves to slot 800 */
+	assert_int_equal(s.n, 800);
+	for (; t <= 5000; t++) { /* wraps past slot 1023, then grows twice */
+		e.time_ns = t;
+		reorder_add(&r, &e, in_order, &s);
+	}
+	reorder_flush(&r, in_order, &s);
+	assert_int_equal(s.n, 5000);
+	assert_int_equal(s.bad, 0);
+	reorder_release(&r);
+}
+
 static void reorder_window(void **state)
 {
 	struct reorder r;
@@ -307,6 +352,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(switch_payload), cmocka_unit_test(data_loc_comm),
 		cmocka_unit_test(signed_and_unknown), cmocka_unit_test(reorder_window),
+		cmocka_unit_test(reorder_grows_wrapped),
 		cmocka_unit_test(reorder_ties_keep_arrival),
 		cmocka_unit_test(histogram), cmocka_unit_test(switch_state_constants),
 	};
