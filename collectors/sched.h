@@ -21,8 +21,9 @@ struct sched_opts {
 	int ncpus;
 	const char *tracefs;	/* tracefs mount point, NULL: find (or mount) it */
 	int mmap_pages;		/* ring buffer pages per CPU (power of two), 0: default */
-	bool record;		/* samples carry PERF_SAMPLE_IDENTIFIER, and task and comm
-				 * records are asked for: what a perf.data file needs */
+	bool record;		/* samples carry PERF_SAMPLE_IDENTIFIER and CPU (IP with
+				 * callchains), and task and comm records are asked for:
+				 * what a perf.data file needs */
 	bool callchain;		/* -g: kernel and user callchains on sched_waking and
 				 * sched_switch (every other tracepoint carries an empty one,
 				 * so that all samples keep one layout) */
@@ -45,6 +46,7 @@ struct sched_collector {
 	bool have_waking;	/* wakeups come from sched_waking */
 	bool irq;		/* the irq tracepoints are opened */
 	struct sample_layout layout; /* the samples' (every tracepoint's is the same) */
+	int32_t ring_cpu;	/* the CPU of the ring being read (live samples carry none) */
 	char tracefs[256];	/* where the formats were read */
 	int nopened;		/* tracepoints opened */
 	int opened[EV_TYPE_NR];	/* their event types */
