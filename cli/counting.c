@@ -214,84 +214,22 @@ void counting_session(const struct counting_opts *o, char **argv, struct session
 	cfg->output_fd = o->json_path && !strcmp(o->json_path, "-") ? STDERR_FILENO : -1;
 }
 
-static void scope_text(const struct counting_opts *o, char *const *argv, char *cmd, size_t clen,
-		       char *scope, size_t slen)
-{
-	if (argv && argv[0])
-		session_command_text(argv, cmd, clen);
-	else if (o->pid && o->nadded)
-		snprintf(cmd, clen, "process ids '%s'", o->pid_list);
-	else if (o->pid)
-		snprintf(cmd, clen, "process id '%ld'", o->pid);
-	else
-		snprintf(cmd, clen, "system wide");
-	if (o->cpu_list)
-		snprintf(scope, slen, "cpus %s", o->cpu_list);
-	else if (o->all_cpus)
-		snprintf(scope, slen, "system-wide");
-	else if (o->pid && o->nadded)
-		snprintf(scope, slen, "pids %s", o->pid_list);
-	else if (o->pid)
-		snprintf(scope, slen, "pid %ld", o->pid);
-	else
-		snprintf(scope, slen, "workload");
-}
-
-/*
- * Whose tasks the counters and rusage cover, in words, and the trace's (the same
- * words when the same tasks: the trace also follows the processes -p added).
- */
-static void scope_words(const struct counting_opts *o, char *const *argv, char *base,
-			size_t blen, char *traced, size_t tlen)
-{
-	size_t at;
-
-	if (o->cpu_list)
-		snprintf(base, blen, "cpus %s", o->cpu_list);
-	else if (o->all_cpus)
-		snprintf(base, blen, "system-wide");
-	else if (argv && argv[0])
-		snprintf(base, blen, "workload tree");
-	else if (!o->nadded)
-		snprintf(base, blen, "pid %ld and its children", o->pid);
-	else { /* attached to several: every one is counted and traced */
-		at = (size_t)snprintf(base, blen, "pids %ld", o->pid);
-		for (int i = 0; i < o->nadded && at < blen; i++)
-			at += (size_t)snprintf(base + at, blen - at, ",%d", (int)o->added[i]);
-		if (at < blen)
-			snprintf(base + at, blen - at, " and their children");
-	}
-	at = (size_t)snprintf(traced, tlen, "%s", base);
-	for (int i = 0; argv && argv[0] && i < o->nadded && at < tlen; i++)
-		at += (size_t)snprintf(traced + at, tlen - at, "%s%d", i ? "," : " + pid ",
-				       (int)o->added[i]);
-}
-
 int counting_report(const struct counting_opts *o, const struct stat_result *res,
 		    const struct session_outcome *out, char **argv,
 		    const struct report_extra *extra)
 {
-	char cmd[1024], scope[256], base[160], traced[320];
-	const struct sched_results *tr = extra ? extra->trace : NULL;
-	struct stat_report_ctx ctx;
+	struct stat_scope sc = { argv, o->pid, o->pid_list, o->added, o->nadded, o->cpu_list,
+				 o->all_cpus };
+	struct stat_scope_words w;
+	struct stat_report_ctx ctx = { .exit_code = out->exit_code,
+				       .interrupted = out->interrupted,
+				       .left_n = out->left.n,
+				       .left_termed = out->left.termed,
+				       .left_killed = out->left.killed,
+				       .left_names = out->left.names,
+				       .left_line = out->left_line };
 
-	scope_text(o, argv, cmd, sizeof(cmd), scope, sizeof(scope));
-	scope_words(o, argv, base, sizeof(base), traced, sizeof(traced));
-	ctx = (struct stat_report_ctx){ cmd,
-					 scope,
-					 out->exit_code,
-					 out->interrupted,
-					 out->left.n,
-					 out->left.termed,
-					 out->left.killed,
-					 out->left.names,
-					 out->left_line,
-					 base,
-					 { NULL, 0, 0, 0 } };
-	if (tr)
-		ctx.trace = (struct stat_trace_figures){ traced, (double)tr->voluntary,
-							 (double)tr->involuntary,
-							 (double)tr->migrations };
+	stat_scope_fill(&sc, extra ? extra->trace : NULL, &w, &ctx);
 	return stat_report_write(res, &ctx, extra, o->out_path, o->json_path) < 0
 		       ? EXIT_LOCUS_RUNTIME
 		       : 0;

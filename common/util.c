@@ -214,6 +214,15 @@ int cpu_list_first(const char *list, int max_cpu)
 	return first;
 }
 
+void fmt_argv(char *const *argv, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; argv && argv[i] && o + 1 < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? " " : "", argv[i]);
+}
+
 const char *fmt_cpu_list(const int *cpus, int n, char *buf, size_t len)
 {
 	size_t o = 0;

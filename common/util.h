@@ -48,6 +48,8 @@ int cpu_list_first(const char *list, int max_cpu);
 
 /* Format sorted CPU numbers as a list ("0-3,8"). Returns buf. */
 const char *fmt_cpu_list(const int *cpus, int n, char *buf, size_t len);
+/* argv's words joined by spaces into buf (truncated to len; "" for NULL). */
+void fmt_argv(char *const *argv, char *buf, size_t len);
 
 /*
  * a as a share of b with the given decimals ("12.3%"), or "-" when b is 0:

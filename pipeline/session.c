@@ -15,11 +15,7 @@
 
 void session_command_text(char *const *argv, char *buf, size_t len)
 {
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; argv && argv[i] && o + 1 < len; i++)
-		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? " " : "", argv[i]);
+	fmt_argv(argv, buf, len);
 }
 
 static void init_result(const struct session_cfg *cfg, const struct counter_set *cs,

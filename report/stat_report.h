@@ -3,6 +3,7 @@
 #define LOCUS_STAT_REPORT_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "../analyzers/stat.h"
 #include "json.h"
@@ -12,6 +13,8 @@ struct stat_trace_figures {
 	const char *scope;	/* whose tasks ("workload tree + pid 1234"), or NULL: no trace */
 	double voluntary, involuntary, migrations;
 };
+
+struct sched_results;
 
 struct stat_report_ctx {
 	const char *command;	/* the workload's command line, or a scope ("system-wide") */
@@ -28,6 +31,29 @@ struct stat_report_ctx {
 						 * (the same words when the same tasks) */
 };
 
+/* Whose tasks a counting session covered, as its options said. */
+struct stat_scope {
+	char *const *argv;	/* the workload's command, or NULL */
+	long pid;		/* the process attached to (0: none) */
+	const char *pid_list;	/* -p as given */
+	const pid_t *added;	/* the processes added to the workload */
+	int nadded;
+	const char *cpu_list;	/* -C as given, or NULL */
+	bool all_cpus;		/* -a */
+};
+
+/* The words of a scope, where ctx's strings point. */
+struct stat_scope_words {
+	char command[1024], scope[256], base[160], traced[320];
+};
+
+/*
+ * ctx's command, scope and scope_text from s, written in w (which must outlive ctx), and
+ * its trace figures from tr (NULL: no trace).
+ */
+void stat_scope_fill(const struct stat_scope *s, const struct sched_results *tr,
+		     struct stat_scope_words *w, struct stat_report_ctx *ctx);
+
 /* Whether counter c was taken from the scheduler trace. */
 bool stat_from_trace(const struct stat_counter *c);
 /* Whose tasks counter c covers, in words ("workload tree", "workload tree + pid 1234"). */
@@ -41,7 +67,6 @@ void stat_report_text(FILE *f, const struct stat_result *r, const struct stat_re
 void stat_report_json_members(struct json *j, const struct stat_result *r,
 			      const struct stat_report_ctx *ctx);
 
-struct sched_results;
 /* More report content after the counters (run adds the scheduler sections). */
 struct report_extra {
 	bool counters;		/* print the counters section */
