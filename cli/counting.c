@@ -76,37 +76,6 @@ int counting_take(struct counting_opts *o, const struct cli_cmd *cmd, int code, 
 	return 0;
 }
 
-static int resolve_events(struct counting_opts *o, const struct cli_cmd *cmd)
-{
-	char *list, *save = NULL, err[320];
-	int cap = 8;
-
-	if (!o->events) {
-		o->nevs = event_default_set(&o->evs);
-		return 0;
-	}
-	o->evs = xcalloc((size_t)cap, sizeof(*o->evs));
-	list = xstrdup(o->events);
-	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (o->nevs == cap) {
-			cap *= 2;
-			o->evs = xrealloc(o->evs, (size_t)cap * sizeof(*o->evs));
-		}
-		if (event_resolve(tok, &o->evs[o->nevs], err, sizeof(err)) < 0) {
-			cli_usage_error(cmd, "%s", err);
-			free(list);
-			return -1;
-		}
-		o->nevs++;
-	}
-	free(list);
-	if (o->nevs == 0) {
-		cli_usage_error(cmd, "empty event list");
-		return -1;
-	}
-	return 0;
-}
-
 int cli_check_output(const struct cli_cmd *cmd, const char *path)
 {
 	char why[8400];
@@ -155,7 +124,7 @@ out:
 
 int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **argv)
 {
-	char err[200];
+	char err[320];
 
 	if (cli_check_output(cmd, o->out_path) < 0 || cli_check_output(cmd, o->json_path) < 0)
 		return -1;
@@ -185,7 +154,13 @@ int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **a
 			return -1;
 		}
 	}
-	return resolve_events(o, cmd);
+	o->nevs = event_resolve_list(o->events, &o->evs, err, sizeof(err));
+	if (o->nevs < 0) {
+		cli_usage_error(cmd, "%s", err);
+		o->nevs = 0;
+		return -1;
+	}
+	return 0;
 }
 
 void counting_release(struct counting_opts *o)

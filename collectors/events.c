@@ -221,3 +221,34 @@ int event_default_set(struct event_desc **evs)
 	*evs = out;
 	return n;
 }
+
+int event_resolve_list(const char *list, struct event_desc **evs, char *err, size_t errlen)
+{
+	char *names, *save = NULL;
+	int cap = 8, n = 0;
+
+	if (!list)
+		return event_default_set(evs);
+	*evs = xcalloc((size_t)cap, sizeof(**evs));
+	names = xstrdup(list);
+	for (char *tok = strtok_r(names, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == cap) {
+			cap *= 2;
+			*evs = xrealloc(*evs, (size_t)cap * sizeof(**evs));
+		}
+		if (event_resolve(tok, &(*evs)[n], err, errlen) < 0)
+			goto fail;
+		n++;
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "empty event list");
+		goto fail;
+	}
+	free(names);
+	return n;
+fail:
+	free(names);
+	free(*evs);
+	*evs = NULL;
+	return -1;
+}

@@ -32,6 +32,13 @@ int event_resolve(const char *name, struct event_desc *ev, char *err, size_t err
  */
 int event_default_set(struct event_desc **evs);
 
+/*
+ * A comma-separated list of names resolved as event_resolve does, or the default set
+ * when list is NULL. Returns the count with *evs owned by the caller (free()), or -1
+ * with err saying why (an unknown name, an empty list) and *evs NULL.
+ */
+int event_resolve_list(const char *list, struct event_desc **evs, char *err, size_t errlen);
+
 /* The libpfm4 name of this CPU model's HITM (or cache-to-cache) event, or NULL. */
 const char *event_hitm_name(char *why, size_t len);
 
