@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analyzers/stacks.h"
 #include "../common/outfile.h"
 #include "../common/util.h"
 #include "json.h"
@@ -145,4 +146,31 @@ int stack_diff_write(const struct stack_diff_out *o, const struct stack_diff *d,
 	if (o->flame && (write_file_atomically(o->flame, flame_doc, &job) < 0 || job.failed))
 		rc = -1;
 	return rc;
+}
+
+int stack_diff_draw(const struct stack_diff_out *o, const struct stack_diff *d,
+		    const struct stack_diff_what *w, struct svg_caption *cap,
+		    const struct svg_caption *rcap)
+{
+	char src[1200], ta[32], tb[32];
+	struct flame_opts fo;
+
+	if (rcap) { /* the new recording's kernel and machine */
+		snprintf(cap->kernel, sizeof(cap->kernel), "%s", rcap->kernel);
+		snprintf(cap->host, sizeof(cap->host), "%s", rcap->host);
+	} else {
+		snprintf(cap->kernel, sizeof(cap->kernel), "not in folded files");
+		snprintf(cap->host, sizeof(cap->host), "not in folded files");
+	}
+	snprintf(src, sizeof(src), "%s%s, base %s (%s in all), new %s (%s in all); drawn %s",
+		 w->view ? "stacks of " : "folded stacks", w->view ? w->view : "", o->base,
+		 fmt_count(w->base_total, ta, sizeof(ta)), o->cur,
+		 fmt_count(w->cur_total, tb, sizeof(tb)), cap->date);
+	cap->date[0] = '\0'; /* said in the source: the date the picture was drawn */
+	fo = (struct flame_opts){ .title = "Differential flame graph: width by the new run, "
+					       "red = share grew, blue = share shrank",
+				      .unit = !w->view ? "counts" : w->by_time ? "us off CPU" :
+					      w->kind == STACKS_WAKERS ? "wakeups" : "switches",
+				      .caption = cap, .source = src };
+	return stack_diff_write(o, d, &fo);
 }

@@ -5,9 +5,11 @@
 #ifndef LOCUS_STACK_DIFF_REPORT_H
 #define LOCUS_STACK_DIFF_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "../analyzers/stack_diff.h"
+#include "../model/caption.h"
 #include "flame.h"
 
 /* The top stacks by |change of share|, at most top of them, named base_name/cur_name. */
@@ -30,5 +32,22 @@ struct stack_diff_out {
  * output tried). */
 int stack_diff_write(const struct stack_diff_out *o, const struct stack_diff *d,
 		     const struct flame_opts *fo);
+
+/* What was compared: folded files, or recordings' stacks of a view. */
+struct stack_diff_what {
+	const char *view;	/* the recordings' view ("wakers"), NULL: folded files */
+	int kind;		/* the view's enum stacks_kind */
+	bool by_time;		/* weighted by off-CPU time */
+	uint64_t base_total, cur_total;	/* the two sets' counts */
+};
+
+/*
+ * stack_diff_write with the flame graph captioned cap (this command's), its kernel and
+ * machine from rcap (the new recording's; NULL: not in folded files), its source line
+ * saying w and cap's date. 0, or -1 after saying why.
+ */
+int stack_diff_draw(const struct stack_diff_out *o, const struct stack_diff *d,
+		    const struct stack_diff_what *w, struct svg_caption *cap,
+		    const struct svg_caption *rcap);
 
 #endif

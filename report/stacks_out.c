@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/folded.h"
 #include "../common/outfile.h"
 #include "../common/util.h"
 #include "flame.h"
@@ -103,4 +104,27 @@ int stacks_out_write(const struct stacks_out *out, int n, const struct stacks *s
 		}
 	}
 	return rc;
+}
+
+void stacks_folded_set(const struct stacks *s, enum stacks_kind k, bool by_time,
+		       const struct stacks_frames *fr, struct folded_set *f)
+{
+	struct stacks_lines ls;
+	size_t len = 0, at = 0;
+
+	stacks_folded_lines(s, k, by_time, fr, &ls);
+	for (size_t i = 0; i < ls.n; i++)
+		len += strlen(ls.line[i].text) + 1;
+	memset(f, 0, sizeof(*f));
+	f->text = xmalloc(len ? len : 1);
+	f->s = xcalloc(ls.n ? ls.n : 1, sizeof(*f->s));
+	for (size_t i = 0; i < ls.n; i++) {
+		size_t l = strlen(ls.line[i].text) + 1;
+
+		memcpy(f->text + at, ls.line[i].text, l);
+		f->s[f->n++] = (struct folded_stack){ f->text + at, ls.line[i].weight };
+		f->total += ls.line[i].weight;
+		at += l;
+	}
+	stacks_lines_release(&ls);
 }

@@ -17,6 +17,11 @@ struct stacks_out {
 	const char *path;
 };
 
+struct folded_set;
+/* View k of s (by_time: weighted by off-CPU time) as a folded set f (common/folded.h), the
+ * lines --folded writes, frames named by fr; f owned by the caller (folded_release). */
+void stacks_folded_set(const struct stacks *s, enum stacks_kind k, bool by_time,
+		       const struct stacks_frames *fr, struct folded_set *f);
 /* A view's name, its first len bytes ("wakers", "blocked", "offwake", "blocked-time",
  * "offwake-time"): its kind and weighting into o. 0, or -1 for another name. */
 int stacks_out_view(struct stacks_out *o, const char *name, size_t len);
