@@ -58,45 +58,6 @@ static const struct cli_cmd diff_cmd = {
 	diff_opts,
 };
 
-struct diff_job {
-	const struct diff_input *base, *cur;
-	int n;
-};
-
-static void text_doc(FILE *f, void *ctx)
-{
-	struct diff_job *d = ctx;
-
-	for (int i = 0; i < d->n; i++) {
-		diff_report_text(f, d->base, &d->cur[i]);
-		diff_blame_text(f, d->base->set, d->cur[i].set);
-	}
-}
-
-static void json_doc(FILE *f, void *ctx)
-{
-	struct diff_job *d = ctx;
-
-	if (d->n == 1) {
-		diff_report_json(f, d->base, &d->cur[0]);
-		return;
-	}
-	fputs("[\n", f);
-	for (int i = 0; i < d->n; i++) {
-		diff_report_json(f, d->base, &d->cur[i]);
-		if (i + 1 < d->n)
-			fputs(",\n", f);
-	}
-	fputs("]\n", f);
-}
-
-static void svg_doc(FILE *f, void *ctx)
-{
-	struct diff_job *d = ctx;
-
-	diff_report_svg(f, d->base, &d->cur[0]);
-}
-
 /* What the command line asks for. */
 struct diff_plan {
 	const char *json, *out, *flame, *svg, *stacks;
@@ -224,19 +185,10 @@ static int diff_compare(const struct diff_plan *pl, const struct diff_input *in,
 static int diff_write(const struct diff_plan *pl, const struct diff_input *in,
 		      const struct diff_tally *t)
 {
-	struct diff_job job = { &in[0], &in[1], pl->n - 1 };
-	int rc = EXIT_LOCUS_OK;
+	int rc = diff_report_write(&in[0], &in[1], pl->n - 1, pl->out, pl->json, pl->svg) < 0
+			 ? EXIT_LOCUS_RUNTIME
+			 : EXIT_LOCUS_OK;
 
-	if (pl->out) {
-		if (write_file_atomically(pl->out, text_doc, &job) < 0)
-			rc = EXIT_LOCUS_RUNTIME;
-	} else if (!(pl->json && !strcmp(pl->json, "-"))) {
-		text_doc(stdout, &job);
-	}
-	if (pl->json && write_file_atomically(pl->json, json_doc, &job) < 0)
-		rc = EXIT_LOCUS_RUNTIME;
-	if (pl->svg && write_file_atomically(pl->svg, svg_doc, &job) < 0)
-		rc = EXIT_LOCUS_RUNTIME;
 	if (!pl->quiet)
 		fprintf(stderr, "locus: %d significant difference%s\n", t->marked,
 			t->marked == 1 ? "" : "s");

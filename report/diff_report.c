@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/outfile.h"
 #include "../common/util.h"
 #include "json.h"
 #include "diff_int.h"
@@ -332,4 +333,62 @@ void diff_report_json(FILE *f, const struct diff_input *base, const struct diff_
 	diff_explain_json(&j, base, cur);
 	json_object_end(&j);
 	json_end(&j);
+}
+
+struct diff_job {
+	const struct diff_input *base, *cur;
+	int n;
+};
+
+static void text_doc(FILE *f, void *ctx)
+{
+	struct diff_job *d = ctx;
+
+	for (int i = 0; i < d->n; i++) {
+		diff_report_text(f, d->base, &d->cur[i]);
+		diff_blame_text(f, d->base->set, d->cur[i].set);
+	}
+}
+
+static void json_doc(FILE *f, void *ctx)
+{
+	struct diff_job *d = ctx;
+
+	if (d->n == 1) {
+		diff_report_json(f, d->base, &d->cur[0]);
+		return;
+	}
+	fputs("[\n", f);
+	for (int i = 0; i < d->n; i++) {
+		diff_report_json(f, d->base, &d->cur[i]);
+		if (i + 1 < d->n)
+			fputs(",\n", f);
+	}
+	fputs("]\n", f);
+}
+
+static void svg_doc(FILE *f, void *ctx)
+{
+	struct diff_job *d = ctx;
+
+	diff_report_svg(f, d->base, &d->cur[0]);
+}
+
+int diff_report_write(const struct diff_input *base, const struct diff_input *cur, int n,
+		      const char *out, const char *json, const char *svg)
+{
+	struct diff_job job = { base, cur, n };
+	int rc = 0;
+
+	if (out) {
+		if (write_file_atomically(out, text_doc, &job) < 0)
+			rc = -1;
+	} else if (!(json && !strcmp(json, "-"))) {
+		text_doc(stdout, &job);
+	}
+	if (json && write_file_atomically(json, json_doc, &job) < 0)
+		rc = -1;
+	if (svg && write_file_atomically(svg, svg_doc, &job) < 0)
+		rc = -1;
+	return rc;
 }

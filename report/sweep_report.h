@@ -40,6 +40,14 @@ void diff_report_text(FILE *f, const struct diff_input *base, const struct diff_
 /* After it: what moved in the p99 wakeups' wait, when the runs' files have their blame. */
 void diff_blame_text(FILE *f, const struct sweep_set *base, const struct sweep_set *cur);
 void diff_report_json(FILE *f, const struct diff_input *base, const struct diff_input *cur);
+/*
+ * Each of cur[0..n) against base: the text into out (NULL: standard output, unless the
+ * JSON goes there: json "-"), the JSON into json (one object, or an array of n), base
+ * and cur[0] drawn into svg; each through the atomic writer, each may be NULL. 0, or -1
+ * when an output could not be written (said).
+ */
+int diff_report_write(const struct diff_input *base, const struct diff_input *cur, int n,
+		      const char *out, const char *json, const char *svg);
 /* Rows marked significant. */
 int diff_significant(const struct diff_input *base, const struct diff_input *cur);
 /* Sweep values whose metric is significantly worse in cur than in base. */
