@@ -298,13 +298,7 @@ static int report_write(struct file_pass *fp, const struct report_plan *pl)
 	report_doc_init(&ro, &in, file_pass_results(fp), file_pass_blame(fp), &fp->cl.cl,
 			fp->stacks_on ? &fp->stk.st : NULL, pl->sections, cli_terminal_width());
 	ro.stacks_addresses = pl->stk.addresses;
-	if (pl->out) {
-		if (write_file_atomically(pl->out, report_doc_text, &ro) < 0)
-			rc = EXIT_LOCUS_RUNTIME;
-	} else if (!(pl->json && !strcmp(pl->json, "-"))) {
-		report_doc_text(stdout, &ro);
-	}
-	if (pl->json && write_file_atomically(pl->json, report_doc_json, &ro) < 0)
+	if (report_doc_write(&ro, pl->out, pl->json) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
 	if (stacks_write_outputs(&pl->stk, fp, pl->opts.path) < 0)
 		rc = EXIT_LOCUS_RUNTIME;

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "../common/outfile.h"
 #include "../common/util.h"
 #include "blame_report.h"
 #include "cacheline_report.h"
@@ -209,4 +210,19 @@ void report_doc_json(FILE *f, void *arg)
 	}
 	json_object_end(&j);
 	json_end(&j);
+}
+
+int report_doc_write(struct report_doc *d, const char *out, const char *json)
+{
+	int rc = 0;
+
+	if (out) {
+		if (write_file_atomically(out, report_doc_text, d) < 0)
+			rc = -1;
+	} else if (!(json && !strcmp(json, "-"))) {
+		report_doc_text(stdout, d);
+	}
+	if (json && write_file_atomically(json, report_doc_json, d) < 0)
+		rc = -1;
+	return rc;
 }

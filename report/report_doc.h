@@ -32,5 +32,11 @@ void report_doc_init(struct report_doc *d, const struct file_input *in,
 void report_doc_text(FILE *f, void *arg);
 /* The same as one JSON object. */
 void report_doc_json(FILE *f, void *arg);
+/*
+ * The text into out (NULL: standard output, unless the JSON goes there: json "-") and
+ * the JSON into json (NULL: none), each through the atomic writer. 0, or -1 when one
+ * could not be written (said).
+ */
+int report_doc_write(struct report_doc *d, const char *out, const char *json);
 
 #endif
