@@ -68,28 +68,6 @@ static void run_done(struct bench_loop *lp)
 		sj->failed = true;
 }
 
-/* What the loop's end says on stderr, and its exit status (rc: the reports'). */
-static int sweep_status(const struct bench_loop *lp, const struct sweep_json *sj, int rc)
-{
-	if (lp->failures) {
-		locus_err("%d of %d runs failed%s", lp->failures, lp->set->nruns,
-			  sj->path && !sj->failed ? "; every run is in the JSON, marked ok false"
-						  : "");
-		rc = lp->first_failure;
-	}
-	if (lp->interrupted) { /* the user stopped it: that says more than a failure before */
-		locus_err("interrupted: %d run%s kept, the last one interrupted; exit %d",
-			  lp->set->nruns, lp->set->nruns == 1 ? "" : "s", lp->interrupt_code);
-		rc = lp->interrupt_code;
-	}
-	if (sj->failed) {
-		locus_err("%s was not written: the runs are in the text report only", sj->path);
-		if (rc == EXIT_LOCUS_OK)
-			rc = EXIT_LOCUS_RUNTIME;
-	}
-	return rc;
-}
-
 int sweep_main(const struct counting_opts *o, const struct sweep_opts *so, char **cmdv,
 	       const struct topology *topo)
 {
@@ -112,7 +90,7 @@ int sweep_main(const struct counting_opts *o, const struct sweep_opts *so, char 
 				  .run_done = run_done, .ctx = &sj };
 	bench_loop_run(&lp, cmdv);
 	rc = sweep_report_write(&set, o->out_path, o->json_path, so->svg) < 0;
-	rc = sweep_status(&lp, &sj, rc ? EXIT_LOCUS_RUNTIME : EXIT_LOCUS_OK);
+	rc = bench_loop_status(&lp, sj.path, sj.failed, rc ? EXIT_LOCUS_RUNTIME : EXIT_LOCUS_OK);
 	if (set.have_metric)
 		metric_release(&metric);
 	sweep_set_release(&set);

@@ -229,3 +229,25 @@ void bench_loop_run(struct bench_loop *lp, char **cmdv)
 		free_argv(argv);
 	}
 }
+
+int bench_loop_status(const struct bench_loop *lp, const char *json_path, bool json_failed,
+		      int rc)
+{
+	if (lp->failures) {
+		locus_err("%d of %d runs failed%s", lp->failures, lp->set->nruns,
+			  json_path && !json_failed ? "; every run is in the JSON, marked ok false"
+						    : "");
+		rc = lp->first_failure;
+	}
+	if (lp->interrupted) { /* the user stopped it: that says more than a failure before */
+		locus_err("interrupted: %d run%s kept, the last one interrupted; exit %d",
+			  lp->set->nruns, lp->set->nruns == 1 ? "" : "s", lp->interrupt_code);
+		rc = lp->interrupt_code;
+	}
+	if (json_failed) {
+		locus_err("%s was not written: the runs are in the text report only", json_path);
+		if (rc == EXIT_LOCUS_OK)
+			rc = EXIT_LOCUS_RUNTIME;
+	}
+	return rc;
+}

@@ -37,5 +37,12 @@ struct bench_loop {
  * interruption or a command that cannot run.
  */
 void bench_loop_run(struct bench_loop *lp, char **cmdv);
+/*
+ * After the loop: what its end says on stderr (failed runs, an interruption, a JSON file
+ * at json_path that could not be written: json_failed), and the exit status, rc (the
+ * reports') unless one of those says more.
+ */
+int bench_loop_status(const struct bench_loop *lp, const char *json_path, bool json_failed,
+		      int rc);
 
 #endif
