@@ -51,17 +51,6 @@ static const struct cli_cmd report_cmd = {
 	report_opts,
 };
 
-static void progress(const struct pd_file *f, void *ctx)
-{
-	(void)ctx;
-	if (f->pipe)
-		fprintf(stderr, "\rlocus: %llu records", (unsigned long long)f->records);
-	else
-		fprintf(stderr, "\rlocus: %3.0f%% of %s (%llu records)",
-			100.0 * (double)(f->pos - f->data_off) / (double)(f->data_size + 1), f->path,
-			(unsigned long long)f->records);
-}
-
 /* -p A,B,...: the first in opts->pid, the rest in opts->more. 0, or -1 when malformed. */
 static int pid_list(const char *arg, struct replay_opts *opts)
 {
@@ -208,7 +197,7 @@ static int report_validate(struct report_plan *pl, char **operands)
 	    timeline_opts_finish(&pl->tx, &report_cmd) < 0)
 		return -1;
 	if (!pl->quiet && isatty(STDERR_FILENO))
-		pl->opts.progress = progress;
+		pl->opts.progress = file_pass_progress;
 	if (pl->all && pl->pid) {
 		cli_usage_error(&report_cmd, "-a and -p: every task, or one tree, not both");
 		return -1;
@@ -265,26 +254,6 @@ static int report_replay(struct file_pass *fp, struct report_plan *pl,
 	if (pl->opts.progress)
 		fprintf(stderr, "\r\033[K");
 	return EXIT_LOCUS_OK;
-}
-
-/* Whether the file held anything the report reads. */
-static bool report_found(const struct replay *st)
-{
-	return st->rd.sched_samples || st->rd.mem_samples || st->rd.ss.records;
-}
-
-/* What the replay says on stderr: its reordering, the topology's origin, an empty file. */
-static void report_notes(const struct replay *st, const struct report_plan *pl)
-{
-	locus_verbose("%s: %zu events held at most, %llu re-sorted within a CPU, %llu late, "
-		      "%llu forced releases (no rounds)", pl->opts.path, st->ro.peak,
-		      (unsigned long long)st->ro.unordered, (unsigned long long)st->ro.late,
-		      (unsigned long long)st->ro.relieved);
-	if (!pl->quiet && strncmp(st->topo_note, "from the file", 13))
-		fprintf(stderr, "locus: %s: topology: %s\n", pl->opts.path, st->topo_note);
-	if (!report_found(st))
-		locus_err("%s: no sched tracepoint or memory samples in the file (record with locus "
-			  "record, perf sched record or perf c2c record)", pl->opts.path);
 }
 
 /* The text report, the JSON and the heatmap. The exit status. */
@@ -351,11 +320,11 @@ int cmd_report(int argc, char **argv)
 	rc = report_replay(fp, &pl, tp ? &tc : NULL);
 	if (rc != EXIT_LOCUS_OK)
 		goto out;
-	report_notes(&fp->rp, &pl);
+	file_pass_notes(fp, pl.opts.path, pl.quiet);
 	rc = report_write(fp, &pl);
 	if (report_timelines(fp, &pl, tp) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
-	if (!report_found(&fp->rp) && rc == EXIT_LOCUS_OK)
+	if (!file_pass_found(fp) && rc == EXIT_LOCUS_OK)
 		rc = EXIT_LOCUS_RUNTIME;
 out:
 	trace_pass_free(tp);

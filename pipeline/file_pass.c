@@ -1,7 +1,10 @@
 /* file_pass.c - one pass over a file into a report's sinks (file_pass.h). */
 #include "file_pass.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "../common/util.h"
 
 int file_pass_open(struct file_pass *fp, const struct replay_opts *o, char *err, size_t len)
 {
@@ -148,4 +151,37 @@ void file_pass_input(struct file_pass *fp, struct file_input *in)
 void file_input_release(struct file_input *in)
 {
 	schedstat_release(&in->ss_delta);
+}
+
+void file_pass_progress(const struct pd_file *f, void *ctx)
+{
+	(void)ctx;
+	if (f->pipe)
+		fprintf(stderr, "\rlocus: %llu records", (unsigned long long)f->records);
+	else
+		fprintf(stderr, "\rlocus: %3.0f%% of %s (%llu records)",
+			100.0 * (double)(f->pos - f->data_off) / (double)(f->data_size + 1), f->path,
+			(unsigned long long)f->records);
+}
+
+bool file_pass_found(const struct file_pass *fp)
+{
+	const struct replay *st = &fp->rp;
+
+	return st->rd.sched_samples || st->rd.mem_samples || st->rd.ss.records;
+}
+
+void file_pass_notes(const struct file_pass *fp, const char *path, bool quiet)
+{
+	const struct replay *st = &fp->rp;
+
+	locus_verbose("%s: %zu events held at most, %llu re-sorted within a CPU, %llu late, "
+		      "%llu forced releases (no rounds)", path, st->ro.peak,
+		      (unsigned long long)st->ro.unordered, (unsigned long long)st->ro.late,
+		      (unsigned long long)st->ro.relieved);
+	if (!quiet && strncmp(st->topo_note, "from the file", 13))
+		fprintf(stderr, "locus: %s: topology: %s\n", path, st->topo_note);
+	if (!file_pass_found(fp))
+		locus_err("%s: no sched tracepoint or memory samples in the file (record with locus "
+			  "record, perf sched record or perf c2c record)", path);
 }

@@ -56,5 +56,13 @@ const struct blame_results *file_pass_blame(const struct file_pass *fp);
 void file_pass_input(struct file_pass *fp, struct file_input *in);
 void file_input_release(struct file_input *in);
 void file_pass_release(struct file_pass *fp);
+/* A replay_opts progress callback: how much of f was read, on stderr's last line. */
+void file_pass_progress(const struct pd_file *f, void *ctx);
+/* After file_pass_run: whether the file held anything a report reads (sched events, memory
+ * samples, schedstat records). */
+bool file_pass_found(const struct file_pass *fp);
+/* After file_pass_run: what the pass says on stderr of the file at path: its reordering
+ * (-v), the topology's origin (unless quiet), a file with nothing to report. */
+void file_pass_notes(const struct file_pass *fp, const char *path, bool quiet);
 
 #endif
