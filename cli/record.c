@@ -126,25 +126,6 @@ static void record_cmdline(struct record_plan *pl, char **argv)
 			 (int)pl->o.added[i], i + 1 < pl->o.nadded ? "" : "]");
 }
 
-/* What was written, on stderr. */
-static void record_summary(const struct record_plan *pl, const struct source *src,
-			   const struct writer_sink *wr)
-{
-	char size[32], n[32], lost[32];
-
-	fprintf(stderr, "[ locus record: wrote %s events (%s, %s lost) to %s ]\n",
-		fmt_count(src->events, n, sizeof(n)), fmt_bytes(writer_sink_bytes(wr), size, sizeof(size)),
-		fmt_count(src->lost, lost, sizeof(lost)), pl->path);
-	if (src->keep_pages)
-		fprintf(stderr, "[ locus record: records were lost: -m %d would have kept them (the "
-			"ring plus twice its largest overflow) ]\n", src->keep_pages);
-	if (src->mem_why[0])
-		fprintf(stderr, "[ locus record: no memory samples: %s ]\n", src->mem_why);
-	else
-		fprintf(stderr, "[ locus record: %s memory samples among them ]\n",
-			fmt_count(writer_sink_mem_samples(wr), n, sizeof(n)));
-}
-
 /* After the session: what was written or why not, then the timelines. The exit status. */
 static int record_finish(struct record_plan *pl, const struct tracer *tracer,
 			 const struct stat_result *res, const struct session_outcome *out)
@@ -168,7 +149,7 @@ static int record_finish(struct record_plan *pl, const struct tracer *tracer,
 		return rc == EXIT_LOCUS_OK ? EXIT_LOCUS_RUNTIME : rc;
 	}
 	if (!pl->o.quiet)
-		record_summary(pl, src, &tracer->wr);
+		writer_sink_summary(&tracer->wr, src);
 	if (pl->tx.trace || pl->tx.svg) {
 		pl->tx.quiet = pl->o.quiet;
 		if (trace_export_file(pl->path, pl->tr.sysfs_root, pl->o.all_cpus || pl->o.cpu_list,

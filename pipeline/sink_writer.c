@@ -2,7 +2,11 @@
 #include "sink_writer.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "../common/util.h"
+#include "source.h"
 
 static void wr_consume(struct sink *k, const struct event *e)
 {
@@ -80,4 +84,21 @@ uint64_t writer_sink_bytes(const struct writer_sink *w)
 uint64_t writer_sink_mem_samples(const struct writer_sink *w)
 {
 	return w->rec.mem_samples;
+}
+
+void writer_sink_summary(const struct writer_sink *w, const struct source *src)
+{
+	char size[32], n[32], lost[32];
+
+	fprintf(stderr, "[ locus record: wrote %s events (%s, %s lost) to %s ]\n",
+		fmt_count(src->events, n, sizeof(n)), fmt_bytes(writer_sink_bytes(w), size, sizeof(size)),
+		fmt_count(src->lost, lost, sizeof(lost)), w->path);
+	if (src->keep_pages)
+		fprintf(stderr, "[ locus record: records were lost: -m %d would have kept them (the "
+			"ring plus twice its largest overflow) ]\n", src->keep_pages);
+	if (src->mem_why[0])
+		fprintf(stderr, "[ locus record: no memory samples: %s ]\n", src->mem_why);
+	else
+		fprintf(stderr, "[ locus record: %s memory samples among them ]\n",
+			fmt_count(writer_sink_mem_samples(w), n, sizeof(n)));
 }

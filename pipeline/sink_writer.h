@@ -26,5 +26,9 @@ int writer_sink_error(const struct writer_sink *w);
 uint64_t writer_sink_records(const struct writer_sink *w);
 uint64_t writer_sink_bytes(const struct writer_sink *w);
 uint64_t writer_sink_mem_samples(const struct writer_sink *w);
+struct source;
+/* What w wrote of src's stream, on stderr: the events, their bytes, what the kernel lost
+ * (and the -m that would have kept it), the memory samples or why none were taken. */
+void writer_sink_summary(const struct writer_sink *w, const struct source *src);
 
 #endif
