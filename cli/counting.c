@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -231,20 +230,6 @@ int cli_parse_pages(const struct cli_cmd *cmd, const char *arg, long *pages)
 		return -1;
 	}
 	return 0;
-}
-
-int cli_terminal_width(void)
-{
-	struct winsize ws;
-
-	const char *cols = getenv("COLUMNS");
-	long n;
-
-	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
-		return ws.ws_col;
-	if (cols && parse_long(cols, 40, 1000, &n) == 0) /* not a terminal: as COLUMNS says */
-		return (int)n;
-	return 80;
 }
 
 int cli_parse_delay_rate(const struct cli_cmd *cmd, const char *arg, long *rate)

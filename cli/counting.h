@@ -131,8 +131,6 @@ int cli_parse_collector(const struct cli_cmd *cmd, const char *arg, int *kind);
 #define LOCUS_DELAY_RATE 5000
 /* Parse --delay-rate N (0: every wakeup). Returns 0, or -1 after a usage error. */
 int cli_parse_delay_rate(const struct cli_cmd *cmd, const char *arg, long *rate);
-/* Columns of the terminal on stdout; else $COLUMNS (40-1000) when set, else 80. */
-int cli_terminal_width(void);
 
 /*
  * Before anything runs: whether path ("-" aside) can be written, its directory

@@ -265,7 +265,7 @@ static int report_write(struct file_pass *fp, const struct report_plan *pl)
 
 	file_pass_input(fp, &in);
 	report_doc_init(&ro, &in, file_pass_results(fp), file_pass_blame(fp), &fp->cl.cl,
-			fp->stacks_on ? &fp->stk.st : NULL, pl->sections, cli_terminal_width());
+			fp->stacks_on ? &fp->stk.st : NULL, pl->sections, terminal_columns());
 	ro.stacks_addresses = pl->stk.addresses;
 	if (report_doc_write(&ro, pl->out, pl->json) < 0)
 		rc = EXIT_LOCUS_RUNTIME;

@@ -88,8 +88,8 @@ static void draw(struct top *tp)
 
 	if (tp->tui)
 		tui_size(tp->tui, &w, &h);
-	else if (cli_terminal_width() > w)
-		w = cli_terminal_width();
+	else if (terminal_columns() > w)
+		w = terminal_columns();
 	v.r = tp->ui.cumulative ? tp->w.cumul_view : &tp->w.interval;
 	v.topo = tp->topo;
 	v.span_s = tp->ui.cumulative ? tp->w.cumul_s : tp->w.interval_s;

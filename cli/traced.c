@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "../collectors/probe.h"
+#include "../common/util.h"
 
 #define BLAME_NOT_STREAMED "the events were not streamed to locus (the BPF collector only " \
 			   "counts: --collector perf)"
@@ -16,7 +17,7 @@ void traced_report_init(struct traced_report *rr, struct tracer *tracer,
 	rr->sections = sections;
 	rr->ctx = (struct sched_report_ctx){ out->traced, out->trace_reason, tracer->src ? tracer->src->events : 0,
 					     tracer->src ? tracer->src->bytes : 0,
-					     cli_terminal_width() };
+					     terminal_columns() };
 	rr->tracer = tracer;
 	rr->mem_why[0] = '\0';
 	rr->ls = (struct live_sections){ rr->res, &rr->ctx, sections,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -415,4 +416,17 @@ const char *fmt_short(double x, char *buf, size_t len)
 		snprintf(buf, len, x < 9.995 ? "%.2f%c" : x < 99.95 ? "%.1f%c" : "%.0f%c", x,
 			 unit[u]);
 	return buf;
+}
+
+int terminal_columns(void)
+{
+	struct winsize ws;
+	const char *cols = getenv("COLUMNS");
+	long n;
+
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	if (cols && parse_long(cols, 40, 1000, &n) == 0) /* not a terminal: as COLUMNS says */
+		return (int)n;
+	return 80;
 }

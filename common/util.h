@@ -94,5 +94,7 @@ void nofile_original(struct rlimit *rl);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t now_ns(void);
+/* Columns of the terminal on stdout; else $COLUMNS (40-1000) when set, else 80. */
+int terminal_columns(void);
 
 #endif
