@@ -61,7 +61,7 @@ locus: $(OBJ_DIR)/cli/main.o build/liblocus.a | deps
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(DEP_LIBS)
 
-$(BPF_DIR)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/idle.bpf.h collectors/bpf/stacks.bpf.h collectors/bpf/tasks.bpf.h collectors/bpf/sched_bpf.h model/sched_measures.def | deps
+$(BPF_DIR)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/idle.bpf.h collectors/bpf/stacks.bpf.h collectors/bpf/tasks.bpf.h collectors/bpf/blame.bpf.h collectors/bpf/sched_bpf.h model/sched_measures.def | deps
 	@mkdir -p $(@D)
 	@echo "  BPF     $@"
 	$(Q)if test -r $(BTF) && command -v bpftool >/dev/null && command -v clang >/dev/null; then \
@@ -77,6 +77,7 @@ $(BPF_DIR)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/idle.bpf.h co
 $(OBJ_DIR)/collectors/bpf_sched.o $(SAN_DIR)/collectors/bpf_sched.o $(OBJ_DIR)/collectors/bpf_read.o $(SAN_DIR)/collectors/bpf_read.o: $(BPF_DIR)/sched.skel.h
 $(OBJ_DIR)/collectors/bpf_cost.o $(SAN_DIR)/collectors/bpf_cost.o build/fuzz/collectors/bpf_cost.o: $(BPF_DIR)/sched.skel.h
 $(OBJ_DIR)/collectors/bpf_stacks.o $(SAN_DIR)/collectors/bpf_stacks.o build/fuzz/collectors/bpf_stacks.o: $(BPF_DIR)/sched.skel.h
+$(OBJ_DIR)/collectors/bpf_blame.o $(SAN_DIR)/collectors/bpf_blame.o build/fuzz/collectors/bpf_blame.o: $(BPF_DIR)/sched.skel.h
 build/fuzz/collectors/bpf_sched.o build/fuzz/collectors/bpf_read.o: $(BPF_DIR)/sched.skel.h
 
 build/liblocus.a: $(LIB_OBJS)
@@ -141,10 +142,11 @@ VARIANT_NAMES := idle pairs timing place ipi migrate tasks core
 VARIANT_BINS := $(patsubst %,$(VAR_DIR)/locus-no-%,$(filter-out core,$(VARIANT_NAMES))) \
 		$(VAR_DIR)/locus-core
 # the objects that include the skeleton, rebuilt against each variant's
-SKEL_USERS := collectors/bpf_sched.o collectors/bpf_read.o collectors/bpf_cost.o collectors/bpf_stacks.o
+SKEL_USERS := collectors/bpf_sched.o collectors/bpf_read.o collectors/bpf_cost.o collectors/bpf_stacks.o \
+	      collectors/bpf_blame.o
 
 define VARIANT_RULES
-$(VAR_DIR)/$(1)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/idle.bpf.h collectors/bpf/stacks.bpf.h collectors/bpf/tasks.bpf.h \
+$(VAR_DIR)/$(1)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/idle.bpf.h collectors/bpf/stacks.bpf.h collectors/bpf/tasks.bpf.h collectors/bpf/blame.bpf.h \
 		collectors/bpf/sched_bpf.h model/sched_measures.def $(BPF_DIR)/sched.skel.h
 	@mkdir -p $$(@D)
 	@echo "  BPF     $$@ ($(VARIANT_$(1)))"

@@ -118,6 +118,18 @@ struct blame_results {
 	uint64_t beyond_history;	/* wakeups whose wait began before the history kept */
 	uint64_t untimed;		/* wakeups whose switch-in was not seen */
 	uint64_t verdicts_unmatched;	/* idle verdicts for a wakeup not timed here */
+	/*
+	 * Split in the kernel by the BPF collector (collectors/bpf/blame.bpf.h): only the
+	 * timed wakeups, 1 in sample_every, each cause's share of the wait with a 95%
+	 * interval over the wakeups sampled (share_lo, share_hi); interrupts by kind, not by
+	 * handler; no chains and no p99 share; culprits_dropped_ns ran instead by tasks its
+	 * table had no room for (in the causes, in no task's row).
+	 */
+	bool in_kernel;
+#define BLAME_KERNEL_RING 128	/* run segments a CPU keeps (LB_BL_RING: src_bpf_blame.c) */
+	unsigned sample_every;
+	double share_lo[BC_NR], share_hi[BC_NR];
+	uint64_t culprits_dropped_ns;
 };
 
 /* One timed wakeup's split as the analyzer tells it (blame_cfg.told): a timeline's flow. */

@@ -37,7 +37,8 @@ static const struct cli_opt run_opts[] = {
 	{ "sections", OPT_SECTIONS, "LIST", "report only these: counters,wakeups,latency,pairs,"
 					      "migrations,switches,cpus,cachelines (default all); "
 					      "blame adds why woken tasks waited (perf stream, irq "
-					      "tracepoints too)" },
+					      "tracepoints too; --collector bpf: split in the kernel, "
+					      "the timed wakeups)" },
 	{ "call-graph", 'g', NULL, "kernel and user callchains on sched_waking and sched_switch "
 				   "(perf stream; --collector bpf: sampled in the kernel, 1 in the "
 				   "timing's period): the top waker, blocked and off-wake stacks in "
@@ -144,11 +145,6 @@ static int run_validate(struct run_plan *pl)
 				"or --metric (locus record -g, then locus report --folded)");
 		return -1;
 	}
-	if (pl->ro.sw.col.collector == COLLECTOR_BPF && (pl->ro.sections & SEC_BLAME)) {
-		cli_usage_error(&run_cmd, "--sections blame reads the irq tracepoints through perf's "
-				"stream: not with --collector bpf (drop it: auto uses the stream)");
-		return -1;
-	}
 	if (pl->ro.stk.n && !pl->ro.callchain) {
 		cli_usage_error(&run_cmd, "--folded writes the stacks -g collects: add -g");
 		return -1;
@@ -244,6 +240,9 @@ static int run_session(const struct run_plan *pl, const struct topology *topo)
 	/* sampled in the kernel where the BPF collector is asked for; the default (auto)
 	 * keeps every callchain through perf's stream */
 	tc.bpf.stacks = pl->ro.callchain && pl->ro.sw.col.collector == COLLECTOR_BPF;
+	/* split in the kernel where the BPF collector is asked for (the timed wakeups); the
+	 * default (auto) splits every wakeup through perf's stream */
+	tc.bpf.blame = (pl->ro.sections & SEC_BLAME) && pl->ro.sw.col.collector == COLLECTOR_BPF;
 	memset(&tracer, 0, sizeof(tracer));
 	if (pl->ro.sections & (SEC_SCHED | SEC_CACHELINES | SEC_BLAME)) {
 		cfg.trace = &tc;

@@ -263,6 +263,17 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 		bpf_map__set_max_entries(b->skel->maps.stackmap, LB_STACK_ENTRIES);
 		bpf_map__set_max_entries(b->skel->maps.stk_counts, 16384);
 	}
+	/* blame: the programs' flag, its tables sized; the irq programs only then */
+	b->blame = cfg->blame;
+	b->blame_irq = cfg->blame && has_tracepoint(btf, "irq_handler_entry") &&
+		       has_tracepoint(btf, "softirq_entry");
+	b->skel->rodata->blame_on = cfg->blame;
+	if (cfg->blame)
+		bpf_map__set_max_entries(b->skel->maps.bl_culprits, LB_BL_CULPRITS);
+	bpf_program__set_autoload(b->skel->progs.on_irq_entry, b->blame_irq);
+	bpf_program__set_autoload(b->skel->progs.on_irq_exit, b->blame_irq);
+	bpf_program__set_autoload(b->skel->progs.on_softirq_entry, b->blame_irq);
+	bpf_program__set_autoload(b->skel->progs.on_softirq_exit, b->blame_irq);
 	if (locus_sched__load(b->skel) < 0) {
 		why_load(errno, err, len);
 		locus_sched__destroy(b->skel);

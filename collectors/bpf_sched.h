@@ -28,6 +28,8 @@ struct bpf_sched_cfg {
 				 * the kernel's table holds 16384 an interval */
 	unsigned stack_every;	/* -g: 1 blocked stack in this many voluntary switch-outs (the
 				 * waker's at each timed wakeup); 0: no stacks */
+	bool blame;		/* --sections blame: the timed wakeups' waits split by cause
+				 * (the irq programs too, where the kernel has the tracepoints) */
 };
 
 /*

@@ -61,6 +61,7 @@ struct bpf_sched {
 	uint64_t win_t0, win_runs0, win_ns0;	/* the open window's start: time, the kernel's counts */
 	uint64_t cost_runs, cost_ns, cost_win_ns;	/* the closed windows' runs, ns in them, length */
 	bool ipi, wake_idle;
+	bool blame, blame_irq;	/* blame.bpf.h on; its irq programs loaded */
 	unsigned stack_every;	/* -g: as the programs' (0: no stacks) */
 	struct bpf_stack_map *smaps;	/* -g: the sampled processes' file mappings */
 	int nsmaps, capsmaps;

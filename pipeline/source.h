@@ -45,6 +45,8 @@ struct bpf_src_cfg {
 	long delay_rate;	/* wakeups timed per second per CPU at most (0: all) */
 	bool stacks;		/* -g: stacks sampled in the kernel (the stream's callchain
 				 * setting then honored, 1 in the timing's period) */
+	bool blame;		/* --sections blame split in the kernel, the timed wakeups (the
+				 * stream's blame setting then honored) */
 };
 
 /* What a live session collects and how: the tracer's configuration. */
@@ -134,6 +136,18 @@ struct symbols;
  */
 int source_bpf_stacks(struct source *s, struct stacks *st, struct stack_table *tab,
 		      struct symbols *syms);
+struct bpf_sched;
+/* The BPF source's collector (src_bpf_blame.c reads it), or NULL for another source. */
+struct bpf_sched *source_bpf_collector(struct source *s);
+struct blame_results;
+/*
+ * The BPF source's split of the waits (--sections blame, after finish) into r, which it
+ * allocates (release it with source_bpf_blame_release); sched: the session's results, for
+ * the idle CPUs passed over beside the split. 0, or -1 when s is not the BPF source or
+ * did not split them.
+ */
+int source_bpf_blame(struct source *s, const struct sched_results *sched, struct blame_results *r);
+void source_bpf_blame_release(struct blame_results *r);
 struct sched_collector;
 /* The stream's collector (its stack table, the mappings it saw), or NULL for another source. */
 const struct sched_collector *source_stream_collector(const struct source *s);

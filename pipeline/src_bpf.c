@@ -95,6 +95,11 @@ static void b_track(struct source *s, pid_t tid)
 		locus_verbose("%s", err);
 }
 
+struct bpf_sched *source_bpf_collector(struct source *s)
+{
+	return s && s->ops->wait == b_wait ? ((struct bpf_src *)s)->bs : NULL;
+}
+
 int source_bpf_stacks(struct source *s, struct stacks *st, struct stack_table *tab,
 		      struct symbols *syms)
 {
@@ -134,7 +139,7 @@ static const char *stream_only(const struct source_cfg *cfg)
 		return "recording a perf.data file needs every record in user space";
 	if (sc->callchain && !cfg->bpf.stacks)
 		return "callchains (-g) come with each event through perf's ring buffers";
-	if (sc->blame)
+	if (sc->blame && !cfg->bpf.blame)
 		return "the irq tracepoints (--blame) are read through perf's ring buffers";
 	return NULL;
 }
@@ -146,7 +151,7 @@ struct source *source_open_bpf(const struct source_cfg *cfg, const struct sinks 
 				    cfg->bpf.delay_rate, cfg->cpus, cfg->ncpus, cfg->max_tasks,
 				    cfg->max_pairs,
 				    cfg->bpf.stacks ? bpf_sched_every(cfg->bpf.delay_rate) * LB_STACK_OF_TIMED :
-						      0 };
+						      0, cfg->bpf.blame };
 	const struct sink *every = sinks_refusing(sinks);
 	const char *only = stream_only(cfg);
 	struct bpf_src *b;

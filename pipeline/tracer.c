@@ -169,6 +169,7 @@ static struct source *open_bpf(struct tracer *t, const struct source_cfg *cfg, c
 	if (!s)
 		sinks_release(&t->sinks);
 	t->bpf_stacks = s && cfg->bpf.stacks;
+	t->bpf_blame = s && cfg->bpf.blame;
 	return s;
 }
 
@@ -256,6 +257,8 @@ static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err
 
 const struct blame_results *tracer_blame(const struct tracer *t)
 {
+	if (t->bpf_blame_read)
+		return &t->bpf_bl;
 	return t->blame ? blame_sink_results(&t->bl) : NULL;
 }
 
@@ -441,6 +444,8 @@ void tracer_stop(struct tracer *t)
 	if (t->src->ops->annotate)
 		t->src->ops->annotate(t->src, tracer_results(t));
 	tracer_stamp(t, tracer_results(t));
+	if (t->bpf_blame && !t->bpf_blame_read) /* split in the kernel: read once, at the end */
+		t->bpf_blame_read = source_bpf_blame(t->src, tracer_results(t), &t->bpf_bl) == 0;
 	if (getrusage(RUSAGE_SELF, &ru) == 0) /* every thread of ours, not the workload's */
 		t->process_cpu_ns = rusage_ns(&ru);
 	locus_verbose("reader thread: %.1f ms of CPU for %llu events (%.0f ns each), %llu wakeups, "
@@ -506,6 +511,9 @@ void tracer_release(struct tracer *t)
 		stack_table_release(&t->bpf_tab);
 	}
 	t->bpf_read = t->bpf_stacks = false;
+	if (t->bpf_blame_read)
+		source_bpf_blame_release(&t->bpf_bl);
+	t->bpf_blame_read = t->bpf_blame = false;
 	if (t->stack_syms_on)
 		symbols_release(&t->stack_syms);
 	t->stack_syms_on = false;

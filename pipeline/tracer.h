@@ -30,6 +30,9 @@ struct tracer {
 	bool writing;		/* wr is one of the sinks */
 	bool blame;		/* bl is one of the sinks (--sections blame, streamed) */
 	struct blame_sink bl;	/* who delayed the wakee */
+	bool bpf_blame;		/* --sections blame on the BPF source: split in the kernel */
+	bool bpf_blame_read;	/* bpf_bl holds its split (after tracer_stop) */
+	struct blame_results bpf_bl;
 	bool stacks;		/* stk is one of the sinks (-g, streamed) */
 	struct stacks_sink stk;	/* waker, blocked and off-wake stacks of the tracked tasks */
 	bool bpf_stacks;	/* -g on the BPF source: stk.st and bpf_tab filled at the end */

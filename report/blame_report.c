@@ -20,14 +20,18 @@ static void causes_text(FILE *f, const struct blame_results *r)
 {
 	char a[32], b[32], d[32];
 
-	fprintf(f, "   %-34s %12s %7s\n", "cause", "time", "share");
+	fprintf(f, "   %-34s %12s %7s%s\n", "cause", "time", "share",
+		r->in_kernel && r->sample_every > 1 ? "  95% interval" : "");
 	for (int c = 0; c < BC_NR; c++) {
 		if (irq_cause(c) && !r->irq_source) {
 			fprintf(f, "   %-34s %12s %7s\n", blame_cause_label(c), "not recorded", "");
 			continue;
 		}
-		fprintf(f, "   %-34s %12s %7s\n", blame_cause_label(c),
+		fprintf(f, "   %-34s %12s %7s", blame_cause_label(c),
 			fmt_ns(r->all.ns[c], a, sizeof(a)), SHARE(r->all.ns[c], r->all.wait_ns, b));
+		if (r->in_kernel && r->sample_every > 1)
+			fprintf(f, "  [%.1f%%, %.1f%%]", 100 * r->share_lo[c], 100 * r->share_hi[c]);
+		fputc('\n', f);
 	}
 	fprintf(f, "   beside the split, idle passed over: %s of the wakeups waited while an "
 		   "idle CPU they\n   were allowed on was there, %s of their wait while one "
@@ -37,6 +41,12 @@ static void causes_text(FILE *f, const struct blame_results *r)
 	if (!r->irq_source)
 		fprintf(f, "   interrupts: not recorded (they stay inside the tasks' time; record "
 			   "with --blame:\n   irq:irq_handler_entry/exit, irq:softirq_entry/exit)\n");
+	else if (r->in_kernel)
+		fprintf(f, "   interrupts: by kind only (the BPF collector does not name the "
+			   "handlers)\n");
+	if (r->in_kernel && r->culprits_dropped_ns)
+		fprintf(f, "   %s ran instead by tasks the kernel's table had no room for (in the "
+			   "causes, in no task's row)\n", fmt_ns(r->culprits_dropped_ns, a, sizeof(a)));
 }
 
 static void tasks_text(FILE *f, const struct blame_results *r)
@@ -65,6 +75,8 @@ static void tasks_text(FILE *f, const struct blame_results *r)
 		fprintf(f, "   p99 wakeups: the %s that waited %s or more, %s in all\n",
 			fmt_count(r->p99_wakeups, a, sizeof(a)), fmt_ns(r->p99_ns, b, sizeof(b)),
 			fmt_ns(r->p99_wait_ns, c, sizeof(c)));
+	else if (r->in_kernel)
+		fprintf(f, "   p99 share: not computed (split in the kernel: no wait is kept)\n");
 	else
 		fprintf(f, r->p99_off ? "   p99 share: not computed (a live dashboard keeps no record of "
 					"each wakeup)\n" :
@@ -133,6 +145,11 @@ static void chains_text(FILE *f, const struct blame_results *r)
 	char a[32], b[32];
 	bool any = false;
 
+	if (r->in_kernel) {
+		fprintf(f, "\n   Chains: not measured by the BPF collector (--collector perf "
+			   "measures them)\n");
+		return;
+	}
 	fprintf(f, "\n   Chains (the waker had just been woken itself): wakeups by chain length\n  ");
 	if (r->chain_len[1]) {
 		fprintf(f, " 1 (no task woke it): %s", fmt_count(r->chain_len[1], a, sizeof(a)));
@@ -168,11 +185,25 @@ void blame_report_text(FILE *f, const struct blame_results *r, const struct topo
 		fprintf(f, "   not measured: %s\n", r ? "no timed wakeup" : why);
 		return;
 	}
-	fprintf(f, "   %s timed wakeups waited %s in all (wake to run, split by cause: every "
-		   "event)\n", fmt_count(r->all.wakeups, a, sizeof(a)),
-		fmt_ns(r->all.wait_ns, b, sizeof(b)));
+	if (r->in_kernel && r->sample_every > 1)
+		fprintf(f, "   %s timed wakeups waited %s in all (wake to run, split by cause in "
+			   "the kernel by the\n   BPF collector: the timed wakeups, 1 in %u, "
+			   "sampled; intervals over them)\n", fmt_count(r->all.wakeups, a, sizeof(a)),
+			fmt_ns(r->all.wait_ns, b, sizeof(b)), r->sample_every);
+	else if (r->in_kernel)
+		fprintf(f, "   %s timed wakeups waited %s in all (wake to run, split by cause in "
+			   "the kernel by the\n   BPF collector: every wakeup timed, none sampled)\n",
+			fmt_count(r->all.wakeups, a, sizeof(a)), fmt_ns(r->all.wait_ns, b, sizeof(b)));
+	else
+		fprintf(f, "   %s timed wakeups waited %s in all (wake to run, split by cause: "
+			   "every event)\n", fmt_count(r->all.wakeups, a, sizeof(a)),
+			fmt_ns(r->all.wait_ns, b, sizeof(b)));
 	causes_text(f, r);
-	if (r->beyond_history || r->untimed)
+	if (r->in_kernel && r->beyond_history)
+		fprintf(f, "   %s wakeups waited since before the oldest of the %d run segments "
+			   "their CPU kept (the rest\n   unattributed)\n",
+			fmt_count(r->beyond_history, a, sizeof(a)), BLAME_KERNEL_RING);
+	else if (r->beyond_history || r->untimed)
 		fprintf(f, "   %s wakeups waited longer than the %.0f s of history kept (the "
 			   "rest unattributed);\n   %s wakeups not timed (their switch-in was not "
 			   "recorded)\n", fmt_count(r->beyond_history, a, sizeof(a)),
@@ -242,6 +273,10 @@ static void irqs_json(struct json *j, const struct blame_results *r)
 
 static void chains_json(struct json *j, const struct blame_results *r)
 {
+	if (r->in_kernel) { /* not measured by the BPF collector */
+		json_null(j, "chains");
+		return;
+	}
 	json_object(j, "chains");
 	json_uint_row(j, "by_length", r->chain_len, BLAME_CHAIN_MAX + 1);
 	json_array(j, "worst");
@@ -267,6 +302,29 @@ static void chains_json(struct json *j, const struct blame_results *r)
 	json_object_end(j);
 }
 
+/* Split in the kernel: the method, the sampling and each cause's interval. */
+static void kernel_json(struct json *j, const struct blame_results *r)
+{
+	json_string(j, "method", "BPF, in the kernel: each timed wakeup's wait on the CPU it "
+				 "ran on, split by the run segments kept there (the last 128 a CPU) "
+				 "and its hardirq and softirq time (a segment's in proportion where "
+				 "the wait began inside it)");
+	json_uint(j, "sampled_every", r->sample_every);
+	json_uint(j, "culprits_dropped_ns", r->culprits_dropped_ns);
+	if (r->sample_every <= 1) { /* every wakeup: no sampling to bound */
+		json_null(j, "share_interval95");
+		return;
+	}
+	json_object(j, "share_interval95");
+	for (int c = 0; c < BC_NR; c++) {
+		json_array(j, blame_cause_name(c));
+		json_number(j, NULL, r->share_lo[c]);
+		json_number(j, NULL, r->share_hi[c]);
+		json_array_end(j);
+	}
+	json_object_end(j);
+}
+
 void blame_report_json(struct json *j, const struct blame_results *r,
 		       const struct topology *topo, const char *why)
 {
@@ -276,9 +334,12 @@ void blame_report_json(struct json *j, const struct blame_results *r,
 		return;
 	}
 	json_object(j, "blame");
-	json_string(j, "method", "every event: each timed wakeup's wait on the CPU it ran on, "
-				 "split by what ran there (sched_switch) and the interrupt handlers "
-				 "(irq tracepoints)");
+	if (r->in_kernel)
+		kernel_json(j, r);
+	else
+		json_string(j, "method", "every event: each timed wakeup's wait on the CPU it ran "
+					 "on, split by what ran there (sched_switch) and the "
+					 "interrupt handlers (irq tracepoints)");
 	json_bool(j, "interrupts_recorded", r->irq_source);
 	split_json(j, "all", &r->all, r->irq_source);
 	json_uint(j, "beyond_history", r->beyond_history);

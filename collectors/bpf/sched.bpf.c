@@ -248,6 +248,7 @@ static __always_inline void place(struct lb_hot *h, struct lb_tstate *t, int tar
 
 #include "idle.bpf.h" /* idle CPUs passed over: its maps and programs' helpers */
 #include "stacks.bpf.h" /* -g: stacks sampled, counted here */
+#include "blame.bpf.h" /* --sections blame: who delayed the wakee */
 
 /*
  * Whether this wakeup is timed (two clock reads, one on the waker's path, one
@@ -312,6 +313,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 		h->timed++;
 		t->wake_ns = bpf_ktime_get_ns();
 		idle_keep(t);
+		bl_waking(t, task_cpu(p));
 	}
 #endif
 	stk_waking(ctx, t);
@@ -437,6 +439,7 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 #endif
 	if (h->ipi_wakee == (__u32)t->st.tid)
 		h->ipi_target = (__u32)dest; /* its IPI, if any, goes there */
+	bl_migrate(t, !t->placed && h->ipi_wakee == (__u32)t->st.tid);
 	if (t->pending && !t->placed) /* set_task_cpu during the wakeup, on the waker's CPU;
 				       * later (load balance before it ran): it was left
 				       * where it last ran */
@@ -564,6 +567,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	}
 	if (t)
 		stk_switch_in(t, (int)cpu, &now);
+	bl_switch(t, next, (int)cpu, &now);
 	idle_note(cpu, next_pid == 0, &now);
 	return 0;
 }

@@ -198,6 +198,71 @@ struct lb_stk_state {
 	unsigned long long out_ns, in_ns;	/* the sampled sleep's switch-out and -in */
 };
 
+/*
+ * Blame (--sections blame, blame.bpf.h): each CPU's recent run segments, written at its
+ * switches, walked back from a timed wakeup's switch-in to its wakeup. The causes are
+ * analyzers/blame.h's enum blame_cause (bpf_blame.c asserts it).
+ */
+#define LB_BL_RING 128		/* run segments kept per CPU (a power of two) */
+#define LB_BL_CAUSES 7		/* running, ahead, hardirq, softirq, elsewhere, idle, unknown */
+#define LB_BL_RUNNING 0
+#define LB_BL_AHEAD 1
+#define LB_BL_HARDIRQ 2
+#define LB_BL_SOFTIRQ 3
+#define LB_BL_ELSEWHERE 4
+#define LB_BL_IDLE 5
+#define LB_BL_UNKNOWN 6
+#define LB_BL_CULPRITS 8192	/* tasks to blame kept (a per-CPU hash) */
+#define LB_BL_SEEN 8		/* distinct tasks a wakeup's walk counts a wakeup for */
+
+/* A task's blame state: the timed wakeup's wait still to attribute. */
+struct lb_bl_task {
+	unsigned long long from_ns;	/* the wait on its current CPU began (0: none pending) */
+	unsigned long long else_ns;	/* queued on CPUs it then moved away from */
+	/* the irq time of its previous CPU so far at the wakeup, a handler running then
+	 * included (read from there): exact where the wait began inside a segment there */
+	unsigned long long hard0, soft0;
+	int cpu0;			/* that CPU (-1: not read) */
+	int pad;
+};
+
+/* A run segment: a task switched in on this CPU. */
+struct lb_bl_seg {
+	unsigned long long start_ns;
+	unsigned long long hard_ns, soft_ns;	/* the CPU's irq time so far at its start */
+	int tid;				/* 0: the idle task */
+	int pad;
+	char comm[LB_COMM];
+};
+
+/* Waits split by cause. */
+struct lb_bl_split {
+	unsigned long long wakeups, wait_ns;
+	unsigned long long ns[LB_BL_CAUSES];
+};
+
+/* Per CPU (a per-CPU array of one): its irq time, its run segments, what it attributed. */
+struct lb_bl_cpu {
+	unsigned long long hard_ns, soft_ns;	/* handlers' time on this CPU so far */
+	unsigned long long hard_in, soft_in;	/* the running handler's entry (0: none) */
+	unsigned long long soft_hard0;		/* hard_ns at the softirq's entry */
+	unsigned long long head;		/* segments written */
+	struct lb_bl_seg ring[LB_BL_RING];
+	struct lb_bl_split all;			/* timed wakeups that ran here */
+	struct lb_bl_split cls[LB_CLASSES];	/* of them by waker -> this CPU's class */
+	/* for the shares' intervals, in units of (ns / 1024)^2: each cause's x^2 and x * w,
+	 * and w^2, over the wakeups (w: a wakeup's wait) */
+	unsigned long long sq[LB_BL_CAUSES], xw[LB_BL_CAUSES], ww;
+	unsigned long long beyond;		/* waits that began before the ring's oldest */
+	unsigned long long culprits_dropped_ns;	/* ran instead by a task the table had no room for */
+};
+
+/* A task that ran on a waiting wakee's CPU (the culprits map: tid -> per CPU). */
+struct lb_bl_culprit {
+	unsigned long long running_ns, ahead_ns, wakeups;
+	char comm[LB_COMM];
+};
+
 struct lb_tstate {
 	/* the wake line: what the waker writes and the wakee's switches read */
 	int owner;				/* a slot's task (0: free) */
@@ -222,6 +287,7 @@ struct lb_tstate {
 						 * counted above, copied at its end */
 	unsigned long long idle_at_wake[LB_IDLE_WORDS];	/* the idle CPUs at a timed wakeup */
 	struct lb_stk_state stk;		/* -g's samples (a line of its own) */
+	struct lb_bl_task bl;			/* blame's (a line of its own) */
 } __attribute__((aligned(64)));
 
 #endif

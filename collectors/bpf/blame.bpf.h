@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * blame.bpf.h - part of sched.bpf.c (included there, after its helpers): who delayed the
+ * wakee (analyzers/blame.h's split), in the kernel, for the timed wakeups (1 in
+ * timed_every). Each CPU keeps its last LB_BL_RING run segments (switch-in time, task,
+ * name, the CPU's irq time so far), written at its own switches; the irq programs keep
+ * each CPU's hardirq and softirq time (a hardirq within a softirq counts as hardirq). At
+ * a timed wakeup's switch-in the ring is walked back to the wakeup (or to the migration
+ * that moved it there last): each segment's overlap with the wait goes to the task that
+ * ran ("running" for the one on the CPU when the wait there began, "ahead" for the
+ * others, "idle" for the idle task), less the irq time within it (the segment's, in
+ * proportion to the overlap where the wait began inside it); the time before the ring's
+ * oldest segment is unattributed. The time queued on a CPU it then moved away from is
+ * added at each such migration. Every state is per CPU (the ring and the sums are the
+ * CPU's own, in a per-CPU map) or the wakee's own (its blame line); the tasks to blame
+ * in a per-CPU hash. blame_on 0 (no --sections blame): the verifier drops all of it, and
+ * the irq programs are not loaded.
+ */
+#ifndef LOCUS_BLAME_BPF_H
+#define LOCUS_BLAME_BPF_H
+
+const volatile unsigned int blame_on = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lb_bl_cpu);
+} bl_cpu SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 1);	/* LB_BL_CULPRITS with blame: set by user space */
+	__type(key, int);
+	__type(value, struct lb_bl_culprit);
+} bl_culprits SEC(".maps");
+
+static __always_inline struct lb_bl_cpu *bl_here(void)
+{
+	__u32 z = 0;
+
+	return bpf_map_lookup_elem(&bl_cpu, &z);
+}
+
+/*
+ * A timed wakeup of t (waking), its previous CPU cpu: its wait begins. That CPU's irq
+ * time so far is read (another CPU's line, a timed wakeup's only), a running handler's
+ * part included: the irq that woke it, often still running, is in the wait from here.
+ */
+static __always_inline void bl_waking(struct lb_tstate *t, int cpu)
+{
+	struct lb_bl_cpu *c;
+	__u64 now = t->wake_ns, hard, soft;
+	__u32 z = 0;
+
+	if (!blame_on)
+		return;
+	t->bl.from_ns = now;
+	t->bl.else_ns = 0;
+	t->bl.cpu0 = -1;
+	c = valid(cpu) ? bpf_map_lookup_percpu_elem(&bl_cpu, &z, (__u32)cpu) : 0;
+	if (!c)
+		return;
+	hard = c->hard_ns;
+	if (c->hard_in && now > c->hard_in)
+		hard += now - c->hard_in;
+	soft = c->soft_ns;
+	if (c->soft_in && now > c->soft_in && now - c->soft_in > hard - c->soft_hard0)
+		soft += now - c->soft_in - (hard - c->soft_hard0);
+	t->bl.hard0 = hard;
+	t->bl.soft0 = soft;
+	t->bl.cpu0 = cpu;
+}
+
+/* t, woken and not yet run, moves (sched_migrate_task); ttwu: the wakeup's own placement. */
+static __always_inline void bl_migrate(struct lb_tstate *t, int ttwu)
+{
+	__u64 now;
+
+	if (!blame_on || ttwu || !t->pending || !t->timed || !t->bl.from_ns)
+		return;
+	now = bpf_ktime_get_ns();
+	t->bl.cpu0 = -1; /* the wait goes on elsewhere: from here, in proportion */
+	if (now > t->bl.from_ns)
+		t->bl.else_ns += now - t->bl.from_ns;
+	t->bl.from_ns = now;
+}
+
+/* The walk's state (bpf_loop's callback: verified once). */
+struct bl_walk {
+	struct lb_bl_cpu *c;
+	__u64 from, end, e_hard, e_soft;	/* the newer segment's start and irq times */
+	__u64 hard0, soft0;			/* at from, when known (exact) */
+	int exact;
+	__u64 ns[LB_BL_CAUSES];
+	int seen[LB_BL_SEEN];
+	int nseen, covered;
+};
+
+/* The task that ran a segment: its time in the wait (a wakeup counted once per task). */
+static __always_inline void bl_blame(struct bl_walk *w, struct lb_bl_seg *s, int cause, __u64 ns)
+{
+	struct lb_bl_culprit *k, nk = {};
+	int tid = s->tid, again = 0;
+
+	for (int i = 0; i < LB_BL_SEEN; i++)
+		if (i < w->nseen && w->seen[i] == tid)
+			again = 1;
+	k = bpf_map_lookup_elem(&bl_culprits, &tid);
+	if (!k) {
+		bpf_map_update_elem(&bl_culprits, &tid, &nk, BPF_NOEXIST);
+		k = bpf_map_lookup_elem(&bl_culprits, &tid);
+		if (!k) {
+			w->c->culprits_dropped_ns += ns;
+			return;
+		}
+	}
+	if (cause == LB_BL_RUNNING)
+		k->running_ns += ns;
+	else
+		k->ahead_ns += ns;
+	__builtin_memcpy(k->comm, s->comm, LB_COMM);
+	if (!again) {
+		k->wakeups++;
+		if (w->nseen < LB_BL_SEEN)
+			w->seen[w->nseen & (LB_BL_SEEN - 1)] = tid;
+		w->nseen++;
+	}
+}
+
+/* Segment i back from the newest: its overlap with the wait. 1 ends the walk. */
+static int bl_segment(__u32 i, void *data)
+{
+	struct bl_walk *w = data;
+	struct lb_bl_cpu *c = w->c;
+	struct lb_bl_seg *s;
+	__u64 start, len, ov, hard, soft, task;
+	int cause;
+
+	if (i >= c->head || i >= LB_BL_RING)
+		return 1;
+	s = &c->ring[(c->head - 1 - i) & (LB_BL_RING - 1)];
+	start = s->start_ns;
+	if (start > w->end)
+		return 1; /* clocks out of step: the rest unattributed */
+	len = w->end - start;
+	ov = start > w->from ? len : w->end - w->from;
+	hard = w->e_hard - s->hard_ns;
+	soft = w->e_soft - s->soft_ns;
+	if (ov < len && w->exact && w->hard0 >= s->hard_ns && w->hard0 <= w->e_hard &&
+	    w->soft0 >= s->soft_ns && w->soft0 <= w->e_soft) {
+		hard = w->e_hard - w->hard0; /* the wait began inside it: as read then */
+		soft = w->e_soft - w->soft0;
+	} else if (ov < len) { /* else its irq time in proportion */
+		hard = hard * ov / len;
+		soft = soft * ov / len;
+	}
+	if (hard > ov)
+		hard = ov;
+	if (soft > ov - hard)
+		soft = ov - hard;
+	task = ov - hard - soft;
+	cause = !s->tid ? LB_BL_IDLE : start <= w->from ? LB_BL_RUNNING : LB_BL_AHEAD;
+	w->ns[LB_BL_HARDIRQ] += hard;
+	w->ns[LB_BL_SOFTIRQ] += soft;
+	if (cause == LB_BL_IDLE)
+		w->ns[LB_BL_IDLE] += task;
+	else if (cause == LB_BL_RUNNING)
+		w->ns[LB_BL_RUNNING] += task;
+	else
+		w->ns[LB_BL_AHEAD] += task;
+	if (s->tid && task)
+		bl_blame(w, s, cause, task);
+	if (start <= w->from) {
+		w->covered = 1;
+		return 1;
+	}
+	w->end = start;
+	w->e_hard = s->hard_ns;
+	w->e_soft = s->soft_ns;
+	return 0;
+}
+
+static __always_inline void bl_add(struct lb_bl_split *sp, const __u64 *ns, __u64 wait)
+{
+	sp->wakeups++;
+	sp->wait_ns += wait;
+	for (int k = 0; k < LB_BL_CAUSES; k++)
+		sp->ns[k] += ns[k];
+}
+
+/* Timed wakeup t runs now on cpu: its wait there walked, split, added where it ran. */
+static __always_inline void bl_attribute(struct lb_bl_cpu *c, struct lb_tstate *t, int cpu,
+					 __u64 now)
+{
+	struct bl_walk w = {};
+	__u64 wait, ww;
+	int cls;
+
+	w.c = c;
+	w.from = t->bl.from_ns;
+	w.end = now;
+	w.e_hard = c->hard_ns;
+	w.e_soft = c->soft_ns;
+	w.exact = t->bl.cpu0 == cpu;
+	w.hard0 = t->bl.hard0;
+	w.soft0 = t->bl.soft0;
+	if (now < w.from || now < t->wake_ns)
+		return; /* counted apart by finish() (delays_negative) */
+	bpf_loop(LB_BL_RING, bl_segment, &w, 0);
+	if (!w.covered) {
+		w.ns[LB_BL_UNKNOWN] += w.end > w.from ? w.end - w.from : 0;
+		c->beyond++;
+	}
+	w.ns[LB_BL_ELSEWHERE] = t->bl.else_ns;
+	wait = now - t->wake_ns;
+	bl_add(&c->all, w.ns, wait);
+	cls = valid(t->waker_cpu) ? classify(t->waker_cpu, cpu) : -1;
+	if (cls >= 0 && cls < LB_CLASSES)
+		bl_add(&c->cls[cls], w.ns, wait);
+	ww = wait >> 10;
+	c->ww += ww * ww;
+	for (int k = 0; k < LB_BL_CAUSES; k++) {
+		__u64 x = w.ns[k] >> 10;
+
+		c->sq[k] += x * x;
+		c->xw[k] += x * ww;
+	}
+}
+
+/*
+ * A switch to next on cpu (t: next's state if tracked, else NULL): a timed wakeup of
+ * next is attributed, then next's segment begins. *now: read once.
+ */
+static __always_inline void bl_switch(struct lb_tstate *t, struct task_struct *next, int cpu,
+				      __u64 *now)
+{
+	struct lb_bl_cpu *c;
+	struct lb_bl_seg *s;
+
+	if (!blame_on)
+		return;
+	c = bl_here();
+	if (!c)
+		return;
+	if (!*now)
+		*now = bpf_ktime_get_ns();
+	if (t && t->pending && t->timed && t->bl.from_ns) {
+		bl_attribute(c, t, cpu, *now);
+		t->bl.from_ns = 0;
+	}
+	s = &c->ring[c->head & (LB_BL_RING - 1)];
+	s->start_ns = *now;
+	s->hard_ns = c->hard_ns;
+	s->soft_ns = c->soft_ns;
+	s->tid = next->pid;
+	__builtin_memcpy(s->comm, next->comm, LB_COMM);
+	c->head++;
+}
+
+/* The irq programs: attached with blame only (user space's autoload). */
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(on_irq_entry, int irq, struct irqaction *action)
+{
+	struct lb_bl_cpu *c = blame_on ? bl_here() : 0;
+
+	if (c)
+		c->hard_in = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(on_irq_exit, int irq, struct irqaction *action, int ret)
+{
+	struct lb_bl_cpu *c = blame_on ? bl_here() : 0;
+	__u64 now;
+
+	if (!c || !c->hard_in)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (now > c->hard_in)
+		c->hard_ns += now - c->hard_in;
+	c->hard_in = 0;
+	return 0;
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(on_softirq_entry, unsigned int vec)
+{
+	struct lb_bl_cpu *c = blame_on ? bl_here() : 0;
+
+	if (!c)
+		return 0;
+	c->soft_in = bpf_ktime_get_ns();
+	c->soft_hard0 = c->hard_ns;
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(on_softirq_exit, unsigned int vec)
+{
+	struct lb_bl_cpu *c = blame_on ? bl_here() : 0;
+	__u64 now, d, nested;
+
+	if (!c || !c->soft_in)
+		return 0;
+	now = bpf_ktime_get_ns();
+	d = now > c->soft_in ? now - c->soft_in : 0;
+	nested = c->hard_ns - c->soft_hard0; /* hardirqs within it: theirs */
+	c->soft_ns += d > nested ? d - nested : 0;
+	c->soft_in = 0;
+	return 0;
+}
+
+#endif
