@@ -54,7 +54,9 @@ python3 - "$TMP" "${BPF_COST_RAW:-}" $builds <<'EOF'
 import glob, json, os, statistics, sys
 tmp, raw, builds = sys.argv[1], sys.argv[2], [b.split(":")[0] for b in sys.argv[3:]]
 progs = ["on_waking", "on_wakeup_new", "on_migrate", "on_switch", "on_fork", "on_exit",
-         "on_ipi", "on_wake_idle"]
+         "on_ipi", "on_wake_idle",
+         # --sections blame only (bpftool names them from BTF: whole)
+         "on_irq_entry", "on_irq_exit", "on_softirq_entry", "on_softirq_exit"]
 alias = {"floor_switch": "on_switch", "floor_waking": "on_waking"}
 cost = {b: {p: [] for p in progs} for b in builds}
 rows = []
