@@ -199,8 +199,9 @@ c = d['chains']
 print(c['by_length'], o['chain_len'])
 print([w['compound_ns'] for w in c['worst']], o['worst_compound_ns'])
 assert c['by_length'] == o['chain_len']
-assert c['by_length'][3] >= 100, 'C\'s wakeups (up to 400) come through A and B'
-assert c['by_length'][3] > sum(c['by_length'][4:]), 'chains of three, not longer'
+# C's wakeups (up to 400) come through A and B: chains of three, or longer where on a loaded
+# machine A had been woken itself (how many is the run's; the counts equal the oracle's)
+assert sum(c['by_length'][3:]) >= 100, 'C\'s wakeups come through A and B'
 assert [w['compound_ns'] for w in c['worst']] == o['worst_compound_ns']
 for w in c['worst']:  # (the worst may be the shell's start-up under load)
     assert len({l['tid'] for l in w['links']}) == w['length'] >= 3
