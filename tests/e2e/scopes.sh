@@ -54,7 +54,7 @@ assert c["task-clock"]["source"] == "rusage" and c["task-clock"]["scope"] == "wo
 t = [x for x in d["tasks"] if x["tid"] == reader]
 assert t, "the reader is not among the traced tasks"
 got = t[0]["voluntary"] + t[0]["involuntary"]
-assert proc >= 1000 and abs(got - proc) <= 2, (got, proc)
+assert proc >= 900 and abs(got - proc) <= 2, (got, proc)  # ~1 a line; one needs no sleep when the next is already there
 # pairs: the pairs' wakeups, those beyond the table and the running tasks' = sched_waking
 w = d["wakeups"]
 assert d["pairs_wakeups"] + d["pairs_dropped"] + d["pairs_apart_woken_while_running"] \
@@ -99,7 +99,7 @@ assert cs["source"] == "perf_event" and cs["scope"] == "workload tree", cs
 assert s["scope"] == "workload tree + pid %s" % sys.argv[4] and s["total"] == s["voluntary"] + s["involuntary"], s
 # the tree's switches seen by both (the trace also sees the held child before exec and
 # each task's last switches after its counters closed: a few), plus the reader's
-assert proc >= 1000 and 0 <= s["total"] - cs["value"] - proc <= 10, (s["total"], cs["value"], proc)
+assert proc >= 900 and 0 <= s["total"] - cs["value"] - proc <= 10, (s["total"], cs["value"], proc)
 assert "the trace counts every sched_switch of\n" in t and "workload tree + pid %s, the counter workload tree only)" % sys.argv[4] in t, t
 PY
 kill $reader 2>/dev/null
