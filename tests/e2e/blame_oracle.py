@@ -142,7 +142,7 @@ def main():
             if tid <= 0:
                 path = []
             elif live.get(tid) and tid != w:
-                path = list(live[tid])
+                path = [list(l) for l in live[tid]]  # its links copied: a restart below zeroes one
             else:
                 path = [[tid, comm.get(tid, cp.comm if cp.cur == tid else ""), 0]]
             cut = max([i + 1 for i, l in enumerate(path) if l[0] == w] or [0])
