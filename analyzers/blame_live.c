@@ -15,16 +15,23 @@ static void reserve(struct blame_live *l, int n)
 	l->culprits = xrealloc(l->culprits, (size_t)l->cap * sizeof(*l->culprits));
 }
 
+/* dst holds these totals and a copy of the n culprit rows. */
+static void set_from(struct blame_live *dst, bool irq_source, const struct blame_split *all,
+		     const struct blame_culprit *c, int n)
+{
+	dst->irq_source = irq_source;
+	dst->all = *all;
+	reserve(dst, n);
+	if (n)
+		memcpy(dst->culprits, c, (size_t)n * sizeof(*c));
+	dst->n = n;
+}
+
 void blame_live_copy(struct blame_live *dst, const struct blame *b)
 {
 	const struct blame_results *r = blame_results(b);
 
-	dst->irq_source = r->irq_source;
-	dst->all = r->all;
-	reserve(dst, r->nculprits);
-	if (r->nculprits)
-		memcpy(dst->culprits, r->culprits, (size_t)r->nculprits * sizeof(*r->culprits));
-	dst->n = r->nculprits;
+	set_from(dst, r->irq_source, &r->all, r->culprits, r->nculprits);
 }
 
 static int by_tid(const void *a, const void *b)
@@ -105,12 +112,7 @@ void blame_live_delta(struct blame_live *dst, const struct blame_live *cur,
 
 void blame_live_assign(struct blame_live *dst, const struct blame_live *src)
 {
-	dst->irq_source = src->irq_source;
-	dst->all = src->all;
-	reserve(dst, src->n);
-	if (src->n)
-		memcpy(dst->culprits, src->culprits, (size_t)src->n * sizeof(*src->culprits));
-	dst->n = src->n;
+	set_from(dst, src->irq_source, &src->all, src->culprits, src->n);
 }
 
 void blame_live_release(struct blame_live *l)
