@@ -413,12 +413,6 @@ bool pd_has_callchains(const struct pd_file *f)
 bool pd_is_recording(const char *path)
 {
 	char buf[8];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	return n == 8 && !memcmp(buf, "PERFILE2", 8);
+	return read_file_head(path, buf, sizeof(buf)) == 8 && !memcmp(buf, "PERFILE2", 8);
 }

@@ -180,12 +180,7 @@ void folded_release(struct folded_set *f)
 bool folded_file_sniff(const char *path)
 {
 	char buf[256];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = read_file_head(path, buf, sizeof(buf));
 
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
 	return n > 0 && folded_sniff(buf, (size_t)n);
 }

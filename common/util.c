@@ -296,15 +296,22 @@ const char *fmt_si(double v, char *buf, size_t len)
 	return buf;
 }
 
-int read_text_file(const char *path, char *buf, size_t len)
+ssize_t read_file_head(const char *path, void *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0)
 		return -1;
-	n = read(fd, buf, len - 1);
+	n = read(fd, buf, len);
 	close(fd);
+	return n;
+}
+
+int read_text_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n = read_file_head(path, buf, len - 1);
+
 	if (n < 0)
 		return -1;
 	buf[n] = '\0';

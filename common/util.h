@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <stdint.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -72,6 +73,8 @@ const char *fmt_ratio(double r, char *buf, size_t len);
 /* Format a rate with a K/M/G suffix ("32.41 K") into buf. */
 const char *fmt_si(double v, char *buf, size_t len);
 
+/* The first bytes of a file, up to len, into buf: how many read, -1 when it cannot be read. */
+ssize_t read_file_head(const char *path, void *buf, size_t len);
 /* Read a whole small text file into buf (NUL-terminated, trailing newline cut). */
 int read_text_file(const char *path, char *buf, size_t len);
 /*
