@@ -10,19 +10,17 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "../analyzers/sched_delta.h"
-#include "../collectors/counters.h"
 #include "../collectors/probe.h"
 #include "../collectors/topology.h"
 #include "../common/exitcodes.h"
 #include "../common/util.h"
 #include "../report/dash.h"
 #include "../report/tui.h"
+#include "../collectors/wl_output.h"
+#include "../pipeline/watch.h"
 #include "commands.h"
 #include "counting.h"
 #include "traced.h"
-#include "top.h"
-#include "../collectors/wl_output.h"
 
 enum { OPT_EXIT_ON_END = OPT_COUNTING_END, OPT_TEXT, OPT_WORKLOAD_OUTPUT, OPT_NO_ANTAGONISTS };
 
@@ -69,6 +67,28 @@ static const struct cli_cmd top_cmd = {
 };
 
 
+/* `locus top`'s options and its screen over the watched session. */
+struct top {
+	/* options (and w.interval_ms) */
+	long iterations;
+	bool exit_on_end, text;
+	bool no_antagonists;		/* --no-antagonists: no pane, no blame collected */
+	const char *output_path;	/* --workload-output */
+	struct collector_opts col;
+	/* the session */
+	struct tracer *tracer;
+	char command[512];
+	char mem_why[320];
+	char state[96];
+	struct watch w;			/* its snapshots, intervals, totals and series */
+	uint64_t draw_cpu_ns;		/* the dashboard's own CPU time (main thread) */
+	struct wl_output output;	/* the workload's output, when the dashboard has the screen */
+	/* screen */
+	struct tui *tui;
+	struct dash_ui ui;
+	bool redraw;
+};
+
 static uint64_t thread_cpu_ns(void)
 {
 	struct rusage ru;
@@ -82,7 +102,6 @@ static uint64_t thread_cpu_ns(void)
 static void draw(struct top *tp)
 {
 	struct dash_view v = { 0 };
-	char cannot[sizeof(tp->cannot) + sizeof(tp->w.bl_why) + 20];
 	struct canvas c;
 	int w = 80, h = 24;
 
@@ -90,40 +109,15 @@ static void draw(struct top *tp)
 		tui_size(tp->tui, &w, &h);
 	else if (terminal_columns() > w)
 		w = terminal_columns();
-	v.r = tp->ui.cumulative ? tp->w.cumul_view : &tp->w.interval;
-	v.topo = tp->topo;
-	v.span_s = tp->ui.cumulative ? tp->w.cumul_s : tp->w.interval_s;
-	v.interval_s = tp->interval_ms / 1000.0;
+	watch_view(&tp->w, tp->ui.cumulative, tp->ui.blame_pane, now_ns(), &v);
 	v.command = tp->command;
 	v.state = tp->state;
-	v.elapsed_s = (double)(now_ns() - tp->t0) / 1e9;
-	v.total = tp->w.snap[tp->w.cur].prov.source != PROV_NONE ? &tp->w.snap[tp->w.cur] : NULL;
-	v.cannot = tp->cannot;
-	if (tp->ui.blame_pane && tp->w.bl_cannot) { /* the header names it; the pane says why */
-		snprintf(cannot, sizeof(cannot), "%s%santagonists (%s)", tp->cannot,
-			 tp->cannot[0] ? "; " : "", tp->w.bl_why);
-		v.cannot = cannot;
-	}
-	if (!tp->tracer->started && tp->out && tp->out->trace_reason[0]) {
-		v.total = NULL;
-		v.why_not = tp->out->trace_reason; /* nothing to show but why */
-		v.proc_switches = tp->w.have_proc;
-	}
-	memcpy(v.series, tp->series, sizeof(v.series));
-	for (int i = 0; i < DS_NR; i++)
-		if (tp->ui.cumulative && tp->w.cumul_s > 0)
-			v.series[i].rate = (double)v.series[i].total / tp->w.cumul_s;
-	v.lines = tp->tracer->mem_on ? tp->w.lines : NULL;
-	v.nlines = tp->w.nlines;
 	v.mem_why = tp->mem_why;
 	if (tp->output.path[0] && tp->tui) {
 		v.output_path = tp->output.path;
 		if (tp->ui.output)
 			v.output_tail = wl_output_tail(&tp->output);
 	}
-	if (tp->w.bl_on)
-		v.blame = tp->ui.cumulative ? &tp->w.bl_cumul : &tp->w.bl_interval;
-	v.blame_why = tp->w.bl_why;
 	v.ui = &tp->ui;
 	canvas_init(&c, w, h, tp->tui ? tui_utf8(tp->tui) : false);
 	dash_render(&c, &v);
@@ -159,7 +153,7 @@ static bool keys(struct top *tp)
 		case DASH_QUIT:
 			return false;
 		case DASH_RESET:
-			top_reset(tp);
+			watch_reset(&tp->w);
 			tp->redraw = true;
 			break;
 		case DASH_NONE:
@@ -174,28 +168,21 @@ static bool keys(struct top *tp)
 static int tick(void *ctx, struct counter_set *cs)
 {
 	struct top *tp = ctx;
-	uint64_t now = now_ns(), c0 = thread_cpu_ns();
-	int wait;
+	uint64_t c0 = thread_cpu_ns();
 
 	if (!keys(tp))
 		return -1;
-	if (now >= tp->next && !tp->ui.paused) {
-		top_sample(tp, cs);
-		tp->next += (uint64_t)tp->interval_ms * 1000000ull;
-		if (tp->next < now)
-			tp->next = now + (uint64_t)tp->interval_ms * 1000000ull;
+	if (watch_due(&tp->w, now_ns(), tp->ui.paused)) {
+		watch_sample(&tp->w, cs, now_ns());
 		tp->redraw = true;
-	} else if (tp->ui.paused && now >= tp->next) {
-		tp->next = now + (uint64_t)tp->interval_ms * 1000000ull;
 	}
 	if (tp->redraw)
 		draw(tp);
 	tp->redraw = false;
 	tp->draw_cpu_ns += thread_cpu_ns() - c0;
-	if (tp->iterations && tp->refreshes >= tp->iterations)
+	if (tp->iterations && tp->w.refreshes >= tp->iterations)
 		return -1;
-	wait = (int)(((int64_t)tp->next - (int64_t)now_ns()) / 1000000) + 1;
-	return wait > 0 ? wait : 0;
+	return watch_wait_ms(&tp->w, now_ns());
 }
 
 static int take_top_opt(struct top *tp, struct counting_opts *o, struct trace_opts *tr, int c,
@@ -212,7 +199,7 @@ static int take_top_opt(struct top *tp, struct counting_opts *o, struct trace_op
 			cli_usage_error(&top_cmd, "bad refresh delay '%s' (seconds, 0.1 to 3600)", arg);
 			return -1;
 		}
-		tp->interval_ms = (int)(d * 1000 + 0.5);
+		tp->w.interval_ms = (int)(d * 1000 + 0.5);
 		return 1;
 	case 'n':
 		if (parse_long(arg, 1, 1000000000L, &tp->iterations) < 0) {
@@ -243,58 +230,6 @@ static int take_top_opt(struct top *tp, struct counting_opts *o, struct trace_op
 	return took ? took : counting_take(o, &top_cmd, c, arg);
 }
 
-/* What the dashboard cannot show here, in one line, and which counters feed it. */
-static void describe_limits(struct top *tp, const struct counting_opts *o)
-{
-	static const char *const names[2] = { "cache-misses", "hitm" };
-	size_t at = 0;
-
-	for (int k = 0; k < 2; k++) {
-		struct dash_series_state *st = &tp->series[DS_CACHE_MISS + k];
-		const struct event_desc *ev = NULL;
-
-		tp->w.counter_idx[k] = -1;
-		for (int i = 0; i < o->nevs; i++)
-			if (!strcmp(o->evs[i].name, names[k])) {
-				ev = &o->evs[i];
-				tp->w.counter_idx[k] = i;
-			}
-		st->supported = ev && ev->resolved;
-		if (!st->supported)
-			tp->w.counter_idx[k] = -1; /* not read: nothing to show */
-		if (!ev)
-			snprintf(st->why, sizeof(st->why), "not in -e");
-		else if (!ev->resolved)
-			snprintf(st->why, sizeof(st->why), "%s", ev->reason);
-		if (!st->supported && ev && at < sizeof(tp->cannot))
-			at += (size_t)snprintf(tp->cannot + at, sizeof(tp->cannot) - at, "%s%s (%s)",
-					       at ? "; " : "", names[k], ev->reason);
-	}
-	for (int m = 0; m < SM_NR; m++)
-		tp->series[DS_S_FIRST + m].supported = (sched_measures[m].flags & MF_DASH) != 0;
-	if (tp->topo && !tp->topo->llc_known && at < sizeof(tp->cannot))
-		snprintf(tp->cannot + at, sizeof(tp->cannot) - at, "%sLLC sharing (sysfs has no "
-			 "cache topology)", at ? "; " : "");
-}
-
-static void exit_state(struct top *tp, const struct session_outcome *out, bool system_wide)
-{
-	int rc = out->exit_code;
-
-	if (system_wide)
-		snprintf(tp->state, sizeof(tp->state), "ended");
-	else if (out->stopped)
-		snprintf(tp->state, sizeof(tp->state), "stopped (q)");
-	else if (rc > 128)
-		snprintf(tp->state, sizeof(tp->state), "killed by signal %d (%s)", rc - 128,
-			 sigabbrev_np(rc - 128) ? sigabbrev_np(rc - 128) : "?");
-	else
-		snprintf(tp->state, sizeof(tp->state), "exited %d", rc);
-	if (tp->tui)
-		snprintf(tp->state + strlen(tp->state), sizeof(tp->state) - strlen(tp->state),
-			 ", q to leave");
-}
-
 /* The workload has ended: show the final screen until q. */
 static void final_screen(struct top *tp)
 {
@@ -303,8 +238,8 @@ static void final_screen(struct top *tp)
 	int rc;
 
 	tp->ui.paused = false;
-	tp->next = 0;
-	top_sample(tp, NULL);
+	tp->w.next = 0;
+	watch_sample(&tp->w, NULL, now_ns());
 	tp->ui.cumulative = true; /* what the run did, whole */
 	draw(tp);
 	sigemptyset(&set);
@@ -322,11 +257,6 @@ static void final_screen(struct top *tp)
 	}
 	if (pfd[1].fd >= 0)
 		close(pfd[1].fd);
-}
-
-static void release_top(struct top *tp)
-{
-	watch_release(&tp->w);
 }
 
 /* What the command line asks for beside the dashboard's own options (in struct top). */
@@ -391,7 +321,7 @@ static void top_describe(struct top *tp, const struct top_plan *pl)
 	else
 		snprintf(tp->command, sizeof(tp->command), "system-wide");
 	snprintf(tp->state, sizeof(tp->state), "running");
-	describe_limits(tp, &pl->o);
+	watch_limits(&tp->w, pl->o.evs, pl->o.nevs, tp->w.topo);
 	if (probe_memory_sampling(tp->mem_why, sizeof(tp->mem_why)))
 		tp->mem_why[0] = '\0'; /* supported: lines will come */
 	if (!tp->text) {
@@ -403,15 +333,12 @@ static void top_describe(struct top *tp, const struct top_plan *pl)
 }
 
 /* The clock and the empty results the first interval fills; the watch over the session. */
-static void top_start(struct top *tp, const struct session_outcome *out,
-		      struct session_watch *watch)
+static void top_start(struct top *tp, const struct topology *topo,
+		      const struct session_outcome *out, struct session_watch *watch)
 {
-	tp->out = out;
-	tp->t0 = now_ns();
 	tp->w.tracer = tp->tracer;
 	tp->w.out = out;
-	watch_start(&tp->w, tp->topo, tp->t0);
-	tp->next = tp->t0 + (uint64_t)tp->interval_ms * 1000000ull; /* the first full interval */
+	watch_start(&tp->w, topo, now_ns());
 	tp->redraw = tp->tui != NULL; /* a frame at once, filled at the first interval */
 	*watch = (struct session_watch){ tp->tui ? tui_fd(tp->tui) : -1, tick, tp };
 }
@@ -424,16 +351,19 @@ static void top_leave(struct top *tp, const struct top_plan *pl, const struct tr
 		tp->mem_why[0] = '\0';
 	else if (tracer->mem_why[0])
 		snprintf(tp->mem_why, sizeof(tp->mem_why), "%s", tracer->mem_why);
-	exit_state(tp, out, !pl->cmdv[0] && !pl->o.pid);
+	watch_end_state(tp->state, sizeof(tp->state), out, !pl->cmdv[0] && !pl->o.pid);
+	if (tp->tui)
+		snprintf(tp->state + strlen(tp->state), sizeof(tp->state) - strlen(tp->state),
+			 ", q to leave");
 	if (tp->tui && out->traced && !tp->exit_on_end && !out->interrupted && !out->stopped &&
-	    !out->failed && !(tp->iterations && tp->refreshes >= tp->iterations))
+	    !out->failed && !(tp->iterations && tp->w.refreshes >= tp->iterations))
 		final_screen(tp);
 	tui_close(tp->tui);
 	wl_output_close(&tp->output, pl->o.quiet);
 	locus_verbose("dashboard: %ld refreshes, %.1f ms of CPU in the main thread over %.1f s "
-		      "(%.2f%% of one CPU)", tp->refreshes, (double)tp->draw_cpu_ns / 1e6,
-		      (double)(now_ns() - tp->t0) / 1e9,
-		      100.0 * (double)tp->draw_cpu_ns / (double)(now_ns() - tp->t0));
+		      "(%.2f%% of one CPU)", tp->w.refreshes, (double)tp->draw_cpu_ns / 1e6,
+		      (double)(now_ns() - tp->w.t0) / 1e9,
+		      100.0 * (double)tp->draw_cpu_ns / (double)(now_ns() - tp->w.t0));
 }
 
 /* The final report after the dashboard. The exit status. */
@@ -477,20 +407,20 @@ static int top_session(struct top *tp, const struct top_plan *pl, const struct t
 	memset(tracer, 0, sizeof(*tracer));
 	cfg.trace = &tc;
 	cfg.tracer = tracer;
-	tp->topo = topo;
+	tp->w.topo = topo;
 	top_describe(tp, pl);
 	if (pl->cmdv[0] && (tp->output_path || tp->tui) &&
 	    (cfg.output_fd = wl_output_open(&tp->output, tp->output_path)) < 0) {
 		tui_close(tp->tui);
 		return EXIT_LOCUS_RUNTIME;
 	}
-	top_start(tp, &out, &watch);
+	top_start(tp, topo, &out, &watch);
 	cfg.watch = &watch;
 	session_count(&cfg, &res, &out);
 	top_leave(tp, pl, tracer, &out);
 	rc = top_report(pl, tracer, &res, &out);
 	tracer_release(tracer);
-	release_top(tp);
+	watch_release(&tp->w);
 	stat_release(&res);
 	return rc;
 }
@@ -498,7 +428,7 @@ static int top_session(struct top *tp, const struct top_plan *pl, const struct t
 int cmd_top(int argc, char **argv)
 {
 	struct tracer tracer; /* the watched session's, read by the dashboard */
-	struct top tp = { .interval_ms = 1000, .col.delay_rate = LOCUS_DELAY_RATE,
+	struct top tp = { .w.interval_ms = 1000, .col.delay_rate = LOCUS_DELAY_RATE,
 			  .tracer = &tracer };
 	struct top_plan pl = { 0 };
 	struct topology topo;

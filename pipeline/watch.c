@@ -120,12 +120,59 @@ static void blame_sample(struct watch *w, const struct sched_results *cur)
 	w->bl_have_prev = true;
 }
 
+/* A figure into series s: its values, or why there are none. */
+static void show(struct watch *w, int s, const struct watch_figure *f)
+{
+	struct dash_series_state *st = &w->series[s];
+
+	switch (f->state) {
+	case WATCH_SKIP:
+		return;
+	case WATCH_NONE:
+		st->supported = false;
+		snprintf(st->why, sizeof(st->why), "%s", f->why);
+		return;
+	case WATCH_SET_PROC:
+		st->supported = true;
+		/* fall through */
+	case WATCH_SET:
+		st->rate = w->interval_s > 0 ? (double)f->interval / w->interval_s : 0;
+		st->total = f->total;
+		dash_series_push(st, st->rate);
+	}
+}
+
 void watch_start(struct watch *w, const struct topology *topo, uint64_t now)
 {
 	sched_results_init(&w->interval, topo); /* empty until the first interval */
 	sched_results_init(&w->cumul, topo);
 	w->cumul_view = &w->cumul;
-	w->t_prev = w->t_base = now;
+	w->topo = topo;
+	w->t_prev = w->t_base = w->t0 = now;
+	w->next = now + (uint64_t)w->interval_ms * 1000000ull; /* the first full interval */
+}
+
+bool watch_due(struct watch *w, uint64_t now, bool paused)
+{
+	uint64_t step = (uint64_t)w->interval_ms * 1000000ull;
+
+	if (now < w->next)
+		return false;
+	if (paused) {
+		w->next = now + step;
+		return false;
+	}
+	w->next += step;
+	if (w->next < now)
+		w->next = now + step;
+	return true;
+}
+
+int watch_wait_ms(const struct watch *w, uint64_t now)
+{
+	int wait = (int)(((int64_t)w->next - (int64_t)now) / 1000000) + 1;
+
+	return wait > 0 ? wait : 0;
 }
 
 void watch_sample(struct watch *w, struct counter_set *cs, uint64_t now)
@@ -160,6 +207,11 @@ void watch_sample(struct watch *w, struct counter_set *cs, uint64_t now)
 		       v > w->counter_base[k] ? (uint64_t)(v - w->counter_base[k]) : 0);
 		w->counter_prev[k] = v;
 	}
+	for (int m = 0; m < SM_NR; m++)
+		show(w, DS_S_FIRST + m, &w->m[m]);
+	for (int k = 0; k < 2; k++)
+		show(w, DS_CACHE_MISS + k, &w->counter[k]);
+	w->refreshes++;
 }
 
 void watch_reset(struct watch *w)
@@ -178,6 +230,10 @@ void watch_reset(struct watch *w)
 		blame_live_assign(&w->bl_base, &w->bl_snap[w->cur]);
 		w->bl_have_base = true;
 		blame_live_delta(&w->bl_cumul, &w->bl_base, &w->bl_base);
+	}
+	for (int i = 0; i < DS_NR; i++) {
+		w->series[i].nhist = 0;
+		w->series[i].total = 0;
 	}
 }
 

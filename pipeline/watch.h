@@ -11,6 +11,8 @@
 
 #include "../analyzers/blame_live.h"
 #include "../collectors/counters.h"
+#include "../collectors/events.h"
+#include "../model/dash_view.h"
 #include "../model/sched_results.h"
 #include "session.h"
 #include "tracer.h"
@@ -33,7 +35,16 @@ struct watch {
 	/* set by the caller */
 	struct tracer *tracer;
 	const struct session_outcome *out;	/* why tracing did not start, if it did not */
+	int interval_ms;		/* the refresh period */
+	const struct topology *topo;	/* set by watch_start */
+	/* set by watch_limits */
 	int counter_idx[2];		/* cache-misses and hitm in the counter set, or -1 */
+	char cannot[400];		/* what the dashboard cannot show here, or "" */
+	/* the refreshes: the start, the next one due, how many so far */
+	uint64_t t0, next;
+	long refreshes;
+	/* each counter row's rate, total since the base and sparkline */
+	struct dash_series_state series[DS_NR];
 	/* snapshots: the latest, the one before, and the base after a reset */
 	struct sched_results snap[2], base, interval, cumul;
 	const struct sched_results *cumul_view;	/* cumul, or the latest snapshot (no base) */
@@ -54,14 +65,38 @@ struct watch {
 	bool bl_have_prev, bl_have_base;
 	bool bl_cannot;			/* bl_why: what the source cannot (not a wait) */
 	char bl_why[200];
+	char cannot_view[620];		/* cannot, and the antagonists' when the pane cannot */
 };
 
+/*
+ * Before the session: which of the counters evs (nevs of them, as resolved) feed the
+ * cache-miss and HITM rows, and what the dashboard cannot show here (w->cannot), the
+ * topology's LLC sharing included.
+ */
+void watch_limits(struct watch *w, const struct event_desc *evs, int nevs,
+		  const struct topology *topo);
 /* The empty results the first interval fills, the clock started at now. */
 void watch_start(struct watch *w, const struct topology *topo, uint64_t now);
-/* Take a snapshot at now (and read cs, or NULL) and work out the figures. */
+/* Whether a refresh is due at now; paused, none is, and the next waits a full interval. */
+bool watch_due(struct watch *w, uint64_t now, bool paused);
+/* Milliseconds from now until the next refresh is due (0 when it is). */
+int watch_wait_ms(const struct watch *w, uint64_t now);
+/* Take a snapshot at now (and read cs, or NULL), work out the figures and the series. */
 void watch_sample(struct watch *w, struct counter_set *cs, uint64_t now);
 /* The totals start again from the latest snapshot. */
 void watch_reset(struct watch *w);
 void watch_release(struct watch *w);
+
+/*
+ * The view of the latest refresh at now: the interval, or the totals since the base when
+ * cumulative; the antagonists' figures when blame_pane. Fills the results, spans, series,
+ * cachelines, blame, what cannot be shown and why nothing is; the caller fills the rest
+ * (command, state, output, ui). Pointers into w, valid until the next refresh.
+ */
+void watch_view(struct watch *w, bool cumulative, bool blame_pane, uint64_t now,
+		struct dash_view *v);
+/* How the session ended, in a few words: "exited 0", "killed by signal 9 (KILL)". */
+void watch_end_state(char *buf, size_t len, const struct session_outcome *out,
+		     bool system_wide);
 
 #endif

@@ -135,15 +135,6 @@ const char *dash_fmt_rate(const struct dash_view *v, uint64_t count, char *buf, 
 	return fmt_short((double)count / v->span_s, buf, len);
 }
 
-void dash_series_push(struct dash_series_state *s, double rate)
-{
-	if (s->nhist == DASH_HIST) {
-		memmove(s->hist, s->hist + 1, (DASH_HIST - 1) * sizeof(s->hist[0]));
-		s->nhist--;
-	}
-	s->hist[s->nhist++] = rate;
-}
-
 static bool blame_on(const struct dash_ui *ui)
 {
 	return ui->blame_pane && !ui->blame_hidden;
