@@ -57,7 +57,8 @@ struct trace_opts {
 #define TRACE_OPT_ROWS \
 	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "read the CPU topology from DIR instead of /sys " \
 					       "(a recording stores it)" }, \
-	{ "tracefs", OPT_TRACEFS, "DIR", "tracefs mount point (default: found, or mounted)" }, \
+	{ "tracefs", OPT_TRACEFS, "DIR", "tracefs mount point for the perf stream (default: found, " \
+					 "or mounted); the BPF collector refuses it" }, \
 	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two" }
 
 /* The last rows of every counting and tracing command (counting_take takes -q and -v). */

@@ -226,7 +226,16 @@ static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err
 	char why[320];
 	bool no_bpf = false;
 
-	if (!cfg->stream.record_path && cfg->collector != COLLECTOR_PERF) {
+	if (cfg->stream.tracefs && cfg->collector == COLLECTOR_BPF) { /* a setting it cannot honor */
+		snprintf(err, len, "--tracefs is for the perf stream: the BPF collector attaches by "
+			 "BTF and reads no tracefs (use --collector perf)");
+		return -1;
+	}
+	if (cfg->stream.tracefs && !cfg->stream.record_path && cfg->collector == COLLECTOR_AUTO) {
+		snprintf(why, sizeof(why), "--tracefs is for the perf stream");
+		snprintf(t->prov.why, sizeof(t->prov.why), "BPF not used: %s", why);
+		no_bpf = true;
+	} else if (!cfg->stream.record_path && cfg->collector != COLLECTOR_PERF) {
 		t->src = open_bpf(t, cfg, why, sizeof(why));
 		if (t->src) {
 			t->prov.source = PROV_BPF;
