@@ -4,11 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../analyzers/metric.h"
-#include "../analyzers/sweep.h"
-#include "../collectors/topology.h"
 #include "../common/exitcodes.h"
-#include "../common/util.h"
 #include "../report/sweep_report.h"
 #include "../pipeline/bench_loop.h"
 #include "../pipeline/bench_plan.h"
@@ -16,38 +12,16 @@
 
 int sweep_check(const struct cli_cmd *cmd, const struct sweep_opts *so, char **cmdv)
 {
-	struct sweep_set s = { 0 };
-	struct metric m;
+	struct bench_plan bp = { so->sweep, so->metric, so->direction, 0, 0, NULL };
 	char why[320];
 
 	if (!cmdv || !cmdv[0]) {
 		cli_usage_error(cmd, "-r, --sweep and --metric need a command after --");
 		return -1;
 	}
-	if (so->sweep) {
-		if (bench_parse_sweep(so->sweep, &s, why, sizeof(why)) < 0) {
-			cli_usage_error(cmd, "%s", why);
-			sweep_set_release(&s);
-			return -1;
-		}
-		if (!bench_mentions(cmdv, s.sweep_name)) {
-			cli_usage_error(cmd, "the command has no {%s} for --sweep to replace",
-					s.sweep_name);
-			sweep_set_release(&s);
-			return -1;
-		}
-		sweep_set_release(&s);
-	}
-	if (so->direction && !so->metric) {
-		cli_usage_error(cmd, "--direction goes with --metric");
+	if (bench_plan_check(&bp, cmdv, why, sizeof(why)) < 0) {
+		cli_usage_error(cmd, "%s", why);
 		return -1;
-	}
-	if (so->metric) {
-		if (metric_init(&m, so->metric, so->direction, why, sizeof(why)) < 0) {
-			cli_usage_error(cmd, "%s", why);
-			return -1;
-		}
-		metric_release(&m);
 	}
 	return 0;
 }

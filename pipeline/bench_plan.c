@@ -52,7 +52,8 @@ int bench_parse_sweep(const char *spec, struct sweep_set *s, char *why, size_t l
 	return 0;
 }
 
-bool bench_mentions(char **cmdv, const char *name)
+/* Whether the command cmdv holds {name} for the sweep to replace. */
+static bool bench_mentions(char **cmdv, const char *name)
 {
 	char ph[64];
 
@@ -61,6 +62,36 @@ bool bench_mentions(char **cmdv, const char *name)
 		if (strstr(cmdv[i], ph))
 			return true;
 	return false;
+}
+
+int bench_plan_check(const struct bench_plan *bp, char **cmdv, char *why, size_t len)
+{
+	struct sweep_set s = { 0 };
+	struct metric m;
+	int rc = 0;
+
+	if (bp->sweep) {
+		if (bench_parse_sweep(bp->sweep, &s, why, len) < 0)
+			rc = -1;
+		else if (!bench_mentions(cmdv, s.sweep_name)) {
+			snprintf(why, len, "the command has no {%s} for --sweep to replace",
+				 s.sweep_name);
+			rc = -1;
+		}
+		sweep_set_release(&s);
+		if (rc < 0)
+			return -1;
+	}
+	if (bp->direction && !bp->metric) {
+		snprintf(why, len, "--direction goes with --metric");
+		return -1;
+	}
+	if (bp->metric) {
+		if (metric_init(&m, bp->metric, bp->direction, why, len) < 0)
+			return -1;
+		metric_release(&m);
+	}
+	return 0;
 }
 
 static void fill_env(struct sweep_set *s, const struct bench_plan *bp, const struct topology *t,

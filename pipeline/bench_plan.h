@@ -20,8 +20,11 @@ struct bench_plan {
 
 /* Split "NAME=v1,v2" into s; returns 0 or -1 with why. */
 int bench_parse_sweep(const char *spec, struct sweep_set *s, char *why, size_t len);
-/* Whether the command cmdv holds {name} for the sweep to replace. */
-bool bench_mentions(char **cmdv, const char *name);
+/*
+ * Before anything runs: bp's --sweep (its values, and {NAME} in the command cmdv), and its
+ * metric and direction (a direction needs a metric). 0, or -1 with why.
+ */
+int bench_plan_check(const struct bench_plan *bp, char **cmdv, char *why, size_t len);
 /*
  * The loop's values (bp->sweep, checked by bench_parse_sweep; else one), repeat, the
  * environment (kernel, CPU model, topology, command lines, time) and the metric into s
