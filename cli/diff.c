@@ -67,13 +67,6 @@ struct diff_plan {
 	int n;
 };
 
-/* What the comparisons found. */
-struct diff_tally {
-	int marked;		/* significant differences, every table */
-	int worse;		/* new batches whose metric is significantly worse */
-	int unmeasured;		/* new batches with no measured metric */
-};
-
 /* The options into pl: true to go on, false when the command ends with *rc (--help, usage). */
 static bool diff_parse(int argc, char **argv, struct diff_plan *pl, int *rc)
 {
@@ -149,66 +142,6 @@ static int diff_load(const struct diff_plan *pl, struct sweep_set *sets, struct 
 	return EXIT_LOCUS_OK;
 }
 
-/* Each new batch against the base, into t. The exit status (--exit-code: what to judge). */
-static int diff_compare(const struct diff_plan *pl, const struct diff_input *in,
-			struct diff_tally *t)
-{
-	char err[400];
-
-	if (pl->exit_code && !sweep_metric_measured(in[0].set)) {
-		locus_err("%s: no run measured a metric: --exit-code compares the metric of "
-			  "'locus run --metric' (or the loop's own)", in[0].name);
-		return EXIT_LOCUS_ABORT;
-	}
-	for (int i = 1; i < pl->n; i++) {
-		if (sweep_incompatible(in[0].set, in[i].set, pl->exit_code, err, sizeof(err))) {
-			if (pl->exit_code) { /* nothing to judge: git bisect run's skip */
-				locus_err("%s and %s measure different things: %s (compare batches "
-					  "of one benchmark; exit 125, skip)", in[0].name, in[i].name,
-					  err);
-				return EXIT_LOCUS_SKIP;
-			}
-			if (!pl->quiet)
-				locus_err("%s and %s measure different things: %s; no row is marked",
-					  in[0].name, in[i].name, err);
-		}
-		t->marked += diff_significant(&in[0], &in[i]);
-		if (!sweep_metric_measured(in[i].set))
-			t->unmeasured++;
-		else
-			t->worse += diff_metric_worse(&in[0], &in[i]);
-	}
-	return EXIT_LOCUS_OK;
-}
-
-/* The text and JSON of the comparisons; the exit status, --exit-code's verdict with it. */
-static int diff_write(const struct diff_plan *pl, const struct diff_input *in,
-		      const struct diff_tally *t)
-{
-	int rc = diff_report_write(&in[0], &in[1], pl->n - 1, pl->out, pl->json, pl->svg) < 0
-			 ? EXIT_LOCUS_RUNTIME
-			 : EXIT_LOCUS_OK;
-
-	if (!pl->quiet)
-		fprintf(stderr, "locus: %d significant difference%s\n", t->marked,
-			t->marked == 1 ? "" : "s");
-	if (!pl->exit_code)
-		return rc;
-	if (rc != EXIT_LOCUS_OK)
-		rc = EXIT_LOCUS_ABORT; /* a report could not be written */
-	else if (t->unmeasured)
-		rc = EXIT_LOCUS_SKIP;
-	else
-		rc = t->worse ? EXIT_LOCUS_RUNTIME : EXIT_LOCUS_OK; /* 1: worse */
-	if (!pl->quiet)
-		fprintf(stderr, "locus: --exit-code %d: %s\n", rc,
-			rc == EXIT_LOCUS_SKIP ? "a new batch has no measured metric (skip)" :
-			rc == EXIT_LOCUS_ABORT ? "the comparison could not be written" :
-			t->worse ? "the metric is significantly worse" :
-			"the metric is not significantly worse");
-	return rc;
-}
-
 /* Two folded-stacks files: the stacks' comparison (diff_stacks.c); the exit status. */
 static int diff_folded(const struct diff_plan *pl, int argc, char **argv)
 {
@@ -255,9 +188,13 @@ int cmd_diff(int argc, char **argv)
 	in = xcalloc((size_t)pl.n, sizeof(*in));
 	rc = diff_load(&pl, sets, in, &loaded);
 	if (rc == EXIT_LOCUS_OK)
-		rc = diff_compare(&pl, in, &t);
-	if (rc == EXIT_LOCUS_OK)
-		rc = diff_write(&pl, in, &t);
+		rc = diff_judge(in, pl.n, pl.exit_code, pl.quiet, &t);
+	if (rc == EXIT_LOCUS_OK) {
+		rc = diff_report_write(&in[0], &in[1], pl.n - 1, pl.out, pl.json, pl.svg) < 0
+			     ? EXIT_LOCUS_RUNTIME
+			     : EXIT_LOCUS_OK;
+		rc = diff_verdict(&t, rc, pl.exit_code, pl.quiet);
+	}
 	for (int i = 0; i < loaded; i++)
 		sweep_set_release(&sets[i]);
 	free(sets);

@@ -55,4 +55,25 @@ int diff_metric_worse(const struct diff_input *base, const struct diff_input *cu
 /* Whether a loop measured its metric at all (a run that succeeded with it). */
 bool sweep_metric_measured(const struct sweep_set *s);
 
+/* What locus diff's comparisons found. */
+struct diff_tally {
+	int marked;		/* significant differences, every table */
+	int worse;		/* new batches whose metric is significantly worse */
+	int unmeasured;		/* new batches with no measured metric */
+};
+/*
+ * Each of in[1..n) against the base in[0], added to t; files that measure different things
+ * said on stderr (unless quiet: then no row is marked). With exit_code (--exit-code), the
+ * status that ends the comparison, said: EXIT_LOCUS_ABORT when the base measured no metric,
+ * EXIT_LOCUS_SKIP for a batch that measures something else. Else EXIT_LOCUS_OK.
+ */
+int diff_judge(const struct diff_input *in, int n, bool exit_code, bool quiet,
+	       struct diff_tally *t);
+/*
+ * After the report was written (rc: EXIT_LOCUS_OK, or EXIT_LOCUS_RUNTIME when it could not
+ * be): the count of significant differences on stderr (unless quiet) and the exit status,
+ * with exit_code --exit-code's (1 worse, 0 not, 125 unmeasured, 128 not written), said.
+ */
+int diff_verdict(const struct diff_tally *t, int rc, bool exit_code, bool quiet);
+
 #endif
