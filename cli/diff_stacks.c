@@ -37,16 +37,11 @@ static int recording_load(const char *path, const char *name, struct folded_set 
 {
 	struct file_pass *fp = xcalloc(1, sizeof(*fp));
 	struct replay_opts o = { .path = path, .line_size = 64, .sort = CL_SORT_TOTAL };
+	struct file_pass_asks a = { .follow = true, .stacks = true }; /* as locus report does */
 	char err[400] = "";
 	bool by_time;
-	int kind = view_of(name, &by_time), rc = -1;
+	int kind = view_of(name, &by_time), rc = file_pass_read(fp, &o, &a, NULL, err, sizeof(err));
 
-	if (file_pass_open(fp, &o, err, sizeof(err)) == 0) {
-		file_pass_follow_workload(fp, &o); /* as locus report does */
-		fp->stacks_on = true;
-		if (file_pass_run(fp, NULL, err, sizeof(err)) == 0)
-			rc = 0;
-	}
 	if (rc < 0)
 		locus_err("%s: %s", path, err);
 	else if (!fp->rp.rd.callchains)

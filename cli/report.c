@@ -230,29 +230,23 @@ static bool report_parse(int argc, char **argv, struct report_plan *pl, int *rc)
 	return report_validate(pl, argv + optind) == 0;
 }
 
-/* Open and read the file into fp's sinks (and the timeline of tc, or NULL), following the
- * tasks pl asks for. The exit status. */
+/* Read the file into fp's sinks (and the timeline of tc, or NULL), following the tasks pl
+ * asks for. The exit status. */
 static int report_replay(struct file_pass *fp, struct report_plan *pl,
 			 const struct timeline_sink_cfg *tc)
 {
-	char err[400];
-	int opened = file_pass_open(fp, &pl->opts, err, sizeof(err));
-
-	if (opened == 0 && !pl->pid && !pl->all)
-		file_pass_follow_workload(fp, &pl->opts); /* as locus run reports */
 	/* stacks where the file has callchains (its attributes say), or asked for */
-	fp->stacks_on = pl->stk.n > 0 || (opened == 0 && pd_has_callchains(&fp->rp.f));
+	struct file_pass_asks a = { .follow = !pl->pid && !pl->all, .stacks = pl->stk.n > 0,
+				    .stacks_if_recorded = true,
+				    .blame = (pl->sections & SEC_BLAME) != 0 };
+	char err[400];
+
 	pl->opts.from_ns = pl->tx.from_ns; /* --from/--to cut the report as they cut timelines */
 	pl->opts.to_ns = pl->tx.to_ns;
-	fp->blame = (pl->sections & SEC_BLAME) != 0;
-	if (opened < 0 || file_pass_run(fp, tc, err, sizeof(err)) < 0) {
-		if (pl->opts.progress)
-			fprintf(stderr, "\r\033[K");
+	if (file_pass_read(fp, &pl->opts, &a, tc, err, sizeof(err)) < 0) {
 		locus_err("%s: %s", pl->opts.path, err);
 		return EXIT_LOCUS_RUNTIME;
 	}
-	if (pl->opts.progress)
-		fprintf(stderr, "\r\033[K");
 	return EXIT_LOCUS_OK;
 }
 

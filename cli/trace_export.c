@@ -106,36 +106,27 @@ void trace_export_results(struct trace_export *x, struct file_pass *fp)
 
 int trace_export_file(const char *path, const char *sysfs_root, bool all, struct trace_export *x)
 {
+	/* the timeline's window, and its analyzer's; the heads: the whole recording's results */
 	struct replay_opts o = { .path = path, .sysfs_root = sysfs_root, .line_size = 64,
-				 .sort = CL_SORT_TOTAL };
+				 .sort = CL_SORT_TOTAL, .from_ns = x->from_ns, .to_ns = x->to_ns };
+	struct file_pass_asks a = { .follow = !all, .whole_results = true };
 	struct file_pass *fp = xcalloc(1, sizeof(*fp));
-	struct trace_pass *p = NULL;
 	struct timeline_sink_cfg tc;
+	struct trace_pass *p = trace_pass_new(x, path, &tc);
 	char err[400];
-	bool unread = true; /* until the pass ends */
 	int rc = -1;
 
-	if (file_pass_open(fp, &o, err, sizeof(err)) < 0)
+	if (!p) /* without its scratch file: said */
 		goto out;
-	if (!all)
-		file_pass_follow_workload(fp, &o);
-	o.from_ns = x->from_ns; /* the timeline's window, and its analyzer's */
-	o.to_ns = x->to_ns;
-	fp->whole_results = true; /* the heads: the whole recording's results */
-	p = trace_pass_new(x, path, &tc);
-	unread = p != NULL; /* without its scratch file: said */
-	if (!p || file_pass_run(fp, &tc, err, sizeof(err)) < 0)
-		goto out;
-	unread = false;
-	if (!fp->rp.rd.sched_samples) {
-		locus_err("%s: no sched events in the file: no timeline to write", path);
-		goto out;
-	}
-	trace_export_results(x, fp);
-	rc = trace_pass_write(p, fp);
-out:
-	if (unread)
+	if (file_pass_read(fp, &o, &a, &tc, err, sizeof(err)) < 0)
 		locus_err("%s: %s: no timeline written", path, err);
+	else if (!fp->rp.rd.sched_samples)
+		locus_err("%s: no sched events in the file: no timeline to write", path);
+	else {
+		trace_export_results(x, fp);
+		rc = trace_pass_write(p, fp);
+	}
+out:
 	trace_pass_free(p);
 	file_pass_release(fp);
 	free(fp);

@@ -86,6 +86,24 @@ int file_pass_run(struct file_pass *fp, const struct timeline_sink_cfg *tl, char
 	return 0;
 }
 
+int file_pass_read(struct file_pass *fp, struct replay_opts *o, const struct file_pass_asks *a,
+		   const struct timeline_sink_cfg *tl, char *err, size_t len)
+{
+	int rc = file_pass_open(fp, o, err, len);
+
+	if (rc == 0) {
+		if (a->follow)
+			file_pass_follow_workload(fp, o);
+		fp->stacks_on = a->stacks || (a->stacks_if_recorded && pd_has_callchains(&fp->rp.f));
+		fp->blame = a->blame;
+		fp->whole_results = a->whole_results;
+		rc = file_pass_run(fp, tl, err, len);
+	}
+	if (o->progress)
+		fprintf(stderr, "\r\033[K");
+	return rc;
+}
+
 void file_pass_follow_workload(struct file_pass *fp, struct replay_opts *o)
 {
 	if (!fp->rp.f.workload_pid)

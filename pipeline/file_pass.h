@@ -44,6 +44,20 @@ int file_pass_run(struct file_pass *fp, const struct timeline_sink_cfg *tl, char
 /* After file_pass_open: follow the file's workload (locus record's, with the processes its
  * -p added) in o, as locus run reports; nothing when the file names none. */
 void file_pass_follow_workload(struct file_pass *fp, struct replay_opts *o);
+/* What a pass feeds besides the wakeup and cacheline analyzers, and whose tasks. */
+struct file_pass_asks {
+	bool follow;		/* the file's workload, as locus run reports (file_pass_follow_workload) */
+	bool stacks;		/* the stacks sink */
+	bool stacks_if_recorded; /* it too when the file has callchains */
+	bool blame;		/* who delayed the wakee */
+	bool whole_results;	/* the whole file's results beside the window's */
+};
+/*
+ * file_pass_open, what a asks, then file_pass_run (with the timeline tl, or NULL); the
+ * progress line (o->progress) cleared. 0, or -1 with why in err.
+ */
+int file_pass_read(struct file_pass *fp, struct replay_opts *o, const struct file_pass_asks *a,
+		   const struct timeline_sink_cfg *tl, char *err, size_t len);
 /* The scheduler's results (after file_pass_run): of the window, or, with whole_results,
  * of the whole file. */
 struct sched_results *file_pass_results(struct file_pass *fp);
