@@ -223,37 +223,39 @@ int cli_load_topology(const struct cli_cmd *cmd, const char *sysfs_root, struct 
 	return EXIT_LOCUS_RUNTIME;
 }
 
-int cli_parse_pages(const struct cli_cmd *cmd, const char *arg, long *pages)
+/* --collector bpf|perf|auto into *kind (enum collector_kind): 0, or -1 when none of them. */
+static int parse_collector(const char *arg, int *kind)
 {
-	if (parse_long(arg, 1, 1 << 20, pages) < 0 || (*pages & (*pages - 1))) {
-		cli_usage_error(cmd, "bad --mmap-pages '%s' (a power of two)", arg);
-		return -1;
-	}
-	return 0;
-}
+	static const char *const names[] = { [COLLECTOR_AUTO] = "auto", [COLLECTOR_BPF] = "bpf",
+					      [COLLECTOR_PERF] = "perf" };
 
-int cli_parse_delay_rate(const struct cli_cmd *cmd, const char *arg, long *rate)
-{
-	if (parse_long(arg, 0, 100000000, rate) < 0) {
-		cli_usage_error(cmd, "bad delay rate '%s' (wakeups a second per CPU, 0 for all)",
-				arg);
-		return -1;
-	}
-	return 0;
+	for (int k = 0; k < (int)(sizeof(names) / sizeof(names[0])); k++)
+		if (names[k] && !strcmp(arg, names[k])) {
+			*kind = k;
+			return 0;
+		}
+	return -1;
 }
 
 int collector_take(struct collector_opts *c, const struct cli_cmd *cmd, int code, const char *arg)
 {
 	switch (code) {
 	case OPT_COLLECTOR:
-		return cli_parse_collector(cmd, arg, &c->collector) < 0 ? -1 : 1;
+		if (parse_collector(arg, &c->collector) == 0)
+			return 1;
+		cli_usage_error(cmd, "bad collector '%s' (bpf, perf or auto)", arg);
+		return -1;
 	case OPT_BTF:
 		c->btf = arg;
 		c->bpf_only_set = true;
 		return 1;
 	case OPT_DELAY_RATE:
 		c->bpf_only_set = true;
-		return cli_parse_delay_rate(cmd, arg, &c->delay_rate) < 0 ? -1 : 1;
+		if (parse_long(arg, 0, 100000000, &c->delay_rate) == 0)
+			return 1;
+		cli_usage_error(cmd, "bad delay rate '%s' (wakeups a second per CPU, 0 for all)",
+				arg);
+		return -1;
 	case OPT_MAX_TASKS:
 	case OPT_MAX_PAIRS:
 		if (parse_long(arg, 1, 1 << 24, code == OPT_MAX_TASKS ? &c->max_tasks :
@@ -277,7 +279,10 @@ int trace_take(struct trace_opts *t, const struct cli_cmd *cmd, int code, const 
 		t->tracefs = arg;
 		return 1;
 	case 'm':
-		return cli_parse_pages(cmd, arg, &t->pages) < 0 ? -1 : 1;
+		if (parse_long(arg, 1, 1 << 20, &t->pages) == 0 && !(t->pages & (t->pages - 1)))
+			return 1;
+		cli_usage_error(cmd, "bad --mmap-pages '%s' (a power of two)", arg);
+		return -1;
 	}
 	return 0;
 }
@@ -287,21 +292,6 @@ int collector_finish(const struct collector_opts *c, const struct cli_cmd *cmd)
 	if (c->collector == COLLECTOR_PERF && c->bpf_only_set) {
 		cli_usage_error(cmd, "--btf and --delay-rate are for the BPF collector (the perf "
 				"collector times every wakeup)");
-		return -1;
-	}
-	return 0;
-}
-
-int cli_parse_collector(const struct cli_cmd *cmd, const char *arg, int *kind)
-{
-	if (!strcmp(arg, "auto"))
-		*kind = COLLECTOR_AUTO;
-	else if (!strcmp(arg, "bpf"))
-		*kind = COLLECTOR_BPF;
-	else if (!strcmp(arg, "perf"))
-		*kind = COLLECTOR_PERF;
-	else {
-		cli_usage_error(cmd, "bad collector '%s' (bpf, perf or auto)", arg);
 		return -1;
 	}
 	return 0;

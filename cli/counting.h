@@ -120,18 +120,12 @@ struct topology;
  * exit code after printing why: a usage error for a bad --sysfs-root.
  */
 int cli_load_topology(const struct cli_cmd *cmd, const char *sysfs_root, struct topology *t);
-/* Parse --mmap-pages: a power of two. Returns 0, or -1 after a usage error. */
-int cli_parse_pages(const struct cli_cmd *cmd, const char *arg, long *pages);
-/* Parse --collector bpf|perf|auto (enum collector_kind). Returns 0, or -1 after a usage error. */
-int cli_parse_collector(const struct cli_cmd *cmd, const char *arg, int *kind);
 /*
  * The BPF collector times 1 wakeup in LB_PACE_PEAK / this (two clock reads each), a
  * random sample fixed for the session: at most this many a second on a CPU waking up to
  * LB_PACE_PEAK (100,000) tasks a second. --delay-rate 0 times all.
  */
 #define LOCUS_DELAY_RATE 5000
-/* Parse --delay-rate N (0: every wakeup). Returns 0, or -1 after a usage error. */
-int cli_parse_delay_rate(const struct cli_cmd *cmd, const char *arg, long *rate);
 
 /*
  * Before anything runs: whether path ("-" aside) can be written, its directory
