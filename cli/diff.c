@@ -1,17 +1,20 @@
-/* diff.c - `locus diff BASE.json NEW.json...`: compare benchmark loops, mmtests style. */
+/* diff.c - `locus diff BASE NEW...`: compare benchmark loops (mmtests style) or two sets of stacks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../collectors/caption.h"
 #include "../collectors/perfdata.h"
 #include "../collectors/sweep_file.h"
 #include "../common/exitcodes.h"
 #include "../common/folded.h"
 #include "../common/util.h"
+#include "../pipeline/file_pass.h"
+#include "../report/stack_diff_report.h"
 #include "../report/sweep_report.h"
 #include "commands.h"
 #include "counting.h"
-#include "diff_stacks.h"
+#include "report_stacks.h"
 
 enum { OPT_EXIT_CODE = OPT_SYSFS_ROOT + 1, OPT_FLAME, OPT_TOP, OPT_SVG, OPT_STACKS };
 
@@ -142,12 +145,97 @@ static int diff_load(const struct diff_plan *pl, struct sweep_set *sets, struct 
 	return EXIT_LOCUS_OK;
 }
 
-/* Two folded-stacks files: the stacks' comparison (diff_stacks.c); the exit status. */
+/*
+ * A recording's stacks of view v (its workload's tasks, as locus report follows them), and
+ * its caption when cap. 0, or -1 after saying why.
+ */
+static int recording_load(const char *path, const struct stacks_out *v, struct folded_set *f,
+			  struct svg_caption *cap)
+{
+	struct file_pass *fp = xcalloc(1, sizeof(*fp));
+	struct replay_opts o = { .path = path, .line_size = 64, .sort = CL_SORT_TOTAL };
+	struct file_pass_asks a = { .follow = true, .stacks = true }; /* as locus report does */
+	char err[400] = "";
+	int rc = file_pass_read(fp, &o, &a, NULL, err, sizeof(err));
+
+	if (rc < 0)
+		locus_err("%s: %s", path, err);
+	else if (!fp->rp.rd.callchains)
+		locus_err("%s: no callchains in the file (record with locus record -g, or perf "
+			  "record -g)", path), rc = -1;
+	if (rc == 0) {
+		struct stack_namer namer;
+		struct stacks_frames fr = stacks_frames_of(NULL, fp, &namer);
+
+		stacks_folded_set(&fp->stk.st, v->kind, v->by_time, &fr, f);
+		if (cap)
+			caption_file(cap, &fp->rp.f, path);
+	}
+	file_pass_release(fp);
+	free(fp);
+	return rc;
+}
+
+/* A folded file or a recording's view v into f. 0, or -1 after saying why. */
+static int stacks_load(const char *path, const struct stacks_out *v, struct folded_set *f,
+		       struct svg_caption *cap, bool *recorded)
+{
+	char err[600];
+
+	*recorded = pd_is_recording(path);
+	if (*recorded)
+		return recording_load(path, v, f, cap);
+	if (folded_load(path, f, err, sizeof(err)) < 0) {
+		locus_err("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Two sets of stacks (folded files or recordings): the stacks whose share moved, written as
+ * pl asks. The exit status. */
+static int diff_stacks(const struct diff_plan *pl, int argc, char **argv)
+{
+	const char *view = pl->stacks ? pl->stacks : "wakers";
+	struct stack_diff_out o = { pl->files[0], pl->files[1], pl->top ? (size_t)pl->top : 20,
+				    pl->out, pl->json, pl->flame };
+	struct stacks_out v;
+	struct folded_set a, b;
+	struct stack_diff d;
+	struct svg_caption cap, rcap;
+	bool ra, rb;
+	int rc;
+
+	if (stacks_out_view(&v, view, strlen(view)) < 0) {
+		locus_err("--stacks '%s': a view is wakers, blocked, offwake, blocked-time or "
+			  "offwake-time", view);
+		return EXIT_LOCUS_USAGE;
+	}
+	if (stacks_load(o.base, &v, &a, NULL, &ra) < 0)
+		return EXIT_LOCUS_RUNTIME;
+	if (stacks_load(o.cur, &v, &b, &rcap, &rb) < 0) {
+		folded_release(&a);
+		return EXIT_LOCUS_RUNTIME;
+	}
+	rc = EXIT_LOCUS_RUNTIME;
+	if (stack_diff_build(&d, &a, &b) < 0) {
+		locus_err("comparing %s and %s: out of memory", o.base, o.cur);
+		goto out;
+	}
+	caption_live(&cap, argc, argv);
+	if (stack_diff_draw(&o, &d, &(struct stack_diff_what){ ra || rb ? view : NULL, (int)v.kind,
+				     v.by_time, a.total, b.total }, &cap, rb ? &rcap : NULL) == 0)
+		rc = EXIT_LOCUS_OK;
+	stack_diff_release(&d);
+out:
+	folded_release(&a);
+	folded_release(&b);
+	return rc;
+}
+
+/* Two folded-stacks files or recordings: the stacks' comparison; the exit status. */
 static int diff_folded(const struct diff_plan *pl, int argc, char **argv)
 {
-	struct diff_stacks_plan sp = { pl->files[0], pl->files[1], pl->flame, pl->json, pl->out,
-				       pl->stacks, pl->top ? (size_t)pl->top : 20, argc, argv };
-
 	if (pl->n != 2 || pl->exit_code ||
 	    !(folded_file_sniff(pl->files[1]) || pd_is_recording(pl->files[1]))) {
 		cli_usage_error(&diff_cmd, "%s", pl->n != 2 ? "folded stacks are compared two files at "
@@ -158,7 +246,7 @@ static int diff_folded(const struct diff_plan *pl, int argc, char **argv)
 					   "folded files or recordings with callchains)");
 		return EXIT_LOCUS_USAGE;
 	}
-	return diff_stacks(&sp);
+	return diff_stacks(pl, argc, argv);
 }
 
 int cmd_diff(int argc, char **argv)
