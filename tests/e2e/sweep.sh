@@ -123,9 +123,12 @@ check "a failing run in the middle: marked in the table" grep -q 'failed (exit 1
 # The interrupted run is labelled one way everywhere (stderr, table, JSON), is no failure,
 # and the loop exits with its status, or 128+2 when it exited 0 (this shell's background
 # job ignores SIGINT: the run ends on its own, 0).
-"$LOCUS" run -q --sweep n=1,2,3,4,5,6 --json "$TMP/i.json" -- sh -c 'sleep 0.4; echo {n}' >"$TMP/i.txt" 2>"$TMP/i.err" &
+# The signal comes once the third run has started (each leaves a file; not a fixed sleep: a
+# loaded machine had not finished the first in 1.3 s), two runs done.
+"$LOCUS" run -q --sweep n=1,2,3,4,5,6 --json "$TMP/i.json" -- \
+	sh -c "touch '$TMP/i.started.{n}'; sleep 0.4; echo {n}" >"$TMP/i.txt" 2>"$TMP/i.err" &
 lp=$!
-sleep 1.3
+for _ in $(seq 300); do [ -e "$TMP/i.started.3" ] && break; sleep 0.05; done
 kill -INT $lp
 wait $lp
 expect_eq "Ctrl-C: an unfinished loop exits 128+SIGINT when its last run exited 0" 130 $?
