@@ -291,19 +291,29 @@ void symbols_add_fork(struct symbols *s, uint32_t pid, uint32_t ppid)
 	u64map_put(&s->parent, pid, ppid);
 }
 
-/* Whether process pid has mappings of its own (else it runs its parent's). */
-static bool has_maps(const struct symbols *s, uint32_t pid)
+/* The mapping of pid that holds addr: its own, else its parent's and up, as perf's threads
+ * copy their parent's maps at fork and keep them at exec (a frame inside execve after the
+ * COMM still returns into the old image). */
+static const struct sym_region *region_of(const struct symbols *s, uint32_t pid, uint64_t addr)
 {
-	for (int i = 0; i < s->nreg; i++)
-		if (s->reg[i].pid == pid)
-			return true;
-	return false;
+	for (int up = 0; up < 64; up++) {
+		const uint32_t *pp;
+
+		for (int i = 0; i < s->nreg; i++)
+			if (s->reg[i].pid == pid && addr >= s->reg[i].start && addr < s->reg[i].end)
+				return &s->reg[i];
+		pp = u64map_get(&s->parent, pid);
+		if (!pp || *pp == pid)
+			break;
+		pid = *pp;
+	}
+	return NULL;
 }
 
 const char *symbols_function(struct symbols *s, int32_t pid, uint64_t addr, int kernel, char *buf,
 			     size_t len)
 {
-	const struct sym_region *r = NULL, *low;
+	const struct sym_region *r, *low;
 	struct sym_file *f;
 	Dwfl_Module *m;
 	const char *name;
@@ -311,16 +321,7 @@ const char *symbols_function(struct symbols *s, int32_t pid, uint64_t addr, int 
 
 	if (kernel)
 		return kernel_function(s, addr, buf, len);
-	for (int up = 0; up < 64 && !has_maps(s, (uint32_t)pid); up++) { /* forked, not exec'd */
-		uint32_t *pp = u64map_get(&s->parent, (uint32_t)pid);
-
-		if (!pp || *pp == (uint32_t)pid)
-			break;
-		pid = (int32_t)*pp;
-	}
-	for (int i = 0; i < s->nreg && !r; i++)
-		if (s->reg[i].pid == (uint32_t)pid && addr >= s->reg[i].start && addr < s->reg[i].end)
-			r = &s->reg[i];
+	r = region_of(s, (uint32_t)pid, addr);
 	if (!r || !(f = file_session(s, r->path)) || !f->dwfl)
 		return NULL;
 	low = r; /* the file's lowest mapping in the process gives its load bias */

@@ -68,7 +68,8 @@ import json, os, re, subprocess, sys
 s = json.load(open(sys.argv[1]))["stacks"]
 perf = {}
 for l in open(sys.argv[2]):
-    a, n, dso, start = l.split()
+    a, rest = l.split(" ", 1)  # a C++ name has spaces: the last two fields are file, start
+    n, dso, start = rest.rsplit(" ", 2)
     perf.setdefault(int(a, 16), []).append((n, dso, int(start, 16)))
 syms = {}
 def elf_syms(dso):

@@ -9,7 +9,7 @@ independently of locus, the folded stacks locus report --folded writes with
   blocked: every sched_switch sample whose prev_state is a voluntary sleep (not R, R+,
            and not an exit: X or Z) with prev_pid > 0, its callchain counted.
 perf prints a user frame it resolved as an offset into its file ("f8350 ... (libc.so.6)");
-the mappings perf saw (MMAP/MMAP2, copied at FORK, cleared at exec) turn it back into the
+the mappings perf saw (MMAP/MMAP2, copied at FORK, kept at exec) turn it back into the
 address the kernel recorded. --names FILE writes, per address, the name perf gave, its file
 ('-' for the kernel) and where that symbol starts in the file (perf's offset minus +0x..).
 """
@@ -83,9 +83,10 @@ def main():
             if child != parent:
                 maps[child] = list(maps.get(parent, []))
             continue
-        if 'PERF_RECORD_COMM exec' in rest:
-            maps[pid] = []
-            continue
+        # exec keeps the old mappings, as perf's do: a waking inside execve after the
+        # COMM (the vfork parent's, or a softirq's during the ELF load) still has the old
+        # image's return address, which perf resolves through them; the new image's
+        # mappings are found first (the newest of a file's that hold the offset)
         if 'sched:sched_waking:' in rest:
             cur = ('w', pid, [])
         elif 'sched:sched_switch:' in rest:

@@ -59,11 +59,34 @@ static void self(void **state)
 	symbols_release(&s);
 }
 
+/* A child forked from this process then exec'd (a mapping of its own, another file): a frame
+ * still in the old image (inside execve, after the COMM) is named through the parent's maps,
+ * as perf's threads keep theirs; a process with no parent known stays unnamed. */
+static void exec_keeps_parent_maps(void **state)
+{
+	const uint32_t child = 1u << 30, orphan = child + 1;
+	struct symbols s;
+	char buf[64];
+
+	symbols_init(&s);
+	assert_int_equal(proc_maps(getpid(), add, &s), 0);
+	symbols_add_fork(&s, child, (uint32_t)getpid());
+	symbols_add_map(&s, child, 0x10000, 0x1000, 0, "/bin/sh");
+	symbols_add_map(&s, orphan, 0x10000, 0x1000, 0, "/bin/sh");
+	assert_non_null(symbols_function(&s, (int32_t)child, (uint64_t)(uintptr_t)here + 1, 0, buf,
+					 sizeof(buf)));
+	assert_string_equal(buf, "here");
+	assert_null(symbols_function(&s, (int32_t)orphan, (uint64_t)(uintptr_t)here + 1, 0, buf,
+				     sizeof(buf)));
+	symbols_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(kernel),
 		cmocka_unit_test(self),
+		cmocka_unit_test(exec_keeps_parent_maps),
 	};
 
 	return cmocka_run_group_tests_name("symbols", tests, NULL, NULL);
