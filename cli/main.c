@@ -46,32 +46,26 @@ static void usage(FILE *f)
 	fprintf(f, "\n'locus COMMAND --help' shows a command's options; man locus-COMMAND has more.\n");
 }
 
-/* Edits (insert, delete, replace, swap two neighbours) from a to b, capped at 9. */
-static int edit_distance(const char *a, const char *b)
+/* An unknown command: say so, with the nearest command at most two edits away. */
+static int unknown(const char *name)
 {
-	int la = (int)strlen(a), lb = (int)strlen(b), d[16][16];
+	const char *near = NULL;
+	int best = 3; /* at most two edits away */
 
-	if (la > 14 || lb > 14)
-		return 9;
-	for (int i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (int j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (int i = 1; i <= la; i++) {
-		for (int j = 1; j <= lb; j++) {
-			int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		int d = edit_distance(name, commands[i].name);
 
-			if (d[i - 1][j] + 1 < c)
-				c = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < c)
-				c = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    d[i - 2][j - 2] + 1 < c)
-				c = d[i - 2][j - 2] + 1;
-			d[i][j] = c;
+		if (d < best) {
+			best = d;
+			near = commands[i].name;
 		}
 	}
-	return d[la][lb];
+	if (near)
+		fprintf(stderr, "locus: '%s' is not a locus command; did you mean '%s'? (see "
+				"'locus --help')\n", name, near);
+	else
+		fprintf(stderr, "locus: '%s' is not a locus command (see 'locus --help')\n", name);
+	return EXIT_LOCUS_USAGE;
 }
 
 /* Flush stdout and report a lost write (full disk, closed pipe) as an error. */
@@ -110,24 +104,5 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return finish(commands[i].fn(argc - 1, argv + 1));
-	{
-		const char *near = NULL;
-		int best = 3; /* at most two edits away */
-
-		for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-			int d = edit_distance(argv[1], commands[i].name);
-
-			if (d < best) {
-				best = d;
-				near = commands[i].name;
-			}
-		}
-		if (near)
-			fprintf(stderr, "locus: '%s' is not a locus command; did you mean '%s'? (see "
-					"'locus --help')\n", argv[1], near);
-		else
-			fprintf(stderr, "locus: '%s' is not a locus command (see 'locus --help')\n",
-				argv[1]);
-	}
-	return EXIT_LOCUS_USAGE;
+	return unknown(argv[1]);
 }

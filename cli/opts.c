@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "../common/exitcodes.h"
 #include "../common/util.h"
 
 void cli_parser_init(struct cli_parser *p, const struct cli_cmd *cmd)
@@ -86,4 +87,29 @@ void cli_print_help(FILE *f, const struct cli_cmd *cmd)
 				 o->arg ? o->arg : "");
 		fprintf(f, "  %-26s %s\n", left, o->help);
 	}
+}
+
+bool cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
+	       int (*take)(void *ctx, int code, const char *arg), void *ctx, int *rc)
+{
+	struct cli_parser p;
+	int c, took;
+
+	*rc = EXIT_LOCUS_USAGE;
+	cli_parser_init(&p, cmd);
+	while ((c = cli_next(&p, argc, argv)) != -1) {
+		if (c == -2)
+			return false;
+		if (c == 'h') {
+			cli_print_help(stdout, cmd);
+			*rc = EXIT_LOCUS_OK;
+			return false;
+		}
+		took = take ? take(ctx, c, optarg) : 0;
+		if (took == 0)
+			cli_usage_error(cmd, "option not handled");
+		if (took <= 0)
+			return false;
+	}
+	return true;
 }

@@ -3,6 +3,7 @@
 #define LOCUS_OPTS_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Long-only options use codes from here up. */
@@ -39,5 +40,13 @@ int cli_next(struct cli_parser *p, int argc, char **argv);
 void cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void cli_print_help(FILE *f, const struct cli_cmd *cmd);
+/*
+ * Parse argv by cmd's table: -h prints the help, every other option goes to take (1 when
+ * it took it, 0 when it did not: a usage error, -1 after printing one); take may be NULL
+ * for a table of -h alone. True with optind at the first operand; false when the command
+ * ends now with *rc (EXIT_LOCUS_OK after the help, EXIT_LOCUS_USAGE else).
+ */
+bool cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
+	       int (*take)(void *ctx, int code, const char *arg), void *ctx, int *rc);
 
 #endif

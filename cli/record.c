@@ -74,42 +74,27 @@ static int record_validate(struct record_plan *pl)
 	return 0;
 }
 
-/* The command line into pl: true to go on, false when the command ends with *rc. */
-static bool record_parse(int argc, char **argv, struct record_plan *pl, int *rc)
+/* One option into the plan: 1 when taken, 0 when not one of record's, -1 after a usage error. */
+static int record_take(void *ctx, int c, const char *arg)
 {
-	struct cli_parser p;
-	int c, took;
+	struct record_plan *pl = ctx;
+	int took;
 
-	*rc = EXIT_LOCUS_USAGE;
-	cli_parser_init(&p, &record_cmd);
-	while ((c = cli_next(&p, argc, argv)) != -1) {
-		if (c == -2)
-			return false;
-		switch (c) {
-		case 'h':
-			cli_print_help(stdout, &record_cmd);
-			*rc = EXIT_LOCUS_OK;
-			return false;
-		case 'o':
-			pl->path = optarg;
-			continue;
-		case 'g':
-			pl->callchain = true;
-			continue;
-		case OPT_BLAME:
-			pl->blame = true;
-			continue;
-		}
-		took = timeline_take(&pl->tx, &record_cmd, c, optarg);
-		if (!took)
-			took = trace_take(&pl->tr, &record_cmd, c, optarg);
-		if (!took)
-			took = counting_take(&pl->o, &record_cmd, c, optarg);
-		if (took < 0)
-			return false;
+	switch (c) {
+	case 'o':
+		pl->path = arg;
+		return 1;
+	case 'g':
+		pl->callchain = true;
+		return 1;
+	case OPT_BLAME:
+		pl->blame = true;
+		return 1;
 	}
-	pl->cmdv = argv + optind;
-	return record_validate(pl) == 0;
+	took = timeline_take(&pl->tx, &record_cmd, c, arg);
+	if (!took)
+		took = trace_take(&pl->tr, &record_cmd, c, arg);
+	return took ? took : counting_take(&pl->o, &record_cmd, c, arg);
 }
 
 /* The file's header line: the command line as given (-a, -C and all), and the -p added. */
@@ -194,7 +179,11 @@ int cmd_record(int argc, char **argv)
 	struct topology topo;
 	int rc;
 
-	if (!record_parse(argc, argv, &pl, &rc))
+	if (!cli_parse(&record_cmd, argc, argv, record_take, &pl, &rc))
+		goto out;
+	pl.cmdv = argv + optind;
+	rc = EXIT_LOCUS_USAGE;
+	if (record_validate(&pl) < 0)
 		goto out;
 	rc = cli_load_topology(&record_cmd, pl.tr.sysfs_root, &topo);
 	if (rc)

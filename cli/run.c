@@ -154,32 +154,13 @@ static int run_validate(struct run_plan *pl)
 	return 0;
 }
 
-/* The command line into pl: true to go on, false when the command ends with *rc. */
-static bool run_parse(int argc, char **argv, struct run_plan *pl, int *rc)
+/* One option into the plan: 1 when taken, 0 when not one of run's, -1 after a usage error. */
+static int run_take(void *ctx, int c, const char *arg)
 {
-	struct cli_parser p;
-	int c;
+	struct run_plan *pl = ctx;
+	int took = take_run_opt(&pl->ro, c, arg);
 
-	*rc = EXIT_LOCUS_USAGE;
-	cli_parser_init(&p, &run_cmd);
-	while ((c = cli_next(&p, argc, argv)) != -1) {
-		int took;
-
-		if (c == -2)
-			return false;
-		if (c == 'h') {
-			cli_print_help(stdout, &run_cmd);
-			*rc = EXIT_LOCUS_OK;
-			return false;
-		}
-		took = take_run_opt(&pl->ro, c, optarg);
-		if (took == 0)
-			took = counting_take(&pl->o, &run_cmd, c, optarg);
-		if (took < 0)
-			return false;
-	}
-	pl->cmdv = argv + optind;
-	return run_validate(pl) == 0;
+	return took ? took : counting_take(&pl->o, &run_cmd, c, arg);
 }
 
 /* --folded: every stack of each kind asked for. 0, or -1 after saying why. */
@@ -265,7 +246,11 @@ int cmd_run(int argc, char **argv)
 	struct topology topo;
 	int rc;
 
-	if (!run_parse(argc, argv, &pl, &rc))
+	if (!cli_parse(&run_cmd, argc, argv, run_take, &pl, &rc))
+		goto out;
+	pl.cmdv = argv + optind;
+	rc = EXIT_LOCUS_USAGE;
+	if (run_validate(&pl) < 0)
 		goto out;
 	rc = cli_load_topology(&run_cmd, pl.ro.sw.tr.sysfs_root, &topo);
 	if (rc)

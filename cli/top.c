@@ -1,14 +1,7 @@
 /* top.c - `locus top`: the live dashboard over a workload or the whole machine. */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/signalfd.h>
-#include <unistd.h>
 
 #include "../collectors/probe.h"
 #include "../collectors/topology.h"
@@ -67,15 +60,22 @@ static const struct cli_cmd top_cmd = {
 };
 
 
-/* `locus top`'s options and its screen over the watched session. */
-struct top {
-	/* options (and w.interval_ms) */
-	long iterations;
+/* What the command line asks for. */
+struct top_plan {
+	struct counting_opts o;
+	struct trace_opts tr;
+	struct collector_opts col;
+	int interval_ms;		/* -d */
+	long iterations;		/* -n */
 	bool exit_on_end, text;
 	bool no_antagonists;		/* --no-antagonists: no pane, no blame collected */
 	const char *output_path;	/* --workload-output */
-	struct collector_opts col;
-	/* the session */
+	char **cmdv;		/* the workload, or none: what -a, -C or -p watch */
+};
+
+/* The dashboard over the watched session. */
+struct top {
+	const struct top_plan *pl;
 	struct tracer *tracer;
 	char command[512];
 	char mem_why[320];
@@ -83,21 +83,10 @@ struct top {
 	struct watch w;			/* its snapshots, intervals, totals and series */
 	uint64_t draw_cpu_ns;		/* the dashboard's own CPU time (main thread) */
 	struct wl_output output;	/* the workload's output, when the dashboard has the screen */
-	/* screen */
 	struct tui *tui;
 	struct dash_ui ui;
 	bool redraw;
 };
-
-static uint64_t thread_cpu_ns(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_THREAD, &ru) < 0)
-		return 0;
-	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
-	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
-}
 
 static void draw(struct top *tp)
 {
@@ -131,14 +120,6 @@ static void draw(struct top *tp)
 	canvas_release(&c);
 }
 
-/* The terminal hung up (its window closed, tmux killed): poll would report it forever. */
-static bool terminal_gone(const struct top *tp)
-{
-	struct pollfd p = { tui_fd(tp->tui), POLLIN, 0 };
-
-	return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL));
-}
-
 /* Keys waiting on the terminal. Returns false when the user quits or the terminal is gone. */
 static bool keys(struct top *tp)
 {
@@ -146,7 +127,7 @@ static bool keys(struct top *tp)
 
 	if (!tp->tui)
 		return true;
-	if (terminal_gone(tp))
+	if (tui_gone(tp->tui))
 		return false; /* leave like q: nobody is watching */
 	while ((k = tui_key(tp->tui)) != -1) {
 		switch (k ? dash_key(&tp->ui, k) : DASH_REDRAW) {
@@ -180,14 +161,14 @@ static int tick(void *ctx, struct counter_set *cs)
 		draw(tp);
 	tp->redraw = false;
 	tp->draw_cpu_ns += thread_cpu_ns() - c0;
-	if (tp->iterations && tp->w.refreshes >= tp->iterations)
+	if (tp->pl->iterations && tp->w.refreshes >= tp->pl->iterations)
 		return -1;
 	return watch_wait_ms(&tp->w, now_ns());
 }
 
-static int take_top_opt(struct top *tp, struct counting_opts *o, struct trace_opts *tr, int c,
-			const char *arg)
+static int take_top_opt(void *ctx, int c, const char *arg)
 {
+	struct top_plan *pl = ctx;
 	char *end;
 	double d;
 	int took;
@@ -199,118 +180,68 @@ static int take_top_opt(struct top *tp, struct counting_opts *o, struct trace_op
 			cli_usage_error(&top_cmd, "bad refresh delay '%s' (seconds, 0.1 to 3600)", arg);
 			return -1;
 		}
-		tp->w.interval_ms = (int)(d * 1000 + 0.5);
+		pl->interval_ms = (int)(d * 1000 + 0.5);
 		return 1;
 	case 'n':
-		if (parse_long(arg, 1, 1000000000L, &tp->iterations) < 0) {
+		if (parse_long(arg, 1, 1000000000L, &pl->iterations) < 0) {
 			cli_usage_error(&top_cmd, "bad iteration count '%s'", arg);
 			return -1;
 		}
 		return 1;
 	case OPT_EXIT_ON_END:
-		tp->exit_on_end = true;
+		pl->exit_on_end = true;
 		return 1;
 	case OPT_TEXT:
-		tp->text = true;
+		pl->text = true;
 		return 1;
 	case OPT_WORKLOAD_OUTPUT:
-		tp->output_path = arg;
+		pl->output_path = arg;
 		return 1;
 	case OPT_NO_ANTAGONISTS:
-		tp->no_antagonists = true;
+		pl->no_antagonists = true;
 		return 1;
 	case 'r':
 	case 'A':
 		cli_usage_error(&top_cmd, "option -%c is for locus stat and locus run", c);
 		return -1;
 	}
-	took = trace_take(tr, &top_cmd, c, arg);
+	took = trace_take(&pl->tr, &top_cmd, c, arg);
 	if (!took)
-		took = collector_take(&tp->col, &top_cmd, c, arg);
-	return took ? took : counting_take(o, &top_cmd, c, arg);
+		took = collector_take(&pl->col, &top_cmd, c, arg);
+	return took ? took : counting_take(&pl->o, &top_cmd, c, arg);
 }
 
 /* The workload has ended: show the final screen until q. */
 static void final_screen(struct top *tp)
 {
-	sigset_t set;
-	struct pollfd pfd[2] = { { tui_fd(tp->tui), POLLIN, 0 }, { -1, POLLIN, 0 } };
-	int rc;
-
 	tp->ui.paused = false;
-	tp->w.next = 0;
 	watch_sample(&tp->w, NULL, now_ns());
 	tp->ui.cumulative = true; /* what the run did, whole */
 	draw(tp);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	pfd[1].fd = signalfd(-1, &set, SFD_CLOEXEC); /* still blocked since the session */
-	for (;;) {
-		rc = poll(pfd, 2, -1);
-		if ((rc < 0 && errno != EINTR) || (rc > 0 && pfd[1].revents))
-			break; /* Ctrl-C, kill or hangup: leave like q */
-		if (!keys(tp))
-			break;
-		draw(tp); /* a resize interrupts poll too */
-	}
-	if (pfd[1].fd >= 0)
-		close(pfd[1].fd);
+	while (tui_wait(tp->tui) && keys(tp))
+		draw(tp); /* a resize ends the wait too */
 }
 
-/* What the command line asks for beside the dashboard's own options (in struct top). */
-struct top_plan {
-	struct counting_opts o;
-	struct trace_opts tr;
-	char **cmdv;		/* the workload, or none: what -a, -C or -p watch */
-};
-
 /* After every option: the scope, then every setting checked. 0, or -1 after a usage error. */
-static int top_validate(struct top *tp, struct top_plan *pl)
+static int top_validate(struct top_plan *pl)
 {
 	if (!pl->cmdv[0] && !pl->o.pid && !pl->o.cpu_list)
 		pl->o.all_cpus = true; /* no command: the whole machine */
 	if (counting_finish(&pl->o, &top_cmd, pl->cmdv) < 0 ||
-	    collector_finish(&tp->col, &top_cmd) < 0 ||
-	    cli_check_output(&top_cmd, tp->output_path) < 0)
+	    collector_finish(&pl->col, &top_cmd) < 0 ||
+	    cli_check_output(&top_cmd, pl->output_path) < 0)
 		return -1;
-	if (tp->output_path && !pl->cmdv[0]) {
+	if (pl->output_path && !pl->cmdv[0]) {
 		cli_usage_error(&top_cmd, "--workload-output needs a command to run");
 		return -1;
 	}
 	return 0;
 }
 
-/* The command line into tp and pl: true to go on, false when the command ends with *rc. */
-static bool top_parse(int argc, char **argv, struct top *tp, struct top_plan *pl, int *rc)
-{
-	struct cli_parser p;
-	int c, took;
-
-	*rc = EXIT_LOCUS_USAGE;
-	cli_parser_init(&p, &top_cmd);
-	while ((c = cli_next(&p, argc, argv)) != -1) {
-		if (c == -2)
-			return false;
-		if (c == 'h') {
-			cli_print_help(stdout, &top_cmd);
-			*rc = EXIT_LOCUS_OK;
-			return false;
-		}
-		took = take_top_opt(tp, &pl->o, &pl->tr, c, optarg);
-		if (took == 0)
-			cli_usage_error(&top_cmd, "option not handled");
-		if (took <= 0)
-			return false;
-	}
-	pl->cmdv = argv + optind;
-	return top_validate(tp, pl) == 0;
-}
-
 /* Before the session: what the dashboard watches, what it cannot show, the screen. */
-static void top_describe(struct top *tp, const struct top_plan *pl)
+static void top_describe(struct top *tp)
 {
+	const struct top_plan *pl = tp->pl;
 	char why[200];
 
 	if (pl->cmdv[0])
@@ -324,7 +255,7 @@ static void top_describe(struct top *tp, const struct top_plan *pl)
 	watch_limits(&tp->w, pl->o.evs, pl->o.nevs, tp->w.topo);
 	if (probe_memory_sampling(tp->mem_why, sizeof(tp->mem_why)))
 		tp->mem_why[0] = '\0'; /* supported: lines will come */
-	if (!tp->text) {
+	if (!pl->text) {
 		tp->tui = tui_open(why, sizeof(why));
 		if (!tp->tui && !pl->o.quiet)
 			locus_err("no full-screen dashboard (%s): printing a text snapshot each "
@@ -336,6 +267,7 @@ static void top_describe(struct top *tp, const struct top_plan *pl)
 static void top_start(struct top *tp, const struct topology *topo,
 		      const struct session_outcome *out, struct session_watch *watch)
 {
+	tp->w.interval_ms = tp->pl->interval_ms;
 	tp->w.tracer = tp->tracer;
 	tp->w.out = out;
 	watch_start(&tp->w, topo, now_ns());
@@ -344,9 +276,11 @@ static void top_start(struct top *tp, const struct topology *topo,
 }
 
 /* The session has ended: the final screen until q, then the screen given back. */
-static void top_leave(struct top *tp, const struct top_plan *pl, const struct tracer *tracer,
+static void top_leave(struct top *tp, const struct tracer *tracer,
 		      const struct session_outcome *out)
 {
+	const struct top_plan *pl = tp->pl;
+
 	if (out->traced && tracer->mem_on)
 		tp->mem_why[0] = '\0';
 	else if (tracer->mem_why[0])
@@ -355,8 +289,8 @@ static void top_leave(struct top *tp, const struct top_plan *pl, const struct tr
 	if (tp->tui)
 		snprintf(tp->state + strlen(tp->state), sizeof(tp->state) - strlen(tp->state),
 			 ", q to leave");
-	if (tp->tui && out->traced && !tp->exit_on_end && !out->interrupted && !out->stopped &&
-	    !out->failed && !(tp->iterations && tp->w.refreshes >= tp->iterations))
+	if (tp->tui && out->traced && !pl->exit_on_end && !out->interrupted && !out->stopped &&
+	    !out->failed && !(pl->iterations && tp->w.refreshes >= pl->iterations))
 		final_screen(tp);
 	tui_close(tp->tui);
 	wl_output_close(&tp->output, pl->o.quiet);
@@ -387,8 +321,9 @@ static int top_report(const struct top_plan *pl, struct tracer *tracer,
 }
 
 /* The watched session with the dashboard, then the report. The exit status. */
-static int top_session(struct top *tp, const struct top_plan *pl, const struct topology *topo)
+static int top_session(struct top *tp, const struct topology *topo)
 {
+	const struct top_plan *pl = tp->pl;
 	struct session_watch watch;
 	struct session_cfg cfg;
 	struct session_outcome out;
@@ -399,25 +334,25 @@ static int top_session(struct top *tp, const struct top_plan *pl, const struct t
 
 	counting_session(&pl->o, pl->cmdv, &cfg);
 	cfg.derive_software = !pl->o.events;
-	traced_source_cfg(&tc, &pl->o, &pl->tr, &tp->col, topo);
+	traced_source_cfg(&tc, &pl->o, &pl->tr, &pl->col, topo);
 	tc.memory = true;
-	tc.stream.blame_if_streamed = !tp->no_antagonists; /* the pane; no reason to refuse BPF */
+	tc.stream.blame_if_streamed = !pl->no_antagonists; /* the pane; no reason to refuse BPF */
 	tc.stream.blame_no_p99 = true; /* watched for hours: no record of each wakeup */
-	tp->ui.blame_pane = !tp->no_antagonists;
+	tp->ui.blame_pane = !pl->no_antagonists;
 	memset(tracer, 0, sizeof(*tracer));
 	cfg.trace = &tc;
 	cfg.tracer = tracer;
 	tp->w.topo = topo;
-	top_describe(tp, pl);
-	if (pl->cmdv[0] && (tp->output_path || tp->tui) &&
-	    (cfg.output_fd = wl_output_open(&tp->output, tp->output_path)) < 0) {
+	top_describe(tp);
+	if (pl->cmdv[0] && (pl->output_path || tp->tui) &&
+	    (cfg.output_fd = wl_output_open(&tp->output, pl->output_path)) < 0) {
 		tui_close(tp->tui);
 		return EXIT_LOCUS_RUNTIME;
 	}
 	top_start(tp, topo, &out, &watch);
 	cfg.watch = &watch;
 	session_count(&cfg, &res, &out);
-	top_leave(tp, pl, tracer, &out);
+	top_leave(tp, tracer, &out);
 	rc = top_report(pl, tracer, &res, &out);
 	tracer_release(tracer);
 	watch_release(&tp->w);
@@ -428,18 +363,21 @@ static int top_session(struct top *tp, const struct top_plan *pl, const struct t
 int cmd_top(int argc, char **argv)
 {
 	struct tracer tracer; /* the watched session's, read by the dashboard */
-	struct top tp = { .w.interval_ms = 1000, .col.delay_rate = LOCUS_DELAY_RATE,
-			  .tracer = &tracer };
-	struct top_plan pl = { 0 };
+	struct top_plan pl = { .interval_ms = 1000, .col.delay_rate = LOCUS_DELAY_RATE };
+	struct top tp = { .pl = &pl, .tracer = &tracer };
 	struct topology topo;
 	int rc;
 
-	if (!top_parse(argc, argv, &tp, &pl, &rc))
+	if (!cli_parse(&top_cmd, argc, argv, take_top_opt, &pl, &rc))
+		goto out;
+	pl.cmdv = argv + optind;
+	rc = EXIT_LOCUS_USAGE;
+	if (top_validate(&pl) < 0)
 		goto out;
 	rc = cli_load_topology(&top_cmd, pl.tr.sysfs_root, &topo);
 	if (rc)
 		goto out;
-	rc = top_session(&tp, &pl, &topo);
+	rc = top_session(&tp, &topo);
 	topology_release(&topo);
 out:
 	counting_release(&pl.o);

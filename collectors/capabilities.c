@@ -289,3 +289,40 @@ void capabilities_probe(struct capabilities *caps)
 	check_topology(c, n);
 	check_limits(c, n);
 }
+
+const char *capabilities_event(const char *name, char *detail, size_t len)
+{
+	struct event_desc ev;
+	int e;
+
+	if (event_resolve(name, &ev, detail, len) < 0)
+		return "unknown";
+	if (!ev.resolved) {
+		snprintf(detail, len, "%s", ev.reason);
+		return "not supported";
+	}
+	e = probe_open(&ev.attr, ev.kind == EV_TRACEPOINT ? -1 : 0,
+		       ev.kind == EV_TRACEPOINT ? 0 : -1);
+	if (e == 0)
+		snprintf(detail, len, "%s", ev.encoding);
+	else if (ev.kind == EV_HARDWARE && (e == ENOENT || e == EOPNOTSUPP || e == ENODEV))
+		snprintf(detail, len, "%s", probe_no_pmu_reason());
+	else
+		snprintf(detail, len, "%s", strerror(e));
+	return e == 0 ? "ok" : "not supported";
+}
+
+/* What rusage and /proc give when nothing traces the scheduler. */
+#define UNTRACED_FIGURES "task-clock, context switches split voluntary/involuntary, page faults"
+
+const char *capabilities_sched_story(const struct capabilities *c)
+{
+	if (c->bpf_ok)
+		return "traced by BPF in the kernel (run, top); record streams through perf ring "
+		       "buffers.";
+	if (c->stream_ok)
+		return "traced through perf ring buffers (run, top, record); BPF cannot load "
+		       "(above).";
+	return "cannot be traced here (BPF and the sched tracepoints, above): run and top report "
+	       "what rusage and /proc give (" UNTRACED_FIGURES "); record cannot run.";
+}

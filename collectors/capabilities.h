@@ -3,6 +3,7 @@
 #define LOCUS_CAPABILITIES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum status { ST_OK, ST_NO, ST_WARN };
 
@@ -23,5 +24,12 @@ struct capabilities {
 
 /* Probe every capability, in the order doctor prints them. */
 void capabilities_probe(struct capabilities *caps);
+/* How run, top and record will trace the scheduler here, in one sentence (doctor's last). */
+const char *capabilities_sched_story(const struct capabilities *c);
+/*
+ * Whether this machine can count the event name (`locus list`): "ok" with its encoding in
+ * detail, "not supported" or "unknown" with the reason there.
+ */
+const char *capabilities_event(const char *name, char *detail, size_t len);
 
 #endif

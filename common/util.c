@@ -1,4 +1,5 @@
 /* util.c - errors, parsing and number formatting shared by every layer. */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "util.h"
 
 #include <errno.h>
@@ -349,6 +350,16 @@ char *read_whole_file(const char *path, size_t max, size_t *len)
 	return buf;
 }
 
+uint64_t thread_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) < 0)
+		return 0;
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
+}
+
 uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -436,4 +447,32 @@ int terminal_columns(void)
 	if (cols && parse_long(cols, 40, 1000, &n) == 0) /* not a terminal: as COLUMNS says */
 		return (int)n;
 	return 80;
+}
+
+/* Edits (insert, delete, replace, swap two neighbours) from a to b, capped at 9. */
+int edit_distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b), d[16][16];
+
+	if (la > 14 || lb > 14)
+		return 9;
+	for (int i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (int j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (int i = 1; i <= la; i++) {
+		for (int j = 1; j <= lb; j++) {
+			int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < c)
+				c = d[i - 2][j - 2] + 1;
+			d[i][j] = c;
+		}
+	}
+	return d[la][lb];
 }

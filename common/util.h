@@ -97,6 +97,10 @@ void nofile_original(struct rlimit *rl);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t now_ns(void);
+/* The CPU time (user and system) of the calling thread in nanoseconds, 0 when unknown. */
+uint64_t thread_cpu_ns(void);
+/* Edits (insert, delete, replace, swap two neighbours) from a to b, capped at 9. */
+int edit_distance(const char *a, const char *b);
 /* Columns of the terminal on stdout; else $COLUMNS (40-1000) when set, else 80. */
 int terminal_columns(void);
 

@@ -9,11 +9,14 @@
 #include <curses.h>
 #include <term.h>
 
+#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -24,6 +27,7 @@ struct tui {
 	int colors;
 	attr_t attr[CV_STYLE_NR];
 	bool paint[CV_STYLE_NR];	/* a coloured cell: the colour shows, not the character */
+	int sigfd;			/* tui_wait's signals, or -1 until it is first called */
 };
 
 /* For fatal signals: what puts the terminal back, computed while it is safe. */
@@ -119,6 +123,7 @@ struct tui *tui_open(char *why, size_t len)
 		return NULL;
 	}
 	t = xcalloc(1, sizeof(*t));
+	t->sigfd = -1;
 	setlocale(LC_CTYPE, ""); /* only character handling: numbers keep their '.' */
 	t->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	have_tio = tcgetattr(STDIN_FILENO, &saved_tio) == 0;
@@ -172,6 +177,32 @@ int tui_fd(const struct tui *t)
 {
 	(void)t;
 	return STDIN_FILENO;
+}
+
+bool tui_gone(const struct tui *t)
+{
+	struct pollfd p = { tui_fd(t), POLLIN, 0 };
+
+	return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL));
+}
+
+bool tui_wait(struct tui *t)
+{
+	struct pollfd pfd[2] = { { tui_fd(t), POLLIN, 0 }, { -1, POLLIN, 0 } };
+	sigset_t set;
+	int rc;
+
+	if (t->sigfd < 0) {
+		sigemptyset(&set);
+		sigaddset(&set, SIGINT);
+		sigaddset(&set, SIGTERM);
+		sigaddset(&set, SIGHUP);
+		t->sigfd = signalfd(-1, &set, SFD_CLOEXEC); /* blocked by the caller */
+	}
+	pfd[1].fd = t->sigfd;
+	rc = poll(pfd, 2, -1);
+	/* Ctrl-C, kill or hangup: leave like q */
+	return !((rc < 0 && errno != EINTR) || (rc > 0 && pfd[1].revents));
 }
 
 void tui_draw(struct tui *t, const struct canvas *c)
@@ -241,5 +272,7 @@ void tui_close(struct tui *t)
 	endwin();
 	delscreen(t->scr);
 	open_tui = NULL;
+	if (t->sigfd >= 0)
+		close(t->sigfd);
 	free(t);
 }

@@ -28,6 +28,13 @@ void tui_draw(struct tui *t, const struct canvas *c);
 int tui_fd(const struct tui *t);
 /* The next key without waiting (dash key codes), -1 when none, 0 after a resize. */
 int tui_key(struct tui *t);
+/* Whether the terminal hung up (its window closed, tmux killed): no key will come. */
+bool tui_gone(const struct tui *t);
+/*
+ * Wait for a key or a resize (true), or for SIGINT, SIGTERM or SIGHUP, which the caller
+ * keeps blocked (false: leave as on q; an error too).
+ */
+bool tui_wait(struct tui *t);
 /* Give the terminal back as it was. */
 void tui_close(struct tui *t);
 

@@ -121,6 +121,17 @@ static void count_format(void **state)
 	assert_string_equal(fmt_share(5, 5, 0, buf, sizeof(buf)), "100%");
 }
 
+static void edits(void **state)
+{
+	assert_int_equal(edit_distance("run", "run"), 0);
+	assert_int_equal(edit_distance("rnu", "run"), 1); /* a swap of neighbours */
+	assert_int_equal(edit_distance("tp", "top"), 1);
+	assert_int_equal(edit_distance("recrod", "record"), 1);
+	assert_int_equal(edit_distance("stats", "stat"), 1);
+	assert_int_equal(edit_distance("", "diff"), 4);
+	assert_int_equal(edit_distance("averyveryverylongname", "run"), 9); /* capped */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -128,6 +139,7 @@ int main(void)
 		cmocka_unit_test(cpu_list_errors),
 		cmocka_unit_test(long_parsing),
 		cmocka_unit_test(ratio_format), cmocka_unit_test(count_format), cmocka_unit_test(number_conversion),
+		cmocka_unit_test(edits),
 	};
 
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
