@@ -98,8 +98,10 @@ s = d["context_switch_split"]
 assert cs["source"] == "perf_event" and cs["scope"] == "workload tree", cs
 assert s["scope"] == "workload tree + pid %s" % sys.argv[4] and s["total"] == s["voluntary"] + s["involuntary"], s
 # the tree's switches seen by both (the trace also sees the held child before exec and
-# each task's last switches after its counters closed: a few), plus the reader's
-assert proc >= 900 and 0 <= s["total"] - cs["value"] - proc <= 10, (s["total"], cs["value"], proc)
+# each task's last switches after its counters closed: a few, more where a loaded machine
+# preempts them on the way out: 20 of 2089 seen beside other builds), plus the reader's; a
+# scope that left the reader out would be ~1000 short, one that counted it twice ~1000 over
+assert proc >= 900 and 0 <= s["total"] - cs["value"] - proc <= 10 + 0.02 * s["total"], (s["total"], cs["value"], proc)
 assert "the trace counts every sched_switch of\n" in t and "workload tree + pid %s, the counter workload tree only)" % sys.argv[4] in t, t
 PY
 kill $reader 2>/dev/null
