@@ -97,26 +97,17 @@ static int record_take(void *ctx, int c, const char *arg)
 	return took ? took : counting_take(&pl->o, &record_cmd, c, arg);
 }
 
-/* The file's header line: the command line as given (-a, -C and all), and the -p added. */
+/* The file's header line: the command line as given (-a, -C and all). */
 static void record_cmdline(struct record_plan *pl, char **argv)
 {
-	char *s = pl->cmdline;
-	size_t len = sizeof(pl->cmdline);
-
-	snprintf(s, len, "locus ");
-	session_command_text(argv, s + strlen(s), len - strlen(s));
-	/* the processes -p added: locus report follows them with the workload's tree */
-	for (int i = 0; i < pl->o.nadded; i++)
-		snprintf(s + strlen(s), len - strlen(s), "%s%d%s", i ? "," : " " PD_ADDED_MARK,
-			 (int)pl->o.added[i], i + 1 < pl->o.nadded ? "" : "]");
+	snprintf(pl->cmdline, sizeof(pl->cmdline), "locus ");
+	session_command_text(argv, pl->cmdline + 6, sizeof(pl->cmdline) - 6);
 }
 
 /* After the session: what was written or why not, then the timelines. The exit status. */
 static int record_finish(struct record_plan *pl, const struct tracer *tracer,
 			 const struct stat_result *res, const struct session_outcome *out)
 {
-	const struct source *src = tracer->src;
-	char n[32];
 	int rc = out->exit_code;
 
 	if (out->left.n && !pl->o.quiet)
@@ -127,14 +118,8 @@ static int record_finish(struct record_plan *pl, const struct tracer *tracer,
 	}
 	if (!out->traced)
 		return rc;
-	if (writer_sink_error(&tracer->wr)) {
-		locus_err("%s: %s: the file holds the %s whole records written before it (locus "
-			  "report reads them)", pl->path, strerror(-writer_sink_error(&tracer->wr)),
-			  fmt_count(writer_sink_records(&tracer->wr), n, sizeof(n)));
+	if (writer_sink_summary(&tracer->wr, tracer->src, pl->o.quiet) < 0)
 		return rc == EXIT_LOCUS_OK ? EXIT_LOCUS_RUNTIME : rc;
-	}
-	if (!pl->o.quiet)
-		writer_sink_summary(&tracer->wr, src);
 	if (pl->tx.trace || pl->tx.svg) {
 		pl->tx.quiet = pl->o.quiet;
 		if (trace_export_file(pl->path, pl->tr.sysfs_root, pl->o.all_cpus || pl->o.cpu_list,

@@ -168,6 +168,21 @@ static uint8_t *formats(const struct sched_collector *s, size_t *len)
 	return td;
 }
 
+/*
+ * The command line with what locus report follows: "... [added pids 10,11]" (-p beside the
+ * command), then "... [workload pid 1234]", the tree it follows.
+ */
+static void header_line(char *line, size_t len, const struct sched_record_meta *m)
+{
+	snprintf(line, len, "%s", m->cmdline ? m->cmdline : "locus");
+	for (int i = 0; i < m->nadded; i++)
+		snprintf(line + strlen(line), len - strlen(line), "%s%d%s",
+			 i ? "," : " " PD_ADDED_MARK, (int)m->added[i], i + 1 < m->nadded ? "" : "]");
+	if (m->workload > 0)
+		snprintf(line + strlen(line), len - strlen(line), " " PD_WORKLOAD_MARK "%d]",
+			 (int)m->workload);
+}
+
 int sched_record_open(struct sched_record *r, const struct sched_collector *s,
 		      const struct mem_plan *mem, const char *path,
 		      const struct sched_record_meta *m, char *err, size_t len)
@@ -188,12 +203,7 @@ int sched_record_open(struct sched_record *r, const struct sched_collector *s,
 	for (int i = 0; mem && i < mem->n; i++)
 		r->ev[s->nopened + r->nmem++] = (struct pd_writer_event){
 			mem->attr[i], r->mem_id + (uint64_t)i, mem->name[i] };
-	/* the workload's pid goes with the command line: locus report follows its tree */
-	if (m->workload > 0)
-		snprintf(line, sizeof(line), "%s " PD_WORKLOAD_MARK "%d]",
-			 m->cmdline ? m->cmdline : "locus", (int)m->workload);
-	else
-		snprintf(line, sizeof(line), "%s", m->cmdline ? m->cmdline : "locus");
+	header_line(line, sizeof(line), m);
 	meta.tracing_data = formats(s, &meta.tracing_len);
 	rc = pd_writer_open(&r->w, path, r->ev, s->nopened + r->nmem, &meta);
 	free((void *)meta.tracing_data);

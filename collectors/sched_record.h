@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "memsample.h"
+#include "perfdata.h"
 #include "pd_writer.h"
 #include "sched.h"
 
@@ -30,6 +31,9 @@ struct sched_record_meta {
 	const struct topology *topo;
 	const char *cmdline;	/* the locus command line */
 	int32_t workload;	/* the workload's pid, stored with it (0: none) */
+	int32_t added[PD_ADDED_MAX];	/* running processes traced with the workload (-p),
+					 * stored too */
+	int nadded;
 };
 
 /*

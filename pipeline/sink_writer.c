@@ -86,10 +86,18 @@ uint64_t writer_sink_mem_samples(const struct writer_sink *w)
 	return w->rec.mem_samples;
 }
 
-void writer_sink_summary(const struct writer_sink *w, const struct source *src)
+int writer_sink_summary(const struct writer_sink *w, const struct source *src, bool quiet)
 {
 	char size[32], n[32], lost[32];
 
+	if (writer_sink_error(w)) {
+		locus_err("%s: %s: the file holds the %s whole records written before it (locus "
+			  "report reads them)", w->path, strerror(-writer_sink_error(w)),
+			  fmt_count(writer_sink_records(w), n, sizeof(n)));
+		return -1;
+	}
+	if (quiet)
+		return 0;
 	fprintf(stderr, "[ locus record: wrote %s events (%s, %s lost) to %s ]\n",
 		fmt_count(src->events, n, sizeof(n)), fmt_bytes(writer_sink_bytes(w), size, sizeof(size)),
 		fmt_count(src->lost, lost, sizeof(lost)), w->path);
@@ -101,4 +109,5 @@ void writer_sink_summary(const struct writer_sink *w, const struct source *src)
 	else
 		fprintf(stderr, "[ locus record: %s memory samples among them ]\n",
 			fmt_count(writer_sink_mem_samples(w), n, sizeof(n)));
+	return 0;
 }

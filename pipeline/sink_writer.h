@@ -27,8 +27,11 @@ uint64_t writer_sink_records(const struct writer_sink *w);
 uint64_t writer_sink_bytes(const struct writer_sink *w);
 uint64_t writer_sink_mem_samples(const struct writer_sink *w);
 struct source;
-/* What w wrote of src's stream, on stderr: the events, their bytes, what the kernel lost
- * (and the -m that would have kept it), the memory samples or why none were taken. */
-void writer_sink_summary(const struct writer_sink *w, const struct source *src);
+/*
+ * What w wrote of src's stream, on stderr: the events, their bytes, what the kernel lost
+ * (and the -m that would have kept it), the memory samples or why none were taken; none
+ * of it when quiet. A write error instead, said even when quiet, and -1; else 0.
+ */
+int writer_sink_summary(const struct writer_sink *w, const struct source *src, bool quiet);
 
 #endif

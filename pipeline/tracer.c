@@ -181,7 +181,11 @@ static struct source *open_stream(struct tracer *t, const struct source_cfg *cfg
 	struct source *s;
 
 	if (cfg->stream.record_path) {
-		struct sched_record_meta m = { cfg->topo, cfg->stream.cmdline, cfg->workload_pid };
+		struct sched_record_meta m = { .topo = cfg->topo, .cmdline = cfg->stream.cmdline,
+					       .workload = cfg->workload_pid };
+
+		for (int i = 0; i < cfg->nadded && i < PD_ADDED_MAX; i++)
+			m.added[m.nadded++] = cfg->added[i];
 
 		writer_sink_init(&t->wr, cfg->stream.record_path, &m);
 		sinks_add(&t->sinks, &t->wr.k);

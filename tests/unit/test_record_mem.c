@@ -136,7 +136,8 @@ static void write_and_read(const char *fixture, int expect_events)
 	static const int core[2] = { 0, 1 }, llc[2] = { 0, 0 }, node[2] = { 0, 0 };
 	uint8_t buf[512];
 	int fd = mkstemp(path);
-	struct sched_record_meta meta = { &topo, "locus record -- workload", 1000 };
+	struct sched_record_meta meta = { .topo = &topo, .cmdline = "locus record -- workload",
+					  .workload = 1000, .added = { 77, 78 }, .nadded = 2 };
 
 	assert_true(fd >= 0);
 	close(fd);
@@ -168,6 +169,11 @@ static void write_and_read(const char *fixture, int expect_events)
 		assert_true(f.attrs[1 + i].attr.sample_type & PERF_SAMPLE_IDENTIFIER);
 	}
 	assert_int_equal(f.workload_pid, 1000);
+	/* the processes -p added, stored beside the workload's pid and read back */
+	assert_int_equal(f.nadded, 2);
+	assert_int_equal(f.added_pids[0], 77);
+	assert_int_equal(f.added_pids[1], 78);
+	assert_string_equal(f.cmdline, "locus record -- workload");
 	assert_int_equal(pd_consume(&rd, &f, &c, err, sizeof(err)), 0);
 	assert_int_equal(rd.mem_samples, NSAMPLES);
 	assert_int_equal(g.nmem, NSAMPLES);
