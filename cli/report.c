@@ -5,13 +5,11 @@
 #include <unistd.h>
 
 #include "../common/exitcodes.h"
-#include "../report/cacheline_report.h"
 #include "../common/util.h"
+#include "../pipeline/replay.h"
 #include "../report/sched_report.h"
 #include "commands.h"
-#include "../pipeline/replay.h"
 #include "trace_export.h"
-#include "../collectors/caption.h"
 #include "counting.h"
 #include "../report/report_doc.h"
 #include "report_stacks.h"
@@ -250,28 +248,21 @@ static int report_replay(struct file_pass *fp, struct report_plan *pl,
 	return EXIT_LOCUS_OK;
 }
 
-/* The text report, the JSON and the heatmap. The exit status. */
+/* The text report, the JSON, the stacks' files and the heatmap. The exit status. */
 static int report_write(struct file_pass *fp, const struct report_plan *pl)
 {
 	struct report_doc ro;
 	struct file_input in;
-	int rc = EXIT_LOCUS_OK;
+	int rc;
 
 	file_pass_input(fp, &in);
 	report_doc_init(&ro, &in, file_pass_results(fp), file_pass_blame(fp), &fp->cl.cl,
 			fp->stacks_on ? &fp->stk.st : NULL, pl->sections, terminal_columns());
 	ro.stacks_addresses = pl->stk.addresses;
-	if (report_doc_write(&ro, pl->out, pl->json) < 0)
-		rc = EXIT_LOCUS_RUNTIME;
-	if (stacks_write_outputs(&pl->stk, fp, pl->opts.path) < 0)
-		rc = EXIT_LOCUS_RUNTIME;
-	if (pl->svg && fp->rp.rd.sched_samples) {
-		struct svg_caption cap;
-
-		caption_file(&cap, &fp->rp.f, pl->opts.path);
-		if (write_heatmap_svg(pl->svg, file_pass_results(fp), &cap) < 0)
-			rc = EXIT_LOCUS_RUNTIME;
-	}
+	ro.svg = pl->svg;
+	ro.outs = pl->stk.out;
+	ro.nouts = pl->stk.n;
+	rc = report_doc_write(&ro, pl->out, pl->json) < 0 ? EXIT_LOCUS_RUNTIME : EXIT_LOCUS_OK;
 	file_input_release(&in);
 	return rc;
 }

@@ -3,8 +3,6 @@
 
 #include <string.h>
 
-#include "../common/util.h"
-#include "../collectors/caption.h"
 #include "counting.h"
 
 int stacks_take(struct stacks_plan *p, const struct cli_cmd *cmd, int code, const char *arg)
@@ -42,19 +40,4 @@ struct stacks_frames stacks_frames_of(const struct stacks_plan *pl, struct file_
 {
 	*namer = symbols_stack_namer(&fp->rp.syms);
 	return (struct stacks_frames){ &fp->rp.rd.stacks, namer, pl && pl->addresses };
-}
-
-int stacks_write_outputs(const struct stacks_plan *pl, struct file_pass *fp, const char *input)
-{
-	struct stack_namer namer;
-	struct stacks_frames fr = stacks_frames_of(pl, fp, &namer);
-	struct svg_caption cap;
-
-	if (!pl->n)
-		return 0;
-	if (!fp->rp.rd.callchains)
-		locus_err("%s: no callchains in the file: the stacks written are empty (record "
-			  "with locus record -g, or perf record -g)", input);
-	caption_file(&cap, &fp->rp.f, input);
-	return stacks_out_write(pl->out, pl->n, &fp->stk.st, &fr, &cap, input);
 }

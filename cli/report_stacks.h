@@ -34,7 +34,5 @@ int stacks_take(struct stacks_plan *p, const struct cli_cmd *cmd, int code, cons
 /* The frames of fp's stacks as pl asks (names from the file's symbols, or addresses). */
 struct stacks_frames stacks_frames_of(const struct stacks_plan *pl, struct file_pass *fp,
 				      struct stack_namer *namer);
-/* After the pass: every output pl asks for. 0, or -1 after saying why. */
-int stacks_write_outputs(const struct stacks_plan *pl, struct file_pass *fp, const char *input);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * file_input.h - what a report says of the recording it read: its counts, header, scope,
- * window, schedstat snapshots and end, and how its addresses are named (filled after the
+ * window, schedstat snapshots and end, how its addresses are named and a picture's caption (filled after the
  * pass by pipeline/file_pass.h, written by report/report_doc.h).
  */
 #ifndef LOCUS_FILE_INPUT_H
@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "caption.h"
 #include "provenance.h"
 #include "schedstat.h"
 #include "stack.h"
@@ -45,6 +46,7 @@ struct file_input {
 	struct symbolizer syms;		/* the file's memory samples' addresses */
 	struct stack_namer namer;	/* its callchains' frames */
 	const struct stack_table *stacks;
+	struct svg_caption cap;		/* what a picture of it says (command, kernel, host, date) */
 };
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../collectors/caption.h"
 #include "../common/util.h"
 
 int file_pass_open(struct file_pass *fp, const struct replay_opts *o, char *err, size_t len)
@@ -164,6 +165,7 @@ void file_pass_input(struct file_pass *fp, struct file_input *in)
 		in->ss_ok = ss_records_delta(&rd->ss, &in->ss_delta, in->ss_why,
 					     sizeof(in->ss_why)) == 0;
 	replay_end(st, &in->end);
+	caption_file(&in->cap, pf, pf->path);
 }
 
 void file_input_release(struct file_input *in)

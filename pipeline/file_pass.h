@@ -65,7 +65,7 @@ struct sched_results *file_pass_results(struct file_pass *fp);
 const struct blame_results *file_pass_blame(const struct file_pass *fp);
 /*
  * After file_pass_run: what the report says of the file into in (pointing into fp: valid
- * while it is), the schedstat snapshots' difference computed. file_input_release frees it.
+ * while it is), the schedstat snapshots' difference computed, the pictures' caption. file_input_release frees it.
  */
 void file_pass_input(struct file_pass *fp, struct file_input *in);
 void file_input_release(struct file_input *in);

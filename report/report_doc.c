@@ -212,6 +212,18 @@ void report_doc_json(FILE *f, void *arg)
 	json_end(&j);
 }
 
+/* The --folded and --flame files of the stacks. 0, or -1 after saying why. */
+static int stacks_files(const struct report_doc *d)
+{
+	const struct file_input *in = d->in;
+	struct stacks_frames fr = { in->stacks, &in->namer, d->stacks_addresses };
+
+	if (!in->callchains)
+		locus_err("%s: no callchains in the file: the stacks written are empty (record "
+			  "with locus record -g, or perf record -g)", in->path);
+	return stacks_out_write(d->outs, d->nouts, d->stacks, &fr, &in->cap, in->path);
+}
+
 int report_doc_write(struct report_doc *d, const char *out, const char *json)
 {
 	int rc = 0;
@@ -223,6 +235,10 @@ int report_doc_write(struct report_doc *d, const char *out, const char *json)
 		report_doc_text(stdout, d);
 	}
 	if (json && write_file_atomically(json, report_doc_json, d) < 0)
+		rc = -1;
+	if (d->nouts && stacks_files(d) < 0)
+		rc = -1;
+	if (d->svg && d->in->sched_samples && write_heatmap_svg(d->svg, d->r, &d->in->cap) < 0)
 		rc = -1;
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include "../analyzers/stacks.h"
 #include "../model/file_input.h"
 #include "sched_report.h"
+#include "stacks_out.h"
 
 struct report_doc {
 	const struct file_input *in;
@@ -20,6 +21,9 @@ struct report_doc {
 	struct sched_report_ctx ctx;
 	unsigned sections;	/* SEC_* */
 	bool stacks_addresses;	/* stack frames by address, not name */
+	const char *svg;	/* the wakeup heatmap's SVG, or NULL */
+	const struct stacks_out *outs;	/* --folded and --flame files of stacks (nouts) */
+	int nouts;
 };
 
 /* The report of a pass over the file in (its results r, blame, cl, stacks), sections of it,
@@ -33,9 +37,10 @@ void report_doc_text(FILE *f, void *arg);
 /* The same as one JSON object. */
 void report_doc_json(FILE *f, void *arg);
 /*
- * The text into out (NULL: standard output, unless the JSON goes there: json "-") and
- * the JSON into json (NULL: none), each through the atomic writer. 0, or -1 when one
- * could not be written (said).
+ * The text into out (NULL: standard output, unless the JSON goes there: json "-"), the
+ * JSON into json (NULL: none), then the stacks' files (outs) and the heatmap (svg, when
+ * the file has sched events), each through the atomic writer. 0, or -1 when one could not
+ * be written (said; every one tried).
  */
 int report_doc_write(struct report_doc *d, const char *out, const char *json);
 
