@@ -16,10 +16,12 @@ static void reserve(struct blame_live *l, int n)
 }
 
 /* dst holds these totals and a copy of the n culprit rows. */
-static void set_from(struct blame_live *dst, bool irq_source, const struct blame_split *all,
-		     const struct blame_culprit *c, int n)
+static void set_from(struct blame_live *dst, const struct blame_live *how,
+		     const struct blame_split *all, const struct blame_culprit *c, int n)
 {
-	dst->irq_source = irq_source;
+	dst->irq_source = how->irq_source;
+	dst->in_kernel = how->in_kernel;
+	dst->sample_every = how->sample_every;
 	dst->all = *all;
 	reserve(dst, n);
 	if (n)
@@ -30,8 +32,17 @@ static void set_from(struct blame_live *dst, bool irq_source, const struct blame
 void blame_live_copy(struct blame_live *dst, const struct blame *b)
 {
 	const struct blame_results *r = blame_results(b);
+	const struct blame_live how = { .irq_source = r->irq_source };
 
-	set_from(dst, r->irq_source, &r->all, r->culprits, r->nculprits);
+	set_from(dst, &how, &r->all, r->culprits, r->nculprits);
+}
+
+void blame_live_from(struct blame_live *dst, const struct blame_results *r)
+{
+	const struct blame_live how = { .irq_source = r->irq_source, .in_kernel = r->in_kernel,
+					.sample_every = r->sample_every };
+
+	set_from(dst, &how, &r->all, r->culprits, r->nculprits);
 }
 
 static int by_tid(const void *a, const void *b)
@@ -83,6 +94,8 @@ void blame_live_delta(struct blame_live *dst, const struct blame_live *cur,
 	if (!prev)
 		prev = &none;
 	dst->irq_source = cur->irq_source;
+	dst->in_kernel = cur->in_kernel;
+	dst->sample_every = cur->sample_every;
 	split_sub(&dst->all, &cur->all, &prev->all);
 	reserve(dst, cur->n);
 	dst->n = 0;
@@ -112,7 +125,7 @@ void blame_live_delta(struct blame_live *dst, const struct blame_live *cur,
 
 void blame_live_assign(struct blame_live *dst, const struct blame_live *src)
 {
-	set_from(dst, src->irq_source, &src->all, src->culprits, src->n);
+	set_from(dst, src, &src->all, src->culprits, src->n);
 }
 
 void blame_live_release(struct blame_live *l)

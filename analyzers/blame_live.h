@@ -17,10 +17,19 @@ struct blame_live {
 	struct blame_split all;		/* every attributed wakeup's wait, by cause */
 	struct blame_culprit *culprits;	/* a copy: by tid; a difference: by ns, most first */
 	int n, cap;			/* (p99_ns is not kept: no percentile of a span) */
+	bool in_kernel;			/* split by the BPF collector: no handler names, no
+					 * chains, no p99 share (blame_results.in_kernel) */
+	unsigned sample_every;		/* in the kernel: 1 wakeup in this many split (<= 1:
+					 * every one) */
 };
 
 /* b's totals up to its last event into dst (its table kept for the next copy). */
 void blame_live_copy(struct blame_live *dst, const struct blame *b);
+/*
+ * r's totals into dst (the BPF collector's split, read from the kernel at a refresh): its
+ * split, its culprit rows, in_kernel and the sampling rate.
+ */
+void blame_live_from(struct blame_live *dst, const struct blame_results *r);
 /* The copy's rows by tid, as blame_live_delta wants them (outside the reader's lock). */
 void blame_live_sort(struct blame_live *l);
 /*

@@ -32,7 +32,8 @@ static const struct cli_opt top_opts[] = {
 			  "FILE (default with the full screen: $TMPDIR/locus-top.PID.out; key o "
 			  "shows its last lines)" },
 	{ "no-antagonists", OPT_NO_ANTAGONISTS, NULL, "no antagonists pane: the perf stream "
-			  "then leaves out the irq tracepoints and who delayed woken tasks" },
+			  "then leaves out the irq tracepoints and who delayed woken tasks, the BPF "
+			  "collector does not split the waits" },
 	{ "json", OPT_JSON, "FILE", "write the final results as JSON (- for stdout)" },
 	{ "output", 'o', "FILE", "write the final text report to FILE instead of stdout" },
 	COLLECTOR_OPT_ROWS,
@@ -47,9 +48,10 @@ static const struct cli_cmd top_cmd = {
 	"the wakeup heatmap (waker x target CPU), locality classes, wake-to-run\n"
 	"delay, the busiest task pairs, per-CPU busy time, and hot cachelines where\n"
 	"the PMU samples memory. Without a command, watches the whole machine.\n"
-	"On the perf stream (--collector perf) the antagonists pane says which tasks\n"
-	"delayed woken tasks most (ran on their CPU while they waited) and splits the\n"
-	"wait by cause; the BPF collector says it cannot.\n"
+	"The antagonists pane says which tasks delayed woken tasks most (ran on their\n"
+	"CPU while they waited) and splits the wait by cause: every wakeup on the perf\n"
+	"stream (--collector perf); on the BPF collector the timed wakeups (1 in N,\n"
+	"sampled), split in the kernel, without irq handler names or chains.\n"
 	"Keys: q quit, space pause, tab or 1-5 focus, s sort, i interval/cumulative,\n"
 	"r reset, a antagonists, o the workload's output, h or ? help, arrows scroll.\n"
 	"The screen is the dashboard's: the workload writes to a file\n"
@@ -338,6 +340,7 @@ static int top_session(struct top *tp, const struct topology *topo)
 	tc.memory = true;
 	tc.stream.blame_if_streamed = !pl->no_antagonists; /* the pane; no reason to refuse BPF */
 	tc.stream.blame_no_p99 = true; /* watched for hours: no record of each wakeup */
+	tc.bpf.blame = !pl->no_antagonists; /* on BPF: split in the kernel, the timed wakeups */
 	tp->ui.blame_pane = !pl->no_antagonists;
 	memset(tracer, 0, sizeof(*tracer));
 	cfg.trace = &tc;

@@ -148,6 +148,14 @@ struct blame_results;
  */
 int source_bpf_blame(struct source *s, const struct sched_results *sched, struct blame_results *r);
 void source_bpf_blame_release(struct blame_results *r);
+struct blame_live;
+/*
+ * The same split as it stands (a live view: locus top's antagonists pane, at each
+ * refresh) into dst, whose table it reuses; done: the one read at the end, copied instead
+ * (NULL: the maps read now). 0, or -1 when the collector does not split the waits.
+ */
+int source_bpf_blame_live(struct source *s, const struct blame_results *done,
+			  const struct sched_results *sched, struct blame_live *dst);
 struct sched_collector;
 /* The stream's collector (its stack table, the mappings it saw), or NULL for another source. */
 const struct sched_collector *source_stream_collector(const struct source *s);

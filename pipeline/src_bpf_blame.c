@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../analyzers/blame.h"
+#include "../analyzers/blame_live.h"
 #include "../collectors/bpf_blame.h"
 #include "../common/util.h"
 #include "../model/sched_results.h"
@@ -116,4 +117,21 @@ void source_bpf_blame_release(struct blame_results *r)
 	free(r->cpu);
 	free(r->culprits);
 	memset(r, 0, sizeof(*r));
+}
+
+int source_bpf_blame_live(struct source *s, const struct blame_results *done,
+			  const struct sched_results *sched, struct blame_live *dst)
+{
+	struct blame_results r;
+
+	if (done) {
+		blame_live_from(dst, done);
+	} else {
+		if (source_bpf_blame(s, sched, &r) < 0)
+			return -1;
+		blame_live_from(dst, &r);
+		source_bpf_blame_release(&r);
+	}
+	blame_live_sort(dst);
+	return 0;
 }

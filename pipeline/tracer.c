@@ -277,6 +277,8 @@ const struct blame_results *tracer_blame(const struct tracer *t)
 
 const struct blame_live *tracer_blame_live(const struct tracer *t)
 {
+	if (t->bpf_blame)
+		return t->bpf_live_on ? &t->bpf_live : NULL;
 	return t->blame ? blame_sink_live(&t->bl) : NULL;
 }
 
@@ -486,6 +488,9 @@ void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summ
 		sinks_snapshot(&t->sinks);
 	tracer_stamp(t, tracer_results(t));
 	sched_results_copy_light(dst, tracer_results(t)); /* a live view: no per-CPU delays */
+	if (t->bpf_blame) /* the kernel's split so far; after the stop, the one read then */
+		t->bpf_live_on = source_bpf_blame_live(t->src, t->bpf_blame_read ? &t->bpf_bl : NULL,
+						       tracer_results(t), &t->bpf_live) == 0;
 	*nlines = 0;
 	if (t->mem_on && max > 0)
 		*nlines = cacheline_top(&t->cl.cl, lines, max);
@@ -527,6 +532,8 @@ void tracer_release(struct tracer *t)
 	if (t->bpf_blame_read)
 		source_bpf_blame_release(&t->bpf_bl);
 	t->bpf_blame_read = t->bpf_blame = false;
+	blame_live_release(&t->bpf_live);
+	t->bpf_live_on = false;
 	if (t->stack_syms_on)
 		symbols_release(&t->stack_syms);
 	t->stack_syms_on = false;

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "../analyzers/blame_live.h"
 #include "../analyzers/cacheline.h"
 #include "../collectors/memsample.h"
 #include "../model/schedstat.h"
@@ -33,6 +34,8 @@ struct tracer {
 	bool bpf_blame;		/* --sections blame on the BPF source: split in the kernel */
 	bool bpf_blame_read;	/* bpf_bl holds its split (after tracer_stop) */
 	struct blame_results bpf_bl;
+	bool bpf_live_on;	/* bpf_live holds the kernel's split at the last snapshot */
+	struct blame_live bpf_live;	/* (locus top's antagonists pane on the BPF source) */
 	bool stacks;		/* stk is one of the sinks (-g, streamed) */
 	struct stacks_sink stk;	/* waker, blocked and off-wake stacks of the tracked tasks */
 	bool bpf_stacks;	/* -g on the BPF source: stk.st and bpf_tab filled at the end */
@@ -90,7 +93,8 @@ void tracer_stamp(struct tracer *t, struct sched_results *r);
 /* Who delayed the wakee (after tracer_stop), or NULL when not asked or not streamed. */
 const struct blame_results *tracer_blame(const struct tracer *t);
 /* Its totals at the last tracer_snapshot (valid until the next), or NULL when not asked,
- * not streamed, or no event came yet. */
+ * not split (the stream without it, BPF without --sections blame), or no snapshot yet.
+ * On the BPF source: the kernel's split of the timed wakeups (in_kernel, sampled). */
 const struct blame_live *tracer_blame_live(const struct tracer *t);
 /*
  * The stacks (after tracer_stop), their stack table in *tab and names for their frames

@@ -8,7 +8,7 @@
 #include "dash_panes.h"
 
 #define TASKS_MAX 8	/* rows wanted for the tasks (the focused pane scrolls to the rest) */
-#define ITEMS_MAX 8
+#define ITEMS_MAX 10
 
 /* The span's wait and its causes as items a line holds whole. Their number. */
 static int cause_items(const struct blame_live *b, char it[ITEMS_MAX][64])
@@ -33,6 +33,14 @@ static int cause_items(const struct blame_live *b, char it[ITEMS_MAX][64])
 	/* beside the split: the part of it while an allowed CPU idled */
 	snprintf(it[k++], 64, "| idle passed over %s", SH(s->idle_passed_ns, 0));
 #undef SH
+	if (b->in_kernel) { /* the BPF collector's split: what it is, what it has not */
+		if (b->sample_every > 1)
+			snprintf(it[k++], 64, "| split in the kernel: 1 in %u wakeups (sampled)",
+				 b->sample_every);
+		else
+			snprintf(it[k++], 64, "| split in the kernel: every wakeup");
+		snprintf(it[k++], 64, "| not in the kernel's split: irq names, chains, p99");
+	}
 	return k;
 }
 

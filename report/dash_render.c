@@ -250,7 +250,7 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 	const struct provenance *p = v->total ? &v->total->prov : NULL;
 	uint64_t dropped = v->total ? sched_results_dropped(v->total) : 0;
 	char mode[48], lost[32], rest[160], scope[96], cmd[512], what[512] = "", cost[48] = "",
-	     smp[48] = "", line[256];
+	     smp[72] = "", line[256];
 	/* a replayed file's span may be anything: clamped before the conversion (99999 h) */
 	int x, room, secs = v->elapsed_s > 0 ? (int)fmin(v->elapsed_s, 359999999.0) : 0;
 
@@ -291,8 +291,9 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 		int need = v->output_path ? (int)strlen(base ? base + 1 : v->output_path) + 14 : 0;
 
 		if (v->total->delays_untimed)
-			snprintf(smp, sizeof(smp), " (1 in %u timed, idle counts scaled)",
-				 p->sample_every);
+			snprintf(smp, sizeof(smp), " (1 in %u timed, idle counts scaled%s)",
+				 p->sample_every, v->blame && v->blame->in_kernel ?
+				 ", antagonists sampled" : "");
 		if (n + (int)strlen(smp) + need <= r.w && n >= 0 && n < (int)sizeof(line))
 			snprintf(line + n, sizeof(line) - (size_t)n, "%s", smp);
 		x = canvas_text(c, r.x, r.y + 1, 0, CV_DIM, line);

@@ -190,9 +190,10 @@ done
 expect_eq "terminal hung up: top and its workload are gone within 5 s" yes "$gone"
 pkill -f "top -d 0.5 -- sleep 97"; pkill -fx "sleep 97"
 
-# 7. The antagonists pane (perf stream): a CPU-bound task pinned to the wakee's CPU (as in
-# blame.sh) is named first in an interval; the final screen (cumulative: the whole run) shows
-# its row and the split as the same run's JSON has them (--json, written after q).
+# 7. The antagonists pane, on the perf stream and on the BPF collector (the kernel's split of
+# the timed wakeups, 1 in 20, read at each refresh): a CPU-bound task pinned to the wakee's
+# CPU (as in blame.sh) is named first in an interval; the final screen (cumulative: the whole
+# run) shows its row and the split as the same run's JSON has them (--json, written after q).
 cat >"$TMP/sleeper.py" <<'EOF'
 import time
 t0, n = time.monotonic(), 0
@@ -221,16 +222,16 @@ for i, l in enumerate(pane):
 print(json.dumps(out))
 PY
 }
-# hog_run: one session beside a fresh hog (nice -20: it outweighs the loops other jobs may
-# run there, 86 to 1 against nice 0); the intervals' first tids in $seen, $named = yes when
-# one was the hog's; the final screen parsed into s7-final.json, the JSON in r7.json
+# hog_run COLLECTOR: one session beside a fresh hog (nice -20: it outweighs the loops other
+# jobs may run there, 86 to 1 against nice 0); the intervals' first tids in $seen, $named =
+# yes when one was the hog's; the final screen parsed into s7-final.json, the JSON in r7.json
 hog_run() {
 	rm -f "$TMP/rc7" "$TMP/r7.json"
 	sh -c 'echo $$ >"$0"; exec taskset -c 1 nice -n -20 perl -e "1 while 1"' "$TMP/hog.pid" &
 	sleep 0.3
 	hog=$(cat "$TMP/hog.pid")
 	T new-session -d -x 120 -y 40 \
-		"TERM=xterm-256color LANG=C.UTF-8 '$LOCUS' top --collector perf -d 0.5 -o $TMP/r7.txt --json $TMP/r7.json -- taskset -c 1 python3 $TMP/sleeper.py; echo \$? >$TMP/rc7; sleep 60"
+		"TERM=xterm-256color LANG=C.UTF-8 '$LOCUS' top --collector $1 -d 0.5 -o $TMP/r7.txt --json $TMP/r7.json -- taskset -c 1 python3 $TMP/sleeper.py; echo \$? >$TMP/rc7; sleep 60"
 	named=no seen=
 	for _ in $(seq 1 60); do # an interval whose first antagonist is the hog
 		T capture-pane -p >"$TMP/s7.txt"
@@ -250,25 +251,29 @@ hog_run() {
 	T kill-server 2>/dev/null
 	sleep 0.3
 }
-# whether the hog outweighs every other job here is the machine's, not locus's: up to three
-# runs until the run's JSON names it the main cause (none in three: a stated skip)
-for try in 1 2 3; do
-	hog_run
-	python3 -c 'import json, sys
-sys.exit(json.load(open(sys.argv[1]))["blame"]["tasks"][0]["tid"] != int(sys.argv[2]))' \
-		"$TMP/r7.json" "$hog" 2>/dev/null && break
-	echo "run $try: another job on this machine delayed the sleeper more than the hog; again"
-done
-expect_eq "antagonists: q exits 0 (the workload's status)" 0 "$(cat "$TMP/rc7" 2>/dev/null)"
-check "antagonists: the final screen's first task and split are the JSON's (same run)" \
-	python3 - "$TMP/s7-final.json" "$TMP/r7.json" <<'PY'
+# antagonists_check COLLECTOR: whether the hog outweighs every other job here is the
+# machine's, not locus's: up to three runs until the run's JSON names it the main cause (none
+# in three: a stated skip)
+antagonists_check() {
+	local c=$1 try
+	for try in 1 2 3; do
+		hog_run $c
+		python3 -c 'import json, sys
+	sys.exit(json.load(open(sys.argv[1]))["blame"]["tasks"][0]["tid"] != int(sys.argv[2]))' \
+			"$TMP/r7.json" "$hog" 2>/dev/null && break
+		echo "run $try: another job on this machine delayed the sleeper more than the hog; again"
+	done
+	expect_eq "antagonists ($c): q exits 0 (the workload's status)" 0 "$(cat "$TMP/rc7" 2>/dev/null)"
+	check "antagonists ($c): the final screen's first task and split are the JSON's (same run)" \
+		python3 - "$TMP/s7-final.json" "$TMP/r7.json" <<'PY'
 import json, sys
 s, d = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))["blame"]
 a, t = d["all"], d["tasks"][0]
 print("screen", s)
 print("json  ", a["wakeups"], a["wait_ns"], t["tid"], t["comm"], t["inflicted_ns"], t["wakeups"])
 assert s["tid"] == t["tid"] and s["comm"] == t["comm"][:16], (s, t)
-assert a["wakeups"] >= 500 and s["wakeups"] == a["wakeups"], (s["wakeups"], a["wakeups"])
+every = d.get("sampled_every") or 1  # BPF: the timed wakeups, 1 in every, split
+assert a["wakeups"] >= 500 / every and s["wakeups"] == a["wakeups"], (s["wakeups"], a["wakeups"])
 assert s["delayed"] == t["wakeups"]
 unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[s["unit"]]
 dec = len(s["inflicted"].split(".")[1]) if "." in s["inflicted"] else 0
@@ -277,27 +282,63 @@ assert abs(s["share"] - 100 * t["inflicted_ns"] / a["wait_ns"]) <= 0.05 + 1e-9
 ran = a["running_ns"] + a["ahead_ns"]
 assert abs(s["ran_pct"] - 100 * ran / a["wait_ns"]) <= 0.05 + 1e-9
 PY
-if [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("tid"))' "$TMP/s7-final.json" 2>/dev/null)" = "$hog" ]; then
-	ok "antagonists: the final screen names the pinned hog ($hog) first"
-	expect_eq "antagonists: an interval names the pinned hog ($hog) first (seen:$seen)" yes "$named"
-	check "antagonists: the report after it says why woken tasks waited, the hog first" \
-		bash -c "grep -A2 'Tasks to blame' '$TMP/r7.txt' | grep -q ' $hog '"
-else
-	skip "antagonists: another job here outweighed the pinned hog in three runs: 'named first' not checked"
-fi
-hog=
-
-# The BPF collector (the default where it loads) has no blame: the pane says so, no zeros.
+	if [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("tid"))' "$TMP/s7-final.json" 2>/dev/null)" = "$hog" ]; then
+		ok "antagonists ($c): the final screen names the pinned hog ($hog) first"
+		expect_eq "antagonists ($c): an interval names the pinned hog ($hog) first (seen:$seen)" yes "$named"
+		check "antagonists ($c): the report after it says why woken tasks waited, the hog first" \
+			bash -c "grep -A2 'Tasks to blame' '$TMP/r7.txt' | grep -q ' $hog '"
+	else
+		skip "antagonists ($c): another job here outweighed the pinned hog in three runs: 'named first' not checked"
+	fi
+	hog=
+}
+antagonists_check perf
+# The BPF collector (the default where it loads): the same, the pane saying it is sampled
 if "$LOCUS" doctor 2>/dev/null | grep -q '^ok  *BPF collector'; then
-	T new-session -d -x 200 -y 50 "TERM=xterm-256color '$LOCUS' top -d 0.5 -- sleep 4"
-	pane_until 'not supported by the BPF collector' 10 &&
-		ok "BPF: the antagonists pane says it is not supported, and why" ||
-		fail "BPF: no reason in the antagonists pane: $(T capture-pane -p | tail -6)"
-	check "BPF: the header names it among what cannot be measured" \
-		bash -c "T() { tmux -L '$SOCK' \"\$@\"; }; T capture-pane -p | grep -q 'cannot measure:.*antagonists'"
-	T send-keys q
-	T kill-server 2>/dev/null
+	antagonists_check bpf
+	check "antagonists (bpf): the pane says the split is the kernel's, sampled 1 in 20" \
+		grep -q "split in the kernel: 1 in 20 wakeups (sampled)" "$TMP/s7-final.txt"
+	check "antagonists (bpf): what the kernel's split has not, said (not a 0)" \
+		grep -q "not in the kernel's split: irq names, chains, p99" "$TMP/s7-final.txt"
+	check "antagonists (bpf): the header has no 'cannot measure: antagonists'" \
+		bash -c "! grep -q 'cannot measure:.*antagonists' '$TMP/s7-final.txt'"
+	check "antagonists (bpf): the report after it says it was split in the kernel, sampled" \
+		grep -q "the timed wakeups, 1 in 20, sampled" "$TMP/r7.txt"
+	# --text: each interval's pane (one row at 80x24: the task that delayed them most, of N
+	# wakeups) within the run's totals after it: the intervals' wakeups add up to no more than
+	# the report's (the time after the last refresh is the report's only), each named task's
+	# wait and wakeups no more than the JSON's for it
+	sh -c 'echo $$ >"$0"; exec taskset -c 1 nice -n -20 perl -e "1 while 1"' "$TMP/hog.pid" &
 	sleep 0.3
+	hog=$(cat "$TMP/hog.pid")
+	TERM= "$LOCUS" top --text -q -d 0.5 -o "$TMP/r9.txt" --json "$TMP/r9.json" -- \
+		taskset -c 1 python3 "$TMP/sleeper.py" >"$TMP/t9.txt" 2>&1
+	expect_eq "antagonists (bpf) --text: exit 0" 0 $?
+	kill "$hog" 2>/dev/null
+	hog=
+	check "antagonists (bpf) --text: the intervals' panes within the report's totals" \
+		python3 - "$TMP/t9.txt" "$TMP/r9.txt" "$TMP/r9.json" <<'PY'
+import json, re, sys
+text, rep = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+d = json.load(open(sys.argv[3]))["blame"]
+tasks = {t["tid"]: t for t in d["tasks"]}
+total = int(re.search(r"([0-9,]+) timed wakeups waited", rep).group(1).replace(",", ""))
+assert total == d["all"]["wakeups"], (total, d["all"]["wakeups"])
+unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+summed, named = 0, 0
+for m in re.finditer(r"most: (.+?)/(\d+) ([0-9.]+) (ns|us|ms|s) \(.*?\), delayed ([0-9,]+) of "
+                     r"([0-9,]+)", text):
+    tid, ns = int(m.group(2)), float(m.group(3)) * unit[m.group(4)]
+    delayed, n = int(m.group(5).replace(",", "")), int(m.group(6).replace(",", ""))
+    summed += n
+    named += 1
+    t = tasks[tid]  # every task named in an interval is in the run's table
+    assert t["wakeups"] >= delayed and t["inflicted_ns"] >= ns * 0.95, (m.group(0), t)
+for m in re.finditer(r"\|([0-9,]+) wakeups? waited", text):  # an interval with no task row
+    summed += int(m.group(1).replace(",", ""))
+print("intervals: %d named a task, %d wakeups in all; the report: %d" % (named, summed, total))
+assert named >= 1 and 0 < summed <= total, (named, summed, total)
+PY
 fi
 # --no-antagonists: no pane, and no blame in the report after it.
 TERM= "$LOCUS" top --collector perf --no-antagonists -n 2 -d 0.3 -- sleep 2 >"$TMP/t8.txt" 2>&1

@@ -356,6 +356,55 @@ static void live_intervals(void **state)
 	topology_release(&t);
 }
 
+/*
+ * The BPF collector's split read at two refreshes (blame_live_from): the interval is the
+ * difference, with the kernel's flags kept (in_kernel, the sampling rate), and a task whose
+ * totals did not move is no row of it.
+ */
+static void live_from_kernel(void **state)
+{
+	struct blame_culprit k0[] = { { 50, "perl", 3000, 1000, 2000, 3, 0 },
+				      { 7, "kworker/1:1", 500, 500, 0, 1, 0 } };
+	struct blame_culprit k1[] = { { 50, "perl", 9000, 1000, 8000, 7, 0 },
+				      { 7, "kworker/1:1", 500, 500, 0, 1, 0 },
+				      { 9, "sshd", 400, 0, 400, 1, 0 } };
+	struct blame_results r = { .irq_source = true, .in_kernel = true, .sample_every = 20 };
+	struct blame_live a = { 0 }, b = { 0 }, d = { 0 };
+
+	(void)state;
+	r.all.wakeups = 4;
+	r.all.ns[BC_AHEAD] = 2000;
+	r.all.ns[BC_RUNNING] = 1500;
+	r.all.wait_ns = 3500;
+	r.culprits = k0;
+	r.nculprits = 2;
+	blame_live_from(&a, &r);
+	blame_live_sort(&a);
+	r.all.wakeups = 9;
+	r.all.ns[BC_AHEAD] = 8400;
+	r.all.wait_ns = 9900;
+	r.culprits = k1;
+	r.nculprits = 3;
+	blame_live_from(&b, &r);
+	blame_live_sort(&b);
+	assert_true(b.in_kernel && b.irq_source);
+	assert_int_equal(b.sample_every, 20);
+	blame_live_delta(&d, &b, &a);
+	assert_true(d.in_kernel);
+	assert_int_equal(d.sample_every, 20);
+	assert_int_equal(d.all.wakeups, 5);
+	assert_int_equal(d.all.wait_ns, 6400);
+	assert_int_equal(d.n, 2); /* kworker did nothing in between */
+	assert_int_equal(d.culprits[0].tid, 50);
+	assert_int_equal(d.culprits[0].ns, 6000);
+	assert_int_equal(d.culprits[0].wakeups, 4);
+	assert_int_equal(d.culprits[1].tid, 9);
+	assert_int_equal(d.culprits[1].ns, 400);
+	blame_live_release(&a);
+	blame_live_release(&b);
+	blame_live_release(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +413,7 @@ int main(void)
 		cmocka_unit_test(chain),
 		cmocka_unit_test(golden),
 		cmocka_unit_test(live_intervals),
+		cmocka_unit_test(live_from_kernel),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -223,7 +223,7 @@ static void antagonists_pane(void **state)
 	};
 	struct blame_live b = { true, { 1234, 41200000, { 6100000 + 200000 + 600000,
 		24000000 + 1500000 + 100000, 300000, 2100000, 4000000, 2300000, 0 },
-		400, 5000000 }, k, 3, 3 };
+		400, 5000000 }, k, 3, 3, false, 0 };
 	struct dash_ui ui = { .blame_pane = true };
 	char *text;
 
@@ -254,9 +254,18 @@ static void antagonists_pane(void **state)
 	text = render_scene(&scenes[1], 120, 40, true, &ui, NULL, 0);
 	assert_null(strstr(text, "antagonists: who"));
 	free(text);
-	/* the BPF collector: why not, never a made-up 0 */
+	/* the BPF collector's split in the kernel: sampled, said so, and what it has not */
 	ui.blame_hidden = false;
 	ui.focus = 0;
+	b.in_kernel = true;
+	b.sample_every = 20;
+	check(1, 120, 40, true, &ui, "8cpu_120x40_antagonists_kernel.txt");
+	text = render_scene(&scenes[1], 120, 40, true, &ui, NULL, 0);
+	assert_non_null(strstr(text, "split in the kernel: 1 in 20 wakeups (sampled)"));
+	assert_non_null(strstr(text, "not in the kernel's split: irq names, chains, p99"));
+	assert_non_null(strstr(text, "perl                 4242    30.1 ms  73.1%       912    80%"));
+	free(text);
+	/* a source that cannot: why not, never a made-up 0 */
 	test_blame = NULL;
 	test_blame_why = "not supported by the BPF collector (it counts in the kernel; this needs "
 			 "every event: use --collector perf)";
