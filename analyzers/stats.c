@@ -177,3 +177,26 @@ void stats_wilson95(double k, double n, double *lo, double *hi)
 	*lo = k <= 0 || mid - half < 0 ? 0 : mid - half; /* exactly 0 and 1 at the ends */
 	*hi = k >= n || mid + half > 1 ? 1 : mid + half;
 }
+
+void stats_ratio95(double n, double sx, double sw, double sxx, double sxw, double sww,
+		   double w_max, double *lo, double *hi)
+{
+	double r, v, h, wm = w_max > 0 ? w_max : sqrt(sww > 0 ? sww : 0);
+
+	*lo = 0;
+	*hi = 1;
+	if (n < 1 || sw <= 0)
+		return;
+	if (sx <= 0) { /* none sampled: a bound on what the unsampled units could hold */
+		h = (1 - pow(0.05, 1 / n)) * n * wm / sw;
+		*hi = h < 1 ? h : 1;
+		return;
+	}
+	if (n < 2)
+		return;
+	r = sx / sw;
+	v = (sxx - 2 * r * sxw + r * r * sww) / (sw * sw) * n / (n - 1);
+	h = stats_t95(n - 1) * sqrt(v > 0 ? v : 0);
+	*lo = r - h > 0 ? r - h : 0;
+	*hi = r + h < 1 ? r + h : 1;
+}

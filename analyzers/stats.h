@@ -18,6 +18,22 @@ double stats_ci95(const double *v, size_t n);
  */
 void stats_wilson95(double k, double n, double *lo, double *hi);
 /*
+ * A share's 95% interval from a cluster sample: n units sampled at random (wakeups), each
+ * with a total w_i (its wait) of which x_i is the part measured (a cause's time); the share
+ * is R = sum x / sum w. The sums: sx = sum x, sw = sum w, sxx = sum x^2, sxw = sum x w,
+ * sww = sum w^2 (in one unit); w_max the largest w_i (<= 0: unknown, sqrt(sww) stands in).
+ * - x seen (sx > 0, n >= 2): the ratio estimator's, R +- t(n-1) se, the variance
+ *   n / (n - 1) sum (x_i - R w_i)^2 / (sum w)^2 (linearized), clamped to [0, 1]; a
+ *   normal approximation, which undercovers an x seen in one or two units only;
+ * - x never seen (sx = 0): [0, hi], hi a bound, not an estimate: at most 1 - 0.05^(1/n)
+ *   of the units carry it (the exact one-sided 95% binomial bound for none in n: the "rule
+ *   of three", ~3/n), each with x no longer than the longest w sampled, over the mean w:
+ *   hi = (1 - 0.05^(1/n)) n w_max / sw. It assumes no unsampled w beyond w_max;
+ * - n < 1 or sw <= 0, or x seen with n < 2: [0, 1] (no spread to go by).
+ */
+void stats_ratio95(double n, double sx, double sw, double sxx, double sxw, double sww,
+		   double w_max, double *lo, double *hi);
+/*
  * Welch's t statistic and its degrees of freedom for two samples.
  * Returns 0 on success, -1 when either sample has fewer than two values or
  * both have no variance.

@@ -3,12 +3,12 @@
  * kernel for the timed wakeups) into the blame results the report renders, with the
  * shares' 95% intervals over the wakeups sampled.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../analyzers/blame.h"
 #include "../analyzers/blame_live.h"
+#include "../analyzers/stats.h"
 #include "../collectors/bpf_blame.h"
 #include "../common/util.h"
 #include "../model/sched_results.h"
@@ -42,23 +42,20 @@ static int by_inflicted(const void *a, const void *b)
 }
 
 /*
- * Each cause's share s = X / W of the wait and its 95% interval over the n wakeups
- * sampled (a ratio estimate: var = sum (x - s w)^2 / W^2 x n / (n - 1)), the sums kept in
- * units of 1024 ns.
+ * Each cause's share X / W of the wait and its 95% interval over the n wakeups sampled,
+ * each wakeup a cluster (stats_ratio95: the ratio estimator's where the cause was seen;
+ * where no sampled wakeup had it, a bound: the rule of three's share of the wakeups, each
+ * as long as the longest wait sampled, w_max: the timed wakeups' longest delay, exact,
+ * else the root of the sum of squares). The kernel keeps the sums in units of 1024 ns.
  */
-static void intervals(struct blame_results *r, const struct bpf_blame *o)
+static void intervals(struct blame_results *r, const struct bpf_blame *o, uint64_t w_max)
 {
 	double w = (double)r->all.wait_ns, n = (double)r->all.wakeups, u = 1024.0 * 1024.0;
 
-	for (int k = 0; k < BC_NR; k++) {
-		double s = w > 0 ? (double)r->all.ns[k] / w : 0, v, h;
-
-		v = ((double)o->sq[k] - 2 * s * (double)o->xw[k] + s * s * (double)o->ww) * u;
-		v = n > 1 && w > 0 && v > 0 ? v / (w * w) * n / (n - 1) : 0;
-		h = 1.96 * sqrt(v);
-		r->share_lo[k] = s - h > 0 ? s - h : 0;
-		r->share_hi[k] = s + h < 1 ? s + h : 1;
-	}
+	for (int k = 0; k < BC_NR; k++)
+		stats_ratio95(n, (double)r->all.ns[k], w, (double)o->sq[k] * u,
+			      (double)o->xw[k] * u, (double)o->ww * u, (double)w_max,
+			      &r->share_lo[k], &r->share_hi[k]);
 }
 
 int source_bpf_blame(struct source *s, const struct sched_results *sched, struct blame_results *r)
@@ -107,7 +104,7 @@ int source_bpf_blame(struct source *s, const struct sched_results *sched, struct
 		r->nculprits++;
 	}
 	qsort(r->culprits, (size_t)r->nculprits, sizeof(*r->culprits), by_inflicted);
-	intervals(r, &o);
+	intervals(r, &o, sched ? sched->delay.max : 0);
 	bpf_blame_release(&o);
 	return 0;
 }

@@ -33,6 +33,11 @@ static void causes_text(FILE *f, const struct blame_results *r)
 			fprintf(f, "  [%.1f%%, %.1f%%]", 100 * r->share_lo[c], 100 * r->share_hi[c]);
 		fputc('\n', f);
 	}
+	if (r->in_kernel && r->sample_every > 1)
+		fprintf(f, "   (the 95%% interval: over the wakeups split, each one a cluster: the ratio "
+			   "estimator's, Student's t;\n   a cause in none of them: [0, a bound], the "
+			   "rule of three's share of the wakeups,\n   each as long as the longest wait "
+			   "sampled: not an estimate)\n");
 	fprintf(f, "   beside the split, idle passed over: %s of the wakeups waited while an "
 		   "idle CPU they\n   were allowed on was there, %s of their wait while one "
 		   "idled (%s of all the wait)\n", fmt_count(r->all.idle_passed, a, sizeof(a)),
@@ -315,6 +320,11 @@ static void kernel_json(struct json *j, const struct blame_results *r)
 		json_null(j, "share_interval95");
 		return;
 	}
+	json_string(j, "interval_method", "over the wakeups split, each a cluster: the ratio "
+					  "estimator's interval (Student's t); a cause in none of them: "
+					  "[0, a bound]: 1 - 0.05^(1/n) of the wakeups carrying it at "
+					  "most (exact binomial, the rule of three), each as long as the "
+					  "longest wait sampled");
 	json_object(j, "share_interval95");
 	for (int c = 0; c < BC_NR; c++) {
 		json_array(j, blame_cause_name(c));
