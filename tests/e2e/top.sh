@@ -284,7 +284,11 @@ assert abs(s["ran_pct"] - 100 * ran / a["wait_ns"]) <= 0.05 + 1e-9
 PY
 	if [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("tid"))' "$TMP/s7-final.json" 2>/dev/null)" = "$hog" ]; then
 		ok "antagonists ($c): the final screen names the pinned hog ($hog) first"
-		expect_eq "antagonists ($c): an interval names the pinned hog ($hog) first (seen:$seen)" yes "$named"
+		if [ "$c" = perf ]; then
+			expect_eq "antagonists ($c): an interval names the pinned hog ($hog) first (seen:$seen)" yes "$named"
+		else # 1 in 20 split: a 0.5 s interval holds a few or none (the --text run checks them)
+			skip "antagonists ($c): the intervals' first task here (sampled; seen:$seen)"
+		fi
 		check "antagonists ($c): the report after it says why woken tasks waited, the hog first" \
 			bash -c "grep -A2 'Tasks to blame' '$TMP/r7.txt' | grep -q ' $hog '"
 	else
@@ -315,9 +319,8 @@ if "$LOCUS" doctor 2>/dev/null | grep -q '^ok  *BPF collector'; then
 		taskset -c 1 python3 "$TMP/sleeper.py" >"$TMP/t9.txt" 2>&1
 	expect_eq "antagonists (bpf) --text: exit 0" 0 $?
 	kill "$hog" 2>/dev/null
-	hog=
 	check "antagonists (bpf) --text: the intervals' panes within the report's totals" \
-		python3 - "$TMP/t9.txt" "$TMP/r9.txt" "$TMP/r9.json" <<'PY'
+		python3 - "$TMP/t9.txt" "$TMP/r9.txt" "$TMP/r9.json" "$hog" <<'PY'
 import json, re, sys
 text, rep = open(sys.argv[1]).read(), open(sys.argv[2]).read()
 d = json.load(open(sys.argv[3]))["blame"]
@@ -325,20 +328,25 @@ tasks = {t["tid"]: t for t in d["tasks"]}
 total = int(re.search(r"([0-9,]+) timed wakeups waited", rep).group(1).replace(",", ""))
 assert total == d["all"]["wakeups"], (total, d["all"]["wakeups"])
 unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
-summed, named = 0, 0
+summed, named, firsts = 0, 0, set()
 for m in re.finditer(r"most: (.+?)/(\d+) ([0-9.]+) (ns|us|ms|s) \(.*?\), delayed ([0-9,]+) of "
                      r"([0-9,]+)", text):
     tid, ns = int(m.group(2)), float(m.group(3)) * unit[m.group(4)]
     delayed, n = int(m.group(5).replace(",", "")), int(m.group(6).replace(",", ""))
     summed += n
     named += 1
+    firsts.add(tid)
     t = tasks[tid]  # every task named in an interval is in the run's table
     assert t["wakeups"] >= delayed and t["inflicted_ns"] >= ns * 0.95, (m.group(0), t)
 for m in re.finditer(r"\|([0-9,]+) wakeups? waited", text):  # an interval with no task row
     summed += int(m.group(1).replace(",", ""))
 print("intervals: %d named a task, %d wakeups in all; the report: %d" % (named, summed, total))
 assert named >= 1 and 0 < summed <= total, (named, summed, total)
+# the run's main cause the pinned hog: some interval named it first too
+if d["tasks"][0]["tid"] == int(sys.argv[4]):
+    assert int(sys.argv[4]) in firsts, (sys.argv[4], firsts)
 PY
+	hog=
 fi
 # --no-antagonists: no pane, and no blame in the report after it.
 TERM= "$LOCUS" top --collector perf --no-antagonists -n 2 -d 0.3 -- sleep 2 >"$TMP/t8.txt" 2>&1
