@@ -2,19 +2,24 @@
 /*
  * blame.bpf.h - part of sched.bpf.c (included there, after its helpers): who delayed the
  * wakee (analyzers/blame.h's split), in the kernel, for the timed wakeups (1 in
- * timed_every). Each CPU keeps its last LB_BL_RING run segments (switch-in time, task,
- * name, the CPU's irq time so far), written at its own switches; the irq programs keep
- * each CPU's hardirq and softirq time (a hardirq within a softirq counts as hardirq). At
- * a timed wakeup's switch-in the ring is walked back to the wakeup (or to the migration
- * that moved it there last): each segment's overlap with the wait goes to the task that
- * ran ("running" for the one on the CPU when the wait there began, "ahead" for the
- * others, "idle" for the idle task), less the irq time within it (the segment's, in
- * proportion to the overlap where the wait began inside it); the time before the ring's
+ * timed_every). A timed wakeup watches the CPU it waits for (its waker adds one to the
+ * CPU's `watch`, its switch-in takes it off, a move takes it along). A watched CPU keeps
+ * its last LB_BL_RING run segments (switch-in time, task, name, the CPU's irq time so
+ * far), written at its own switches; the first switch watched writes the task switched
+ * out as a mark (it ran since before the watch began); an unwatched switch tests the
+ * count only. The irq programs keep each CPU's hardirq and softirq time (a hardirq within
+ * a softirq counts as hardirq). At a timed wakeup's switch-in the ring is walked back to
+ * the wakeup (or to the migration that moved it there last): each segment's overlap with
+ * the wait goes to the task that ran ("running" for the one on the CPU when the wait there
+ * began, a mark's task among them; "ahead" for the others, "idle" for the idle task), less
+ * the irq time within it (the segment's, in proportion to the overlap, where the wait
+ * began inside it and the CPU's irq time was not read then); the time before the ring's
  * oldest segment is unattributed. The time queued on a CPU it then moved away from is
  * added at each such migration. Every state is per CPU (the ring and the sums are the
- * CPU's own, in a per-CPU map) or the wakee's own (its blame line); the tasks to blame
- * in a per-CPU hash. blame_on 0 (no --sections blame): the verifier drops all of it, and
- * the irq programs are not loaded.
+ * CPU's own, in a per-CPU map; `watch` and the irq times, read and added to at a timed
+ * wakeup or a move, on its first line) or the wakee's own (its blame line); the tasks to
+ * blame in a per-CPU hash. blame_on 0 (no --sections blame): the verifier drops all of it,
+ * and the irq programs are not loaded.
  */
 #ifndef LOCUS_BLAME_BPF_H
 #define LOCUS_BLAME_BPF_H
@@ -42,48 +47,85 @@ static __always_inline struct lb_bl_cpu *bl_here(void)
 	return bpf_map_lookup_elem(&bl_cpu, &z);
 }
 
-/*
- * A timed wakeup of t (waking), its previous CPU cpu: its wait begins. That CPU's irq
- * time so far is read (another CPU's line, a timed wakeup's only), a running handler's
- * part included: the irq that woke it, often still running, is in the wait from here.
- */
-static __always_inline void bl_waking(struct lb_tstate *t, int cpu)
+/* A CPU's blame state (another CPU's: a helper call; NULL: none). */
+static __always_inline struct lb_bl_cpu *bl_cpu_of(int cpu)
 {
-	struct lb_bl_cpu *c;
-	__u64 now = t->wake_ns, hard, soft;
 	__u32 z = 0;
 
-	if (!blame_on)
+	return valid(cpu) ? bpf_map_lookup_percpu_elem(&bl_cpu, &z, (__u32)cpu) : 0;
+}
+
+/* t no longer waits for the CPU it watched (cpu's state here: that CPU's, if it is it). */
+static __always_inline void bl_unmark(struct lb_tstate *t, struct lb_bl_cpu *here, int cpu)
+{
+	int m = t->bl.mark - 1;
+	struct lb_bl_cpu *c;
+
+	if (m < 0)
 		return;
-	t->bl.from_ns = now;
-	t->bl.else_ns = 0;
+	t->bl.mark = 0;
+	c = m == cpu && here ? here : bl_cpu_of(m);
+	if (c)
+		__sync_fetch_and_add(&c->watch, -1);
+}
+
+/*
+ * t's wait goes on at cpu from at on: the CPU watched from here (its switches recorded),
+ * and its irq time so far read (another CPU's line, at a timed wakeup or a move only), a
+ * running handler's part included: the irq that woke it, often still running, is in the
+ * wait from here.
+ */
+static __always_inline void bl_mark(struct lb_tstate *t, int cpu, __u64 at)
+{
+	struct lb_bl_cpu *c = bl_cpu_of(cpu);
+	__u64 hard, soft;
+
 	t->bl.cpu0 = -1;
-	c = valid(cpu) ? bpf_map_lookup_percpu_elem(&bl_cpu, &z, (__u32)cpu) : 0;
 	if (!c)
 		return;
+	__sync_fetch_and_add(&c->watch, 1); /* first: a switch from here on is recorded */
+	t->bl.mark = cpu + 1;
 	hard = c->hard_ns;
-	if (c->hard_in && now > c->hard_in)
-		hard += now - c->hard_in;
+	if (c->hard_in && at > c->hard_in)
+		hard += at - c->hard_in;
 	soft = c->soft_ns;
-	if (c->soft_in && now > c->soft_in && now - c->soft_in > hard - c->soft_hard0)
-		soft += now - c->soft_in - (hard - c->soft_hard0);
+	if (c->soft_in && at > c->soft_in && at - c->soft_in > hard - c->soft_hard0)
+		soft += at - c->soft_in - (hard - c->soft_hard0);
 	t->bl.hard0 = hard;
 	t->bl.soft0 = soft;
 	t->bl.cpu0 = cpu;
 }
 
-/* t, woken and not yet run, moves (sched_migrate_task); ttwu: the wakeup's own placement. */
-static __always_inline void bl_migrate(struct lb_tstate *t, int ttwu)
+/* A timed wakeup of t (waking), its previous CPU cpu: its wait begins. */
+static __always_inline void bl_waking(struct lb_tstate *t, int cpu)
+{
+	if (!blame_on)
+		return;
+	bl_unmark(t, 0, -1); /* a mark whose switch-in was not seen (-C): lifted */
+	t->bl.from_ns = t->wake_ns;
+	t->bl.else_ns = 0;
+	bl_mark(t, cpu, t->wake_ns);
+}
+
+/*
+ * t, woken and not yet run, moves to dest (sched_migrate_task); ttwu: the wakeup's own
+ * placement (its wait there from the wakeup), else the wait so far was elsewhere.
+ */
+static __always_inline void bl_migrate(struct lb_tstate *t, int ttwu, int dest)
 {
 	__u64 now;
 
-	if (!blame_on || ttwu || !t->pending || !t->timed || !t->bl.from_ns)
+	if (!blame_on || !t->pending || !t->timed || !t->bl.from_ns)
 		return;
-	now = bpf_ktime_get_ns();
-	t->bl.cpu0 = -1; /* the wait goes on elsewhere: from here, in proportion */
-	if (now > t->bl.from_ns)
-		t->bl.else_ns += now - t->bl.from_ns;
-	t->bl.from_ns = now;
+	now = t->wake_ns;
+	if (!ttwu) {
+		now = bpf_ktime_get_ns();
+		if (now > t->bl.from_ns)
+			t->bl.else_ns += now - t->bl.from_ns;
+		t->bl.from_ns = now;
+	}
+	bl_unmark(t, 0, -1);
+	bl_mark(t, dest, now);
 }
 
 /* The walk's state (bpf_loop's callback: verified once). */
@@ -122,9 +164,9 @@ static __always_inline void bl_blame(struct bl_walk *w, struct lb_bl_seg *s, int
 	__builtin_memcpy(k->comm, s->comm, LB_COMM);
 	if (!again) {
 		k->wakeups++;
-		if (w->nseen < LB_BL_SEEN)
-			w->seen[w->nseen & (LB_BL_SEEN - 1)] = tid;
-		w->nseen++;
+		if (w->nseen < LB_BL_SEEN) /* the first LB_BL_SEEN tasks (bounded: the
+					    * verifier's walk of the loop converges) */
+			w->seen[w->nseen++ & (LB_BL_SEEN - 1)] = tid;
 	}
 }
 
@@ -141,8 +183,9 @@ static int bl_segment(__u32 i, void *data)
 		return 1;
 	s = &c->ring[(c->head - 1 - i) & (LB_BL_RING - 1)];
 	start = s->start_ns;
-	if (start > w->end)
-		return 1; /* clocks out of step: the rest unattributed */
+	if (start > w->end || (!start && !w->exact))
+		return 1; /* clocks out of step, or a mark on a CPU not watched for this
+			   * wait (its start unknown): the rest unattributed */
 	len = w->end - start;
 	ov = start > w->from ? len : w->end - w->from;
 	hard = w->e_hard - s->hard_ns;
@@ -151,6 +194,8 @@ static int bl_segment(__u32 i, void *data)
 	    w->soft0 >= s->soft_ns && w->soft0 <= w->e_soft) {
 		hard = w->e_hard - w->hard0; /* the wait began inside it: as read then */
 		soft = w->e_soft - w->soft0;
+	} else if (!start) { /* a mark, its irq time not known (not expected) */
+		hard = soft = 0;
 	} else if (ov < len) { /* else its irq time in proportion */
 		hard = hard * ov / len;
 		soft = soft * ov / len;
@@ -228,34 +273,59 @@ static __always_inline void bl_attribute(struct lb_bl_cpu *c, struct lb_tstate *
 	}
 }
 
+/* A segment of p from start on (0: a mark, p switched in before the CPU was watched). */
+static __always_inline void bl_push(struct lb_bl_cpu *c, struct task_struct *p, __u64 start)
+{
+	struct lb_bl_seg *s = &c->ring[c->head & (LB_BL_RING - 1)];
+
+	s->start_ns = start;
+	s->hard_ns = start ? c->hard_ns : 0;
+	s->soft_ns = start ? c->soft_ns : 0;
+	s->tid = p->pid;
+	__builtin_memcpy(s->comm, p->comm, LB_COMM);
+	c->head++;
+}
+
 /*
- * A switch to next on cpu (t: next's state if tracked, else NULL): a timed wakeup of
- * next is attributed, then next's segment begins. *now: read once.
+ * A switch from prev to next on cpu (t: next's state if tracked, else NULL): a timed
+ * wakeup of next is attributed, then next's segment begins, recorded while the CPU is
+ * watched. A CPU no wakeup waits for records nothing and reads no clock: its first
+ * switch watched records prev as a mark (it ran since before the wakeup: the walk clips
+ * it there). *now: read once.
  */
-static __always_inline void bl_switch(struct lb_tstate *t, struct task_struct *next, int cpu,
-				      __u64 *now)
+static __always_inline void bl_switch(struct lb_tstate *t, struct task_struct *prev,
+				      struct task_struct *next, int cpu, __u64 *now)
 {
 	struct lb_bl_cpu *c;
-	struct lb_bl_seg *s;
+	int walk;
 
 	if (!blame_on)
 		return;
 	c = bl_here();
 	if (!c)
 		return;
+	walk = t && t->pending && t->timed && t->bl.from_ns;
+	if (!walk && !*(volatile __u32 *)&c->watch) {
+		if (!c->gap)
+			c->gap = 1;
+		return;
+	}
 	if (!*now)
 		*now = bpf_ktime_get_ns();
-	if (t && t->pending && t->timed && t->bl.from_ns) {
+	if (c->gap || !c->head) {
+		bl_push(c, prev, 0);
+		c->gap = 0;
+	}
+	if (walk) {
 		bl_attribute(c, t, cpu, *now);
 		t->bl.from_ns = 0;
+		bl_unmark(t, c, cpu);
 	}
-	s = &c->ring[c->head & (LB_BL_RING - 1)];
-	s->start_ns = *now;
-	s->hard_ns = c->hard_ns;
-	s->soft_ns = c->soft_ns;
-	s->tid = next->pid;
-	__builtin_memcpy(s->comm, next->comm, LB_COMM);
-	c->head++;
+	if (!*(volatile __u32 *)&c->watch) {
+		c->gap = 1; /* no other wakeup waits here */
+		return;
+	}
+	bl_push(c, next, *now);
 }
 
 /* The irq programs: attached with blame only (user space's autoload). */

@@ -439,7 +439,7 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 #endif
 	if (h->ipi_wakee == (__u32)t->st.tid)
 		h->ipi_target = (__u32)dest; /* its IPI, if any, goes there */
-	bl_migrate(t, !t->placed && h->ipi_wakee == (__u32)t->st.tid);
+	bl_migrate(t, !t->placed && h->ipi_wakee == (__u32)t->st.tid, dest);
 	if (t->pending && !t->placed) /* set_task_cpu during the wakeup, on the waker's CPU;
 				       * later (load balance before it ran): it was left
 				       * where it last ran */
@@ -567,7 +567,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	}
 	if (t)
 		stk_switch_in(t, (int)cpu, &now);
-	bl_switch(t, next, (int)cpu, &now);
+	bl_switch(t, prev, next, (int)cpu, &now);
 	idle_note(cpu, next_pid == 0, &now);
 	return 0;
 }

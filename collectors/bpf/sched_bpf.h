@@ -200,8 +200,9 @@ struct lb_stk_state {
 
 /*
  * Blame (--sections blame, blame.bpf.h): each CPU's recent run segments, written at its
- * switches, walked back from a timed wakeup's switch-in to its wakeup. The causes are
- * analyzers/blame.h's enum blame_cause (bpf_blame.c asserts it).
+ * switches while a timed wakeup waits for it, walked back from a timed wakeup's switch-in
+ * to its wakeup. The causes are analyzers/blame.h's enum blame_cause (bpf_blame.c asserts
+ * it).
  */
 #define LB_BL_RING 128		/* run segments kept per CPU (a power of two) */
 #define LB_BL_CAUSES 7		/* running, ahead, hardirq, softirq, elsewhere, idle, unknown */
@@ -223,13 +224,17 @@ struct lb_bl_task {
 	 * included (read from there): exact where the wait began inside a segment there */
 	unsigned long long hard0, soft0;
 	int cpu0;			/* that CPU (-1: not read) */
-	int pad;
+	int mark;			/* the CPU it watches + 1 (0: none): see lb_bl_cpu */
 };
 
-/* A run segment: a task switched in on this CPU. */
+/*
+ * A run segment: a task switched in on this CPU. Start 0 (a mark): the task switched out
+ * at the next segment's start, switched in at a switch not recorded (the CPU unwatched).
+ */
 struct lb_bl_seg {
 	unsigned long long start_ns;
-	unsigned long long hard_ns, soft_ns;	/* the CPU's irq time so far at its start */
+	unsigned long long hard_ns, soft_ns;	/* the CPU's irq time so far at its start (0:
+						 * a mark's) */
 	int tid;				/* 0: the idle task */
 	int pad;
 	char comm[LB_COMM];
@@ -241,8 +246,17 @@ struct lb_bl_split {
 	unsigned long long ns[LB_BL_CAUSES];
 };
 
-/* Per CPU (a per-CPU array of one): its irq time, its run segments, what it attributed. */
+/*
+ * Per CPU (a per-CPU array of one): its irq time, its run segments, what it attributed.
+ * A CPU is watched while timed wakeups wait for it (a waker adds one, the wakee's
+ * switch-in, or its move to another CPU, takes it off): only then are its switches
+ * recorded; the others test `watch` only (no clock read, nothing written but `gap`).
+ */
 struct lb_bl_cpu {
+	unsigned int watch;			/* timed wakeups waiting for this CPU (atomic:
+						 * other CPUs add) */
+	unsigned int gap;			/* a switch since the newest segment was not
+						 * recorded */
 	unsigned long long hard_ns, soft_ns;	/* handlers' time on this CPU so far */
 	unsigned long long hard_in, soft_in;	/* the running handler's entry (0: none) */
 	unsigned long long soft_hard0;		/* hard_ns at the softirq's entry */
