@@ -164,9 +164,9 @@ static __always_inline void bl_blame(struct bl_walk *w, struct lb_bl_seg *s, int
 	__builtin_memcpy(k->comm, s->comm, LB_COMM);
 	if (!again) {
 		k->wakeups++;
-		if (w->nseen < LB_BL_SEEN) /* the first LB_BL_SEEN tasks (bounded: the
-					    * verifier's walk of the loop converges) */
-			w->seen[w->nseen++ & (LB_BL_SEEN - 1)] = tid;
+		if (w->nseen < LB_BL_SEEN)
+			w->seen[w->nseen & (LB_BL_SEEN - 1)] = tid;
+		w->nseen++;
 	}
 }
 
@@ -183,9 +183,8 @@ static int bl_segment(__u32 i, void *data)
 		return 1;
 	s = &c->ring[(c->head - 1 - i) & (LB_BL_RING - 1)];
 	start = s->start_ns;
-	if (start > w->end || (!start && !w->exact))
-		return 1; /* clocks out of step, or a mark on a CPU not watched for this
-			   * wait (its start unknown): the rest unattributed */
+	if (start > w->end)
+		return 1; /* clocks out of step: the rest unattributed */
 	len = w->end - start;
 	ov = start > w->from ? len : w->end - w->from;
 	hard = w->e_hard - s->hard_ns;
@@ -194,8 +193,6 @@ static int bl_segment(__u32 i, void *data)
 	    w->soft0 >= s->soft_ns && w->soft0 <= w->e_soft) {
 		hard = w->e_hard - w->hard0; /* the wait began inside it: as read then */
 		soft = w->e_soft - w->soft0;
-	} else if (!start) { /* a mark, its irq time not known (not expected) */
-		hard = soft = 0;
 	} else if (ov < len) { /* else its irq time in proportion */
 		hard = hard * ov / len;
 		soft = soft * ov / len;
@@ -252,7 +249,8 @@ static __always_inline void bl_attribute(struct lb_bl_cpu *c, struct lb_tstate *
 	w.soft0 = t->bl.soft0;
 	if (now < w.from || now < t->wake_ns)
 		return; /* counted apart by finish() (delays_negative) */
-	bpf_loop(LB_BL_RING, bl_segment, &w, 0);
+	if (w.exact) /* else a CPU not watched for it (a move not seen): unattributed */
+		bpf_loop(LB_BL_RING, bl_segment, &w, 0);
 	if (!w.covered) {
 		w.ns[LB_BL_UNKNOWN] += w.end > w.from ? w.end - w.from : 0;
 		c->beyond++;
@@ -273,14 +271,17 @@ static __always_inline void bl_attribute(struct lb_bl_cpu *c, struct lb_tstate *
 	}
 }
 
-/* A segment of p from start on (0: a mark, p switched in before the CPU was watched). */
+/*
+ * A segment of p from start on; start 1, irq times 0: a mark (p switched in before the
+ * CPU was watched: before any wakeup that watches it, its irq time then read there).
+ */
 static __always_inline void bl_push(struct lb_bl_cpu *c, struct task_struct *p, __u64 start)
 {
 	struct lb_bl_seg *s = &c->ring[c->head & (LB_BL_RING - 1)];
 
 	s->start_ns = start;
-	s->hard_ns = start ? c->hard_ns : 0;
-	s->soft_ns = start ? c->soft_ns : 0;
+	s->hard_ns = start > 1 ? c->hard_ns : 0;
+	s->soft_ns = start > 1 ? c->soft_ns : 0;
 	s->tid = p->pid;
 	__builtin_memcpy(s->comm, p->comm, LB_COMM);
 	c->head++;
@@ -313,7 +314,7 @@ static __always_inline void bl_switch(struct lb_tstate *t, struct task_struct *p
 	if (!*now)
 		*now = bpf_ktime_get_ns();
 	if (c->gap || !c->head) {
-		bl_push(c, prev, 0);
+		bl_push(c, prev, 1);
 		c->gap = 0;
 	}
 	if (walk) {

@@ -228,7 +228,7 @@ struct lb_bl_task {
 };
 
 /*
- * A run segment: a task switched in on this CPU. Start 0 (a mark): the task switched out
+ * A run segment: a task switched in on this CPU. Start 1 (a mark): the task switched out
  * at the next segment's start, switched in at a switch not recorded (the CPU unwatched).
  */
 struct lb_bl_seg {
