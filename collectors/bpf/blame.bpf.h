@@ -14,12 +14,13 @@
  * began, a mark's task among them; "ahead" for the others, "idle" for the idle task), less
  * the irq time within it (the segment's, in proportion to the overlap, where the wait
  * began inside it and the CPU's irq time was not read then); the time before the ring's
- * oldest segment is unattributed. The time queued on a CPU it then moved away from is
- * added at each such migration. Every state is per CPU (the ring and the sums are the
- * CPU's own, in a per-CPU map; `watch` and the irq times, read and added to at a timed
- * wakeup or a move, on its first line) or the wakee's own (its blame line); the tasks to
- * blame in a per-CPU hash. blame_on 0 (no --sections blame): the verifier drops all of it,
- * and the irq programs are not loaded.
+ * oldest segment, or all of a wait on a CPU not watched for it (a move not seen), is
+ * unattributed. The time queued on a CPU it then moved away from is added at each such
+ * migration. Every state is per CPU (the ring and the sums are the CPU's own, in a per-CPU
+ * map; `watch` and the irq times, read and added to at a timed wakeup or a move, in its
+ * first words) or the wakee's own (its blame line); the tasks to blame in a per-CPU hash.
+ * blame_on 0 (no --sections blame): the verifier drops all of it, and the irq programs
+ * are not loaded.
  */
 #ifndef LOCUS_BLAME_BPF_H
 #define LOCUS_BLAME_BPF_H
@@ -101,7 +102,7 @@ static __always_inline void bl_waking(struct lb_tstate *t, int cpu)
 {
 	if (!blame_on)
 		return;
-	bl_unmark(t, 0, -1); /* a mark whose switch-in was not seen (-C): lifted */
+	bl_unmark(t, 0, -1); /* a watch whose switch-in was not seen (-C): lifted */
 	t->bl.from_ns = t->wake_ns;
 	t->bl.else_ns = 0;
 	bl_mark(t, cpu, t->wake_ns);
