@@ -252,16 +252,21 @@ hog_run() {
 	sleep 0.3
 }
 # antagonists_check COLLECTOR: whether the hog outweighs every other job here is the
-# machine's, not locus's: up to three runs until the run's JSON names it the main cause (none
-# in three: a stated skip)
+# machine's, not locus's: up to three runs until the run's JSON names it the main cause (and,
+# on perf, an interval seen did; none in three: a stated skip)
 antagonists_check() {
 	local c=$1 try
 	for try in 1 2 3; do
 		hog_run $c
-		python3 -c 'import json, sys
-	sys.exit(json.load(open(sys.argv[1]))["blame"]["tasks"][0]["tid"] != int(sys.argv[2]))' \
-			"$TMP/r7.json" "$hog" 2>/dev/null && break
-		echo "run $try: another job on this machine delayed the sleeper more than the hog; again"
+		if ! python3 -c 'import json, sys
+sys.exit(json.load(open(sys.argv[1]))["blame"]["tasks"][0]["tid"] != int(sys.argv[2]))' \
+			"$TMP/r7.json" "$hog" 2>/dev/null; then
+			echo "run $try: another job on this machine delayed the sleeper more than the hog; again"
+		elif [ "$c" != perf ] || [ "$named" = yes ]; then
+			break
+		else # a loaded machine's other jobs can lead each 0.5 s interval seen
+			echo "run $try: no interval seen named the hog first (seen:$seen); again"
+		fi
 	done
 	expect_eq "antagonists ($c): q exits 0 (the workload's status)" 0 "$(cat "$TMP/rc7" 2>/dev/null)"
 	check "antagonists ($c): the final screen's first task and split are the JSON's (same run)" \
