@@ -46,16 +46,26 @@ static int by_inflicted(const void *a, const void *b)
  * each wakeup a cluster (stats_ratio95: the ratio estimator's where the cause was seen;
  * where no sampled wakeup had it, a bound: the rule of three's share of the wakeups, each
  * as long as the longest wait sampled, w_max: the timed wakeups' longest delay, exact,
- * else the root of the sum of squares). The kernel keeps the sums in units of 1024 ns.
+ * else the root of the sum of squares; a seen cause's lower end then shrinks by that bound,
+ * which the unseen may hold). The kernel keeps the sums in units of 1024 ns.
  */
 static void intervals(struct blame_results *r, const struct bpf_blame *o, uint64_t w_max)
 {
 	double w = (double)r->all.wait_ns, n = (double)r->all.wakeups, u = 1024.0 * 1024.0;
+	double unseen = 0;
 
-	for (int k = 0; k < BC_NR; k++)
+	for (int k = 0; k < BC_NR; k++) {
 		stats_ratio95(n, (double)r->all.ns[k], w, (double)o->sq[k] * u,
 			      (double)o->xw[k] * u, (double)o->ww * u, (double)w_max,
 			      &r->share_lo[k], &r->share_hi[k]);
+		if (!r->all.ns[k] && r->share_hi[k] > unseen)
+			unseen = r->share_hi[k];
+	}
+	/* what the unseen causes may hold (one bound: a wakeup carrying any of them is one the
+	 * sample missed) comes out of the seen causes' shares: their lower ends shrink by it */
+	for (int k = 0; k < BC_NR; k++)
+		if (r->all.ns[k])
+			r->share_lo[k] *= 1 - unseen;
 }
 
 int source_bpf_blame(struct source *s, const struct sched_results *sched, struct blame_results *r)

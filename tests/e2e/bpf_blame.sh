@@ -77,7 +77,12 @@ lost = open(sys.argv[4]).read()
 a, iv, every = d["all"], d["share_interval95"], d["sampled_every"]
 if every == 1:  # every wakeup split: no sampling interval; a point for what is approximated
     assert iv is None, iv
+    # what locus states unattributed (waits begun before the oldest of a CPU's 128 run
+    # segments: a CPU switching fast on a loaded machine, 2.5% seen) may belong to any cause
+    u = a["unattributed_ns"] / a["wait_ns"]
     iv = {k: [a[k + "_ns"] / a["wait_ns"]] * 2 for k in o["causes"]}
+    iv = {k: [lo - u, hi] if k == "unattributed" else [lo, hi + u] for k, (lo, hi) in iv.items()}
+    print("unattributed by locus: %.2f%% (each cause's point may be short by as much)" % (100 * u))
 print("locus ", a["wakeups"], "of", o["wakeups"], "split (1 in %d)" % every)
 bad = []
 for k in o["causes"]:
