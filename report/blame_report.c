@@ -312,7 +312,8 @@ static void chains_json(struct json *j, const struct blame_results *r)
 static void kernel_json(struct json *j, const struct blame_results *r)
 {
 	json_string(j, "method", "BPF, in the kernel: each timed wakeup's wait on the CPU it "
-				 "ran on, split by the run segments kept there (the last 128 a CPU) "
+				 "ran on, split by the run segments kept there (the last 128 a CPU, "
+				 "written while a timed wakeup waits for it) "
 				 "and its hardirq and softirq time (a segment's in proportion where "
 				 "the wait began inside it)");
 	json_uint(j, "sampled_every", r->sample_every);
