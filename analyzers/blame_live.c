@@ -29,20 +29,17 @@ static void set_from(struct blame_live *dst, const struct blame_live *how,
 	dst->n = n;
 }
 
-void blame_live_copy(struct blame_live *dst, const struct blame *b)
-{
-	const struct blame_results *r = blame_results(b);
-	const struct blame_live how = { .irq_source = r->irq_source };
-
-	set_from(dst, &how, &r->all, r->culprits, r->nculprits);
-}
-
 void blame_live_from(struct blame_live *dst, const struct blame_results *r)
 {
 	const struct blame_live how = { .irq_source = r->irq_source, .in_kernel = r->in_kernel,
 					.sample_every = r->sample_every };
 
 	set_from(dst, &how, &r->all, r->culprits, r->nculprits);
+}
+
+void blame_live_copy(struct blame_live *dst, const struct blame *b)
+{
+	blame_live_from(dst, blame_results(b)); /* the stream's: not in the kernel, every one */
 }
 
 static int by_tid(const void *a, const void *b)
