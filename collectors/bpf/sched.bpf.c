@@ -284,6 +284,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	struct lb_hot *h = hot_line(cpu, half);
 	struct lb_tstate *t;
 	struct lb_pcpu *c;
+	struct task_struct *cur __attribute__((unused));
 	int waker __attribute__((unused));
 
 	if (!h)
@@ -326,8 +327,12 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	h->ipi_target = (__u32)t->prev_cpu;
 #endif
 #ifndef LOCUS_NO_PAIRS
-	waker = (int)(__u32)bpf_get_current_pid_tgid();
-	if (waker != t->pend_waker || t->pend_count >= LB_PAIR_BATCH) {
+	cur = bpf_get_current_task_btf();
+	waker = cur->pid;
+	/* a new batch for another waker, a full one, or the waker renamed (an exec, a
+	 * PR_SET_NAME): each batch named as its wakeups are */
+	if (waker != t->pend_waker || t->pend_count >= LB_PAIR_BATCH ||
+	    renamed(cur, t->pend_comm)) {
 		flush_pair(half, t, p);
 		t->pend_waker = waker;
 		bpf_get_current_comm(t->pend_comm, sizeof(t->pend_comm));

@@ -119,6 +119,14 @@ static __always_inline struct lb_pair *pair_entry(void *pairs, __u64 key)
 	return bpf_map_lookup_elem(pairs, &key);
 }
 
+/* Whether the task's comm differs from the name its batch was given (two 8-byte loads). */
+static __always_inline int renamed(struct task_struct *cur, const char *name)
+{
+	const __u64 *a = (const __u64 *)cur->comm, *b = (const __u64 *)name;
+
+	return a[0] != b[0] || a[1] != b[1];
+}
+
 static __always_inline void flush_pair(__u32 half, struct lb_tstate *t, struct task_struct *wakee)
 {
 	__u64 key;

@@ -170,7 +170,35 @@ for waker, names in last.items():
         assert pairs[(waker, reader)] == names, (waker, pairs[(waker, reader)], names)
 assert any(names[1] == "cat" and (waker, reader) in pairs for waker, names in last.items())
 PY
+	# 6. a waker renamed within a batch: sh wakes the reader 10 times, execs awk, which
+	# wakes it 10 more (20 < the 32 of a batch, no other waker between): named as awk
+	wr='for i in $(seq 10); do echo x; sleep 0.005 >/dev/null; done; exec awk "BEGIN { for (i = 0; i < 10; i++) { print \"x\"; fflush(); system(\"sleep 0.005 >/dev/null\") } }"'
+	"$LOCUS" record -q -a -o "$TMP/bw.data" -- "$LOCUS" run -q --collector bpf --delay-rate 0 \
+		--json "$TMP/bw.json" -- sh -c "($wr) | cat >/dev/null" >/dev/null 2>&1
+	perf script --show-task-events -i "$TMP/bw.data" -F comm,pid,tid,cpu,time,event,trace \
+		>"$TMP/bw.script" 2>/dev/null
+	check "bpf: a waker renamed by an exec within a batch named as at its last wakeup (perf script)" \
+		python3 - "$TMP/bw.json" "$TMP/bw.script" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+script = open(sys.argv[2], errors="replace").read().splitlines()
+m = [re.search(r"PERF_RECORD_COMM exec: awk:(\d+)/(\d+)$", l) for l in script]
+writer = [int(x.group(2)) for x in m if x][0]
+line = re.compile(r"^\s*(\S.*?)\s+(-?\d+)/(-?\d+)\s+\[\d+\]\s+[\d.]+:\s+sched:sched_waking:\s+comm=(.*) pid=(\d+) prio=")
+names = {}
+for l in script:
+    w = line.match(l)
+    if w and int(w.group(3)) == writer:
+        names.setdefault(int(w.group(5)), []).append(w.group(1))
+pairs = {(p["waker_tid"], p["wakee_tid"]): p["waker_comm"] for p in d["pairs"]}
+print("writer", writer, "its wakings' names per wakee (perf script):", {k: (v[0], v[-1], len(v)) for k, v in names.items()})
+print("bpf:", {k: v for k, v in pairs.items() if k[0] == writer})
+reader = max(names, key=lambda k: len(names[k]))  # cat: 20 wakings, others a few
+assert names[reader][0] == "sh" and names[reader][-1] == "awk", names[reader]
+assert pairs.get((writer, reader)) == "awk", (reader, pairs.get((writer, reader)))
+PY
 else
 	skip "bpf: the collector does not load here"
+	skip "bpf: a waker renamed within a batch (the collector does not load here)"
 fi
 finish
