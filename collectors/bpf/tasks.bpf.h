@@ -144,7 +144,8 @@ static __always_inline void flush_pair(__u32 half, struct lb_tstate *t, struct t
 		goto out;
 	}
 	/* the names as at this batch, as perf script names each wakeup: an exec renames
-	 * (the entry may be years old); the waker's read at its batch's first wakeup, and a rename starts a new batch */
+	 * (the entry may be years old); the waker's read at its batch's first wakeup (a
+	 * rename starts a new batch) */
 	__builtin_memcpy(pr->waker_comm, t->pend_comm, LB_COMM);
 	if (wakee)
 		BPF_CORE_READ_STR_INTO(&pr->wakee_comm, wakee, comm);
