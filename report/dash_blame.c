@@ -51,7 +51,8 @@ static int place(struct canvas *c, int x, int y, int w, int rows, char it[][64],
 	int row = 0, at = 0;
 
 	for (int i = 0; i < n; i++) {
-		int len = (int)strlen(it[i]);
+		const char *s = it[i];
+		int len = (int)strlen(s);
 
 		if (at && at + 2 + len > w) {
 			if (row + 1 == rows)
@@ -59,9 +60,13 @@ static int place(struct canvas *c, int x, int y, int w, int rows, char it[][64],
 			row++;
 			at = 0;
 		}
+		if (!at && !strncmp(s, "| ", 2)) { /* "beside": a row's first item has no left */
+			s += 2;
+			len -= 2;
+		}
 		at += at ? 2 : 0;
 		if (c)
-			canvas_text(c, x + at, y + row, w - at, i ? CV_NORMAL : CV_BOLD, it[i]);
+			canvas_text(c, x + at, y + row, w - at, i ? CV_NORMAL : CV_BOLD, s);
 		at += len;
 	}
 	return at ? row + 1 : row;

@@ -13,6 +13,7 @@ struct dash_rect {
 struct dash_layout {
 	bool too_small;
 	struct dash_rect header, counters, heatmap, locality, tasks, cpus, blame, footer;
+	struct dash_rect note;	/* a row naming the panes left out (h 0: none was) */
 };
 
 /* The wide layout (the heatmap on the right, top to bottom) for a w x h screen. */
@@ -20,7 +21,9 @@ bool dash_wide(int w, int h);
 /*
  * Where each pane goes on a w x h screen; a pane with h == 0 is hidden. blame: the inner
  * rows the antagonists pane wants (0: none), blame_data: its tasks (else a reason); it
- * gets them where the tasks and CPUs keep their rows.
+ * gets them where the tasks and CPUs keep their rows. A pane left out (the tasks and CPUs,
+ * or the antagonists wanted) gets the note row: the body's last (the tasks and CPUs give
+ * it up), else the footer's (footer.h then 0).
  */
 void dash_layout(int w, int h, int blame, bool blame_data, struct dash_layout *l);
 /* The inner rows the antagonists pane wants at width w (0: not shown). */

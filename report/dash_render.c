@@ -27,6 +27,25 @@ static int blame_rows(int bottom, int want, int keep)
 	return ph > cap ? cap : ph;
 }
 
+/* A pane wanted but left out: one row to say so (see dash_layout). */
+static void note_row(struct dash_layout *l, int w, int blame)
+{
+	int y = l->footer.y - 1;
+
+	if ((!blame || l->blame.h) && l->tasks.h)
+		return;
+	if (l->tasks.h >= 4 && l->tasks.y + l->tasks.h - 1 == y) {
+		l->tasks.h--;
+		l->cpus.h--;
+		l->note = (struct dash_rect){ 0, y, l->tasks.w + l->cpus.w, 1 };
+	} else if (!l->tasks.h && l->locality.y + l->locality.h <= y) {
+		l->note = (struct dash_rect){ 0, y, w, 1 };
+	} else {
+		l->note = l->footer;
+		l->footer.h = 0;
+	}
+}
+
 bool dash_wide(int w, int h)
 {
 	return w >= 160 && h >= 30;
@@ -57,6 +76,7 @@ void dash_layout(int w, int h, int blame, bool blame_data, struct dash_layout *l
 		if (ph)
 			l->blame = (struct dash_rect){ 0, 2 + body - ph, lw, ph };
 		l->heatmap = (struct dash_rect){ lw, 2, w - lw, body };
+		note_row(l, w, blame);
 		return;
 	}
 	rest = body - 5;			/* the locality pane: a frame around 3 rows */
@@ -77,6 +97,7 @@ void dash_layout(int w, int h, int blame, bool blame_data, struct dash_layout *l
 	}
 	if (ph)
 		l->blame = (struct dash_rect){ 0, 2 + body - ph, w, ph };
+	note_row(l, w, blame);
 }
 
 int dash_pane_rows(int w, int h, enum dash_pane p)
@@ -444,14 +465,42 @@ static void help(struct canvas *c, const struct dash_ui *ui)
 		canvas_text(c, x + 2, y + 1 + i, w - 4, CV_NORMAL, show[i]);
 }
 
+/* The rows the screen needs at its width for what l leaves out: "(antagonists: needs 33
+ * rows; the terminal has 21)". */
+static void note(struct canvas *c, const struct dash_layout *l, int blame, bool blame_data)
+{
+	struct dash_layout m;
+	char buf[160] = "";
+	int tasks = l->tasks.h ? 0 : -1, bl = blame && !l->blame.h ? -1 : 0, n = 0;
+
+	for (int h = c->h + 1; h <= 4 * c->h + 64 && (tasks < 0 || bl < 0); h++) {
+		dash_layout(c->w, h, blame, blame_data, &m);
+		if (tasks < 0 && m.tasks.h)
+			tasks = h;
+		if (bl < 0 && m.blame.h)
+			bl = h;
+	}
+	if (tasks > 0)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "tasks and CPUs: need %d rows; ",
+			      tasks);
+	if (bl > 0)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "antagonists: needs %d rows; ", bl);
+	if (tasks < 0 || bl < 0)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s: no room at this width; ",
+			      tasks < 0 ? "tasks and CPUs" : "antagonists");
+	canvas_printf(c, l->note.x, l->note.y, l->note.w, CV_DIM, "(%sthe terminal has %d)", buf,
+		      c->h);
+}
+
 void dash_render(struct canvas *c, const struct dash_view *v)
 {
 	struct dash_layout l;
 	int f = v->ui->focus;
+	int want = dash_blame_want(v, dash_wide(c->w, c->h) ? c->w * 11 / 20 : c->w);
+	bool data = v->blame != NULL && !v->why_not;
 
 	canvas_clear(c);
-	dash_layout(c->w, c->h, dash_blame_want(v, dash_wide(c->w, c->h) ? c->w * 11 / 20 : c->w),
-		    v->blame != NULL && !v->why_not, &l);
+	dash_layout(c->w, c->h, want, data, &l);
 	if (l.too_small) {
 		canvas_printf(c, 0, 0, 0, CV_WARN, "locus top: terminal %dx%d is too small",
 			      c->w, c->h);
@@ -468,7 +517,10 @@ void dash_render(struct canvas *c, const struct dash_view *v)
 	}
 	if (l.blame.h)
 		pane_blame(c, l.blame, v, f == PANE_BLAME);
-	footer(c, l.footer, v->ui);
+	if (l.note.h)
+		note(c, &l, want, data);
+	if (l.footer.h)
+		footer(c, l.footer, v->ui);
 	if (v->ui->output && v->output_path)
 		output_box(c, v);
 	if (v->ui->help)

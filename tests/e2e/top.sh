@@ -80,6 +80,30 @@ check "the text report follows (-o)" grep -q "Wake-to-run delay" "$TMP/r1.txt"
 T kill-server 2>/dev/null
 sleep 0.3
 
+# 1b. A pane that does not fit says so in one row: at 130x21 the antagonists' pane is left
+# out and the row names the rows it needs; at that height it is drawn. 56 wide, the split's
+# "| ..." items (beside the split) never start a row with their "|".
+T new-session -d -x 130 -y 21 \
+	"TERM=xterm-256color LANG=C.UTF-8 $LOCUS top -- $LOCUS bench pingpong --loops 4000003; sleep 60"
+pane_until 'antagonists: needs [0-9]+ rows; the terminal has 21\)' 8 &&
+	ok "130x21: the antagonists pane left out, said in one row" ||
+	fail "130x21: nothing says the antagonists pane is left out: $(T capture-pane -p | tail -3)"
+need=$(T capture-pane -p | sed -En 's/.*antagonists: needs ([0-9]+) rows.*/\1/p' | head -1)
+T resize-window -x 130 -y "${need:-45}"
+pane_until '5 antagonists' 5 && ok "130x${need}: the rows it named draw the antagonists pane" ||
+	fail "130x${need}: no antagonists pane at the rows it named"
+check "130x${need}: no note left" bash -c "! grep -q 'needs [0-9]* rows' <(tmux -L $SOCK capture-pane -p)"
+T resize-window -x 56 -y 60
+pane_until 'its CPU idle' 8
+T capture-pane -p >"$TMP/s1b.txt"
+check "56 wide: the antagonists' split is drawn" grep -q "idle passed over" "$TMP/s1b.txt"
+check "56 wide: no row of the split starts with its '|'" bash -c "! grep -q '^│| ' '$TMP/s1b.txt'"
+T send-keys q
+sleep 0.3
+workload_alive 4000003 && fail "1b: q left the workload running" || ok "1b: q stopped the workload"
+T kill-server 2>/dev/null
+sleep 0.3
+
 # 2. The workload ends by itself: the final screen stays until q; its exit status is locus's.
 T new-session -d -x 100 -y 30 \
 	"TERM=xterm LANG=C LC_ALL=C $LOCUS top -d 0.5 -- sh -c '$LOCUS bench pingpong --loops 30000 >/dev/null; exit 3'; echo \$? >$TMP/rc2; sleep 60"
