@@ -287,11 +287,17 @@ int trace_take(struct trace_opts *t, const struct cli_cmd *cmd, int code, const 
 	return 0;
 }
 
-int collector_finish(const struct collector_opts *c, const struct cli_cmd *cmd)
+int collector_finish(const struct collector_opts *c, const struct trace_opts *t,
+		     const struct cli_cmd *cmd)
 {
 	if (c->collector == COLLECTOR_PERF && c->bpf_only_set) {
 		cli_usage_error(cmd, "--btf and --delay-rate are for the BPF collector (the perf "
 				"collector times every wakeup)");
+		return -1;
+	}
+	if (c->collector == COLLECTOR_BPF && t->pages) {
+		cli_usage_error(cmd, "-m sizes the perf stream's ring buffers: the BPF collector "
+				"counts in kernel maps and has none (use --collector perf)");
 		return -1;
 	}
 	return 0;

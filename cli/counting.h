@@ -59,7 +59,8 @@ struct trace_opts {
 					       "(a recording stores it)" }, \
 	{ "tracefs", OPT_TRACEFS, "DIR", "tracefs mount point for the perf stream (default: found, " \
 					 "or mounted); the BPF collector refuses it" }, \
-	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two" }
+	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two: the perf stream's " \
+					"(the BPF collector has none and refuses it)" }
 
 /* The last rows of every counting and tracing command (counting_take takes -q and -v). */
 #define TAIL_OPT_ROWS \
@@ -72,8 +73,12 @@ int trace_take(struct trace_opts *t, const struct cli_cmd *cmd, int code, const 
 
 /* Take one collector option; 1 when consumed, 0 when not one, -1 after a usage error. */
 int collector_take(struct collector_opts *c, const struct cli_cmd *cmd, int code, const char *arg);
-/* After every option: refuse a setting the chosen collector cannot honor (-1, usage error). */
-int collector_finish(const struct collector_opts *c, const struct cli_cmd *cmd);
+/*
+ * After every option: refuse a setting the chosen collector cannot honor (-1, usage error):
+ * --btf or --delay-rate with the perf collector, -m (t) with the BPF collector.
+ */
+int collector_finish(const struct collector_opts *c, const struct trace_opts *t,
+		     const struct cli_cmd *cmd);
 
 struct counting_opts {
 	char *events;		/* -e lists, comma-joined */

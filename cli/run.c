@@ -136,7 +136,7 @@ static int run_validate(struct run_plan *pl)
 					"'locus bench pingpong'\n");
 	}
 	if (counting_finish(o, &run_cmd, pl->cmdv) < 0 ||
-	    collector_finish(&pl->ro.sw.col, &run_cmd) < 0 ||
+	    collector_finish(&pl->ro.sw.col, &pl->ro.sw.tr, &run_cmd) < 0 ||
 	    cli_check_output(&run_cmd, pl->ro.svg) < 0)
 		return -1;
 	pl->loop = o->repeat > 1 || pl->ro.sw.sweep || pl->ro.sw.metric || pl->ro.sw.direction;

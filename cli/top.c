@@ -230,7 +230,7 @@ static int top_validate(struct top_plan *pl)
 	if (!pl->cmdv[0] && !pl->o.pid && !pl->o.cpu_list)
 		pl->o.all_cpus = true; /* no command: the whole machine */
 	if (counting_finish(&pl->o, &top_cmd, pl->cmdv) < 0 ||
-	    collector_finish(&pl->col, &top_cmd) < 0 ||
+	    collector_finish(&pl->col, &pl->tr, &top_cmd) < 0 ||
 	    cli_check_output(&top_cmd, pl->output_path) < 0)
 		return -1;
 	if (pl->output_path && !pl->cmdv[0]) {

@@ -235,8 +235,15 @@ static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err
 			 "BTF and reads no tracefs (use --collector perf)");
 		return -1;
 	}
-	if (cfg->stream.tracefs && !cfg->stream.record_path && cfg->collector == COLLECTOR_AUTO) {
-		snprintf(why, sizeof(why), "--tracefs is for the perf stream");
+	if (cfg->mmap_pages && cfg->collector == COLLECTOR_BPF) {
+		snprintf(err, len, "-m sizes the perf stream's ring buffers: the BPF collector "
+			 "counts in kernel maps and has none (use --collector perf)");
+		return -1;
+	}
+	if ((cfg->stream.tracefs || cfg->mmap_pages) && !cfg->stream.record_path &&
+	    cfg->collector == COLLECTOR_AUTO) { /* asked for the stream's settings: the stream */
+		snprintf(why, sizeof(why), "%s is for the perf stream",
+			 cfg->stream.tracefs ? "--tracefs" : "-m");
 		snprintf(t->prov.why, sizeof(t->prov.why), "BPF not used: %s", why);
 		no_bpf = true;
 	} else if (!cfg->stream.record_path && cfg->collector != COLLECTOR_PERF) {

@@ -144,6 +144,23 @@ check "--tracefs without --collector: the perf stream, and the provenance says w
 import json, sys; p = json.load(open(sys.argv[1]))["provenance"]; print(p)
 assert "--tracefs is for the perf stream" in json.dumps(p) and "perf" in json.dumps(p)' "$TMP/tfs.json"
 
+# -m sizes the perf stream's rings: the BPF collector has none and refuses it (a usage
+# error, one line saying why); without --collector, -m chooses the stream, and says so
+"$LOCUS" run --collector bpf -m 8 -- true >"$TMP/m.out" 2>"$TMP/m.err"
+expect_eq "--collector bpf -m 8: a usage error" 2 $?
+check "--collector bpf -m 8: one line saying why" bash -c "[ \$(wc -l <'$TMP/m.err') = 1 ] &&
+	grep -q 'the BPF collector counts in kernel maps and has none' '$TMP/m.err'"
+check "--collector bpf -m 8: the workload did not run (no report)" test ! -s "$TMP/m.out"
+TERM= "$LOCUS" top --collector bpf -m 8 -n 1 -- true >/dev/null 2>"$TMP/mt.err"
+expect_eq "top --collector bpf -m 8: a usage error" 2 $?
+"$LOCUS" run -m 8 --json "$TMP/m.json" -- true >/dev/null 2>"$TMP/m2.err"
+expect_eq "-m 8 without --collector: exit 0" 0 $?
+check "-m 8 without --collector: stderr says BPF was not used and why" \
+	grep -q "BPF collector not used (-m is for the perf stream)" "$TMP/m2.err"
+check "-m 8 without --collector: the perf stream, the provenance says why" python3 -c '
+import json, sys; p = json.load(open(sys.argv[1]))["provenance"]; print(p["source"], p["why"])
+assert p["source"] == "perf" and "-m is for the perf stream" in p["why"]' "$TMP/m.json"
+
 check "pin 0,1: wakeups cross CPUs (BPF)" python3 -c '
 import json, sys; m = json.load(open(sys.argv[1]))["wakeups"]["matrix"]
 assert m[0][1] + m[1][0] > 0.999 * sum(map(sum, m)), m' "$TMP/bpf-0,1.json"
