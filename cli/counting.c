@@ -1,13 +1,9 @@
-/* counting.c - options, validation and output shared by the commands that count (stat, run). */
+/* counting.c - the options of stat, run, top and record: taken, checked, reported. */
 #include "counting.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "../common/exitcodes.h"
 #include "../common/util.h"
@@ -85,107 +81,16 @@ int cli_check_output(const struct cli_cmd *cmd, const char *path)
 	return -1;
 }
 
-/*
- * -p as given: beside a command, running processes join the workload's set (tbench_srv);
- * without one, the first is attached and the rest join it (client and server). 0, or -1
- * after a usage error.
- */
-static int take_pid_list(struct counting_opts *o, const struct cli_cmd *cmd, char **argv)
-{
-	bool beside = argv && argv[0];
-	char *list = xstrdup(o->pid_list), *save = NULL;
-	int k = 0, rc = 0;
-
-	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save), k++) {
-		long v;
-
-		if (parse_long(t, 1, 1L << 22, &v) < 0 ||
-		    o->nadded >= (int)(sizeof(o->added) / sizeof(o->added[0]))) {
-			cli_usage_error(cmd, "bad pid list '%s' (up to 8 pids, comma separated)",
-					o->pid_list);
-			rc = -1;
-			goto out;
-		}
-		if (kill((pid_t)v, 0) < 0 && errno == ESRCH) {
-			cli_usage_error(cmd, "no process with pid %ld", v);
-			rc = -1;
-			goto out;
-		}
-		if (beside || k > 0)
-			o->added[o->nadded++] = (pid_t)v;
-	}
-	if (beside)
-		o->pid = 0; /* not attached: added */
-out:
-	free(list);
-	return rc;
-}
-
 int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **argv)
 {
-	char err[320];
+	char why[400];
 
 	if (cli_check_output(cmd, o->out_path) < 0 || cli_check_output(cmd, o->json_path) < 0)
 		return -1;
-
-	if (!o->repeat)
-		o->repeat = 1;
-	if (o->pid && (o->all_cpus || o->cpu_list)) {
-		/* before -p beside a command is taken: with -a or -C it would add nothing */
-		cli_usage_error(cmd, "-p cannot be combined with -a or -C");
-		return -1;
-	}
-	if (o->pid_list && take_pid_list(o, cmd, argv) < 0)
-		return -1;
-	if (o->pid && kill((pid_t)o->pid, 0) < 0 && errno == ESRCH) {
-		cli_usage_error(cmd, "no process with pid %ld", o->pid);
-		return -1;
-	}
-	if (o->repeat > 1 && !(argv && argv[0])) {
-		cli_usage_error(cmd, "-r repeats a command; give one after --");
-		return -1;
-	}
-	if (o->cpu_list) {
-		o->ncpus = parse_cpu_list(o->cpu_list, (int)sysconf(_SC_NPROCESSORS_CONF),
-					  &o->cpus, err, sizeof(err));
-		if (o->ncpus < 0) {
-			cli_usage_error(cmd, "%s", err);
-			return -1;
-		}
-	}
-	o->nevs = event_resolve_list(o->events, &o->evs, err, sizeof(err));
-	if (o->nevs < 0) {
-		cli_usage_error(cmd, "%s", err);
-		o->nevs = 0;
-		return -1;
-	}
-	return 0;
-}
-
-void counting_release(struct counting_opts *o)
-{
-	free(o->events);
-	free(o->cpus);
-	free(o->evs);
-	memset(o, 0, sizeof(*o));
-}
-
-void counting_session(const struct counting_opts *o, char **argv, struct session_cfg *cfg)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->argv = argv && argv[0] ? argv : NULL;
-	cfg->pid = (pid_t)o->pid;
-	cfg->added = o->added;
-	cfg->nadded = o->nadded;
-	cfg->system_wide = o->all_cpus || o->cpu_list;
-	cfg->cpus = o->cpus;
-	cfg->ncpus = o->ncpus;
-	cfg->per_cpu = o->per_cpu;
-	cfg->repeat = (int)o->repeat;
-	cfg->evs = o->evs;
-	cfg->nevs = o->nevs;
-	/* with the JSON on standard output, the workload's output goes to standard error */
-	cfg->output_fd = o->json_path && !strcmp(o->json_path, "-") ? STDERR_FILENO : -1;
+	if (counting_check(o, argv, why, sizeof(why)) == 0)
+		return 0;
+	cli_usage_error(cmd, "%s", why);
+	return -1;
 }
 
 int counting_report(const struct counting_opts *o, const struct stat_result *res,

@@ -9,7 +9,7 @@
 #include "../report/sched_report.h"
 #include "../report/stat_report.h"
 #include "opts.h"
-#include "../pipeline/session.h"
+#include "../pipeline/count_plan.h"
 
 /* Option codes shared by the commands that count. */
 enum {
@@ -24,16 +24,6 @@ enum {
 	OPT_COUNTING_END,	/* a command's own codes start here */
 };
 
-/* The scheduler collector's settings: run, the benchmark loop and top. */
-struct collector_opts {
-	int collector;		/* enum collector_kind */
-	const char *btf;
-	long delay_rate;	/* BPF: wakeups timed per second per CPU (0: all) */
-	long max_tasks;		/* rows of the task table (0: the collector's default) */
-	long max_pairs;		/* waker->wakee pairs kept (0: the collector's default) */
-	bool bpf_only_set;	/* --btf or --delay-rate given: settings only BPF honors */
-};
-
 /* Their option rows, declared once for every command that takes them. */
 #define COLLECTOR_OPT_ROWS \
 	{ "collector", OPT_COLLECTOR, "KIND", "bpf (aggregate in the kernel), perf (stream through " \
@@ -46,13 +36,6 @@ struct collector_opts {
 					   "every task); tasks beyond are counted as dropped" }, \
 	{ "max-pairs", OPT_MAX_PAIRS, "N", "slots for the busiest waker->wakee pairs (default " \
 					   "perf 16384, BPF 65536): counts within a stated bound" }
-
-/* Where a tracing command (run, top, record) looks and how much it buffers. */
-struct trace_opts {
-	const char *sysfs_root;	/* the topology from here, not /sys */
-	const char *tracefs;	/* NULL: found, or mounted */
-	long pages;		/* ring buffer pages per CPU (0: the default) */
-};
 
 #define TRACE_OPT_ROWS \
 	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "read the CPU topology from DIR instead of /sys " \
@@ -80,36 +63,13 @@ int collector_take(struct collector_opts *c, const struct cli_cmd *cmd, int code
 int collector_finish(const struct collector_opts *c, const struct trace_opts *t,
 		     const struct cli_cmd *cmd);
 
-struct counting_opts {
-	char *events;		/* -e lists, comma-joined */
-	long repeat;
-	bool all_cpus;
-	char *cpu_list;
-	long pid;		/* -p alone: attach to this process */
-	const char *pid_list;	/* -p as given: with a command, PIDs added to the workload */
-	pid_t added[8];		/* the processes added to the workload (validated) */
-	int nadded;
-	bool per_cpu;
-	const char *json_path;
-	const char *out_path;
-	bool quiet;
-	/* validated */
-	int *cpus;
-	int ncpus;
-	struct event_desc *evs;
-	int nevs;
-};
-
 /*
  * Take one option code that belongs to counting; returns 1 when consumed,
  * 0 when not a counting option, -1 after a usage error was printed.
  */
 int counting_take(struct counting_opts *o, const struct cli_cmd *cmd, int code, const char *arg);
-/* Validate and resolve events; prints a usage error and returns -1 on bad input. */
+/* The outputs writable, then the plan checked (counting_check); -1 after a usage error. */
 int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **argv);
-void counting_release(struct counting_opts *o);
-/* Fill a session configuration from validated options. */
-void counting_session(const struct counting_opts *o, char **argv, struct session_cfg *cfg);
 
 /*
  * Print the text report (stdout or -o) and the JSON (--json). Returns 0, or
@@ -125,13 +85,6 @@ struct topology;
  * exit code after printing why: a usage error for a bad --sysfs-root.
  */
 int cli_load_topology(const struct cli_cmd *cmd, const char *sysfs_root, struct topology *t);
-/*
- * The BPF collector times 1 wakeup in LB_PACE_PEAK / this (two clock reads each), a
- * random sample fixed for the session: at most this many a second on a CPU waking up to
- * LB_PACE_PEAK (100,000) tasks a second. --delay-rate 0 times all.
- */
-#define LOCUS_DELAY_RATE 5000
-
 /*
  * Before anything runs: whether path ("-" aside) can be written, its directory
  * existing and writable. 0, or -1 after a usage error.

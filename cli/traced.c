@@ -50,17 +50,3 @@ struct report_extra traced_report_extra(struct traced_report *rr)
 				      sched ? live_sections_json : NULL, &rr->ls,
 				      rr->res };
 }
-
-void traced_source_cfg(struct source_cfg *tc, const struct counting_opts *o,
-		       const struct trace_opts *tr, const struct collector_opts *col,
-		       const struct topology *topo)
-{
-	*tc = (struct source_cfg){ .topo = topo, .cpus = o->cpus, .ncpus = o->ncpus,
-				   .mmap_pages = (int)tr->pages,
-				   .system_wide = o->all_cpus || o->cpu_list,
-				   .collector = col->collector, .quiet = o->quiet,
-				   .max_tasks = (int)col->max_tasks,
-				   .max_pairs = (int)col->max_pairs,
-				   .stream = { .tracefs = tr->tracefs },
-				   .bpf = { .btf = col->btf, .delay_rate = col->delay_rate } };
-}

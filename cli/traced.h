@@ -25,12 +25,4 @@ void traced_report_init(struct traced_report *rr, struct tracer *tracer,
 			unsigned sections);
 struct report_extra traced_report_extra(struct traced_report *rr);
 
-/*
- * The scheduler source's settings from the options of run, top and the benchmark
- * loop: their scope, ring buffers and collector; quiet as -q, memory sampling off.
- */
-void traced_source_cfg(struct source_cfg *tc, const struct counting_opts *o,
-		       const struct trace_opts *tr, const struct collector_opts *col,
-		       const struct topology *topo);
-
 #endif

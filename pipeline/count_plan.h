@@ -1,0 +1,80 @@
+/*
+ * count_plan.h - what a counting or tracing command (stat, run, top, record) asks of a
+ * session, as its options gave it: the scope, the events, the outputs, where it traces and
+ * with which collector; checked here, then made a session's and a source's configuration.
+ */
+#ifndef LOCUS_COUNT_PLAN_H
+#define LOCUS_COUNT_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "../collectors/events.h"
+#include "../model/topology.h"
+#include "session.h"
+#include "source.h"
+
+/* The scheduler collector's settings: run, the benchmark loop and top. */
+struct collector_opts {
+	int collector;		/* enum collector_kind */
+	const char *btf;
+	long delay_rate;	/* BPF: wakeups timed per second per CPU (0: all) */
+	long max_tasks;		/* rows of the task table (0: the collector's default) */
+	long max_pairs;		/* waker->wakee pairs kept (0: the collector's default) */
+	bool bpf_only_set;	/* --btf or --delay-rate given: settings only BPF honors */
+};
+
+/*
+ * The BPF collector times 1 wakeup in LB_PACE_PEAK / this (two clock reads each), a
+ * random sample fixed for the session: at most this many a second on a CPU waking up to
+ * LB_PACE_PEAK (100,000) tasks a second. --delay-rate 0 times all.
+ */
+#define LOCUS_DELAY_RATE 5000
+
+/* Where a tracing command (run, top, record) looks and how much it buffers. */
+struct trace_opts {
+	const char *sysfs_root;	/* the topology from here, not /sys */
+	const char *tracefs;	/* NULL: found, or mounted */
+	long pages;		/* ring buffer pages per CPU (0: the default) */
+};
+
+struct counting_opts {
+	char *events;		/* -e lists, comma-joined */
+	long repeat;
+	bool all_cpus;
+	char *cpu_list;
+	long pid;		/* -p alone: attach to this process */
+	const char *pid_list;	/* -p as given: with a command, PIDs added to the workload */
+	pid_t added[8];		/* the processes added to the workload (validated) */
+	int nadded;
+	bool per_cpu;
+	const char *json_path;
+	const char *out_path;
+	bool quiet;
+	/* validated */
+	int *cpus;
+	int ncpus;
+	struct event_desc *evs;
+	int nevs;
+};
+
+/*
+ * After every option, the workload argv (NULL or empty: none): -r's default, -p against
+ * -a and -C, -p's list (beside a command its processes join the workload; without one the
+ * first is attached), the processes alive, -r with a command, -C's CPUs and the events
+ * resolved. 0, or -1 with why in a usage error's words.
+ */
+int counting_check(struct counting_opts *o, char **argv, char *why, size_t len);
+void counting_release(struct counting_opts *o);
+/* Fill a session configuration from validated options. */
+void counting_session(const struct counting_opts *o, char **argv, struct session_cfg *cfg);
+/*
+ * The scheduler source's settings from the options of run, top and the benchmark
+ * loop: their scope, ring buffers and collector; quiet as -q, memory sampling off.
+ */
+void traced_source_cfg(struct source_cfg *tc, const struct counting_opts *o,
+		       const struct trace_opts *tr, const struct collector_opts *col,
+		       const struct topology *topo);
+
+#endif
