@@ -137,6 +137,8 @@ void pane_locality(struct canvas *c, struct dash_rect r, const struct dash_view 
 
 		if (!llc && k == LOC_LLC)
 			continue; /* no LLC class where the topology does not know it */
+		if (r.x + r.w - 1 - x < 2)
+			break; /* no room for a letter and its share: never over the frame */
 		x += canvas_printf(c, x, y + 1, 0, CV_CLASS0 + k, "%c", class_letter[k]);
 		x += canvas_printf(c, x, y + 1, r.x + r.w - 1 - x, CV_NORMAL, " %s %s  ",
 				   !llc && k == LOC_NODE ? "node (LLC unknown)" : class_short[k],
@@ -144,22 +146,23 @@ void pane_locality(struct canvas *c, struct dash_rect r, const struct dash_view 
 	}
 	x = r.x + 1;
 	if (s->delay.count)
-		x += canvas_printf(c, x, y + 2, 0, CV_NORMAL, "wake-to-run p50 %s  p99 %s  ",
+		x += canvas_printf(c, x, y + 2, iw, CV_NORMAL, "wake-to-run p50 %s  p99 %s  ",
 				   dash_fmt_ns(hist_percentile(&s->delay, 50), a, sizeof(a)),
 				   dash_fmt_ns(hist_percentile(&s->delay, 99), b, sizeof(b)));
 	else
-		x += canvas_text(c, x, y + 2, 0, CV_DIM, "wake-to-run: none measured  ");
+		x += canvas_text(c, x, y + 2, iw, CV_DIM, "wake-to-run: none measured  ");
 	for (int p = 0; p < PLACE_NR; p++)
 		placed += s->placement[p];
-	x += canvas_printf(c, x, y + 2, r.x + r.w - 1 - x, CV_NORMAL,
-			   "placed: stayed %s pulled%s %s elsewhere %s",
-			   fmt_share((double)s->placement[PLACE_STAYED], (double)placed, 0, a,
-				     sizeof(a)),
-			   topology_knows(v->topo, LOC_LLC) ? "" : " to core",
-			   fmt_share((double)s->placement[PLACE_PULLED], (double)placed, 0, b,
-				     sizeof(b)),
-			   fmt_share((double)s->placement[PLACE_ELSEWHERE], (double)placed, 0, d,
-				     sizeof(d)));
+	if (r.x + r.w - 1 - x > 0) /* else the frame: a width of 0 would be the screen's */
+		x += canvas_printf(c, x, y + 2, r.x + r.w - 1 - x, CV_NORMAL,
+				   "placed: stayed %s pulled%s %s elsewhere %s",
+				   fmt_share((double)s->placement[PLACE_STAYED], (double)placed, 0,
+					     a, sizeof(a)),
+				   topology_knows(v->topo, LOC_LLC) ? "" : " to core",
+				   fmt_share((double)s->placement[PLACE_PULLED], (double)placed, 0,
+					     b, sizeof(b)),
+				   fmt_share((double)s->placement[PLACE_ELSEWHERE], (double)placed,
+					     0, d, sizeof(d)));
 	/* waited on a busy CPU while an allowed one idled (the perf collector's): the long
 	 * form where it fits, else the short one, else nothing */
 	if (sched_measured(s, SM_idle_passed) && s->delay.count) {

@@ -98,6 +98,8 @@ pane_until 'its CPU idle' 8
 T capture-pane -p >"$TMP/s1b.txt"
 check "56 wide: the antagonists' split is drawn" grep -q "idle passed over" "$TMP/s1b.txt"
 check "56 wide: no row of the split starts with its '|'" bash -c "! grep -q '^│| ' '$TMP/s1b.txt'"
+check "56 wide: every pane's row ends in its frame (no text over it)" \
+	bash -c "! grep -E '^[│║]' '$TMP/s1b.txt' | grep -vE '[│║]\$'"
 T send-keys q
 sleep 0.3
 workload_alive 4000003 && fail "1b: q left the workload running" || ok "1b: q stopped the workload"
