@@ -70,55 +70,57 @@ static int parse_pin_pair(const char *arg, int pin[2])
 	return 0;
 }
 
+/* One pingpong option into o: 1 when taken, -1 after a usage error. */
+static int pingpong_take(void *ctx, int c, const char *arg)
+{
+	struct pingpong_opts *o = ctx;
+	long v;
+
+	switch (c) {
+	case OPT_PAIRS:
+		if (parse_long(arg, 1, 4096, &v) < 0) {
+			cli_usage_error(&pingpong_cmd, "bad --pairs '%s' (1 to 4096)", arg);
+			return -1;
+		}
+		o->pairs = (int)v;
+		break;
+	case OPT_LOOPS:
+		if (parse_long(arg, 1, 1L << 40, &o->loops) < 0) {
+			cli_usage_error(&pingpong_cmd, "bad --loops '%s'", arg);
+			return -1;
+		}
+		break;
+	case OPT_PIN:
+		if (parse_pin_pair(arg, o->pin) < 0)
+			return -1;
+		break;
+	}
+	return 1;
+}
+
 static int bench_pingpong(int argc, char **argv)
 {
 	struct pingpong_opts o = { 1, 100000, { -1, -1 } };
-	struct cli_parser p;
-	long v;
-	int c, err;
+	int rc;
 
-	cli_parser_init(&p, &pingpong_cmd);
-	while ((c = cli_next(&p, argc, argv)) != -1) {
-		switch (c) {
-		case -2:
-			return EXIT_LOCUS_USAGE;
-		case 'h':
-			cli_print_help(stdout, &pingpong_cmd);
-			return EXIT_LOCUS_OK;
-		case OPT_PAIRS:
-			if (parse_long(optarg, 1, 4096, &v) < 0) {
-				cli_usage_error(&pingpong_cmd, "bad --pairs '%s' (1 to 4096)", optarg);
-				return EXIT_LOCUS_USAGE;
-			}
-			o.pairs = (int)v;
-			break;
-		case OPT_LOOPS:
-			if (parse_long(optarg, 1, 1L << 40, &o.loops) < 0) {
-				cli_usage_error(&pingpong_cmd, "bad --loops '%s'", optarg);
-				return EXIT_LOCUS_USAGE;
-			}
-			break;
-		case OPT_PIN:
-			if (parse_pin_pair(optarg, o.pin) < 0)
-				return EXIT_LOCUS_USAGE;
-			break;
-		}
-	}
+	if (!cli_parse(&pingpong_cmd, argc, argv, pingpong_take, &o, &rc))
+		return rc;
 	if (argv[optind]) {
 		cli_usage_error(&pingpong_cmd, "unexpected argument '%s'", argv[optind]);
 		return EXIT_LOCUS_USAGE;
 	}
-	err = pingpong_run(&o, stdout);
-	if (err) {
-		locus_err("pingpong: %s", strerror(-err));
+	rc = pingpong_run(&o, stdout);
+	if (rc) {
+		locus_err("pingpong: %s", strerror(-rc));
 		return EXIT_LOCUS_RUNTIME;
 	}
 	return EXIT_LOCUS_OK;
 }
 
-/* One falseshare option into o: 0, or -1 after a usage error. */
-static int falseshare_take(struct falseshare_opts *o, int c, const char *arg)
+/* One falseshare option into o: 1 when taken, -1 after a usage error. */
+static int falseshare_take(void *ctx, int c, const char *arg)
 {
+	struct falseshare_opts *o = ctx;
 	char err[200];
 	long v;
 
@@ -149,33 +151,24 @@ static int falseshare_take(struct falseshare_opts *o, int c, const char *arg)
 		}
 		break;
 	}
-	return 0;
+	return 1;
 }
 
 static int bench_falseshare(int argc, char **argv)
 {
 	struct falseshare_opts o = { 2, 50000000, false, NULL, 0 };
-	struct cli_parser p;
-	int c, rc = EXIT_LOCUS_OK;
+	int err, rc;
 
-	cli_parser_init(&p, &falseshare_cmd);
-	while ((c = cli_next(&p, argc, argv)) != -1) {
-		if (c == 'h') {
-			cli_print_help(stdout, &falseshare_cmd);
-			goto out;
-		}
-		if (c == -2 || falseshare_take(&o, c, optarg) < 0) {
-			rc = EXIT_LOCUS_USAGE;
-			goto out;
-		}
-	}
+	if (!cli_parse(&falseshare_cmd, argc, argv, falseshare_take, &o, &rc))
+		goto out;
+	rc = EXIT_LOCUS_USAGE;
 	if (argv[optind]) {
 		cli_usage_error(&falseshare_cmd, "unexpected argument '%s'", argv[optind]);
-		rc = EXIT_LOCUS_USAGE;
 		goto out;
 	}
-	if ((c = falseshare_run(&o, stdout))) {
-		locus_err("falseshare: %s", strerror(-c));
+	rc = EXIT_LOCUS_OK;
+	if ((err = falseshare_run(&o, stdout))) {
+		locus_err("falseshare: %s", strerror(-err));
 		rc = EXIT_LOCUS_RUNTIME;
 	}
 out:

@@ -70,57 +70,52 @@ struct diff_plan {
 	int n;
 };
 
+/* One option into the plan: 1 when taken, -1 after a usage error. */
+static int diff_take(void *ctx, int c, const char *arg)
+{
+	struct diff_plan *pl = ctx;
+
+	switch (c) {
+	case OPT_JSON:
+		pl->json = arg;
+		break;
+	case 'o':
+		pl->out = arg;
+		break;
+	case 'q':
+		pl->quiet = true;
+		break;
+	case OPT_EXIT_CODE:
+		pl->exit_code = true;
+		break;
+	case OPT_FLAME:
+		pl->flame = arg;
+		break;
+	case OPT_SVG:
+		pl->svg = arg;
+		break;
+	case OPT_STACKS:
+		pl->stacks = arg;
+		break;
+	case OPT_TOP:
+		if (parse_long(arg, 1, 1000000, &pl->top) < 0) {
+			cli_usage_error(&diff_cmd, "--top wants a count from 1 to 1000000");
+			return -1;
+		}
+		break;
+	}
+	return 1;
+}
+
 /* The options into pl: true to go on, false when the command ends with *rc (--help, usage). */
 static bool diff_parse(int argc, char **argv, struct diff_plan *pl, int *rc)
 {
-	struct cli_parser p;
-	int c;
-
-	cli_parser_init(&p, &diff_cmd);
-	while ((c = cli_next(&p, argc, argv)) != -1) {
-		switch (c) {
-		case -2:
-			*rc = EXIT_LOCUS_USAGE;
-			return false;
-		case 'h':
-			cli_print_help(stdout, &diff_cmd);
-			*rc = EXIT_LOCUS_OK;
-			return false;
-		case OPT_JSON:
-			pl->json = optarg;
-			break;
-		case 'o':
-			pl->out = optarg;
-			break;
-		case 'q':
-			pl->quiet = true;
-			break;
-		case OPT_EXIT_CODE:
-			pl->exit_code = true;
-			break;
-		case OPT_FLAME:
-			pl->flame = optarg;
-			break;
-		case OPT_SVG:
-			pl->svg = optarg;
-			break;
-		case OPT_STACKS:
-			pl->stacks = optarg;
-			break;
-		case OPT_TOP:
-			if (parse_long(optarg, 1, 1000000, &pl->top) < 0) {
-				cli_usage_error(&diff_cmd, "--top wants a count from 1 to 1000000");
-				*rc = EXIT_LOCUS_USAGE;
-				return false;
-			}
-			break;
-		}
-	}
+	if (!cli_parse(&diff_cmd, argc, argv, diff_take, pl, rc))
+		return false;
 	pl->files = argv + optind;
 	pl->n = argc - optind;
 	if (pl->n < 2) {
 		cli_usage_error(&diff_cmd, "give a base file and at least one new file");
-		*rc = EXIT_LOCUS_USAGE;
 		return false;
 	}
 	return true;

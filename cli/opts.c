@@ -7,7 +7,14 @@
 #include "../common/exitcodes.h"
 #include "../common/util.h"
 
-void cli_parser_init(struct cli_parser *p, const struct cli_cmd *cmd)
+/* getopt_long's tables, built from a command's option table. */
+struct cli_parser {
+	const struct cli_cmd *cmd;
+	struct option lo[64];
+	char so[160];
+};
+
+static void cli_parser_init(struct cli_parser *p, const struct cli_cmd *cmd)
 {
 	size_t so = 0;
 	int n = 0;
@@ -41,7 +48,12 @@ static const char *opt_name(const struct cli_parser *p, int code, char *buf, siz
 	return buf;
 }
 
-int cli_next(struct cli_parser *p, int argc, char **argv)
+/*
+ * Next option code, -1 at the end (optind then indexes the first operand), or
+ * -2 after printing a one-line usage error for an unknown option or a missing
+ * argument. Parsing stops at the first operand or after "--".
+ */
+static int cli_next(struct cli_parser *p, int argc, char **argv)
 {
 	char buf[64];
 	int c = getopt_long(argc, argv, p->so, p->lo, NULL);

@@ -23,19 +23,6 @@ struct cli_cmd {
 	const struct cli_opt *opts; /* terminated by a zero row */
 };
 
-struct cli_parser {
-	const struct cli_cmd *cmd;
-	struct option lo[64];
-	char so[160];
-};
-
-void cli_parser_init(struct cli_parser *p, const struct cli_cmd *cmd);
-/*
- * Next option code, -1 at the end (optind then indexes the first operand), or
- * -2 after printing a one-line usage error for an unknown option or a missing
- * argument. Parsing stops at the first operand or after "--".
- */
-int cli_next(struct cli_parser *p, int argc, char **argv);
 /* Print "locus NAME: <msg> (see 'locus NAME --help')" to stderr. */
 void cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -141,9 +141,10 @@ static int report_take_checked(struct report_plan *pl, int c, const char *arg)
 	return 0;
 }
 
-/* One option into pl: 0, or -1 after a usage error. */
-static int report_take(struct report_plan *pl, int c, const char *arg)
+/* One option into the plan: 1 when taken, -1 after a usage error. */
+static int report_take(void *ctx, int c, const char *arg)
 {
+	struct report_plan *pl = ctx;
 	int took = timeline_take(&pl->tx, &report_cmd, c, arg);
 
 	if (!took)
@@ -151,7 +152,7 @@ static int report_take(struct report_plan *pl, int c, const char *arg)
 	if (!took)
 		took = report_take_checked(pl, c, arg);
 	if (took)
-		return took < 0 ? -1 : 0;
+		return took;
 	switch (c) {
 	case 'i':
 		pl->opts.path = arg;
@@ -178,7 +179,7 @@ static int report_take(struct report_plan *pl, int c, const char *arg)
 		locus_verbosity++;
 		break;
 	}
-	return 0;
+	return 1;
 }
 
 /* After every option: no operand, outputs writable, -a or -p. 0, or -1 after a usage error. */
@@ -206,26 +207,13 @@ static int report_validate(struct report_plan *pl, char **operands)
 /* The command line into pl: true to go on, false when the command ends with *rc. */
 static bool report_parse(int argc, char **argv, struct report_plan *pl, int *rc)
 {
-	struct cli_parser p;
-	int c;
-
 	*pl = (struct report_plan){
 		.opts = { .path = "perf.data", .line_size = 64, .sort = CL_SORT_TOTAL },
 		.tx = { .window_cuts_report = true },
 		.sections = SEC_SCHED | SEC_CACHELINES,
 	};
-	*rc = EXIT_LOCUS_USAGE;
-	cli_parser_init(&p, &report_cmd);
-	while ((c = cli_next(&p, argc, argv)) != -1) {
-		if (c == 'h') {
-			cli_print_help(stdout, &report_cmd);
-			*rc = EXIT_LOCUS_OK;
-			return false;
-		}
-		if (c == -2 || report_take(pl, c, optarg) < 0)
-			return false;
-	}
-	return report_validate(pl, argv + optind) == 0;
+	return cli_parse(&report_cmd, argc, argv, report_take, pl, rc) &&
+	       report_validate(pl, argv + optind) == 0;
 }
 
 /* Read the file into fp's sinks (and the timeline of tc, or NULL), following the tasks pl

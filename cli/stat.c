@@ -29,25 +29,17 @@ static const struct cli_cmd stat_cmd = {
 	stat_opts,
 };
 
+/* One option into o: 1 when taken, -1 after a usage error (every row is counting's). */
+static int stat_take(void *ctx, int c, const char *arg)
+{
+	return counting_take(ctx, &stat_cmd, c, arg);
+}
+
 /* The command line into o and *cmdv: true to go on, false when the command ends with *rc. */
 static bool stat_parse(int argc, char **argv, struct counting_opts *o, char ***cmdv, int *rc)
 {
-	struct cli_parser p;
-	int c;
-
-	*rc = EXIT_LOCUS_USAGE;
-	cli_parser_init(&p, &stat_cmd);
-	while ((c = cli_next(&p, argc, argv)) != -1) {
-		if (c == -2)
-			return false;
-		if (c == 'h') {
-			cli_print_help(stdout, &stat_cmd);
-			*rc = EXIT_LOCUS_OK;
-			return false;
-		}
-		if (counting_take(o, &stat_cmd, c, optarg) < 0)
-			return false;
-	}
+	if (!cli_parse(&stat_cmd, argc, argv, stat_take, o, rc))
+		return false;
 	*cmdv = argv + optind;
 	if (!(*cmdv)[0] && !o->all_cpus && !o->cpu_list && !o->pid) {
 		cli_usage_error(&stat_cmd, "nothing to count: give a command after --, -a, -C or -p");
