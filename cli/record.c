@@ -66,6 +66,11 @@ static int record_validate(struct record_plan *pl)
 		cli_usage_error(&record_cmd, "nothing to record: give a command after --, or -a");
 		return -1;
 	}
+	if (!strcmp(pl->path, "-")) { /* elsewhere "-" is stdout: never a file named "-" */
+		cli_usage_error(&record_cmd, "-o -: the recording is a file (its header is written "
+				"last, in place), not a stream on stdout; name a file");
+		return -1;
+	}
 	o->events = xstrdup("task-clock"); /* resolved, then not opened: record writes no counters */
 	if (counting_finish(o, &record_cmd, pl->cmdv) < 0 ||
 	    cli_check_output(&record_cmd, pl->path) < 0 ||

@@ -88,6 +88,15 @@ for args in "stat -o /nonexist/dir/r.txt -e task-clock" "run -o /nonexist/dir/r.
 	check "bad output path ($args): one line saying which" \
 		bash -c "[ \$(wc -l <'$TMP/bad.err') -eq 1 ] && grep -q 'cannot write' '$TMP/bad.err'"
 done
+# "-" is stdout to the other commands; a recording is a file: record -o - is refused before
+# the workload runs, and no file named "-" appears
+rm -f "$TMP/ran"
+(cd "$TMP" && exec "$LOCUS" record -o - -- touch "$TMP/ran") >"$TMP/rec-.out" 2>"$TMP/rec-.err"
+expect_eq "record -o -: usage error" 2 $?
+check "record -o -: no file named '-', the workload did not run" \
+	test ! -e "$TMP/-" -a ! -e "$TMP/ran"
+check "record -o -: one line saying why" \
+	bash -c "[ \$(wc -l <'$TMP/rec-.err') -eq 1 ] && grep -q 'not a stream on stdout' '$TMP/rec-.err'"
 # Writing still fails at the end (a full device): the report goes to stdout, exit 1.
 "$LOCUS" stat -o /dev/full -e task-clock -- true >"$TMP/full.out" 2>"$TMP/full.err"
 expect_eq "-o /dev/full: runtime error" 1 $?
