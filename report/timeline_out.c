@@ -13,21 +13,62 @@
 #include "svg_timeline.h"
 #include "trace_json.h"
 
+#define HUGE_PAGE (2u << 20)
+#define BLOCK_BYTES (TL_HELD_BLOCK * sizeof(struct lane_item))
+
 /*
  * A block of held items, in huge pages where the kernel has them: faulting its memory in
- * 4 KiB at a time was most of what holding the items cost.
+ * 4 KiB at a time was most of what holding the items cost. Mapped on its own at a huge
+ * page's boundary, and unmapped by trace_pass_free.
  */
 static struct lane_item *block(void)
 {
-	size_t size = TL_HELD_BLOCK * sizeof(struct lane_item);
-	void *b;
+	size_t over = BLOCK_BYTES + HUGE_PAGE;
+	char *m = mmap(NULL, over, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t at;
 
-	if (posix_memalign(&b, 2u << 20, size))
-		b = xmalloc(size);
-	else
-		madvise(b, size, MADV_HUGEPAGE);
-	return b;
+	if (m == MAP_FAILED) { /* as xmalloc says it */
+		fprintf(stderr, "locus: out of memory allocating %zu bytes\n", over);
+		abort();
+	}
+	at = ((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	if (at > (uintptr_t)m)
+		munmap(m, at - (uintptr_t)m);
+	munmap((char *)at + BLOCK_BYTES, (uintptr_t)m + over - at - BLOCK_BYTES);
+	madvise((void *)at, BLOCK_BYTES, MADV_HUGEPAGE);
+	return (struct lane_item *)at;
 }
+
+/*
+ * The index in p->whos of it's task under its name (a new one when it differs from the
+ * latest of its tid and pid: a flow has no pid, the periods of its wakee have).
+ */
+static uint32_t who(struct trace_pass *p, const struct tl_item *it)
+{
+	uint64_t key = (uint64_t)(uint32_t)it->pid << 32 | (uint32_t)it->tid;
+	uint32_t *i = u64map_get(&p->who_idx, key);
+	struct lane_who *w;
+
+	if (i) {
+		w = &p->whos[*i - 1];
+		if (w->workload == it->workload && !memcmp(w->comm, it->comm, sizeof(w->comm)))
+			return *i - 1;
+	}
+	if (p->nwhos == p->cap_whos) {
+		p->cap_whos = p->cap_whos ? 2 * p->cap_whos : 1024;
+		p->whos = xrealloc(p->whos, p->cap_whos * sizeof(*p->whos));
+	}
+	w = &p->whos[p->nwhos];
+	memset(w, 0, sizeof(*w));
+	w->tid = it->tid;
+	w->pid = it->pid;
+	w->workload = it->workload;
+	memcpy(w->comm, it->comm, sizeof(w->comm));
+	u64map_put(&p->who_idx, key, (uint32_t)++p->nwhos);
+	return (uint32_t)(p->nwhos - 1);
+}
+
+_Static_assert(sizeof(struct lane_item) == 32, "a held item is half a cache line");
 
 /* it, as the lanes will read it, at the end of the held items */
 static void hold(struct trace_pass *p, const struct tl_item *it)
@@ -40,9 +81,8 @@ static void hold(struct trace_pass *p, const struct tl_item *it)
 	}
 	h = &p->held[p->nheld / TL_HELD_BLOCK][p->nheld % TL_HELD_BLOCK];
 	p->nheld++;
-	*h = (struct lane_item){ it->t0, it->t1, it->value, it->cpu, it->from_cpu, it->tid, it->pid,
-			       { 0 }, (uint8_t)it->kind, (uint8_t)it->cls, it->workload };
-	memcpy(h->comm, it->comm, sizeof(h->comm));
+	*h = (struct lane_item){ it->t0, it->t1, who(p, it), it->cpu, it->from_cpu,
+				 (uint8_t)it->kind, (uint8_t)it->cls };
 }
 
 void trace_pass_item(void *ctx, const struct tl_item *it)
@@ -51,8 +91,23 @@ void trace_pass_item(void *ctx, const struct tl_item *it)
 
 	if (p->body)
 		trace_json_item(&p->tj, it);
-	if (p->svg && it->kind != TL_COUNTER) /* the lanes draw no counter */
+	if (!p->svg)
+		return;
+	switch (it->kind) { /* what the lanes keep of each (tl_lanes_item) */
+	case TL_SLICE:
+	case TL_FLOW:
 		hold(p, it);
+		break;
+	case TL_MIGRATE:
+		p->migrations++;
+		break;
+	case TL_PASSED:
+		p->passed_seen = true;
+		p->passed = it->value;
+		break;
+	case TL_COUNTER: /* the lanes draw no counter */
+		break;
+	}
 }
 
 void trace_pass_started(void *ctx, uint64_t first_ns)
@@ -81,6 +136,7 @@ struct trace_pass *trace_pass_open(struct trace_export *x, const char *path)
 	p->x = x;
 	p->path = path;
 	p->svg = x->svg != NULL;
+	u64map_init(&p->who_idx);
 	if (x->trace) {
 		p->body = scratch(x->trace);
 		if (!p->body) {
@@ -109,18 +165,26 @@ static void draw_lanes(struct trace_pass *p)
 	}
 	for (size_t i = 0; i < p->nheld; i++) {
 		const struct lane_item *h = &p->held[i / TL_HELD_BLOCK][i % TL_HELD_BLOCK];
+		const struct lane_who *w = &p->whos[h->who];
 
 		it.kind = (enum tl_kind)h->kind;
 		it.cpu = h->cpu;
 		it.from_cpu = h->from_cpu;
 		it.t0 = h->t0;
 		it.t1 = h->t1;
-		it.tid = h->tid;
-		it.pid = h->pid;
-		memcpy(it.comm, h->comm, sizeof(it.comm));
-		it.workload = h->workload;
+		it.tid = w->tid;
+		it.pid = w->pid;
+		memcpy(it.comm, w->comm, sizeof(it.comm));
+		it.workload = w->workload;
 		it.cls = (enum locality)h->cls;
-		it.value = h->value;
+		tl_lanes_item(&p->lanes, &it);
+	}
+	/* as tl_lanes_item takes them: every migration counted, the last count kept */
+	p->lanes.migrations += p->migrations;
+	if (p->passed_seen) {
+		memset(&it, 0, sizeof(it));
+		it.kind = TL_PASSED;
+		it.value = p->passed;
 		tl_lanes_item(&p->lanes, &it);
 	}
 }
@@ -226,7 +290,9 @@ void trace_pass_free(struct trace_pass *p)
 	if (p->svg && p->lanes.px)
 		tl_lanes_release(&p->lanes);
 	for (size_t i = 0; i < p->nblocks; i++)
-		free(p->held[i]);
+		munmap(p->held[i], BLOCK_BYTES);
 	free(p->held);
+	free(p->whos);
+	u64map_release(&p->who_idx);
 	free(p);
 }

@@ -13,6 +13,7 @@
 
 #include "../analyzers/timeline.h"
 #include "../analyzers/tl_lanes.h"
+#include "../common/u64map.h"
 #include "../model/sched_results.h"
 #include "../model/topology.h"
 #include "svg_caption.h"
@@ -38,27 +39,43 @@ struct trace_export {
 	char err[320];
 };
 
-/* An item as the lanes read it (tl_lanes_item): a quarter of a struct tl_item. */
-struct lane_item {
-	uint64_t t0, t1;
-	int64_t value;
-	int32_t cpu, from_cpu, tid, pid;
+/* Who an item is about, as the lanes read it: its task, named as at that item. */
+struct lane_who {
+	int32_t tid, pid;
 	char comm[TASK_COMM_LEN];
-	uint8_t kind, cls;
 	bool workload;
 };
 
-#define TL_HELD_BLOCK 65536	/* items a block */
+/*
+ * A running period or a wakeup flow as the lanes read it (tl_lanes_item), in half a cache
+ * line: its task one of the pass's lane_who (the same task under the same name shares one).
+ */
+struct lane_item {
+	uint64_t t0, t1;
+	uint32_t who;		/* index into trace_pass.whos */
+	int32_t cpu, from_cpu;
+	uint8_t kind, cls;
+};
+
+#define TL_HELD_BLOCK 131072	/* items a block: 4 MiB */
 
 /* The timeline's items, held until the pass ends: the results and the span are known then. */
 struct trace_pass {
 	struct trace_export *x;
 	FILE *body;		/* --trace: the items, before the head they follow */
 	struct trace_json tj;
-	/* --svg-timeline: the lanes' items (counters apart), in blocks of TL_HELD_BLOCK, each
-	 * only what the lanes read of it */
+	/* --svg-timeline: the lanes' periods and flows, in blocks of TL_HELD_BLOCK, each only
+	 * what the lanes read of it; their tasks (tid -> the latest one's index + 1 in whos);
+	 * the migrations, which the lanes only count, and the last count of wakeups passing
+	 * over an idle CPU, the one the lanes keep */
 	struct lane_item **held;
 	size_t nheld, nblocks;
+	struct lane_who *whos;
+	size_t nwhos, cap_whos;
+	struct u64map who_idx;
+	uint64_t migrations;
+	bool passed_seen;
+	int64_t passed;
 	bool started;		/* the timeline had its first event, at first_ns */
 	uint64_t first_ns;
 	struct tl_lanes lanes;
