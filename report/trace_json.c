@@ -60,73 +60,91 @@ static void flush_buf(struct trace_json *tj)
 	tj->nbuf = 0;
 }
 
-/*
- * Appending to the buffer: the caller made room first (room()), an item at a time, so
- * none of these checks the end. Each counts what it adds in tj->bytes.
- */
+/* Room for n more bytes in the buffer (an item takes < 2 KiB). */
 static void room(struct trace_json *tj, size_t n)
 {
 	if (tj->nbuf + n > sizeof(tj->buf))
 		flush_buf(tj);
 }
 
-static void mem(struct trace_json *tj, const char *s, size_t n)
+/*
+ * An item's bytes go through a cursor into the buffer, each helper returning where it
+ * stopped (the caller made room first: none checks the end); the item's length is counted
+ * once, at its end.
+ */
+static char *mem(char *o, const char *s, size_t n)
 {
-	memcpy(tj->buf + tj->nbuf, s, n);
-	tj->nbuf += n;
-	tj->bytes += n;
+	memcpy(o, s, n);
+	return o + n;
 }
 
-#define LIT(tj, s) mem((tj), "" s, sizeof(s) - 1)
+#define LIT(o, s) mem((o), "" s, sizeof(s) - 1)
 
-static void str(struct trace_json *tj, const char *s)
+static char *str(char *o, const char *s)
 {
-	mem(tj, s, strlen(s));
+	return mem(o, s, strlen(s));
 }
 
-/* v in decimal, as %" PRIu64 " prints it */
-static void u64(struct trace_json *tj, uint64_t v)
-{
-	char d[24];
-	int i = sizeof(d);
+static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+			       "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+			       "8081828384858687888990919293949596979899";
 
-	do {
-		d[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	mem(tj, d + i, sizeof(d) - (size_t)i);
+/* The decimal digits of v (1 for 0). */
+static int digits(uint64_t v)
+{
+	int n = 1;
+
+	for (; v >= 10000; v /= 10000)
+		n += 4;
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
 }
 
-static void i64(struct trace_json *tj, int64_t v)
+/* v in decimal, as %" PRIu64 " prints it: written from its last digit, two at a time */
+static char *u64(char *o, uint64_t v)
+{
+	char *end = o + digits(v), *p = end;
+
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+
+		v /= 100;
+		p -= 2;
+		memcpy(p, pairs + 2 * r, 2);
+	}
+	if (v >= 10)
+		memcpy(p - 2, pairs + 2 * v, 2);
+	else
+		p[-1] = (char)('0' + v);
+	return end;
+}
+
+static char *i64(char *o, int64_t v)
 {
 	if (v < 0) {
-		LIT(tj, "-");
-		u64(tj, (uint64_t)0 - (uint64_t)v);
-	} else {
-		u64(tj, (uint64_t)v);
+		*o++ = '-';
+		return u64(o, (uint64_t)0 - (uint64_t)v);
 	}
+	return u64(o, (uint64_t)v);
 }
 
 /* ns from the base as microseconds with three decimals */
-static void us(struct trace_json *tj, uint64_t base, uint64_t t)
+static char *us(char *o, uint64_t base, uint64_t t)
 {
 	uint64_t d = t > base ? t - base : 0;
 	unsigned f = (unsigned)(d % 1000);
-	char frac[4] = { '.', (char)('0' + f / 100), (char)('0' + f / 10 % 10),
-			 (char)('0' + f % 10) };
 
-	u64(tj, d / 1000);
-	mem(tj, frac, sizeof(frac));
+	o = u64(o, d / 1000);
+	o[0] = '.';
+	o[1] = (char)('0' + f / 100);
+	memcpy(o + 2, pairs + 2 * (f % 100), 2);
+	return o + 4;
 }
 
 /* s (at most max bytes) as a JSON string body, escaped into at most len bytes as
  * str_json does */
-static void jstr(struct trace_json *tj, const char *s, size_t max, size_t len)
+static char *jstr(char *o, const char *s, size_t max, size_t len)
 {
-	size_t n = str_json_at(tj->buf + tj->nbuf, len, s, max);
-
-	tj->nbuf += n;
-	tj->bytes += n;
+	return o + str_json_at(o, len, s, max);
 }
 
 static void put(struct trace_json *tj, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -197,135 +215,122 @@ static void mark(struct trace_json *tj)
 }
 
 /* A flow's wait split by who delayed the wakee (--sections blame), as flow arguments. */
-static void flow_blame(struct trace_json *tj, const struct tl_blame *b)
+static char *flow_blame(char *o, const struct tl_blame *b)
 {
-	LIT(tj, ",\"blame\":{");
+	o = LIT(o, ",\"blame\":{");
 	for (int c = 0; c < BC_NR; c++) {
 		if (c)
-			LIT(tj, ",");
-		LIT(tj, "\"");
-		str(tj, blame_cause_name((enum blame_cause)c));
-		LIT(tj, "_ns\":");
-		u64(tj, b->ns[c]);
+			o = LIT(o, ",");
+		o = LIT(o, "\"");
+		o = str(o, blame_cause_name((enum blame_cause)c));
+		o = LIT(o, "_ns\":");
+		o = u64(o, b->ns[c]);
 	}
 	if (b->top_tid) {
-		LIT(tj, ",\"most\":\"");
-		jstr(tj, b->top_comm, TASK_COMM_LEN, 2 * TASK_COMM_LEN + 8);
-		LIT(tj, "\",\"most_tid\":");
-		i64(tj, b->top_tid);
-		LIT(tj, ",\"most_ns\":");
-		u64(tj, b->top_ns);
+		o = LIT(o, ",\"most\":\"");
+		o = jstr(o, b->top_comm, TASK_COMM_LEN, 2 * TASK_COMM_LEN + 8);
+		o = LIT(o, "\",\"most_tid\":");
+		o = i64(o, b->top_tid);
+		o = LIT(o, ",\"most_ns\":");
+		o = u64(o, b->top_ns);
 	}
-	LIT(tj, "}");
+	return LIT(o, "}");
 }
 
-/* The common start of an item: {"ph":"<ph>","pid":0,"tid":<tid>,"ts":<t0> */
-static void item_head(struct trace_json *tj, const char *ph, int tid, uint64_t t)
-{
-	LIT(tj, "{\"ph\":\"");
-	str(tj, ph);
-	LIT(tj, "\",\"pid\":");
-	i64(tj, TRACK_PID);
-	LIT(tj, ",\"tid\":");
-	i64(tj, tid);
-	LIT(tj, ",\"ts\":");
-	us(tj, tj->base_ns, t);
-}
+/* The pid of every track, TRACK_PID, as the items print it */
+#define PID_0 ",\"pid\":0"
+_Static_assert(TRACK_PID == 0, "PID_0 is TRACK_PID");
 
-static void slice_item(struct trace_json *tj, const struct tl_item *it)
+static char *slice_item(char *o, uint64_t base, const struct tl_item *it)
 {
-	item_head(tj, "X", it->cpu, it->t0);
-	LIT(tj, ",\"dur\":");
-	us(tj, it->t0, it->t1);
-	LIT(tj, ",\"name\":\"");
-	jstr(tj, it->comm, TASK_COMM_LEN, TASK_COMM_LEN * 6 + 1);
-	LIT(tj, "\",\"args\":{\"tid\":");
-	i64(tj, it->tid);
-	LIT(tj, ",\"pid\":");
-	i64(tj, it->pid);
-	LIT(tj, ",\"end\":\"");
-	str(tj, end_name[it->end]);
-	LIT(tj, "\"");
+	o = LIT(o, "{\"ph\":\"X\"" PID_0 ",\"tid\":");
+	o = i64(o, it->cpu);
+	o = LIT(o, ",\"ts\":");
+	o = us(o, base, it->t0);
+	o = LIT(o, ",\"dur\":");
+	o = us(o, it->t0, it->t1);
+	o = LIT(o, ",\"name\":\"");
+	o = jstr(o, it->comm, TASK_COMM_LEN, TASK_COMM_LEN * 6 + 1);
+	o = LIT(o, "\",\"args\":{\"tid\":");
+	o = i64(o, it->tid);
+	o = LIT(o, ",\"pid\":");
+	o = i64(o, it->pid);
+	o = LIT(o, ",\"end\":\"");
+	o = str(o, end_name[it->end]);
+	o = LIT(o, "\"");
 	if (it->clipped)
-		LIT(tj, ",\"clipped\":true");
-	str(tj, it->inferred ? start_arg[TL_START_FIRST_EVENT] : start_arg[it->start]);
-	LIT(tj, "}},\n");
+		o = LIT(o, ",\"clipped\":true");
+	o = str(o, it->inferred ? start_arg[TL_START_FIRST_EVENT] : start_arg[it->start]);
+	return LIT(o, "}},\n");
 }
 
-static void flow_item(struct trace_json *tj, const struct tl_item *it)
+static char *flow_item(char *o, uint64_t base, const struct tl_item *it)
 {
-	LIT(tj, "{\"ph\":\"s\",\"id\":");
-	u64(tj, it->id);
-	LIT(tj, ",\"pid\":");
-	i64(tj, TRACK_PID);
-	LIT(tj, ",\"tid\":");
-	i64(tj, it->from_cpu);
-	LIT(tj, ",\"ts\":");
-	us(tj, tj->base_ns, it->t0);
-	LIT(tj, ",\"name\":\"wakeup\",\"cat\":\"wakeup\",\"args\":{\"wakee\":\"");
-	jstr(tj, it->comm, TASK_COMM_LEN, TASK_COMM_LEN * 6 + 1);
-	LIT(tj, "\",\"tid\":");
-	i64(tj, it->tid);
-	LIT(tj, ",\"class\":\"");
-	str(tj, locality_name(it->cls));
-	LIT(tj, "\",\"delay_ns\":");
-	u64(tj, it->t1 - it->t0);
-	LIT(tj, ",\"idle_passed\":\"");
-	str(tj, passed_name(it->passed));
-	LIT(tj, "\"");
+	o = LIT(o, "{\"ph\":\"s\",\"id\":");
+	o = u64(o, it->id);
+	o = LIT(o, PID_0 ",\"tid\":");
+	o = i64(o, it->from_cpu);
+	o = LIT(o, ",\"ts\":");
+	o = us(o, base, it->t0);
+	o = LIT(o, ",\"name\":\"wakeup\",\"cat\":\"wakeup\",\"args\":{\"wakee\":\"");
+	o = jstr(o, it->comm, TASK_COMM_LEN, TASK_COMM_LEN * 6 + 1);
+	o = LIT(o, "\",\"tid\":");
+	o = i64(o, it->tid);
+	o = LIT(o, ",\"class\":\"");
+	o = str(o, locality_name(it->cls));
+	o = LIT(o, "\",\"delay_ns\":");
+	o = u64(o, it->t1 - it->t0);
+	o = LIT(o, ",\"idle_passed\":\"");
+	o = str(o, passed_name(it->passed));
+	o = LIT(o, "\"");
 	if (it->blame.on)
-		flow_blame(tj, &it->blame);
-	LIT(tj, "}},\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":");
-	u64(tj, it->id);
-	LIT(tj, ",\"pid\":");
-	i64(tj, TRACK_PID);
-	LIT(tj, ",\"tid\":");
-	i64(tj, it->cpu);
-	LIT(tj, ",\"ts\":");
-	us(tj, tj->base_ns, it->t1);
-	LIT(tj, ",\"name\":\"wakeup\",\"cat\":\"wakeup\"},\n");
+		o = flow_blame(o, &it->blame);
+	o = LIT(o, "}},\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":");
+	o = u64(o, it->id);
+	o = LIT(o, PID_0 ",\"tid\":");
+	o = i64(o, it->cpu);
+	o = LIT(o, ",\"ts\":");
+	o = us(o, base, it->t1);
+	return LIT(o, ",\"name\":\"wakeup\",\"cat\":\"wakeup\"},\n");
 }
 
-static void migrate_item(struct trace_json *tj, const struct tl_item *it)
+static char *migrate_item(char *o, uint64_t base, const struct tl_item *it)
 {
-	LIT(tj, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":");
-	i64(tj, TRACK_PID);
-	LIT(tj, ",\"tid\":");
-	i64(tj, it->cpu);
-	LIT(tj, ",\"ts\":");
-	us(tj, tj->base_ns, it->t0);
-	LIT(tj, ",\"name\":\"migrate\",\"args\":{\"tid\":");
-	i64(tj, it->tid);
-	LIT(tj, ",\"from\":");
-	i64(tj, it->from_cpu);
-	LIT(tj, ",\"to\":");
-	i64(tj, it->cpu);
-	LIT(tj, ",\"class\":\"");
-	str(tj, locality_name(it->cls));
-	LIT(tj, "\"}},\n");
+	o = LIT(o, "{\"ph\":\"i\",\"s\":\"t\"" PID_0 ",\"tid\":");
+	o = i64(o, it->cpu);
+	o = LIT(o, ",\"ts\":");
+	o = us(o, base, it->t0);
+	o = LIT(o, ",\"name\":\"migrate\",\"args\":{\"tid\":");
+	o = i64(o, it->tid);
+	o = LIT(o, ",\"from\":");
+	o = i64(o, it->from_cpu);
+	o = LIT(o, ",\"to\":");
+	o = i64(o, it->cpu);
+	o = LIT(o, ",\"class\":\"");
+	o = str(o, locality_name(it->cls));
+	return LIT(o, "\"}},\n");
 }
 
-static void counter_item(struct trace_json *tj, const struct tl_item *it)
+static char *counter_item(char *o, uint64_t base, const struct tl_item *it)
 {
-	LIT(tj, "{\"ph\":\"C\",\"pid\":");
-	i64(tj, TRACK_PID);
-	LIT(tj, ",\"ts\":");
-	us(tj, tj->base_ns, it->t0);
+	o = LIT(o, "{\"ph\":\"C\"" PID_0 ",\"ts\":");
+	o = us(o, base, it->t0);
 	if (it->kind == TL_COUNTER) {
-		LIT(tj, ",\"name\":\"runnable CPU ");
-		i64(tj, it->cpu);
-		LIT(tj, "\",\"args\":{\"runnable\":");
+		o = LIT(o, ",\"name\":\"runnable CPU ");
+		o = i64(o, it->cpu);
+		o = LIT(o, "\",\"args\":{\"runnable\":");
 	} else {
-		LIT(tj, ",\"name\":\"wakeups passing over an idle CPU\",\"args\":{\"wakeups\":");
+		o = LIT(o, ",\"name\":\"wakeups passing over an idle CPU\",\"args\":{\"wakeups\":");
 	}
-	i64(tj, it->value);
-	LIT(tj, "}},\n");
+	o = i64(o, it->value);
+	return LIT(o, "}},\n");
 }
 
 /* Formatted by hand into tj->buf (printf was most of a trace's cost): the same bytes. */
 void trace_json_item(void *ctx, const struct tl_item *it)
 {
 	struct trace_json *tj = ctx;
+	char *at, *o;
 
 	if (tj->limit && tj->bytes >= tj->limit) {
 		tj->dropped++;
@@ -335,22 +340,25 @@ void trace_json_item(void *ctx, const struct tl_item *it)
 		mark(tj);
 	tj->items++;
 	room(tj, 2048);
+	at = o = tj->buf + tj->nbuf;
 	switch (it->kind) {
 	case TL_SLICE:
-		slice_item(tj, it);
+		o = slice_item(o, tj->base_ns, it);
 		break;
 	case TL_FLOW:
-		flow_item(tj, it);
+		o = flow_item(o, tj->base_ns, it);
 		tj->events++;
 		break;
 	case TL_MIGRATE:
-		migrate_item(tj, it);
+		o = migrate_item(o, tj->base_ns, it);
 		break;
 	case TL_COUNTER:
 	case TL_PASSED:
-		counter_item(tj, it);
+		o = counter_item(o, tj->base_ns, it);
 		break;
 	}
+	tj->nbuf += (size_t)(o - at);
+	tj->bytes += (uint64_t)(o - at);
 	tj->events++;
 }
 
