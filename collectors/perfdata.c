@@ -180,8 +180,10 @@ int pd_open(struct pd_file *f, const char *path)
 	/* a big read buffer for big files; small files should not pay for it */
 	if (file_size > (256u << 10))
 		setvbuf(f->fp, NULL, _IOFBF, 1 << 20);
+	errno = 0;
 	if (fread(h, 1, PIPE_HEADER_SIZE, f->fp) != PIPE_HEADER_SIZE)
-		return bad(f, 0, "not a perf.data file (too short)");
+		return ferror(f->fp) ? bad(f, 0, "cannot read: %s", strerror(errno ? errno : EIO))
+				     : bad(f, 0, "not a perf.data file (too short)");
 	memcpy(&magic, h, 8);
 	memcpy(&size, h + 8, 8);
 	if (magic == __builtin_bswap64(PERF_MAGIC2))

@@ -155,5 +155,10 @@ hostile "a record of impossible size" "record of size 4"
 "$LOCUS" report -q -i /nonexistent.data >/dev/null 2>"$TMP/h.err"
 expect_eq "a missing file: exit 1" 1 $?
 check "a missing file: says so" grep -q "^locus: /nonexistent.data: cannot open: No such file" "$TMP/h.err"
+# a file that fails to read (EIO at offset 0 of /proc/self/mem) says so, not "too short"
+"$LOCUS" report -q -i /proc/self/mem >/dev/null 2>"$TMP/eio.err"
+expect_eq "a file that cannot be read: exit 1" 1 $?
+check "a file that cannot be read: one line with the read's error" bash -c \
+	"[ \$(wc -l <'$TMP/eio.err') -eq 1 ] && grep -q 'cannot read: Input/output error' '$TMP/eio.err'"
 check "report with extra words is a usage error" bash -c "'$LOCUS' report -i x y >/dev/null 2>&1; test \$? -eq 2"
 finish
