@@ -2,6 +2,7 @@
 #include "session.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,6 +338,14 @@ static int run_counted(const struct session_cfg *cfg, struct launcher *l,
 	return 0;
 }
 
+/* -p alone: the process already ended (its pidfd readable), a zombie included. */
+static bool attached_gone(const struct session_cfg *cfg, const struct launcher *l)
+{
+	struct pollfd p = { .fd = l->watch_fd, .events = POLLIN };
+
+	return cfg->pid && !cfg->argv && l->watch_fd >= 0 && poll(&p, 1, 0) == 1;
+}
+
 /* One run. Returns 0, or an exit code after printing why the run failed. */
 static int one_run(const struct session_cfg *cfg, struct launcher *l, struct stat_result *res,
 		   struct session_outcome *out)
@@ -353,6 +362,14 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 		goto out;
 	if (cfg->trace && res->runs == 0)
 		start_tracing(cfg, l, &t, out);
+	if (attached_gone(cfg, l)) { /* before its counters: else every one "No such process" */
+		locus_err("pid %d ended before locus could attach to it: nothing to count",
+			  (int)cfg->pid);
+		rc = EXIT_LOCUS_RUNTIME;
+		if (out->traced)
+			tracer_stop(cfg->tracer);
+		goto out;
+	}
 	evs = run_events(cfg, &t, out);
 	err = counters_open(&cs, evs, cfg->nevs, &t);
 	if (err) {

@@ -128,12 +128,29 @@ v=$(counter_value context-switches "$TMP/sw.txt")
 check "-a counts at least the workload's 4000 switches (got $v)" test "${v:-0}" -ge 3800
 check "-a has no per-task split, and says so" grep -q "system-wide counting has no per-task split" "$TMP/sw.txt"
 
-# Attach to a running process until it exits.
-sleep 1 &
+# Attach to a running process until it exits (2 s: a busy machine's set-up time within it).
+sleep 2 &
 sp=$!
 "$LOCUS" stat -p $sp -e context-switches >"$TMP/p.txt" 2>&1
 expect_eq "-p: exits 0 when the process ends" 0 $?
 check "-p: report names the process" grep -q "process id '$sp'" "$TMP/p.txt"
+
+# A process that ended before locus attached (a zombie: its parent never reaps it) is a
+# runtime error that says so, not a report of "No such process" for every counter, exit 0.
+python3 -c 'import os, sys, time
+pid = os.fork()
+if pid == 0:
+    os._exit(0)
+print(pid, flush=True)
+time.sleep(30)' >"$TMP/zpid" &
+zp=$!
+for _ in $(seq 1 50); do [ -s "$TMP/zpid" ] && break; sleep 0.1; done
+z=$(cat "$TMP/zpid")
+"$LOCUS" stat -p "$z" -e context-switches >"$TMP/z.out" 2>"$TMP/z.err"
+expect_eq "-p of a process already ended: runtime error" 1 $?
+check "-p of a process already ended: one line saying so, no report" bash -c \
+	"[ \$(wc -l <'$TMP/z.err') -eq 1 ] && grep -q 'ended before locus could attach' '$TMP/z.err' && test ! -s '$TMP/z.out'"
+kill "$zp" 2>/dev/null
 
 # Tracepoints count like perf's.
 if have_root; then
