@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,16 +17,49 @@
 
 int locus_verbosity;
 
+/* Messages held while a full screen owns the terminal (any thread may add one). */
+#define HELD_MAX (64u << 10)
+static pthread_mutex_t held_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool holding;
+static char *held;
+static size_t held_len;
+
+static void err_out(const char *fmt, va_list ap)
+{
+	char buf[8192];
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+
+	n = n < 0 ? 0 : n >= (int)sizeof(buf) ? (int)sizeof(buf) - 1 : n;
+	pthread_mutex_lock(&held_lock);
+	if (holding && held_len + (size_t)n + 9 <= HELD_MAX) {
+		held = xrealloc(held, held_len + (size_t)n + 9);
+		held_len += (size_t)sprintf(held + held_len, "locus: %s\n", buf);
+	} else if (!holding) {
+		fflush(stdout);
+		fprintf(stderr, "locus: %s\n", buf);
+	}
+	pthread_mutex_unlock(&held_lock);
+}
+
+void locus_err_hold(bool hold)
+{
+	pthread_mutex_lock(&held_lock);
+	holding = hold;
+	if (!hold && held_len) {
+		fflush(stdout);
+		fwrite(held, 1, held_len, stderr);
+		held_len = 0;
+	}
+	pthread_mutex_unlock(&held_lock);
+}
+
 void locus_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("locus: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	err_out(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void locus_verbose(const char *fmt, ...)
@@ -34,11 +68,9 @@ void locus_verbose(const char *fmt, ...)
 
 	if (locus_verbosity <= 0)
 		return;
-	fputs("locus: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	err_out(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static void oom(size_t size)

@@ -14,6 +14,9 @@ void locus_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "locus: <msg>" to stderr only when verbose output was asked for. */
 void locus_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int locus_verbosity;
+/* hold true: keep those messages (a full screen owns the terminal); false: print what was
+ * kept, in order, and print as they come again. */
+void locus_err_hold(bool hold);
 
 /* malloc/calloc/realloc/strdup that abort with a message on exhaustion. */
 void *xmalloc(size_t size);

@@ -66,6 +66,7 @@ static void at_exit(void)
 {
 	if (open_tui)
 		endwin(); /* an exit path that skipped tui_close */
+	locus_err_hold(false);
 }
 
 /* 256-colour heat ramp, cold to hot; the cube index is 16 + 36r + 6g + b. */
@@ -154,6 +155,7 @@ struct tui *tui_open(char *why, size_t len)
 		t->colors = COLORS >= 256 ? 256 : 8;
 	}
 	setup_styles(t);
+	locus_err_hold(true); /* said on the screen it would overwrite: after it, on stderr */
 	return t;
 }
 
@@ -272,6 +274,7 @@ void tui_close(struct tui *t)
 	endwin();
 	delscreen(t->scr);
 	open_tui = NULL;
+	locus_err_hold(false);
 	if (t->sigfd >= 0)
 		close(t->sigfd);
 	free(t);

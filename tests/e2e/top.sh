@@ -106,6 +106,26 @@ workload_alive 4000003 && fail "1b: q left the workload running" || ok "1b: q st
 T kill-server 2>/dev/null
 sleep 0.3
 
+# 1c. What goes wrong while the dashboard owns the screen is said after it: -p of a process
+# that ended before locus attached (a zombie) exits 1 with the reason on the normal screen.
+python3 -c 'import os, time
+pid = os.fork()
+if pid == 0:
+    os._exit(0)
+print(pid, flush=True)
+time.sleep(60)' >"$TMP/zpid" &
+zp=$!
+for _ in $(seq 1 50); do [ -s "$TMP/zpid" ] && break; sleep 0.1; done
+T new-session -d -x 100 -y 30 \
+	"TERM=xterm-256color $LOCUS top -p $(cat "$TMP/zpid"); echo \$? >$TMP/rc1c; sleep 60"
+wait_for "$TMP/rc1c" 20
+expect_eq "top -p of an ended process: runtime error" 1 "$(cat "$TMP/rc1c" 2>/dev/null)"
+check "top -p of an ended process: the reason is on the screen after the dashboard" \
+	grep -q "ended before locus could attach" <(T capture-pane -p)
+kill "$zp" 2>/dev/null
+T kill-server 2>/dev/null
+sleep 0.3
+
 # 2. The workload ends by itself: the final screen stays until q; its exit status is locus's.
 T new-session -d -x 100 -y 30 \
 	"TERM=xterm LANG=C LC_ALL=C $LOCUS top -d 0.5 -- sh -c '$LOCUS bench pingpong --loops 30000 >/dev/null; exit 3'; echo \$? >$TMP/rc2; sleep 60"
