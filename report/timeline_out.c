@@ -11,6 +11,7 @@
 #include "../common/util.h"
 #include "sched_report.h"
 #include "svg_timeline.h"
+#include "tl_queue.h"
 #include "trace_json.h"
 
 #define HUGE_PAGE (2u << 20)
@@ -85,7 +86,8 @@ static void hold(struct trace_pass *p, const struct tl_item *it)
 				 (uint8_t)it->kind, (uint8_t)it->cls };
 }
 
-void trace_pass_item(void *ctx, const struct tl_item *it)
+/* An item into the trace and the lanes' items (on the queue's thread when it has one). */
+static void take(void *ctx, const struct tl_item *it)
 {
 	struct trace_pass *p = ctx;
 
@@ -108,6 +110,16 @@ void trace_pass_item(void *ctx, const struct tl_item *it)
 	case TL_COUNTER: /* the lanes draw no counter */
 		break;
 	}
+}
+
+void trace_pass_item(void *ctx, const struct tl_item *it)
+{
+	struct trace_pass *p = ctx;
+
+	if (!p->q)
+		take(p, it);
+	else if (p->body || it->kind != TL_COUNTER) /* the lanes draw no counter */
+		tl_queue_push(p->q, it);
 }
 
 void trace_pass_started(void *ctx, uint64_t first_ns)
@@ -145,6 +157,7 @@ struct trace_pass *trace_pass_open(struct trace_export *x, const char *path)
 		}
 		trace_json_body(&p->tj, p->body, 0, x->limit);
 	}
+	p->q = tl_queue_start(take, p);
 	return p;
 }
 
@@ -251,6 +264,8 @@ int trace_pass_emit(struct trace_pass *p, const struct topology *topo, const str
 	struct trace_export *x = p->x;
 	uint64_t span = x->span_ns;
 
+	tl_queue_finish(p->q); /* every item taken: what follows reads what take wrote */
+	p->q = NULL;
 	p->topo = topo;
 	p->tl = tl;
 	p->cap = cap;
@@ -284,6 +299,7 @@ void trace_pass_free(struct trace_pass *p)
 {
 	if (!p)
 		return;
+	tl_queue_finish(p->q);
 	if (p->body)
 		fclose(p->body);
 	trace_json_release(&p->tj);

@@ -60,8 +60,12 @@ struct lane_item {
 #define TL_HELD_BLOCK 131072	/* items a block: 4 MiB */
 
 /* The timeline's items, held until the pass ends: the results and the span are known then. */
+struct tl_queue;
+
 struct trace_pass {
 	struct trace_export *x;
+	struct tl_queue *q;	/* the items to a thread that writes and holds them (NULL:
+				 * taken in the pass's thread) */
 	FILE *body;		/* --trace: the items, before the head they follow */
 	struct trace_json tj;
 	/* --svg-timeline: the lanes' periods and flows, in blocks of TL_HELD_BLOCK, each only
