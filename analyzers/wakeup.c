@@ -604,6 +604,10 @@ void wakeup_add(struct wakeup *w, const struct event *e)
 	if (e->type != EV_SWITCH && e->tid >= 0) {
 		struct wk_task *cur = e->tid > 0 ? task_find(w, e->tid) : NULL;
 
+		/* every task, first seen by its own event: running, so a wakeup of it before
+		 * a switch-out is one of a running task, not timed */
+		if (!cur && e->tid > 0 && w->cfg.system_wide && !excluded(w, e->tid))
+			cur = task_new(w, e->tid);
 		if (cur) {
 			cur->pid = e->pid;
 			cur_i = cur - w->tasks;

@@ -340,6 +340,26 @@ static void woken_while_running(void **state)
 	wakeup_release(&w);
 }
 
+/* -a: a task first seen by its own event runs there, so a wakeup of it before any
+ * switch-out of it is a running task's, not timed (idle.sh's oracle: one over, once). */
+static void system_wide_first_seen_by_own_event(void **state)
+{
+	struct wakeup w;
+	struct sched_results *r;
+	const struct event ev[] = {
+		ev_waking(10, 0, 100, 200, 1),	/* 100's first event: it wakes 200 on CPU 0 */
+		ev_waking(20, 1, 200, 100, 0),	/* 200 wakes 100, never seen switched out */
+		ev_switch(30, 0, 300, S_SLEEP, 100),
+	};
+
+	start(&w, true);
+	feed(&w, ev, sizeof(ev) / sizeof(ev[0]));
+	r = wakeup_results(&w);
+	assert_int_equal(r->wakeups_running, 1);
+	assert_int_equal(r->delay.count, 0);
+	wakeup_release(&w);
+}
+
 /* Without sched_waking (old kernels), sched_wakeup is the wakeup and places at once. */
 static void wakeup_only_source(void **state)
 {
@@ -616,6 +636,7 @@ int main(void)
 		cmocka_unit_test(fork_following),
 		cmocka_unit_test(system_wide_excludes),
 		cmocka_unit_test(woken_while_running),
+		cmocka_unit_test(system_wide_first_seen_by_own_event),
 		cmocka_unit_test(wakeup_only_source),
 		cmocka_unit_test(pair_table_bounded),
 		cmocka_unit_test(tasks_retire),
