@@ -594,6 +594,28 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
+/*
+ * A task renamed by itself (an exec, PR_SET_NAME): its batch of wakeups goes to the pair
+ * table under its old name first (the tracepoint fires before the copy), so each batch is
+ * named as perf script names its wakeups. The task is running, so no waking touches its
+ * batch meanwhile (on_waking leaves a running task's alone); a rename by another task
+ * (/proc/PID/comm) is left to the next flush, named as then.
+ */
+SEC("tp_btf/task_rename")
+int BPF_PROG(on_rename, struct task_struct *task, const char *comm)
+{
+#ifndef LOCUS_NO_PAIRS
+	struct lb_tstate *t;
+
+	if (task->pid != (int)(__u32)bpf_get_current_pid_tgid())
+		return 0;
+	t = tracked(task);
+	if (t && t->pend_count)
+		flush_pair(epoch & 1, t, task);
+#endif
+	return 0;
+}
+
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(on_exit, struct task_struct *p)
 {

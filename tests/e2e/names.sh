@@ -197,8 +197,38 @@ reader = max(names, key=lambda k: len(names[k]))  # cat: 20 wakings, others a fe
 assert names[reader][0] == "sh" and names[reader][-1] == "awk", names[reader]
 assert pairs.get((writer, reader)) == "awk", (reader, pairs.get((writer, reader)))
 PY
+	# 7. a wakee renamed with a batch pending: W1 (sh) wakes the reader (sh) twice, the
+	# reader execs cat, then another waker wakes it: W1's pair stays named (sh, sh)
+	wl='{ sh -c "echo a; sleep 0.05; echo b"; sleep 0.2 >/dev/null; echo c; sleep 0.05 >/dev/null; echo d; }'
+	"$LOCUS" record -q -a -o "$TMP/bv.data" -- "$LOCUS" run -q --collector bpf --delay-rate 0 \
+		--json "$TMP/bv.json" -- sh -c "$wl | sh -c 'read x; read x; exec cat >/dev/null'" >/dev/null 2>&1
+	perf script --show-task-events -i "$TMP/bv.data" -F comm,pid,tid,cpu,time,event,trace \
+		>"$TMP/bv.script" 2>/dev/null
+	check "bpf: a wakee renamed by an exec with a batch pending: each pair named as at its last wakeup" \
+		python3 - "$TMP/bv.json" "$TMP/bv.script" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+script = open(sys.argv[2], errors="replace").read().splitlines()
+m = [re.search(r"PERF_RECORD_COMM exec: cat:(\d+)/(\d+)$", l) for l in script]
+reader = [int(x.group(2)) for x in m if x][0]
+line = re.compile(r"^\s*(\S.*?)\s+(-?\d+)/(-?\d+)\s+\[\d+\]\s+[\d.]+:\s+sched:sched_waking:\s+comm=(.*) pid=(\d+) prio=")
+last = {}
+for l in script:
+    w = line.match(l)
+    if w and int(w.group(5)) == reader:
+        last[int(w.group(3))] = (w.group(1), w.group(4))
+pairs = {(p["waker_tid"], p["wakee_tid"]): (p["waker_comm"], p["wakee_comm"]) for p in d["pairs"]}
+print("reader", reader, "perf script at each waker's last waking:", last)
+print("bpf:", {k: v for k, v in pairs.items() if k[1] == reader})
+assert any(v == ("sh", "sh") for v in last.values()), "no waker's last waking before the exec"
+assert any(v[1] == "cat" for v in last.values()), "the reader was not woken after its exec"
+for waker, names in last.items():
+    if (waker, reader) in pairs:
+        assert pairs[(waker, reader)] == names, (waker, pairs[(waker, reader)], names)
+PY
 else
 	skip "bpf: the collector does not load here"
 	skip "bpf: a waker renamed within a batch (the collector does not load here)"
+	skip "bpf: a wakee renamed with a batch pending (the collector does not load here)"
 fi
 finish
