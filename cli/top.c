@@ -7,8 +7,7 @@
 #include "../collectors/topology.h"
 #include "../common/exitcodes.h"
 #include "../common/util.h"
-#include "../report/dash.h"
-#include "../report/tui.h"
+#include "../report/dash_screen.h"
 #include "../collectors/wl_output.h"
 #include "../pipeline/watch.h"
 #include "commands.h"
@@ -93,13 +92,7 @@ struct top {
 static void draw(struct top *tp)
 {
 	struct dash_view v = { 0 };
-	struct canvas c;
-	int w = 80, h = 24;
 
-	if (tp->tui)
-		tui_size(tp->tui, &w, &h);
-	else if (terminal_columns() > w)
-		w = terminal_columns();
 	watch_view(&tp->w, tp->ui.cumulative, tp->ui.blame_pane, now_ns(), &v);
 	v.command = tp->command;
 	v.state = tp->state;
@@ -110,41 +103,18 @@ static void draw(struct top *tp)
 			v.output_tail = wl_output_tail(&tp->output);
 	}
 	v.ui = &tp->ui;
-	canvas_init(&c, w, h, tp->tui ? tui_utf8(tp->tui) : false);
-	dash_render(&c, &v);
-	if (tp->tui) {
-		tui_draw(tp->tui, &c);
-	} else {
-		printf("\n");
-		canvas_print(&c, stdout);
-		fflush(stdout);
-	}
-	canvas_release(&c);
+	dash_show(tp->tui, &v);
 }
 
 /* Keys waiting on the terminal. Returns false when the user quits or the terminal is gone. */
 static bool keys(struct top *tp)
 {
-	int k;
+	bool reset = false;
 
-	if (!tp->tui)
-		return true;
-	if (tui_gone(tp->tui))
-		return false; /* leave like q: nobody is watching */
-	while ((k = tui_key(tp->tui)) != -1) {
-		switch (k ? dash_key(&tp->ui, k) : DASH_REDRAW) {
-		case DASH_QUIT:
-			return false;
-		case DASH_RESET:
-			watch_reset(&tp->w);
-			tp->redraw = true;
-			break;
-		case DASH_NONE:
-			break;
-		default:
-			tp->redraw = true;
-		}
-	}
+	if (!dash_keys(tp->tui, &tp->ui, &tp->redraw, &reset))
+		return false;
+	if (reset)
+		watch_reset(&tp->w);
 	return true;
 }
 
