@@ -138,15 +138,20 @@ mine = [t for t in legend if t.split()[-1] == str(root)]
 print("root", root, "perf script's last name", names[-1:], "legend", legend)
 assert names and mine == ["%s %d" % (names[-1], root)] and names[-1] != "locus"
 PY
+# bpf_recorded NAME CMD: locus run --collector bpf of CMD (every wakeup timed) inside a
+# locus record -a of the same run: NAME.json the collector's, NAME.script perf script's
+bpf_recorded() {
+	"$LOCUS" record -q -a -o "$TMP/$1.data" -- "$LOCUS" run -q --collector bpf --delay-rate 0 \
+		--json "$TMP/$1.json" -- sh -c "$2" >/dev/null 2>&1 && [ -s "$TMP/$1.json" ] || return 1
+	perf script --show-task-events -i "$TMP/$1.data" -F comm,pid,tid,cpu,time,event,trace \
+		>"$TMP/$1.script" 2>/dev/null
+}
 # 5. the BPF collector: a pair that lives across an exec (a reader woken 40 times as sh,
 # then 40 times as cat: more than a batch each) is named as at its last wakeup, against a
 # recording of the same run (locus record -a around locus run --collector bpf)
 rd='for i in $(seq 40); do read x; done; exec cat >/dev/null'
 wr='for i in $(seq 80); do echo x; sleep 0.005; done'
-if "$LOCUS" record -q -a -o "$TMP/bx.data" -- "$LOCUS" run -q --collector bpf --delay-rate 0 \
-	--json "$TMP/bx.json" -- sh -c "($wr) | sh -c '$rd'" >/dev/null 2>&1 && [ -s "$TMP/bx.json" ]; then
-	perf script --show-task-events -i "$TMP/bx.data" -F comm,pid,tid,cpu,time,event,trace \
-		>"$TMP/bx.script" 2>/dev/null
+if bpf_recorded bx "($wr) | sh -c '$rd'"; then
 	check "bpf: a pair across an exec named as at its last wakeup (perf script, same run)" \
 		python3 - "$TMP/bx.json" "$TMP/bx.script" <<'PY'
 import json, re, sys
@@ -173,10 +178,7 @@ PY
 	# 6. a waker renamed within a batch: sh wakes the reader 10 times, execs awk, which
 	# wakes it 10 more (20 < the 32 of a batch, no other waker between): named as awk
 	wr='for i in $(seq 10); do echo x; sleep 0.005 >/dev/null; done; exec awk "BEGIN { for (i = 0; i < 10; i++) { print \"x\"; fflush(); system(\"sleep 0.005 >/dev/null\") } }"'
-	"$LOCUS" record -q -a -o "$TMP/bw.data" -- "$LOCUS" run -q --collector bpf --delay-rate 0 \
-		--json "$TMP/bw.json" -- sh -c "($wr) | cat >/dev/null" >/dev/null 2>&1
-	perf script --show-task-events -i "$TMP/bw.data" -F comm,pid,tid,cpu,time,event,trace \
-		>"$TMP/bw.script" 2>/dev/null
+	bpf_recorded bw "($wr) | cat >/dev/null"
 	check "bpf: a waker renamed by an exec within a batch named as at its last wakeup (perf script)" \
 		python3 - "$TMP/bw.json" "$TMP/bw.script" <<'PY'
 import json, re, sys
@@ -200,10 +202,7 @@ PY
 	# 7. a wakee renamed with a batch pending: W1 (sh) wakes the reader (sh) twice, the
 	# reader execs cat, then another waker wakes it: W1's pair stays named (sh, sh)
 	wl='{ sh -c "echo a; sleep 0.05; echo b"; sleep 0.2 >/dev/null; echo c; sleep 0.05 >/dev/null; echo d; }'
-	"$LOCUS" record -q -a -o "$TMP/bv.data" -- "$LOCUS" run -q --collector bpf --delay-rate 0 \
-		--json "$TMP/bv.json" -- sh -c "$wl | sh -c 'read x; read x; exec cat >/dev/null'" >/dev/null 2>&1
-	perf script --show-task-events -i "$TMP/bv.data" -F comm,pid,tid,cpu,time,event,trace \
-		>"$TMP/bv.script" 2>/dev/null
+	bpf_recorded bv "$wl | sh -c 'read x; read x; exec cat >/dev/null'"
 	check "bpf: a wakee renamed by an exec with a batch pending: each pair named as at its last wakeup" \
 		python3 - "$TMP/bv.json" "$TMP/bv.script" <<'PY'
 import json, re, sys
