@@ -9,6 +9,19 @@
 #define BIT(m, c) ((m)[(c) / 64] >> ((c) % 64) & 1)
 #define NEVER UINT64_MAX
 
+/* Instant (a, ak) at or before (b, bk): the earlier nanosecond, or in the same one the
+ * event applied first (numbers a few apart there: compared modulo 2^32). */
+static inline bool le(uint64_t a, uint32_t ak, uint64_t b, uint32_t bk)
+{
+	return a < b || (a == b && (int32_t)(ak - bk) <= 0);
+}
+
+/* (a, ak) strictly before (b, bk). */
+static inline bool lt(uint64_t a, uint32_t ak, uint64_t b, uint32_t bk)
+{
+	return a < b || (a == b && (int32_t)(ak - bk) < 0);
+}
+
 struct idle_pend {
 	struct idle_q q;	/* its masks in pend_masks */
 	bool all;		/* allowed: every CPU */
@@ -96,18 +109,23 @@ static void resolve_waiting(struct idle_track *it, int cpu);
 
 void idle_enter(struct idle_track *it, int cpu, uint64_t now)
 {
+	struct idle_cpu *ic;
+
 	if (cpu < 0 || cpu >= it->ncpus)
 		return;
-	it->cpu[cpu].known = true;
+	ic = &it->cpu[cpu];
+	ic->known = true;
 	if (BIT(it->idle, cpu)) {
-		if (now > it->cpu[cpu].seen) {
-			it->cpu[cpu].seen = now;
+		if (lt(ic->seen, ic->seen_k, now, it->tick)) {
+			ic->seen = now;
+			ic->seen_k = it->tick;
 			resolve_waiting(it, cpu);
 		}
 		return;
 	}
 	set_bit(it->idle, cpu, true);
-	it->cpu[cpu].from = it->cpu[cpu].seen = now;
+	ic->from = ic->seen = now;
+	ic->from_k = ic->seen_k = it->tick;
 	if (it->log_n == it->log_cap) {
 		it->log_cap = it->log_cap ? 2 * it->log_cap : 1024;
 		it->log_cpu = xrealloc(it->log_cpu, (size_t)it->log_cap * sizeof(*it->log_cpu));
@@ -120,16 +138,21 @@ void idle_enter(struct idle_track *it, int cpu, uint64_t now)
 
 uint64_t idle_leave(struct idle_track *it, int cpu, uint64_t now, bool recorded)
 {
+	struct idle_cpu *ic;
 	struct idle_hist *h;
 	uint64_t end;
+	uint32_t end_k;
 
 	if (cpu < 0 || cpu >= it->ncpus)
 		return 0;
-	it->cpu[cpu].known = true;
+	ic = &it->cpu[cpu];
+	ic->known = true;
 	if (!BIT(it->idle, cpu))
 		return 0;
-	end = recorded || it->cpu[cpu].seen > now ? now : it->cpu[cpu].seen;
-	h = &it->cpu[cpu].h;
+	recorded = recorded || lt(now, it->tick, ic->seen, ic->seen_k);
+	end = recorded ? now : ic->seen;
+	end_k = recorded ? it->tick : ic->seen_k;
+	h = &ic->h;
 	if (h->n == h->cap) {
 		if (h->head > h->n / 2) { /* most of it pruned: move the rest down */
 			memmove(h->p, h->p + h->head, (size_t)(h->n - h->head) * sizeof(*h->p));
@@ -142,21 +165,20 @@ uint64_t idle_leave(struct idle_track *it, int cpu, uint64_t now, bool recorded)
 			h->p = xrealloc(h->p, (size_t)h->cap * sizeof(*h->p));
 		}
 	}
-	if (h->n > h->head && it->cpu[cpu].from < h->p[h->n - 1].from)
+	if (h->n > h->head && lt(ic->from, ic->from_k, h->p[h->n - 1].from, h->p[h->n - 1].from_k))
 		h->unsorted = h->n;
-	h->p[h->n].from = it->cpu[cpu].from;
-	h->p[h->n++].to = end;
+	h->p[h->n++] = (struct idle_span){ ic->from, end, ic->from_k, end_k };
 	it->stored++;
 	set_bit(it->idle, cpu, false);
 	resolve_waiting(it, cpu);
 	return now - end;
 }
 
-/* Index of the last closed period of cpu that began at or before x, or head - 1. Judgements
+/* Index of the last closed period of cpu that began at or before (x, xk), or head - 1. Judgements
  * come in run order: the search gallops from where the last one on this CPU ended. Periods
  * out of order (a stream not sorted by time) get the plain binary search, whose answer
  * then depends on its steps. */
-static int period_before(struct idle_hist *h, uint64_t x)
+static int period_before(struct idle_hist *h, uint64_t x, uint32_t xk)
 {
 	int i = h->hint < h->head ? h->head : h->hint >= h->n ? h->n - 1 : h->hint;
 	int lo, hi, j, step = 1; /* [head, lo) begin at or before x, [hi, n) after it */
@@ -166,21 +188,23 @@ static int period_before(struct idle_hist *h, uint64_t x)
 	if (h->unsorted > h->head) {
 		lo = h->head;
 		hi = h->n;
-	} else if (h->p[i].from <= x) {
+	} else if (le(h->p[i].from, h->p[i].from_k, x, xk)) {
 		lo = i + 1;
-		for (j = lo; j < h->n && h->p[j].from <= x; j = lo - 1 + (step *= 2))
+		for (j = lo; j < h->n && le(h->p[j].from, h->p[j].from_k, x, xk);
+		     j = lo - 1 + (step *= 2))
 			lo = j + 1;
 		hi = j < h->n ? j : h->n;
 	} else {
 		hi = i;
-		for (j = hi - 1; j >= h->head && h->p[j].from > x; j = hi - (step *= 2))
+		for (j = hi - 1; j >= h->head && lt(x, xk, h->p[j].from, h->p[j].from_k);
+		     j = hi - (step *= 2))
 			hi = j;
 		lo = j < h->head ? h->head : j + 1;
 	}
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 
-		if (h->p[mid].from <= x)
+		if (le(h->p[mid].from, h->p[mid].from_k, x, xk))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -189,23 +213,24 @@ static int period_before(struct idle_hist *h, uint64_t x)
 	return lo - 1;
 }
 
-/* The end of cpu's known idle period around x (open: to its last idle event, or
- * through the run when open counts), or 0 when it was not idle at x. */
-static uint64_t idle_until(struct idle_track *it, int c, uint64_t x, bool open)
+/* Whether cpu c was idle at instant x and stayed so through y (x at or before y): its
+ * known periods (one still open lasts to its last idle event, or through y when open). */
+static bool idle_through(struct idle_track *it, int c, uint64_t x, uint32_t xk, uint64_t y,
+			 uint32_t yk, bool open)
 {
+	const struct idle_cpu *ic = &it->cpu[c];
 	struct idle_hist *h = &it->cpu[c].h;
+	const struct idle_span *last;
 	int i;
 
-	if (BIT(it->idle, c) && it->cpu[c].from <= x) {
-		uint64_t end = open ? NEVER : it->cpu[c].seen;
-
-		return end >= x ? end : 0;
-	}
+	if (BIT(it->idle, c) && le(ic->from, ic->from_k, x, xk))
+		return open || le(y, yk, ic->seen, ic->seen_k);
 	if (h->n <= h->head)
-		return 0;
+		return false;
+	last = &h->p[h->n - 1];
 	/* mostly about its last period: no search then */
-	i = h->p[h->n - 1].from <= x ? h->n - 1 : period_before(h, x);
-	return i >= h->head && h->p[i].to >= x ? h->p[i].to : 0;
+	i = le(last->from, last->from_k, x, xk) ? h->n - 1 : period_before(h, x, xk);
+	return i >= h->head && le(y, yk, h->p[i].to, h->p[i].to_k);
 }
 
 /* One more [a, b] in the scratch list of idle periods within a wait. */
@@ -224,7 +249,7 @@ static void scratch_add(struct idle_track *it, int *n, uint64_t a, uint64_t b)
 static bool add_periods(struct idle_track *it, int c, const struct idle_q *q, bool open, int *n)
 {
 	struct idle_hist *h = &it->cpu[c].h;
-	int i = period_before(h, q->wake);
+	int i = period_before(h, q->wake, q->k_wake);
 
 	if (i < h->head)
 		i = h->head;
@@ -232,7 +257,7 @@ static bool add_periods(struct idle_track *it, int c, const struct idle_q *q, bo
 		uint64_t a = h->p[i].from > q->wake ? h->p[i].from : q->wake;
 		uint64_t b = h->p[i].to < q->run ? h->p[i].to : q->run;
 
-		if (b < a || (b == a && h->p[i].to < q->wake))
+		if (b < a || (b == a && lt(h->p[i].to, h->p[i].to_k, q->wake, q->k_wake)))
 			continue;
 		if (a == q->wake && b == q->run)
 			return true;
@@ -303,7 +328,8 @@ static void candidates_between(struct idle_track *it, const struct idle_q *q)
 /* cpu was idle at the wakeup or at the run of q. */
 static inline bool idle_at_end(struct idle_track *it, int c, const struct idle_q *q, bool open)
 {
-	return idle_until(it, c, q->wake, open) || idle_until(it, c, q->run, open);
+	return idle_through(it, c, q->wake, q->k_wake, q->wake, q->k_wake, open) ||
+	       idle_through(it, c, q->run, q->k_run, q->run, q->k_run, open);
 }
 
 /* A candidate of q in mask m, words [w0, w1) (with want: allowed or not), idle at an end;
@@ -336,7 +362,8 @@ static bool one_covers(struct idle_track *it, const struct idle_q *q, bool open)
 			int cpu = w * 64 + __builtin_ctzll(c);
 
 			c &= c - 1;
-			if (cpu < it->ncpus && idle_until(it, cpu, q->wake, open) >= q->run)
+			if (cpu < it->ncpus &&
+			    idle_through(it, cpu, q->wake, q->k_wake, q->run, q->k_run, open))
 				return true;
 		}
 	}
@@ -373,26 +400,31 @@ static uint64_t wait_ns(struct idle_track *it, const struct idle_q *q, bool open
 static int judge(struct idle_track *it, const struct idle_q *q, bool open, struct idle_check *r)
 {
 	static const enum locality level[3] = { LOC_SMT, LOC_LLC, LOC_NODE };
-	uint64_t tend;
+	const struct idle_cpu *ct;
 	int t = q->target;
 
 	*r = (struct idle_check){ IDLE_NONE, LOC_REMOTE, 0, q->target, q->tag };
 	if (t < 0 || t >= it->ncpus || !it->cpu[t].known || q->run < q->wake)
 		return -1;
-	if (!open && BIT(it->idle, t) && it->cpu[t].from <= q->run && it->cpu[t].seen < q->run)
+	ct = &it->cpu[t];
+	if (!open && BIT(it->idle, t) && le(ct->from, ct->from_k, q->run, q->k_run) &&
+	    lt(ct->seen, ct->seen_k, q->run, q->k_run))
 		return t;
-	tend = idle_until(it, t, q->wake, open);
-	if (tend && tend >= q->run)
+	if (idle_through(it, t, q->wake, q->k_wake, q->run, q->k_run, open))
 		return -1; /* the target idled from the wakeup to the run */
-	for (int w = 0; w < it->nwords && !open && !(it->waiting && it->mark >= q->run); w++) {
+	for (int w = 0; w < it->nwords && !open &&
+			!(it->waiting && le(q->run, q->k_run, it->mark, it->mark_k));
+	     w++) {
 		uint64_t c = it->idle[w]; /* a state unknown in the wait: wait (any CPU idle
 					   * since before the run is a candidate) */
 
 		while (c) {
 			int cpu = w * 64 + __builtin_ctzll(c);
+			const struct idle_cpu *ic = &it->cpu[cpu];
 
 			c &= c - 1;
-			if (cpu != t && it->cpu[cpu].from <= q->run && it->cpu[cpu].seen < q->run)
+			if (cpu != t && le(ic->from, ic->from_k, q->run, q->k_run) &&
+			    lt(ic->seen, ic->seen_k, q->run, q->k_run))
 				return cpu;
 		}
 	}
@@ -423,6 +455,7 @@ static int judge(struct idle_track *it, const struct idle_q *q, bool open, struc
 static void watermark(struct idle_track *it)
 {
 	it->mark = NEVER;
+	it->mark_k = 0;
 	it->mark_cpu = -1;
 	for (int w = 0; w < it->nwords; w++) {
 		uint64_t c = it->idle[w];
@@ -431,8 +464,9 @@ static void watermark(struct idle_track *it)
 			int cpu = w * 64 + __builtin_ctzll(c);
 
 			c &= c - 1;
-			if (it->cpu[cpu].seen < it->mark) {
+			if (lt(it->cpu[cpu].seen, it->cpu[cpu].seen_k, it->mark, it->mark_k)) {
 				it->mark = it->cpu[cpu].seen;
+				it->mark_k = it->cpu[cpu].seen_k;
 				it->mark_cpu = cpu;
 			}
 		}
@@ -472,7 +506,8 @@ static void resolve_waiting(struct idle_track *it, int cpu)
 	if (!it->waiting || (cpu != it->mark_cpu && it->mark != NEVER))
 		return;
 	watermark(it);
-	while (it->waiting && it->pend[it->pend_head].q.run <= it->mark)
+	while (it->waiting && le(it->pend[it->pend_head].q.run, it->pend[it->pend_head].q.k_run,
+				 it->mark, it->mark_k))
 		judge_head(it, false);
 }
 

@@ -21,6 +21,10 @@
  * was idle (exact: every idle period in the wait). When the idle CPUs were all
  * outside the mask, the wakeup is counted apart ("not allowed").
  *
+ * An instant is a nanosecond and an event's number (idle_event): events of the same
+ * nanosecond are ordered as they came (a CPU that went idle at the wakeup's nanosecond,
+ * after it, was not idle at it), as perf script orders them.
+ *
  * A judgement that needs a CPU's state not yet known (it has been idle since
  * before the task ran, and nothing showed yet whether it stayed so) waits,
  * kept here, until the CPU's next event; idle_ready() hands judgements back.
@@ -37,6 +41,7 @@
 struct idle_hist {
 	struct idle_span {
 		uint64_t from, to;
+		uint32_t from_k, to_k;	/* the events' numbers (idle_event) */
 	} *p;
 	int head, n, cap;
 	int hint;		/* the last search's answer: the next one starts there */
@@ -68,6 +73,7 @@ struct idle_told {
 struct idle_q {
 	uint64_t wake, run;
 	uint64_t pos_wake, pos_run;	/* idle_pos() at the wakeup and at the run */
+	uint32_t k_wake, k_run;		/* idle_tick() at the wakeup and at the run */
 	int32_t target, tag;
 	const uint64_t *allowed;	/* NULL: every CPU */
 	const uint64_t *at_wake;	/* idle_snapshot() at the wakeup */
@@ -79,10 +85,12 @@ struct idle_pend;
 
 struct idle_track {
 	int ncpus, nwords;		/* nwords 64-bit words per CPU mask */
+	uint32_t tick;			/* the number of the event applied now (idle_event) */
 	uint64_t *idle;			/* CPUs idle now: not yet shown busy */
 	struct idle_cpu {		/* per CPU, a cache line */
 		uint64_t from;		/* idle now: when its period began */
 		uint64_t seen;		/* idle now: its last event from the idle task */
+		uint32_t from_k, seen_k;	/* the numbers of those two events */
 		struct idle_hist h;	/* its closed periods (back to the horizon) */
 		bool known;		/* its state was seen */
 	} __attribute__((aligned(64))) *cpu;
@@ -101,6 +109,7 @@ struct idle_track {
 	uint64_t *pend_masks;		/* per ring entry: at_wake, allowed, at_run */
 	int pend_head, waiting, cap_pend;
 	uint64_t mark;
+	uint32_t mark_k;
 	int mark_cpu;
 	struct idle_check *ready;	/* judged, not yet taken (idle_ready) */
 	int nready, cap_ready;
@@ -114,6 +123,18 @@ struct idle_track {
 
 void idle_init(struct idle_track *it, const struct topology *t);
 void idle_release(struct idle_track *it);
+
+/* The next event is applied: the idle changes and judgements it makes are numbered with it. */
+static inline void idle_event(struct idle_track *it)
+{
+	it->tick++;
+}
+
+/* The number of the event applied now (k_wake, k_run of a judgement). */
+static inline uint32_t idle_tick(const struct idle_track *it)
+{
+	return it->tick;
+}
 
 /* cpu runs the idle task at now: its switch to it, or an event it emitted. */
 void idle_enter(struct idle_track *it, int cpu, uint64_t now);

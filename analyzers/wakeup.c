@@ -597,6 +597,7 @@ void wakeup_add(struct wakeup *w, const struct event *e)
 	}
 	if (!r->first_ns || e->time_ns < r->first_ns)
 		r->first_ns = e->time_ns;
+	idle_event(&w->idle); /* its idle changes and judgements: in this event's order */
 	if (e->time_ns > r->last_ns)
 		r->last_ns = e->time_ns;
 	/* the current task of the emitting CPU: its process id, and proof that it runs
@@ -678,6 +679,7 @@ void wakeup_release(struct wakeup *w)
 	free(w->masks);
 	free(w->mask_free);
 	free(w->mask_pos);
+	free(w->mask_k);
 	free(w->free_slots);
 	task_top_release(&w->retired);
 	wakeup_frozen_release(&w->frozen);

@@ -72,6 +72,7 @@ struct wakeup {
 	int nmasks, cap_masks;
 	int *mask_free;			/* masks given back, the last first */
 	uint64_t *mask_pos;		/* per mask: idle_pos() when it was taken */
+	uint32_t *mask_k;		/* per mask: idle_tick() then */
 	int nmask_free;
 	int ntasks, cap_tasks;		/* slots used (live or free), allocated */
 	int *free_slots;		/* slots of retired tasks, for the next new ones */

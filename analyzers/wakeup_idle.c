@@ -56,6 +56,7 @@ static int mask_take(struct wakeup *w)
 					    64, ((size_t)w->cap_masks * words + 1) * sizeof(uint64_t));
 		w->mask_free = xrealloc(w->mask_free, (size_t)w->cap_masks * sizeof(int));
 		w->mask_pos = xrealloc(w->mask_pos, (size_t)w->cap_masks * sizeof(uint64_t));
+		w->mask_k = xrealloc(w->mask_k, (size_t)w->cap_masks * sizeof(uint32_t));
 	}
 	return w->nmasks++;
 }
@@ -69,6 +70,7 @@ void wk_idle_at_wake(struct wakeup *w, struct wk_task *t, uint64_t now)
 		t->mask = mask_take(w); /* until it runs */
 	idle_snapshot(&w->idle, wk_idle_at(w, t));
 	w->mask_pos[t->mask] = idle_pos(&w->idle);
+	w->mask_k[t->mask] = idle_tick(&w->idle);
 }
 
 struct idle_check wk_judge_idle(struct wakeup *w, struct wk_task *t, int32_t target, uint64_t now)
@@ -79,6 +81,8 @@ struct idle_check wk_judge_idle(struct wakeup *w, struct wk_task *t, int32_t tar
 	q.at_wake = wk_idle_at(w, t);
 	q.pos_wake = w->mask_pos[t->mask];
 	q.pos_run = idle_pos(&w->idle);
+	q.k_wake = w->mask_k[t->mask];
+	q.k_run = idle_tick(&w->idle);
 	if (valid_cpu(w, t->waker_cpu)) /* waker CPU -> target (where it runs, if not placed) */
 		q.tag = t->placed ? t->wake_class : topology_class(w->r.topo, t->waker_cpu, target);
 	q.allowed = wk_allowed(w, t);

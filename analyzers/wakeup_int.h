@@ -45,7 +45,7 @@ struct wk_task {
 _Static_assert(sizeof(struct wk_task) == 128, "a task record is two cache lines");
 
 /* The idle CPUs at t's pending wakeup (idle.nwords words; t->mask >= 0); where the log
- * of idle starts stood then is mask_pos[t->mask]. */
+ * of idle starts stood then is mask_pos[t->mask], the event's number mask_k[t->mask]. */
 static inline uint64_t *wk_idle_at(const struct wakeup *w, const struct wk_task *t)
 {
 	return w->masks + (size_t)t->mask * (size_t)w->idle.nwords;

@@ -151,6 +151,75 @@ static void same_nanosecond(void **state)
 	topology_release(&t);
 }
 
+/* Judged as the report does, the wakeup and the run numbered as events (idle_event). */
+static struct idle_check judge_ev(struct idle_track *it, uint64_t pos, uint32_t k_wake,
+				  const uint64_t *snap, uint64_t wake, uint64_t run)
+{
+	struct idle_q q = { .wake = wake, .run = run, .pos_wake = pos, .pos_run = idle_pos(it),
+			    .k_wake = k_wake, .k_run = idle_tick(it), .target = 2, .tag = 7,
+			    .at_wake = snap };
+
+	return idle_judge(it, &q);
+}
+
+/* The one judgement that waited, made now. */
+static struct idle_check made(struct idle_track *it)
+{
+	int n;
+	const struct idle_check *r = idle_ready(it, &n);
+
+	assert_int_equal(n, 1);
+	return r[0];
+}
+
+/*
+ * The same with a CPU idle through the run whose switch-in is then inferred (its period
+ * ends at its last idle event, here its switch to idle at the wakeup's nanosecond): the
+ * order of the two events of that nanosecond decides, as a recording of a ping-pong here
+ * had it (CPU 3 went idle just after the wakeup: not passed over; perf script agrees).
+ */
+static void same_nanosecond_inferred(void **state)
+{
+	static const bool idle_first[3] = { false, true, true };
+	static const bool recorded[3] = { false, false, true };
+	static const enum idle_verdict want[3] = { IDLE_NONE, IDLE_NONE, IDLE_PASSED };
+	struct topology t;
+
+	machine(&t, false);
+	for (int i = 0; i < 3; i++) {
+		struct idle_track it;
+		uint64_t snap[1], pos;
+		uint32_t k;
+		struct idle_check r;
+
+		idle_init(&it, &t);
+		idle_event(&it);
+		busy_all(&it, 100);
+		if (idle_first[i]) {
+			idle_event(&it);
+			idle_set(&it, 3, true, 1000); /* before the wakeup, at its nanosecond */
+		}
+		idle_event(&it); /* the wakeup at 1000 */
+		idle_snapshot(&it, snap);
+		pos = idle_pos(&it);
+		k = idle_tick(&it);
+		if (!idle_first[i]) {
+			idle_event(&it);
+			idle_set(&it, 3, true, 1000); /* after it, at its nanosecond */
+		}
+		idle_event(&it); /* the run on CPU 2 at 1100: CPU 3's state is open */
+		r = judge_ev(&it, pos, k, snap, 1000, 1100);
+		assert_int_equal(r.verdict, IDLE_DEFERRED);
+		idle_event(&it); /* CPU 3 runs a task at 1500: recorded, or inferred */
+		idle_leave(&it, 3, 1500, recorded[i]);
+		r = made(&it);
+		assert_int_equal(r.verdict, want[i]);
+		assert_int_equal(r.wait_ns, want[i] == IDLE_PASSED ? 100 : 0);
+		idle_release(&it);
+	}
+	topology_release(&t);
+}
+
 static void closest_node(void **state)
 {
 	struct topology t;
@@ -514,6 +583,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rule),
 		cmocka_unit_test(same_nanosecond),
+		cmocka_unit_test(same_nanosecond_inferred),
 		cmocka_unit_test(closest_node),
 		cmocka_unit_test(wait_is_union),
 		cmocka_unit_test(inferred_switch_in),
