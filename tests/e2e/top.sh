@@ -48,7 +48,7 @@ check "counters: wakeups per second, non-zero" grep -Eq 'wakeups +[0-9.]+K ' "$T
 check "counters: cache misses say why not (no PMU)" grep -Eq 'cache-miss +(n/a|[0-9])' "$TMP/s1.txt"
 check "locality: class shares of the wakeups" grep -Eq 'same CPU [0-9.]+%.*node( \(LLC unknown\))? [0-9.]+%' "$TMP/s1.txt"
 check "locality: wake-to-run percentiles" grep -Eq 'wake-to-run p50 [0-9.]+ [un]s +p99' "$TMP/s1.txt"
-check "tasks: the ping-pong pair with its rate" grep -Eq 'locus/[0-9]+ > locus/[0-9]+ +[0-9.]+K' "$TMP/s1.txt"
+check "tasks: the ping-pong pair with its rate" grep -Eq 'locus/[0-9]+ > locus/[0-9]+ +[0-9.]+[KM]? ' "$TMP/s1.txt"
 check "CPUs: busy share per CPU" grep -Eq '^.* +0 +[0-9.]+% ' "$TMP/s1.txt"
 check "heatmap: cells painted in 256 colours" grep -q $'\e\\[48;5;[0-9]*m' "$TMP/s1e.txt"
 expect_eq "120x40: every line fits" 120 "$(pane_width)"
