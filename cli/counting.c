@@ -200,6 +200,11 @@ int collector_finish(const struct collector_opts *c, const struct trace_opts *t,
 				"collector times every wakeup)");
 		return -1;
 	}
+	if (c->collector == COLLECTOR_BPF && t->tracefs) {
+		cli_usage_error(cmd, "--tracefs is for the perf stream: the BPF collector attaches "
+				"by BTF and reads no tracefs (use --collector perf)");
+		return -1;
+	}
 	if (c->collector == COLLECTOR_BPF && t->pages) {
 		cli_usage_error(cmd, "-m sizes the perf stream's ring buffers: the BPF collector "
 				"counts in kernel maps and has none (use --collector perf)");

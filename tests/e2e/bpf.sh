@@ -137,11 +137,13 @@ PY
 "$LOCUS" run --delay-rate -3 -- true >/dev/null 2>"$TMP/dr.err"
 expect_eq "--delay-rate -3: usage error" 2 $?
 check "--delay-rate -3: says why" grep -q "bad delay rate" "$TMP/dr.err"
-# --tracefs is the perf stream's: the BPF collector refuses it; the default streams instead
+# --tracefs is the perf stream's: the BPF collector refuses it (a usage error, as -m), the
+# default streams instead
 "$LOCUS" run --collector bpf --tracefs /sys/kernel/tracing --json "$TMP/tfs.json" -- true \
 	>"$TMP/tfs.txt" 2>&1
+expect_eq "--collector bpf --tracefs: usage error" 2 $?
 check "--collector bpf --tracefs: refused with the reason" \
-	grep -q "Scheduler: not supported: --tracefs is for the perf stream" "$TMP/tfs.txt"
+	grep -q "^locus run: --tracefs is for the perf stream: the BPF collector attaches by BTF" "$TMP/tfs.txt"
 "$LOCUS" run -q --tracefs /sys/kernel/tracing --json "$TMP/tfs.json" -- true >/dev/null 2>&1
 check "--tracefs without --collector: the perf stream, and the provenance says why" python3 -c '
 import json, sys; p = json.load(open(sys.argv[1]))["provenance"]; print(p)
