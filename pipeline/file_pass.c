@@ -100,6 +100,12 @@ int file_pass_read(struct file_pass *fp, struct replay_opts *o, const struct fil
 		fp->whole_results = a->whole_results;
 		rc = file_pass_run(fp, tl, err, len);
 	}
+	if (rc == 0 && o->from_ns && fp->rp.have_first &&
+	    o->from_ns > fp->rp.last_ns - fp->rp.first_ns) { /* an empty window: no report */
+		snprintf(err, len, "--from is past the recording's end (it lasts %.3f s)",
+			 (double)(fp->rp.last_ns - fp->rp.first_ns) / 1e9);
+		rc = -1;
+	}
 	if (o->progress)
 		fprintf(stderr, "\r\033[K");
 	return rc;

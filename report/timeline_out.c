@@ -262,7 +262,6 @@ int trace_pass_emit(struct trace_pass *p, const struct topology *topo, const str
 		    const struct svg_caption *cap)
 {
 	struct trace_export *x = p->x;
-	uint64_t span = x->span_ns;
 
 	tl_queue_finish(p->q); /* every item taken: what follows reads what take wrote */
 	p->q = NULL;
@@ -270,13 +269,6 @@ int trace_pass_emit(struct trace_pass *p, const struct topology *topo, const str
 	p->tl = tl;
 	p->cap = cap;
 	x->err[0] = '\0';
-	if (x->from_ns > span) {
-		char a[32];
-
-		locus_err("%s: --from is past the recording's end (%s in)", p->path,
-			  fmt_ns(span, a, sizeof(a)));
-		return -1;
-	}
 	if (p->svg)
 		draw_lanes(p);
 	if (x->trace && write_file_atomically(x->trace, trace_doc, p) < 0)

@@ -193,6 +193,10 @@ check "report --from: the report says its window" grep -q "window: 50.00 ms to t
 expect_eq "--from past the end: exit 1" 1 $?
 check "--from past the end: said in one line" bash -c "grep -q -- '--from is past the recording.s end' '$TMP/e5' && test \$(wc -l <'$TMP/e5') = 1"
 check "--from past the end: no SVG" test ! -e "$TMP/late.svg"
+"$LOCUS" report -q -i "$TMP/pp.data" --from 1000 >"$TMP/late.txt" 2>"$TMP/e7"
+expect_eq "report --from past the end, no timeline: exit 1, no empty report" 1 $?
+check "report --from past the end: said in one line, nothing on stdout" \
+	bash -c "grep -q -- '--from is past the recording.s end (it lasts ' '$TMP/e7' && test \$(wc -l <'$TMP/e7') = 1 && test ! -s '$TMP/late.txt'"
 "$LOCUS" report -q -i "$TMP/pp.data" --svg-timeline "$TMP/x.svg" --trace-limit 5 >/dev/null 2>"$TMP/e6"
 expect_eq "--trace-limit without --trace: exit 2, not ignored" 2 $?
 check "--trace-limit without --trace: said" grep -q -- "--trace-limit bounds the file of --trace" "$TMP/e6"
