@@ -23,7 +23,8 @@ static const struct cli_opt run_opts[] = {
 	{ "all-cpus", 'a', NULL, "collect system-wide on every CPU (every task but locus)" },
 	{ "cpu", 'C', "LIST", "collect system-wide on these CPUs only (0-3,8)" },
 	{ "pid", 'p', "PID,...", "also trace these running processes and their new children with "
-				 "the command (a benchmark's server: tbench_srv, postgres)" },
+				 "the command (a benchmark's server: tbench_srv, postgres); "
+				 "without one, attach to them until they exit or Ctrl-C" },
 	{ "per-cpu", 'A', NULL, "also show each counter per CPU" },
 	{ "repeat", 'r', "N", "run the command N times: a table of every run, mean, stddev" },
 	{ "sweep", OPT_SWEEP, "NAME=V1,V2", "run once per value (times -r), {NAME} in the command "
@@ -129,7 +130,7 @@ static int run_validate(struct run_plan *pl)
 {
 	struct counting_opts *o = &pl->o;
 
-	if (!pl->cmdv[0] && !o->all_cpus && !o->cpu_list) {
+	if (!pl->cmdv[0] && !o->all_cpus && !o->cpu_list && !o->pid) {
 		pl->cmdv = pl->builtin;
 		if (!o->quiet)
 			fprintf(stderr, "locus: no command given: running the built-in workload "

@@ -181,6 +181,23 @@ else
 import json, sys; d = json.load(open(sys.argv[1])); m = d['memory']; assert m['supported'] is False and m['reason'] and 'samples' not in m and 'cachelines' not in d" "$TMP/cl.json"
 fi
 
+# -p without a command attaches to the process (until it exits), no built-in workload
+"$LOCUS" bench pingpong --loops 150000 >/dev/null &
+pp=$!
+sleep 0.2
+"$LOCUS" run -p "$pp" --json "$TMP/attach.json" >"$TMP/attach.txt" 2>"$TMP/attach.err"
+expect_eq "run -p PID without a command: ends with the process, exit 0" 0 $?
+wait "$pp"
+check "run -p PID without a command: no built-in workload, the process's tasks traced" \
+	python3 - "$TMP/attach.json" "$TMP/attach.err" "$pp" <<'PY'
+import json, sys
+d, err, pid = json.load(open(sys.argv[1])), open(sys.argv[2]).read(), int(sys.argv[3])
+assert "built-in workload" not in err, err
+pids = {t["pid"] for t in d["tasks"]}
+print("task pids", sorted(pids), "attached", pid)
+assert pid in pids, pids
+PY
+
 # Memory does not grow with the length of the run.
 check "peak RSS at 200k round trips within 25% (+4 MiB) of 50k" python3 - "$LOCUS" <<'PY'
 import resource, subprocess, sys
