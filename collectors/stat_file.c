@@ -62,6 +62,7 @@ int stat_file_parse(const struct jv *root, struct sweep_set *s, char *err, size_
 
 	memset(s, 0, sizeof(*s));
 	s->kind = SWEEP_STAT;
+	s->made_by = jv_get(root, "sched") ? "locus run" : "locus stat";
 	if (jv_long(root, "runs", 0, 100000, -1, &runs) < 0 || runs < 0)
 		return bad(err, errlen, "runs is not a whole number");
 	if (jv_long(root, "exit_status", -1024, 1024, 0, &code) < 0)

@@ -101,6 +101,7 @@ enum sweep_kind { SWEEP_LOOP, SWEEP_STAT };
 /* One benchmark loop: where it ran, what it ran, every run. */
 struct sweep_set {
 	enum sweep_kind kind;
+	const char *made_by;	/* SWEEP_STAT: "locus stat", or "locus run" (its file has sched) */
 	/* environment */
 	char kernel[128], cpu_model[128], topology[160], cmdline[1024], version[32], time[40];
 	char command[1024];	/* the command with its {NAME} placeholder */

@@ -159,8 +159,9 @@ static void describe(FILE *f, const char *what, const struct diff_input *in)
 	const struct sweep_set *s = in->set;
 
 	if (s->kind == SWEEP_STAT) {
-		fprintf(f, "   %-5s %s: locus stat of '%s', %d run%s\n", what, in->name, s->command,
-			s->nruns, s->nruns == 1 ? "" : "s");
+		fprintf(f, "   %-5s %s: %s of '%s', %d run%s\n", what, in->name,
+			s->made_by ? s->made_by : "locus stat", s->command, s->nruns,
+			s->nruns == 1 ? "" : "s");
 		return;
 	}
 	fprintf(f, "   %-5s %s: %s, %s; %s; %d run%s per value, %s\n", what, in->name,

@@ -72,6 +72,13 @@ for side, f in (("base", a), ("new", b)):
 EOF2
 check "stat -r 3 pair: the text names both runs and the metric" \
 	grep -q "metric: elapsed time (lower is better)" "$TMP/st.txt"
+check "stat -r 3 pair: each side said to be locus stat's" \
+	test "$(grep -c "st-[ab].json: locus stat of '" "$TMP/st.txt")" = 2
+# a locus run --json file (one run, no loop) diffs the same way, said to be locus run's
+"$LOCUS" run -q --json "$TMP/run1.json" -- "$LOCUS" bench pingpong --loops 2000 >/dev/null 2>&1
+"$LOCUS" diff -q "$TMP/st-a.json" "$TMP/run1.json" >"$TMP/sr.txt" 2>/dev/null
+check "diff of a stat file and a run file: each named by the command that wrote it" \
+	bash -c "grep -q \"st-a.json: locus stat of '\" '$TMP/sr.txt' && grep -q \"run1.json: locus run of '\" '$TMP/sr.txt'"
 expect_eq "stat files of two commands: --exit-code is 125" 125 \
 	"$("$LOCUS" diff -q --exit-code "$TMP/st-a.json" "$TMP/st-other.json" >/dev/null 2>&1; echo $?)"
 
