@@ -296,7 +296,11 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	t = tracked(p);
 	if (!t)
 		return 0;
-	if (p->on_cpu) { /* not yet switched out: the wakeup only sets it running again */
+	/* not yet switched out (as the switches seen say: p->on_cpu stays set past the
+	 * switch-out until the next task runs, and a wakeup then is one of a task that
+	 * blocked, with a switch-in to come; only a task with no switch seen goes by it):
+	 * the wakeup only sets it running again */
+	if (t->on == LB_ON_IN || (!t->on && p->on_cpu)) {
 		c = cold(half);
 		if (c)
 			c->n[LB_wakeups_running]++;
@@ -550,6 +554,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			h->tracked_ns += sum - t->last_sum;
 		}
 		t->last_sum = sum;
+		t->on = LB_ON_OUT;
 		if (t->pending)
 			finish(h, half, t, (int)cpu);
 		stk_switch_out(ctx, h, t, !preempt && prev_state != TASK_RUNNING &&
@@ -558,6 +563,8 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			retire(half, t, prev);
 	}
 	t = next_pid ? tracked(next) : 0;
+	if (t && t->on != LB_ON_IN)
+		t->on = LB_ON_IN;
 	if (t && t->pending) {
 		if (t->timed)
 			now = t->in_ns = bpf_ktime_get_ns(); /* first: the rest is not in the delay */

@@ -277,6 +277,9 @@ struct lb_bl_culprit {
 	char comm[LB_COMM];
 };
 
+/* lb_tstate.on: the task's last switch seen by on_switch */
+enum { LB_ON_IN = 1, LB_ON_OUT = 2 };
+
 struct lb_tstate {
 	/* the wake line: what the waker writes and the wakee's switches read */
 	int owner;				/* a slot's task (0: free) */
@@ -284,6 +287,8 @@ struct lb_tstate {
 	unsigned char overflow;			/* a slot: some task with its index is in storage */
 	unsigned char pend_class[LB_CLASSES];	/* of pend_count (<= LB_PAIR_BATCH) */
 	unsigned char stk_flags;		/* -g: LB_STK_F_*: stk's line is read only when set */
+	unsigned char on;			/* its last switch seen: LB_ON_IN or LB_ON_OUT
+						 * (0: none seen yet) */
 	int waker_cpu, prev_cpu, target_cpu;
 	int pend_waker;
 	unsigned int pend_count;		/* the current waker's wakeups not yet added to

@@ -41,6 +41,12 @@ tb = b["wakeups"]["total"] + b["wakeups"]["woken_while_running"]
 tp = p["wakeups"]["total"] + p["wakeups"]["woken_while_running"]
 lost = sum(d["provenance"]["drops"]["records_lost"] or 0 for d in (b, p))
 assert tb > 15000 - lost and abs(tb - tp) <= 0.02 * max(tb, tp) + lost, ("wakeups", tb, tp, "records lost", lost)
+# wakeups of a task not yet switched out, as the file orders its switches: BPF once took
+# p->on_cpu, still set after the switch-out until the next task runs, and set aside ~1% of
+# the remote wakeups here as running (96 vs the file's 9, 105 vs 1)
+rb, rp = b["wakeups"]["woken_while_running"], p["wakeups"]["woken_while_running"]
+print("woken while running: %s %d, the file %d, of %d" % (b["provenance"]["source"], rb, rp, tp))
+assert abs(rb - rp) <= 0.001 * max(tb, tp) + 5 + lost, ("woken while running", rb, rp)
 pb, pp = b["wakeups"]["placed"], p["wakeups"]["placed"]
 mb, mp = b["wakeups"]["matrix"], p["wakeups"]["matrix"]
 for i in range(len(mb)):
