@@ -72,7 +72,7 @@ struct blame_culprit {
 struct blame_irq {
 	bool soft;
 	int32_t num;			/* irq number or softirq vector */
-	char name[TASK_COMM_LEN];	/* handler name, or the softirq's (NET_RX, TIMER) */
+	char name[IRQ_NAME_LEN];	/* handler name, or the softirq's (NET_RX, TIMER) */
 	uint64_t ns;
 	uint64_t wakeups;		/* wakeups it delayed */
 };

@@ -133,8 +133,8 @@ static int num(const struct tp_decoder *d, const struct tep_format_field *f, con
 	return 0;
 }
 
-static int str(const struct tp_decoder *d, const struct tep_format_field *f, const uint8_t *raw,
-	       uint32_t size, char out[TASK_COMM_LEN])
+static int str_n(const struct tp_decoder *d, const struct tep_format_field *f, const uint8_t *raw,
+		 uint32_t size, char *out, uint32_t cap)
 {
 	uint32_t off = (uint32_t)f->offset, n = (uint32_t)f->size;
 
@@ -150,11 +150,18 @@ static int str(const struct tp_decoder *d, const struct tep_format_field *f, con
 	}
 	if (off > size || n > size - off)
 		return -1;
-	if (n >= TASK_COMM_LEN)
-		n = TASK_COMM_LEN - 1;
+	if (n >= cap)
+		n = cap - 1;
 	memcpy(out, raw + off, n);
-	memset(out + n, 0, TASK_COMM_LEN - n); /* comm[16] may lack its NUL */
+	memset(out + n, 0, cap - n); /* comm[16] may lack its NUL */
 	return 0;
+}
+
+/* A comm field. */
+static int str(const struct tp_decoder *d, const struct tep_format_field *f, const uint8_t *raw,
+	       uint32_t size, char out[TASK_COMM_LEN])
+{
+	return str_n(d, f, raw, size, out, TASK_COMM_LEN);
 }
 
 int tp_decode(const struct tp_decoder *d, const void *raw_v, uint32_t size, struct event *e)
@@ -228,7 +235,7 @@ int tp_decode(const struct tp_decoder *d, const void *raw_v, uint32_t size, stru
 	case EV_SOFTIRQ_ENTRY:
 	case EV_SOFTIRQ_EXIT:
 		if (num(d, f[0], raw, size, &v[0]) ||
-		    (t == EV_IRQ_ENTRY && str(d, f[1], raw, size, e->irq.name)))
+		    (t == EV_IRQ_ENTRY && str_n(d, f[1], raw, size, e->irq.name, IRQ_NAME_LEN)))
 			return -1;
 		e->irq.num = (int32_t)v[0];
 		if (t != EV_IRQ_ENTRY)

@@ -40,6 +40,10 @@ enum event_type {
 #define SWITCH_STATE_EXIT_DEAD 0x10	/* X: 1 << (fls(EXIT_DEAD) - 1) */
 #define SWITCH_STATE_EXIT_ZOMBIE 0x20	/* Z */
 
+/* An irq handler's name as irq_handler_entry carries it (request_irq's, e.g.
+ * "virtio0-reporting_vq": longer than a comm), cut at 47 bytes; within the union's size. */
+#define IRQ_NAME_LEN 48
+
 struct event {
 	uint64_t time_ns;
 	int32_t cpu;	/* the CPU that emitted it */
@@ -84,7 +88,7 @@ struct event {
 		} lost;
 		struct {
 			int32_t num;		/* the irq number, or the softirq vector */
-			char name[TASK_COMM_LEN]; /* EV_IRQ_ENTRY: the handler's name */
+			char name[IRQ_NAME_LEN]; /* EV_IRQ_ENTRY: the handler's name */
 		} irq;
 		struct {
 			char comm[TASK_COMM_LEN];

@@ -102,7 +102,7 @@ static void irqs_text(FILE *f, const struct blame_results *r)
 
 		if (!q->ns)
 			continue;
-		fprintf(f, "   %-8s %-16.16s %12s %7s %9s\n", q->soft ? "softirq" : "hardirq",
+		fprintf(f, "   %-8s %-16s %12s %7s %9s\n", q->soft ? "softirq" : "hardirq",
 			q->name, fmt_ns(q->ns, a, sizeof(a)), SHARE(q->ns, r->all.wait_ns, b),
 			fmt_count(q->wakeups, c, sizeof(c)));
 	}

@@ -62,7 +62,7 @@ static void hog_and_irqs(void **state)
 		ev_switch(200, 0, 10, S_SLEEP, 20),	/* 10 sleeps, 20 runs on CPU 0 */
 		ev_waking(1000, 0, 20, 10, 1),
 		ev_irq(2000, 1, 50, EV_SOFTIRQ_ENTRY, 3, NULL),
-		ev_irq(2200, 1, 50, EV_IRQ_ENTRY, 24, "virtio0-input"),
+		ev_irq(2200, 1, 50, EV_IRQ_ENTRY, 24, "virtio0-reporting_vq"),
 		ev_irq(2300, 1, 50, EV_IRQ_EXIT, 24, NULL),
 		ev_irq(2500, 1, 50, EV_SOFTIRQ_EXIT, 3, NULL),
 		ev_switch(5000, 1, 50, S_PREEMPT, 10),	/* 10 waited 4000 */
@@ -93,7 +93,7 @@ static void hog_and_irqs(void **state)
 	assert_int_equal(r->nirqs, 2);
 	assert_string_equal(r->irqs[0].name, "NET_RX");
 	assert_int_equal(r->irqs[0].ns, 400);
-	assert_string_equal(r->irqs[1].name, "virtio0-input");
+	assert_string_equal(r->irqs[1].name, "virtio0-reporting_vq");
 	assert_int_equal(r->chain_len[2], 1);
 	blame_release(&b);
 	topology_release(&t);
