@@ -125,6 +125,15 @@ build/floor: bench/floor.c build/floor.bpf.o
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(DEP_LIBS)
 
+# The floor with a third empty program on ipi_send_cpu: the least an IPI-counting collector costs.
+build/floor-ipi.bpf.o: bench/floor.bpf.c $(BPF_DIR)/sched.skel.h
+	@echo "  BPF     $@"
+	$(Q)clang -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -DFLOOR_IPI -I$(BPF_DIR) -c $< -o $@
+
+build/floor-ipi: bench/floor.c build/floor-ipi.bpf.o
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -DFLOOR_PROGS=3 -o $@ $< $(DEP_LIBS)
+
 # Bench-only builds of locus with features of the BPF collector compiled out
 # (collectors/bpf/sched.bpf.c's LOCUS_NO_* macros): build/variants/locus-no-FEATURE, and
 # locus-core with every one out. bench/cost_table.sh measures them for docs/cost.md. Never

@@ -8,7 +8,7 @@
 # round trips, default 200000: the programs are read BPF_COST_AT seconds in (default 3), the
 # rest of the run is waited for; LOCUS_MORE="label:path ..." adds builds to the same
 # interleaved run, build/floor among them (its two empty programs count as on_switch and
-# on_waking); BPF_COST_RAW=file appends each round's counts: build round program
+# on_waking; build/floor-ipi's third as on_ipi); BPF_COST_RAW=file appends each round's counts: build round program
 # run_time_ns run_cnt, for bench/cost_table.sh)
 set -u
 cd "$(dirname "$0")/.."
@@ -27,7 +27,7 @@ builds="new:$PWD/locus"
 # sample BUILD_LABEL BINARY ROUND: the programs' counts near the end of a 4-second run
 sample() {
 	local label=$1 bin=$2 round=$3 run="run -q --collector bpf"
-	[ "$(basename "$bin")" = floor ] && run=""
+	case $(basename "$bin") in floor | floor-ipi) run="" ;; esac
 	# shellcheck disable=SC2086 # run: the locus subcommand and its options, or none
 	"$bin" $run -- "$PWD/locus" bench pingpong --pin 0,1 \
 		--loops "${BPF_COST_LOOPS:-200000}" \
@@ -57,7 +57,7 @@ progs = ["on_waking", "on_wakeup_new", "on_migrate", "on_switch", "on_fork", "on
          "on_ipi", "on_wake_idle",
          # --sections blame only (bpftool names them from BTF: whole)
          "on_irq_entry", "on_irq_exit", "on_softirq_entry", "on_softirq_exit"]
-alias = {"floor_switch": "on_switch", "floor_waking": "on_waking"}
+alias = {"floor_switch": "on_switch", "floor_waking": "on_waking", "floor_ipi": "on_ipi"}
 cost = {b: {p: [] for p in progs} for b in builds}
 rows = []
 for b in builds:

@@ -2,6 +2,7 @@
  * floor.c - runs a command with the floor attached: bench/floor.bpf.c's two empty programs
  * on sched_switch and sched_waking, from the object file beside this binary. Exit status:
  * the command's; 1 when the programs cannot be loaded; 2 on usage. For `make bench` only.
+ * Built with -DFLOOR_PROGS=3 as build/floor-ipi: its object's third program too (FLOOR_IPI).
  */
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -10,7 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#ifndef FLOOR_PROGS
 #define FLOOR_PROGS 2
+#endif
 
 static int attach_all(struct bpf_object *obj, struct bpf_link **links)
 {

@@ -43,6 +43,8 @@ run() {
 	locus-bpf) "$LOCUS" run -q --collector bpf -- $cmd >"$out" 2>&1 ;;
 	# two empty programs on sched_switch and sched_waking: the least a BPF collector costs
 	floor) build/floor -- $cmd >"$out" 2>&1 ;;
+	# the floor and a third empty program on ipi_send_cpu: the least an IPI-counting one costs
+	floor-ipi) build/floor-ipi -- $cmd >"$out" 2>&1 ;;
 	# an earlier build, to compare two versions in one interleaved run (LOCUS_BASE=path)
 	locus-base) "$LOCUS_BASE" run -q --collector bpf -- $cmd >"$out" 2>&1 ;;
 	locus-perf) "$LOCUS" run -q --collector perf -- $cmd >"$out" 2>&1 ;;
@@ -78,7 +80,8 @@ run() {
 
 variants=${VARIANTS:-"bare floor locus-bpf bpftrace locus-perf perf-sched perf-record locus-stat perf-stat"}
 command -v bpftrace >/dev/null || variants=$(echo "$variants" | sed 's/ bpftrace//')
-[ -x build/floor ] || variants=$(echo "$variants" | sed 's/ floor//')
+[ -x build/floor ] || variants=$(echo "$variants" | sed 's/ floor\b//')
+[ -x build/floor-ipi ] || variants=$(echo "$variants" | sed 's/ floor-ipi//')
 [ -n "${LOCUS_BASE:-}" ] && [[ $variants != *locus-base* ]] && variants="$variants locus-base"
 workloads=${WORKLOADS:-pingpong hackbench tbench}
 if [[ $workloads == *tbench* ]]; then

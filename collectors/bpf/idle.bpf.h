@@ -6,7 +6,11 @@
  * own sched_switch (no shared line written, no atomic); the mask of idle CPUs
  * is built from those lines only for a timed wakeup, kept with it, and checked
  * at the woken task's switch-in with the task's own cpumask; word and CPU loops
- * run in bpf_loop callbacks.
+ * run in bpf_loop callbacks. An idle period's ends are timed only while a timed
+ * wakeup waits (`idle_watch`, raised at the waking, lowered at the switch-in):
+ * the only periods the check measures overlap such a wait, and an end while
+ * none waits is one before every wakeup to come (0: "long ago"), so the
+ * transitions of a CPU no timed wakeup waits through read no clock.
  */
 #ifndef LOCUS_IDLE_BPF_H
 #define LOCUS_IDLE_BPF_H
@@ -18,6 +22,10 @@
  * the last two.
  */
 struct lb_idle idle_at[LB_IDLE_CPUS];
+/* timed wakeups waiting to run (atomic: every CPU's wakers and wakees; a line of its own,
+ * read at every switch, written twice a timed wakeup) */
+__u32 idle_watch __attribute__((aligned(64)));
+__u32 idle_watch_pad[15];
 __u64 near_mask[3][LB_IDLE_CPUS][LB_IDLE_WORDS];
 int idle_leader[3][LB_IDLE_CPUS];
 
@@ -50,13 +58,40 @@ static __always_inline void idle_note(int cpu, int idle, __u64 *now)
 		s->known = 1;
 	if (!s->idle == !idle)
 		return;
-	if (!*now)
-		*now = bpf_ktime_get_ns();
-	if (idle)
-		s->from = *now;
-	else
-		s->to = *now;
+	if (*(volatile __u32 *)&idle_watch) {
+		if (!*now)
+			*now = bpf_ktime_get_ns();
+		if (idle)
+			s->from = *now;
+		else
+			s->to = *now;
+	} else if (idle) { /* no timed wakeup waits: an end before any of those to come */
+		s->from = 0;
+	} else {
+		s->to = 0;
+	}
 	s->idle = idle != 0; /* after the time: a reader that sees it idle sees from */
+}
+
+/* A timed wakeup begins to wait (before its time is read: an idle end after it is timed) */
+static __always_inline void idle_watch_on(struct lb_tstate *t)
+{
+#ifdef LOCUS_NO_IDLE
+	return;
+#endif
+	if (!idle_words || t->idle_watching)
+		return;
+	__sync_fetch_and_add(&idle_watch, 1);
+	t->idle_watching = 1;
+}
+
+/* ... and ends (its switch-in, after the check) */
+static __always_inline void idle_watch_off(struct lb_tstate *t)
+{
+	if (!t->idle_watching)
+		return;
+	t->idle_watching = 0;
+	__sync_fetch_and_add(&idle_watch, -1);
 }
 
 /* CPU i, if idle now, into the mask at data (its first member: LB_IDLE_WORDS words). */

@@ -211,6 +211,7 @@ static __always_inline void min_max(unsigned long long *min1, unsigned long long
 		*max = d;
 }
 
+#include "idle.bpf.h" /* idle CPUs passed over: its maps and programs' helpers */
 #include "tasks.bpf.h" /* each task's state, its retirement, the pairs */
 
 /*
@@ -246,7 +247,6 @@ static __always_inline void place(struct lb_hot *h, struct lb_tstate *t, int tar
 #endif
 }
 
-#include "idle.bpf.h" /* idle CPUs passed over: its maps and programs' helpers */
 #include "stacks.bpf.h" /* -g: stacks sampled, counted here */
 #include "blame.bpf.h" /* --sections blame: who delayed the wakee */
 
@@ -316,6 +316,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	t->timed = timed(h);
 	if (t->timed) { /* the untimed are counted as wakeups - timed */
 		h->timed++;
+		idle_watch_on(t); /* before the time: an idle end after it is timed */
 		t->wake_ns = bpf_ktime_get_ns();
 		idle_keep(t);
 		bl_waking(t, task_cpu(p));
@@ -575,6 +576,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			c = cold(half);
 			if (c)
 				idle_check(c, t, next, t->target_cpu, now);
+			idle_watch_off(t);
 		}
 	}
 	if (t)

@@ -289,6 +289,7 @@ struct lb_tstate {
 	unsigned char stk_flags;		/* -g: LB_STK_F_*: stk's line is read only when set */
 	unsigned char on;			/* its last switch seen: LB_ON_IN or LB_ON_OUT
 						 * (0: none seen yet) */
+	unsigned char idle_watching;		/* a timed wakeup of it holds idle_watch */
 	int waker_cpu, prev_cpu, target_cpu;
 	int pend_waker;
 	unsigned int pend_count;		/* the current waker's wakeups not yet added to

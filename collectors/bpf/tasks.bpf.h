@@ -180,6 +180,7 @@ static __always_inline void retire(__u32 half, struct lb_tstate *t, struct task_
 			c->n[LB_tasks_dropped]++;
 	}
 #endif
+	idle_watch_off(t);
 	if (t->owner != tid)
 		return; /* task storage: freed with the task */
 	/* all but owner and overflow (another CPU may set it now) */
