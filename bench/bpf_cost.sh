@@ -53,7 +53,7 @@ done
 python3 - "$TMP" "${BPF_COST_RAW:-}" $builds <<'EOF'
 import glob, json, os, statistics, sys
 tmp, raw, builds = sys.argv[1], sys.argv[2], [b.split(":")[0] for b in sys.argv[3:]]
-progs = ["on_waking", "on_wakeup_new", "on_migrate", "on_switch", "on_fork", "on_exit", "on_rename",
+progs = ["on_waking", "on_wakeup_new", "on_migrate", "on_switch", "on_fork", "on_exit",
          "on_ipi", "on_wake_idle",
          # --sections blame only (bpftool names them from BTF: whole)
          "on_irq_entry", "on_irq_exit", "on_softirq_entry", "on_softirq_exit"]

@@ -28,11 +28,12 @@ _Static_assert(LB_SAME_CPU == LOC_SAME_CPU && LB_SMT == LOC_SMT && LB_LLC == LOC
 #include "procfs.h"
 
 _Static_assert((int)LB_EV_WAKING == (int)SM_NR, "the BPF counters start with the measures, in order");
-_Static_assert(sizeof(struct lb_hot) == 128 && offsetof(struct lb_hot, placed) == 64,
+_Static_assert(sizeof(struct lb_hot) == 128 && offsetof(struct lb_hot, wakeups) == 64,
 	       "the hot counters: every event's line, then every wakeup's");
-_Static_assert(offsetof(struct lb_tstate, pend_comm) == 64 &&
-		       offsetof(struct lb_tstate, st) == 128,
-	       "a task's wake line is its first line, its switches' its second");
+_Static_assert(offsetof(struct lb_tstate, on) == 64 && offsetof(struct lb_tstate, timed) == 128 &&
+		       offsetof(struct lb_tstate, idle_at_wake) == 192,
+	       "a task's lines: its identity, its switches', its timed wakeup's");
+_Static_assert(sizeof(struct lb_pcache) == 64, "a pair cache entry is a line");
 
 /* CPU i's value in a per-CPU lookup's buffer */
 static struct lb_pcpu *pcpu_of(const struct bpf_sched *b, struct lb_pcpu *base, int i)
@@ -51,12 +52,14 @@ static uint32_t flip(struct bpf_sched *b, struct sched_results *r)
 	 * grace period and the pair table's fold (tens of ms on a busy machine, and varying):
 	 * a snapshot's per-CPU figures then cover the same interval as its counters.
 	 */
-	for (size_t t = 0; t < n; t++) /* the programs' row t: the counts into CPU t */
+	for (size_t t = 0; t < n; t++) /* prev and mig's row t: the counts into CPU t */
 		for (size_t a = 0; a < n; a++) {
-			r->wake_matrix[a * n + t] = b->mat[0][t * st + a];
+			r->wake_matrix[t * n + a] = b->mat[0][t * st + a];
 			r->prev_matrix[a * n + t] = b->mat[1][t * st + a];
 			r->mig_matrix[a * n + t] = b->mat[2][t * st + a];
 		}
+	/* the hot lines too: totals since attach, each CPU's written by it alone */
+	memcpy(b->hot_snap, b->hot, (size_t)b->nposs * sizeof(*b->hot));
 
 	/* the programs run inside rcu_read_lock: a grace period outlasts them */
 	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) < 0)
@@ -140,26 +143,46 @@ static void fold_pcpu(struct lb_pcpu *acc, const struct lb_pcpu *v)
 }
 
 /*
- * A CPU's hot lines of one half into its aggregate of the same half: the counts every
- * event and every wakeup touch; the untimed wakeups (each wakeup counted on the waker's
- * CPU, timed or not, in the half of its one program run); the IPI wakeups, the sums of
- * their classes.
+ * A CPU's hot lines (totals since attach) into the results: the counts every event and
+ * every wakeup touch; the untimed wakeups (each wakeup counted on the waker's CPU, timed
+ * or not); the IPI wakeups, the sums of their classes.
  */
-static void add_hot(struct lb_pcpu *p, const struct lb_hot *h)
+static void add_hot(struct sched_results *r, struct cpu_stat *cs, const struct lb_hot *h)
 {
-	p->n[LB_EV_WAKING] += h->waking;
-	p->n[LB_EV_SWITCH] += h->switches;
-	p->n[LB_wakeups] += h->wakeups;
-	p->n[LB_voluntary] += h->voluntary;
-	p->n[LB_involuntary] += h->involuntary;
-	p->tracked_ns += h->tracked_ns;
-	p->n[LB_wakeups_placed] += h->placed;
-	p->placement[PLACE_PULLED] += h->pulled;
-	p->n[LB_delays_untimed] += h->wakeups > h->timed ? h->wakeups - h->timed : 0;
+	r->events[EV_WAKING] += h->waking;
+	r->events[EV_SWITCH] += h->switches;
+	r->wakeups += h->wakeups;
+	r->voluntary += h->voluntary;
+	r->involuntary += h->involuntary;
+	r->placement[PLACE_PULLED] += h->pulled;
+	r->delays_untimed += h->wakeups > h->timed ? h->wakeups - h->timed : 0;
 	for (int c = 0; c < LB_CLASSES; c++) {
-		p->ipi_class[c] += h->ipi_class[c];
-		p->n[LB_wakeups_ipi] += h->ipi_class[c];
-		p->n[LB_wakeups_no_ipi] += p->no_ipi_class[c];
+		r->ipi_class[c] += h->ipi_class[c];
+		r->wakeups_ipi += h->ipi_class[c];
+	}
+	if (!cs)
+		return;
+	cs->voluntary += h->voluntary;
+	cs->involuntary += h->involuntary;
+	cs->tracked_ns += h->tracked_ns;
+}
+
+/* A CPU's pair cache of one half into the totals, then emptied (no program adds to it). */
+static void fold_pcache(struct bpf_sched *b, int cpu, uint32_t half)
+{
+	struct lb_pcache *e = &b->pcache[((size_t)cpu * 2 + half) * LB_PC_WAYS];
+
+	for (int w = 0; w < LB_PC_WAYS; w++, e++) {
+		struct lb_pair v = { .count = e->count };
+
+		if (!e->count)
+			continue;
+		for (int c = 0; c < LB_CLASSES; c++)
+			v.by_class[c] = e->by_class[c];
+		memcpy(v.waker_comm, e->waker_comm, sizeof(v.waker_comm));
+		memcpy(v.wakee_comm, e->wakee_comm, sizeof(v.wakee_comm));
+		add_pair(b, e->key, &v);
+		memset(e, 0, sizeof(*e));
 	}
 }
 
@@ -170,17 +193,13 @@ static void drain(struct bpf_sched *b, struct sched_results *r)
 	uint32_t half = flip(b, r);
 
 	if (bpf_map_lookup_elem(fd, &half, b->pc) == 0) {
-		for (int i = 0; i < b->nposs; i++) {
-			struct lb_pcpu *p = pcpu_of(b, b->pc, i);
-			struct lb_hot *h = &b->hot[i * 2 + (int)half];
-
-			add_hot(p, h);
-			memset(h, 0, sizeof(*h));
-			fold_pcpu(pcpu_of(b, b->acc, i), p);
-		}
+		for (int i = 0; i < b->nposs; i++)
+			fold_pcpu(pcpu_of(b, b->acc, i), pcpu_of(b, b->pc, i));
 		memset(b->pc, 0, (size_t)b->nposs * b->pc_stride);
 		bpf_map_update_elem(fd, &half, b->pc, BPF_ANY);
 	}
+	for (int i = 0; i < b->nposs; i++)
+		fold_pcache(b, i, half);
 	fold_pairs(b, bpf_map__fd(half ? b->skel->maps.pairs1 : b->skel->maps.pairs0));
 }
 
@@ -254,14 +273,6 @@ static bool live_task(struct bpf_sched *b, int tid, struct lb_tstate *out)
 	return true;
 }
 
-/* Wakeups a live task holds back from the pair table (its current waker's batch). */
-struct pending {
-	int waker, wakee;
-	uint64_t count, by_class[LOC_NR];
-	char comm[TASK_COMM_LEN];
-	char waker_comm[TASK_COMM_LEN];
-};
-
 static void task_of(struct task_stat *s, const struct lb_task *t)
 {
 	memset(s, 0, sizeof(*s));
@@ -307,13 +318,11 @@ void bpf_sched_retire(struct bpf_sched *b)
 }
 
 /*
- * A task not in `done` when looked up: its slot, with the wakeups it holds back
- * (into *pe, counted in *np). retire() writes `done` before it frees the slot, so
- * a task that retired between the two reads (its slot gone, or read half
+ * A task not in `done` when looked up: its slot. retire() writes `done` before it frees
+ * the slot, so a task that retired between the two reads (its slot gone, or read half
  * cleared) is in `done` now with its final totals: looked up again after.
  */
-static bool live_row(struct bpf_sched *b, int done, int key, struct lb_task *t,
-		     struct pending *pe, int *np)
+static bool live_row(struct bpf_sched *b, int done, int key, struct lb_task *t)
 {
 	struct lb_tstate ts;
 	bool live = live_task(b, key, &ts);
@@ -323,44 +332,29 @@ static bool live_row(struct bpf_sched *b, int done, int key, struct lb_task *t,
 	if (!live)
 		return false;
 	*t = ts.st;
-	t->wakeups = ts.wakeups; /* counted in the task's first two lines */
+	t->wakeups = ts.wakeups; /* counted in the task's own line */
 	t->voluntary = ts.voluntary;
 	t->involuntary = ts.involuntary;
 	t->run_ns = ts.run_ns;
-	if (ts.pend_count) {
-		pe->waker = ts.pend_waker;
-		pe->wakee = key;
-		pe->count = ts.pend_count;
-		for (int c = 0; c < LOC_NR; c++)
-			pe->by_class[c] = ts.pend_class[c];
-		memcpy(pe->comm, t->comm, TASK_COMM_LEN);
-		memcpy(pe->waker_comm, ts.pend_comm, TASK_COMM_LEN);
-		pe->waker_comm[TASK_COMM_LEN - 1] = '\0';
-		(*np)++;
-	}
 	return true;
 }
 
-static void read_tasks(struct bpf_sched *b, struct sched_results *r, struct pending **pend,
-		       int *npend)
+static void read_tasks(struct bpf_sched *b, struct sched_results *r)
 {
 	int seen = bpf_map__fd(b->skel->maps.seen), done = bpf_map__fd(b->skel->maps.done);
-	int key, next, *prev = NULL, n = 0, cap = 64, np = 0;
+	int key, next, *prev = NULL, n = 0, cap = 64;
 	struct lb_task t;
 
 	free(r->tasks);
 	r->tasks = xcalloc((size_t)cap, sizeof(*r->tasks));
-	*pend = xcalloc((size_t)cap, sizeof(**pend));
 	while (bpf_map_get_next_key(seen, prev, &next) == 0) {
 		key = next;
 		prev = &key;
 		if (n == cap) {
 			cap *= 2;
 			r->tasks = xrealloc(r->tasks, (size_t)cap * sizeof(*r->tasks));
-			*pend = xrealloc(*pend, (size_t)cap * sizeof(**pend));
 		}
-		if (bpf_map_lookup_elem(done, &key, &t) < 0 &&
-		    !live_row(b, done, key, &t, &(*pend)[np], &np)) {
+		if (bpf_map_lookup_elem(done, &key, &t) < 0 && !live_row(b, done, key, &t)) {
 			r->tasks_dropped++; /* its row cannot be read: say so */
 			continue;
 		}
@@ -378,33 +372,12 @@ static void read_tasks(struct bpf_sched *b, struct sched_results *r, struct pend
 	r->tasks_retired = b->retired.offered;
 	r->tasks_retired_kept = b->retired.n;
 	r->ntasks = n;
-	*npend = np;
 	qsort(r->tasks, (size_t)n, sizeof(*r->tasks), sched_task_cmp);
 }
 
-/* The pairs' held-back wakeups added, and the top pairs' wakers named. */
-static void finish_pairs(struct sched_results *r, const struct pending *pend, int npend)
+/* The top pairs' wakers named where the kernel had no name for them. */
+static void name_pairs(struct sched_results *r)
 {
-	for (int i = 0; i < npend; i++) {
-		struct pair_stat *p = NULL;
-
-		for (int k = 0; k < r->npairs && !p; k++)
-			if (r->pairs[k].waker_tid == pend[i].waker && r->pairs[k].wakee_tid == pend[i].wakee)
-				p = &r->pairs[k];
-		if (!p) {
-			r->pairs = xrealloc(r->pairs, (size_t)(r->npairs + 1) * sizeof(*r->pairs));
-			p = &r->pairs[r->npairs++];
-			memset(p, 0, sizeof(*p));
-			p->waker_tid = pend[i].waker;
-			p->wakee_tid = pend[i].wakee;
-			memcpy(p->wakee_comm, pend[i].comm, TASK_COMM_LEN);
-			memcpy(p->waker_comm, pend[i].waker_comm, TASK_COMM_LEN);
-		}
-		p->count += pend[i].count;
-		for (int c = 0; c < LOC_NR; c++)
-			p->by_class[c] += pend[i].by_class[c];
-	}
-	qsort(r->pairs, (size_t)r->npairs, sizeof(*r->pairs), sched_pair_cmp);
 	for (int k = 0; k < r->npairs && k < 100; k++) {
 		struct pair_stat *p = &r->pairs[k];
 		if (p->waker_comm[0] || p->waker_tid <= 0)
@@ -456,6 +429,7 @@ static void by_class_of_matrices(const struct bpf_sched *b, struct sched_results
 			int c = classify(b, a, t);
 
 			r->by_class[c] += r->wake_matrix[a * n + t];
+			r->wakeups_placed += r->wake_matrix[a * n + t];
 			r->prev_by_class[c] += r->prev_matrix[a * n + t];
 			r->mig_by_class[c] += r->mig_matrix[a * n + t];
 			if (a == t)
@@ -467,10 +441,42 @@ static void by_class_of_matrices(const struct bpf_sched *b, struct sched_results
 						moved - r->placement[PLACE_PULLED] : 0;
 }
 
+/*
+ * The programs stopped: the wakeup each CPU made last, still in flight (no event there
+ * since), placed as the programs place it, into the lines they would have written (the
+ * waker -> target cell, pulled, its pair's class). Once: each is then no longer in flight.
+ */
+static void close_flights(struct bpf_sched *b)
+{
+	size_t n = (size_t)b->ncpus;
+
+	for (size_t i = 0; i < (size_t)b->nposs && i < n; i++) {
+		struct lb_hot *h = &b->hot[i];
+		size_t t = (size_t)h->fl_target;
+		uint32_t pair;
+		int c;
+
+		if (!h->fl_tid)
+			continue;
+		h->fl_tid = 0;
+		if (h->fl_target < 0 || t >= n || !b->cpu_on[i])
+			continue;
+		c = classify(b, i, t);
+		b->mat[0][i * (size_t)b->mat_stride + t]++;
+		if (h->fl_target != h->fl_prev && c <= LOC_LLC)
+			h->pulled++;
+		pair = h->fl_pair & ~LB_FL_IPI;
+		if (pair && pair <= (uint32_t)b->nposs * 2 * LB_PC_WAYS && b->pcache[pair - 1].count)
+			b->pcache[pair - 1].by_class[c]++;
+	}
+}
+
 void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 {
 	size_t n = (size_t)b->ncpus;
 
+	if (b->t_end)
+		close_flights(b);
 	drain(b, r); /* the matrices too, with the flip */
 	bpf_sched_retire(b);
 	r->waking_source = true;
@@ -523,7 +529,10 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 				add_delays(&r->delay_cpu[i], p);
 			}
 		}
+		add_hot(r, i < b->ncpus ? &r->cpu[i] : NULL, &b->hot_snap[i]);
 	}
+	for (int c = 0; c < LOC_NR; c++) /* the programs count these by class only */
+		r->wakeups_no_ipi += r->no_ipi_class[c];
 	{
 		uint64_t *busy = xcalloc(n + 1, sizeof(uint64_t)), *idle = xcalloc(n + 1, 8);
 
@@ -548,25 +557,20 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 			r->cpu[c].migrations_in += r->mig_matrix[a * n + c];
 		}
 	read_pairs(b, r);
-	if (tasks) {
-		struct pending *pend = NULL;
-		int npend = 0;
-
-		read_tasks(b, r, &pend, &npend);
-		finish_pairs(r, pend, npend);
-		free(pend);
-	} else {
-		finish_pairs(r, NULL, 0);
-	}
+	if (tasks)
+		read_tasks(b, r);
+	name_pairs(r);
 }
 
 uint64_t bpf_sched_events(struct bpf_sched *b)
 {
 	uint64_t sum = 0;
 
-	for (int i = 0; i < b->nposs; i++)
+	for (int i = 0; i < b->nposs; i++) {
 		for (int e = LB_EV_WAKING; e <= LB_EV_EXIT; e++)
 			sum += pcpu_of(b, b->acc, i)->n[e];
+		sum += b->hot_snap[i].waking + b->hot_snap[i].switches; /* counted there */
+	}
 	return sum;
 }
 

@@ -162,7 +162,9 @@ void bpf_cpu_times(int ncpus, uint64_t *busy, uint64_t *idle)
 
 static int no_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (level == LIBBPF_WARN && locus_verbosity > 1)
+	/* -vv: libbpf's warnings; and with LOCUS_BPF_VERIFIER_STATS set, its debug output,
+	 * where the kernel's verifier says what each program cost it (docs/cost.md) */
+	if ((level == LIBBPF_WARN || getenv("LOCUS_BPF_VERIFIER_STATS")) && locus_verbosity > 1)
 		return vfprintf(stderr, fmt, ap);
 	return 0;
 }
@@ -204,6 +206,8 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	}
 	libbpf_set_print(no_print);
 	opts.btf_custom_path = cfg->btf_path;
+	if (getenv("LOCUS_BPF_VERIFIER_STATS"))
+		opts.kernel_log_level = 4; /* the verifier's statistics of each program */
 	b = xcalloc(1, sizeof(*b));
 	b->stats_fd = -1; /* no run-time statistics until attach */
 	b->topo = cfg->topo;
@@ -226,7 +230,8 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	b->mat_stride = (b->ncpus + 7) & ~7;
 	b->skel->rodata->mat_stride = (unsigned int)b->mat_stride;
 	n = (size_t)b->ncpus * (size_t)b->mat_stride;
-	bpf_map__set_max_entries(b->skel->maps.hot, (uint32_t)b->nposs * 2);
+	bpf_map__set_max_entries(b->skel->maps.hot, (uint32_t)b->nposs);
+	bpf_map__set_max_entries(b->skel->maps.pcache, (uint32_t)b->nposs * 2 * LB_PC_WAYS);
 	bpf_map__set_max_entries(b->skel->maps.wake_matrix, (uint32_t)n);
 	bpf_map__set_max_entries(b->skel->maps.prev_matrix, (uint32_t)n);
 	bpf_map__set_max_entries(b->skel->maps.mig_matrix, (uint32_t)n);
@@ -299,8 +304,10 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 					    b->skel->maps.mig_matrix };
 
 		for (int i = 0; i < 3; i++) {
-			b->mat[i] = mmap(NULL, b->mat_len, PROT_READ, MAP_SHARED,
-					 bpf_map__fd(maps[i]), 0);
+			/* the waker's matrix written too, once the programs stop: the last
+			 * wakeup each CPU made, placed then (bpf_read.c's close_flights) */
+			b->mat[i] = mmap(NULL, b->mat_len, i ? PROT_READ : PROT_READ | PROT_WRITE,
+					 MAP_SHARED, bpf_map__fd(maps[i]), 0);
 			if (b->mat[i] == MAP_FAILED) {
 				e = errno;
 				b->mat[i] = NULL;
@@ -310,7 +317,7 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 			}
 		}
 	}
-	b->hot_len = ((size_t)b->nposs * 2 * sizeof(struct lb_hot) + (size_t)getpagesize() - 1) &
+	b->hot_len = ((size_t)b->nposs * sizeof(struct lb_hot) + (size_t)getpagesize() - 1) &
 		     ~((size_t)getpagesize() - 1);
 	b->hot = mmap(NULL, b->hot_len, PROT_READ | PROT_WRITE, MAP_SHARED,
 		      bpf_map__fd(b->skel->maps.hot), 0);
@@ -318,6 +325,18 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 		e = errno;
 		b->hot = NULL;
 		snprintf(err, len, "cannot map the BPF per-CPU lines: %s", strerror(e));
+		bpf_sched_close(b);
+		return NULL;
+	}
+	b->hot_snap = xcalloc((size_t)b->nposs, sizeof(*b->hot_snap));
+	b->pcache_len = ((size_t)b->nposs * 2 * LB_PC_WAYS * sizeof(struct lb_pcache) +
+			 (size_t)getpagesize() - 1) & ~((size_t)getpagesize() - 1);
+	b->pcache = mmap(NULL, b->pcache_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 bpf_map__fd(b->skel->maps.pcache), 0);
+	if (b->pcache == MAP_FAILED) {
+		e = errno;
+		b->pcache = NULL;
+		snprintf(err, len, "cannot map the BPF pair caches: %s", strerror(e));
 		bpf_sched_close(b);
 		return NULL;
 	}
@@ -337,7 +356,7 @@ int bpf_sched_track(struct bpf_sched *b, pid_t tid, char *err, size_t len)
 
 	st.st.tid = st.st.pid = tid;
 	st.tracked = st.known = 1;
-	st.waker_cpu = st.prev_cpu = st.target_cpu = st.pend_waker = -1;
+	st.waker_cpu = st.prev_cpu = st.target_cpu = st.last_cpu = -1;
 	if (bpf_map_lookup_elem(slots, &k, &cur) == 0 && (!cur.owner || cur.owner == tid)) {
 		st.owner = tid;
 		st.overflow = cur.overflow;
@@ -406,6 +425,9 @@ void bpf_sched_close(struct bpf_sched *b)
 			munmap(b->mat[i], b->mat_len);
 	if (b->hot)
 		munmap(b->hot, b->hot_len);
+	if (b->pcache)
+		munmap(b->pcache, b->pcache_len);
+	free(b->hot_snap);
 	bpf_cost_stop(b);
 	locus_sched__destroy(b->skel);
 	free(b->pc);

@@ -34,11 +34,15 @@ struct bpf_sched {
 	const struct topology *topo;
 	int ncpus;		/* the topology's */
 	int nposs;		/* possible CPUs: per-CPU map values */
-	uint64_t *mat[3];	/* wake, prev, mig: mapped, transposed (row: target CPU) */
+	uint64_t *mat[3];	/* wake (row: the waker's CPU), prev, mig (transposed, row: the
+				 * target CPU): mapped */
 	size_t mat_len;
 	int mat_stride;		/* a row's length: ncpus rounded up to 8 (a line per row) */
-	struct lb_hot *hot;	/* mapped: nposs x 2 halves */
+	struct lb_hot *hot;	/* mapped: nposs, totals since attach */
 	size_t hot_len;
+	struct lb_hot *hot_snap;/* nposs: as copied at the last flip */
+	struct lb_pcache *pcache;	/* mapped: nposs x 2 halves x LB_PC_WAYS */
+	size_t pcache_len;
 	struct lb_pcpu *pc;	/* nposs values: one half as read */
 	struct lb_pcpu *acc;	/* nposs values: the halves read so far, summed */
 	size_t pc_stride;

@@ -116,7 +116,7 @@ static __always_inline void bl_migrate(struct lb_tstate *t, int ttwu, int dest)
 {
 	__u64 now;
 
-	if (!blame_on || !t->pending || !t->timed || !t->bl.from_ns)
+	if (!blame_on || t->timed != LB_TIMED_WAIT || !t->bl.from_ns)
 		return;
 	now = t->wake_ns;
 	if (!ttwu) {
@@ -127,6 +127,15 @@ static __always_inline void bl_migrate(struct lb_tstate *t, int ttwu, int dest)
 	}
 	bl_unmark(t, 0, -1);
 	bl_mark(t, dest, now);
+}
+
+/* A timed wakeup of t ran with no switch-in seen: its wait not walked, its watch lifted. */
+static __always_inline void bl_unseen(struct lb_tstate *t)
+{
+	if (!blame_on)
+		return;
+	t->bl.from_ns = 0;
+	bl_unmark(t, 0, -1);
 }
 
 /* The walk's state (bpf_loop's callback: verified once). */
@@ -272,62 +281,90 @@ static __always_inline void bl_attribute(struct lb_bl_cpu *c, struct lb_tstate *
 	}
 }
 
+/* A switch as blame sees it: the two tasks' tids and names, the CPU, the clock if read. */
+struct bl_sw {
+	__u64 now;				/* 0: not read yet */
+	int prev_tid, next_tid, cpu, pad;
+	char prev_comm[LB_COMM], next_comm[LB_COMM];
+};
+
 /*
- * A segment of p from start on; start 1, irq times 0: a mark (p switched in before the
- * CPU was watched: before any wakeup that watches it, its irq time then read there).
+ * A segment of tid (comm) from start on; start 1, irq times 0: a mark (the task switched
+ * in before the CPU was watched: before any wakeup that watches it, its irq time then
+ * read there).
  */
-static __always_inline void bl_push(struct lb_bl_cpu *c, struct task_struct *p, __u64 start)
+static __always_inline void bl_push(struct lb_bl_cpu *c, int tid, const char *comm, __u64 start)
 {
 	struct lb_bl_seg *s = &c->ring[c->head & (LB_BL_RING - 1)];
 
 	s->start_ns = start;
 	s->hard_ns = start > 1 ? c->hard_ns : 0;
 	s->soft_ns = start > 1 ? c->soft_ns : 0;
-	s->tid = p->pid;
-	__builtin_memcpy(s->comm, p->comm, LB_COMM);
+	s->tid = tid;
+	__builtin_memcpy(s->comm, comm, LB_COMM);
 	c->head++;
 }
 
 /*
- * A switch from prev to next on cpu (t: next's state if tracked, else NULL): a timed
- * wakeup of next is attributed, then next's segment begins, recorded while the CPU is
- * watched. A CPU no wakeup waits for records nothing and reads no clock: its first
- * switch watched records prev as a mark (it ran since before the wakeup: the walk clips
- * it there). *now: read once.
+ * A switch on sw->cpu (t: next's state if tracked, else NULL): a timed wakeup of next is
+ * attributed, then next's segment begins, recorded while the CPU is watched. A CPU no
+ * wakeup waits for records nothing and reads no clock: its first switch watched records
+ * prev as a mark (it ran since before the wakeup: the walk clips it there). A function of
+ * its own (verified once, apart from the switch's other work: together they were more
+ * than the verifier takes).
  */
-static __always_inline void bl_switch(struct lb_tstate *t, struct task_struct *prev,
-				      struct task_struct *next, int cpu, __u64 *now)
+__noinline int bl_switch_at(struct lb_tstate *t, struct bl_sw *sw)
 {
 	struct lb_bl_cpu *c;
 	int walk;
 
-	if (!blame_on)
-		return;
+	if (!sw)
+		return 0;
 	c = bl_here();
 	if (!c)
-		return;
-	walk = t && t->pending && t->timed && t->bl.from_ns;
+		return 0;
+	walk = t && t->timed == LB_TIMED_WAIT && t->bl.from_ns;
 	if (!walk && !*(volatile __u32 *)&c->watch) {
 		if (!c->gap)
 			c->gap = 1;
-		return;
+		return 0;
 	}
-	if (!*now)
-		*now = bpf_ktime_get_ns();
+	if (!sw->now)
+		sw->now = bpf_ktime_get_ns();
 	if (c->gap || !c->head) {
-		bl_push(c, prev, 1);
+		bl_push(c, sw->prev_tid, sw->prev_comm, 1);
 		c->gap = 0;
 	}
 	if (walk) {
-		bl_attribute(c, t, cpu, *now);
+		bl_attribute(c, t, sw->cpu, sw->now);
 		t->bl.from_ns = 0;
-		bl_unmark(t, c, cpu);
+		bl_unmark(t, c, sw->cpu);
 	}
 	if (!*(volatile __u32 *)&c->watch) {
 		c->gap = 1; /* no other wakeup waits here */
-		return;
+		return 0;
 	}
-	bl_push(c, next, *now);
+	bl_push(c, sw->next_tid, sw->next_comm, sw->now);
+	return 0;
+}
+
+/* A switch from prev to next on cpu, for blame (bl_switch_at); *now: read once. */
+static __always_inline void bl_switch(struct lb_tstate *t, struct task_struct *prev,
+				      struct task_struct *next, int cpu, __u64 *now)
+{
+	struct bl_sw sw;
+
+	if (!blame_on)
+		return;
+	sw.now = *now;
+	sw.prev_tid = prev->pid;
+	sw.next_tid = next->pid;
+	sw.cpu = cpu;
+	sw.pad = 0;
+	__builtin_memcpy(sw.prev_comm, prev->comm, LB_COMM);
+	__builtin_memcpy(sw.next_comm, next->comm, LB_COMM);
+	bl_switch_at(t, &sw);
+	*now = sw.now;
 }
 
 /* The irq programs: attached with blame only (user space's autoload). */

@@ -153,10 +153,10 @@ static __always_inline __u64 idle_overlap(__u32 c, __u64 wake, __u64 run)
 struct idle_ctx {
 	__u64 cand[LB_IDLE_WORDS];	/* idle at the wakeup or now, not the target (first:
 					 * idle_now() fills it) */
-	__u64 allowed[LB_IDLE_WORDS];	/* the task's cpumask */
+	__u64 cpus;			/* the task's cpumask's address (read a word at a time) */
 	__u64 wake, run, full, wait, bits;
 	__u32 tg, base;
-	int any, some, closest;
+	int any, some, closest, fail;
 };
 
 /* One candidate idle CPU a step: the lowest left in bits. */
@@ -179,16 +179,24 @@ static int overlap_bit(__u32 i, void *data)
 	return 0;
 }
 
-/* Word w: any idle CPU, any allowed one, and the closest level with one (core, LLC, node). */
+/*
+ * Word w: any idle CPU, any allowed one (the candidates left in cand[w]: the task's mask
+ * read here), and the closest level with one (core, LLC, node).
+ */
 static int scan_word(__u32 w, void *data)
 {
 	struct idle_ctx *x = data;
-	__u64 cand, ok;
+	__u64 cand, ok, allowed;
 
 	if (w >= LB_IDLE_WORDS)
 		return 1;
+	if (bpf_probe_read_kernel(&allowed, sizeof(allowed), (const void *)(x->cpus + w * 8)) < 0) {
+		x->fail = 1;
+		return 1;
+	}
 	cand = x->cand[w];
-	ok = cand & x->allowed[w];
+	ok = cand & allowed;
+	x->cand[w] = ok;
 	x->any |= cand != 0;
 	x->some |= ok != 0;
 	for (int k = 0; k < 3 && ok; k++) {
@@ -212,7 +220,7 @@ static int overlap_word(__u32 w, void *data)
 
 	if (w >= LB_IDLE_WORDS || x->wait >= x->full)
 		return 1;
-	x->bits = x->cand[w] & x->allowed[w];
+	x->bits = x->cand[w]; /* allowed ones only (scan_word) */
 	x->base = w * 64;
 	if (x->bits)
 		bpf_loop(64, overlap_bit, x, 0);
@@ -224,33 +232,33 @@ static int overlap_word(__u32 w, void *data)
  * switch is noted: did it pass over an allowed idle CPU? Counted here, where
  * it ran. The mask is the task's own, as it is now.
  */
-static __always_inline void idle_check(struct lb_pcpu *c, struct lb_tstate *t,
-				       struct task_struct *p, int target, __u64 run)
+/* A function of its own: its state on its own stack, verified once. */
+__noinline int idle_check_at(struct lb_pcpu *c, struct lb_tstate *t, __u64 cpus_ptr,
+			     int target, __u64 run)
 {
 	struct idle_ctx x = {};
-	__u64 wake = t->wake_ns, tbit;
+	__u64 wake, tbit;
 	__u32 tg = (__u32)target, tw;
 	int cls;
 	struct lb_idle *ts;
 
 	barrier_var(tg);
-#ifdef LOCUS_NO_IDLE
-	return;
-#endif
+	if (!c || !t)
+		return 0;
+	wake = t->wake_ns;
 	if (!idle_words || tg >= LB_IDLE_CPUS || run < wake)
-		return;
+		return 0;
 	ts = &idle_at[tg];
 	tw = tg / 64;
 	tbit = 1ull << (tg % 64);
 	if (!ts->known)
-		return;
+		return 0;
 	/* the target was idle at the wakeup (and stayed so until now, or left it now) */
 	if (ts->from <= wake && (ts->idle || ts->to >= run))
-		return;
+		return 0;
 	/* the words in use only (idle_words is a constant to the verifier) */
-	if (idle_words > LB_IDLE_WORDS ||
-	    bpf_probe_read_kernel(x.allowed, idle_words * sizeof(x.allowed[0]), p->cpus_ptr) < 0)
-		return;
+	if (idle_words > LB_IDLE_WORDS)
+		return 0;
 	idle_now(x.cand);
 	for (int w = 0; w < LB_IDLE_WORDS; w++) {
 		if (w >= idle_words)
@@ -259,12 +267,13 @@ static __always_inline void idle_check(struct lb_pcpu *c, struct lb_tstate *t,
 	}
 	x.tg = tg;
 	x.closest = 4;
+	x.cpus = cpus_ptr;
 	bpf_loop(idle_words, scan_word, &x, 0);
-	if (!x.any)
-		return;
+	if (!x.any || x.fail)
+		return 0;
 	if (!x.some) {
 		c->n[LB_idle_not_allowed]++;
-		return;
+		return 0;
 	}
 	/* the longest overlap; the whole wait as soon as one CPU idled through it */
 	x.wake = wake;
@@ -282,6 +291,20 @@ static __always_inline void idle_check(struct lb_pcpu *c, struct lb_tstate *t,
 		c->idle_passed_class[cls]++;
 		c->idle_wait_class[cls] += x.wait;
 	}
+	return 0;
+}
+
+static __always_inline void idle_check(struct lb_pcpu *c, struct lb_tstate *t,
+				       struct task_struct *p, int target, __u64 run)
+{
+#ifdef LOCUS_NO_IDLE
+	return;
+#endif
+	__u64 cpus = 0; /* the mask's address as a number: a global function takes no pointer */
+
+	if (!idle_words || bpf_probe_read_kernel(&cpus, sizeof(cpus), &p->cpus_ptr) < 0)
+		return;
+	idle_check_at(c, t, cpus, target, run);
 }
 
 #endif

@@ -5,10 +5,15 @@
  * histograms, migrations, switches and CPU time, task pairs; no event leaves
  * the kernel. Attached to the sched tracepoints through BTF (tp_btf). The CPU
  * chosen for a wakeup is where set_task_cpu moved the task (sched_migrate_task
- * during the wakeup) or, when it did not move, the CPU it then runs on: no
- * program on sched_wakeup is needed. A task's state lives in a tid-indexed array
- * (task storage only for tasks whose index is taken); the switch-in, which the
- * woken task waits for, only reads the clock.
+ * during the wakeup, on the waker's CPU) or, when it did not move, the CPU it
+ * was on: the waker's CPU places it at its next event, once try_to_wake_up is
+ * over (no program on sched_wakeup is needed). Each CPU writes its own lines:
+ * the waker counts a wakeup, its placement and its pair where it runs, reading
+ * of the wakee only what the kernel's own wakeup path reads next (on_rq,
+ * on_cpu) and the wakee's identity line; the wakee counts its own wakeups,
+ * switches and time where it runs. Only a timed wakeup (1 in timed_every)
+ * writes the wakee's state from the waker's CPU. A task's state lives in a
+ * tid-indexed array (task storage only for tasks whose index is taken).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -58,13 +63,13 @@ struct {
 } pcpu SEC(".maps");
 
 /*
- * What every event touches: one aligned line per CPU and half (key cpu * 2 + half),
- * written by that CPU only; sized by user space (possible CPUs x 2), which maps it.
+ * What every event touches: two aligned lines per CPU (key cpu), written by that CPU
+ * only and never reset; sized by user space (possible CPUs), which maps it.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, 2);
+	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct lb_hot);
 } hot SEC(".maps");
@@ -75,9 +80,10 @@ struct lb_cpu topo[LB_MAX_CPUS];
 unsigned char cpu_on[LB_MAX_CPUS];
 
 /*
- * ncpus x mat_stride each, transposed: row b holds the counts into CPU b, counted where
- * b's task runs (as a rule on b: its row's lines are b's); sized by user space, which
- * maps them to read them (and transposes them).
+ * ncpus x mat_stride each, in rows that one CPU writes: wake_matrix's row a holds the
+ * wakeups CPU a made, by the CPU they went to (counted by a's placement of them);
+ * prev_matrix and mig_matrix are transposed, row b the counts into CPU b (counted where
+ * b's task runs, as a rule on b). Sized by user space, which maps them to read them.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -87,14 +93,9 @@ struct {
 	__type(value, __u64);
 } wake_matrix SEC(".maps"), prev_matrix SEC(".maps"), mig_matrix SEC(".maps");
 
-/*
- * This CPU's hot line for the current half, or NULL when its events are not counted (-C).
- * The half is read once per program run: every count of one event goes to one half.
- */
-static __always_inline struct lb_hot *hot_line(__u32 cpu, __u32 half)
+/* This CPU's hot lines, or NULL when its events are not counted (-C). */
+static __always_inline struct lb_hot *hot_line(__u32 cpu)
 {
-	__u32 k = cpu * 2 + half;
-
 	if (cpu_filter) { /* the verifier drops this without -C */
 		__u32 i = cpu;
 
@@ -102,7 +103,7 @@ static __always_inline struct lb_hot *hot_line(__u32 cpu, __u32 half)
 		if (i >= LB_MAX_CPUS || !cpu_on[i])
 			return 0;
 	}
-	return bpf_map_lookup_elem(&hot, &k);
+	return bpf_map_lookup_elem(&hot, &cpu);
 }
 
 /* This CPU's aggregate of half: the cold counts, looked up only where one is counted. */
@@ -166,9 +167,20 @@ static __always_inline int classify(int a, int b)
 	return LB_REMOTE;
 }
 
-static __always_inline void matrix_add(void *map, int a, int b)
+/* Cell (row, col) of a matrix, where only this CPU writes row: no atomic. */
+static __always_inline void matrix_own(void *map, int row, int col)
 {
-	__u32 k = (__u32)b * mat_stride + (__u32)a; /* transposed: b's row */
+	__u32 k = (__u32)row * mat_stride + (__u32)col;
+	__u64 *v = bpf_map_lookup_elem(map, &k);
+
+	if (v)
+		*v += 1;
+}
+
+/* Cell (row, col), where other CPUs may write row too. */
+static __always_inline void matrix_shared(void *map, int row, int col)
+{
+	__u32 k = (__u32)row * mat_stride + (__u32)col;
 	__u64 *v = bpf_map_lookup_elem(map, &k);
 
 	if (v)
@@ -215,35 +227,34 @@ static __always_inline void min_max(unsigned long long *min1, unsigned long long
 #include "tasks.bpf.h" /* each task's state, its retirement, the pairs */
 
 /*
- * The wakee's CPU is known: count the placement once. The by-class tallies (waker's
- * and previous CPU to target) and the placements stayed and elsewhere are the reader's,
- * from the matrices (by_class[classify(a, b)] sums wake_matrix's cells a -> b, stayed is
- * prev_matrix's diagonal: counted under the same conditions); counted here: the wakeup
- * placed, pulled, the pair's class.
+ * The wakeup this CPU made last is placed: its try_to_wake_up is over (this CPU has an
+ * event again). Counted here, in this CPU's own lines: the
+ * waker -> target cell (the by-class tallies and the wakeups placed are the reader's, from
+ * the matrix), pulled, the pair's class. The previous -> target matrix is the wakee's, at
+ * its switch-in.
  */
-static __always_inline void place(struct lb_hot *h, struct lb_tstate *t, int target)
+static __always_inline void close_flight(struct lb_hot *h, __u32 cpu)
 {
-	int cls __attribute__((unused));
+	int target = h->fl_target, prev = h->fl_prev, cls;
+	__u32 pair = h->fl_pair & ~LB_FL_IPI;
+	struct lb_pcache *e;
 
-	if (t->placed || !valid(target))
+	if (!h->fl_tid)
 		return;
-	t->placed = 1;
-	t->target_cpu = target;
-	h->placed++;
+	h->fl_tid = 0;
 #ifndef LOCUS_NO_PLACE
-	cls = valid(t->waker_cpu) ? classify(t->waker_cpu, target) : -1;
-	if (cls >= 0) {
-		matrix_add(&wake_matrix, t->waker_cpu, target);
-#ifndef LOCUS_NO_PAIRS
-		if (cls < LB_CLASSES)
-			t->pend_class[cls]++;
-#endif
-	}
-	if (valid(t->prev_cpu)) {
-		matrix_add(&prev_matrix, t->prev_cpu, target);
-		if (target != t->prev_cpu && cls >= 0 && cls <= 2)
-			h->pulled++;
-	}
+	if (!valid(target) || !valid((int)cpu))
+		return;
+	cls = classify((int)cpu, target);
+	matrix_own(&wake_matrix, (int)cpu, target);
+	if (target != prev && cls <= LB_LLC)
+		h->pulled++;
+	if (!pair || cls >= LB_CLASSES)
+		return;
+	pair--;
+	e = bpf_map_lookup_elem(&pcache, &pair);
+	if (e && e->count) /* (a reader may have emptied it after a flip: lost) */
+		e->by_class[cls]++;
 #endif
 }
 
@@ -256,8 +267,8 @@ static __always_inline void place(struct lb_hot *h, struct lb_tstate *t, int tar
  * average, the same chance for every wakeup from the first to the last: a
  * countdown per CPU, restarted at a random gap of 1 to 2 * timed_every - 1
  * wakeups (no period of the workload lines up with it). A countdown at 0 (this
- * CPU's first wakeup, or a half just emptied by the reader) starts a gap
- * without timing. The untimed path reads no clock and calls no helper.
+ * CPU's first wakeup) starts a gap without timing. The untimed path reads no
+ * clock and calls no helper.
  */
 static __always_inline int timed(struct lb_hot *c)
 {
@@ -277,73 +288,91 @@ static __always_inline int timed(struct lb_hot *c)
 	return !fresh;
 }
 
+/*
+ * Whether p, woken now, still runs (not yet switched out, as the switches seen say:
+ * p->on_cpu stays set past the switch-out until the next task runs, and a wakeup then is
+ * one of a task that blocked, with a switch-in to come; a task with no switch seen goes
+ * by on_cpu). Asked only where the kernel's own fields leave it open (its own line read).
+ * Either way the wakee's lines say what its next switch-in is: still running, a sleep it
+ * may be on its way to (dequeued under the runqueue lock the wakeup then waits for) is
+ * this wakeup's, no other's (woke_in); asleep, its next switch-in ends this wakeup.
+ */
+static __always_inline int still_runs(struct lb_tstate *t, struct task_struct *p)
+{
+	if (t->on == LB_ON_IN || (!t->on && p->on_cpu)) {
+		if (!t->woke_in)
+			t->woke_in = 1;
+		return 1;
+	}
+	if (!t->wake_run) /* preempted while it went to sleep, or never seen switching */
+		t->wake_run = 1;
+	return 0;
+}
+
+/* p's dequeue at its sleep delayed (EEVDF, 6.12 and later): still queued, yet asleep */
+static __always_inline int sched_delayed(struct task_struct *p)
+{
+	if (bpf_core_field_exists(p->se.sched_delayed))
+		return p->se.sched_delayed;
+	return 0;
+}
+
+/* A timed wakeup of t (p, on prev, woken from cpu): its line written, its wait begins. */
+static __always_inline void time_wakeup(struct lb_tstate *t, struct task_struct *p, int cpu,
+					int prev)
+{
+	t->timed = LB_TIMED_WAIT;
+	t->waker_cpu = cpu;
+	t->prev_cpu = t->target_cpu = prev;
+	idle_watch_on(t); /* before the time: an idle end after it is timed */
+	t->wake_ns = bpf_ktime_get_ns();
+	idle_keep(t);
+	bl_waking(t, prev);
+}
+
 SEC("tp_btf/sched_waking")
 int BPF_PROG(on_waking, struct task_struct *p)
 {
-	__u32 half = epoch & 1, cpu = bpf_get_smp_processor_id();
-	struct lb_hot *h = hot_line(cpu, half);
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct lb_hot *h = hot_line(cpu);
 	struct lb_tstate *t;
 	struct lb_pcpu *c;
-	struct task_struct *cur __attribute__((unused));
-	int waker __attribute__((unused));
+	int prev;
 
 	if (!h)
 		return 0;
 	h->waking++;
-#ifndef LOCUS_NO_IPI
-	h->ipi_wakee = 0; /* another wakeup: an IPI after it is not the last one's */
-#endif
+	close_flight(h, cpu); /* the last one's try_to_wake_up is over */
 	t = tracked(p);
 	if (!t)
 		return 0;
-	/* not yet switched out (as the switches seen say: p->on_cpu stays set past the
-	 * switch-out until the next task runs, and a wakeup then is one of a task that
-	 * blocked, with a switch-in to come; only a task with no switch seen goes by it):
-	 * the wakeup only sets it running again */
-	if (t->on == LB_ON_IN || (!t->on && p->on_cpu)) {
-		c = cold(half);
-		if (c)
-			c->n[LB_wakeups_running]++;
-		return 0;
+	/* off CPU and dequeued (or its dequeue delayed): it switched out to sleep, and its
+	 * line says so; the kernel reads these fields next (a line this one brings in) */
+	if (!t->sw_seen || p->on_cpu || (p->on_rq && !sched_delayed(p))) {
+		if (still_runs(t, p)) {
+			c = cold(epoch & 1); /* the wakeup only sets it running again */
+			if (c)
+				c->n[LB_wakeups_running]++;
+			return 0;
+		}
+	} else if (t->woke_in) { /* asleep after a wakeup that found it running */
+		t->wake_run = 1;
 	}
+	if (t->woke_in)
+		t->woke_in = 0;
 	h->wakeups++;
-#ifndef LOCUS_NO_TASKS
-	t->wakeups++;
-#endif
-	t->pending = 1;
-	t->placed = 0;
-#ifndef LOCUS_NO_TIMING
-	t->timed = timed(h);
-	if (t->timed) { /* the untimed are counted as wakeups - timed */
-		h->timed++;
-		idle_watch_on(t); /* before the time: an idle end after it is timed */
-		t->wake_ns = bpf_ktime_get_ns();
-		idle_keep(t);
-		bl_waking(t, task_cpu(p));
-	}
-#endif
-	stk_waking(ctx, t);
-	t->waker_cpu = cpu;
-	t->prev_cpu = task_cpu(p);
-	t->target_cpu = -1;
-#ifndef LOCUS_NO_IPI
-	/* the next IPI from here, before a switch or wakeup, may be this one's */
-	h->ipi_wakee = (__u32)t->st.tid;
-	h->ipi_target = (__u32)t->prev_cpu;
-#endif
+	prev = task_cpu(p);
+	h->fl_tid = (__u32)p->pid;
+	h->fl_prev = h->fl_target = prev;
+	h->fl_pair = 0; /* no pair, no IPI yet */
 #ifndef LOCUS_NO_PAIRS
-	cur = bpf_get_current_task_btf();
-	waker = cur->pid;
-	/* a new batch for another waker, a full one, or the waker renamed (an exec, a
-	 * PR_SET_NAME): each batch named as its wakeups are */
-	if (waker != t->pend_waker || t->pend_count >= LB_PAIR_BATCH ||
-	    renamed(cur, t->pend_comm)) {
-		flush_pair(half, t, p);
-		t->pend_waker = waker;
-		bpf_get_current_comm(t->pend_comm, sizeof(t->pend_comm));
-	}
-	t->pend_count++;
+	pair_note(h, cpu, epoch & 1, p);
 #endif
+	if (timed(h)) { /* the untimed are counted as wakeups - timed */
+		h->timed++;
+		time_wakeup(t, p, (int)cpu, prev);
+	}
+	stk_waking(ctx, t, (int)cpu);
 	return 0;
 }
 
@@ -351,25 +380,27 @@ int BPF_PROG(on_waking, struct task_struct *p)
  * An IPI sent to dest (or a polling idle dest woken without one) by this CPU. It is a
  * wakeup's when it is the first after a traced wakeup made here and goes to the
  * wakee's CPU (remote): try_to_wake_up sends it before it returns, after
- * sched_migrate_task if it moved the task. Not one of those, an IPI sent while a
- * traced task ran here is counted apart by kind (polling: 0 for a polling wakeup).
- * The wakee is placed where the IPI went, at the latest when it runs there or a later
- * migration moves it (on_migrate): each IPI counted is a remote wakeup's.
+ * sched_migrate_task if it moved the task. Not one of
+ * those, an IPI sent while a traced task ran here is counted apart by kind (polling: 0
+ * for a polling wakeup).
  */
 static __always_inline void ipi_seen(int dest, int polling, int call)
 {
 #ifndef LOCUS_NO_IPI
-	__u32 half = epoch & 1, self = bpf_get_smp_processor_id(), wakee;
-	struct lb_hot *h = hot_line(self, half);
+	__u32 self = bpf_get_smp_processor_id();
+	struct lb_hot *h = hot_line(self);
 	struct lb_pcpu *c;
-	int cls;
+	int cls, mine;
 
 	if (!h)
 		return;
-	wakee = h->ipi_wakee;
-	if (wakee)
-		h->ipi_wakee = 0; /* the first after the wakeup is its, or none is */
-	if (wakee && (__u32)dest == h->ipi_target && dest != (int)self && valid(dest)) {
+	/* the first after the wakeup is its, or none is; the wakeup stays in flight, placed
+	 * at this CPU's next event (the waker's switch-out as a rule: off the wakee's path) */
+	mine = h->fl_tid && !(h->fl_pair & LB_FL_IPI) && dest == h->fl_target &&
+	       dest != (int)self && valid(dest);
+	if (h->fl_tid)
+		h->fl_pair |= LB_FL_IPI;
+	if (mine) {
 		/* n[LB_wakeups_ipi] and n[LB_wakeups_no_ipi]: the sums of the classes' */
 		cls = classify(self, dest);
 		if (cls < 0 || cls >= LB_CLASSES)
@@ -378,14 +409,14 @@ static __always_inline void ipi_seen(int dest, int polling, int call)
 			h->ipi_class[cls]++;
 			return;
 		}
-		c = cold(half);
+		c = cold(epoch & 1);
 		if (c)
 			c->no_ipi_class[cls]++;
 		return;
 	}
 	if (polling || !tracked(bpf_get_current_task_btf()))
 		return;
-	c = cold(half);
+	c = cold(epoch & 1);
 	if (!c)
 		return;
 	if (call)
@@ -423,14 +454,18 @@ int BPF_PROG(on_wakeup_new, struct task_struct *p)
 	return 0;
 }
 
+/*
+ * p moves to dest. During a wakeup this CPU made (its try_to_wake_up: set_task_cpu on the
+ * waker's CPU, before its next event), the wakeup's placement; later, a woken task moved
+ * before it ran (load balance), as its switch-in will see.
+ */
 SEC("tp_btf/sched_migrate_task")
 int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 {
-	__u32 half = epoch & 1;
-	struct lb_hot *h = hot_line(bpf_get_smp_processor_id(), half);
-	struct lb_pcpu *c = cold(half);
+	struct lb_hot *h = hot_line(bpf_get_smp_processor_id());
+	struct lb_pcpu *c = cold(epoch & 1);
 	struct lb_tstate *t;
-	int orig, cls __attribute__((unused));
+	int orig, ttwu;
 
 	if (!h || !c)
 		return 0;
@@ -445,52 +480,44 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 	t->st.migrations++;
 #endif
 	if (valid(orig) && valid(dest)) /* mig_by_class: the reader's, from the matrix */
-		matrix_add(&mig_matrix, orig, dest);
+		matrix_shared(&mig_matrix, dest, orig);
 #endif
-	if (h->ipi_wakee == (__u32)t->st.tid)
-		h->ipi_target = (__u32)dest; /* its IPI, if any, goes there */
-	bl_migrate(t, !t->placed && h->ipi_wakee == (__u32)t->st.tid, dest);
-	if (t->pending && !t->placed) /* set_task_cpu during the wakeup, on the waker's CPU;
-				       * later (load balance before it ran): it was left
-				       * where it last ran */
-		place(h, t, h->ipi_wakee == (__u32)t->st.tid ? dest : t->prev_cpu);
+	ttwu = h->fl_tid == (__u32)p->pid;
+	if (ttwu) {
+		h->fl_target = dest; /* its IPI, if any, goes there */
+		if (t->timed == LB_TIMED_WAIT)
+			t->target_cpu = dest;
+	} else if (t->wake_run && !t->moved && p->on_rq) {
+		t->moved = 1;
+		t->moved_from = orig;
+	}
+	bl_migrate(t, ttwu, dest);
 	return 0;
 }
 
-/* A woken task's first run ends: its placement, delay and the CPU it ran on. */
-static __always_inline void finish(struct lb_hot *h, __u32 half, struct lb_tstate *t, int cpu)
+/* A timed wakeup's first run ends: its delay, by the class of its waker -> target. */
+static __always_inline void finish_timed(__u32 half, struct lb_tstate *t)
 {
-	struct lb_pcpu *c;
+	struct lb_pcpu *c = cold(half);
+	int k, cls;
 	__u64 d;
-	int k;
 
-	if (!t->placed)
-		place(h, t, cpu);
-	if (t->target_cpu == cpu && !t->timed) {
-		t->pending = 0; /* the common case: nothing more to count */
-		return;
-	}
-	c = cold(half);
+	t->timed = 0;
 	if (!c)
 		return;
-	if (t->target_cpu != cpu)
-		c->n[LB_moved_before_run]++;
-	t->pending = 0;
-	if (!t->timed)
-		return;
-	if (valid(t->waker_cpu))
-		stk_wakee_ran(t, classify(t->waker_cpu, t->target_cpu));
+	cls = valid(t->waker_cpu) && valid(t->target_cpu) ?
+		      classify(t->waker_cpu, t->target_cpu) : -1;
+	if (cls >= 0)
+		stk_wakee_ran(t, cls);
 	if (t->in_ns < t->wake_ns) {
-		/* switched in before the wakeup's time: the wakeup raced with a switch (in_ns is
-		 * of an earlier run), or two clocks disagreed. Not a delay: counted apart */
+		/* switched in before the wakeup's time: two clocks disagreed. Not a delay:
+		 * counted apart */
 		c->n[LB_delays_negative]++;
 		return;
 	}
 	d = t->in_ns - t->wake_ns;
 	k = delay_bucket(d);
 	if (k >= 0 && k < LB_BUCKETS) {
-		int cls = valid(t->waker_cpu) ? classify(t->waker_cpu, t->target_cpu) : -1;
-
 		c->delay[k]++;
 		if (cls >= 0 && cls < LB_CLASSES) {
 			c->delay_class[cls][k]++;
@@ -507,81 +534,165 @@ static __always_inline void finish(struct lb_hot *h, __u32 half, struct lb_tstat
 }
 
 /*
+ * Tracked t's wakeup ran on cpu: its own count, where the wakeup had placed it (here,
+ * unless a move after the wakeup took it from there), the previous -> target cell.
+ */
+__noinline int wakeup_counted(struct lb_tstate *t, int cpu)
+{
+	int target = cpu;
+	struct lb_pcpu *c;
+
+	if (!t)
+		return 0;
+	t->wake_run = 0;
+#ifndef LOCUS_NO_TASKS
+	t->wakeups++;
+#endif
+	if (t->moved) {
+		t->moved = 0;
+		target = t->moved_from;
+		if (target != cpu) {
+			c = cold(epoch & 1);
+			if (c)
+				c->n[LB_moved_before_run]++;
+		}
+	}
+#ifndef LOCUS_NO_PLACE
+	if (valid(t->last_cpu) && valid(target)) {
+		if (target == cpu)
+			matrix_own(&prev_matrix, target, t->last_cpu);
+		else
+			matrix_shared(&prev_matrix, target, t->last_cpu);
+	}
+#endif
+	return 0;
+}
+
+/*
+ * Tracked t (p) switches in on cpu after a wakeup: a timed one's time first (the rest is
+ * not in the delay), the wakeup counted, a timed one's idle check.
+ */
+static __always_inline void wakeup_ran(struct lb_tstate *t, struct task_struct *p, int cpu,
+				       __u64 *now)
+{
+	struct lb_pcpu *c;
+
+	if (t->timed != LB_TIMED_WAIT) {
+		wakeup_counted(t, cpu);
+		return;
+	}
+	*now = t->in_ns = bpf_ktime_get_ns();
+	wakeup_counted(t, cpu);
+	c = cold(epoch & 1);
+	if (c)
+		idle_check(c, t, p, t->target_cpu, *now);
+	idle_watch_off(t);
+}
+
+/*
+ * Tracked t switches out with no switch-in seen since its wakeup (this kernel does not
+ * always fire sched_switch for a switch-in: tens in 100,000 here): its wakeup ran, placed
+ * where it ran; a timed one's delay is not known (in_ns 0: counted apart, delays_negative).
+ */
+static __always_inline void wakeup_ran_unseen(struct lb_tstate *t, int cpu)
+{
+	wakeup_counted(t, cpu);
+	if (t->timed != LB_TIMED_WAIT)
+		return;
+	t->in_ns = 0;
+	idle_watch_off(t);
+	bl_unseen(t);
+	t->timed = LB_TIMED_RAN;
+}
+
+/* Tracked t (prev) switches out on cpu: its switch counted, its run time, what comes next. */
+static __always_inline void switched_out(void *ctx, struct lb_hot *h, struct lb_tstate *t,
+					 struct task_struct *prev, int cpu, int preempt,
+					 unsigned int prev_state)
+{
+	/* read before its line says it is out: a waker that sees it out (and so counts a
+	 * wakeup) changes the state after that, and one that saw it in has changed it, or
+	 * said so (woke_in), by now */
+	unsigned int state_now = *(volatile unsigned int *)&prev->__state;
+	__u64 sum = prev->se.sum_exec_runtime;
+	/* the kernel's own rule (__schedule: nvcsw when !preempt && prev_state), on the state
+	 * it read before the switch: prev->__state, read here, may already be TASK_WAKING or
+	 * TASK_RUNNING again when a wakeup raced the switch */
+	int vol = !preempt && prev_state != TASK_RUNNING;
+
+	if (t->on != LB_ON_IN && (t->wake_run || t->timed == LB_TIMED_WAIT))
+		wakeup_ran_unseen(t, cpu);
+	if (vol) {
+		h->voluntary++;
+#ifndef LOCUS_NO_TASKS
+		t->voluntary++;
+#endif
+	} else {
+		h->involuntary++;
+#ifndef LOCUS_NO_TASKS
+		t->involuntary++;
+#endif
+	}
+	/* the scheduler's own account of the time it just ran: no clock read */
+	if (sum > t->last_sum) {
+#ifndef LOCUS_NO_TASKS
+		t->run_ns += sum - t->last_sum;
+#endif
+		h->tracked_ns += sum - t->last_sum;
+	}
+	t->last_sum = sum;
+	barrier();
+	t->on = LB_ON_OUT;
+	t->last_cpu = cpu;
+	/* asleep: its next switch-in ends a wakeup, unless one came while it still ran (a
+	 * waker said so, or the state the scheduler read is no longer its state) */
+	t->wake_run = vol && !(prev_state & TASK_DEAD) && !t->woke_in && state_now == prev_state;
+	if (!t->sw_seen)
+		t->sw_seen = 1;
+	if (t->timed == LB_TIMED_RAN)
+		finish_timed(epoch & 1, t);
+	stk_switch_out(ctx, h, t, vol && !(prev_state & TASK_DEAD));
+	if (prev_state & TASK_DEAD)
+		retire(epoch & 1, t, prev);
+}
+
+/*
  * The switch-in is on the woken task's path to running: only the time is taken
- * there (the runqueue clock is not it: the scheduler skips its update after a
- * wakeup that preempts); the wakeup is accounted at the task's switch-out,
- * which no one waits for.
+ * there before anything else (the runqueue clock is not it: the scheduler skips its
+ * update after a wakeup that preempts); a timed wakeup's delay is accounted at the
+ * task's switch-out, which no one waits for.
  */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
-	__u32 half = epoch & 1, cpu = bpf_get_smp_processor_id();
-	struct lb_hot *h = hot_line(cpu, half);
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct lb_hot *h = hot_line(cpu);
 	int prev_pid = prev->pid, next_pid = next->pid;
 	struct lb_tstate *t;
-	struct lb_pcpu *c;
 	__u64 now = 0;
 
 	if (!h)
 		return 0;
 	h->switches++;
-#ifndef LOCUS_NO_IPI
-	h->ipi_wakee = 0;
-#endif
+	close_flight(h, cpu);
 	t = prev_pid ? tracked(prev) : 0;
-	if (t) {
-		__u64 sum = prev->se.sum_exec_runtime;
-
-		/* the kernel's own rule (__schedule: nvcsw when !preempt && prev_state), on
-		 * the state it read before the switch: prev->__state, read here, may already
-		 * be TASK_WAKING or TASK_RUNNING again when a wakeup raced the switch */
-		if (preempt || prev_state == TASK_RUNNING) {
-			h->involuntary++;
-#ifndef LOCUS_NO_TASKS
-			t->involuntary++;
-#endif
-		} else {
-			h->voluntary++;
-#ifndef LOCUS_NO_TASKS
-			t->voluntary++;
-#endif
-		}
-		/* the scheduler's own account of the time it just ran: no clock read */
-		if (sum > t->last_sum) {
-#ifndef LOCUS_NO_TASKS
-			t->run_ns += sum - t->last_sum;
-#endif
-			h->tracked_ns += sum - t->last_sum;
-		}
-		t->last_sum = sum;
-		t->on = LB_ON_OUT;
-		if (t->pending)
-			finish(h, half, t, (int)cpu);
-		stk_switch_out(ctx, h, t, !preempt && prev_state != TASK_RUNNING &&
-					       !(prev_state & TASK_DEAD));
-		if (prev_state & TASK_DEAD)
-			retire(half, t, prev);
-	}
-	t = next_pid ? tracked(next) : 0;
-	if (t && t->on != LB_ON_IN)
-		t->on = LB_ON_IN;
-	if (t && t->pending) {
-		if (t->timed)
-			now = t->in_ns = bpf_ktime_get_ns(); /* first: the rest is not in the delay */
-		/* placed where it runs, now, not at its next switch-out: the per-CPU figures
-		 * of a snapshot then match its wakeup count */
-		place(h, t, (int)cpu);
-		if (t->timed) {
-			c = cold(half);
-			if (c)
-				idle_check(c, t, next, t->target_cpu, now);
-			idle_watch_off(t);
-		}
-	}
 	if (t)
+		switched_out(ctx, h, t, prev, (int)cpu, preempt, prev_state);
+	t = next_pid ? tracked(next) : 0;
+	if (t && (t->wake_run || t->timed == LB_TIMED_WAIT))
+		wakeup_ran(t, next, (int)cpu, &now);
+	bl_switch(t, prev, next, (int)cpu, &now); /* a timed wakeup's wait walked */
+	if (t) {
+		if (t->timed == LB_TIMED_WAIT)
+			t->timed = LB_TIMED_RAN; /* counted at its switch-out */
+		t->on = LB_ON_IN;
+		if (!t->sw_seen)
+			t->sw_seen = 1;
+		if (t->woke_in) /* a sleep the wakeup that found it running ended: over */
+			t->woke_in = 0;
 		stk_switch_in(t, (int)cpu, &now);
-	bl_switch(t, prev, next, (int)cpu, &now);
+	}
 	idle_note(cpu, next_pid == 0, &now);
 	return 0;
 }
@@ -600,28 +711,6 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 	pt = state(parent, 0, 0);
 	if (pt && pt->tracked)
 		state(child, 1, 1);
-	return 0;
-}
-
-/*
- * A task renamed by itself (an exec, PR_SET_NAME): its batch of wakeups goes to the pair
- * table under its old name first (the tracepoint fires before the copy), so each batch is
- * named as perf script names its wakeups. The task is running, so no waking touches its
- * batch meanwhile (on_waking leaves a running task's alone); a rename by another task
- * (/proc/PID/comm) is left to the next flush, named as then.
- */
-SEC("tp_btf/task_rename")
-int BPF_PROG(on_rename, struct task_struct *task, const char *comm)
-{
-#ifndef LOCUS_NO_PAIRS
-	struct lb_tstate *t;
-
-	if (task->pid != (int)(__u32)bpf_get_current_pid_tgid())
-		return 0;
-	t = tracked(task);
-	if (t && t->pend_count)
-		flush_pair(epoch & 1, t, task);
-#endif
 	return 0;
 }
 

@@ -91,29 +91,53 @@ struct lb_pcpu {
 	 * min1 and max members, which it folds by min and max */
 
 /*
- * What every event touches, one cache line per CPU and half (the `hot` map, indexed
- * cpu * 2 + half), and on a second line what every wakeup counts: the counts user space
- * adds to the per-CPU aggregate's (n[LB_EV_WAKING], n[LB_EV_SWITCH], n[LB_wakeups],
- * n[LB_voluntary], n[LB_involuntary], tracked_ns; n[LB_wakeups_placed],
- * placement[PLACE_PULLED], ipi_class and their sum n[LB_wakeups_ipi]; n[LB_delays_untimed]
- * as wakeups - timed), and state that is no count. The by-class tallies and the other
- * placements are not counted in the programs: the reader sums them from the matrices,
- * counted under the same conditions.
+ * What every event touches, one cache line per CPU (the `hot` map, indexed by CPU), and
+ * on a second line what every wakeup counts. Written by its CPU only, never reset: the
+ * reader takes each count as a total since attach (n[LB_EV_WAKING], n[LB_EV_SWITCH],
+ * n[LB_voluntary], n[LB_involuntary], tracked_ns; n[LB_wakeups], placement[PLACE_PULLED],
+ * ipi_class and their sum n[LB_wakeups_ipi]; n[LB_delays_untimed] as wakeups - timed).
+ * The by-class tallies, the wakeups placed and the other placements are not counted in
+ * the programs: the reader sums them from the matrices, counted under the same
+ * conditions.
  */
 struct lb_hot {
-	/* not counts: the traced wakeup made here last, while no switch, wakeup or IPI came
-	 * since, and the CPU it goes to (its previous CPU, or where sched_migrate_task moved
-	 * it during the wakeup); wakeups until the next timed one (timed()) */
-	unsigned int ipi_wakee;			/* its tid, 0: none */
-	unsigned int ipi_target;
-	unsigned int pace;
+	/* not counts: the traced wakeup this CPU made last, while its try_to_wake_up may still
+	 * place it (until this CPU's next event, which places it: `in flight`): its wakee's
+	 * tid (0: none), the CPU the wakee was on, the CPU it goes to (that one, or where
+	 * sched_migrate_task moved it during the wakeup), its pair cache entry + 1 (0: none) */
+	unsigned int fl_tid;
+	int fl_prev, fl_target;
+	unsigned int fl_pair;			/* bit 31 (LB_FL_IPI): an IPI came since (the
+						 * first after it is its) */
+	unsigned int pace;			/* wakeups until the next timed one (timed()) */
 	unsigned int stk_pace;			/* -g: voluntary switch-outs until the next
 						 * blocked stack sampled (as pace) */
-	unsigned long long waking, switches, wakeups, voluntary, involuntary;
+	unsigned long long waking, switches, voluntary, involuntary;
 	unsigned long long tracked_ns;		/* tracked tasks ran here (their own runtime) */
 	/* the second line: once a wakeup */
-	unsigned long long placed, pulled, timed;
+	unsigned long long wakeups, pulled, timed;
 	unsigned long long ipi_class[LB_CLASSES];
+} __attribute__((aligned(64)));
+
+#define LB_FL_IPI 0x80000000u
+
+/*
+ * Waker -> wakee pairs, counted where the waker runs: each CPU's own small cache per half
+ * (LB_PC_WAYS entries, a line each, direct-mapped by the pair), its entries added to the
+ * half's pair table when another pair or a new name takes their place, and read by user
+ * space with the half. Each wakeup compares the two names with its entry's, so a pair is
+ * named as at its wakeups (an exec, PR_SET_NAME: a new entry).
+ */
+#define LB_PC_BITS 3
+#define LB_PC_WAYS (1 << LB_PC_BITS)
+
+struct lb_pcache {
+	unsigned long long key;			/* waker tid << 32 | wakee tid */
+	unsigned int count;			/* wakeups (0: the entry is free) */
+	unsigned int by_class[LB_CLASSES];	/* of them, by waker -> target class once
+						 * placed */
+	char waker_comm[LB_COMM];
+	char wakee_comm[LB_COMM];
 } __attribute__((aligned(64)));
 
 /*
@@ -145,7 +169,6 @@ struct lb_task {
  * tid), or in its task storage when another task holds the slot. User space sets
  * the first tracked task's.
  */
-#define LB_PAIR_BATCH 32	/* wakeups by one waker kept in the wakee before the pair table */
 #define LB_SLOTS 16384		/* a power of two */
 
 /*
@@ -193,8 +216,10 @@ struct lb_stk_state {
 	int wk_k, wk_u, wk_tgid;	/* the timed wakeup's waker stack (wakers) */
 	int blk_k, blk_u, blk_tgid;	/* the blocked stack at a sampled switch-out */
 	int ow_k, ow_u, ow_tgid;	/* the waker's at the wakeup that ended that sleep */
+	int ow_cpu;			/* that wakeup's CPU */
 	unsigned char wk_on, blk_on, ow_on, blk_in, blk_cls;
-	unsigned char pad[3];
+	unsigned char woken;		/* that wakeup came (ow_cpu holds) */
+	unsigned char pad[2];
 	unsigned long long out_ns, in_ns;	/* the sampled sleep's switch-out and -in */
 };
 
@@ -280,34 +305,53 @@ struct lb_bl_culprit {
 /* lb_tstate.on: the task's last switch seen by on_switch */
 enum { LB_ON_IN = 1, LB_ON_OUT = 2 };
 
+/* lb_tstate.timed: a timed wakeup waits to run, or ran (counted at its switch-out) */
+enum { LB_TIMED_WAIT = 1, LB_TIMED_RAN = 2 };
+
+/*
+ * A task's state, a line for each writer: its identity (every waker reads it), its own
+ * switches' (its CPU's: a waker reads or writes it only where the kernel's own fields of
+ * the task leave unclear whether it runs), a timed wakeup's (written by the waker of 1
+ * wakeup in timed_every, then by the task's own switches).
+ */
 struct lb_tstate {
-	/* the wake line: what the waker writes and the wakee's switches read */
+	/* line 0: who it is, written when it is first seen */
 	int owner;				/* a slot's task (0: free) */
-	unsigned char tracked, known, pending, placed, timed;
+	unsigned char tracked, known;
 	unsigned char overflow;			/* a slot: some task with its index is in storage */
-	unsigned char pend_class[LB_CLASSES];	/* of pend_count (<= LB_PAIR_BATCH) */
+	unsigned char sw_seen;			/* a switch of it was seen: on and wake_run hold */
 	unsigned char stk_flags;		/* -g: LB_STK_F_*: stk's line is read only when set */
+	unsigned char woke_in;			/* woken while it still ran (a waker said, on
+						 * this line, which every waker reads): a sleep
+						 * it switches out to before it runs again is no
+						 * wakeup's, until a waker finds it asleep */
+	unsigned char pad0[54];
+	/* line 1: its own switches' */
 	unsigned char on;			/* its last switch seen: LB_ON_IN or LB_ON_OUT
 						 * (0: none seen yet) */
-	unsigned char idle_watching;		/* a timed wakeup of it holds idle_watch */
-	int waker_cpu, prev_cpu, target_cpu;
-	int pend_waker;
-	unsigned int pend_count;		/* the current waker's wakeups not yet added to
-						 * the pair table */
-	unsigned long long wake_ns;
-	unsigned long long wakeups;		/* st.wakeups, counted here by the waker */
-	unsigned long long pad1;
-	/* the second line: the task's own CPU's (its switches), the waker's once a batch */
-	char pend_comm[LB_COMM];		/* that waker's comm */
-	unsigned long long in_ns;		/* its switch-in after the wakeup */
+	unsigned char wake_run;			/* its next switch-in ends a wakeup: it switched
+						 * out to sleep, or a waker found it preempted */
+	unsigned char pad1a;
+	unsigned char moved;			/* woken, then moved before it ran */
+	int last_cpu;				/* where it last ran (-1: not known) */
+	int moved_from;				/* where its wakeup had placed it, when moved */
+	int pad1;
 	unsigned long long last_sum;		/* se.sum_exec_runtime at its last switch-out */
-	unsigned long long voluntary, involuntary, run_ns;	/* st's, counted here */
-	unsigned long long pad2;
-	struct lb_task st;			/* st.wakeups, voluntary, involuntary, run_ns:
-						 * counted above, copied at its end */
+	unsigned long long wakeups, voluntary, involuntary, run_ns;	/* st's, counted here */
+	unsigned long long pad1b;
+	/* line 2: its timed wakeup's */
+	unsigned char timed;			/* LB_TIMED_WAIT, LB_TIMED_RAN (0: none) */
+	unsigned char idle_watching;		/* that wakeup holds idle_watch */
+	unsigned char pad2[2];
+	int waker_cpu, prev_cpu, target_cpu;	/* where it was woken, where it was, where it
+						 * went (a move during the wakeup) */
+	unsigned long long wake_ns, in_ns;	/* the waking, its switch-in after it */
+	unsigned long long pad3[4];
 	unsigned long long idle_at_wake[LB_IDLE_WORDS];	/* the idle CPUs at a timed wakeup */
 	struct lb_stk_state stk;		/* -g's samples (a line of its own) */
 	struct lb_bl_task bl;			/* blame's (a line of its own) */
+	struct lb_task st;			/* st.wakeups, voluntary, involuntary, run_ns:
+						 * counted above, copied at its end */
 } __attribute__((aligned(64)));
 
 #endif

@@ -94,20 +94,24 @@ static __always_inline void stk_count(struct lb_stk_key *key, __u64 time_ns)
 
 /* sched_waking of tracked t (not on CPU): the waker's stack at 1 in LB_STACK_OF_TIMED
  * timed wakeups, and where t's sampled sleep waits for the wakeup that ends it. */
-static __always_inline void stk_waking(void *ctx, struct lb_tstate *t)
+static __always_inline void stk_waking(void *ctx, struct lb_tstate *t, int cpu)
 {
 	struct lb_stk_state *s = &t->stk;
 	int want_ow = 0, want_wk;
 
 	if (!stack_every)
 		return;
+	if ((t->stk_flags & LB_STK_F_BLOCKED) && !s->blk_in) { /* the sampled sleep ends */
+		s->ow_cpu = cpu;
+		s->woken = 1;
+	}
 	if (t->stk_flags & LB_STK_F_WAKER) { /* woken again before it ran (rare) */
 		s->wk_on = 0;
 		t->stk_flags &= ~LB_STK_F_WAKER;
 	}
 	if (t->stk_flags & LB_STK_F_BLOCKED) /* stk's line only for a sampled sleep */
 		want_ow = !s->blk_in && !s->ow_on;
-	want_wk = t->timed && bpf_get_prandom_u32() % LB_STACK_OF_TIMED == 0;
+	want_wk = t->timed == LB_TIMED_WAIT && bpf_get_prandom_u32() % LB_STACK_OF_TIMED == 0;
 	if (!want_wk && !want_ow)
 		return;
 	if (stk_take(ctx, &s->wk_k, &s->wk_u, &s->wk_tgid) < 0)
@@ -155,8 +159,8 @@ static __always_inline void stk_switch_in(struct lb_tstate *t, int cpu, __u64 *n
 		*now = bpf_ktime_get_ns();
 	s->in_ns = *now;
 	s->blk_in = 1;
-	s->blk_cls = t->pending && valid(t->waker_cpu) ?
-			     (unsigned char)classify(t->waker_cpu, cpu) : LB_STK_NO_WAKEUP;
+	s->blk_cls = s->woken && valid(s->ow_cpu) ? (unsigned char)classify(s->ow_cpu, cpu) :
+						     LB_STK_NO_WAKEUP;
 }
 
 /* Tracked t switches out (current): a sampled sleep that ended is counted; at a
@@ -211,5 +215,6 @@ static __always_inline void stk_switch_out(void *ctx, struct lb_hot *h, struct l
 	t->stk_flags |= LB_STK_F_BLOCKED;
 	s->blk_in = 0;
 	s->ow_on = 0;
+	s->woken = 0;
 	stk_note(LB_STK_TAKEN_BLOCKED);
 }

@@ -2,8 +2,8 @@
 /*
  * tasks.bpf.h - part of sched.bpf.c (included there, after its helpers): each task's
  * state (a tid-indexed slot, else task storage), its first sight and its retirement to
- * `done` at its last switch-out, and the waker -> wakee pairs batched in the wakee's
- * state and flushed to the pair table (pend_*, flush_pair).
+ * `done` at its last switch-out, and the waker -> wakee pairs counted in the waker's
+ * CPU's pair cache and added from there to the pair table (pair_note, pc_flush).
  */
 #ifndef LOCUS_TASKS_BPF_H
 #define LOCUS_TASKS_BPF_H
@@ -15,7 +15,7 @@ struct {
 	__type(value, struct lb_tstate);
 } tasks SEC(".maps");
 
-/* mmapable: page-aligned, so that each slot's wake line is one cache line */
+/* mmapable: page-aligned, so that each slot's lines are whole cache lines */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
@@ -30,6 +30,18 @@ struct {
 	__type(key, __u64);
 	__type(value, struct lb_pair);
 } pairs0 SEC(".maps"), pairs1 SEC(".maps");
+
+/*
+ * Each CPU's pair cache, per half: (cpu * 2 + half) * LB_PC_WAYS + way; sized by user
+ * space (possible CPUs x 2 x LB_PC_WAYS), which maps it to read each half with the table's.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lb_pcache);
+} pcache SEC(".maps");
 
 /* tasks that exited, and every tracked task seen (tid -> pid), both bounded */
 struct {
@@ -54,8 +66,8 @@ static __always_inline void init_task(struct lb_tstate *t, struct task_struct *p
 	t->known = 1;
 	t->st.tid = tid;
 	t->st.pid = tgid;
+	t->last_cpu = task_cpu(p);
 	t->waker_cpu = t->prev_cpu = t->target_cpu = -1;
-	t->pend_waker = -1;
 	t->last_sum = p->se.sum_exec_runtime;
 	if (tracked || (system_wide && tgid != exclude_tgid && tid != 0))
 		t->tracked = 1;
@@ -103,10 +115,6 @@ static __always_inline struct lb_tstate *tracked(struct task_struct *p)
 	return t && t->tracked ? t : 0;
 }
 
-/*
- * Add the wakee's batched wakeups by its current waker to the pair table
- * (the table is touched once per LB_PAIR_BATCH wakeups of a steady pair).
- */
 /* A pair's entry in one half of the table, created when missing; NULL when it is full. */
 static __always_inline struct lb_pair *pair_entry(void *pairs, __u64 key)
 {
@@ -119,44 +127,77 @@ static __always_inline struct lb_pair *pair_entry(void *pairs, __u64 key)
 	return bpf_map_lookup_elem(pairs, &key);
 }
 
-/* Whether the task's comm differs from the name its batch was given (two 8-byte loads). */
-static __always_inline int renamed(struct task_struct *cur, const char *name)
+/* Whether a name differs from the one an entry was given (two 8-byte loads each). */
+static __always_inline int renamed(const char *comm, const char *name)
 {
-	const __u64 *a = (const __u64 *)cur->comm, *b = (const __u64 *)name;
+	const __u64 *a = (const __u64 *)comm, *b = (const __u64 *)name;
 
 	return a[0] != b[0] || a[1] != b[1];
 }
 
-static __always_inline void flush_pair(__u32 half, struct lb_tstate *t, struct task_struct *wakee)
+static __always_inline void name_copy(char *to, const char *from)
 {
-	__u64 key;
-	struct lb_pair *pr;
+	__u64 *a = (__u64 *)to;
+	const __u64 *b = (const __u64 *)from;
+
+	a[0] = b[0];
+	a[1] = b[1];
+}
+
+/* A cache entry's wakeups into its half of the pair table (an entry leaves the cache). */
+static __always_inline void pc_flush(__u32 half, struct lb_pcache *e)
+{
+	struct lb_pair *pr = half ? pair_entry(&pairs1, e->key) : pair_entry(&pairs0, e->key);
 	struct lb_pcpu *c;
 
-	if (!t->pend_count)
-		return;
-	key = (__u64)(__u32)t->pend_waker << 32 | (__u32)t->st.tid;
-	pr = half ? pair_entry(&pairs1, key) : pair_entry(&pairs0, key);
 	if (!pr) {
 		c = cold(half);
 		if (c)
-			c->n[LB_pairs_dropped] += t->pend_count; /* the table is full */
-		goto out;
+			c->n[LB_pairs_dropped] += e->count; /* the table is full */
+		return;
 	}
-	/* the names as at this batch, as perf script names each wakeup: an exec renames
-	 * (the entry may be years old); the waker's read at its batch's first wakeup (a
-	 * rename starts a new batch) */
-	__builtin_memcpy(pr->waker_comm, t->pend_comm, LB_COMM);
-	if (wakee)
-		BPF_CORE_READ_STR_INTO(&pr->wakee_comm, wakee, comm);
-	__sync_fetch_and_add(&pr->count, t->pend_count);
+	/* the names as at the entry's wakeups, as perf script names each wakeup (the table's
+	 * entry may be years old: an exec renames) */
+	__builtin_memcpy(pr->waker_comm, e->waker_comm, LB_COMM);
+	__builtin_memcpy(pr->wakee_comm, e->wakee_comm, LB_COMM);
+	__sync_fetch_and_add(&pr->count, e->count);
 	for (int k = 0; k < LB_CLASSES; k++)
-		if (t->pend_class[k])
-			__sync_fetch_and_add(&pr->by_class[k], t->pend_class[k]);
-out:
-	t->pend_count = 0;
-	for (int k = 0; k < LB_CLASSES; k++)
-		t->pend_class[k] = 0;
+		if (e->by_class[k])
+			__sync_fetch_and_add(&pr->by_class[k], e->by_class[k]);
+}
+
+/*
+ * A wakeup of p by the current task, made on cpu in half: counted in this CPU's cache,
+ * in the entry of this pair under these two names (the entry there first, if another,
+ * goes to the table). The entry is kept in flight: its class is added when the wakeup
+ * is placed.
+ */
+static __always_inline void pair_note(struct lb_hot *h, __u32 cpu, __u32 half,
+				      struct task_struct *p)
+{
+	struct task_struct *cur = bpf_get_current_task_btf();
+	__u32 waker = (__u32)cur->pid, wakee = (__u32)p->pid;
+	__u64 key = (__u64)waker << 32 | wakee;
+	__u32 k = ((cpu * 2 + half) << LB_PC_BITS) |
+		  (((waker ^ wakee * 0x85ebca6bu) * 0x9e3779b1u) >> (32 - LB_PC_BITS));
+	struct lb_pcache *e = bpf_map_lookup_elem(&pcache, &k);
+
+	h->fl_pair = 0;
+	if (!e)
+		return;
+	if (!e->count || e->key != key || renamed(cur->comm, e->waker_comm) ||
+	    renamed(p->comm, e->wakee_comm)) {
+		if (e->count)
+			pc_flush(half, e);
+		e->key = key;
+		e->count = 0;
+		for (int c = 0; c < LB_CLASSES; c++)
+			e->by_class[c] = 0;
+		name_copy(e->waker_comm, cur->comm);
+		name_copy(e->wakee_comm, p->comm);
+	}
+	e->count++;
+	h->fl_pair = k + 1;
 }
 
 /* A task's last switch-out: its totals to `done`, its slot freed. */
@@ -164,9 +205,6 @@ static __always_inline void retire(__u32 half, struct lb_tstate *t, struct task_
 {
 	int tid = t->st.tid;
 
-#ifndef LOCUS_NO_PAIRS
-	flush_pair(half, t, p);
-#endif
 #ifndef LOCUS_NO_TASKS
 	BPF_CORE_READ_STR_INTO(&t->st.comm, p, comm);
 	t->st.wakeups = t->wakeups;
@@ -184,10 +222,8 @@ static __always_inline void retire(__u32 half, struct lb_tstate *t, struct task_
 	if (t->owner != tid)
 		return; /* task storage: freed with the task */
 	/* all but owner and overflow (another CPU may set it now) */
-	__builtin_memset(&t->tracked, 0, __builtin_offsetof(struct lb_tstate, overflow) -
-					 __builtin_offsetof(struct lb_tstate, tracked));
-	__builtin_memset(&t->pend_class, 0, sizeof(*t) -
-					 __builtin_offsetof(struct lb_tstate, pend_class));
+	t->tracked = t->known = t->sw_seen = t->stk_flags = t->woke_in = 0;
+	__builtin_memset(&t->on, 0, sizeof(*t) - __builtin_offsetof(struct lb_tstate, on));
 	barrier();
 	t->owner = 0;
 }
