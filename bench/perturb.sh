@@ -80,7 +80,7 @@ run() {
 
 variants=${VARIANTS:-"bare floor locus-bpf bpftrace locus-perf perf-sched perf-record locus-stat perf-stat"}
 command -v bpftrace >/dev/null || variants=$(echo "$variants" | sed 's/ bpftrace//')
-[ -x build/floor ] || variants=$(echo "$variants" | sed 's/ floor\b//')
+[ -x build/floor ] || variants=$(echo " $variants " | sed 's/ floor / /; s/^ //; s/ $//')
 [ -x build/floor-ipi ] || variants=$(echo "$variants" | sed 's/ floor-ipi//')
 [ -n "${LOCUS_BASE:-}" ] && [[ $variants != *locus-base* ]] && variants="$variants locus-base"
 workloads=${WORKLOADS:-pingpong hackbench tbench}
