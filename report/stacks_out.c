@@ -68,10 +68,11 @@ static int write_flame(const struct stacks_out *o, const struct stacks *s,
 	st = xcalloc(ls.n ? ls.n : 1, sizeof(*st));
 	for (size_t i = 0; i < ls.n; i++)
 		st[i] = (struct flame_stack){ ls.line[i].text, ls.line[i].weight, 0 };
-	snprintf(src, sizeof(src), "locus report of %s: callchains of %s, every task", input,
+	snprintf(src, sizeof(src), "locus report of %s: callchains of %s, %s", input,
 		 o->kind == STACKS_WAKERS ? "sched_waking" :
 		 o->kind == STACKS_BLOCKED ? "sched_switch (voluntary)" :
-					     "sched_switch (voluntary) and sched_waking");
+					     "sched_switch (voluntary) and sched_waking",
+		 s->in_scope ? "the tasks followed" : "every task");
 	fo.title = titles[o->kind];
 	fo.unit = o->by_time ? "us" : o->kind == STACKS_WAKERS ? "wakeups" : "switches";
 	fo.caption = cap;
