@@ -541,10 +541,10 @@ static void on_fork(struct wakeup *w, const struct event *e)
 	child->tracked = !excluded(w, e->fork.child_pid);
 	set_comm(child, e->fork.child_comm);
 	/* a child inherits its parent's affinity (read now: taskset and numactl set theirs
-	 * after they were first woken); /proc may be too late for the child itself */
+	 * after they were first woken); its own is still asked for at its first wakeup (a
+	 * thread that pins itself), the inherited one kept if it is gone by then */
 	if (parent && w->cfg.affinity) {
 		wk_read_affinity(w, parent, e->time_ns);
-		child->affinity_read = true;
 		if (parent->pinned) {
 			uint64_t *m = xcalloc((size_t)w->idle.nwords + 1, sizeof(uint64_t));
 

@@ -23,10 +23,15 @@ void wk_read_affinity(struct wakeup *w, struct wk_task *t, uint64_t now)
 	w->affinity_at[t - w->tasks] = now;
 	if (!w->cfg.affinity || w->cfg.affinity(w->cfg.affinity_ctx, t->tid, m, nw) < 0) {
 		free(m);
-		if (w->cfg.affinity && first && !t->pinned)
-			w->r.affinity_unknown++; /* gone, nothing inherited: every CPU allowed */
+		if (w->cfg.affinity && first && !t->pinned) {
+			/* gone, no mask inherited (or an unpinned parent's, which a thread
+			 * that pins itself leaves): its wakeups are not judged */
+			w->r.affinity_unknown++;
+			t->affinity_unknown = true;
+		}
 		return; /* what it had (from its parent, or an earlier read) stays */
 	}
+	t->affinity_unknown = false;
 	for (int c = 0; c < w->r.ncpus; c++)
 		all &= (m[c / 64] >> (c % 64)) & 1;
 	free(w->allowed[t - w->tasks]);
@@ -76,8 +81,10 @@ void wk_idle_at_wake(struct wakeup *w, struct wk_task *t, uint64_t now)
 struct idle_check wk_judge_idle(struct wakeup *w, struct wk_task *t, int32_t target, uint64_t now)
 {
 	struct idle_q q = { .wake = t->wake_ns, .run = now, .target = target, .tag = -1 };
-	struct idle_check ic;
+	struct idle_check ic = { .verdict = IDLE_NONE, .target = target, .tag = -1 };
 
+	if (t->affinity_unknown)
+		return ic; /* which CPUs it may run on is not known: nothing to judge */
 	q.at_wake = wk_idle_at(w, t);
 	q.pos_wake = w->mask_pos[t->mask];
 	q.pos_run = idle_pos(&w->idle);

@@ -23,6 +23,7 @@ struct wk_task {
 	bool retired : 1;	/* a free slot: the task exited and left the table */
 	bool affinity_read : 1;	/* its mask was asked for */
 	bool pinned : 1;	/* it has one (wakeup.allowed), not every CPU */
+	bool affinity_unknown : 1; /* gone before its own was read, none inherited: not judged */
 	uint8_t wake_class;	/* placed, waker CPU known: class of waker CPU -> target */
 	int32_t cpu;		/* last CPU known (ran or placed), -1 unknown */
 	int32_t waker_tid;

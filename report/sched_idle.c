@@ -45,7 +45,7 @@ const char *sched_idle_rule(const struct sched_results *r)
 		       "   at the wakeup or when the task ran (idle: from its switch to the\n"
 		       "   idle task until a task's event; a switch-in lost by the stream is\n"
 		       "   inferred, the time before it unknown); affinity from /proc when a\n"
-		       "   task is first woken, inherited at fork" :
+		       "   task is first woken (a pinned parent's if it is gone by then)" :
 		       "target not idle from the wakeup to the run; a CPU idle at the\n"
 		       "   wakeup or when the task ran (idle: from its switch to the idle task\n"
 		       "   until a task's event; a switch-in lost by the stream is inferred,\n"
@@ -182,8 +182,8 @@ void sched_idle_text(FILE *f, const struct sched_results *r)
 		fprintf(f, "   %s%s more waited while only CPUs outside their affinity idled\n",
 			m.sampled ? "est. " : "", fmt_count(est(&m, r->idle_not_allowed), a, sizeof(a)));
 	if (r->affinity_unknown)
-		fprintf(f, "   %s tasks were gone before their affinity was read: every CPU\n"
-			   "   counted as allowed for them\n",
+		fprintf(f, "   %s tasks were gone before their affinity was read (no pinned\n"
+			   "   parent's to go by): their wakeups not judged\n",
 			fmt_count(r->affinity_unknown, a, sizeof(a)));
 	fprintf(f, "   rule: %s\n", sched_idle_rule(r));
 	unknown_bound(f, r);

@@ -129,7 +129,7 @@ EOF
 
 # --pin 0,0: CPU 1 idles but is not allowed, nothing passed over, no IPIs; --pin 0,1: an IPI
 # or a polling wakeup for nearly every cross-CPU wakeup (where the CPUs were mostly idle).
-"$LOCUS" run -q --collector perf --json "$TMP/p00.json" -- "$LOCUS" bench pingpong --pin 0,0 --loops 5000 >/dev/null 2>&1
+"$LOCUS" run -q --collector perf --json "$TMP/p00.json" -- "$LOCUS" bench pingpong --pin 0,0 --loops 30000 >/dev/null 2>&1
 "$LOCUS" run -q --collector perf --json "$TMP/p01.json" -- "$LOCUS" bench pingpong --pin 0,1 --loops 5000 >/dev/null 2>&1
 check "--pin 0,0 and --pin 0,1: idle CPUs and IPIs as the pinning says" python3 - "$TMP/p00.json" "$TMP/p01.json" <<'EOF'
 import json, sys
@@ -138,7 +138,9 @@ wa, wb = a["wakeups"], b["wakeups"]
 idle = lambda d, c: {x["cpu"]: x for x in d["cpus"]}[c]["idle_ns"] / d["sched"]["span_ns"]
 print("0,0: passed", wa["idle_passed_over"], "not allowed", wa["idle_not_allowed"], "ipi", wa["ipi_sent"], "poll", wa["polling_idle_no_ipi"], "cpu1 idle %.0f%%" % (100 * idle(a, 1)))
 assert wa["idle_passed_over"] <= 3, wa  # the main thread's join at most
-if idle(a, 1) >= 0.5:
+# the threads pin themselves after they start: a reader that came to them after they
+# ended knows no mask (not judged, counted); where it read them, CPU 1 is not allowed
+if idle(a, 1) >= 0.5 and wa["affinity_unknown_tasks"] <= 1:
     assert wa["idle_not_allowed"] >= 0.5 * a["latency"]["wake_to_run_ns"]["count"], wa
 assert wa["ipi_sent"] + wa["polling_idle_no_ipi"] <= 0.01 * wa["total"] + 5, wa
 remote = sum(v for k, v in wb["by_class"].items() if k != "same_cpu")
