@@ -121,18 +121,23 @@ build/floor.bpf.o: bench/floor.bpf.c $(BPF_DIR)/sched.skel.h
 	@echo "  BPF     $@"
 	$(Q)clang -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -I$(BPF_DIR) -c $< -o $@
 
-build/floor: bench/floor.c build/floor.bpf.o
+build/floor: bench/floor.c common/bench_pause.c build/floor.bpf.o
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(DEP_LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< common/bench_pause.c common/util.c $(DEP_LIBS)
 
 # The floor with a third empty program on ipi_send_cpu: the least an IPI-counting collector costs.
 build/floor-ipi.bpf.o: bench/floor.bpf.c $(BPF_DIR)/sched.skel.h
 	@echo "  BPF     $@"
 	$(Q)clang -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -DFLOOR_IPI -I$(BPF_DIR) -c $< -o $@
 
-build/floor-ipi: bench/floor.c build/floor-ipi.bpf.o
+build/floor-ipi: bench/floor.c common/bench_pause.c build/floor-ipi.bpf.o
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -DFLOOR_PROGS=3 -o $@ $< $(DEP_LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -DFLOOR_PROGS=3 -o $@ $< common/bench_pause.c common/util.c $(DEP_LIBS)
+
+# A collector's perturbation inside one run: windows with it detached and attached again.
+build/pausebench: bench/pausebench.c
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< -lpthread
 
 # Bench-only builds of locus with features of the BPF collector compiled out
 # (collectors/bpf/sched.bpf.c's LOCUS_NO_* macros): build/variants/locus-no-FEATURE, and
@@ -277,9 +282,9 @@ check: $(FIXTURES) locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san 
 
 # Benchmarks against perf, interleaved, medians, into bench/latest.md (needs root);
 # bench/results.md is the record: runs copied there with what was changed and why.
-bench: $(FIXTURES) locus build/synth build/memgen build/floor bench-variants | test-deps
+bench: $(FIXTURES) locus build/synth build/memgen build/floor build/floor-ipi build/pausebench bench-variants | test-deps
 	@{ echo "# locus benchmarks"; echo; echo "Machine: $$(nproc) CPUs, $$(uname -r), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"; echo; \
-	   bench/perturb.sh 7; echo; bench/perf_cost.sh 5; echo; bench/report_speed.sh 5; echo; bench/trace_speed.sh 5; echo; bench/c2c_speed.sh 3; echo; bench/dashboard.sh 5 20; echo; bench/snapshot_wait.sh 5; echo; bench/memory.sh 60; echo; \
+	   bench/perturb.sh 7; echo; bench/pause_perturb.sh 3 20 100; echo; bench/perf_cost.sh 5; echo; bench/report_speed.sh 5; echo; bench/trace_speed.sh 5; echo; bench/c2c_speed.sh 3; echo; bench/dashboard.sh 5 20; echo; bench/snapshot_wait.sh 5; echo; bench/memory.sh 60; echo; \
 	   bench/synth_speed.sh 5; echo; bench/cost_table.sh 5; } | tee bench/latest.md
 
 install: locus install-man

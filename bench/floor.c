@@ -3,6 +3,7 @@
  * on sched_switch and sched_waking, from the object file beside this binary. Exit status:
  * the command's; 1 when the programs cannot be loaded; 2 on usage. For `make bench` only.
  * Built with -DFLOOR_PROGS=3 as build/floor-ipi: its object's third program too (FLOOR_IPI).
+ * With LOCUS_BENCH_PAUSE=DIR, detached and attached again on command (common/bench_pause.h).
  */
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -10,6 +11,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "../common/bench_pause.h"
 
 #ifndef FLOOR_PROGS
 #define FLOOR_PROGS 2
@@ -31,10 +34,38 @@ static int attach_all(struct bpf_object *obj, struct bpf_link **links)
 	return n == FLOOR_PROGS ? 0 : -1;
 }
 
+struct floor {
+	struct bpf_object *obj;
+	struct bpf_link *links[FLOOR_PROGS];
+	bool on;
+};
+
+static void detach_all(struct bpf_link **links)
+{
+	for (int i = 0; i < FLOOR_PROGS; i++) {
+		bpf_link__destroy(links[i]);
+		links[i] = NULL;
+	}
+}
+
+static int floor_set(void *ctx, bool on)
+{
+	struct floor *f = ctx;
+
+	if (on && !f->on && attach_all(f->obj, f->links) < 0) {
+		detach_all(f->links);
+		return -1;
+	}
+	if (!on && f->on)
+		detach_all(f->links);
+	f->on = on;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	struct bpf_link *links[FLOOR_PROGS] = { 0 };
-	struct bpf_object *obj = NULL;
+	struct floor f = { 0 };
+	struct bench_pause *pause = NULL;
 	char path[4096];
 	int status = 0, rc = 1;
 	pid_t pid;
@@ -44,11 +75,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	snprintf(path, sizeof(path), "%s.bpf.o", argv[0]);
-	obj = bpf_object__open_file(path, NULL);
-	if (!obj || bpf_object__load(obj) < 0 || attach_all(obj, links) < 0) {
+	f.obj = bpf_object__open_file(path, NULL);
+	if (!f.obj || bpf_object__load(f.obj) < 0 || attach_all(f.obj, f.links) < 0) {
 		fprintf(stderr, "floor: cannot load and attach %s: %s\n", path, strerror(errno));
 		goto cleanup;
 	}
+	f.on = true;
+	pause = bench_pause_start(floor_set, &f);
 	pid = fork();
 	if (pid == 0) {
 		execvp(argv[2], argv + 2);
@@ -59,8 +92,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 cleanup:
-	for (int i = 0; i < FLOOR_PROGS; i++)
-		bpf_link__destroy(links[i]);
-	bpf_object__close(obj);
+	bench_pause_stop(pause);
+	detach_all(f.links);
+	bpf_object__close(f.obj);
 	return rc;
 }

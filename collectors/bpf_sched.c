@@ -76,6 +76,7 @@ void bpf_sched_close(struct bpf_sched *b)
 
 #include <fcntl.h>
 
+#include "../common/bench_pause.h"
 #include "bpf_sched_int.h"
 
 /*
@@ -385,6 +386,21 @@ int bpf_sched_track(struct bpf_sched *b, pid_t tid, char *err, size_t len)
 	return 0;
 }
 
+/* LOCUS_BENCH_PAUSE's command (common/bench_pause.h): the programs off or on again. */
+static int pause_set(void *ctx, bool on)
+{
+	struct bpf_sched *b = ctx;
+
+	if (on && b->detached) {
+		if (locus_sched__attach(b->skel) < 0)
+			return -1;
+	} else if (!on && !b->detached) {
+		locus_sched__detach(b->skel);
+	}
+	b->detached = !on;
+	return 0;
+}
+
 int bpf_sched_attach(struct bpf_sched *b, char *err, size_t len)
 {
 	b->busy0 = xcalloc((size_t)b->ncpus + 1, sizeof(uint64_t));
@@ -405,6 +421,7 @@ int bpf_sched_attach(struct bpf_sched *b, char *err, size_t len)
 		visit_cpus(cpus, n);
 		free(cpus);
 	}
+	b->pause = bench_pause_start(pause_set, b);
 	return 0;
 }
 
@@ -412,6 +429,8 @@ void bpf_sched_detach(struct bpf_sched *b)
 {
 	if (!b)
 		return;
+	bench_pause_stop(b->pause);
+	b->pause = NULL;
 	locus_sched__detach(b->skel);
 	bpf_cost_stop(b);
 	b->t_end = now_ns();
@@ -420,6 +439,7 @@ void bpf_sched_close(struct bpf_sched *b)
 {
 	if (!b)
 		return;
+	bench_pause_stop(b->pause);
 	for (int i = 0; i < 3; i++)
 		if (b->mat[i])
 			munmap(b->mat[i], b->mat_len);

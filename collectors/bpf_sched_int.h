@@ -60,6 +60,8 @@ struct bpf_sched {
 	unsigned char *cpu_on;	/* ncpus: the CPUs whose events are counted */
 	int idle_words;		/* words of the programs' idle-CPU masks; 0: not kept */
 	int stats_fd;		/* BPF_ENABLE_STATS: run-time statistics while open (-1: none) */
+	struct bench_pause *pause; /* LOCUS_BENCH_PAUSE (make bench only): detached on command */
+	bool detached;		/* by that command */
 	char stats_why[96];	/* why there are none */
 	unsigned int cost_tick;	/* reader ticks, from a random phase: a window each BPF_COST_EVERY */
 	uint64_t win_t0, win_runs0, win_ns0;	/* the open window's start: time, the kernel's counts */
