@@ -50,12 +50,14 @@ sh -c 'echo $$ >"$0"; exec taskset -c 1 nice -n -10 sh -c "while :; do :; done"'
 sleep 0.3
 hog=$(cat "$TMP/hog.pid")
 
-# run NAME N [LOCUS-ARGS...]: N sleeps of a task pinned to the hog's CPU, under perf record
-run() {
+# record NAME N [LOCUS-ARGS...]: N sleeps of a task pinned to the hog's CPU, under perf record
+# (perf's reader at nice -15, the run under it back at 0: on a loaded machine the reader
+# starved and lost half the oracle's events once)
+record() {
 	local name=$1 n=$2
 	shift 2
-	perf record -q -m 4096 -a -e $tps -o "$TMP/$name.data" -- "$LOCUS" run -q --collector bpf \
-		--sections blame --json "$TMP/$name.json" "$@" -- \
+	nice -n -15 perf record -q -m 4096 -a -e $tps -o "$TMP/$name.data" -- nice -n 15 \
+		"$LOCUS" run -q --collector bpf --sections blame --json "$TMP/$name.json" "$@" -- \
 		sh -c 'echo $$ >"$0"; exec taskset -c 1 "$1" -c "
 import time
 for i in range($2):
@@ -64,6 +66,24 @@ for i in range($2):
 	perf script --ns -F pid,tid,cpu,time,event,trace -i "$TMP/$name.data" \
 		>"$TMP/$name.script" 2>"$TMP/$name.script.err" || return 1
 	python3 "$ORACLE" --pid "$(cat "$TMP/$name.pid")" <"$TMP/$name.script" >"$TMP/$name.oracle"
+}
+
+# run NAME N [LOCUS-ARGS...]: recorded again while perf says it lost events (3 tries)
+run() {
+	for try in 1 2 3; do
+		record "$@" || return 1
+		grep -q lost "$TMP/$1.script.err" || return 0
+		echo "try $try: the oracle lost events: $(grep lost "$TMP/$1.script.err" | head -n 1)"
+	done
+}
+
+# compare_or_skip NAME DESC: compare, unless the oracle lost events in every try (no oracle)
+compare_or_skip() {
+	if grep -q lost "$TMP/$1.script.err"; then
+		skip "$2: perf record, the oracle, lost events in 3 tries"
+	else
+		check "$2" compare "$1"
+	fi
 }
 
 # compare NAME: the kernel's split against the oracle's, cause by cause
@@ -116,12 +136,10 @@ PY
 }
 
 check "sampled (the default timing rate): locus and perf record of the same run" run sampled 6000
-check "sampled: the hog named first by both, each cause's share in the printed interval" \
-	compare sampled
+compare_or_skip sampled "sampled: the hog named first by both, each cause's share in the printed interval"
 check "sampled: the text says it was sampled, 1 in N" grep -q "sampled; intervals over them" \
 	"$TMP/sampled.txt"
 check "every wakeup (--delay-rate 0): locus and perf record of the same run" \
 	run every 3000 --delay-rate 0
-check "every wakeup: the hog named first by both, each cause's share in the printed interval" \
-	compare every
+compare_or_skip every "every wakeup: the hog named first by both, each cause's share in the printed interval"
 finish
