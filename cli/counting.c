@@ -128,25 +128,17 @@ int cli_load_topology(const struct cli_cmd *cmd, const char *sysfs_root, struct 
 	return EXIT_LOCUS_RUNTIME;
 }
 
-/* --collector bpf|perf|auto into *kind (enum collector_kind): 0, or -1 when none of them. */
-static int parse_collector(const char *arg, int *kind)
-{
-	static const char *const names[] = { [COLLECTOR_AUTO] = "auto", [COLLECTOR_BPF] = "bpf",
-					      [COLLECTOR_PERF] = "perf" };
-
-	for (int k = 0; k < (int)(sizeof(names) / sizeof(names[0])); k++)
-		if (names[k] && !strcmp(arg, names[k])) {
-			*kind = k;
-			return 0;
-		}
-	return -1;
-}
+/* --collector's names, by enum collector_kind. */
+static const char *const collector_names[] = { [COLLECTOR_AUTO] = "auto",
+					       [COLLECTOR_BPF] = "bpf",
+					       [COLLECTOR_PERF] = "perf" };
 
 int collector_take(struct collector_opts *c, const struct cli_cmd *cmd, int code, const char *arg)
 {
 	switch (code) {
 	case OPT_COLLECTOR:
-		if (parse_collector(arg, &c->collector) == 0)
+		c->collector = parse_name(arg, collector_names, ARRAY_SIZE(collector_names));
+		if (c->collector >= 0)
 			return 1;
 		cli_usage_error(cmd, "bad collector '%s' (bpf, perf or auto)", arg);
 		return -1;

@@ -81,25 +81,16 @@ struct report_plan {
 	long pid;			/* -p given: its first pid */
 };
 
-/* --display lcl|rmt|tot into *sort: 0, or -1 when it is none of them. */
-static int parse_display(const char *arg, enum cl_sort *sort)
-{
-	if (!strcmp(arg, "lcl"))
-		*sort = CL_SORT_LOCAL;
-	else if (!strcmp(arg, "rmt"))
-		*sort = CL_SORT_REMOTE;
-	else if (!strcmp(arg, "tot"))
-		*sort = CL_SORT_TOTAL;
-	else
-		return -1;
-	return 0;
-}
+/* --display's names, by enum cl_sort. */
+static const char *const sort_names[] = { [CL_SORT_TOTAL] = "tot", [CL_SORT_LOCAL] = "lcl",
+					  [CL_SORT_REMOTE] = "rmt" };
 
 /* An option that takes a value to check into pl: 1 when taken, 0 when not one, -1 on usage. */
 static int report_take_checked(struct report_plan *pl, int c, const char *arg)
 {
 	char bad[64] = ""; /* stays empty for a known section report cannot show */
 	long line_size;
+	int sort;
 
 	switch (c) {
 	case 'p':
@@ -132,10 +123,12 @@ static int report_take_checked(struct report_plan *pl, int c, const char *arg)
 		pl->opts.line_size = (unsigned)line_size;
 		return 1;
 	case 'd':
-		if (parse_display(arg, &pl->opts.sort) < 0) {
+		sort = parse_name(arg, sort_names, ARRAY_SIZE(sort_names));
+		if (sort < 0) {
 			cli_usage_error(&report_cmd, "bad --display '%s' (lcl, rmt or tot)", arg);
 			return -1;
 		}
+		pl->opts.sort = (enum cl_sort)sort;
 		return 1;
 	}
 	return 0;

@@ -141,14 +141,12 @@ static int tick(void *ctx, struct counter_set *cs)
 static int take_top_opt(void *ctx, int c, const char *arg)
 {
 	struct top_plan *pl = ctx;
-	char *end;
 	double d;
 	int took;
 
 	switch (c) {
 	case 'd':
-		d = strtod(arg, &end);
-		if (end == arg || *end || !(d >= 0.1 && d <= 3600)) {
+		if (parse_double(arg, 0.1, 3600, &d) < 0) {
 			cli_usage_error(&top_cmd, "bad refresh delay '%s' (seconds, 0.1 to 3600)", arg);
 			return -1;
 		}

@@ -30,20 +30,9 @@ int trace_pass_write(struct trace_pass *p, struct file_pass *fp)
 	return trace_pass_emit(p, &fp->rp.topo, &fp->tl.tl, &cap);
 }
 
-/* Seconds into a recording, as ns: a finite number in [0, 1e9]. */
-static int parse_seconds(const char *arg, uint64_t *ns)
-{
-	char *end;
-	double d = strtod(arg, &end);
-
-	if (end == arg || *end || !(d >= 0 && d <= 1e9))
-		return -1;
-	*ns = (uint64_t)(d * 1e9 + 0.5);
-	return 0;
-}
-
 int timeline_take(struct trace_export *x, const struct cli_cmd *cmd, int code, const char *arg)
 {
+	double secs;
 	long mb;
 
 	switch (code) {
@@ -55,11 +44,13 @@ int timeline_take(struct trace_export *x, const struct cli_cmd *cmd, int code, c
 		return 1;
 	case OPT_TL_FROM:
 	case OPT_TL_TO:
-		if (parse_seconds(arg, code == OPT_TL_FROM ? &x->from_ns : &x->to_ns) < 0) {
+		/* seconds into the recording, as ns */
+		if (parse_double(arg, 0, 1e9, &secs) < 0) {
 			cli_usage_error(cmd, "bad --%s '%s' (seconds into the recording)",
 					code == OPT_TL_FROM ? "from" : "to", arg);
 			return -1;
 		}
+		*(code == OPT_TL_FROM ? &x->from_ns : &x->to_ns) = (uint64_t)(secs * 1e9 + 0.5);
 		x->window = true;
 		return 1;
 	case OPT_TL_LIMIT:
