@@ -49,27 +49,6 @@ static const struct cli_cmd report_cmd = {
 	report_opts,
 };
 
-/* -p A,B,...: the first in opts->pid, the rest in opts->more. 0, or -1 when malformed. */
-static int pid_list(const char *arg, struct replay_opts *opts)
-{
-	char *list = xstrdup(arg), *save = NULL;
-	int n = 0, rc = 0;
-
-	opts->nmore = 0;
-	for (char *t = strtok_r(list, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
-		long v;
-
-		if (parse_long(t, 1, 1L << 22, &v) < 0 || n > PD_ADDED_MAX)
-			rc = -1;
-		else if (n++ == 0)
-			opts->pid = (int32_t)v;
-		else
-			opts->more[opts->nmore++] = (int32_t)v;
-	}
-	free(list);
-	return rc == 0 && n > 0 ? 0 : -1;
-}
-
 /* What the command line asks for. */
 struct report_plan {
 	struct replay_opts opts;	/* the replay's: the file, the tasks, the window */
@@ -94,7 +73,7 @@ static int report_take_checked(struct report_plan *pl, int c, const char *arg)
 
 	switch (c) {
 	case 'p':
-		if (pid_list(arg, &pl->opts) < 0) {
+		if (replay_opts_pids(&pl->opts, arg) < 0) {
 			cli_usage_error(&report_cmd, "bad pid list '%s' (up to %d pids, comma "
 					"separated)", arg, PD_ADDED_MAX + 1);
 			return -1;

@@ -34,10 +34,3 @@ int stacks_take(struct stacks_plan *p, const struct cli_cmd *cmd, int code, cons
 	p->out[p->n++] = o;
 	return 1;
 }
-
-struct stacks_frames stacks_frames_of(const struct stacks_plan *pl, struct file_pass *fp,
-				      struct stack_namer *namer)
-{
-	*namer = symbols_stack_namer(&fp->rp.syms);
-	return (struct stacks_frames){ &fp->rp.rd.stacks, namer, pl && pl->addresses };
-}

@@ -31,8 +31,5 @@ struct stacks_plan {
 
 /* Take one stacks option; 1 when consumed, 0 when not one, -1 after a usage error. */
 int stacks_take(struct stacks_plan *p, const struct cli_cmd *cmd, int code, const char *arg);
-/* The frames of fp's stacks as pl asks (names from the file's symbols, or addresses). */
-struct stacks_frames stacks_frames_of(const struct stacks_plan *pl, struct file_pass *fp,
-				      struct stack_namer *namer);
 
 #endif
