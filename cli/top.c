@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../collectors/probe.h"
 #include "../collectors/topology.h"
 #include "../common/exitcodes.h"
 #include "../common/util.h"
@@ -78,10 +77,7 @@ struct top_plan {
 struct top {
 	const struct top_plan *pl;
 	struct tracer *tracer;
-	char command[512];
-	char mem_why[320];
-	char state[96];
-	struct watch w;			/* its snapshots, intervals, totals and series */
+	struct watch w;			/* its snapshots, intervals, totals, series, header */
 	uint64_t draw_cpu_ns;		/* the dashboard's own CPU time (main thread) */
 	struct wl_output output;	/* the workload's output, when the dashboard has the screen */
 	struct tui *tui;
@@ -94,9 +90,6 @@ static void draw(struct top *tp)
 	struct dash_view v = { 0 };
 
 	watch_view(&tp->w, tp->ui.cumulative, tp->ui.blame_pane, now_ns(), &v);
-	v.command = tp->command;
-	v.state = tp->state;
-	v.mem_why = tp->mem_why;
 	if (tp->output.path[0] && tp->tui) {
 		v.output_path = tp->output.path;
 		if (tp->ui.output)
@@ -214,17 +207,7 @@ static void top_describe(struct top *tp)
 	const struct top_plan *pl = tp->pl;
 	char why[200];
 
-	if (pl->cmdv[0])
-		session_command_text(pl->cmdv, tp->command, sizeof(tp->command));
-	else if (pl->o.pid)
-		snprintf(tp->command, sizeof(tp->command), "pid%s %s", pl->o.nadded ? "s" : "",
-			 pl->o.pid_list);
-	else
-		snprintf(tp->command, sizeof(tp->command), "system-wide");
-	snprintf(tp->state, sizeof(tp->state), "running");
-	watch_limits(&tp->w, pl->o.evs, pl->o.nevs, tp->w.topo);
-	if (probe_memory_sampling(tp->mem_why, sizeof(tp->mem_why)))
-		tp->mem_why[0] = '\0'; /* supported: lines will come */
+	watch_describe(&tp->w, pl->cmdv, &pl->o);
 	if (!pl->text) {
 		tp->tui = tui_open(why, sizeof(why));
 		if (!tp->tui && !pl->o.quiet)
@@ -246,19 +229,14 @@ static void top_start(struct top *tp, const struct topology *topo,
 }
 
 /* The session has ended: the final screen until q, then the screen given back. */
-static void top_leave(struct top *tp, const struct tracer *tracer,
-		      const struct session_outcome *out)
+static void top_leave(struct top *tp, const struct session_outcome *out)
 {
 	const struct top_plan *pl = tp->pl;
+	char *state = tp->w.state;
 
-	if (out->traced && tracer->mem_on)
-		tp->mem_why[0] = '\0';
-	else if (tracer->mem_why[0])
-		snprintf(tp->mem_why, sizeof(tp->mem_why), "%s", tracer->mem_why);
-	watch_end_state(tp->state, sizeof(tp->state), out, !pl->cmdv[0] && !pl->o.pid);
+	watch_end(&tp->w, out, !pl->cmdv[0] && !pl->o.pid);
 	if (tp->tui)
-		snprintf(tp->state + strlen(tp->state), sizeof(tp->state) - strlen(tp->state),
-			 ", q to leave");
+		snprintf(state + strlen(state), sizeof(tp->w.state) - strlen(state), ", q to leave");
 	if (tp->tui && out->traced && !pl->exit_on_end && !out->interrupted && !out->stopped &&
 	    !out->failed && !(pl->iterations && tp->w.refreshes >= pl->iterations))
 		final_screen(tp);
@@ -323,7 +301,7 @@ static int top_session(struct top *tp, const struct topology *topo)
 	top_start(tp, topo, &out, &watch);
 	cfg.watch = &watch;
 	session_count(&cfg, &res, &out);
-	top_leave(tp, tracer, &out);
+	top_leave(tp, &out);
 	rc = top_report(pl, tracer, &res, &out);
 	tracer_release(tracer);
 	watch_release(&tp->w);
