@@ -71,7 +71,9 @@ static const struct cli_cmd run_cmd = {
 	run_opts,
 };
 
-struct run_opts {
+/* What the command line asks for. */
+struct run_plan {
+	struct counting_opts o;
 	struct bench_plan bp;	/* -r, --sweep, --metric, --direction: the benchmark loop */
 	bool show_output;	/* echo the workload's output to stderr */
 	struct trace_opts tr;	/* where the sessions trace, and the topology's root */
@@ -80,16 +82,21 @@ struct run_opts {
 	const char *svg;
 	bool callchain;		/* -g */
 	struct stacks_plan stk;	/* --folded: folded text only (no --flame) */
+	char **cmdv;		/* the workload: the command given, or the built-in one */
+	char *builtin[4];	/* locus bench pingpong */
+	bool loop;		/* -r, --sweep or --metric: the benchmark loop */
 };
 
-static int take_run_opt(struct run_opts *ro, int c, const char *arg)
+/* One option into the plan: 1 when taken, 0 when not one of run's, -1 after a usage error. */
+static int run_take(void *ctx, int c, const char *arg)
 {
+	struct run_plan *pl = ctx;
 	char bad[64];
 	int took;
 
 	switch (c) {
 	case OPT_SECTIONS:
-		if (report_sections_parse(arg, &ro->sections, bad, sizeof(bad)) < 0) {
+		if (report_sections_parse(arg, &pl->sections, bad, sizeof(bad)) < 0) {
 			cli_usage_error(&run_cmd, "unknown section '%s' (counters, wakeups, latency, "
 					"pairs, migrations, switches, cpus, cachelines, all, blame)",
 					bad);
@@ -97,38 +104,31 @@ static int take_run_opt(struct run_opts *ro, int c, const char *arg)
 		}
 		return 1;
 	case OPT_SVG:
-		ro->svg = arg;
+		pl->svg = arg;
 		return 1;
 	case OPT_SWEEP:
-		ro->bp.sweep = arg;
+		pl->bp.sweep = arg;
 		return 1;
 	case OPT_METRIC:
-		ro->bp.metric = arg;
+		pl->bp.metric = arg;
 		return 1;
 	case OPT_DIRECTION:
-		ro->bp.direction = arg;
+		pl->bp.direction = arg;
 		return 1;
 	case OPT_SHOW_OUTPUT:
-		ro->show_output = true;
+		pl->show_output = true;
 		return 1;
 	case 'g':
-		ro->callchain = true;
+		pl->callchain = true;
 		return 1;
 	case OPT_ST_FOLDED:
-		return stacks_take(&ro->stk, &run_cmd, c, arg);
+		return stacks_take(&pl->stk, &run_cmd, c, arg);
 	}
-	took = trace_take(&ro->tr, &run_cmd, c, arg);
-	return took ? took : collector_take(&ro->col, &run_cmd, c, arg);
+	took = trace_take(&pl->tr, &run_cmd, c, arg);
+	if (!took)
+		took = collector_take(&pl->col, &run_cmd, c, arg);
+	return took ? took : counting_take(&pl->o, &run_cmd, c, arg);
 }
-
-/* What the command line asks for. */
-struct run_plan {
-	struct counting_opts o;
-	struct run_opts ro;
-	char **cmdv;		/* the workload: the command given, or the built-in one */
-	char *builtin[4];	/* locus bench pingpong */
-	bool loop;		/* -r, --sweep or --metric: the benchmark loop */
-};
 
 /* -r, --sweep and --metric: a command, the values and the metric checked. 0, or -1 on usage. */
 static int run_loop_check(const struct bench_plan *bp, char **cmdv)
@@ -158,42 +158,33 @@ static int run_validate(struct run_plan *pl)
 					"'locus bench pingpong'\n");
 	}
 	if (counting_finish(o, &run_cmd, pl->cmdv) < 0 ||
-	    collector_finish(&pl->ro.col, &pl->ro.tr, &run_cmd) < 0 ||
-	    cli_check_output(&run_cmd, pl->ro.svg) < 0)
+	    collector_finish(&pl->col, &pl->tr, &run_cmd) < 0 ||
+	    cli_check_output(&run_cmd, pl->svg) < 0)
 		return -1;
-	pl->loop = o->repeat > 1 || pl->ro.bp.sweep || pl->ro.bp.metric || pl->ro.bp.direction;
-	if (pl->loop && pl->ro.callchain) {
+	pl->loop = o->repeat > 1 || pl->bp.sweep || pl->bp.metric || pl->bp.direction;
+	if (pl->loop && pl->callchain) {
 		cli_usage_error(&run_cmd, "-g reports the stacks of one run: not with -r, --sweep "
 				"or --metric (locus record -g, then locus report --folded)");
 		return -1;
 	}
-	if (pl->ro.stk.n && !pl->ro.callchain) {
+	if (pl->stk.n && !pl->callchain) {
 		cli_usage_error(&run_cmd, "--folded writes the stacks -g collects: add -g");
 		return -1;
 	}
-	if (pl->loop && run_loop_check(&pl->ro.bp, pl->cmdv) < 0)
+	if (pl->loop && run_loop_check(&pl->bp, pl->cmdv) < 0)
 		return -1;
 	return 0;
-}
-
-/* One option into the plan: 1 when taken, 0 when not one of run's, -1 after a usage error. */
-static int run_take(void *ctx, int c, const char *arg)
-{
-	struct run_plan *pl = ctx;
-	int took = take_run_opt(&pl->ro, c, arg);
-
-	return took ? took : counting_take(&pl->o, &run_cmd, c, arg);
 }
 
 /* --folded: every stack of each kind asked for. 0, or -1 after saying why. */
 static int run_folded(const struct run_plan *pl, struct traced_report *rr)
 {
-	if (pl->ro.stk.n && !rr->ls.stacks) {
+	if (pl->stk.n && !rr->ls.stacks) {
 		locus_err("no stacks to write to %s: the stacks were not collected (-g needs "
-			  "--sections sched and a collector that traced)", pl->ro.stk.out[0].path);
+			  "--sections sched and a collector that traced)", pl->stk.out[0].path);
 		return -1;
 	}
-	return stacks_out_write(pl->ro.stk.out, pl->ro.stk.n, rr->ls.stacks, &rr->ls.stacks_fr,
+	return stacks_out_write(pl->stk.out, pl->stk.n, rr->ls.stacks, &rr->ls.stacks_fr,
 				NULL, NULL);
 }
 
@@ -208,13 +199,13 @@ static int run_report(const struct run_plan *pl, struct tracer *tracer, bool tra
 
 	if (traced && !out->traced && !out->failed && res->runs > 0 && !pl->o.quiet)
 		locus_err("%s; reporting counters only", out->trace_reason);
-	traced_report_init(&rr, tracer, NULL, out, pl->ro.sections);
+	traced_report_init(&rr, tracer, NULL, out, pl->sections);
 	extra = traced_report_extra(&rr);
 	if (res->runs > 0 && counting_report(&pl->o, res, out, pl->cmdv, &extra) != 0)
 		rc = EXIT_LOCUS_RUNTIME;
-	if (res->runs > 0 && pl->ro.svg && rr.res) {
-		caption_live(&cap, pl->ro.bp.argc, pl->ro.bp.argv);
-		if (write_heatmap_svg(pl->ro.svg, rr.res, &cap) < 0)
+	if (res->runs > 0 && pl->svg && rr.res) {
+		caption_live(&cap, pl->bp.argc, pl->bp.argv);
+		if (write_heatmap_svg(pl->svg, rr.res, &cap) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
 	}
 	if (res->runs > 0 && run_folded(pl, &rr) < 0)
@@ -233,21 +224,21 @@ static int run_session(const struct run_plan *pl, const struct topology *topo)
 	int rc;
 
 	counting_session(&pl->o, pl->cmdv, &cfg);
-	if (!(pl->ro.sections & SEC_COUNTERS))
+	if (!(pl->sections & SEC_COUNTERS))
 		cfg.nevs = 0; /* counters cost every context switch something: open none */
 	cfg.derive_software = !pl->o.events; /* the default set: cheap sources where they exist */
-	traced_source_cfg(&tc, &pl->o, &pl->ro.tr, &pl->ro.col, topo);
-	tc.memory = (pl->ro.sections & SEC_CACHELINES) != 0;
-	tc.stream.blame = (pl->ro.sections & SEC_BLAME) != 0; /* the irq tracepoints too */
-	tc.stream.callchain = pl->ro.callchain;
+	traced_source_cfg(&tc, &pl->o, &pl->tr, &pl->col, topo);
+	tc.memory = (pl->sections & SEC_CACHELINES) != 0;
+	tc.stream.blame = (pl->sections & SEC_BLAME) != 0; /* the irq tracepoints too */
+	tc.stream.callchain = pl->callchain;
 	/* sampled in the kernel where the BPF collector is asked for; the default (auto)
 	 * keeps every callchain through perf's stream */
-	tc.bpf.stacks = pl->ro.callchain && pl->ro.col.collector == COLLECTOR_BPF;
+	tc.bpf.stacks = pl->callchain && pl->col.collector == COLLECTOR_BPF;
 	/* split in the kernel where the BPF collector is asked for (the timed wakeups); the
 	 * default (auto) splits every wakeup through perf's stream */
-	tc.bpf.blame = (pl->ro.sections & SEC_BLAME) && pl->ro.col.collector == COLLECTOR_BPF;
+	tc.bpf.blame = (pl->sections & SEC_BLAME) && pl->col.collector == COLLECTOR_BPF;
 	memset(&tracer, 0, sizeof(tracer));
-	if (pl->ro.sections & (SEC_SCHED | SEC_CACHELINES | SEC_BLAME)) {
+	if (pl->sections & (SEC_SCHED | SEC_CACHELINES | SEC_BLAME)) {
 		cfg.trace = &tc;
 		cfg.tracer = &tracer;
 	}
@@ -287,16 +278,16 @@ static int run_loop(struct run_plan *pl, const struct topology *topo)
 	struct bench_loop lp;
 	int rc;
 
-	pl->ro.bp.repeat = (int)o->repeat;
-	bench_loop_setup(&set, &metric, &pl->ro.bp, topo, pl->cmdv);
+	pl->bp.repeat = (int)o->repeat;
+	bench_loop_setup(&set, &metric, &pl->bp, topo, pl->cmdv);
 	counting_session(o, pl->cmdv, &cfg);
 	cfg.derive_software = !o->events;
-	traced_source_cfg(&tc, o, &pl->ro.tr, &pl->ro.col, topo);
+	traced_source_cfg(&tc, o, &pl->tr, &pl->col, topo);
 	lp = (struct bench_loop){ .set = &set, .metric = &metric, .session = &cfg, .trace = &tc,
-				  .quiet = o->quiet, .show_output = pl->ro.show_output,
+				  .quiet = o->quiet, .show_output = pl->show_output,
 				  .run_done = run_done, .ctx = &sj };
 	bench_loop_run(&lp, pl->cmdv);
-	rc = sweep_report_write(&set, o->out_path, o->json_path, pl->ro.svg) < 0;
+	rc = sweep_report_write(&set, o->out_path, o->json_path, pl->svg) < 0;
 	rc = bench_loop_status(&lp, sj.path, sj.failed, rc ? EXIT_LOCUS_RUNTIME : EXIT_LOCUS_OK);
 	if (set.have_metric)
 		metric_release(&metric);
@@ -307,7 +298,8 @@ static int run_loop(struct run_plan *pl, const struct topology *topo)
 int cmd_run(int argc, char **argv)
 {
 	struct run_plan pl = {
-		.ro = { .sections = SEC_ALL, .col.delay_rate = LOCUS_DELAY_RATE },
+		.sections = SEC_ALL,
+		.col.delay_rate = LOCUS_DELAY_RATE,
 		.builtin = { (char *)locus_self_path(), "bench", "pingpong", NULL },
 	};
 	struct topology topo;
@@ -319,11 +311,11 @@ int cmd_run(int argc, char **argv)
 	rc = EXIT_LOCUS_USAGE;
 	if (run_validate(&pl) < 0)
 		goto out;
-	rc = cli_load_topology(&run_cmd, pl.ro.tr.sysfs_root, &topo);
+	rc = cli_load_topology(&run_cmd, pl.tr.sysfs_root, &topo);
 	if (rc)
 		goto out;
-	pl.ro.bp.argc = argc;
-	pl.ro.bp.argv = argv;
+	pl.bp.argc = argc;
+	pl.bp.argv = argv;
 	if (pl.loop)
 		rc = run_loop(&pl, &topo);
 	else

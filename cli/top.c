@@ -163,10 +163,6 @@ static int take_top_opt(void *ctx, int c, const char *arg)
 	case OPT_NO_ANTAGONISTS:
 		pl->no_antagonists = true;
 		return 1;
-	case 'r':
-	case 'A':
-		cli_usage_error(&top_cmd, "option -%c is for locus stat and locus run", c);
-		return -1;
 	}
 	took = trace_take(&pl->tr, &top_cmd, c, arg);
 	if (!took)
