@@ -235,14 +235,8 @@ static int report_timelines(struct file_pass *fp, struct report_plan *pl, struct
 
 	if (!tp)
 		return 0;
-	if (!fp->rp.rd.sched_samples) {
-		locus_err("%s: no sched events in the file: no timeline to write",
-			  tx->trace ? tx->trace : tx->svg);
-		return -1;
-	}
 	tx->quiet = pl->quiet;
-	trace_export_results(tx, fp);
-	return trace_pass_write(tp, fp);
+	return trace_pass_finish(tp, tx, fp, tx->trace ? tx->trace : tx->svg);
 }
 
 int cmd_report(int argc, char **argv)

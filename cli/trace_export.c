@@ -21,15 +21,6 @@ struct trace_pass *trace_pass_new(struct trace_export *x, const char *path,
 	return p;
 }
 
-int trace_pass_write(struct trace_pass *p, struct file_pass *fp)
-{
-	struct svg_caption cap = { 0 };
-
-	if (p->svg)
-		caption_file(&cap, &fp->rp.f, p->path);
-	return trace_pass_emit(p, &fp->rp.topo, &fp->tl.tl, &cap);
-}
-
 int timeline_take(struct trace_export *x, const struct cli_cmd *cmd, int code, const char *arg)
 {
 	double secs;
@@ -84,15 +75,24 @@ int timeline_opts_finish(struct trace_export *x, const struct cli_cmd *cmd)
 	return cli_check_output(cmd, x->trace) < 0 || cli_check_output(cmd, x->svg) < 0 ? -1 : 0;
 }
 
-/* The recording's counts and results the timelines' heads carry. */
-void trace_export_results(struct trace_export *x, struct file_pass *fp)
+int trace_pass_finish(struct trace_pass *p, struct trace_export *x, struct file_pass *fp,
+		      const char *what)
 {
 	const struct replay *st = &fp->rp;
+	struct svg_caption cap = { 0 };
 
+	if (!st->rd.sched_samples) {
+		locus_err("%s: no sched events in the file: no timeline to write", what);
+		return -1;
+	}
+	/* the recording's counts and results the timelines' heads carry */
 	x->r = file_pass_results(fp);
 	x->span_ns = st->last_ns > st->first_ns ? st->last_ns - st->first_ns : 0;
 	x->events = st->rd.sched_samples;
 	x->bytes = st->f.pos;
+	if (p->svg)
+		caption_file(&cap, &fp->rp.f, p->path);
+	return trace_pass_emit(p, &fp->rp.topo, &fp->tl.tl, &cap);
 }
 
 int trace_export_file(const char *path, const char *sysfs_root, bool all, struct trace_export *x)
@@ -111,12 +111,8 @@ int trace_export_file(const char *path, const char *sysfs_root, bool all, struct
 		goto out;
 	if (file_pass_read(fp, &o, &a, &tc, err, sizeof(err)) < 0)
 		locus_err("%s: %s: no timeline written", path, err);
-	else if (!fp->rp.rd.sched_samples)
-		locus_err("%s: no sched events in the file: no timeline to write", path);
-	else {
-		trace_export_results(x, fp);
-		rc = trace_pass_write(p, fp);
-	}
+	else
+		rc = trace_pass_finish(p, x, fp, path);
 out:
 	trace_pass_free(p);
 	file_pass_release(fp);

@@ -37,10 +37,11 @@ int timeline_opts_finish(struct trace_export *x, const struct cli_cmd *cmd);
  * path; NULL after saying why. */
 struct trace_pass *trace_pass_new(struct trace_export *x, const char *path,
 				  struct timeline_sink_cfg *tc);
-/* After the pass over fp: the recording's counts and results into x. */
-void trace_export_results(struct trace_export *x, struct file_pass *fp);
-/* Then the files x asks for, and what they hold on stderr. 0, or -1 after saying why. */
-int trace_pass_write(struct trace_pass *p, struct file_pass *fp);
+/* After the pass over fp: the recording's counts and results into x, then the files x asks
+ * for, and what they hold on stderr. 0, or -1 after saying why (what names the output in
+ * the message when the file holds no sched events). */
+int trace_pass_finish(struct trace_pass *p, struct trace_export *x, struct file_pass *fp,
+		      const char *what);
 void trace_pass_free(struct trace_pass *p);
 /* One pass over a file just written (locus record): its workload's tasks, or every task
  * when all. 0, or -1 after saying why. */
