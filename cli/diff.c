@@ -14,7 +14,7 @@
 #include "../report/sweep_report.h"
 #include "commands.h"
 #include "counting.h"
-#include "report_stacks.h"
+#include "trace_export.h"
 
 enum { OPT_EXIT_CODE = OPT_SYSFS_ROOT + 1, OPT_FLAME, OPT_TOP, OPT_SVG, OPT_STACKS };
 

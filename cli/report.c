@@ -12,7 +12,6 @@
 #include "trace_export.h"
 #include "counting.h"
 #include "../report/report_doc.h"
-#include "report_stacks.h"
 
 enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_LINE_SIZE };
 

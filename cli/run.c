@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "../collectors/caption.h"
 #include "counting.h"
-#include "report_stacks.h"
+#include "trace_export.h"
 #include "traced.h"
 #include "../pipeline/bench_loop.h"
 #include "../pipeline/bench_plan.h"
