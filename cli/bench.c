@@ -103,8 +103,8 @@ static int bench_take(void *ctx, int c, const char *arg)
 	case OPT_PAIRS:
 	case OPT_THREADS:
 		if (parse_long(arg, 1, pp ? 4096 : 64, &v) < 0) {
-			cli_usage_error(pl->cmd, "bad --%s '%s' (1 to %d)", pp ? "pairs" : "threads",
-					arg, pp ? 4096 : 64);
+			cli_usage_error(pl->cmd, "bad --%s '%s' (1 to %d)",
+					pp ? "pairs" : "threads", arg, pp ? 4096 : 64);
 			return -1;
 		}
 		*(pp ? &pl->pp.pairs : &pl->fs.threads) = (int)v;

@@ -12,7 +12,6 @@
 #include "../collectors/caption.h"
 #include "counting.h"
 #include "trace_export.h"
-#include "traced.h"
 #include "../pipeline/bench_loop.h"
 #include "../pipeline/bench_plan.h"
 #include "../report/sweep_report.h"
@@ -199,7 +198,7 @@ static int run_report(const struct run_plan *pl, struct tracer *tracer, bool tra
 
 	if (traced && !out->traced && !out->failed && res->runs > 0 && !pl->o.quiet)
 		locus_err("%s; reporting counters only", out->trace_reason);
-	traced_report_init(&rr, tracer, NULL, out, pl->sections);
+	traced_report_init(&rr, tracer, out, pl->sections);
 	extra = traced_report_extra(&rr);
 	if (res->runs > 0 && counting_report(&pl->o, res, out, pl->cmdv, &extra) != 0)
 		rc = EXIT_LOCUS_RUNTIME;

@@ -11,7 +11,6 @@
 #include "../pipeline/watch.h"
 #include "commands.h"
 #include "counting.h"
-#include "traced.h"
 
 enum { OPT_EXIT_ON_END = OPT_COUNTING_END, OPT_TEXT, OPT_WORKLOAD_OUTPUT, OPT_NO_ANTAGONISTS };
 
@@ -232,7 +231,8 @@ static void top_leave(struct top *tp, const struct session_outcome *out)
 
 	watch_end(&tp->w, out, !pl->cmdv[0] && !pl->o.pid);
 	if (tp->tui)
-		snprintf(state + strlen(state), sizeof(tp->w.state) - strlen(state), ", q to leave");
+		snprintf(state + strlen(state), sizeof(tp->w.state) - strlen(state),
+			 ", q to leave");
 	if (tp->tui && out->traced && !pl->exit_on_end && !out->interrupted && !out->stopped &&
 	    !out->failed && !(pl->iterations && tp->w.refreshes >= pl->iterations))
 		final_screen(tp);
@@ -255,7 +255,7 @@ static int top_report(const struct top_plan *pl, struct tracer *tracer,
 	if (!out->traced && !out->failed && res->runs > 0 && !pl->o.quiet)
 		locus_err("%s; reporting counters only", out->trace_reason);
 	/* who delayed the wakee, whole, where the antagonists pane had it */
-	traced_report_init(&rr, tracer, NULL, out, SEC_ALL | (tracer_blame(tracer) ? SEC_BLAME : 0));
+	traced_report_init(&rr, tracer, out, SEC_ALL | (tracer_blame(tracer) ? SEC_BLAME : 0));
 	extra = traced_report_extra(&rr);
 	if (res->runs > 0 && counting_report(&pl->o, res, out, pl->cmdv, &extra) != 0)
 		rc = EXIT_LOCUS_RUNTIME;
