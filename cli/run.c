@@ -226,16 +226,8 @@ static int run_session(const struct run_plan *pl, const struct topology *topo)
 	if (!(pl->sections & SEC_COUNTERS))
 		cfg.nevs = 0; /* counters cost every context switch something: open none */
 	cfg.derive_software = !pl->o.events; /* the default set: cheap sources where they exist */
-	traced_source_cfg(&tc, &pl->o, &pl->tr, &pl->col, topo);
-	tc.memory = (pl->sections & SEC_CACHELINES) != 0;
-	tc.stream.blame = (pl->sections & SEC_BLAME) != 0; /* the irq tracepoints too */
-	tc.stream.callchain = pl->callchain;
-	/* sampled in the kernel where the BPF collector is asked for; the default (auto)
-	 * keeps every callchain through perf's stream */
-	tc.bpf.stacks = pl->callchain && pl->col.collector == COLLECTOR_BPF;
-	/* split in the kernel where the BPF collector is asked for (the timed wakeups); the
-	 * default (auto) splits every wakeup through perf's stream */
-	tc.bpf.blame = (pl->sections & SEC_BLAME) && pl->col.collector == COLLECTOR_BPF;
+	run_source_cfg(&tc, &pl->o, &pl->tr, &pl->col, topo, (pl->sections & SEC_CACHELINES) != 0,
+		       (pl->sections & SEC_BLAME) != 0, pl->callchain);
 	memset(&tracer, 0, sizeof(tracer));
 	if (pl->sections & (SEC_SCHED | SEC_CACHELINES | SEC_BLAME)) {
 		cfg.trace = &tc;
