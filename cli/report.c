@@ -50,13 +50,12 @@ static const struct cli_cmd report_cmd = {
 
 /* What the command line asks for. */
 struct report_plan {
-	struct replay_opts opts;	/* the replay's: the file, the tasks, the window */
+	struct replay_opts opts;	/* the replay's: the file, the tasks (-p), the window */
 	struct trace_export tx;		/* --trace, --svg-timeline and the window */
 	struct stacks_plan stk;		/* --folded, --flame, --stack-addresses */
 	const char *json, *svg, *out;
 	unsigned sections;		/* SEC_* */
 	bool quiet, all;
-	long pid;			/* -p given: its first pid */
 };
 
 /* --display's names, by enum cl_sort. */
@@ -77,7 +76,6 @@ static int report_take_checked(struct report_plan *pl, int c, const char *arg)
 					"separated)", arg, PD_ADDED_MAX + 1);
 			return -1;
 		}
-		pl->pid = pl->opts.pid;
 		return 1;
 	case OPT_SECTIONS:
 		if (report_sections_parse(arg, &pl->sections, bad, sizeof(bad)) < 0) {
@@ -168,7 +166,7 @@ static int report_validate(struct report_plan *pl, char **operands)
 		return -1;
 	if (!pl->quiet && isatty(STDERR_FILENO))
 		pl->opts.progress = file_pass_progress;
-	if (pl->all && pl->pid) {
+	if (pl->all && pl->opts.pid) {
 		cli_usage_error(&report_cmd, "-a and -p: every task, or one tree, not both");
 		return -1;
 	}
@@ -193,7 +191,7 @@ static int report_replay(struct file_pass *fp, struct report_plan *pl,
 			 const struct timeline_sink_cfg *tc)
 {
 	/* stacks where the file has callchains (its attributes say), or asked for */
-	struct file_pass_asks a = { .follow = !pl->pid && !pl->all, .stacks = pl->stk.n > 0,
+	struct file_pass_asks a = { .follow = !pl->opts.pid && !pl->all, .stacks = pl->stk.n > 0,
 				    .stacks_if_recorded = true,
 				    .blame = (pl->sections & SEC_BLAME) != 0 };
 	char err[400];
