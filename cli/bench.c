@@ -54,6 +54,14 @@ static int max_cpu(void)
 	return (int)sysconf(_SC_NPROCESSORS_CONF);
 }
 
+/* What a workload's command line asks for: the options of the one cmd names. */
+struct bench_plan {
+	const struct cli_cmd *cmd;	/* pingpong_cmd or falseshare_cmd */
+	struct pingpong_opts pp;
+	struct falseshare_opts fs;
+};
+
+/* pingpong's --pin A,B into pin. 0, or -1 after a usage error. */
 static int parse_pin_pair(const char *arg, int pin[2])
 {
 	char a[32], b[32], extra;
@@ -70,109 +78,75 @@ static int parse_pin_pair(const char *arg, int pin[2])
 	return 0;
 }
 
-/* One pingpong option into o: 1 when taken, -1 after a usage error. */
-static int pingpong_take(void *ctx, int c, const char *arg)
+/* falseshare's --pin LIST into o. 0, or -1 after a usage error. */
+static int parse_pin_list(const char *arg, struct falseshare_opts *o)
 {
-	struct pingpong_opts *o = ctx;
+	char err[200];
+
+	free(o->pin);
+	o->npin = parse_cpu_list(arg, max_cpu(), &o->pin, err, sizeof(err));
+	if (o->npin >= 0)
+		return 0;
+	cli_usage_error(&falseshare_cmd, "bad --pin: %s", err);
+	o->npin = 0;
+	return -1;
+}
+
+/* One option of the workload's into the plan: 1 when taken, -1 after a usage error. */
+static int bench_take(void *ctx, int c, const char *arg)
+{
+	struct bench_plan *pl = ctx;
+	bool pp = pl->cmd == &pingpong_cmd;
 	long v;
 
 	switch (c) {
 	case OPT_PAIRS:
-		if (parse_long(arg, 1, 4096, &v) < 0) {
-			cli_usage_error(&pingpong_cmd, "bad --pairs '%s' (1 to 4096)", arg);
-			return -1;
-		}
-		o->pairs = (int)v;
-		break;
-	case OPT_LOOPS:
-		if (parse_long(arg, 1, 1L << 40, &o->loops) < 0) {
-			cli_usage_error(&pingpong_cmd, "bad --loops '%s'", arg);
-			return -1;
-		}
-		break;
-	case OPT_PIN:
-		if (parse_pin_pair(arg, o->pin) < 0)
-			return -1;
-		break;
-	}
-	return 1;
-}
-
-static int bench_pingpong(int argc, char **argv)
-{
-	struct pingpong_opts o = { 1, 100000, { -1, -1 } };
-	int rc;
-
-	if (!cli_parse(&pingpong_cmd, argc, argv, pingpong_take, &o, &rc))
-		return rc;
-	if (argv[optind]) {
-		cli_usage_error(&pingpong_cmd, "unexpected argument '%s'", argv[optind]);
-		return EXIT_LOCUS_USAGE;
-	}
-	rc = pingpong_run(&o, stdout);
-	if (rc) {
-		locus_err("pingpong: %s", strerror(-rc));
-		return EXIT_LOCUS_RUNTIME;
-	}
-	return EXIT_LOCUS_OK;
-}
-
-/* One falseshare option into o: 1 when taken, -1 after a usage error. */
-static int falseshare_take(void *ctx, int c, const char *arg)
-{
-	struct falseshare_opts *o = ctx;
-	char err[200];
-	long v;
-
-	switch (c) {
 	case OPT_THREADS:
-		if (parse_long(arg, 1, 64, &v) < 0) {
-			cli_usage_error(&falseshare_cmd, "bad --threads '%s' (1 to 64)", arg);
+		if (parse_long(arg, 1, pp ? 4096 : 64, &v) < 0) {
+			cli_usage_error(pl->cmd, "bad --%s '%s' (1 to %d)",
+					pp ? "pairs" : "threads", arg, pp ? 4096 : 64);
 			return -1;
 		}
-		o->threads = (int)v;
+		*(pp ? &pl->pp.pairs : &pl->fs.threads) = (int)v;
 		break;
 	case OPT_LOOPS:
-		if (parse_long(arg, 1, 1L << 40, &o->loops) < 0) {
-			cli_usage_error(&falseshare_cmd, "bad --loops '%s'", arg);
+		if (parse_long(arg, 1, 1L << 40, pp ? &pl->pp.loops : &pl->fs.loops) < 0) {
+			cli_usage_error(pl->cmd, "bad --loops '%s'", arg);
 			return -1;
 		}
 		break;
 	case OPT_PADDED:
-		o->padded = true;
+		pl->fs.padded = true;
 		break;
 	case OPT_PIN:
-		free(o->pin);
-		o->npin = parse_cpu_list(arg, max_cpu(), &o->pin, err, sizeof(err));
-		if (o->npin < 0) {
-			cli_usage_error(&falseshare_cmd, "bad --pin: %s", err);
-			o->npin = 0;
+		if ((pp ? parse_pin_pair(arg, pl->pp.pin) : parse_pin_list(arg, &pl->fs)) < 0)
 			return -1;
-		}
 		break;
 	}
 	return 1;
 }
 
-static int bench_falseshare(int argc, char **argv)
+/* The workload of cmd with its options, its throughput line on stdout. The exit status. */
+static int bench_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct falseshare_opts o = { 2, 50000000, false, NULL, 0 };
+	struct bench_plan pl = { cmd, { 1, 100000, { -1, -1 } }, { 2, 50000000, false, NULL, 0 } };
+	bool pp = cmd == &pingpong_cmd;
 	int err, rc;
 
-	if (!cli_parse(&falseshare_cmd, argc, argv, falseshare_take, &o, &rc))
+	if (!cli_parse(cmd, argc, argv, bench_take, &pl, &rc))
 		goto out;
 	rc = EXIT_LOCUS_USAGE;
 	if (argv[optind]) {
-		cli_usage_error(&falseshare_cmd, "unexpected argument '%s'", argv[optind]);
+		cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
 	rc = EXIT_LOCUS_OK;
-	if ((err = falseshare_run(&o, stdout))) {
-		locus_err("falseshare: %s", strerror(-err));
+	if ((err = pp ? pingpong_run(&pl.pp, stdout) : falseshare_run(&pl.fs, stdout))) {
+		locus_err("%s: %s", pp ? "pingpong" : "falseshare", strerror(-err));
 		rc = EXIT_LOCUS_RUNTIME;
 	}
 out:
-	free(o.pin);
+	free(pl.fs.pin);
 	return rc;
 }
 
@@ -188,9 +162,9 @@ int cmd_bench(int argc, char **argv)
 		return argc < 2 ? EXIT_LOCUS_USAGE : EXIT_LOCUS_OK;
 	}
 	if (!strcmp(argv[1], "pingpong"))
-		return bench_pingpong(argc - 1, argv + 1);
+		return bench_main(&pingpong_cmd, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "falseshare"))
-		return bench_falseshare(argc - 1, argv + 1);
+		return bench_main(&falseshare_cmd, argc - 1, argv + 1);
 	cli_usage_error(&bench_cmd, "unknown workload '%s' (pingpong, falseshare)", argv[1]);
 	return EXIT_LOCUS_USAGE;
 }

@@ -1,4 +1,4 @@
-/* counting.c - the options of stat, run, top and record: taken, checked, reported. */
+/* counting.c - the options of stat, run, top and record: taken, checked, reported (counting.h). */
 #include "counting.h"
 
 #include <stdio.h>
@@ -7,6 +7,7 @@
 
 #include "../common/exitcodes.h"
 #include "../common/util.h"
+#include "../collectors/probe.h"
 #include "../collectors/topology.h"
 #include "../report/sched_report.h"
 #include "../report/stat_report.h"
@@ -128,25 +129,17 @@ int cli_load_topology(const struct cli_cmd *cmd, const char *sysfs_root, struct 
 	return EXIT_LOCUS_RUNTIME;
 }
 
-/* --collector bpf|perf|auto into *kind (enum collector_kind): 0, or -1 when none of them. */
-static int parse_collector(const char *arg, int *kind)
-{
-	static const char *const names[] = { [COLLECTOR_AUTO] = "auto", [COLLECTOR_BPF] = "bpf",
-					      [COLLECTOR_PERF] = "perf" };
-
-	for (int k = 0; k < (int)(sizeof(names) / sizeof(names[0])); k++)
-		if (names[k] && !strcmp(arg, names[k])) {
-			*kind = k;
-			return 0;
-		}
-	return -1;
-}
+/* --collector's names, by enum collector_kind. */
+static const char *const collector_names[] = { [COLLECTOR_AUTO] = "auto",
+					       [COLLECTOR_BPF] = "bpf",
+					       [COLLECTOR_PERF] = "perf" };
 
 int collector_take(struct collector_opts *c, const struct cli_cmd *cmd, int code, const char *arg)
 {
 	switch (code) {
 	case OPT_COLLECTOR:
-		if (parse_collector(arg, &c->collector) == 0)
+		c->collector = parse_name(arg, collector_names, ARRAY_SIZE(collector_names));
+		if (c->collector >= 0)
 			return 1;
 		cli_usage_error(cmd, "bad collector '%s' (bpf, perf or auto)", arg);
 		return -1;
@@ -211,4 +204,49 @@ int collector_finish(const struct collector_opts *c, const struct trace_opts *t,
 		return -1;
 	}
 	return 0;
+}
+
+#define BLAME_NOT_STREAMED "the events were not streamed to locus (the BPF collector only " \
+			   "counts: --collector perf)"
+
+void traced_report_init(struct traced_report *rr, struct tracer *tracer,
+			const struct session_outcome *out, unsigned sections)
+{
+	rr->res = out->traced ? tracer_results(tracer) : NULL;
+	rr->sections = sections;
+	rr->ctx = (struct sched_report_ctx){ out->traced, out->trace_reason,
+					     tracer->src ? tracer->src->events : 0,
+					     tracer->src ? tracer->src->bytes : 0,
+					     terminal_columns() };
+	rr->tracer = tracer;
+	rr->mem_why[0] = '\0';
+	rr->ls = (struct live_sections){ rr->res, &rr->ctx, sections,
+					 tracer->ss_ok ? &tracer->ss_delta : NULL, tracer->ss_why,
+					 tracer_blame(tracer), BLAME_NOT_STREAMED,
+					 tracer->mem_on ? &tracer->cl.cl : NULL,
+					 symbols_symbolizer(&tracer->syms), rr->mem_why, NULL,
+					 { NULL, NULL }, { NULL, NULL, 0 } };
+	if (rr->res) { /* -g: the stacks, named from this machine and the mappings seen */
+		const struct stack_table *tab = NULL;
+
+		rr->ls.stacks = tracer_stacks(tracer, &tab, &rr->ls.stacks_nm);
+		rr->ls.stacks_fr = (struct stacks_frames){ tab, &rr->ls.stacks_nm, 0 };
+	}
+	if ((sections & SEC_CACHELINES) && !tracer->mem_on) {
+		if (tracer->mem_why[0])
+			snprintf(rr->mem_why, sizeof(rr->mem_why), "%s", tracer->mem_why);
+		else if (probe_memory_sampling(rr->mem_why, sizeof(rr->mem_why)))
+			snprintf(rr->mem_why, sizeof(rr->mem_why), "memory sampling runs with the "
+				 "scheduler tracing, which could not start");
+	}
+}
+
+struct report_extra traced_report_extra(struct traced_report *rr)
+{
+	bool sched = (rr->sections & ~SEC_COUNTERS) != 0;
+
+	return (struct report_extra){ (rr->sections & SEC_COUNTERS) != 0,
+				      sched ? live_sections_text : NULL,
+				      sched ? live_sections_json : NULL, &rr->ls,
+				      rr->res };
 }

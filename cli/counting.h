@@ -1,4 +1,7 @@
-/* counting.h - the counting options shared by stat and run, parsed and validated once. */
+/*
+ * counting.h - the counting options shared by stat, run, top and record, parsed and
+ * validated once; their report, and what a traced session (run, top) prints after it.
+ */
 #ifndef LOCUS_COUNTING_H
 #define LOCUS_COUNTING_H
 
@@ -6,10 +9,12 @@
 
 #include "../common/outfile.h"
 #include "../report/json.h"
+#include "../report/live_sections.h"
 #include "../report/sched_report.h"
 #include "../report/stat_report.h"
 #include "opts.h"
 #include "../pipeline/count_plan.h"
+#include "../pipeline/tracer.h"
 
 /* Option codes shared by the commands that count. */
 enum {
@@ -90,5 +95,23 @@ int cli_load_topology(const struct cli_cmd *cmd, const char *sysfs_root, struct 
  * existing and writable. 0, or -1 after a usage error.
  */
 int cli_check_output(const struct cli_cmd *cmd, const char *path);
+
+/* The report of a traced session (scheduler and cachelines), shared by run and top. */
+struct traced_report {
+	struct sched_results *res;	/* NULL when the scheduler was not traced */
+	struct sched_report_ctx ctx;
+	unsigned sections;
+	char mem_why[320];		/* why there are no cachelines in a live run */
+	struct tracer *tracer;
+	struct live_sections ls;	/* what the sections after the counters show */
+};
+
+/*
+ * Fill rr after a session; the report extra prints its sections after the
+ * counters (text and JSON).
+ */
+void traced_report_init(struct traced_report *rr, struct tracer *tracer,
+			const struct session_outcome *out, unsigned sections);
+struct report_extra traced_report_extra(struct traced_report *rr);
 
 #endif

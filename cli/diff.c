@@ -14,7 +14,7 @@
 #include "../report/sweep_report.h"
 #include "commands.h"
 #include "counting.h"
-#include "report_stacks.h"
+#include "trace_export.h"
 
 enum { OPT_EXIT_CODE = OPT_SYSFS_ROOT + 1, OPT_FLAME, OPT_TOP, OPT_SVG, OPT_STACKS };
 
@@ -159,8 +159,9 @@ static int recording_load(const char *path, const struct stacks_out *v, struct f
 		locus_err("%s: no callchains in the file (record with locus record -g, or perf "
 			  "record -g)", path), rc = -1;
 	if (rc == 0) {
-		struct stack_namer namer;
-		struct stacks_frames fr = stacks_frames_of(NULL, fp, &namer);
+		/* frames named from the file's symbols */
+		struct stack_namer namer = symbols_stack_namer(&fp->rp.syms);
+		struct stacks_frames fr = { &fp->rp.rd.stacks, &namer, false };
 
 		stacks_folded_set(&fp->stk.st, v->kind, v->by_time, &fr, f);
 		if (cap)

@@ -12,7 +12,6 @@
 #include "trace_export.h"
 #include "counting.h"
 #include "../report/report_doc.h"
-#include "report_stacks.h"
 
 enum { OPT_SECTIONS = OPT_SYSFS_ROOT + 1, OPT_SVG, OPT_LINE_SIZE };
 
@@ -49,66 +48,34 @@ static const struct cli_cmd report_cmd = {
 	report_opts,
 };
 
-/* -p A,B,...: the first in opts->pid, the rest in opts->more. 0, or -1 when malformed. */
-static int pid_list(const char *arg, struct replay_opts *opts)
-{
-	char *list = xstrdup(arg), *save = NULL;
-	int n = 0, rc = 0;
-
-	opts->nmore = 0;
-	for (char *t = strtok_r(list, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
-		long v;
-
-		if (parse_long(t, 1, 1L << 22, &v) < 0 || n > PD_ADDED_MAX)
-			rc = -1;
-		else if (n++ == 0)
-			opts->pid = (int32_t)v;
-		else
-			opts->more[opts->nmore++] = (int32_t)v;
-	}
-	free(list);
-	return rc == 0 && n > 0 ? 0 : -1;
-}
-
 /* What the command line asks for. */
 struct report_plan {
-	struct replay_opts opts;	/* the replay's: the file, the tasks, the window */
+	struct replay_opts opts;	/* the replay's: the file, the tasks (-p), the window */
 	struct trace_export tx;		/* --trace, --svg-timeline and the window */
 	struct stacks_plan stk;		/* --folded, --flame, --stack-addresses */
 	const char *json, *svg, *out;
 	unsigned sections;		/* SEC_* */
 	bool quiet, all;
-	long pid;			/* -p given: its first pid */
 };
 
-/* --display lcl|rmt|tot into *sort: 0, or -1 when it is none of them. */
-static int parse_display(const char *arg, enum cl_sort *sort)
-{
-	if (!strcmp(arg, "lcl"))
-		*sort = CL_SORT_LOCAL;
-	else if (!strcmp(arg, "rmt"))
-		*sort = CL_SORT_REMOTE;
-	else if (!strcmp(arg, "tot"))
-		*sort = CL_SORT_TOTAL;
-	else
-		return -1;
-	return 0;
-}
+/* --display's names, by enum cl_sort. */
+static const char *const sort_names[] = { [CL_SORT_TOTAL] = "tot", [CL_SORT_LOCAL] = "lcl",
+					  [CL_SORT_REMOTE] = "rmt" };
 
 /* An option that takes a value to check into pl: 1 when taken, 0 when not one, -1 on usage. */
 static int report_take_checked(struct report_plan *pl, int c, const char *arg)
 {
 	char bad[64] = ""; /* stays empty for a known section report cannot show */
 	long line_size;
+	int sort;
 
 	switch (c) {
 	case 'p':
-		if (pid_list(arg, &pl->opts) < 0) {
+		if (replay_opts_pids(&pl->opts, arg) < 0) {
 			cli_usage_error(&report_cmd, "bad pid list '%s' (up to %d pids, comma "
 					"separated)", arg, PD_ADDED_MAX + 1);
 			return -1;
 		}
-		pl->pid = pl->opts.pid;
 		return 1;
 	case OPT_SECTIONS:
 		if (report_sections_parse(arg, &pl->sections, bad, sizeof(bad)) < 0) {
@@ -132,10 +99,12 @@ static int report_take_checked(struct report_plan *pl, int c, const char *arg)
 		pl->opts.line_size = (unsigned)line_size;
 		return 1;
 	case 'd':
-		if (parse_display(arg, &pl->opts.sort) < 0) {
+		sort = parse_name(arg, sort_names, ARRAY_SIZE(sort_names));
+		if (sort < 0) {
 			cli_usage_error(&report_cmd, "bad --display '%s' (lcl, rmt or tot)", arg);
 			return -1;
 		}
+		pl->opts.sort = (enum cl_sort)sort;
 		return 1;
 	}
 	return 0;
@@ -197,7 +166,7 @@ static int report_validate(struct report_plan *pl, char **operands)
 		return -1;
 	if (!pl->quiet && isatty(STDERR_FILENO))
 		pl->opts.progress = file_pass_progress;
-	if (pl->all && pl->pid) {
+	if (pl->all && pl->opts.pid) {
 		cli_usage_error(&report_cmd, "-a and -p: every task, or one tree, not both");
 		return -1;
 	}
@@ -222,7 +191,7 @@ static int report_replay(struct file_pass *fp, struct report_plan *pl,
 			 const struct timeline_sink_cfg *tc)
 {
 	/* stacks where the file has callchains (its attributes say), or asked for */
-	struct file_pass_asks a = { .follow = !pl->pid && !pl->all, .stacks = pl->stk.n > 0,
+	struct file_pass_asks a = { .follow = !pl->opts.pid && !pl->all, .stacks = pl->stk.n > 0,
 				    .stacks_if_recorded = true,
 				    .blame = (pl->sections & SEC_BLAME) != 0 };
 	char err[400];
@@ -263,14 +232,8 @@ static int report_timelines(struct file_pass *fp, struct report_plan *pl, struct
 
 	if (!tp)
 		return 0;
-	if (!fp->rp.rd.sched_samples) {
-		locus_err("%s: no sched events in the file: no timeline to write",
-			  tx->trace ? tx->trace : tx->svg);
-		return -1;
-	}
 	tx->quiet = pl->quiet;
-	trace_export_results(tx, fp);
-	return trace_pass_write(tp, fp);
+	return trace_pass_finish(tp, tx, fp, tx->trace ? tx->trace : tx->svg);
 }
 
 int cmd_report(int argc, char **argv)

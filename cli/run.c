@@ -11,9 +11,10 @@
 #include "commands.h"
 #include "../collectors/caption.h"
 #include "counting.h"
-#include "report_stacks.h"
-#include "sweep.h"
-#include "traced.h"
+#include "trace_export.h"
+#include "../pipeline/bench_loop.h"
+#include "../pipeline/bench_plan.h"
+#include "../report/sweep_report.h"
 
 enum { OPT_SECTIONS = OPT_COUNTING_END, OPT_SVG, OPT_SWEEP, OPT_METRIC,
        OPT_DIRECTION, OPT_SHOW_OUTPUT };
@@ -69,22 +70,32 @@ static const struct cli_cmd run_cmd = {
 	run_opts,
 };
 
-struct run_opts {
-	struct sweep_opts sw;	/* the loop's, and the trace and collector options */
+/* What the command line asks for. */
+struct run_plan {
+	struct counting_opts o;
+	struct bench_plan bp;	/* -r, --sweep, --metric, --direction: the benchmark loop */
+	bool show_output;	/* echo the workload's output to stderr */
+	struct trace_opts tr;	/* where the sessions trace, and the topology's root */
+	struct collector_opts col;
 	unsigned sections;
 	const char *svg;
 	bool callchain;		/* -g */
 	struct stacks_plan stk;	/* --folded: folded text only (no --flame) */
+	char **cmdv;		/* the workload: the command given, or the built-in one */
+	char *builtin[4];	/* locus bench pingpong */
+	bool loop;		/* -r, --sweep or --metric: the benchmark loop */
 };
 
-static int take_run_opt(struct run_opts *ro, int c, const char *arg)
+/* One option into the plan: 1 when taken, 0 when not one of run's, -1 after a usage error. */
+static int run_take(void *ctx, int c, const char *arg)
 {
+	struct run_plan *pl = ctx;
 	char bad[64];
 	int took;
 
 	switch (c) {
 	case OPT_SECTIONS:
-		if (report_sections_parse(arg, &ro->sections, bad, sizeof(bad)) < 0) {
+		if (report_sections_parse(arg, &pl->sections, bad, sizeof(bad)) < 0) {
 			cli_usage_error(&run_cmd, "unknown section '%s' (counters, wakeups, latency, "
 					"pairs, migrations, switches, cpus, cachelines, all, blame)",
 					bad);
@@ -92,38 +103,47 @@ static int take_run_opt(struct run_opts *ro, int c, const char *arg)
 		}
 		return 1;
 	case OPT_SVG:
-		ro->svg = arg;
+		pl->svg = arg;
 		return 1;
 	case OPT_SWEEP:
-		ro->sw.sweep = arg;
+		pl->bp.sweep = arg;
 		return 1;
 	case OPT_METRIC:
-		ro->sw.metric = arg;
+		pl->bp.metric = arg;
 		return 1;
 	case OPT_DIRECTION:
-		ro->sw.direction = arg;
+		pl->bp.direction = arg;
 		return 1;
 	case OPT_SHOW_OUTPUT:
-		ro->sw.show_output = true;
+		pl->show_output = true;
 		return 1;
 	case 'g':
-		ro->callchain = true;
+		pl->callchain = true;
 		return 1;
 	case OPT_ST_FOLDED:
-		return stacks_take(&ro->stk, &run_cmd, c, arg);
+		return stacks_take(&pl->stk, &run_cmd, c, arg);
 	}
-	took = trace_take(&ro->sw.tr, &run_cmd, c, arg);
-	return took ? took : collector_take(&ro->sw.col, &run_cmd, c, arg);
+	took = trace_take(&pl->tr, &run_cmd, c, arg);
+	if (!took)
+		took = collector_take(&pl->col, &run_cmd, c, arg);
+	return took ? took : counting_take(&pl->o, &run_cmd, c, arg);
 }
 
-/* What the command line asks for. */
-struct run_plan {
-	struct counting_opts o;
-	struct run_opts ro;
-	char **cmdv;		/* the workload: the command given, or the built-in one */
-	char *builtin[4];	/* locus bench pingpong */
-	bool loop;		/* -r, --sweep or --metric: the benchmark loop */
-};
+/* -r, --sweep and --metric: a command, the values and the metric checked. 0, or -1 on usage. */
+static int run_loop_check(const struct bench_plan *bp, char **cmdv)
+{
+	char why[320];
+
+	if (!cmdv || !cmdv[0]) {
+		cli_usage_error(&run_cmd, "-r, --sweep and --metric need a command after --");
+		return -1;
+	}
+	if (bench_plan_check(bp, cmdv, why, sizeof(why)) < 0) {
+		cli_usage_error(&run_cmd, "%s", why);
+		return -1;
+	}
+	return 0;
+}
 
 /* After every option: the workload, then every setting checked. 0, or -1 after a usage error. */
 static int run_validate(struct run_plan *pl)
@@ -137,42 +157,33 @@ static int run_validate(struct run_plan *pl)
 					"'locus bench pingpong'\n");
 	}
 	if (counting_finish(o, &run_cmd, pl->cmdv) < 0 ||
-	    collector_finish(&pl->ro.sw.col, &pl->ro.sw.tr, &run_cmd) < 0 ||
-	    cli_check_output(&run_cmd, pl->ro.svg) < 0)
+	    collector_finish(&pl->col, &pl->tr, &run_cmd) < 0 ||
+	    cli_check_output(&run_cmd, pl->svg) < 0)
 		return -1;
-	pl->loop = o->repeat > 1 || pl->ro.sw.sweep || pl->ro.sw.metric || pl->ro.sw.direction;
-	if (pl->loop && pl->ro.callchain) {
+	pl->loop = o->repeat > 1 || pl->bp.sweep || pl->bp.metric || pl->bp.direction;
+	if (pl->loop && pl->callchain) {
 		cli_usage_error(&run_cmd, "-g reports the stacks of one run: not with -r, --sweep "
 				"or --metric (locus record -g, then locus report --folded)");
 		return -1;
 	}
-	if (pl->ro.stk.n && !pl->ro.callchain) {
+	if (pl->stk.n && !pl->callchain) {
 		cli_usage_error(&run_cmd, "--folded writes the stacks -g collects: add -g");
 		return -1;
 	}
-	if (pl->loop && sweep_check(&run_cmd, &pl->ro.sw, pl->cmdv) < 0)
+	if (pl->loop && run_loop_check(&pl->bp, pl->cmdv) < 0)
 		return -1;
 	return 0;
-}
-
-/* One option into the plan: 1 when taken, 0 when not one of run's, -1 after a usage error. */
-static int run_take(void *ctx, int c, const char *arg)
-{
-	struct run_plan *pl = ctx;
-	int took = take_run_opt(&pl->ro, c, arg);
-
-	return took ? took : counting_take(&pl->o, &run_cmd, c, arg);
 }
 
 /* --folded: every stack of each kind asked for. 0, or -1 after saying why. */
 static int run_folded(const struct run_plan *pl, struct traced_report *rr)
 {
-	if (pl->ro.stk.n && !rr->ls.stacks) {
+	if (pl->stk.n && !rr->ls.stacks) {
 		locus_err("no stacks to write to %s: the stacks were not collected (-g needs "
-			  "--sections sched and a collector that traced)", pl->ro.stk.out[0].path);
+			  "--sections sched and a collector that traced)", pl->stk.out[0].path);
 		return -1;
 	}
-	return stacks_out_write(pl->ro.stk.out, pl->ro.stk.n, rr->ls.stacks, &rr->ls.stacks_fr,
+	return stacks_out_write(pl->stk.out, pl->stk.n, rr->ls.stacks, &rr->ls.stacks_fr,
 				NULL, NULL);
 }
 
@@ -187,13 +198,13 @@ static int run_report(const struct run_plan *pl, struct tracer *tracer, bool tra
 
 	if (traced && !out->traced && !out->failed && res->runs > 0 && !pl->o.quiet)
 		locus_err("%s; reporting counters only", out->trace_reason);
-	traced_report_init(&rr, tracer, NULL, out, pl->ro.sections);
+	traced_report_init(&rr, tracer, out, pl->sections);
 	extra = traced_report_extra(&rr);
 	if (res->runs > 0 && counting_report(&pl->o, res, out, pl->cmdv, &extra) != 0)
 		rc = EXIT_LOCUS_RUNTIME;
-	if (res->runs > 0 && pl->ro.svg && rr.res) {
-		caption_live(&cap, pl->ro.sw.argc, pl->ro.sw.argv);
-		if (write_heatmap_svg(pl->ro.svg, rr.res, &cap) < 0)
+	if (res->runs > 0 && pl->svg && rr.res) {
+		caption_live(&cap, pl->bp.argc, pl->bp.argv);
+		if (write_heatmap_svg(pl->svg, rr.res, &cap) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
 	}
 	if (res->runs > 0 && run_folded(pl, &rr) < 0)
@@ -212,21 +223,13 @@ static int run_session(const struct run_plan *pl, const struct topology *topo)
 	int rc;
 
 	counting_session(&pl->o, pl->cmdv, &cfg);
-	if (!(pl->ro.sections & SEC_COUNTERS))
+	if (!(pl->sections & SEC_COUNTERS))
 		cfg.nevs = 0; /* counters cost every context switch something: open none */
 	cfg.derive_software = !pl->o.events; /* the default set: cheap sources where they exist */
-	traced_source_cfg(&tc, &pl->o, &pl->ro.sw.tr, &pl->ro.sw.col, topo);
-	tc.memory = (pl->ro.sections & SEC_CACHELINES) != 0;
-	tc.stream.blame = (pl->ro.sections & SEC_BLAME) != 0; /* the irq tracepoints too */
-	tc.stream.callchain = pl->ro.callchain;
-	/* sampled in the kernel where the BPF collector is asked for; the default (auto)
-	 * keeps every callchain through perf's stream */
-	tc.bpf.stacks = pl->ro.callchain && pl->ro.sw.col.collector == COLLECTOR_BPF;
-	/* split in the kernel where the BPF collector is asked for (the timed wakeups); the
-	 * default (auto) splits every wakeup through perf's stream */
-	tc.bpf.blame = (pl->ro.sections & SEC_BLAME) && pl->ro.sw.col.collector == COLLECTOR_BPF;
+	run_source_cfg(&tc, &pl->o, &pl->tr, &pl->col, topo, (pl->sections & SEC_CACHELINES) != 0,
+		       (pl->sections & SEC_BLAME) != 0, pl->callchain);
 	memset(&tracer, 0, sizeof(tracer));
-	if (pl->ro.sections & (SEC_SCHED | SEC_CACHELINES | SEC_BLAME)) {
+	if (pl->sections & (SEC_SCHED | SEC_CACHELINES | SEC_BLAME)) {
 		cfg.trace = &tc;
 		cfg.tracer = &tracer;
 	}
@@ -238,10 +241,56 @@ static int run_session(const struct run_plan *pl, const struct topology *topo)
 	return rc;
 }
 
+/* The JSON file the loop's runs go to as they end. */
+struct run_json {
+	const char *path;	/* --json, or NULL; "-" waits for the end */
+	bool failed;		/* it could not be written (said once) */
+};
+
+static void run_done(struct bench_loop *lp)
+{
+	struct run_json *sj = lp->ctx;
+
+	/* every run goes to the file as soon as it is done: a later failure loses nothing */
+	if (sj->path && strcmp(sj->path, "-") && !sj->failed &&
+	    sweep_report_json_file(sj->path, lp->set) < 0)
+		sj->failed = true;
+}
+
+/* The benchmark loop (-r, --sweep, --metric) and its report. The exit status. */
+static int run_loop(struct run_plan *pl, const struct topology *topo)
+{
+	const struct counting_opts *o = &pl->o;
+	struct sweep_set set = { 0 };
+	struct metric metric = { 0 };
+	struct run_json sj = { o->json_path, false };
+	struct session_cfg cfg;
+	struct source_cfg tc;
+	struct bench_loop lp;
+	int rc;
+
+	pl->bp.repeat = (int)o->repeat;
+	bench_loop_setup(&set, &metric, &pl->bp, topo, pl->cmdv);
+	counting_session(o, pl->cmdv, &cfg);
+	cfg.derive_software = !o->events;
+	traced_source_cfg(&tc, o, &pl->tr, &pl->col, topo);
+	lp = (struct bench_loop){ .set = &set, .metric = &metric, .session = &cfg, .trace = &tc,
+				  .quiet = o->quiet, .show_output = pl->show_output,
+				  .run_done = run_done, .ctx = &sj };
+	bench_loop_run(&lp, pl->cmdv);
+	rc = sweep_report_write(&set, o->out_path, o->json_path, pl->svg) < 0;
+	rc = bench_loop_status(&lp, sj.path, sj.failed, rc ? EXIT_LOCUS_RUNTIME : EXIT_LOCUS_OK);
+	if (set.have_metric)
+		metric_release(&metric);
+	sweep_set_release(&set);
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_plan pl = {
-		.ro = { .sections = SEC_ALL, .sw.col.delay_rate = LOCUS_DELAY_RATE },
+		.sections = SEC_ALL,
+		.col.delay_rate = LOCUS_DELAY_RATE,
 		.builtin = { (char *)locus_self_path(), "bench", "pingpong", NULL },
 	};
 	struct topology topo;
@@ -253,17 +302,15 @@ int cmd_run(int argc, char **argv)
 	rc = EXIT_LOCUS_USAGE;
 	if (run_validate(&pl) < 0)
 		goto out;
-	rc = cli_load_topology(&run_cmd, pl.ro.sw.tr.sysfs_root, &topo);
+	rc = cli_load_topology(&run_cmd, pl.tr.sysfs_root, &topo);
 	if (rc)
 		goto out;
-	pl.ro.sw.argc = argc;
-	pl.ro.sw.argv = argv;
-	if (pl.loop) {
-		pl.ro.sw.svg = pl.ro.svg;
-		rc = sweep_main(&pl.o, &pl.ro.sw, pl.cmdv, &topo);
-	} else {
+	pl.bp.argc = argc;
+	pl.bp.argv = argv;
+	if (pl.loop)
+		rc = run_loop(&pl, &topo);
+	else
 		rc = run_session(&pl, &topo);
-	}
 	topology_release(&topo);
 out:
 	counting_release(&pl.o);

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../collectors/probe.h"
 #include "../collectors/topology.h"
 #include "../common/exitcodes.h"
 #include "../common/util.h"
@@ -12,7 +11,6 @@
 #include "../pipeline/watch.h"
 #include "commands.h"
 #include "counting.h"
-#include "traced.h"
 
 enum { OPT_EXIT_ON_END = OPT_COUNTING_END, OPT_TEXT, OPT_WORKLOAD_OUTPUT, OPT_NO_ANTAGONISTS };
 
@@ -78,10 +76,7 @@ struct top_plan {
 struct top {
 	const struct top_plan *pl;
 	struct tracer *tracer;
-	char command[512];
-	char mem_why[320];
-	char state[96];
-	struct watch w;			/* its snapshots, intervals, totals and series */
+	struct watch w;			/* its snapshots, intervals, totals, series, header */
 	uint64_t draw_cpu_ns;		/* the dashboard's own CPU time (main thread) */
 	struct wl_output output;	/* the workload's output, when the dashboard has the screen */
 	struct tui *tui;
@@ -94,9 +89,6 @@ static void draw(struct top *tp)
 	struct dash_view v = { 0 };
 
 	watch_view(&tp->w, tp->ui.cumulative, tp->ui.blame_pane, now_ns(), &v);
-	v.command = tp->command;
-	v.state = tp->state;
-	v.mem_why = tp->mem_why;
 	if (tp->output.path[0] && tp->tui) {
 		v.output_path = tp->output.path;
 		if (tp->ui.output)
@@ -141,14 +133,12 @@ static int tick(void *ctx, struct counter_set *cs)
 static int take_top_opt(void *ctx, int c, const char *arg)
 {
 	struct top_plan *pl = ctx;
-	char *end;
 	double d;
 	int took;
 
 	switch (c) {
 	case 'd':
-		d = strtod(arg, &end);
-		if (end == arg || *end || !(d >= 0.1 && d <= 3600)) {
+		if (parse_double(arg, 0.1, 3600, &d) < 0) {
 			cli_usage_error(&top_cmd, "bad refresh delay '%s' (seconds, 0.1 to 3600)", arg);
 			return -1;
 		}
@@ -172,10 +162,6 @@ static int take_top_opt(void *ctx, int c, const char *arg)
 	case OPT_NO_ANTAGONISTS:
 		pl->no_antagonists = true;
 		return 1;
-	case 'r':
-	case 'A':
-		cli_usage_error(&top_cmd, "option -%c is for locus stat and locus run", c);
-		return -1;
 	}
 	took = trace_take(&pl->tr, &top_cmd, c, arg);
 	if (!took)
@@ -216,17 +202,7 @@ static void top_describe(struct top *tp)
 	const struct top_plan *pl = tp->pl;
 	char why[200];
 
-	if (pl->cmdv[0])
-		session_command_text(pl->cmdv, tp->command, sizeof(tp->command));
-	else if (pl->o.pid)
-		snprintf(tp->command, sizeof(tp->command), "pid%s %s", pl->o.nadded ? "s" : "",
-			 pl->o.pid_list);
-	else
-		snprintf(tp->command, sizeof(tp->command), "system-wide");
-	snprintf(tp->state, sizeof(tp->state), "running");
-	watch_limits(&tp->w, pl->o.evs, pl->o.nevs, tp->w.topo);
-	if (probe_memory_sampling(tp->mem_why, sizeof(tp->mem_why)))
-		tp->mem_why[0] = '\0'; /* supported: lines will come */
+	watch_describe(&tp->w, pl->cmdv, &pl->o);
 	if (!pl->text) {
 		tp->tui = tui_open(why, sizeof(why));
 		if (!tp->tui && !pl->o.quiet)
@@ -248,18 +224,14 @@ static void top_start(struct top *tp, const struct topology *topo,
 }
 
 /* The session has ended: the final screen until q, then the screen given back. */
-static void top_leave(struct top *tp, const struct tracer *tracer,
-		      const struct session_outcome *out)
+static void top_leave(struct top *tp, const struct session_outcome *out)
 {
 	const struct top_plan *pl = tp->pl;
+	char *state = tp->w.state;
 
-	if (out->traced && tracer->mem_on)
-		tp->mem_why[0] = '\0';
-	else if (tracer->mem_why[0])
-		snprintf(tp->mem_why, sizeof(tp->mem_why), "%s", tracer->mem_why);
-	watch_end_state(tp->state, sizeof(tp->state), out, !pl->cmdv[0] && !pl->o.pid);
+	watch_end(&tp->w, out, !pl->cmdv[0] && !pl->o.pid);
 	if (tp->tui)
-		snprintf(tp->state + strlen(tp->state), sizeof(tp->state) - strlen(tp->state),
+		snprintf(state + strlen(state), sizeof(tp->w.state) - strlen(state),
 			 ", q to leave");
 	if (tp->tui && out->traced && !pl->exit_on_end && !out->interrupted && !out->stopped &&
 	    !out->failed && !(pl->iterations && tp->w.refreshes >= pl->iterations))
@@ -283,7 +255,7 @@ static int top_report(const struct top_plan *pl, struct tracer *tracer,
 	if (!out->traced && !out->failed && res->runs > 0 && !pl->o.quiet)
 		locus_err("%s; reporting counters only", out->trace_reason);
 	/* who delayed the wakee, whole, where the antagonists pane had it */
-	traced_report_init(&rr, tracer, NULL, out, SEC_ALL | (tracer_blame(tracer) ? SEC_BLAME : 0));
+	traced_report_init(&rr, tracer, out, SEC_ALL | (tracer_blame(tracer) ? SEC_BLAME : 0));
 	extra = traced_report_extra(&rr);
 	if (res->runs > 0 && counting_report(&pl->o, res, out, pl->cmdv, &extra) != 0)
 		rc = EXIT_LOCUS_RUNTIME;
@@ -325,7 +297,7 @@ static int top_session(struct top *tp, const struct topology *topo)
 	top_start(tp, topo, &out, &watch);
 	cfg.watch = &watch;
 	session_count(&cfg, &res, &out);
-	top_leave(tp, tracer, &out);
+	top_leave(tp, &out);
 	rc = top_report(pl, tracer, &res, &out);
 	tracer_release(tracer);
 	watch_release(&tp->w);

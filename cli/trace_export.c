@@ -1,7 +1,8 @@
-/* trace_export.c - a recording replayed into a Chrome trace and an SVG timeline (trace_export.h). */
+/* trace_export.c - a recording's timelines (Chrome trace, SVG) and stack files' options. */
 #include "trace_export.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "../common/util.h"
 #include "../collectors/caption.h"
@@ -21,29 +22,9 @@ struct trace_pass *trace_pass_new(struct trace_export *x, const char *path,
 	return p;
 }
 
-int trace_pass_write(struct trace_pass *p, struct file_pass *fp)
-{
-	struct svg_caption cap = { 0 };
-
-	if (p->svg)
-		caption_file(&cap, &fp->rp.f, p->path);
-	return trace_pass_emit(p, &fp->rp.topo, &fp->tl.tl, &cap);
-}
-
-/* Seconds into a recording, as ns: a finite number in [0, 1e9]. */
-static int parse_seconds(const char *arg, uint64_t *ns)
-{
-	char *end;
-	double d = strtod(arg, &end);
-
-	if (end == arg || *end || !(d >= 0 && d <= 1e9))
-		return -1;
-	*ns = (uint64_t)(d * 1e9 + 0.5);
-	return 0;
-}
-
 int timeline_take(struct trace_export *x, const struct cli_cmd *cmd, int code, const char *arg)
 {
+	double secs;
 	long mb;
 
 	switch (code) {
@@ -55,11 +36,13 @@ int timeline_take(struct trace_export *x, const struct cli_cmd *cmd, int code, c
 		return 1;
 	case OPT_TL_FROM:
 	case OPT_TL_TO:
-		if (parse_seconds(arg, code == OPT_TL_FROM ? &x->from_ns : &x->to_ns) < 0) {
+		/* seconds into the recording, as ns */
+		if (parse_double(arg, 0, 1e9, &secs) < 0) {
 			cli_usage_error(cmd, "bad --%s '%s' (seconds into the recording)",
 					code == OPT_TL_FROM ? "from" : "to", arg);
 			return -1;
 		}
+		*(code == OPT_TL_FROM ? &x->from_ns : &x->to_ns) = (uint64_t)(secs * 1e9 + 0.5);
 		x->window = true;
 		return 1;
 	case OPT_TL_LIMIT:
@@ -93,15 +76,24 @@ int timeline_opts_finish(struct trace_export *x, const struct cli_cmd *cmd)
 	return cli_check_output(cmd, x->trace) < 0 || cli_check_output(cmd, x->svg) < 0 ? -1 : 0;
 }
 
-/* The recording's counts and results the timelines' heads carry. */
-void trace_export_results(struct trace_export *x, struct file_pass *fp)
+int trace_pass_finish(struct trace_pass *p, struct trace_export *x, struct file_pass *fp,
+		      const char *what)
 {
 	const struct replay *st = &fp->rp;
+	struct svg_caption cap = { 0 };
 
+	if (!st->rd.sched_samples) {
+		locus_err("%s: no sched events in the file: no timeline to write", what);
+		return -1;
+	}
+	/* the recording's counts and results the timelines' heads carry */
 	x->r = file_pass_results(fp);
 	x->span_ns = st->last_ns > st->first_ns ? st->last_ns - st->first_ns : 0;
 	x->events = st->rd.sched_samples;
 	x->bytes = st->f.pos;
+	if (p->svg)
+		caption_file(&cap, &fp->rp.f, p->path);
+	return trace_pass_emit(p, &fp->rp.topo, &fp->tl.tl, &cap);
 }
 
 int trace_export_file(const char *path, const char *sysfs_root, bool all, struct trace_export *x)
@@ -120,15 +112,41 @@ int trace_export_file(const char *path, const char *sysfs_root, bool all, struct
 		goto out;
 	if (file_pass_read(fp, &o, &a, &tc, err, sizeof(err)) < 0)
 		locus_err("%s: %s: no timeline written", path, err);
-	else if (!fp->rp.rd.sched_samples)
-		locus_err("%s: no sched events in the file: no timeline to write", path);
-	else {
-		trace_export_results(x, fp);
-		rc = trace_pass_write(p, fp);
-	}
+	else
+		rc = trace_pass_finish(p, x, fp, path);
 out:
 	trace_pass_free(p);
 	file_pass_release(fp);
 	free(fp);
 	return rc;
+}
+
+int stacks_take(struct stacks_plan *p, const struct cli_cmd *cmd, int code, const char *arg)
+{
+	struct stacks_out o = { 0 };
+	const char *eq;
+
+	if (code == OPT_ST_ADDRS) {
+		p->addresses = true;
+		return 1;
+	}
+	if (code != OPT_ST_FOLDED && code != OPT_ST_FLAME)
+		return 0;
+	eq = strchr(arg, '=');
+	if (!eq || stacks_out_view(&o, arg, (size_t)(eq - arg)) < 0 || !eq[1]) {
+		cli_usage_error(cmd, "bad --%s '%s' (KIND=FILE, KIND one of wakers, blocked, "
+				"offwake, blocked-time, offwake-time)",
+				code == OPT_ST_FLAME ? "flame" : "folded", arg);
+		return -1;
+	}
+	if (p->n == STACKS_OUT_MAX) {
+		cli_usage_error(cmd, "more than %d --folded and --flame outputs", STACKS_OUT_MAX);
+		return -1;
+	}
+	if (cli_check_output(cmd, eq + 1) < 0)
+		return -1;
+	o.flame = code == OPT_ST_FLAME;
+	o.path = eq + 1;
+	p->out[p->n++] = o;
+	return 1;
 }

@@ -1,7 +1,8 @@
 /*
- * trace_export.h - a recording as timelines: the timeline sink beside the report's
- * analyzer in the same pass over the file (pipeline/file_pass.h), within a window, its
- * items written by report/timeline_out.h; the options that ask for them.
+ * trace_export.h - a recording's outputs beside its report, and the options that ask for
+ * them: its timelines (the timeline sink beside the report's analyzer in the same pass over
+ * the file, pipeline/file_pass.h, within a window, its items written by
+ * report/timeline_out.h) and its stacks' files (--folded, --flame, report/stacks_out.h).
  */
 #ifndef LOCUS_TRACE_EXPORT_H
 #define LOCUS_TRACE_EXPORT_H
@@ -12,6 +13,8 @@
 
 #include "../model/sched_results.h"
 #include "../pipeline/file_pass.h"
+#include "../report/stacks_out.h"
+#include "../report/stacks_report.h"
 #include "../report/timeline_out.h"
 #include "opts.h"
 
@@ -37,13 +40,38 @@ int timeline_opts_finish(struct trace_export *x, const struct cli_cmd *cmd);
  * path; NULL after saying why. */
 struct trace_pass *trace_pass_new(struct trace_export *x, const char *path,
 				  struct timeline_sink_cfg *tc);
-/* After the pass over fp: the recording's counts and results into x. */
-void trace_export_results(struct trace_export *x, struct file_pass *fp);
-/* Then the files x asks for, and what they hold on stderr. 0, or -1 after saying why. */
-int trace_pass_write(struct trace_pass *p, struct file_pass *fp);
+/* After the pass over fp: the recording's counts and results into x, then the files x asks
+ * for, and what they hold on stderr. 0, or -1 after saying why (what names the output in
+ * the message when the file holds no sched events). */
+int trace_pass_finish(struct trace_pass *p, struct trace_export *x, struct file_pass *fp,
+		      const char *what);
 void trace_pass_free(struct trace_pass *p);
 /* One pass over a file just written (locus record): its workload's tasks, or every task
  * when all. 0, or -1 after saying why. */
 int trace_export_file(const char *path, const char *sysfs_root, bool all, struct trace_export *x);
+
+/* The stack options of report and run (--folded, --flame, --stack-addresses). */
+enum { OPT_ST_FOLDED = OPT_LONG_BASE + 220, OPT_ST_FLAME, OPT_ST_ADDRS };
+
+#define STACKS_OPT_ROWS \
+	{ "folded", OPT_ST_FOLDED, "KIND=FILE", "write folded stacks (flamegraph.pl, speedscope) " \
+						 "of a recording with callchains (record -g): KIND " \
+						 "wakers, blocked, offwake (counts), blocked-time, " \
+						 "offwake-time (off-CPU microseconds)" }, \
+	{ "flame", OPT_ST_FLAME, "KIND=FILE", "draw those stacks as a flame graph SVG (KIND as " \
+					       "--folded)" }, \
+	{ "stack-addresses", OPT_ST_ADDRS, NULL, "name stack frames by address (as perf script " \
+						 "-F ip prints them), not by symbol" }
+
+#define STACKS_OUT_MAX 10
+
+struct stacks_plan {
+	struct stacks_out out[STACKS_OUT_MAX];
+	int n;
+	bool addresses;
+};
+
+/* Take one stacks option; 1 when consumed, 0 when not one, -1 after a usage error. */
+int stacks_take(struct stacks_plan *p, const struct cli_cmd *cmd, int code, const char *arg);
 
 #endif

@@ -158,6 +158,25 @@ int num_to_long(double v, long min, long max, long *out)
 	return 0;
 }
 
+int parse_double(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double d = strtod(s, &end);
+
+	if (end == s || *end || !(d >= min && d <= max))
+		return -1; /* the comparisons fail for NaN */
+	*out = d;
+	return 0;
+}
+
+int parse_name(const char *s, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (names[i] && !strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;

@@ -39,6 +39,13 @@ int parse_long(const char *s, long min, long max, long *out);
  * of range. Never a cast of an unchecked double (undefined beyond the range).
  */
 int num_to_long(double v, long min, long max, long *out);
+/*
+ * Parse a number, the whole text (strtod's syntax), in [min, max]. Returns 0, or -1 when it is
+ * empty, has trailing garbage, is NaN or is out of range.
+ */
+int parse_double(const char *s, double min, double max, double *out);
+/* The index of the name s in names[0..n) (NULL entries never match), or -1 for none. */
+int parse_name(const char *s, const char *const *names, int n);
 
 /*
  * Parse a CPU list ("0-3,8,10-11") into a sorted, de-duplicated array of

@@ -133,7 +133,7 @@ void bench_loop_setup(struct sweep_set *s, struct metric *m, const struct bench_
 	char why[320];
 
 	if (bp->sweep) {
-		bench_parse_sweep(bp->sweep, s, why, sizeof(why)); /* checked by sweep_check */
+		bench_parse_sweep(bp->sweep, s, why, sizeof(why)); /* checked by run_loop_check (cli/run.c) */
 	} else {
 		s->values = xcalloc(1, sizeof(*s->values));
 		s->nvalues = 1;

@@ -118,3 +118,17 @@ void traced_source_cfg(struct source_cfg *tc, const struct counting_opts *o,
 				   .stream = { .tracefs = tr->tracefs },
 				   .bpf = { .btf = col->btf, .delay_rate = col->delay_rate } };
 }
+
+void run_source_cfg(struct source_cfg *tc, const struct counting_opts *o,
+		    const struct trace_opts *tr, const struct collector_opts *col,
+		    const struct topology *topo, bool memory, bool blame, bool callchain)
+{
+	bool bpf = col->collector == COLLECTOR_BPF;
+
+	traced_source_cfg(tc, o, tr, col, topo);
+	tc->memory = memory;
+	tc->stream.blame = blame;
+	tc->stream.callchain = callchain;
+	tc->bpf.stacks = callchain && bpf;
+	tc->bpf.blame = blame && bpf;
+}

@@ -76,5 +76,14 @@ void counting_session(const struct counting_opts *o, char **argv, struct session
 void traced_source_cfg(struct source_cfg *tc, const struct counting_opts *o,
 		       const struct trace_opts *tr, const struct collector_opts *col,
 		       const struct topology *topo);
+/*
+ * locus run's source: traced_source_cfg, then memory samples, who delayed the wakee (blame:
+ * the irq tracepoints too) and callchains as asked. Where the BPF collector is asked for
+ * by name, blame and stacks are taken in the kernel (the timed wakeups, sampled); the
+ * default (auto) keeps every wakeup and callchain through perf's stream.
+ */
+void run_source_cfg(struct source_cfg *tc, const struct counting_opts *o,
+		    const struct trace_opts *tr, const struct collector_opts *col,
+		    const struct topology *topo, bool memory, bool blame, bool callchain);
 
 #endif

@@ -318,3 +318,23 @@ void replay_release(struct replay *rp)
 	pd_close(&rp->f);
 	memset(rp, 0, sizeof(*rp));
 }
+
+int replay_opts_pids(struct replay_opts *o, const char *list)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	int n = 0, rc = 0;
+
+	o->nmore = 0;
+	for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
+		long v;
+
+		if (parse_long(t, 1, 1L << 22, &v) < 0 || n > PD_ADDED_MAX)
+			rc = -1;
+		else if (n++ == 0)
+			o->pid = (int32_t)v;
+		else
+			o->more[o->nmore++] = (int32_t)v;
+	}
+	free(copy);
+	return rc == 0 && n > 0 ? 0 : -1;
+}

@@ -54,6 +54,9 @@ struct replay {
 	uint64_t windowed;		/* events left out by the window */
 };
 
+/* -p A,B,... of locus report: the first in o->pid, the rest in o->more. 0, or -1 when
+ * malformed (empty, not pids, more than PD_ADDED_MAX + 1). */
+int replay_opts_pids(struct replay_opts *o, const char *list);
 /*
  * Open the file and choose the topology; its events will go to sinks (filled by the
  * caller before replay_run). Returns 0, or -1 with the reason in err ("<what is wrong>

@@ -14,6 +14,7 @@
 #include "../collectors/events.h"
 #include "../model/dash_view.h"
 #include "../model/sched_results.h"
+#include "count_plan.h"
 #include "session.h"
 #include "tracer.h"
 
@@ -66,6 +67,10 @@ struct watch {
 	bool bl_cannot;			/* bl_why: what the source cannot (not a wait) */
 	char bl_why[200];
 	char cannot_view[620];		/* cannot, and the antagonists' when the pane cannot */
+	/* the header (watch_describe, watch_end): what is watched, its state, no cachelines' why */
+	char command[512];
+	char state[96];
+	char mem_why[320];
 };
 
 /*
@@ -75,6 +80,17 @@ struct watch {
  */
 void watch_limits(struct watch *w, const struct event_desc *evs, int nevs,
 		  const struct topology *topo);
+/*
+ * Before the session, after w->topo is set: what the header says is watched (the command
+ * cmdv, else o's pids, else "system-wide"), "running", the limits of o's counters
+ * (watch_limits), and why no cachelines will come ("" where memory sampling works).
+ */
+void watch_describe(struct watch *w, char **cmdv, const struct counting_opts *o);
+/*
+ * After the session: why there are no cachelines (the tracer's reason; "" when it sampled
+ * memory) and how it ended (watch_end_state) into w->state.
+ */
+void watch_end(struct watch *w, const struct session_outcome *out, bool system_wide);
 /* The empty results the first interval fills, the clock started at now. */
 void watch_start(struct watch *w, const struct topology *topo, uint64_t now);
 /* Whether a refresh is due at now; paused, none is, and the next waits a full interval. */
@@ -90,8 +106,8 @@ void watch_release(struct watch *w);
 /*
  * The view of the latest refresh at now: the interval, or the totals since the base when
  * cumulative; the antagonists' figures when blame_pane. Fills the results, spans, series,
- * cachelines, blame, what cannot be shown and why nothing is; the caller fills the rest
- * (command, state, output, ui). Pointers into w, valid until the next refresh.
+ * cachelines, blame, what cannot be shown and why nothing is, the header (command, state,
+ * mem_why); the caller fills the rest (output, ui). Pointers into w, valid until the next refresh.
  */
 void watch_view(struct watch *w, bool cumulative, bool blame_pane, uint64_t now,
 		struct dash_view *v);

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../collectors/probe.h"
+
 void watch_limits(struct watch *w, const struct event_desc *evs, int nevs,
 		  const struct topology *topo)
 {
@@ -50,6 +52,9 @@ void watch_view(struct watch *w, bool cumulative, bool blame_pane, uint64_t now,
 	v->elapsed_s = (double)(now - w->t0) / 1e9;
 	v->total = w->snap[w->cur].prov.source != PROV_NONE ? &w->snap[w->cur] : NULL;
 	v->cannot = w->cannot;
+	v->command = w->command;
+	v->state = w->state;
+	v->mem_why = w->mem_why;
 	if (blame_pane && w->bl_cannot) { /* the header names it; the pane says why */
 		snprintf(w->cannot_view, sizeof(w->cannot_view), "%s%santagonists (%s)", w->cannot,
 			 w->cannot[0] ? "; " : "", w->bl_why);
@@ -85,4 +90,28 @@ void watch_end_state(char *buf, size_t len, const struct session_outcome *out,
 			 sigabbrev_np(rc - 128) ? sigabbrev_np(rc - 128) : "?");
 	else
 		snprintf(buf, len, "exited %d", rc);
+}
+
+void watch_describe(struct watch *w, char **cmdv, const struct counting_opts *o)
+{
+	if (cmdv[0])
+		session_command_text(cmdv, w->command, sizeof(w->command));
+	else if (o->pid)
+		snprintf(w->command, sizeof(w->command), "pid%s %s", o->nadded ? "s" : "",
+			 o->pid_list);
+	else
+		snprintf(w->command, sizeof(w->command), "system-wide");
+	snprintf(w->state, sizeof(w->state), "running");
+	watch_limits(w, o->evs, o->nevs, w->topo);
+	if (probe_memory_sampling(w->mem_why, sizeof(w->mem_why)))
+		w->mem_why[0] = '\0'; /* supported: lines will come */
+}
+
+void watch_end(struct watch *w, const struct session_outcome *out, bool system_wide)
+{
+	if (out->traced && w->tracer->mem_on)
+		w->mem_why[0] = '\0';
+	else if (w->tracer->mem_why[0])
+		snprintf(w->mem_why, sizeof(w->mem_why), "%s", w->tracer->mem_why);
+	watch_end_state(w->state, sizeof(w->state), out, system_wide);
 }

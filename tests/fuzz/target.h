@@ -117,10 +117,8 @@ static inline int fuzz_one(const uint8_t *data, size_t size, char *err, size_t e
 	ok = ok && file_pass_run(fp, &tc, err, errlen) == 0;
 	if (ok)
 		fuzz_render(fp);
-	if (ok && fp->rp.rd.sched_samples) {
-		trace_export_results(&x, fp);
-		trace_pass_write(tp, fp);
-	}
+	if (ok && fp->rp.rd.sched_samples)
+		trace_pass_finish(tp, &x, fp, path);
 	trace_pass_free(tp);
 	file_pass_release(fp);
 	free(fp);

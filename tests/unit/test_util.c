@@ -55,6 +55,35 @@ static void long_parsing(void **state)
 	assert_int_equal(parse_long("99999999999999999999999", 0, 100, &v), -1);
 }
 
+/* A number in range, the whole text (top -d, --from/--to); NaN and garbage refused. */
+static void double_parsing(void **state)
+{
+	double d = 0;
+
+	assert_int_equal(parse_double("0.5", 0.1, 3600, &d), 0);
+	assert_true(d == 0.5);
+	assert_int_equal(parse_double("1e3", 0, 1e9, &d), 0);
+	assert_true(d == 1000);
+	assert_int_equal(parse_double("0.05", 0.1, 3600, &d), -1);
+	assert_int_equal(parse_double("2s", 0, 10, &d), -1);
+	assert_int_equal(parse_double("", 0, 10, &d), -1);
+	assert_int_equal(parse_double("nan", 0, 10, &d), -1);
+	assert_int_equal(parse_double("-1", 0, 10, &d), -1);
+	assert_true(d == 1000); /* untouched on error */
+}
+
+/* A name's index in a table indexed by an enum; holes never match. */
+static void name_lookup(void **state)
+{
+	static const char *const names[] = { "auto", NULL, "perf" };
+
+	assert_int_equal(parse_name("auto", names, 3), 0);
+	assert_int_equal(parse_name("perf", names, 3), 2);
+	assert_int_equal(parse_name("bpf", names, 3), -1);
+	assert_int_equal(parse_name("", names, 3), -1);
+	assert_int_equal(parse_name("perf", names, 2), -1);
+}
+
 /* Numbers from files become integers only when whole and in range (no undefined casts). */
 static void number_conversion(void **state)
 {
@@ -138,6 +167,8 @@ int main(void)
 		cmocka_unit_test(cpu_list_ranges),
 		cmocka_unit_test(cpu_list_errors),
 		cmocka_unit_test(long_parsing),
+		cmocka_unit_test(double_parsing),
+		cmocka_unit_test(name_lookup),
 		cmocka_unit_test(ratio_format), cmocka_unit_test(count_format), cmocka_unit_test(number_conversion),
 		cmocka_unit_test(edits),
 	};
