@@ -82,11 +82,11 @@ build/fuzz/collectors/bpf_sched.o build/fuzz/collectors/bpf_read.o: $(BPF_DIR)/s
 
 build/liblocus.a: $(LIB_OBJS)
 	@mkdir -p $(@D)
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 build/liblocus-san.a: $(SAN_OBJS)
 	@mkdir -p $(@D)
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(OBJ_DIR)/%.o: %.c | deps
 	@mkdir -p $(@D)
@@ -204,7 +204,7 @@ $(FUZZ_DIR)/%.o: %.c | test-deps
 	$(Q)clang -std=gnu11 -g -O1 -DLOCUS_VERSION=\"$(VERSION)\" $(DEP_CFLAGS) -I$(BPF_DIR) $(FUZZ_FLAGS) -MMD -MP -c -o $@ $<
 
 build/liblocus-fuzz.a: $(FUZZ_OBJS)
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 build/fuzz_perfdata: tests/fuzz/fuzz_perfdata.c tests/fuzz/target.h build/liblocus-fuzz.a
 	@echo "  LINK    $@"
