@@ -8,6 +8,7 @@
 # once; every block ratio of a variant pooled; median [quartiles], the slowdown (1 - median)
 # and its multiple of the floor's, with a 95% bootstrap interval over blocks.
 # Usage: bench/pause_perturb.sh REPS BLOCKS WINDOW_MS [PIN0,PIN1]   (needs root)
+# POOL=FILE: this run's block ratios appended to FILE, and the table over all of FILE's.
 set -u
 REPS=${1:-3}
 BLOCKS=${2:-20}
@@ -34,6 +35,9 @@ for r in $(seq "$REPS"); do
 		sed -n "s/^block .* ratio \(.*\)$/$v \1/p" "$TMP/out" >>"$TMP/ratios"
 	done
 done
+if [ -n "${POOL:-}" ]; then # the blocks of earlier runs too: POOL keeps every run's
+	cat "$TMP/ratios" >>"$POOL" && cp "$POOL" "$TMP/ratios"
+fi
 python3 - "$TMP/ratios" "$REPS" "$BLOCKS" "$WIN" "$PINS" <<'PY'
 import collections, random, statistics as st, sys
 by = collections.defaultdict(list)
@@ -60,6 +64,6 @@ for v, a in by.items():
         row += " |"
     print(row)
 print()
-print("%s rounds, each variant %s blocks of 4 windows of %s ms (off on on off) in a round; pinned %s; "
+print("this run: %s rounds, each variant %s blocks of 4 windows of %s ms (off on on off) in a round; pinned %s; "
       "x floor: the variant's slowdown over the floor's, bootstrap over blocks" % tuple(sys.argv[2:6]))
 PY
