@@ -178,6 +178,23 @@ void stats_wilson95(double k, double n, double *lo, double *hi)
 	*hi = k >= n || mid + half > 1 ? 1 : mid + half;
 }
 
+/*
+ * A cause seen in few units (sx^2 / sxx of them, the units' count were x alike in each):
+ * at most the one-sided 95% Poisson bound on the units carrying it for k seen (3.00 for
+ * none, the rule of three, 4.74 for one, ...), each x as long as the longest w; 0 when
+ * seen in 10 or more (the normal approximation then holds).
+ */
+static double rare_bound(double n, double sx, double sxx, double wm, double sw)
+{
+	static const double upper[10] = { 3.00, 4.74, 6.30, 7.75, 9.15,
+					  10.51, 11.84, 13.15, 14.43, 15.71 };
+	double k = sxx > 0 ? ceil(sx * sx / sxx - 1e-9) : 1;
+
+	if (k >= 10)
+		return 0;
+	return (upper[(int)k] < n ? upper[(int)k] : n) * wm / sw;
+}
+
 void stats_ratio95(double n, double sx, double sw, double sxx, double sxw, double sww,
 		   double w_max, double *lo, double *hi)
 {
@@ -199,4 +216,7 @@ void stats_ratio95(double n, double sx, double sw, double sxx, double sxw, doubl
 	h = stats_t95(n - 1) * sqrt(v > 0 ? v : 0);
 	*lo = r - h > 0 ? r - h : 0;
 	*hi = r + h < 1 ? r + h : 1;
+	h = rare_bound(n, sx, sxx, wm, sw);
+	if (h > *hi)
+		*hi = h < 1 ? h : 1;
 }

@@ -24,7 +24,10 @@ void stats_wilson95(double k, double n, double *lo, double *hi);
  * sww = sum w^2 (in one unit); w_max the largest w_i (<= 0: unknown, sqrt(sww) stands in).
  * - x seen (sx > 0, n >= 2): the ratio estimator's, R +- t(n-1) se, the variance
  *   n / (n - 1) sum (x_i - R w_i)^2 / (sum w)^2 (linearized), clamped to [0, 1]; a
- *   normal approximation, which undercovers an x seen in one or two units only;
+ *   normal approximation, which undercovers an x seen in few units: where sx^2 / sxx
+ *   (the units carrying x, were x alike in each) is under 10, hi is at least the units'
+ *   one-sided 95% Poisson bound for that count (4.74 for one, 6.30 for two, ...) over n,
+ *   each x as long as the longest w, over the mean w (as for none, below);
  * - x never seen (sx = 0): [0, hi], hi a bound, not an estimate: at most 1 - 0.05^(1/n)
  *   of the units carry it (the exact one-sided 95% binomial bound for none in n: the "rule
  *   of three", ~3/n), each with x no longer than the longest w sampled, over the mean w:

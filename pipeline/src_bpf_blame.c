@@ -45,7 +45,8 @@ static int by_inflicted(const void *a, const void *b)
  * Each cause's share X / W of the wait and its 95% interval over the n wakeups sampled,
  * each wakeup a cluster (stats_ratio95: the ratio estimator's where the cause was seen;
  * where no sampled wakeup had it, a bound: the rule of three's share of the wakeups, each
- * as long as the longest wait sampled, w_max: the timed wakeups' longest delay, exact,
+ * as long as the longest wait sampled, and where few had it at least the same bound for
+ * that many; w_max: the timed wakeups' longest delay, exact,
  * else the root of the sum of squares; a seen cause's lower end then shrinks by that bound,
  * which the unseen may hold). The kernel keeps the sums in units of 1024 ns.
  */

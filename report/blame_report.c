@@ -37,8 +37,9 @@ static void causes_text(FILE *f, const struct blame_results *r)
 		fprintf(f, "   (the 95%% interval: over the wakeups split, each one a cluster: the ratio "
 			   "estimator's, Student's t;\n   a cause in none of them: [0, a bound], the "
 			   "rule of three's share of the wakeups,\n   each as long as the longest wait "
-			   "sampled: not an estimate;\n   the seen causes' lower ends shrink by "
-			   "that bound)\n");
+			   "sampled: not an estimate;\n   a cause in fewer than 10: its upper end "
+			   "at least the same bound for that many (Poisson);\n   the seen causes' "
+			   "lower ends shrink by the unseen's bound)\n");
 	fprintf(f, "   beside the split, idle passed over: %s of the wakeups waited while an "
 		   "idle CPU they\n   were allowed on was there, %s of their wait while one "
 		   "idled (%s of all the wait)\n", fmt_count(r->all.idle_passed, a, sizeof(a)),
@@ -326,8 +327,10 @@ static void kernel_json(struct json *j, const struct blame_results *r)
 					  "estimator's interval (Student's t); a cause in none of them: "
 					  "[0, a bound]: 1 - 0.05^(1/n) of the wakeups carrying it at "
 					  "most (exact binomial, the rule of three), each as long as the "
-					  "longest wait sampled; the seen causes' lower ends "
-					  "shrink by that bound");
+					  "longest wait sampled; a cause in fewer than 10 of them: its "
+					  "upper end at least the one-sided 95% Poisson bound for that "
+					  "many, each as long as the longest wait; the seen causes' lower "
+					  "ends shrink by the unseen causes' bound");
 	json_object(j, "share_interval95");
 	for (int c = 0; c < BC_NR; c++) {
 		json_array(j, blame_cause_name(c));
