@@ -71,6 +71,8 @@ void wk_idle_at_wake(struct wakeup *w, struct wk_task *t, uint64_t now)
 {
 	if (!t->affinity_read)
 		wk_read_affinity(w, t, now);
+	if (t->affinity_unknown)
+		return; /* never judged (wk_judge_idle): no idle CPUs to keep for it */
 	if (t->mask < 0)
 		t->mask = mask_take(w); /* until it runs */
 	idle_snapshot(&w->idle, wk_idle_at(w, t));
