@@ -49,7 +49,8 @@ struct idle_hist {
 				 * (an unsorted stream): up to there, only the plain search */
 };
 
-enum idle_verdict { IDLE_NONE, IDLE_PASSED, IDLE_NOT_ALLOWED, IDLE_DEFERRED };
+/* IDLE_UNJUDGED: not judged (the task's affinity, or every task's, is not known) */
+enum idle_verdict { IDLE_NONE, IDLE_PASSED, IDLE_NOT_ALLOWED, IDLE_DEFERRED, IDLE_UNJUDGED };
 
 struct idle_check {
 	enum idle_verdict verdict;
@@ -173,8 +174,8 @@ static inline uint64_t idle_pos(const struct idle_track *it)
  * the wait is not known yet (the judgement comes back from idle_ready later).
  */
 struct idle_check idle_judge(struct idle_track *it, const struct idle_q *q);
-/* The same, now, counting a CPU still idle as idle through the run (a first look: whether
- * an affinity mask is worth asking again). */
+/* The same, now, counting a CPU still idle as idle through the run (the rule without
+ * waiting for a CPU's state: a first look). */
 struct idle_check idle_check(struct idle_track *it, const struct idle_q *q);
 /* Judgements that waited and are now made: *n of them, valid until the next call here. */
 const struct idle_check *idle_ready(struct idle_track *it, int *n);

@@ -258,6 +258,7 @@ void timeline_verdict(void *ctx, const struct idle_told *v)
 	h->state = TL_KNOWN;
 	h->it.passed = v->ic.verdict == IDLE_PASSED	  ? (int)v->ic.closest :
 		       v->ic.verdict == IDLE_NOT_ALLOWED ? TL_IDLE_NOT_ALLOWED :
+		       v->ic.verdict == IDLE_UNJUDGED	  ? TL_IDLE_UNJUDGED :
 							    TL_IDLE_NONE;
 	release(tl);
 }

@@ -36,8 +36,8 @@ enum tl_kind {
 enum tl_idle {
 	TL_IDLE_NONE = -1,		/* judged: none was */
 	TL_IDLE_NOT_ALLOWED = -2,	/* judged: the idle ones were outside its affinity */
-	TL_IDLE_UNJUDGED = -3,		/* the analyzer did not judge it (not its task, or not
-					 * a wakeup it saw run) */
+	TL_IDLE_UNJUDGED = -3,		/* the analyzer did not judge it (not its task, not
+					 * a wakeup it saw run, or its affinity not known) */
 };
 
 /* How a running period ended (TL_END_UNSEEN: the CPU's next switch-in was not recorded;

@@ -27,7 +27,8 @@ void wakeup_init(struct wakeup *w, const struct wakeup_cfg *cfg)
 	tidmap_init(&w->name_idx);
 	idle_init(&w->idle, cfg->topo);
 	w->ipi_wakee = xcalloc((size_t)w->r.ncpus + 1, sizeof(int32_t));
-	w->r.prov.affinity_known = cfg->affinity != NULL;
+	tidmap_init(&w->aff_idx);
+	w->r.prov.affinity_known = cfg->affinity_events;
 }
 
 static bool excluded(const struct wakeup *w, int32_t tid)
@@ -40,13 +41,11 @@ static bool excluded(const struct wakeup *w, int32_t tid)
 	return false;
 }
 
-/* Room for cap task slots: records on cache-line boundaries, affinity beside. */
+/* Room for cap task slots: records on cache-line boundaries. */
 static void grow_tasks(struct wakeup *w, int cap)
 {
 	w->tasks = xaligned_realloc(w->tasks, (size_t)w->ntasks * sizeof(*w->tasks), 64,
 				    (size_t)cap * sizeof(*w->tasks));
-	w->allowed = xrealloc(w->allowed, (size_t)cap * sizeof(*w->allowed));
-	w->affinity_at = xrealloc(w->affinity_at, (size_t)cap * sizeof(*w->affinity_at));
 	w->cap_tasks = cap;
 }
 
@@ -72,8 +71,7 @@ static struct wk_task *task_new(struct wakeup *w, int32_t tid)
 	t->mask = -1;
 	t->tracked = w->cfg.system_wide && !excluded(w, tid);
 	wk_name_take(w, t);
-	w->affinity_at[i] = 0;
-	w->allowed[i] = NULL;
+	wk_affinity_apply(w, t);
 	tidmap_put(&w->task_idx, tid, i);
 	return t;
 }
@@ -115,8 +113,6 @@ static void retire(struct wakeup *w, struct wk_task *t)
 		task_top_offer(&w->retired, &st);
 	}
 	wk_unpend(w, t);
-	free(w->allowed[i]);
-	w->allowed[i] = NULL;
 	tidmap_del(&w->task_idx, t->tid);
 	memset(t, 0, sizeof(*t));
 	t->retired = true;
@@ -532,28 +528,14 @@ static void on_fork(struct wakeup *w, const struct event *e)
 	struct wk_task *parent = task_get(w, e->fork.parent_pid, false);
 	struct wk_task *child;
 
+	wk_affinity_inherit(w, e->fork.parent_pid, e->fork.child_pid); /* every task's */
 	if (!w->cfg.system_wide && !(parent && parent->tracked)) {
 		wk_name_put(w, e->fork.child_pid, e->fork.child_comm); /* it may wake the workload */
 		return;
 	}
 	child = task_get(w, e->fork.child_pid, true);
-	parent = task_get(w, e->fork.parent_pid, false); /* the child's entry may have moved it */
 	child->tracked = !excluded(w, e->fork.child_pid);
 	set_comm(child, e->fork.child_comm);
-	/* a child inherits its parent's affinity (read now: taskset and numactl set theirs
-	 * after they were first woken); its own is still asked for at its first wakeup (a
-	 * thread that pins itself), the inherited one kept if it is gone by then */
-	if (parent && w->cfg.affinity) {
-		wk_read_affinity(w, parent, e->time_ns);
-		if (parent->pinned) {
-			uint64_t *m = xcalloc((size_t)w->idle.nwords + 1, sizeof(uint64_t));
-
-			memcpy(m, wk_allowed(w, parent), (size_t)w->idle.nwords * sizeof(uint64_t));
-			free(w->allowed[child - w->tasks]);
-			w->allowed[child - w->tasks] = m;
-			child->pinned = true;
-		}
-	}
 }
 
 /*
@@ -578,6 +560,7 @@ static void on_task_exit(struct wakeup *w, const struct event *e)
 
 	if (t)
 		wk_unpend(w, t);
+	wk_affinity_forget(w, e->exit.pid);
 }
 
 void wakeup_add(struct wakeup *w, const struct event *e)
@@ -593,6 +576,10 @@ void wakeup_add(struct wakeup *w, const struct event *e)
 	}
 	if (e->type == EV_COMM) { /* a name, not a sign of running: its time may be 0 */
 		on_comm(w, e);
+		return;
+	}
+	if (e->type == EV_AFFINITY) { /* the same */
+		wk_affinity_set(w, e->aff.pid, e->aff.mask, e->aff.nwords);
 		return;
 	}
 	if (!r->first_ns || e->time_ns < r->first_ns)
@@ -671,11 +658,10 @@ void wakeup_release(struct wakeup *w)
 	sched_results_release(&w->r);
 	tidmap_release(&w->task_idx);
 	topk_release(&w->pairk);
-	for (int i = 0; i < w->ntasks; i++)
-		free(w->allowed[i]);
 	free(w->tasks);
-	free(w->allowed);
-	free(w->affinity_at);
+	tidmap_release(&w->aff_idx);
+	free(w->aff_masks);
+	free(w->aff_free);
 	free(w->masks);
 	free(w->mask_free);
 	free(w->mask_pos);

@@ -22,12 +22,12 @@ struct wakeup_cfg {
 					 * pairs kept by Space-Saving, counts within a bound */
 	int max_tasks;			/* rows of the task table, first come (0: every task) */
 	/*
-	 * A task's affinity mask (nwords 64-bit words), asked once when it is first
-	 * woken: 0, or -1 when unknown (then every CPU counts as allowed). NULL:
-	 * unknown for every task (a file).
+	 * The stream gives each task's affinity as EV_AFFINITY events (its mask when tracing
+	 * began and at each change; a new task takes its parent's at its fork): idle CPUs
+	 * passed over are judged with them, a task whose mask is unknown not at all. False
+	 * (a file without them): nothing is judged.
 	 */
-	int (*affinity)(void *ctx, int32_t tid, uint64_t *mask, int nwords);
-	void *affinity_ctx;
+	bool affinity_events;
 	/*
 	 * Told each wakeup's idle-CPU judgement, the one its counts take (NULL: none; a
 	 * timeline marks its flows with them): at the wakee's switch-in, from wakeup_add of
@@ -65,8 +65,14 @@ struct wakeup {
 	struct sched_results r;
 	struct tidmap task_idx;		/* tid -> index in tasks */
 	struct wk_task *tasks;		/* 64-byte aligned */
-	uint64_t **allowed;		/* per task slot: its affinity mask, NULL: every CPU */
-	uint64_t *affinity_at;		/* per task slot: when its mask was asked for */
+	/* every task's affinity as the stream gave it, with or without an entry: tid ->
+	 * AFF_ALL, AFF_UNKNOWN or AFF_MASK + its mask's index in aff_masks (idle.nwords
+	 * words each); absent: never given (unknown) */
+	struct tidmap aff_idx;
+	uint64_t *aff_masks;
+	int naff, cap_aff;
+	int *aff_free;			/* masks given back, the last first */
+	int naff_free;
 	uint64_t *masks;		/* pool: the idle CPUs at pending wakeups, idle.nwords
 					 * words each, 64-byte aligned */
 	int nmasks, cap_masks;

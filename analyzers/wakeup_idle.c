@@ -12,40 +12,96 @@
 #include "wakeup.h"
 #include "wakeup_int.h"
 
-/* t's affinity mask, asked for now (NULL: every CPU, or unknown). */
-void wk_read_affinity(struct wakeup *w, struct wk_task *t, uint64_t now)
+/* The book's value of tid: AFF_ALL, AFF_UNKNOWN, AFF_MASK + i, or -1 (never given). */
+static int32_t aff_of(const struct wakeup *w, int32_t tid)
 {
-	int nw = w->idle.nwords;
-	uint64_t *m = xcalloc((size_t)nw + 1, sizeof(uint64_t));
-	bool all = true, first = !t->affinity_read;
-
-	t->affinity_read = true;
-	w->affinity_at[t - w->tasks] = now;
-	if (!w->cfg.affinity || w->cfg.affinity(w->cfg.affinity_ctx, t->tid, m, nw) < 0) {
-		free(m);
-		if (w->cfg.affinity && first && !t->pinned) {
-			/* gone, no mask inherited (or an unpinned parent's, which a thread
-			 * that pins itself leaves): its wakeups are not judged */
-			w->r.affinity_unknown++;
-			t->affinity_unknown = true;
-		}
-		return; /* what it had (from its parent, or an earlier read) stays */
-	}
-	t->affinity_unknown = false;
-	for (int c = 0; c < w->r.ncpus; c++)
-		all &= (m[c / 64] >> (c % 64)) & 1;
-	free(w->allowed[t - w->tasks]);
-	w->allowed[t - w->tasks] = all ? NULL : m;
-	t->pinned = !all;
-	if (all)
-		free(m);
+	return tidmap_get(&w->aff_idx, tid);
 }
 
-bool wk_affinity_stale(const struct wakeup *w, const struct wk_task *t,
-		       const struct idle_check *ic, uint64_t now)
+/* A mask slot of the book: one given back, else a new one. */
+static int aff_take(struct wakeup *w)
 {
-	return w->cfg.affinity && (t->pinned || ic->verdict == IDLE_PASSED) &&
-	       now - w->affinity_at[t - w->tasks] >= AFFINITY_REFRESH_NS;
+	if (w->naff_free)
+		return w->aff_free[--w->naff_free];
+	if (w->naff == w->cap_aff) {
+		w->cap_aff = w->cap_aff ? 2 * w->cap_aff : 16;
+		w->aff_masks = xrealloc(w->aff_masks, (size_t)w->cap_aff * (size_t)w->idle.nwords *
+							      sizeof(uint64_t));
+		w->aff_free = xrealloc(w->aff_free, (size_t)w->cap_aff * sizeof(int));
+	}
+	return w->naff++;
+}
+
+/* tid's book entry becomes v (its old mask, if any, given back); its entry follows. */
+static void aff_put(struct wakeup *w, int32_t tid, int32_t v)
+{
+	int32_t old = aff_of(w, tid);
+	struct wk_task *t = task_find(w, tid);
+
+	if (old >= AFF_MASK && old != v)
+		w->aff_free[w->naff_free++] = old - AFF_MASK;
+	if (v < 0)
+		tidmap_del(&w->aff_idx, tid);
+	else
+		tidmap_put(&w->aff_idx, tid, v);
+	if (t)
+		wk_affinity_apply(w, t);
+}
+
+void wk_affinity_apply(struct wakeup *w, struct wk_task *t)
+{
+	int32_t v = aff_of(w, t->tid);
+
+	t->pinned = v >= AFF_MASK;
+	t->affinity_unknown = v < 0 || v == AFF_UNKNOWN;
+}
+
+void wk_affinity_set(struct wakeup *w, int32_t tid, const uint64_t *mask, int nwords)
+{
+	int nw = w->idle.nwords, slot;
+	uint64_t *m;
+	bool all = true;
+
+	if (tid <= 0)
+		return;
+	if (!mask) {
+		aff_put(w, tid, AFF_UNKNOWN);
+		return;
+	}
+	for (int c = 0; c < w->r.ncpus; c++)
+		all &= c / 64 < nwords && (mask[c / 64] >> (c % 64)) & 1;
+	if (all) {
+		aff_put(w, tid, AFF_ALL);
+		return;
+	}
+	slot = aff_of(w, tid) >= AFF_MASK ? aff_of(w, tid) - AFF_MASK : aff_take(w);
+	m = w->aff_masks + (size_t)slot * (size_t)nw;
+	memset(m, 0, (size_t)nw * sizeof(uint64_t));
+	memcpy(m, mask, (size_t)(nwords < nw ? nwords : nw) * sizeof(uint64_t));
+	aff_put(w, tid, AFF_MASK + slot);
+}
+
+void wk_affinity_inherit(struct wakeup *w, int32_t parent, int32_t child)
+{
+	int32_t v = aff_of(w, parent);
+
+	if (child <= 0 || child == parent)
+		return;
+	if (v >= AFF_MASK) { /* a mask of its own, a copy of its parent's */
+		int nw = w->idle.nwords, slot = aff_take(w);
+
+		memcpy(w->aff_masks + (size_t)slot * (size_t)nw,
+		       w->aff_masks + (size_t)(v - AFF_MASK) * (size_t)nw,
+		       (size_t)nw * sizeof(uint64_t));
+		v = AFF_MASK + slot;
+	}
+	aff_put(w, child, v);
+}
+
+void wk_affinity_forget(struct wakeup *w, int32_t tid)
+{
+	if (tid > 0 && aff_of(w, tid) >= 0)
+		aff_put(w, tid, -1);
 }
 
 /* A mask from the pool: the last given back, else a new one. */
@@ -69,10 +125,15 @@ static int mask_take(struct wakeup *w)
 /* What a pending wakeup needs to tell later whether it passed over an idle CPU. */
 void wk_idle_at_wake(struct wakeup *w, struct wk_task *t, uint64_t now)
 {
-	if (!t->affinity_read)
-		wk_read_affinity(w, t, now);
-	if (t->affinity_unknown)
+	if (!w->cfg.affinity_events)
+		return; /* no task's mask is known: nothing is judged */
+	if (t->affinity_unknown) {
+		if (!t->aff_counted) {
+			t->aff_counted = true;
+			w->r.affinity_unknown++;
+		}
 		return; /* never judged (wk_judge_idle): no idle CPUs to keep for it */
+	}
 	if (t->mask < 0)
 		t->mask = mask_take(w); /* until it runs */
 	idle_snapshot(&w->idle, wk_idle_at(w, t));
@@ -83,9 +144,9 @@ void wk_idle_at_wake(struct wakeup *w, struct wk_task *t, uint64_t now)
 struct idle_check wk_judge_idle(struct wakeup *w, struct wk_task *t, int32_t target, uint64_t now)
 {
 	struct idle_q q = { .wake = t->wake_ns, .run = now, .target = target, .tag = -1 };
-	struct idle_check ic = { .verdict = IDLE_NONE, .target = target, .tag = -1 };
+	struct idle_check ic = { .verdict = IDLE_UNJUDGED, .target = target, .tag = -1 };
 
-	if (t->affinity_unknown)
+	if (!w->cfg.affinity_events || t->affinity_unknown || t->mask < 0)
 		return ic; /* which CPUs it may run on is not known: nothing to judge */
 	q.at_wake = wk_idle_at(w, t);
 	q.pos_wake = w->mask_pos[t->mask];
@@ -95,13 +156,6 @@ struct idle_check wk_judge_idle(struct wakeup *w, struct wk_task *t, int32_t tar
 	if (valid_cpu(w, t->waker_cpu)) /* waker CPU -> target (where it runs, if not placed) */
 		q.tag = t->placed ? t->wake_class : topology_class(w->r.topo, t->waker_cpu, target);
 	q.allowed = wk_allowed(w, t);
-	if (w->cfg.affinity && now - w->affinity_at[t - w->tasks] >= AFFINITY_REFRESH_NS) {
-		ic = idle_check(&w->idle, &q); /* whether the mask is worth asking again */
-		if (wk_affinity_stale(w, t, &ic, now)) {
-			wk_read_affinity(w, t, now);
-			q.allowed = wk_allowed(w, t);
-		}
-	}
 	ic = idle_judge(&w->idle, &q);
 	w->r.idle_judged_open = w->idle.judged_open;
 	return ic;

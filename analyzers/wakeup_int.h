@@ -8,8 +8,8 @@
 /*
  * A task's record: 128 bytes on a 64-byte boundary. Line 0 holds the state every event of
  * the task reads (what it is, where it runs, its pending wakeup, its name); line 1 its
- * counters. Its affinity mask, when it has one (pinned), lives in an array of its own
- * (wakeup.allowed), and the idle CPUs at its pending wakeup in a pool of masks taken at
+ * counters. Its affinity mask, when it has one (pinned), lives in the book of every
+ * task's affinity (wakeup.aff_idx, aff_masks), and the idle CPUs at its pending wakeup in a pool of masks taken at
  * the wakeup and given back when it runs (few wait at once: the pool stays in the cache,
  * where a mask per task would not).
  */
@@ -21,9 +21,9 @@ struct wk_task {
 	bool pending : 1;	/* a wakeup waits for its switch-in */
 	bool placed : 1;	/* its target CPU is known and counted */
 	bool retired : 1;	/* a free slot: the task exited and left the table */
-	bool affinity_read : 1;	/* its mask was asked for */
-	bool pinned : 1;	/* it has one (wakeup.allowed), not every CPU */
-	bool affinity_unknown : 1; /* gone before its own was read, none inherited: not judged */
+	bool aff_counted : 1;	/* counted among the tasks of unknown affinity */
+	bool pinned : 1;	/* it has a mask (wakeup.aff_masks), not every CPU */
+	bool affinity_unknown : 1; /* no mask given for it: its wakeups not judged */
 	uint8_t wake_class;	/* placed, waker CPU known: class of waker CPU -> target */
 	int32_t cpu;		/* last CPU known (ran or placed), -1 unknown */
 	int32_t waker_tid;
@@ -79,10 +79,17 @@ static inline void wk_unpend(struct wakeup *w, struct wk_task *t)
 /* The row of the task table for t. */
 void wk_task_stat(const struct wk_task *t, struct task_stat *st);
 
+/* The book's values besides a mask's (AFF_MASK + its index). */
+#define AFF_ALL 0	/* every CPU */
+#define AFF_UNKNOWN 1	/* the task was gone when its mask was asked for */
+#define AFF_MASK 2
+
 /* t's affinity mask, NULL: every CPU. */
 static inline const uint64_t *wk_allowed(const struct wakeup *w, const struct wk_task *t)
 {
-	return t->pinned ? w->allowed[t - w->tasks] : NULL;
+	return t->pinned ? w->aff_masks + (size_t)(tidmap_get(&w->aff_idx, t->tid) - AFF_MASK) *
+						      (size_t)w->idle.nwords :
+			   NULL;
 }
 
 static inline bool valid_cpu(const struct wakeup *w, int32_t cpu)
@@ -121,18 +128,16 @@ static inline void wk_account_cpu(struct wakeup *w, int32_t cpu, uint64_t now)
 	}
 	w->cpu_since[cpu] = now;
 }
-/* Ask for t's affinity mask now, at trace time now (a task gone keeps what it had). */
-void wk_read_affinity(struct wakeup *w, struct wk_task *t, uint64_t now);
-/* At a wakeup of t, at now: its affinity (first time) and the CPUs idle now. */
+/* EV_AFFINITY: tid may run on the CPUs of mask (nwords words; NULL: unknown) from now on. */
+void wk_affinity_set(struct wakeup *w, int32_t tid, const uint64_t *mask, int nwords);
+/* A fork: child takes parent's affinity. */
+void wk_affinity_inherit(struct wakeup *w, int32_t parent, int32_t child);
+/* tid exited: its mask leaves the book (a new task of that tid comes with a fork). */
+void wk_affinity_forget(struct wakeup *w, int32_t tid);
+/* A new entry's affinity from the book. */
+void wk_affinity_apply(struct wakeup *w, struct wk_task *t);
+/* At a wakeup of t, at now: the CPUs idle now, kept for its judgement. */
 void wk_idle_at_wake(struct wakeup *w, struct wk_task *t, uint64_t now);
-/*
- * Whether t's affinity is worth asking for again before judging a wakeup: it
- * was pinned, or the wakeup would count as passed over, and the last read is
- * AFFINITY_REFRESH_NS old (a task started pinned and let go later is seen).
- */
-bool wk_affinity_stale(const struct wakeup *w, const struct wk_task *t,
-		       const struct idle_check *ic, uint64_t now);
-#define AFFINITY_REFRESH_NS 100000000ull
 /*
  * The timed wakeup of t runs now on target (before this switch is applied): judged now, or
  * IDLE_DEFERRED (counted by wk_idle_drain once every CPU's state in its wait is known).

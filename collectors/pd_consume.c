@@ -2,9 +2,11 @@
 #include "pd_consume.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
 
+#include "../common/util.h"
 #include "tracing_data.h"
 
 /* MMAP: pid tid addr len pgoff name; MMAP2 adds 32 bytes (dev, inode or build id, prot, flags). */
@@ -216,6 +218,41 @@ static void on_comm(const struct pd_file *f, const struct pd_record *rec,
 	c->event(c->ctx, &e);
 }
 
+/* locus record's affinity record (perfdata.h) as EV_AFFINITY; malformed ones are skipped. */
+static void on_affinity(struct pd_reader *rd, const struct pd_record *rec,
+			const struct pd_consumer *c)
+{
+	const uint8_t *b = rec->data + 8;
+	struct event e = { .type = EV_AFFINITY, .cpu = 0 }; /* no CPU: the reorder's first */
+	uint32_t ver, nwords, flags;
+	uint64_t *m;
+
+	memcpy(&ver, b + 16, 4);
+	memcpy(&nwords, b + 20, 4);
+	memcpy(&e.time_ns, b + 24, 8);
+	memcpy(&e.aff.pid, b + 32, 4);
+	memcpy(&flags, b + 36, 4);
+	if (ver != 1 || nwords == 0 || nwords > PD_AFFINITY_MAX_WORDS ||
+	    (!(flags & PD_AFFINITY_GONE) &&
+	     (size_t)rec->size < 8 + PD_AFFINITY_HEAD + (size_t)nwords * 8)) {
+		rd->undecodable++;
+		return;
+	}
+	rd->affinity_records++;
+	e.aff.nwords = (int32_t)nwords;
+	if (!(flags & PD_AFFINITY_GONE)) {
+		m = xmalloc((size_t)nwords * 8);
+		memcpy(m, b + PD_AFFINITY_HEAD, (size_t)nwords * 8);
+		if (rd->naff == rd->cap_aff) {
+			rd->cap_aff = rd->cap_aff ? 2 * rd->cap_aff : 256;
+			rd->aff_masks = xrealloc(rd->aff_masks, (size_t)rd->cap_aff * sizeof(*m));
+		}
+		rd->aff_masks[rd->naff++] = m;
+		e.aff.mask = m;
+	}
+	c->event(c->ctx, &e);
+}
+
 _Static_assert(PD_REC_SCHEDSTAT_CPU == SS_REC_CPU && PD_REC_SCHEDSTAT_DOMAIN == SS_REC_DOMAIN,
 	       "one numbering of the SCHEDSTAT records");
 
@@ -248,6 +285,8 @@ int pd_consume(struct pd_reader *rd, struct pd_file *f, const struct pd_consumer
 			memcpy(ids, rec.data + 8, sizeof(ids));
 			if (ids[0] != ids[1]) /* a thread shares its process's mappings */
 				c->fork(c->ctx, ids[0], ids[1]);
+		} else if (pd_is_affinity(&rec)) {
+			on_affinity(rd, &rec, c);
 		} else if (rec.type == PD_REC_SCHEDSTAT_CPU || rec.type == PD_REC_SCHEDSTAT_DOMAIN) {
 			ss_records_add(&rd->ss, rec.data, rec.size);
 		}
@@ -275,5 +314,8 @@ void pd_reader_release(struct pd_reader *rd)
 		tep_free(rd->tep);
 	ss_records_release(&rd->ss);
 	stack_table_release(&rd->stacks);
+	for (int i = 0; i < rd->naff; i++)
+		free(rd->aff_masks[i]);
+	free(rd->aff_masks);
 	memset(rd, 0, sizeof(*rd));
 }

@@ -17,8 +17,9 @@
 #include "tp_decode.h"
 
 struct pd_consumer {
-	/* A decoded sched event (file order, not yet time order), EV_MEM, EV_LOST or
-	 * EV_COMM (a task's name from PERF_RECORD_COMM). */
+	/* A decoded sched event (file order, not yet time order), EV_MEM, EV_LOST,
+	 * EV_COMM (a task's name from PERF_RECORD_COMM) or EV_AFFINITY (locus record's
+	 * affinity records: the mask valid until pd_reader_release). */
 	event_sink event;
 	/* A round of the file ended: every event before it is older than any after it. */
 	void (*round)(void *ctx);
@@ -45,6 +46,9 @@ struct pd_reader {
 	uint64_t callchains;	/* samples that carried one (nr > 0) */
 	const char *ksyms;	/* the kallsyms the file's TRACING_DATA holds (NULL: none), */
 	size_t ksyms_len;	/* within the file's tracing data */
+	uint64_t affinity_records;	/* locus record's (EV_AFFINITY): tasks' masks known */
+	uint64_t **aff_masks;	/* their masks */
+	int naff, cap_aff;
 	void (*progress)(const struct pd_file *f, void *ctx); /* every 64k records */
 	void *progress_ctx;
 };

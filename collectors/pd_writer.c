@@ -434,6 +434,27 @@ int pd_writer_sync(struct pd_writer *w)
 	return flush(w);
 }
 
+int pd_writer_affinity(struct pd_writer *w, uint64_t t, int32_t tid, const uint64_t *mask,
+		       int nwords)
+{
+	uint8_t rec[8 + PD_AFFINITY_HEAD + 8 * PD_AFFINITY_MAX_WORDS];
+	uint32_t head[2] = { 1, (uint32_t)nwords }, flags = mask ? 0 : PD_AFFINITY_GONE;
+	size_t size = 8 + PD_AFFINITY_HEAD + (mask ? (size_t)nwords * 8 : 0);
+	struct perf_event_header h = { PD_REC_HEADER_EVENT_TYPE, 0, (uint16_t)size };
+
+	if (nwords < 1 || nwords > PD_AFFINITY_MAX_WORDS)
+		return -E2BIG;
+	memcpy(rec, &h, sizeof(h));
+	memcpy(rec + 8, PD_AFFINITY_MAGIC, 16);
+	memcpy(rec + 24, head, 8);
+	memcpy(rec + 32, &t, 8);
+	memcpy(rec + 40, &tid, 4);
+	memcpy(rec + 44, &flags, 4);
+	if (mask)
+		memcpy(rec + 48, mask, (size_t)nwords * 8);
+	return pd_writer_add(w, rec, size);
+}
+
 /* The note of a recording whose end is missing (PD_FEAT_LOCUS_END): why, and how much. */
 static void end_note(struct bytebuf *b, const struct pd_writer *w, int err)
 {

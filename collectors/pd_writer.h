@@ -59,6 +59,13 @@ int pd_writer_open(struct pd_writer *w, const char *path, const struct pd_writer
 int pd_writer_add(struct pd_writer *w, const void *rec, size_t len);
 /* Write what is buffered: the file holds every record added so far. 0 or -errno. */
 int pd_writer_sync(struct pd_writer *w);
+/*
+ * A task's affinity (perfdata.h's record): tid may run on the CPUs of mask (nwords words;
+ * NULL: it was gone when asked) from time t (0: since before the recording). 0, -E2BIG
+ * beyond PD_AFFINITY_MAX_WORDS, or -errno.
+ */
+int pd_writer_affinity(struct pd_writer *w, uint64_t t, int32_t tid, const uint64_t *mask,
+		       int nwords);
 
 /*
  * Write the feature table and the file header, close the file. After a failed

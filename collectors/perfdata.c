@@ -365,6 +365,12 @@ int pd_next(struct pd_file *f, struct pd_record *rec)
 	}
 }
 
+bool pd_is_affinity(const struct pd_record *rec)
+{
+	return rec->type == PD_REC_HEADER_EVENT_TYPE && rec->size >= 8 + PD_AFFINITY_HEAD &&
+	       !memcmp(rec->data + 8, PD_AFFINITY_MAGIC, 16);
+}
+
 /*
  * A stream's header records (attributes, formats, features) up to its first data
  * record, which waits in peek: the topology is known before the data is read.
@@ -380,8 +386,9 @@ static int stream_header(struct pd_file *f)
 		    rec.size >= 8 + sizeof(PD_UNFINISHED_MARK) &&
 		    !memcmp(rec.data + 8, PD_UNFINISHED_MARK, sizeof(PD_UNFINISHED_MARK)))
 			f->unfinished = f->cut_short = true; /* killed, or the machine stopped */
-		if (rec.type != PD_REC_HEADER_ATTR && rec.type != PD_REC_HEADER_EVENT_TYPE &&
-		    rec.type != PD_REC_HEADER_TRACING_DATA && rec.type != PD_REC_HEADER_FEATURE) {
+		if ((rec.type != PD_REC_HEADER_ATTR && rec.type != PD_REC_HEADER_EVENT_TYPE &&
+		     rec.type != PD_REC_HEADER_TRACING_DATA && rec.type != PD_REC_HEADER_FEATURE) ||
+		    pd_is_affinity(&rec)) {
 			f->peek = rec;
 			f->peeked = true;
 			break;

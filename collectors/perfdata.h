@@ -83,6 +83,21 @@ struct pd_record {
 	uint64_t offset;		/* in the file or stream */
 };
 
+/*
+ * A task's affinity in a locus recording (collectors/affinity.h): a record perf skips
+ * (PERF_RECORD_HEADER_EVENT_TYPE) whose body is PD_AFFINITY_MAGIC (16 bytes with its NUL),
+ * u32 version (1), u32 nwords, u64 time (0: since before the recording), s32 tid, u32
+ * flags (PD_AFFINITY_GONE: the task was gone when asked; no mask follows), then nwords
+ * u64 words of the mask (CPU c: bit c % 64 of word c / 64).
+ */
+#define PD_AFFINITY_MAGIC "locus-affinity\0"
+#define PD_AFFINITY_HEAD 40	/* the body before the mask */
+#define PD_AFFINITY_GONE 1u
+#define PD_AFFINITY_MAX_WORDS 1024	/* 65,536 CPUs: within a record's 64 KiB */
+
+/* Whether rec is one of those. */
+bool pd_is_affinity(const struct pd_record *rec);
+
 /* How locus record ends the command line it stores: "... [workload pid 1234]". */
 #define PD_WORKLOAD_MARK "[workload pid "
 /* Before it, the running processes locus record -p added: "... [added pids 10,11]". */

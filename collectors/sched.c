@@ -116,6 +116,23 @@ static void explain_open(int err, char *buf, size_t len)
 		snprintf(buf, len, "cannot open sched tracepoints: %s", strerror(err));
 }
 
+/*
+ * The sched_setaffinity syscall's tracepoints into tep (where the kernel traces
+ * syscalls): read alone, not the whole syscalls system (hundreds of formats).
+ */
+static void add_affinity_formats(struct tep_handle *tep, const char *dir)
+{
+	static const char *const names[] = { "sys_enter_sched_setaffinity",
+					     "sys_exit_sched_setaffinity" };
+	char path[512], buf[8192];
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path), "%s/events/syscalls/%s/format", dir, names[i]);
+		if (read_text_file(path, buf, sizeof(buf)) == 0)
+			tep_parse_event(tep, buf, strlen(buf), "syscalls");
+	}
+}
+
 int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err, size_t len)
 {
 	/* ipi: which wakeups sent one; irq: the handlers that delayed a wakee (o->irq) */
@@ -137,6 +154,8 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 			 "(tracefs missing or not readable: run as root)", dir);
 		return -1;
 	}
+	add_affinity_formats(s->tep, dir);
+	aff_init(&s->aff);
 	if (tp_decoder_init(&s->dec, s->tep, why, sizeof(why)) < 0 ||
 	    tp_decoder_require(&s->dec, why, sizeof(why)) < 0) {
 		snprintf(err, len, "%s", why);
@@ -144,6 +163,9 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 		return -1;
 	}
 	s->have_waking = s->dec.fmt[EV_WAKING].id >= 0;
+	/* both halves of the call, or neither */
+	s->affinity_calls = s->dec.fmt[EV_SETAFFINITY].id >= 0 &&
+			    s->dec.fmt[EV_SETAFFINITY_RET].id >= 0;
 	if (o->irq && tp_decoder_require_irq(&s->dec, why, sizeof(why)) < 0) {
 		snprintf(err, len, "%s", why);
 		sched_close(s);
@@ -178,7 +200,8 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 		};
 		struct perf_evsel *evsel;
 
-		if (s->dec.fmt[t].id < 0 || (!o->irq && (EV_IRQ_TYPES >> t & 1)))
+		if (s->dec.fmt[t].id < 0 || (!o->irq && (EV_IRQ_TYPES >> t & 1)) ||
+		    (!s->affinity_calls && (EV_SYSCALL_TYPES >> t & 1)))
 			continue;
 		/* with sched_waking, the chosen CPU comes from sched_migrate_task or the
 		 * switch-in; sched_wakeup would only add a third of the events (as perf
@@ -246,9 +269,41 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 	return 0;
 }
 
+static void keep_start(void *ctx, const struct event *e)
+{
+	struct sched_collector *s = ctx;
+
+	if (s->naff_start == s->cap_aff_start) {
+		s->cap_aff_start = s->cap_aff_start ? 2 * s->cap_aff_start : 256;
+		s->aff_start = xrealloc(s->aff_start, (size_t)s->cap_aff_start * sizeof(*e));
+	}
+	s->aff_start[s->naff_start++] = *e;
+}
+
 void sched_enable(struct sched_collector *s)
 {
 	perf_evlist__enable(s->evlist);
+	/* on now: a task started from here is a fork the rings hold (its parent's mask) */
+	aff_scan(&s->aff, keep_start, s);
+}
+
+int sched_affinity_start(struct sched_collector *s, void (*fn)(void *ctx, const struct event *e),
+			 void *ctx)
+{
+	int n = s->naff_start;
+
+	for (int i = 0; i < n; i++)
+		fn(ctx, &s->aff_start[i]);
+	free(s->aff_start);
+	s->aff_start = NULL;
+	s->naff_start = s->cap_aff_start = 0;
+	return n;
+}
+
+bool sched_is_affinity_call(const struct sched_collector *s, uint64_t tp)
+{
+	return s->affinity_calls && ((int64_t)tp == s->dec.fmt[EV_SETAFFINITY].id ||
+				     (int64_t)tp == s->dec.fmt[EV_SETAFFINITY_RET].id);
 }
 
 void sched_visit_cpus(const struct sched_collector *s)
@@ -342,10 +397,16 @@ static void decode_raw(void *arg, const void *rec)
 	struct event e;
 
 	if (ev->header.type == PERF_RECORD_SAMPLE) {
-		if (parse_sample(d->s, ev, &e) == 0)
-			d->sink(d->ctx, &e);
-		else
+		if (parse_sample(d->s, ev, &e) < 0) {
 			d->s->undecodable++;
+		} else if (EV_SYSCALL_TYPES >> e.type & 1) {
+			struct event a;
+
+			if (aff_on_call(&d->s->aff, &e, &a))
+				d->sink(d->ctx, &a);
+		} else {
+			d->sink(d->ctx, &e);
+		}
 	} else if (ev->header.type == PERF_RECORD_MMAP2 || ev->header.type == PERF_RECORD_FORK) {
 		keep_map(d->s, ev);
 	} else if (ev->header.type == PERF_RECORD_LOST) {
@@ -360,7 +421,15 @@ void sched_read(struct sched_collector *s, event_sink sink, void *ctx)
 {
 	struct decode_ctx d = { s, sink, ctx };
 
+	sched_affinity_start(s, sink, ctx);
 	sched_read_raw(s, decode_raw, &d);
+}
+
+bool sched_affinity_call(struct sched_collector *s, const void *rec, struct event *out)
+{
+	struct event e;
+
+	return parse_sample(s, rec, &e) == 0 && aff_on_call(&s->aff, &e, out);
 }
 
 void sched_read_raw(struct sched_collector *s, void (*fn)(void *ctx, const void *rec), void *ctx)
@@ -421,6 +490,8 @@ void sched_close(struct sched_collector *s)
 	if (s->tep)
 		tep_free(s->tep);
 	stack_table_release(&s->stacks);
+	aff_release(&s->aff);
+	free(s->aff_start);
 	for (int i = 0; i < s->nmaps; i++)
 		free(s->maps[i].path);
 	free(s->maps);

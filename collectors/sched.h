@@ -9,6 +9,7 @@
 
 #include "../model/event.h"
 #include "../model/stack.h"
+#include "affinity.h"
 #include "sample.h"
 #include "tp_decode.h"
 
@@ -63,6 +64,10 @@ struct sched_collector {
 	uint64_t lost_max;	/* the most one LOST record reported (one ring, one overflow) */
 	uint64_t records;	/* records read from the ring buffers */
 	uint64_t bytes;		/* bytes read from the ring buffers */
+	bool affinity_calls;	/* sched_setaffinity is traced (syscall tracepoints) */
+	struct aff_watch aff;	/* the tasks' affinity (EV_AFFINITY) */
+	struct event *aff_start; /* every task's when tracing began, not yet handed on */
+	int naff_start, cap_aff_start;
 };
 
 /*
@@ -87,11 +92,27 @@ long sched_mlock_limit(int online);
 /*
  * Open sched_waking (or, without it, sched_wakeup), sched_wakeup_new,
  * sched_switch, sched_migrate_task, sched_process_fork and
- * sched_process_exit on every CPU, and map their ring buffers. Returns 0,
+ * sched_process_exit on every CPU, and the sched_setaffinity syscall's entry and
+ * exit where the kernel traces syscalls, and map their ring buffers. Returns 0,
  * or -1 with a one-line reason (and how to fix it) in err.
  */
 int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err, size_t len);
+/* Start, then read every task's affinity (handed on before the first record read). */
 void sched_enable(struct sched_collector *s);
+/*
+ * The affinity of every task when tracing began (sched_enable), as EV_AFFINITY of time
+ * 0, to fn, once: the first sched_read does it itself; a recording calls it before its
+ * first sched_read_raw. Returns how many.
+ */
+int sched_affinity_start(struct sched_collector *s, void (*fn)(void *ctx, const struct event *e),
+			 void *ctx);
+/* Whether a sample of tracepoint id tp is a sched_setaffinity call's entry or exit. */
+bool sched_is_affinity_call(const struct sched_collector *s, uint64_t tp);
+/*
+ * A raw sample of one (recording): true when it completes a call that changed a mask,
+ * with the EV_AFFINITY in *out (aff_on_call).
+ */
+bool sched_affinity_call(struct sched_collector *s, const void *rec, struct event *out);
 /*
  * Run the calling thread once on each CPU the collector reads, then put its
  * affinity back: each CPU then records a switch, which shows whether it was
@@ -101,7 +122,9 @@ void sched_visit_cpus(const struct sched_collector *s);
 void sched_disable(struct sched_collector *s);
 /* Wait up to timeout_ms for a ring buffer to pass its watermark. */
 void sched_poll(struct sched_collector *s, int timeout_ms);
-/* Drain every ring once, handing decoded events (not yet in time order) to sink. */
+/* Drain every ring once, handing decoded events (not yet in time order) to sink: the sched
+ * and irq tracepoints', and EV_AFFINITY for each task's mask when tracing began (the first
+ * time) and each change (never the syscall events themselves). */
 void sched_read(struct sched_collector *s, event_sink sink, void *ctx);
 /* Drain every ring once, handing each raw record to fn (for recording). */
 void sched_read_raw(struct sched_collector *s, void (*fn)(void *ctx, const void *rec), void *ctx);

@@ -17,9 +17,20 @@
 
 struct drain_ctx {
 	struct sched_record *r;
-	const struct sched_collector *s;
+	struct sched_collector *s;
 	uint64_t records;	/* written in this pass */
 };
+
+/* A task's affinity (EV_AFFINITY) into the file (a machine of over 65,536 CPUs goes
+ * without: -E2BIG, not an error of the file). */
+static void put_affinity(void *ctx, const struct event *a)
+{
+	struct sched_record *r = ctx;
+	int err = pd_writer_affinity(&r->w, a->time_ns, a->aff.pid, a->aff.mask, a->aff.nwords);
+
+	if (err && err != -E2BIG && !r->write_err)
+		r->write_err = err;
+}
 
 static void write_rec(void *ctx, const void *rec)
 {
@@ -44,6 +55,12 @@ static void write_rec(void *ctx, const void *rec)
 		memcpy(buf, rec, h->size);
 		sample_record_set_id(h->type, buf + sizeof(*h), h->size - sizeof(*h), id);
 		err = pd_writer_add(&d->r->w, buf, h->size);
+		if (sched_is_affinity_call(d->s, tp)) { /* a mask changed: the file says to what */
+			struct event a;
+
+			if (sched_affinity_call(d->s, rec, &a))
+				put_affinity(d->r, &a);
+		}
 	} else if (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_COMM ||
 		   h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT ||
 		   h->type == PERF_RECORD_MMAP2) {
@@ -224,6 +241,7 @@ void sched_record_drain(struct sched_record *r, struct sched_collector *s,
 	const struct perf_event_header round = { PD_REC_FINISHED_ROUND, 0, 8 };
 	struct drain_ctx d = { r, s, 0 };
 
+	d.records += sched_affinity_start(s, put_affinity, r); /* every task's, first */
 	sched_read_raw(s, write_rec, &d);
 	if (m)
 		mem_read_raw(m, mem_rec, &d);

@@ -23,6 +23,8 @@ static const char *const fields[EV_TYPE_NR][8] = {
 	[EV_IRQ_EXIT] = { "irq" },
 	[EV_SOFTIRQ_ENTRY] = { "vec" },
 	[EV_SOFTIRQ_EXIT] = { "vec" },
+	[EV_SETAFFINITY] = { "pid" },
+	[EV_SETAFFINITY_RET] = { "ret" },
 };
 
 int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, size_t len)
@@ -44,7 +46,8 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, siz
 			d->fmt[t].f[i] = tep_find_field(ev, fields[t][i]);
 			if (d->fmt[t].f[i])
 				continue;
-			if (t == EV_IPI || t == EV_WAKE_IDLE || (EV_IRQ_TYPES >> t & 1)) {
+			if (t == EV_IPI || t == EV_WAKE_IDLE ||
+			    ((EV_IRQ_TYPES | EV_SYSCALL_TYPES) >> t & 1)) {
 				/* optional: left out */
 				memset(d->fmt[t].f, 0, sizeof(d->fmt[t].f));
 				ev = NULL;
@@ -240,6 +243,15 @@ int tp_decode(const struct tp_decoder *d, const void *raw_v, uint32_t size, stru
 		e->irq.num = (int32_t)v[0];
 		if (t != EV_IRQ_ENTRY)
 			e->irq.name[0] = '\0';
+		return 0;
+	case EV_SETAFFINITY:
+	case EV_SETAFFINITY_RET:
+		if (num(d, f[0], raw, size, &v[0]))
+			return -1;
+		if (t == EV_SETAFFINITY)
+			e->aff.pid = (int32_t)v[0];
+		else
+			e->aff.ret = v[0];
 		return 0;
 	}
 	return -1;

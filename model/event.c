@@ -11,6 +11,8 @@ static const char *const names[EV_TYPE_NR] = {
 	[EV_WAKE_IDLE] = "sched_wake_idle_without_ipi",
 	[EV_IRQ_ENTRY] = "irq_handler_entry", [EV_IRQ_EXIT] = "irq_handler_exit",
 	[EV_SOFTIRQ_ENTRY] = "softirq_entry", [EV_SOFTIRQ_EXIT] = "softirq_exit",
+	[EV_SETAFFINITY] = "sys_enter_sched_setaffinity",
+	[EV_SETAFFINITY_RET] = "sys_exit_sched_setaffinity",
 };
 
 const char *event_type_name(enum event_type type)
@@ -24,5 +26,7 @@ const char *event_type_system(enum event_type type)
 		return NULL;
 	if (type == EV_IPI)
 		return "ipi";
+	if (EV_SYSCALL_TYPES >> type & 1)
+		return "syscalls";
 	return EV_IRQ_TYPES >> type & 1 ? "irq" : "sched";
 }

@@ -25,6 +25,13 @@ enum event_type {
 	EV_IRQ_EXIT,	/* irq:irq_handler_exit */
 	EV_SOFTIRQ_ENTRY, /* irq:softirq_entry: softirq vector irq.num starts on cpu */
 	EV_SOFTIRQ_EXIT,  /* irq:softirq_exit */
+	EV_SETAFFINITY,	/* syscalls:sys_enter_sched_setaffinity: task tid asks to pin aff.pid
+			 * (0: itself); the collector's, never a sink's (it becomes EV_AFFINITY) */
+	EV_SETAFFINITY_RET, /* syscalls:sys_exit_sched_setaffinity: the call returned aff.ret */
+	EV_AFFINITY,	/* task aff.pid may run on the CPUs of aff.mask from time_ns on (0:
+			 * since before the trace began): read when tracing began, or as its
+			 * sched_setaffinity returned (collectors/affinity.h); not a sign that
+			 * any task runs on cpu */
 	EV_TYPE_NR
 };
 
@@ -95,6 +102,14 @@ struct event {
 			uint8_t exec;	/* renamed by exec (PERF_RECORD_MISC_COMM_EXEC) */
 		} comm;
 		struct {
+			int32_t pid;		/* the task (a thread id) */
+			int32_t nwords;		/* EV_AFFINITY: words of mask */
+			int64_t ret;		/* EV_SETAFFINITY_RET: the call's result */
+			const uint64_t *mask;	/* EV_AFFINITY: CPU c allowed when bit c % 64 of
+						 * word c / 64 is set, owned by the source for
+						 * the session; NULL: unknown (gone when asked) */
+		} aff;
+		struct {
 			uint64_t ip;		/* the instruction */
 			uint64_t addr;		/* the data address, 0 when not captured */
 			uint64_t phys_addr;
@@ -120,10 +135,14 @@ static inline int event_switch_exited(const struct event *e)
 	return (e->sw.prev_state & (SWITCH_STATE_EXIT_DEAD | SWITCH_STATE_EXIT_ZOMBIE)) != 0;
 }
 
-/* The tracepoint of a type ("sched_waking"), NULL for EV_LOST, EV_MEM and EV_COMM. */
+/* The syscall tracepoints the collector reads for EV_AFFINITY: no sink takes them. */
+#define EV_SYSCALL_TYPES ((1u << EV_SETAFFINITY) | (1u << EV_SETAFFINITY_RET))
+
+/* The tracepoint of a type ("sched_waking"), NULL for EV_LOST, EV_MEM, EV_COMM and
+ * EV_AFFINITY. */
 const char *event_type_name(enum event_type type);
-/* Its tracepoint system: "sched", "ipi" for EV_IPI, "irq" for EV_IRQ_* and EV_SOFTIRQ_*
- * (NULL for EV_LOST and EV_MEM). */
+/* Its tracepoint system: "sched", "ipi" for EV_IPI, "irq" for EV_IRQ_* and EV_SOFTIRQ_*,
+ * "syscalls" for EV_SETAFFINITY* (NULL for EV_LOST, EV_MEM, EV_COMM and EV_AFFINITY). */
 const char *event_type_system(enum event_type type);
 
 /* Where a collector or the reorder window delivers events. */

@@ -80,8 +80,10 @@ struct provenance {
 	long delay_rate;	/* the BPF collector's timing limit per CPU per s; 0: every wakeup */
 	unsigned sample_every;	/* wakeups timed: 1 in this many on average, every wakeup the
 				 * same chance (timed figures are a sample); 0: every one */
-	bool affinity_known;	/* idle checks used each task's affinity mask (else every
-				 * CPU counted as allowed) */
+	bool affinity_known;	/* each task's affinity mask is known (else idle CPUs passed
+				 * over are not judged) */
+	bool affinity_calls;	/* and its changes through sched_setaffinity (the perf
+				 * stream, a locus recording: traced syscalls) */
 	uint64_t unmeasured;	/* bit 1 << SM_<field>: a measure this source does not count
 				 * (JSON null, left out of text: never a made-up 0) */
 	int keep_pages;		/* the perf stream lost records: the -m that would have kept

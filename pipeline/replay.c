@@ -13,9 +13,9 @@ static bool outside(struct replay *rp, const struct event *e)
 {
 	uint64_t rel;
 
-	if (e->type == EV_COMM || e->type == EV_LOST)
-		return false; /* a name holds from its time on, whatever the window; a count of
-			       * lost records has no time (0: never the window's origin) */
+	if (e->type == EV_COMM || e->type == EV_LOST || e->type == EV_AFFINITY)
+		return false; /* a name or a mask holds from its time on, whatever the window; a
+			       * count of lost records has no time (0: never the window's origin) */
 	if (!rp->have_first) {
 		rp->first_ns = e->time_ns;
 		rp->have_first = true;
@@ -54,6 +54,8 @@ void replay_begin_info(const struct replay *rp, struct sink_begin *b)
 	b->topo = &rp->topo;
 	b->waking_source = pd_reader_waking(&rp->rd);
 	b->migrate_source = pd_reader_migrate(&rp->rd);
+	/* locus record stores every task's mask at its start, before any sample */
+	b->affinity_events = rp->rd.affinity_records > 0;
 	b->irq_source = file_has(rp, EV_IRQ_ENTRY) && file_has(rp, EV_IRQ_EXIT) &&
 			file_has(rp, EV_SOFTIRQ_ENTRY) && file_has(rp, EV_SOFTIRQ_EXIT);
 }
@@ -82,9 +84,9 @@ static void on_event(void *ctx, const struct event *e)
 	} else if (e->type == EV_LOST) {
 		if (rp->begun)
 			deliver(rp, e);
-	} else if (e->type == EV_COMM && !rp->begun) {
-		/* the names of the tasks there when the recording began come first: kept
-		 * until the first sched sample says how the file's wakeups are recorded */
+	} else if ((e->type == EV_COMM || e->type == EV_AFFINITY) && !rp->begun) {
+		/* the names and masks of the tasks there when the recording began come first:
+		 * kept until the first sched sample says how the file's wakeups are recorded */
 		if (rp->nearly == rp->cap_early) {
 			rp->cap_early = rp->cap_early ? 2 * rp->cap_early : 256;
 			rp->early = xrealloc(rp->early, (size_t)rp->cap_early * sizeof(*rp->early));
@@ -204,6 +206,10 @@ void replay_stamp(const struct replay *rp, struct sched_results *r)
 	if (!file_has(rp, EV_WAKE_IDLE) || !r->waking_source)
 		p->unmeasured |= SM_BIT(wakeups_no_ipi);
 	not_recorded(rp, p);
+	p->affinity_known = p->affinity_calls = rp->rd.affinity_records > 0;
+	if (!p->affinity_known) /* perf's files: which CPUs a task could use is not known */
+		p->unmeasured |= SM_BIT(idle_passed) | SM_BIT(idle_not_allowed) |
+				 SM_BIT(idle_wait_ns) | SM_BIT(affinity_unknown);
 	r->late = rp->ro.late;
 	r->undecodable = rp->rd.undecodable;
 	replay_end(rp, p);

@@ -35,8 +35,8 @@ struct sink_begin {
 	bool migrate_source;	/* sched_migrate_task recorded */
 	const int32_t *exclude;	/* the source's own threads (read as they change), or NULL */
 	int nexclude;
-	/* a task's affinity where the source can read it (NULL: unknown) */
-	int (*affinity)(void *ctx, int32_t tid, uint64_t *mask, int nwords);
+	/* EV_AFFINITY events give each task's affinity (else it is unknown) */
+	bool affinity_events;
 	bool irq_source;	/* irq:irq_handler_entry/exit and irq:softirq_entry/exit recorded */
 };
 
@@ -82,8 +82,9 @@ struct sink {
 	bool begun;
 };
 
-/* every type but memory samples and the irq tracepoints (only blame takes those) */
-#define SINK_SCHED (~((1u << EV_MEM) | EV_IRQ_TYPES))
+/* every type but memory samples, the irq tracepoints (only blame takes those), the
+ * collector's syscall tracepoints and affinity (only the wakeup analyzer takes it) */
+#define SINK_SCHED (~((1u << EV_MEM) | EV_IRQ_TYPES | EV_SYSCALL_TYPES | (1u << EV_AFFINITY)))
 
 #define SINKS_MAX 6
 struct sinks {

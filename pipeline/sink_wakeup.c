@@ -17,8 +17,7 @@ static void wk_begin(struct sink *k, const struct sink_begin *b)
 		w->cfg.exclude = b->exclude;
 		w->cfg.nexclude = b->nexclude;
 	}
-	if (b->affinity)
-		w->cfg.affinity = b->affinity;
+	w->cfg.affinity_events = b->affinity_events;
 	wakeup_init(&w->an, &w->cfg);
 	w->on = true;
 	for (int i = 0; i < w->ntrack; i++)
@@ -88,7 +87,7 @@ void wakeup_sink_init(struct wakeup_sink *w, const struct wakeup_cfg *cfg, bool 
 {
 	memset(w, 0, sizeof(*w));
 	w->k.ops = &wakeup_sink_ops;
-	w->k.types = SINK_SCHED;
+	w->k.types = SINK_SCHED | 1u << EV_AFFINITY;
 	w->cfg = *cfg;
 	w->k.buf = one_by_one ? NULL : &w->batch;
 }

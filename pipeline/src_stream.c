@@ -63,13 +63,6 @@ static void st_annotate(struct source *s, struct sched_results *r)
 	}
 }
 
-/* The tasks' affinity, from /proc when each is first woken (changes after are not seen). */
-static int affinity(void *ctx, int32_t tid, uint64_t *mask, int nwords)
-{
-	(void)ctx;
-	return proc_affinity(tid, mask, nwords);
-}
-
 static void st_enable(struct source *s)
 {
 	struct stream *st = (struct stream *)s;
@@ -153,7 +146,8 @@ static const struct source_ops stream_ops = {
 /* How the stream measures, into its provenance. */
 static void stream_prov(struct stream *st, bool waking)
 {
-	st->s.prov.affinity_known = true;
+	st->s.prov.affinity_known = true; /* EV_AFFINITY: at the start, and each change */
+	st->s.prov.affinity_calls = st->col.affinity_calls;
 	/* kernels before 6.5 have no ipi_send_cpu; without sched_waking no IPI can be told
 	 * a wakeup's (sched_wakeup may follow it) */
 	if (st->col.dec.fmt[EV_IPI].id < 0 || !waking)
@@ -210,7 +204,7 @@ struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *si
 	b = (struct sink_begin){ .topo = cfg->topo, .waking_source = st->col.have_waking,
 				 .migrate_source = st->col.dec.fmt[EV_MIGRATE].id >= 0,
 				 .irq_source = st->col.irq, .exclude = st->s.exclude,
-				 .nexclude = 2, .affinity = affinity };
+				 .nexclude = 2, .affinity_events = true };
 	sinks_begin(sinks, &b);
 	stream_prov(st, b.waking_source);
 	reorder_init(&st->ro);

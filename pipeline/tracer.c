@@ -151,6 +151,7 @@ static void prov_join(struct tracer *t)
 	t->prov.delay_rate = s->delay_rate;
 	t->prov.sample_every = s->sample_every;
 	t->prov.affinity_known = s->affinity_known;
+	t->prov.affinity_calls = s->affinity_calls;
 	t->prov.unmeasured |= s->unmeasured;
 }
 

@@ -40,17 +40,19 @@ const char *sched_idle_rule(const struct sched_results *r)
 		return "target not idle from the wakeup to the run; an allowed CPU idle\n"
 		       "   at the wakeup or when the task ran;\n"
 		       "   affinity: the task's mask when it ran (read in the kernel)";
-	return r->prov.affinity_known ?
+	return r->prov.affinity_calls ?
 		       "target not idle from the wakeup to the run; an allowed CPU idle\n"
 		       "   at the wakeup or when the task ran (idle: from its switch to the\n"
 		       "   idle task until a task's event; a switch-in lost by the stream is\n"
-		       "   inferred, the time before it unknown); affinity from /proc when a\n"
-		       "   task is first woken (a pinned parent's if it is gone by then)" :
-		       "target not idle from the wakeup to the run; a CPU idle at the\n"
-		       "   wakeup or when the task ran (idle: from its switch to the idle task\n"
-		       "   until a task's event; a switch-in lost by the stream is inferred,\n"
-		       "   the time before it unknown);\n"
-		       "   affinity unknown (a file): every CPU counted as allowed";
+		       "   inferred, the time before it unknown); affinity: each task's mask\n"
+		       "   when tracing began and after each sched_setaffinity (read from /proc\n"
+		       "   as the call returned), a new task its parent's (cpusets not seen)" :
+		       "target not idle from the wakeup to the run; an allowed CPU idle\n"
+		       "   at the wakeup or when the task ran (idle: from its switch to the\n"
+		       "   idle task until a task's event; a switch-in lost by the stream is\n"
+		       "   inferred, the time before it unknown); affinity: each task's mask\n"
+		       "   when tracing began, a new task its parent's (sched_setaffinity is\n"
+		       "   not traced here: a change after the start is not seen)";
 }
 
 /* What the idle wait is, as this source measures it. */
@@ -168,6 +170,11 @@ void sched_idle_text(FILE *f, const struct sched_results *r)
 			fprintf(f, "\n Idle CPUs passed over: not measured by BPF in the kernel on more "
 				   "than %d CPUs\n (its idle masks stop there; --collector perf "
 				   "measures it)\n", PROV_BPF_IDLE_CPUS);
+		else if (r->prov.source == PROV_REPLAY && !r->prov.affinity_known &&
+			 !(r->prov.not_recorded & (1u << EV_SWITCH | 1u << EV_WAKING)))
+			fprintf(f, "\n Idle CPUs passed over: not computed: the file holds no task's "
+				   "affinity (which\n CPUs a woken task could have used is not known; "
+				   "perf record stores none,\n locus record does)\n");
 		else
 			fprintf(f, "\n Idle CPUs passed over: not measured by this collector (%s keeps "
 				   "no idle-CPU state; --collector perf measures it)\n",
@@ -182,8 +189,8 @@ void sched_idle_text(FILE *f, const struct sched_results *r)
 		fprintf(f, "   %s%s more waited while only CPUs outside their affinity idled\n",
 			m.sampled ? "est. " : "", fmt_count(est(&m, r->idle_not_allowed), a, sizeof(a)));
 	if (r->affinity_unknown)
-		fprintf(f, "   %s tasks were gone before their affinity was read (no pinned\n"
-			   "   parent's to go by): their wakeups not judged\n",
+		fprintf(f, "   %s tasks of unknown affinity (neither there when tracing began nor\n"
+			   "   a fork seen): their wakeups not judged\n",
 			fmt_count(r->affinity_unknown, a, sizeof(a)));
 	fprintf(f, "   rule: %s\n", sched_idle_rule(r));
 	unknown_bound(f, r);

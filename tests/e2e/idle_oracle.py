@@ -19,9 +19,18 @@ tracked (locus report -a), written from the kernel's events, not from locus's co
   CPU was idle at the wakeup or at the run (every CPU allowed: a file has no affinity);
 - idle wait: the time of the wait during which at least one other CPU was idle.
 
-usage: perf script --ns -F tid,cpu,time,event,trace -i FILE | idle_oracle.py [--passed OUT]
-prints one JSON object: timed, passed, idle_wait_ns, inferred, unknown_ns; with --passed, OUT
-gets one line "tid run_ns" per wakeup passed over (a trace's flows are checked with it).
+With --tree PID, only the wakeups of PID and the tasks it forked (sched_process_fork) are
+timed. With --pinned CPUS (a list as taskset takes it), those tasks start pinned there, and a
+sys_enter_sched_setaffinity naming one (its pid field; 0: the caller) lets it go to every
+CPU from then on (the scenario of idle.sh's same-run test: taskset -a -p of the tree); a
+wakeup of a pinned task whose only idle CPUs were outside its mask is "not allowed", not
+passed over.
+
+usage: perf script --ns -F tid,cpu,time,event,trace -i FILE |
+       idle_oracle.py [--passed OUT] [--tree PID [--pinned CPUS]]
+prints one JSON object: timed, passed, idle_wait_ns, inferred, unknown_ns (and not_allowed
+with --pinned); with --passed, OUT gets one line "tid run_ns" per wakeup passed over (a
+trace's flows are checked with it).
 """
 import bisect
 import json
@@ -36,7 +45,31 @@ def field(rest, name):
     return int(m.group(1)) if m else None
 
 
+def cpu_list(text):
+    cpus = set()
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        cpus.update(range(int(lo), int(hi or lo) + 1))
+    return cpus
+
+
+def options(argv):
+    opt = {"passed": None, "tree": None, "pinned": None}
+    i = 1
+    while i + 1 < len(argv):
+        opt[argv[i].lstrip("-")] = argv[i + 1]
+        i += 2
+    if opt["tree"]:
+        opt["tree"] = int(opt["tree"])
+    if opt["pinned"]:
+        opt["pinned"] = cpu_list(opt["pinned"])
+    return opt
+
+
 def main():
+    opt = options(sys.argv)
+    tree = {opt["tree"]} if opt["tree"] else None  # the tasks followed (None: every one)
+    released = {}  # tid -> time its pinning ended (a sched_setaffinity naming it)
     curr = {}      # cpu -> tid running (0 idle), absent: unknown
     opened = {}    # cpu -> [start, last pid-0 event] of its open idle period
     hist = {}      # cpu -> closed idle periods [(start, end)]
@@ -77,6 +110,7 @@ def main():
             running[tid] = True
             pending.pop(tid, None)  # running with no switch-in: not timed
 
+    span = [None, None]
     for seq, line in enumerate(sys.stdin):
         m = LINE.match(line)
         if not m:
@@ -87,6 +121,7 @@ def main():
         # nanosecond, before it, was not idle at the wakeup)
         t = (int(m.group(3)) * 1000000000 + int(m.group(4).ljust(9, "0")[:9]), seq)
         name, rest = "sched:" + m.group(5).split(":")[-1], m.group(6)
+        span = [span[0] if span[0] is not None else t[0], t[0]]
         woke = waking_on.pop(cpu, None)  # the wakee of the waking just before, on this CPU
         if name == "sched:sched_switch":
             prev, nxt = field(rest, "prev_pid"), field(rest, "next_pid")
@@ -105,9 +140,17 @@ def main():
                 running[nxt] = True
             continue
         current(cpu, tid, t)
+        if name == "sched:sys_enter_sched_setaffinity":
+            m = re.search(r"pid: 0x([0-9a-f]+)", rest)
+            target = int(m.group(1), 16) if m else -1
+            target = target or tid
+            released.setdefault(target, t)
+        elif name == "sched:sched_process_fork":
+            if tree is not None and field(rest, "pid") in tree:
+                tree.add(field(rest, "child_pid"))
         if name == "sched:sched_waking":
             wakee = field(rest, "pid")
-            if wakee > 0 and not running.get(wakee):
+            if wakee > 0 and not running.get(wakee) and (tree is None or wakee in tree):
                 pending[wakee] = [t, field(rest, "target_cpu")]
                 waking_on[cpu] = wakee
         elif name == "sched:sched_migrate_task":
@@ -129,15 +172,21 @@ def main():
             return hist[cpu][i][1]
         return None
 
-    passed = wait = 0
+    passed = wait = not_allowed = 0
     passed_list = []
     for wake, run, target, tid in timed:
         e = around(target, wake)
         if e is not None and e >= run:
             continue  # the target idled from the wakeup to the run
-        others = [c for c in hist if c != target]
-        if not any(around(c, wake) is not None or around(c, run) is not None for c in others):
+        idle = [c for c in hist if c != target and
+                (around(c, wake) is not None or around(c, run) is not None)]
+        if not idle:
             continue
+        pinned = opt["pinned"] is not None and (tid not in released or released[tid] > wake)
+        if pinned and not any(c in opt["pinned"] for c in idle):
+            not_allowed += 1
+            continue
+        others = [c for c in hist if c != target and (not pinned or c in opt["pinned"])]
         passed += 1
         passed_list.append((tid, run[0]))
         spans = []
@@ -159,11 +208,16 @@ def main():
                 hi = b
         if hi is not None:
             wait += hi - lo
-    if len(sys.argv) == 3 and sys.argv[1] == "--passed":
-        with open(sys.argv[2], "w") as f:
+    if opt["passed"]:
+        with open(opt["passed"], "w") as f:
             f.writelines("%d %d\n" % p for p in passed_list)
-    print(json.dumps({"timed": len(timed), "passed": passed, "idle_wait_ns": int(wait),
-                      "inferred": inferred, "unknown_ns": unknown}))
+    out = {"timed": len(timed), "passed": passed, "idle_wait_ns": int(wait),
+           "inferred": inferred, "unknown_ns": unknown}
+    if opt["pinned"] is not None:
+        out["not_allowed"] = not_allowed
+        out["span_ns"] = span[1] - span[0] if span[0] is not None else 0
+        out["ncpus"] = len(hist)
+    print(json.dumps(out))
 
 
 main()

@@ -318,6 +318,16 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
+	/* as locus record writes it: every task's mask (here every CPU) before the first
+	 * sample: the pairs' tids (10000 on) and the lossy scenario's (20000 on) */
+	for (int i = 0; i < 2 * pairs + LT; i++) {
+		uint64_t every[16];
+		int nw = (topo.ncpus + 63) / 64;
+
+		memset(every, 0xff, sizeof(every));
+		pd_writer_affinity(&g.w, 0, i < 2 * pairs ? 10000 + i : 20000 + i - 2 * pairs, every,
+				   nw < 16 ? nw : 16);
+	}
 	if (argc > 4 && !strcmp(argv[4], "lossy"))
 		lossy(&g, &topo, rounds, argc > 6 ? strtoull(argv[6], NULL, 10) : 1);
 	/* pair k: waker tid 10000+2k on CPU a, wakee tid 10001+2k sleeping on CPU b */

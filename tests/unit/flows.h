@@ -18,12 +18,19 @@ struct flow {
  */
 static inline void play(struct wakeup *w, const struct flow *flows, int nflows)
 {
+	static const uint64_t every[8] = { ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull };
 	uint64_t t = 1000;
 
 	for (int f = 0; f < nflows; f++) {
 		int wakee = 1000 + f, waker = 2000 + f;
-		struct event e;
+		struct event e = { .type = EV_AFFINITY };
 
+		e.aff.nwords = 8; /* as the perf stream gives them: both may run anywhere */
+		e.aff.mask = every;
+		e.aff.pid = wakee;
+		wakeup_add(w, &e);
+		e.aff.pid = waker;
+		wakeup_add(w, &e);
 		wakeup_track(w, wakee);
 		wakeup_track(w, waker);
 		e = ev_switch(t, flows[f].prev_cpu, wakee, S_SLEEP, 0);
@@ -61,6 +68,7 @@ static inline void test_provenance(struct sched_results *r, const struct topolog
 	p->ncpus_honored = topo->nonline;
 	p->scope = SCOPE_WORKLOAD;
 	p->delay = DELAY_LOGLIN;
+	p->affinity_known = p->affinity_calls = true;
 	p->unmeasured = SM_BIT(mem_lost) | SM_BIT(mem_undecodable); /* no memory sampling */
 }
 

@@ -103,6 +103,7 @@ static char *render_scene(const struct scene *s, int w, int h, bool utf8,
 	load_topo(s, &topo);
 	cfg.topo = &topo;
 	cfg.waking_source = true;
+	cfg.affinity_events = true; /* as the perf stream */
 	wakeup_init(&an, &cfg);
 	play(&an, s->fl, s->nflows);
 	test_provenance(wakeup_results(&an), &topo);
@@ -415,6 +416,7 @@ static void interval_delta(void **state)
 	load_topo(&scenes[0], &topo);
 	cfg.topo = &topo;
 	cfg.waking_source = true;
+	cfg.affinity_events = true; /* as the perf stream */
 	wakeup_init(&an, &cfg);
 	play(&an, a, 2);
 	sched_results_copy(&first, wakeup_results(&an));

@@ -331,13 +331,26 @@ static void inferred_switch_in(void **state)
 	topology_release(&t);
 }
 
-/* Tasks 100 and 101 may run on CPU 0 only; every other task anywhere. */
-static int pinned(void *ctx, int32_t tid, uint64_t *mask, int nwords)
+/* Task tid may run on the CPUs of *mask from t on (mask NULL: unknown). */
+static void aff(struct wakeup *w, uint64_t t, int tid, const uint64_t *mask)
 {
-	(void)ctx;
-	memset(mask, 0, (size_t)nwords * sizeof(*mask));
-	mask[0] = tid == 100 || tid == 101 ? 0x1 : 0xff;
-	return 0;
+	struct event e = { .type = EV_AFFINITY, .time_ns = t };
+
+	e.aff.pid = tid;
+	e.aff.nwords = 1;
+	e.aff.mask = mask;
+	wakeup_add(w, &e);
+}
+
+static const uint64_t cpu0 = 0x1, every = 0xff;
+
+/* Tasks 100 and 101 may run on CPU 0 only; 50 and 200 anywhere (as a stream begins). */
+static void pinned(struct wakeup *w)
+{
+	aff(w, 0, 100, &cpu0);
+	aff(w, 0, 101, &cpu0);
+	aff(w, 0, 50, &every);
+	aff(w, 0, 200, &every);
 }
 
 static struct event sw(int cpu, uint64_t t, int prev, int next)
@@ -372,8 +385,9 @@ static void through_analyzer(void **state)
 	cfg.topo = &t;
 	cfg.system_wide = true;
 	cfg.waking_source = true;
-	cfg.affinity = pinned;
+	cfg.affinity_events = true;
 	wakeup_init(&w, &cfg);
+	pinned(&w);
 	for (int c = 0; c < 8; c++) { /* every CPU shows its state */
 		struct event e = sw(c, now, 0, c == 0 ? 50 : 0);
 
@@ -405,6 +419,109 @@ static void through_analyzer(void **state)
 	assert_int_equal(r->idle_wait_ns, 5 * 500);
 	assert_int_equal(r->cpu[0].idle_passed, 5);
 	assert_true(r->prov.affinity_known);
+	wakeup_release(&w);
+	topology_release(&t);
+}
+
+/* A wakeup of tid on CPU 0 behind the hog (tid 50) while CPUs 1-7 idle: woken at *now,
+ * run 500 ns later, back to the hog 100 ns after. */
+static void behind_hog(struct wakeup *w, uint64_t *now, int tid)
+{
+	struct event e;
+
+	*now += 1000;
+	e = wake(0, *now, 50, tid, 0);
+	wakeup_add(w, &e);
+	*now += 500;
+	e = sw(0, *now, 50, tid);
+	wakeup_add(w, &e);
+	*now += 100;
+	e = sw(0, *now, tid, 50);
+	wakeup_add(w, &e);
+}
+
+/* The hog on CPU 0, CPUs 1-7 idle: each CPU shows its state at now. */
+static void hog_and_idle(struct wakeup *w, uint64_t now)
+{
+	for (int c = 0; c < 8; c++) {
+		struct event e = c ? sw(c, now, 7000 + c, 0) : sw(c, now, 0, 50);
+
+		wakeup_add(w, &e);
+	}
+}
+
+/*
+ * Masks as the stream gives them: a task pinned, then let go (the wakeups before the
+ * change not allowed, after it passed over); a child takes its parent's mask at its fork;
+ * a task never given one, or gone when asked, is not judged and counted once.
+ */
+static void affinity_changes(void **state)
+{
+	struct topology t;
+	struct wakeup w;
+	struct wakeup_cfg cfg = { 0 };
+	struct sched_results *r;
+	struct event fork = { .type = EV_FORK, .cpu = 0, .tid = 100, .pid = 100 };
+	uint64_t now = 1000;
+
+	(void)state;
+	machine(&t, false);
+	cfg.topo = &t;
+	cfg.system_wide = true;
+	cfg.waking_source = true;
+	cfg.affinity_events = true;
+	wakeup_init(&w, &cfg);
+	pinned(&w);
+	hog_and_idle(&w, now);
+	for (int i = 0; i < 4; i++)
+		behind_hog(&w, &now, 100);
+	aff(&w, now, 100, &every); /* let go */
+	for (int i = 0; i < 3; i++)
+		behind_hog(&w, &now, 100);
+	aff(&w, now, 100, &cpu0); /* pinned again, then forks 300 */
+	fork.time_ns = ++now;
+	fork.fork.parent_pid = 100;
+	fork.fork.child_pid = 300;
+	wakeup_add(&w, &fork);
+	aff(&w, ++now, 100, &every); /* the parent's change is not the child's */
+	for (int i = 0; i < 2; i++)
+		behind_hog(&w, &now, 300);
+	for (int i = 0; i < 2; i++) /* never given a mask */
+		behind_hog(&w, &now, 400);
+	aff(&w, now, 500, NULL); /* gone when its mask was asked for */
+	behind_hog(&w, &now, 500);
+	wakeup_finish(&w);
+	r = wakeup_results(&w);
+	assert_int_equal(r->delay.count, 4 + 3 + 2 + 2 + 1);
+	assert_int_equal(r->idle_passed, 3);	  /* 100 let go */
+	assert_int_equal(r->idle_not_allowed, 6); /* 100 pinned, and its child */
+	assert_int_equal(r->affinity_unknown, 2); /* 400 and 500, once each */
+	assert_true(r->prov.affinity_known);
+	wakeup_release(&w);
+	topology_release(&t);
+}
+
+/* A stream that gives no affinity (perf's files): nothing judged, said in the provenance. */
+static void affinity_none(void **state)
+{
+	struct topology t;
+	struct wakeup w;
+	struct wakeup_cfg cfg = { 0 };
+	uint64_t now = 1000;
+
+	(void)state;
+	machine(&t, false);
+	cfg.topo = &t;
+	cfg.system_wide = true;
+	cfg.waking_source = true;
+	wakeup_init(&w, &cfg);
+	hog_and_idle(&w, now);
+	for (int i = 0; i < 5; i++)
+		behind_hog(&w, &now, 200);
+	wakeup_finish(&w);
+	assert_int_equal(w.r.delay.count, 5);
+	assert_int_equal(w.r.idle_passed + w.r.idle_not_allowed + w.r.affinity_unknown, 0);
+	assert_false(w.r.prov.affinity_known);
 	wakeup_release(&w);
 	topology_release(&t);
 }
@@ -588,6 +705,8 @@ int main(void)
 		cmocka_unit_test(wait_is_union),
 		cmocka_unit_test(inferred_switch_in),
 		cmocka_unit_test(through_analyzer),
+		cmocka_unit_test(affinity_changes),
+		cmocka_unit_test(affinity_none),
 		cmocka_unit_test(unknown_lower_bound),
 		cmocka_unit_test(ipis),
 		cmocka_unit_test(ipis_not_the_wakeups),

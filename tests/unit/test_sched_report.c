@@ -31,6 +31,7 @@ static char *render(const char *fixture, const struct flow *flows, int nflows, i
 	snprintf(topo.source, sizeof(topo.source), "%s", strrchr(fixture, '/') + 1);
 	cfg.topo = &topo;
 	cfg.waking_source = true;
+	cfg.affinity_events = true; /* as the perf stream */
 	wakeup_init(&w, &cfg);
 	play(&w, flows, nflows);
 	test_provenance(wakeup_results(&w), &topo);

@@ -251,7 +251,17 @@ static void judged_pair(struct topology *t, struct timeline *tl, struct wakeup *
 	wc.waking_source = true;
 	wc.verdict = timeline_verdict;
 	wc.verdict_ctx = tl;
+	wc.affinity_events = true;
 	wakeup_init(w, &wc);
+	for (int tid = 1; tid < 64; tid++) { /* every task may run anywhere */
+		static const uint64_t every = ~0ull;
+		struct event a = { .type = EV_AFFINITY };
+
+		a.aff.pid = tid;
+		a.aff.nwords = 1;
+		a.aff.mask = &every;
+		wakeup_add(w, &a);
+	}
 	timeline_init(tl, &cfg);
 }
 

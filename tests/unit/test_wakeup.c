@@ -30,7 +30,7 @@ static int teardown(void **state)
 
 static void start(struct wakeup *w, bool system_wide)
 {
-	struct wakeup_cfg cfg = { &topo64, system_wide, NULL, 0, true, false, 0, 0, NULL, NULL, NULL, NULL };
+	struct wakeup_cfg cfg = { &topo64, system_wide, NULL, 0, true, false, 0, 0, false, NULL, NULL };
 
 	wakeup_init(w, &cfg);
 }
@@ -236,7 +236,7 @@ static void unplaced_target_prev_cpu(void **state)
 
 	(void)state;
 	for (int with = 0; with < 2; with++) {
-		struct wakeup_cfg cfg = { &topo64, false, NULL, 0, true, with, 0, 0, NULL, NULL, NULL, NULL };
+		struct wakeup_cfg cfg = { &topo64, false, NULL, 0, true, with, 0, 0, false, NULL, NULL };
 		struct wakeup w;
 		struct sched_results *r;
 
@@ -306,7 +306,7 @@ static void fork_following(void **state)
 static void system_wide_excludes(void **state)
 {
 	const int32_t excl[] = { 999 };
-	struct wakeup_cfg cfg = { &topo64, true, excl, 1, true, false, 0, 0, NULL, NULL, NULL, NULL };
+	struct wakeup_cfg cfg = { &topo64, true, excl, 1, true, false, 0, 0, false, NULL, NULL };
 	struct wakeup w;
 	struct sched_results *r;
 	const struct event ev[] = {
@@ -363,7 +363,7 @@ static void system_wide_first_seen_by_own_event(void **state)
 /* Without sched_waking (old kernels), sched_wakeup is the wakeup and places at once. */
 static void wakeup_only_source(void **state)
 {
-	struct wakeup_cfg cfg = { &topo64, false, NULL, 0, false, false, 0, 0, NULL, NULL, NULL, NULL };
+	struct wakeup_cfg cfg = { &topo64, false, NULL, 0, false, false, 0, 0, false, NULL, NULL };
 	struct wakeup w;
 	struct sched_results *r;
 	const struct event ev[] = {
@@ -385,7 +385,7 @@ static void wakeup_only_source(void **state)
 
 static void pair_table_bounded(void **state)
 {
-	struct wakeup_cfg cfg = { &topo64, true, NULL, 0, true, false, 2, 0, NULL, NULL, NULL, NULL };
+	struct wakeup_cfg cfg = { &topo64, true, NULL, 0, true, false, 2, 0, false, NULL, NULL };
 	struct wakeup w;
 	struct sched_results *r;
 
