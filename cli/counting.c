@@ -225,12 +225,12 @@ void traced_report_init(struct traced_report *rr, struct tracer *tracer,
 					 tracer_blame(tracer), BLAME_NOT_STREAMED,
 					 tracer->mem_on ? &tracer->cl.cl : NULL,
 					 symbols_symbolizer(&tracer->syms), rr->mem_why, NULL,
-					 { NULL, NULL }, { NULL, NULL, 0 } };
+					 { NULL, NULL }, { NULL, NULL, 0, false } };
 	if (rr->res) { /* -g: the stacks, named from this machine and the mappings seen */
 		const struct stack_table *tab = NULL;
 
 		rr->ls.stacks = tracer_stacks(tracer, &tab, &rr->ls.stacks_nm);
-		rr->ls.stacks_fr = (struct stacks_frames){ tab, &rr->ls.stacks_nm, 0 };
+		rr->ls.stacks_fr = (struct stacks_frames){ tab, &rr->ls.stacks_nm, 0, false };
 	}
 	if ((sections & SEC_CACHELINES) && !tracer->mem_on) {
 		if (tracer->mem_why[0])

@@ -16,7 +16,7 @@
 #include "counting.h"
 #include "trace_export.h"
 
-enum { OPT_EXIT_CODE = OPT_SYSFS_ROOT + 1, OPT_FLAME, OPT_TOP, OPT_SVG, OPT_STACKS };
+enum { OPT_EXIT_CODE = OPT_SYSFS_ROOT + 1, OPT_FLAME, OPT_TOP, OPT_SVG, OPT_STACKS, OPT_UNKNOWN };
 
 static const struct cli_opt diff_opts[] = {
 	{ "json", OPT_JSON, "FILE", "also write the comparison as JSON (- for stdout)" },
@@ -34,6 +34,10 @@ static const struct cli_opt diff_opts[] = {
 					"blocked-time, offwake-time" },
 	{ "top", OPT_TOP, "N", "two folded-stacks files: the N stacks whose share moved most "
 			      "(default 20)" },
+	{ "keep-unknown-frames", OPT_UNKNOWN, NULL, "compare stacks with the unwinder's [unknown] "
+						    "frames as recorded (default: those at a "
+						    "stack's root dropped, a run of them one, so "
+						    "two walks of one path are one stack)" },
 	{ "output", 'o', "FILE", "write the text to FILE instead of stdout" },
 	{ "quiet", 'q', NULL, "no notes on stderr" },
 	{ "help", 'h', NULL, "show this help" },
@@ -65,7 +69,7 @@ static const struct cli_cmd diff_cmd = {
 struct diff_plan {
 	const char *json, *out, *flame, *svg, *stacks;
 	long top;
-	bool quiet, exit_code;
+	bool quiet, exit_code, keep_unknown;
 	char **files;		/* the base, then the new batches */
 	int n;
 };
@@ -96,6 +100,9 @@ static int diff_take(void *ctx, int c, const char *arg)
 		break;
 	case OPT_STACKS:
 		pl->stacks = arg;
+		break;
+	case OPT_UNKNOWN:
+		pl->keep_unknown = true;
 		break;
 	case OPT_TOP:
 		if (parse_long(arg, 1, 1000000, &pl->top) < 0) {
@@ -144,8 +151,8 @@ static int diff_load(const struct diff_plan *pl, struct sweep_set *sets, struct 
  * A recording's stacks of view v (its workload's tasks, as locus report follows them), and
  * its caption when cap. 0, or -1 after saying why.
  */
-static int recording_load(const char *path, const struct stacks_out *v, struct folded_set *f,
-			  struct svg_caption *cap)
+static int recording_load(const char *path, const struct stacks_out *v, bool keep_unknown,
+			  struct folded_set *f, struct svg_caption *cap)
 {
 	struct file_pass *fp = xcalloc(1, sizeof(*fp));
 	struct replay_opts o = { .path = path, .line_size = 64, .sort = CL_SORT_TOTAL };
@@ -161,7 +168,7 @@ static int recording_load(const char *path, const struct stacks_out *v, struct f
 	if (rc == 0) {
 		/* frames named from the file's symbols */
 		struct stack_namer namer = symbols_stack_namer(&fp->rp.syms);
-		struct stacks_frames fr = { &fp->rp.rd.stacks, &namer, false };
+		struct stacks_frames fr = { &fp->rp.rd.stacks, &namer, false, keep_unknown };
 
 		stacks_folded_set(&fp->stk.st, v->kind, v->by_time, &fr, f);
 		if (cap)
@@ -173,18 +180,20 @@ static int recording_load(const char *path, const struct stacks_out *v, struct f
 }
 
 /* A folded file or a recording's view v into f. 0, or -1 after saying why. */
-static int stacks_load(const char *path, const struct stacks_out *v, struct folded_set *f,
-		       struct svg_caption *cap, bool *recorded)
+static int stacks_load(const char *path, const struct stacks_out *v, bool keep_unknown,
+		       struct folded_set *f, struct svg_caption *cap, bool *recorded)
 {
 	char err[600];
 
 	*recorded = pd_is_recording(path);
 	if (*recorded)
-		return recording_load(path, v, f, cap);
+		return recording_load(path, v, keep_unknown, f, cap);
 	if (folded_load(path, f, err, sizeof(err)) < 0) {
 		locus_err("%s", err);
 		return -1;
 	}
+	if (!keep_unknown) /* as locus writes its own folded stacks */
+		folded_set_fold_unknown(f);
 	return 0;
 }
 
@@ -207,9 +216,9 @@ static int diff_stacks(const struct diff_plan *pl, int argc, char **argv)
 			  "offwake-time", view);
 		return EXIT_LOCUS_USAGE;
 	}
-	if (stacks_load(o.base, &v, &a, NULL, &ra) < 0)
+	if (stacks_load(o.base, &v, pl->keep_unknown, &a, NULL, &ra) < 0)
 		return EXIT_LOCUS_RUNTIME;
-	if (stacks_load(o.cur, &v, &b, &rcap, &rb) < 0) {
+	if (stacks_load(o.cur, &v, pl->keep_unknown, &b, &rcap, &rb) < 0) {
 		folded_release(&a);
 		return EXIT_LOCUS_RUNTIME;
 	}

@@ -178,13 +178,16 @@ static int run_validate(struct run_plan *pl)
 /* --folded: every stack of each kind asked for. 0, or -1 after saying why. */
 static int run_folded(const struct run_plan *pl, struct traced_report *rr)
 {
+	struct stacks_frames fr = rr->ls.stacks_fr;
+
 	if (pl->stk.n && !rr->ls.stacks) {
 		locus_err("no stacks to write to %s: the stacks were not collected (-g needs "
 			  "--sections sched and a collector that traced)", pl->stk.out[0].path);
 		return -1;
 	}
-	return stacks_out_write(pl->stk.out, pl->stk.n, rr->ls.stacks, &rr->ls.stacks_fr,
-				NULL, NULL);
+	fr.addresses = pl->stk.addresses; /* as report's: by address, or named */
+	fr.keep_unknown = pl->stk.keep_unknown;
+	return stacks_out_write(pl->stk.out, pl->stk.n, rr->ls.stacks, &fr, NULL, NULL);
 }
 
 /* The counters, the traced sections and the heatmap of a session. The exit status. */

@@ -126,8 +126,8 @@ int stacks_take(struct stacks_plan *p, const struct cli_cmd *cmd, int code, cons
 	struct stacks_out o = { 0 };
 	const char *eq;
 
-	if (code == OPT_ST_ADDRS) {
-		p->addresses = true;
+	if (code == OPT_ST_ADDRS || code == OPT_ST_UNKNOWN) {
+		*(code == OPT_ST_ADDRS ? &p->addresses : &p->keep_unknown) = true;
 		return 1;
 	}
 	if (code != OPT_ST_FOLDED && code != OPT_ST_FLAME)

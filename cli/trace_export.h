@@ -51,7 +51,7 @@ void trace_pass_free(struct trace_pass *p);
 int trace_export_file(const char *path, const char *sysfs_root, bool all, struct trace_export *x);
 
 /* The stack options of report and run (--folded, --flame, --stack-addresses). */
-enum { OPT_ST_FOLDED = OPT_LONG_BASE + 220, OPT_ST_FLAME, OPT_ST_ADDRS };
+enum { OPT_ST_FOLDED = OPT_LONG_BASE + 220, OPT_ST_FLAME, OPT_ST_ADDRS, OPT_ST_UNKNOWN };
 
 #define STACKS_OPT_ROWS \
 	{ "folded", OPT_ST_FOLDED, "KIND=FILE", "write folded stacks (flamegraph.pl, speedscope) " \
@@ -61,7 +61,11 @@ enum { OPT_ST_FOLDED = OPT_LONG_BASE + 220, OPT_ST_FLAME, OPT_ST_ADDRS };
 	{ "flame", OPT_ST_FLAME, "KIND=FILE", "draw those stacks as a flame graph SVG (KIND as " \
 					       "--folded)" }, \
 	{ "stack-addresses", OPT_ST_ADDRS, NULL, "name stack frames by address (as perf script " \
-						 "-F ip prints them), not by symbol" }
+						 "-F ip prints them), not by symbol" }, \
+	{ "keep-unknown-frames", OPT_ST_UNKNOWN, NULL, "keep the unwinder's [unknown] frames in " \
+						       "--folded and --flame as recorded (default: " \
+						       "those at a stack's root dropped, a run of " \
+						       "them one)" }
 
 #define STACKS_OUT_MAX 10
 
@@ -69,6 +73,7 @@ struct stacks_plan {
 	struct stacks_out out[STACKS_OUT_MAX];
 	int n;
 	bool addresses;
+	bool keep_unknown;
 };
 
 /* Take one stacks option; 1 when consumed, 0 when not one, -1 after a usage error. */

@@ -170,6 +170,74 @@ int folded_sniff(const char *text, size_t len)
 	return j < len && !strchr("{[]\"-0123456789", text[j]);
 }
 
+#define UNKNOWN "[unknown]"
+
+static bool is_unknown(const char *f, size_t len)
+{
+	return len == sizeof(UNKNOWN) - 1 && !memcmp(f, UNKNOWN, len);
+}
+
+/* Frames [a, b) of a segment (root at its start, or at its end: root_last) into out. */
+static char *fold_segment(char *out, const char *a, const char *b, bool root_last)
+{
+	const char *f[2] = { a, a }; /* the frame being read: start, end */
+	char *start = out;
+	bool prev_unknown = false, any = false;
+
+	for (const char *p = a; p <= b; p++) {
+		bool unknown;
+
+		if (p < b && *p != ';')
+			continue;
+		f[1] = p;
+		unknown = is_unknown(f[0], (size_t)(f[1] - f[0]));
+		/* the root's unknowns dropped (root first: those before any other frame) */
+		if (!(unknown && ((!root_last && !any) || prev_unknown))) {
+			if (out != start)
+				*out++ = ';';
+			memmove(out, f[0], (size_t)(f[1] - f[0]));
+			out += f[1] - f[0];
+		}
+		any |= !unknown;
+		prev_unknown = unknown;
+		f[0] = p + 1;
+	}
+	if (root_last && prev_unknown && any) { /* the last frame written, an unknown root */
+		char *semi = memrchr(start, ';', (size_t)(out - start));
+
+		out = semi ? semi : out;
+	}
+	if (out == start) { /* nothing but unknowns: one stays */
+		memcpy(out, UNKNOWN, sizeof(UNKNOWN) - 1);
+		out += sizeof(UNKNOWN) - 1;
+	}
+	return out;
+}
+
+size_t folded_fold_unknown(char *frames)
+{
+	size_t len = strlen(frames);
+	char *sep = memmem(frames, len, ";--;", 4), *out;
+
+	if (!memmem(frames, len, UNKNOWN, sizeof(UNKNOWN) - 1))
+		return len;
+	out = fold_segment(frames, frames, sep ? sep : frames + len, false);
+	if (sep) {
+		char *waker = sep + 4; /* its text moves left only: out <= sep */
+
+		memmove(out, ";--;", 4);
+		out = fold_segment(out + 4, waker, frames + len, true);
+	}
+	*out = '\0';
+	return (size_t)(out - frames);
+}
+
+void folded_set_fold_unknown(struct folded_set *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		folded_fold_unknown((char *)f->s[i].frames);
+}
+
 void folded_release(struct folded_set *f)
 {
 	free(f->s);

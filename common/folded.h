@@ -48,6 +48,18 @@ int folded_sniff(const char *text, size_t len);
  * cannot be read: its reader says why). */
 bool folded_file_sniff(const char *path);
 
+/*
+ * Fold the unwinder's "[unknown]" frames in one stack's frames (a NUL-terminated string,
+ * rewritten in place): those at its root are dropped and a run of them elsewhere becomes
+ * one, so two walks of the same code that ended differently (one more bogus return address
+ * at the root) fold to the same stack. A stack of nothing else keeps one. In off-wake
+ * stacks ("blocked;--;waker", the waker leaf first) the waker's root is its last frame.
+ * Returns the new length.
+ */
+size_t folded_fold_unknown(char *frames);
+/* The same for every stack of f (its total unchanged; a stack may now repeat another). */
+void folded_set_fold_unknown(struct folded_set *f);
+
 void folded_release(struct folded_set *f);
 
 #endif

@@ -137,7 +137,8 @@ void report_doc_text(FILE *f, void *arg)
 	if (in->mem_samples && (o->sections & SEC_CACHELINES))
 		cacheline_report_text(f, o->cl, &in->syms);
 	if (o->stacks && in->callchains) {
-		struct stacks_frames fr = { in->stacks, &in->namer, o->stacks_addresses };
+		struct stacks_frames fr = { in->stacks, &in->namer, o->stacks_addresses,
+					    o->stacks_keep_unknown };
 
 		stacks_report_text(f, o->stacks, &fr, STACKS_TOP);
 	}
@@ -204,7 +205,8 @@ void report_doc_json(FILE *f, void *arg)
 	if (in->mem_samples)
 		cacheline_report_json_members(&j, o->cl, &in->syms);
 	if (o->stacks && in->callchains) {
-		struct stacks_frames fr = { in->stacks, &in->namer, o->stacks_addresses };
+		struct stacks_frames fr = { in->stacks, &in->namer, o->stacks_addresses,
+					    o->stacks_keep_unknown };
 
 		stacks_report_json(&j, o->stacks, &fr, STACKS_TOP);
 	}
@@ -216,7 +218,8 @@ void report_doc_json(FILE *f, void *arg)
 static int stacks_files(const struct report_doc *d)
 {
 	const struct file_input *in = d->in;
-	struct stacks_frames fr = { in->stacks, &in->namer, d->stacks_addresses };
+	struct stacks_frames fr = { in->stacks, &in->namer, d->stacks_addresses,
+				    d->stacks_keep_unknown };
 
 	if (!in->callchains)
 		locus_err("%s: no callchains in the file: the stacks written are empty (record "

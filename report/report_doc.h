@@ -21,6 +21,7 @@ struct report_doc {
 	struct sched_report_ctx ctx;
 	unsigned sections;	/* SEC_* */
 	bool stacks_addresses;	/* stack frames by address, not name */
+	bool stacks_keep_unknown; /* folded stacks keep every "[unknown]" frame */
 	const char *svg;	/* the wakeup heatmap's SVG, or NULL */
 	const struct stacks_out *outs;	/* --folded and --flame files of stacks (nouts) */
 	int nouts;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/bytebuf.h"
+#include "../common/folded.h"
 #include "../common/util.h"
 
 #define FRAMES_MAX 1024 /* a stack's frames written at most (the kernel's limit is 127) */
@@ -94,6 +95,8 @@ void stacks_folded_lines(const struct stacks *s, enum stacks_kind k, int by_time
 			put_stack(&b, fr, r->waker, 1, ";", FRAMES_MAX);
 		}
 		bytebuf_put(&b, "", 1);
+		if (!fr->addresses && !fr->keep_unknown) /* two walks of one path: one stack */
+			folded_fold_unknown((char *)b.p);
 		ln[n++] = (struct stacks_line){ (char *)b.p, by_time ? r->time_ns / 1000 : r->count };
 	}
 	qsort(ln, n, sizeof(*ln), by_text);

@@ -6,6 +6,7 @@
 #ifndef LOCUS_STACKS_REPORT_H
 #define LOCUS_STACKS_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "../analyzers/stacks.h"
@@ -18,6 +19,8 @@ struct stacks_frames {
 	const struct stack_table *tab;
 	const struct stack_namer *namer;
 	int addresses;
+	bool keep_unknown;	/* folded stacks keep the unwinder's "[unknown]" frames as
+				 * recorded (else folded_fold_unknown: the root's dropped) */
 };
 
 /* Folded lines: each distinct stack once, its weight summed, sorted by text. */
@@ -37,7 +40,8 @@ void stacks_lines_release(struct stacks_lines *l);
 
 /*
  * View k as folded stacks into f, root first, one line per distinct stack (the rows of
- * every class summed), sorted: weighted by count, or (by_time) by off-CPU microseconds
+ * every class summed; named frames with the root's "[unknown]" frames dropped and runs of
+ * them one, unless fr->keep_unknown), sorted: weighted by count, or (by_time) by off-CPU microseconds
  * (blocked, offwake). Off-wake lines are the blocked stack, "--", then the waker's stack
  * leaf first (Gregg's off-wake flame graph). Kernel frames named by symbol end in "_[k]"
  * (stackcollapse-perf.pl --kernel's mark, which the flame renderer colours). Returns the lines written, -1 on a write

@@ -36,6 +36,22 @@ expect_eq "a bad folded line: one line naming file and line" \
 printf '[unknown];main;read 2\n' >"$TMP/unknown-first.folded"
 "$LOCUS" diff "$TMP/unknown-first.folded" "$TMP/good.folded" >/dev/null 2>&1
 expect_eq "a folded file opening with '[unknown]' is read as stacks, not JSON" 0 $?
+# the unwinder's [unknown] frames: at a stack's root they are dropped, so two walks of one
+# path (one ending on a bogus return address) are one stack, and nothing moved; kept as
+# recorded with --keep-unknown-frames, the same two files show the move
+printf '[unknown];[unknown];main;write 10\nmain;read 5\n' >"$TMP/u-base.folded"
+printf 'main;write 10\nmain;read 5\n' >"$TMP/u-new.folded"
+"$LOCUS" diff --json "$TMP/u.json" "$TMP/u-base.folded" "$TMP/u-new.folded" >/dev/null 2>&1
+check "[unknown] root frames folded: the same path, nothing moved" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["stacks"] == 2 and all(abs(m["change"]) < 1e-12 for m in d["moved"]), d' "$TMP/u.json"
+"$LOCUS" diff --keep-unknown-frames --json "$TMP/uk.json" "$TMP/u-base.folded" "$TMP/u-new.folded" \
+	>/dev/null 2>&1
+check "--keep-unknown-frames: as recorded, the move shows" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["stacks"] == 3 and max(abs(m["change"]) for m in d["moved"]) > 0.6, d' "$TMP/uk.json"
 "$LOCUS" diff --flame "$TMP/x.svg" tests/fuzz/corpus-sweep/base.json tests/fuzz/corpus-sweep/base.json \
 	>/dev/null 2>"$TMP/err"
 expect_eq "--flame on loop files refused as usage (2)" 2 $?
@@ -141,6 +157,34 @@ else
 		svgs+=("$TMP/report-$v.svg" "$TMP/rec-$v.svg")
 		folded_of+=("$TMP/gfree.$v" "$TMP/gfree.$v")
 	done
+	# pinned (0,1) vs same-CPU (0,0) recordings: no move is made only of [unknown] frames
+	# (two stacks that differ only by them would be one path, once walked further)
+	"$LOCUS" record -q -g -o "$TMP/gsame.data" -- "$LOCUS" bench pingpong --loops 5000 --pin 0,0 \
+		>/dev/null 2>&1
+	"$LOCUS" diff --top 1000 --json "$TMP/pin-same.json" --flame "$TMP/pin-same.svg" \
+		"$TMP/gpin.data" "$TMP/gsame.data" >"$TMP/pin-same.txt" 2>&1
+	"$LOCUS" diff --top 1000 --json "$TMP/pin-same-k.json" --keep-unknown-frames \
+		"$TMP/gpin.data" "$TMP/gsame.data" >/dev/null 2>&1
+	check "pinned vs same-CPU recordings: no stack's move made only of [unknown] frames" \
+		python3 - "$TMP/pin-same.json" "$TMP/pin-same-k.json" <<'PY'
+import json, sys
+def twins(path):
+    d = json.load(open(path))
+    known = {}
+    for m in d["moved"]:
+        k = ";".join(f for f in m["stack"].split(";") if f != "[unknown]")
+        known.setdefault(k, []).append(m["stack"])
+    t = [v for v in known.values() if len(v) > 1]
+    print("%s: %d stacks moved, %d with [unknown] frames, %d told apart only by them"
+          % (path.rsplit("/", 1)[-1], len(d["moved"]),
+             sum("[unknown]" in m["stack"] for m in d["moved"]), len(t)))
+    return d, t
+d, t = twins(sys.argv[1])
+twins(sys.argv[2])  # as recorded: shown (whether the unwinder split a path varies by run)
+assert d["moved"] and not t, t[:2]
+PY
+	svgs+=("$TMP/pin-same.svg")
+	folded_of+=("")
 	# the other pictures locus draws: heatmap, timeline, loop chart
 	"$LOCUS" record -q -o "$TMP/rec.data" -- "$LOCUS" bench pingpong --loops 3000 >/dev/null 2>&1
 	"$LOCUS" report -i "$TMP/rec.data" --svg "$TMP/heatmap.svg" --svg-timeline "$TMP/timeline.svg" \

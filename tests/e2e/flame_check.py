@@ -27,12 +27,32 @@ NS = "{http://www.w3.org/2000/svg}"
 def say(good, what):
     print(("ok - " if good else "FAIL - ") + what)
 
+def fold_unknown(frames):
+    """The unwinder's [unknown] frames as locus folds them by default (man locus-diff):
+    dropped at a stack's root, a run of them one elsewhere, one kept when nothing else is;
+    in an off-wake stack (blocked;--;waker) the waker is leaf first, its root last."""
+    def seg(fr, root_last):
+        if root_last:
+            return seg(fr[::-1], False)[::-1]
+        out = []
+        for f in fr:
+            if f == "[unknown]" and (not out or out[-1] == "[unknown]"):
+                continue
+            out.append(f)
+        return out or ["[unknown]"]
+    fr = frames.split(";")
+    if "--" in fr:
+        i = fr.index("--")
+        return ";".join(seg(fr[:i], False) + ["--"] + seg(fr[i + 1:], True))
+    return ";".join(seg(fr, False))
+
 def read_folded(path):
     stacks = {}
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             line = line.rstrip("\n")
             frames, n = line.rsplit(" ", 1)
+            frames = fold_unknown(frames)
             stacks[frames] = stacks.get(frames, 0) + int(n)
     return stacks
 

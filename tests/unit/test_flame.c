@@ -111,6 +111,34 @@ static double width_of(const char *svg, const char *attrs)
 	return strtod(w + 7, NULL);
 }
 
+/* The unwinder's unknown frames: dropped at the root, a run of them one elsewhere. */
+static void unknown_folded(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "[unknown];__write;vfs_write_[k]", "__write;vfs_write_[k]" },
+		{ "[unknown];[unknown];main;read", "main;read" },
+		{ "main;[unknown];[unknown];[unknown];read", "main;[unknown];read" },
+		{ "main;read;[unknown];[unknown]", "main;read;[unknown]" },
+		{ "[unknown];[unknown]", "[unknown]" },
+		{ "[unknown]", "[unknown]" },
+		{ "main;read", "main;read" },
+		{ "[unknownx];main", "[unknownx];main" },
+		/* off-wake: the waker leaf first, its root last */
+		{ "[unknown];a;b;--;w1;w2;[unknown];[unknown]", "a;b;--;w1;w2" },
+		{ "a;--;[unknown];[unknown];w;[unknown]", "a;--;[unknown];w" },
+		{ "[unknown];--;[unknown]", "[unknown];--;[unknown]" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[128];
+
+		snprintf(buf, sizeof(buf), "%s", cases[i][0]);
+		assert_int_equal(folded_fold_unknown(buf), strlen(cases[i][1]));
+		assert_string_equal(buf, cases[i][1]);
+	}
+}
+
 static void widths_by_value(void **state)
 {
 	const struct flame_stack s[] = {
@@ -214,6 +242,7 @@ int main(void)
 		cmocka_unit_test(reads_good),
 		cmocka_unit_test(refuses_bad),
 		cmocka_unit_test(sniffs),
+		cmocka_unit_test(unknown_folded),
 		cmocka_unit_test(widths_by_value),
 		cmocka_unit_test(hostile_names),
 		cmocka_unit_test(utf8_names),

@@ -301,16 +301,19 @@ static void folded_lines(void **state)
 			stacks_add(&s, &e[j]);
 	}
 	stacks_finish(&s);
-	fr = (struct stacks_frames){ &t, NULL, 1 };
+	fr = (struct stacks_frames){ &t, NULL, 1, false };
 	f = fmemopen(buf, sizeof(buf), "w");
 	assert_int_equal(stacks_write_folded(f, &s, STACKS_BLOCKED, 0, &fr), 1);
 	assert_int_equal(stacks_write_folded(f, &s, STACKS_BLOCKED, 1, &fr), 0); /* 0.6 us */
 	assert_int_equal(stacks_write_folded(f, &s, STACKS_OFFWAKE, 0, &fr), 1);
-	fr.addresses = 0; /* no namer: every frame unknown */
+	fr.addresses = 0; /* no namer: every frame unknown, folded to one */
+	assert_int_equal(stacks_write_folded(f, &s, STACKS_WAKERS, 0, &fr), 1);
+	fr.keep_unknown = true; /* as recorded */
 	assert_int_equal(stacks_write_folded(f, &s, STACKS_WAKERS, 0, &fr), 1);
 	fclose(f);
 	assert_string_equal(buf, "0xb1;0xa2;0xa1 2\n"
 				 "0xb1;0xa2;0xa1;--;0xc1;0xc2 2\n"
+				 "[unknown] 2\n"
 				 "[unknown];[unknown] 2\n");
 	stacks_release(&s);
 	topology_release(&topo);
