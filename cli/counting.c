@@ -148,7 +148,7 @@ int collector_take(struct collector_opts *c, const struct cli_cmd *cmd, int code
 		c->bpf_only_set = true;
 		return 1;
 	case OPT_DELAY_RATE:
-		c->bpf_only_set = true;
+		c->bpf_only_set = c->delay_rate_set = true;
 		if (parse_long(arg, 0, 100000000, &c->delay_rate) == 0)
 			return 1;
 		cli_usage_error(cmd, "bad delay rate '%s' (wakeups a second per CPU, 0 for all)",

@@ -36,7 +36,9 @@ enum {
 	{ "btf", OPT_BTF, "FILE", "kernel BTF for the BPF collector (a missing file acts as a " \
 				  "kernel without BTF)" }, \
 	{ "delay-rate", OPT_DELAY_RATE, "N", "BPF: time 1 wakeup in 100000/N on each CPU, every " \
-					     "wakeup the same chance (default 5000: 1 in 20; 0: all)" }, \
+					     "wakeup the same chance (default 5000: 1 in 20; where " \
+					     "run splits the waits, --sections blame: 25000, 1 in " \
+					     "4; 0: all)" }, \
 	{ "max-tasks", OPT_MAX_TASKS, "N", "rows of the task table (default: BPF 65536, perf " \
 					   "every task); tasks beyond are counted as dropped" }, \
 	{ "max-pairs", OPT_MAX_PAIRS, "N", "slots for the busiest waker->wakee pairs (default " \

@@ -84,9 +84,11 @@ static void add_pair(struct bpf_sched *b, uint64_t key, const struct lb_pair *v)
 	if (fresh) { /* new, or taken from the pair with the fewest wakeups */
 		memset(p, 0, sizeof(*p));
 		p->key = key;
-		memcpy(p->v.wakee_comm, v->wakee_comm, sizeof(p->v.wakee_comm));
-		memcpy(p->v.waker_comm, v->waker_comm, sizeof(p->v.waker_comm));
 	}
+	/* the names as at the pair's last wakeups: the intervals come in time order, and
+	 * within one the table's entries before the caches' (drain) */
+	memcpy(p->v.wakee_comm, v->wakee_comm, sizeof(p->v.wakee_comm));
+	memcpy(p->v.waker_comm, v->waker_comm, sizeof(p->v.waker_comm));
 	for (int c = 0; c < LB_CLASSES; c++)
 		p->v.by_class[c] += v->by_class[c];
 }
@@ -198,9 +200,11 @@ static void drain(struct bpf_sched *b, struct sched_results *r)
 		memset(b->pc, 0, (size_t)b->nposs * b->pc_stride);
 		bpf_map_update_elem(fd, &half, b->pc, BPF_ANY);
 	}
+	/* the table first: what a CPU's cache holds of a pair is newer than what it flushed
+	 * (an entry leaves its cache for a newer one, or its own renamed) */
+	fold_pairs(b, bpf_map__fd(half ? b->skel->maps.pairs1 : b->skel->maps.pairs0));
 	for (int i = 0; i < b->nposs; i++)
 		fold_pcache(b, i, half);
-	fold_pairs(b, bpf_map__fd(half ? b->skel->maps.pairs1 : b->skel->maps.pairs0));
 }
 
 _Static_assert(LB_SUB_BITS == HIST_SUB_BITS && LB_BUCKETS <= HIST_BUCKETS,

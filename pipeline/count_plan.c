@@ -131,4 +131,6 @@ void run_source_cfg(struct source_cfg *tc, const struct counting_opts *o,
 	tc->stream.callchain = callchain;
 	tc->bpf.stacks = callchain && bpf;
 	tc->bpf.blame = blame && bpf;
+	if (tc->bpf.blame && !col->delay_rate_set)
+		tc->bpf.delay_rate = LOCUS_BLAME_DELAY_RATE;
 }

@@ -62,9 +62,15 @@ record() {
 import time
 for i in range($2):
     time.sleep(0.0005)
-"' "$TMP/$name.pid" "$PY" "$n" >"$TMP/$name.txt" 2>"$TMP/$name.err" || return 1
+"' "$TMP/$name.pid" "$PY" "$n" >"$TMP/$name.txt" 2>"$TMP/$name.err" || {
+		echo "$name: perf record of locus run exited $?: $(tail -n 2 "$TMP/$name.err")"
+		return 1
+	}
 	perf script --ns -F pid,tid,cpu,time,event,trace -i "$TMP/$name.data" \
-		>"$TMP/$name.script" 2>"$TMP/$name.script.err" || return 1
+		>"$TMP/$name.script" 2>"$TMP/$name.script.err" || {
+		echo "$name: perf script exited $?: $(tail -n 2 "$TMP/$name.script.err")"
+		return 1
+	}
 	python3 "$ORACLE" --pid "$(cat "$TMP/$name.pid")" <"$TMP/$name.script" >"$TMP/$name.oracle"
 }
 

@@ -157,7 +157,7 @@ bpf_recorded() {
 rd='for i in $(seq 40); do read x; done; exec cat >/dev/null'
 wr='for i in $(seq 80); do echo x; sleep 0.005; done'
 if bpf_recorded bx "($wr) | sh -c '$rd'"; then
-	check "bpf: a pair across an exec named as at its last wakeup (perf script, same run)" \
+	check_or_skip "bpf: a pair across an exec named as at its last wakeup (perf script, same run)" \
 		python3 - "$TMP/bx.json" "$TMP/bx.script" <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
@@ -174,7 +174,11 @@ for l in script:
 pairs = {(p["waker_tid"], p["wakee_tid"]): (p["waker_comm"], p["wakee_comm"]) for p in d["pairs"]}
 print("reader", reader, "perf script at each waker's last waking:", last)
 print("bpf:", {k: v for k, v in pairs.items() if k[1] == reader})
-assert any(v[1] == "cat" for v in last.values()), "the reader was not woken after its exec"
+if not any(v[1] == "cat" for v in last.values()):
+    # a busy machine ran the writer's 80 lines into the pipe before the reader read its 40:
+    # cat never slept, so no wakeup names it, and the run shows nothing to compare
+    print("not decidable: the reader was never woken after its exec (perf script)")
+    sys.exit(3)
 for waker, names in last.items():
     if names[1] == "cat" and (waker, reader) in pairs:
         assert pairs[(waker, reader)] == names, (waker, pairs[(waker, reader)], names)
@@ -184,7 +188,7 @@ PY
 	# wakes it 10 more (20 < the 32 of a batch, no other waker between): named as awk
 	wr='for i in $(seq 10); do echo x; sleep 0.005 >/dev/null; done; exec awk "BEGIN { for (i = 0; i < 10; i++) { print \"x\"; fflush(); system(\"sleep 0.005 >/dev/null\") } }"'
 	bpf_recorded bw "($wr) | cat >/dev/null"
-	check "bpf: a waker renamed by an exec within a batch named as at its last wakeup (perf script)" \
+	check_or_skip "bpf: a waker renamed by an exec within a batch named as at its last wakeup (perf script)" \
 		python3 - "$TMP/bw.json" "$TMP/bw.script" <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
@@ -201,14 +205,17 @@ pairs = {(p["waker_tid"], p["wakee_tid"]): p["waker_comm"] for p in d["pairs"]}
 print("writer", writer, "its wakings' names per wakee (perf script):", {k: (v[0], v[-1], len(v)) for k, v in names.items()})
 print("bpf:", {k: v for k, v in pairs.items() if k[0] == writer})
 reader = max(names, key=lambda k: len(names[k]))  # cat: 20 wakings, others a few
-assert names[reader][0] == "sh" and names[reader][-1] == "awk", names[reader]
+if names[reader][0] != "sh" or names[reader][-1] != "awk":
+    # the reader was awake whenever sh or awk wrote (a busy machine): no rename to test
+    print("not decidable: the writer did not wake the reader both as sh and as awk")
+    sys.exit(3)
 assert pairs.get((writer, reader)) == "awk", (reader, pairs.get((writer, reader)))
 PY
 	# 7. a wakee renamed with a batch pending: W1 (sh) wakes the reader (sh) twice, the
 	# reader execs cat, then another waker wakes it: W1's pair stays named (sh, sh)
 	wl='{ sh -c "echo a; sleep 0.05; echo b"; sleep 0.2 >/dev/null; echo c; sleep 0.05 >/dev/null; echo d; }'
 	bpf_recorded bv "$wl | sh -c 'read x; read x; exec cat >/dev/null'"
-	check "bpf: a wakee renamed by an exec with a batch pending: each pair named as at its last wakeup" \
+	check_or_skip "bpf: a wakee renamed by an exec with a batch pending: each pair named as at its last wakeup" \
 		python3 - "$TMP/bv.json" "$TMP/bv.script" <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
@@ -225,7 +232,11 @@ pairs = {(p["waker_tid"], p["wakee_tid"]): (p["waker_comm"], p["wakee_comm"]) fo
 print("reader", reader, "perf script at each waker's last waking:", last)
 print("bpf:", {k: v for k, v in pairs.items() if k[1] == reader})
 assert any(v == ("sh", "sh") for v in last.values()), "no waker's last waking before the exec"
-assert any(v[1] == "cat" for v in last.values()), "the reader was not woken after its exec"
+if not any(v[1] == "cat" for v in last.values()):
+    # "c" and "d" were in the pipe before cat read (a busy machine starved the reader):
+    # cat never slept, so no wakeup names it, and the run shows nothing to compare
+    print("not decidable: the reader was never woken after its exec (perf script)")
+    sys.exit(3)
 for waker, names in last.items():
     if (waker, reader) in pairs:
         assert pairs[(waker, reader)] == names, (waker, pairs[(waker, reader)], names)
