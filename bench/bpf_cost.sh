@@ -8,7 +8,8 @@
 # round trips, default 200000: the programs are read BPF_COST_AT seconds in (default 3), the
 # rest of the run is waited for; LOCUS_MORE="label:path ..." adds builds to the same
 # interleaved run, build/floor among them (its two empty programs count as on_switch and
-# on_waking; build/floor-ipi's third as on_ipi); BPF_COST_RAW=file appends each round's counts: build round program
+# on_waking; build/floor-ipi's third as on_ipi); LOCUS_NEW=path measures a copy as "new"
+# (the worktree's ./locus by default: a rebuild during a run would change it); BPF_COST_RAW=file appends each round's counts: build round program
 # run_time_ns run_cnt, for bench/cost_table.sh)
 set -u
 cd "$(dirname "$0")/.."
@@ -20,7 +21,7 @@ trap 'echo "$old_stats" >/proc/sys/kernel/bpf_stats_enabled; rm -rf "$TMP"' EXIT
 command -v bpftool >/dev/null || { echo "bpf_cost.sh: needs bpftool" >&2; exit 1; }
 echo 1 >/proc/sys/kernel/bpf_stats_enabled
 
-builds="new:$PWD/locus"
+builds="new:${LOCUS_NEW:-$PWD/locus}"
 [ -n "${LOCUS_BASE:-}" ] && builds="$builds base:$LOCUS_BASE"
 [ -n "${LOCUS_MORE:-}" ] && builds="$builds $LOCUS_MORE"
 
