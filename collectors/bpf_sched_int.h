@@ -85,6 +85,9 @@ struct bpf_sched {
 void bpf_cost_start(struct bpf_sched *b);
 void bpf_cost_stop(struct bpf_sched *b);
 
+/* The class of CPUs x and y (enum locality) as the programs' classify() says it. */
+int bpf_cpu_class(const struct bpf_sched *b, size_t x, size_t y);
+
 /* Busy and idle time of each CPU from /proc/stat, in ns (USER_HZ ticks). */
 void bpf_cpu_times(int ncpus, uint64_t *busy, uint64_t *idle);
 

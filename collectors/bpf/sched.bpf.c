@@ -46,14 +46,15 @@ const volatile int cpu_filter = 0;	/* count only events emitted on a CPU of cpu_
 const volatile unsigned int timed_every = 0; /* time 1 wakeup in this many, on average; <= 1: all */
 const volatile unsigned int idle_words = 0; /* words of an idle-CPU mask; 0: idle CPUs not kept */
 const volatile unsigned int mat_stride = 1; /* a matrix row's length: ncpus rounded up to 8 */
+const volatile int renames_seen = 0; /* on_rename attached: glob.rename_gen holds */
 
 /*
- * Read and reset without stopping: the programs add to half `epoch & 1` of the
+ * Read and reset without stopping: the programs add to half `glob.epoch & 1` of the
  * per-CPU aggregate and of the pair table; user space flips the epoch, waits an
  * RCU grace period (the programs run inside rcu_read_lock, so none still adds
  * to the old half after it), then reads the old half and clears it.
  */
-volatile __u32 epoch __attribute__((aligned(64)));
+volatile struct lb_glob glob;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -115,7 +116,7 @@ static __always_inline struct lb_pcpu *cold(__u32 half)
 /* The aggregate outside a program that holds the half (rare paths): NULL under -C. */
 static __always_inline struct lb_pcpu *me(void)
 {
-	__u32 half = epoch & 1;
+	__u32 half = glob.epoch & 1;
 
 	if (cpu_filter) {
 		__u32 cpu = bpf_get_smp_processor_id();
@@ -227,29 +228,59 @@ static __always_inline void min_max(unsigned long long *min1, unsigned long long
 #include "tasks.bpf.h" /* each task's state, its retirement, the pairs */
 
 /*
+ * The waker -> target cell of this CPU's own row counted, and the class of the two CPUs
+ * returned: user space wrote it in the cell's top bits (the line counted in is the only
+ * one read). -1 when the cell is not there.
+ */
+static __always_inline int place_cell(int row, int col)
+{
+	__u32 k = (__u32)row * mat_stride + (__u32)col;
+	__u64 *v = bpf_map_lookup_elem(&wake_matrix, &k);
+
+	if (!v)
+		return -1;
+	*v += 1;
+	return (int)(*v >> LB_MAT_CLS_SHIFT);
+}
+
+/*
  * The wakeup this CPU made last is placed: its try_to_wake_up is over (this CPU has an
  * event again). Counted here, in this CPU's own lines: the
  * waker -> target cell (the by-class tallies and the wakeups placed are the reader's, from
- * the matrix), pulled, the pair's class. The previous -> target matrix is the wakee's, at
- * its switch-in.
+ * the matrix), pulled, the pair's class, and the class of the IPI that on_ipi marked as
+ * the wakeup's. The previous -> target matrix is the wakee's, at its switch-in.
  */
 static __always_inline void close_flight(struct lb_hot *h, __u32 cpu)
 {
-	int target = h->fl_target, prev = h->fl_prev, cls;
-	__u32 pair = h->fl_pair & ~LB_FL_IPI;
+	int target = h->fl_target, prev = h->fl_prev, cls = -1;
+	__u32 fl = h->fl_pair, pair = fl & LB_FL_PAIR;
 	struct lb_pcache *e;
+	struct lb_pcpu *c;
 
 	if (!h->fl_tid)
 		return;
 	h->fl_tid = 0;
-#ifndef LOCUS_NO_PLACE
 	if (!valid(target) || !valid((int)cpu))
 		return;
-	cls = classify((int)cpu, target);
-	matrix_own(&wake_matrix, (int)cpu, target);
+#ifndef LOCUS_NO_PLACE
+	cls = place_cell((int)cpu, target);
+#else
+	if (fl & (LB_FL_SENT | LB_FL_POLL))
+		cls = classify((int)cpu, target);
+#endif
+	if (cls < 0 || cls >= LB_CLASSES)
+		return;
+	if (fl & LB_FL_SENT) { /* n[LB_wakeups_ipi]: the reader's sum of the classes */
+		h->ipi_class[cls]++;
+	} else if (fl & LB_FL_POLL) {
+		c = cold(glob.epoch & 1);
+		if (c)
+			c->no_ipi_class[cls]++;
+	}
+#ifndef LOCUS_NO_PLACE
 	if (target != prev && cls <= LB_LLC)
 		h->pulled++;
-	if (!pair || cls >= LB_CLASSES)
+	if (!pair)
 		return;
 	pair--;
 	e = bpf_map_lookup_elem(&pcache, &pair);
@@ -350,7 +381,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	 * line says so; the kernel reads these fields next (a line this one brings in) */
 	if (!t->sw_seen || p->on_cpu || (p->on_rq && !sched_delayed(p))) {
 		if (still_runs(t, p)) {
-			c = cold(epoch & 1); /* the wakeup only sets it running again */
+			c = cold(glob.epoch & 1); /* the wakeup only sets it running again */
 			if (c)
 				c->n[LB_wakeups_running]++;
 			return 0;
@@ -366,7 +397,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	h->fl_prev = h->fl_target = prev;
 	h->fl_pair = 0; /* no pair, no IPI yet */
 #ifndef LOCUS_NO_PAIRS
-	pair_note(h, cpu, epoch & 1, p);
+	pair_note(h, cpu, glob.epoch & 1, p);
 #endif
 	if (timed(h)) { /* the untimed are counted as wakeups - timed */
 		h->timed++;
@@ -390,33 +421,25 @@ static __always_inline void ipi_seen(int dest, int polling, int call)
 	__u32 self = bpf_get_smp_processor_id();
 	struct lb_hot *h = hot_line(self);
 	struct lb_pcpu *c;
-	int cls, mine;
+	__u32 fl;
 
 	if (!h)
 		return;
 	/* the first after the wakeup is its, or none is; the wakeup stays in flight, placed
-	 * at this CPU's next event (the waker's switch-out as a rule: off the wakee's path) */
-	mine = h->fl_tid && !(h->fl_pair & LB_FL_IPI) && dest == h->fl_target &&
-	       dest != (int)self && valid(dest);
-	if (h->fl_tid)
-		h->fl_pair |= LB_FL_IPI;
-	if (mine) {
-		/* n[LB_wakeups_ipi] and n[LB_wakeups_no_ipi]: the sums of the classes' */
-		cls = classify(self, dest);
-		if (cls < 0 || cls >= LB_CLASSES)
-			return;
-		if (!polling) {
-			h->ipi_class[cls]++;
+	 * (and this IPI counted by its class) at this CPU's next event (the waker's
+	 * switch-out as a rule: off the wakee's path) */
+	fl = h->fl_pair;
+	if (h->fl_tid && !(fl & LB_FL_IPI)) {
+		fl |= LB_FL_IPI;
+		if (dest == h->fl_target && dest != (int)self && valid(dest)) {
+			h->fl_pair = fl | (polling ? LB_FL_POLL : LB_FL_SENT);
 			return;
 		}
-		c = cold(epoch & 1);
-		if (c)
-			c->no_ipi_class[cls]++;
-		return;
+		h->fl_pair = fl;
 	}
 	if (polling || !tracked(bpf_get_current_task_btf()))
 		return;
-	c = cold(epoch & 1);
+	c = cold(glob.epoch & 1);
 	if (!c)
 		return;
 	if (call)
@@ -463,7 +486,7 @@ SEC("tp_btf/sched_migrate_task")
 int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 {
 	struct lb_hot *h = hot_line(bpf_get_smp_processor_id());
-	struct lb_pcpu *c = cold(epoch & 1);
+	struct lb_pcpu *c = cold(glob.epoch & 1);
 	struct lb_tstate *t;
 	int orig, ttwu;
 
@@ -552,7 +575,7 @@ __noinline int wakeup_counted(struct lb_tstate *t, int cpu)
 		t->moved = 0;
 		target = t->moved_from;
 		if (target != cpu) {
-			c = cold(epoch & 1);
+			c = cold(glob.epoch & 1);
 			if (c)
 				c->n[LB_moved_before_run]++;
 		}
@@ -583,7 +606,7 @@ static __always_inline void wakeup_ran(struct lb_tstate *t, struct task_struct *
 	}
 	*now = t->in_ns = bpf_ktime_get_ns();
 	wakeup_counted(t, cpu);
-	c = cold(epoch & 1);
+	c = cold(glob.epoch & 1);
 	if (c)
 		idle_check(c, t, p, t->target_cpu, *now);
 	idle_watch_off(t);
@@ -650,10 +673,10 @@ static __always_inline void switched_out(void *ctx, struct lb_hot *h, struct lb_
 	if (!t->sw_seen)
 		t->sw_seen = 1;
 	if (t->timed == LB_TIMED_RAN)
-		finish_timed(epoch & 1, t);
+		finish_timed(glob.epoch & 1, t);
 	stk_switch_out(ctx, h, t, vol && !(prev_state & TASK_DEAD));
 	if (prev_state & TASK_DEAD)
-		retire(epoch & 1, t, prev);
+		retire(glob.epoch & 1, t, prev);
 }
 
 /*
@@ -693,7 +716,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			t->woke_in = 0;
 		stk_switch_in(t, (int)cpu, &now);
 	}
-	idle_note(cpu, next_pid == 0, &now);
+	idle_note(h, cpu, next_pid == 0, &now);
 	return 0;
 }
 
@@ -711,6 +734,19 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 	pt = state(parent, 0, 0);
 	if (pt && pt->tracked)
 		state(child, 1, 1);
+	return 0;
+}
+
+/*
+ * A task's name changes (exec, PR_SET_NAME, /proc/PID/comm; the name is copied just after
+ * this): the pair caches compare their entries' names again at their next wakeup. A
+ * wakeup of that task on another CPU in the few ns before the copy keeps its entry's old
+ * name until the next rename or the entry's read (one reader interval at most).
+ */
+SEC("tp_btf/task_rename")
+int BPF_PROG(on_rename, struct task_struct *task, const char *comm)
+{
+	__sync_fetch_and_add(&glob.rename_gen, 1);
 	return 0;
 }
 

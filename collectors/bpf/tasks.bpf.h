@@ -147,7 +147,8 @@ static __always_inline void name_copy(char *to, const char *from)
 /* A cache entry's wakeups into its half of the pair table (an entry leaves the cache). */
 static __always_inline void pc_flush(__u32 half, struct lb_pcache *e)
 {
-	struct lb_pair *pr = half ? pair_entry(&pairs1, e->key) : pair_entry(&pairs0, e->key);
+	__u64 key = e->key & LB_PC_TIDS;
+	struct lb_pair *pr = half ? pair_entry(&pairs1, key) : pair_entry(&pairs0, key);
 	struct lb_pcpu *c;
 
 	if (!pr) {
@@ -169,15 +170,17 @@ static __always_inline void pc_flush(__u32 half, struct lb_pcache *e)
 /*
  * A wakeup of p by the current task, made on cpu in half: counted in this CPU's cache,
  * in the entry of this pair under these two names (the entry there first, if another,
- * goes to the table). The entry is kept in flight: its class is added when the wakeup
- * is placed.
+ * goes to the table). The names are compared only after a rename since the entry's last
+ * comparison (its key's generation). The entry is kept in flight: its class is added when
+ * the wakeup is placed.
  */
 static __always_inline void pair_note(struct lb_hot *h, __u32 cpu, __u32 half,
 				      struct task_struct *p)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
 	__u32 waker = (__u32)cur->pid, wakee = (__u32)p->pid;
-	__u64 key = (__u64)waker << 32 | wakee;
+	__u64 key = ((__u64)waker << 32 | wakee) & LB_PC_TIDS;
+	__u64 tagged = key | (renames_seen ? LB_PC_GEN(glob.rename_gen) : 0);
 	__u32 k = ((cpu * 2 + half) << LB_PC_BITS) |
 		  (((waker ^ wakee * 0x85ebca6bu) * 0x9e3779b1u) >> (32 - LB_PC_BITS));
 	struct lb_pcache *e = bpf_map_lookup_elem(&pcache, &k);
@@ -185,16 +188,18 @@ static __always_inline void pair_note(struct lb_hot *h, __u32 cpu, __u32 half,
 	h->fl_pair = 0;
 	if (!e)
 		return;
-	if (!e->count || e->key != key || renamed(cur->comm, e->waker_comm) ||
-	    renamed(p->comm, e->wakee_comm)) {
-		if (e->count)
-			pc_flush(half, e);
-		e->key = key;
-		e->count = 0;
-		for (int c = 0; c < LB_CLASSES; c++)
-			e->by_class[c] = 0;
-		name_copy(e->waker_comm, cur->comm);
-		name_copy(e->wakee_comm, p->comm);
+	if (!e->count || e->key != tagged || !renames_seen) {
+		if (!e->count || (e->key & LB_PC_TIDS) != key ||
+		    renamed(cur->comm, e->waker_comm) || renamed(p->comm, e->wakee_comm)) {
+			if (e->count)
+				pc_flush(half, e);
+			e->count = 0;
+			for (int c = 0; c < LB_CLASSES; c++)
+				e->by_class[c] = 0;
+			name_copy(e->waker_comm, cur->comm);
+			name_copy(e->wakee_comm, p->comm);
+		}
+		e->key = tagged;
 	}
 	e->count++;
 	h->fl_pair = k + 1;
@@ -221,9 +226,8 @@ static __always_inline void retire(__u32 half, struct lb_tstate *t, struct task_
 	idle_watch_off(t);
 	if (t->owner != tid)
 		return; /* task storage: freed with the task */
-	/* all but owner and overflow (another CPU may set it now) */
-	t->tracked = t->known = t->sw_seen = t->stk_flags = t->woke_in = 0;
-	__builtin_memset(&t->on, 0, sizeof(*t) - __builtin_offsetof(struct lb_tstate, on));
+	/* all but owner and overflow (another CPU may set it now), which come first */
+	__builtin_memset(&t->tracked, 0, sizeof(*t) - __builtin_offsetof(struct lb_tstate, tracked));
 	barrier();
 	t->owner = 0;
 }
