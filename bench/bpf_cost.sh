@@ -45,8 +45,12 @@ sample() {
 	wait "$pid"
 }
 
+# each round starts one build further: a build's place in the round (the load of a shared
+# machine drifts within a round) is not its cost
+read -ra order <<<"$builds"
 for r in $(seq 1 "$N"); do
-	for b in $builds; do
+	for k in $(seq 0 $((${#order[@]} - 1))); do
+		b=${order[$(((k + r) % ${#order[@]}))]}
 		sample "${b%%:*}" "${b#*:}" "$r"
 	done
 done

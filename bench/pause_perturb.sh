@@ -7,7 +7,8 @@
 # locus-bpf (locus run's default BPF collector; LOCUS_NEW=path: a copy of it), locus-base
 # (LOCUS_BASE=path: an earlier build's, in the same run), stats (build/floor-ipi attached throughout, the kernel's BPF
 # run-time statistics turned on and off instead: what locus's own-cost windows cost while
-# open, for its four program runs a wakeup). REPS rounds, each running every variant
+# open, for its four program runs a wakeup), LABEL=PATH (that build's BPF collector, as
+# locus-bpf's: any number of builds in one run). REPS rounds, each running every variant
 # once; every block ratio of a variant pooled; median [quartiles], the slowdown (1 - median)
 # and its multiple of the floor's, with a 95% bootstrap interval over blocks; and the time
 # added to each wakeup (two a round trip), from the on and off windows' rates.
@@ -34,12 +35,13 @@ for r in $(seq "$REPS"); do
 		locus-bpf) cmd=("${LOCUS_NEW:-./locus}" run -q --collector bpf -o /dev/null -- "${pb[@]}") ;;
 		locus-base) cmd=("$LOCUS_BASE" run -q --collector bpf -o /dev/null -- "${pb[@]}") ;;
 		stats) cmd=(env FLOOR_PAUSE_STATS=1 build/floor-ipi -- "${pb[@]}") ;;
+		*=*) cmd=("${v#*=}" run -q --collector bpf -o /dev/null -- "${pb[@]}") ;;
 		*) echo "pause_perturb: unknown variant $v" >&2; exit 2 ;;
 		esac
 		LOCUS_BENCH_PAUSE=$d timeout 600 "${cmd[@]}" >"$TMP/out" 2>"$TMP/err" ||
 			{ echo "pause_perturb: $v failed: $(head -n 3 "$TMP/err")" >&2; exit 1; }
 		# variant, ratio, ns added a wakeup: (1 / on - 1 / off) / 2 of the block's rates
-		awk -v v="$v" '$1 == "block" { on = ($6 + $8) / 2; off = ($4 + $10) / 2;
+		awk -v v="${v%%=*}" '$1 == "block" { on = ($6 + $8) / 2; off = ($4 + $10) / 2;
 			if (on > 0 && off > 0) printf "%s %s %.1f\n", v, $12, (1e9 / on - 1e9 / off) / 2 }' \
 			"$TMP/out" >>"$TMP/ratios"
 	done
