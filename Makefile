@@ -61,7 +61,7 @@ locus: $(OBJ_DIR)/cli/main.o build/liblocus.a | deps
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(DEP_LIBS)
 
-$(BPF_DIR)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/idle.bpf.h collectors/bpf/stacks.bpf.h collectors/bpf/tasks.bpf.h collectors/bpf/blame.bpf.h collectors/bpf/sched_bpf.h model/sched_measures.def | deps
+$(BPF_DIR)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/core.bpf.h collectors/bpf/idle.bpf.h collectors/bpf/stacks.bpf.h collectors/bpf/tasks.bpf.h collectors/bpf/blame.bpf.h collectors/bpf/sched_bpf.h model/sched_measures.def | deps
 	@mkdir -p $(@D)
 	@echo "  BPF     $@"
 	$(Q)if test -r $(BTF) && command -v bpftool >/dev/null && command -v clang >/dev/null; then \
@@ -160,7 +160,7 @@ SKEL_USERS := collectors/bpf_sched.o collectors/bpf_read.o collectors/bpf_cost.o
 	      collectors/bpf_blame.o
 
 define VARIANT_RULES
-$(VAR_DIR)/$(1)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/idle.bpf.h collectors/bpf/stacks.bpf.h collectors/bpf/tasks.bpf.h collectors/bpf/blame.bpf.h \
+$(VAR_DIR)/$(1)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/core.bpf.h collectors/bpf/idle.bpf.h collectors/bpf/stacks.bpf.h collectors/bpf/tasks.bpf.h collectors/bpf/blame.bpf.h \
 		collectors/bpf/sched_bpf.h model/sched_measures.def $(BPF_DIR)/sched.skel.h
 	@mkdir -p $$(@D)
 	@echo "  BPF     $$@ ($(VARIANT_$(1)))"

@@ -321,7 +321,7 @@ void bpf_sched_retire(struct bpf_sched *b)
 }
 
 /*
- * A task not in `done` when looked up: its slot. retire() writes `done` before it frees
+ * A task not in `done` when looked up: its slot. lb_retire() writes `done` before it frees
  * the slot, so a task that retired between the two reads (its slot gone, or read half
  * cleared) is in `done` now with its final totals: looked up again after.
  */

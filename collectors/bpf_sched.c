@@ -276,7 +276,7 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	b->blame = cfg->blame;
 	b->blame_irq = cfg->blame && has_tracepoint(btf, "irq_handler_entry") &&
 		       has_tracepoint(btf, "softirq_entry");
-	b->skel->rodata->blame_on = cfg->blame;
+	b->skel->rodata->lb_blame_on = cfg->blame;
 	if (cfg->blame)
 		bpf_map__set_max_entries(b->skel->maps.bl_culprits, LB_BL_CULPRITS);
 	bpf_program__set_autoload(b->skel->progs.on_irq_entry, b->blame_irq);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * idle.bpf.h - part of sched.bpf.c (included there, after its helpers): the
+ * idle.bpf.h - part of sched.bpf.c (included there, on core.bpf.h): the
  * idle CPUs passed over, analyzers/idle.h's rule in the kernel. Each CPU keeps
  * whether it is idle in its hot line and its last idle period in a cache line of its
  * own, from its own sched_switch (no shared line written, no atomic); the mask of idle CPUs
@@ -14,6 +14,11 @@
  */
 #ifndef LOCUS_IDLE_BPF_H
 #define LOCUS_IDLE_BPF_H
+
+#include "core.bpf.h"
+
+/* Set by user space before load: words of an idle-CPU mask; 0: idle CPUs not kept. */
+const volatile unsigned int idle_words = 0;
 
 /*
  * Idle CPUs (analyzers/idle.h, the same rule): each CPU's last idle period (a line
@@ -49,9 +54,8 @@ static __always_inline void idle_note(struct lb_hot *h, int cpu, int idle, __u64
 	struct lb_idle *s;
 
 	barrier_var(i);
-#ifdef LOCUS_NO_IDLE
-	return; /* bench-only build (sched.bpf.c): idle CPUs not kept */
-#endif
+	if (LOCUS_NO_IDLE) /* bench-only build (core.bpf.h): idle CPUs not kept */
+		return;
 	if (!idle_words || i >= LB_IDLE_CPUS)
 		return;
 	if (!h->idle_known)
@@ -80,9 +84,8 @@ static __always_inline struct lb_hot *hot_of(__u32 c)
 /* A timed wakeup begins to wait (before its time is read: an idle end after it is timed) */
 static __always_inline void idle_watch_on(struct lb_tstate *t)
 {
-#ifdef LOCUS_NO_IDLE
-	return;
-#endif
+	if (LOCUS_NO_IDLE)
+		return;
 	if (!idle_words || t->idle_watching)
 		return;
 	__sync_fetch_and_add(&glob.idle_watch, 1);
@@ -113,7 +116,7 @@ static int idle_bit(__u32 i, void *data)
 }
 
 /* The CPUs idle now, ORed into w (LB_IDLE_WORDS words on the stack). */
-static __always_inline void idle_now(__u64 *w)
+static __always_inline void lb_idle_now(__u64 *w)
 {
 	bpf_loop(idle_words * 64, idle_bit, w, 0);
 }
@@ -123,12 +126,11 @@ static __always_inline void idle_keep(struct lb_tstate *t)
 {
 	__u64 m[LB_IDLE_WORDS] = {};
 
-#ifdef LOCUS_NO_IDLE
-	return;
-#endif
+	if (LOCUS_NO_IDLE)
+		return;
 	if (!idle_words)
 		return;
-	idle_now(m);
+	lb_idle_now(m);
 	for (int w = 0; w < LB_IDLE_WORDS; w++) {
 		if (w >= idle_words)
 			break;
@@ -162,7 +164,7 @@ static __always_inline __u64 idle_overlap(__u32 c, __u64 wake, __u64 run)
  */
 struct idle_ctx {
 	__u64 cand[LB_IDLE_WORDS];	/* idle at the wakeup or now, not the target (first:
-					 * idle_now() fills it) */
+					 * lb_idle_now() fills it) */
 	__u64 cpus;			/* the task's cpumask's address (read a word at a time) */
 	__u64 wake, run, full, wait, bits;
 	__u32 tg, base;
@@ -271,7 +273,7 @@ __noinline int idle_check_at(struct lb_pcpu *c, struct lb_tstate *t, __u64 cpus_
 	/* the words in use only (idle_words is a constant to the verifier) */
 	if (idle_words > LB_IDLE_WORDS)
 		return 0;
-	idle_now(x.cand);
+	lb_idle_now(x.cand);
 	for (int w = 0; w < LB_IDLE_WORDS; w++) {
 		if (w >= idle_words)
 			break;
@@ -298,7 +300,7 @@ __noinline int idle_check_at(struct lb_pcpu *c, struct lb_tstate *t, __u64 cpus_
 	c->n[LB_idle_wait_ns] += x.wait;
 	if (x.closest >= 1 && x.closest < LB_CLASSES)
 		c->idle_closest[x.closest]++;
-	cls = valid(t->waker_cpu) ? classify(t->waker_cpu, target) : -1;
+	cls = lb_valid(t->waker_cpu) ? classify(t->waker_cpu, target) : -1;
 	if (cls >= 0 && cls < LB_CLASSES) {
 		c->idle_passed_class[cls]++;
 		c->idle_wait_class[cls] += x.wait;
@@ -306,12 +308,11 @@ __noinline int idle_check_at(struct lb_pcpu *c, struct lb_tstate *t, __u64 cpus_
 	return 0;
 }
 
-static __always_inline void idle_check(struct lb_pcpu *c, struct lb_tstate *t,
+static __always_inline void lb_idle_check(struct lb_pcpu *c, struct lb_tstate *t,
 				       struct task_struct *p, int target, __u64 run)
 {
-#ifdef LOCUS_NO_IDLE
-	return;
-#endif
+	if (LOCUS_NO_IDLE)
+		return;
 	__u64 cpus = 0; /* the mask's address as a number: a global function takes no pointer */
 
 	if (!idle_words || bpf_probe_read_kernel(&cpus, sizeof(cpus), &p->cpus_ptr) < 0)

@@ -359,7 +359,7 @@ struct lb_tstate {
 	/* line 0: who it is, written when it is first seen */
 	int owner;				/* a slot's task (0: free) */
 	unsigned char overflow;			/* a slot: some task with its index is in storage
-						 * (set by other CPUs: retire() keeps it, and owner) */
+						 * (set by other CPUs: lb_retire() keeps it, and owner) */
 	unsigned char tracked, known;
 	unsigned char sw_seen;			/* a switch of it was seen: on and wake_run hold */
 	unsigned char stk_flags;		/* -g: LB_STK_F_*: stk's line is read only when set */

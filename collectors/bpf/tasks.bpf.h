@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tasks.bpf.h - part of sched.bpf.c (included there, after its helpers): each task's
+ * tasks.bpf.h - part of sched.bpf.c (included there, on core.bpf.h): each task's
  * state (a tid-indexed slot, else task storage), its first sight and its retirement to
  * `done` at its last switch-out, and the waker -> wakee pairs counted in the waker's
  * CPU's pair cache and added from there to the pair table (pair_note, pc_flush).
  */
 #ifndef LOCUS_TASKS_BPF_H
 #define LOCUS_TASKS_BPF_H
+
+#include "core.bpf.h"
+#include "idle.bpf.h" /* a retired task's idle watch lifted */
+
+/* Set by user space before load: on_rename attached (glob.rename_gen holds). */
+const volatile int renames_seen = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -108,7 +114,7 @@ static __always_inline struct lb_tstate *state(struct task_struct *p, int create
 	return s;
 }
 
-static __always_inline struct lb_tstate *tracked(struct task_struct *p)
+static __always_inline struct lb_tstate *lb_tracked(struct task_struct *p)
 {
 	struct lb_tstate *t = state(p, system_wide, 0);
 
@@ -205,24 +211,31 @@ static __always_inline void pair_note(struct lb_hot *h, __u32 cpu, __u32 half,
 	h->fl_pair = k + 1;
 }
 
-/* A task's last switch-out: its totals to `done`, its slot freed. */
-static __always_inline void retire(__u32 half, struct lb_tstate *t, struct task_struct *p)
+/* A task's totals (p's, tid) to `done`, counted in half when it is full. */
+static __always_inline void totals_done(__u32 half, struct lb_tstate *t, struct task_struct *p,
+					int tid)
 {
-	int tid = t->st.tid;
+	struct lb_pcpu *c;
 
-#ifndef LOCUS_NO_TASKS
 	BPF_CORE_READ_STR_INTO(&t->st.comm, p, comm);
 	t->st.wakeups = t->wakeups;
 	t->st.voluntary = t->voluntary;
 	t->st.involuntary = t->involuntary;
 	t->st.run_ns = t->run_ns;
 	if (bpf_map_update_elem(&done, &tid, &t->st, BPF_ANY) < 0) {
-		struct lb_pcpu *c = cold(half);
-
+		c = cold(half);
 		if (c)
 			c->n[LB_tasks_dropped]++;
 	}
-#endif
+}
+
+/* A task's last switch-out: its totals to `done`, its slot freed. */
+static __always_inline void lb_retire(__u32 half, struct lb_tstate *t, struct task_struct *p)
+{
+	int tid = t->st.tid;
+
+	if (!LOCUS_NO_TASKS)
+		totals_done(half, t, p, tid);
 	idle_watch_off(t);
 	if (t->owner != tid)
 		return; /* task storage: freed with the task */
