@@ -10,7 +10,8 @@
 # interleaved run, build/floor among them (its two empty programs count as on_switch and
 # on_waking; build/floor-ipi's third as on_ipi); LOCUS_NEW=path measures a copy as "new"
 # (the worktree's ./locus by default: a rebuild during a run would change it); BPF_COST_RAW=file appends each round's counts: build round program
-# run_time_ns run_cnt, for bench/cost_table.sh)
+# run_time_ns run_cnt, for bench/cost_table.sh); BPF_COST_WRAP="chrt -f 10" runs the ping-pong
+# under that command (on a loaded machine: real-time, so other jobs do not set its pace)
 set -u
 cd "$(dirname "$0")/.."
 N=${1:-3}
@@ -29,8 +30,8 @@ builds="new:${LOCUS_NEW:-$PWD/locus}"
 sample() {
 	local label=$1 bin=$2 round=$3 run="run -q --collector bpf"
 	case $(basename "$bin") in floor | floor-ipi) run="" ;; esac
-	# shellcheck disable=SC2086 # run: the locus subcommand and its options, or none
-	"$bin" $run -- "$PWD/locus" bench pingpong --pin 0,1 \
+	# shellcheck disable=SC2086 # run, BPF_COST_WRAP: a command and its options, or none
+	"$bin" $run -- ${BPF_COST_WRAP:-} "$PWD/locus" bench pingpong --pin 0,1 \
 		--loops "${BPF_COST_LOOPS:-200000}" \
 		>/dev/null 2>&1 &
 	local pid=$!

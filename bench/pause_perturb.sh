@@ -14,6 +14,8 @@
 # added to each wakeup (two a round trip), from the on and off windows' rates.
 # Usage: bench/pause_perturb.sh REPS BLOCKS WINDOW_MS [PIN0,PIN1]   (needs root)
 # POOL=FILE: this run's block ratios appended to FILE, and the table over all of FILE's.
+# PAUSE_WRAP="chrt -f 10": the ping-pong under that command (a loaded machine: real-time, so
+# other jobs do not set its pace; the collector itself runs as usual).
 set -u
 REPS=${1:-3}
 BLOCKS=${2:-20}
@@ -27,9 +29,10 @@ for r in $(seq "$REPS"); do
 	for v in $VARIANTS; do
 		d=$TMP/fifo
 		rm -rf "$d" && mkdir "$d" && mkfifo "$d/cmd" "$d/ack"
-		pb=(build/pausebench "$d" "$WIN" "$BLOCKS" "$PINS")
+		# shellcheck disable=SC2206 # PAUSE_WRAP: a command and its options, or none
+		pb=(${PAUSE_WRAP:-} build/pausebench "$d" "$WIN" "$BLOCKS" "$PINS")
 		case $v in
-		null) cmd=(build/pausebench --null "$WIN" "$BLOCKS" "$PINS") ;;
+		null) cmd=("${pb[@]:0:${#pb[@]}-5}" build/pausebench --null "$WIN" "$BLOCKS" "$PINS") ;;
 		floor) cmd=(build/floor -- "${pb[@]}") ;;
 		floor-ipi) cmd=(build/floor-ipi -- "${pb[@]}") ;;
 		locus-bpf) cmd=("${LOCUS_NEW:-./locus}" run -q --collector bpf -o /dev/null -- "${pb[@]}") ;;
