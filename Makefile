@@ -137,6 +137,7 @@ build/floor-ipi: bench/floor.c common/bench_pause.c build/floor-ipi.bpf.o
 # A collector's perturbation inside one run: windows with it detached and attached again.
 build/pausebench: bench/pausebench.c
 	@echo "  LINK    $@"
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< -lpthread
 
 # Bench-only builds of locus with features of the BPF collector compiled out
