@@ -61,7 +61,7 @@ locus: $(OBJ_DIR)/cli/main.o build/liblocus.a | deps
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(DEP_LIBS)
 
-$(BPF_DIR)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/idle.bpf.h collectors/bpf/stacks.bpf.h collectors/bpf/tasks.bpf.h collectors/bpf/blame.bpf.h collectors/bpf/sched_bpf.h model/sched_measures.def | deps
+$(BPF_DIR)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/core.bpf.h collectors/bpf/idle.bpf.h collectors/bpf/stacks.bpf.h collectors/bpf/tasks.bpf.h collectors/bpf/blame.bpf.h collectors/bpf/sched_bpf.h model/sched_measures.def | deps
 	@mkdir -p $(@D)
 	@echo "  BPF     $@"
 	$(Q)if test -r $(BTF) && command -v bpftool >/dev/null && command -v clang >/dev/null; then \
@@ -137,6 +137,7 @@ build/floor-ipi: bench/floor.c common/bench_pause.c build/floor-ipi.bpf.o
 # A collector's perturbation inside one run: windows with it detached and attached again.
 build/pausebench: bench/pausebench.c
 	@echo "  LINK    $@"
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< -lpthread
 
 # Bench-only builds of locus with features of the BPF collector compiled out
@@ -160,7 +161,7 @@ SKEL_USERS := collectors/bpf_sched.o collectors/bpf_read.o collectors/bpf_cost.o
 	      collectors/bpf_blame.o
 
 define VARIANT_RULES
-$(VAR_DIR)/$(1)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/idle.bpf.h collectors/bpf/stacks.bpf.h collectors/bpf/tasks.bpf.h collectors/bpf/blame.bpf.h \
+$(VAR_DIR)/$(1)/sched.skel.h: collectors/bpf/sched.bpf.c collectors/bpf/core.bpf.h collectors/bpf/idle.bpf.h collectors/bpf/stacks.bpf.h collectors/bpf/tasks.bpf.h collectors/bpf/blame.bpf.h \
 		collectors/bpf/sched_bpf.h model/sched_measures.def $(BPF_DIR)/sched.skel.h
 	@mkdir -p $$(@D)
 	@echo "  BPF     $$@ ($(VARIANT_$(1)))"

@@ -8,8 +8,10 @@
 # round trips, default 200000: the programs are read BPF_COST_AT seconds in (default 3), the
 # rest of the run is waited for; LOCUS_MORE="label:path ..." adds builds to the same
 # interleaved run, build/floor among them (its two empty programs count as on_switch and
-# on_waking; build/floor-ipi's third as on_ipi); BPF_COST_RAW=file appends each round's counts: build round program
-# run_time_ns run_cnt, for bench/cost_table.sh)
+# on_waking; build/floor-ipi's third as on_ipi); LOCUS_NEW=path measures a copy as "new"
+# (the worktree's ./locus by default: a rebuild during a run would change it); BPF_COST_RAW=file appends each round's counts: build round program
+# run_time_ns run_cnt, for bench/cost_table.sh); BPF_COST_WRAP="chrt -f 10" runs the ping-pong
+# under that command (on a loaded machine: real-time, so other jobs do not set its pace)
 set -u
 cd "$(dirname "$0")/.."
 N=${1:-3}
@@ -20,7 +22,7 @@ trap 'echo "$old_stats" >/proc/sys/kernel/bpf_stats_enabled; rm -rf "$TMP"' EXIT
 command -v bpftool >/dev/null || { echo "bpf_cost.sh: needs bpftool" >&2; exit 1; }
 echo 1 >/proc/sys/kernel/bpf_stats_enabled
 
-builds="new:$PWD/locus"
+builds="new:${LOCUS_NEW:-$PWD/locus}"
 [ -n "${LOCUS_BASE:-}" ] && builds="$builds base:$LOCUS_BASE"
 [ -n "${LOCUS_MORE:-}" ] && builds="$builds $LOCUS_MORE"
 
@@ -28,8 +30,8 @@ builds="new:$PWD/locus"
 sample() {
 	local label=$1 bin=$2 round=$3 run="run -q --collector bpf"
 	case $(basename "$bin") in floor | floor-ipi) run="" ;; esac
-	# shellcheck disable=SC2086 # run: the locus subcommand and its options, or none
-	"$bin" $run -- "$PWD/locus" bench pingpong --pin 0,1 \
+	# shellcheck disable=SC2086 # run, BPF_COST_WRAP: a command and its options, or none
+	"$bin" $run -- ${BPF_COST_WRAP:-} "$PWD/locus" bench pingpong --pin 0,1 \
 		--loops "${BPF_COST_LOOPS:-200000}" \
 		>/dev/null 2>&1 &
 	local pid=$!
@@ -44,8 +46,12 @@ sample() {
 	wait "$pid"
 }
 
+# each round starts one build further: a build's place in the round (the load of a shared
+# machine drifts within a round) is not its cost
+read -ra order <<<"$builds"
 for r in $(seq 1 "$N"); do
-	for b in $builds; do
+	for k in $(seq 0 $((${#order[@]} - 1))); do
+		b=${order[$(((k + r) % ${#order[@]}))]}
 		sample "${b%%:*}" "${b#*:}" "$r"
 	done
 done

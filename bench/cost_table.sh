@@ -6,13 +6,14 @@
 # ping-pong, each program's run_time_ns / run_cnt from kernel.bpf_stats_enabled. A feature's
 # cost: the default minus its variant, the median of the per-round differences.
 # Usage: bench/cost_table.sh [N] (default 5; needs root, bpftool and `make bench-variants
-# build/floor`). BPF_COST_LOOPS (default 30000) and BPF_COST_AT (default 2) as bpf_cost.sh's.
+# build/floor`). COST_NEW=path measures a copy of locus as the default (rebuild meanwhile);
+# BPF_COST_LOOPS (default 30000) and BPF_COST_AT (default 2) as bpf_cost.sh's.
 # "Per ping-pong wakeup": one on_waking, two on_switch and one on_ipi run (the ratios the
 # default's runs show, printed with the table).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 N=${1:-5}
-V=build/variants
+V=${COST_VARIANTS:-$PWD/build/variants} # COST_VARIANTS: a copy of them
 FEATURES="idle timing pairs place ipi tasks migrate"
 for f in $FEATURES; do
 	[ -x "$V/locus-no-$f" ] || { echo "cost_table.sh: no $V/locus-no-$f (make bench-variants)" >&2; exit 1; }
@@ -21,8 +22,8 @@ if ! [ -x "$V/locus-core" ] || ! [ -x build/floor ] || ! [ -x locus ]; then
 	echo "cost_table.sh: needs ./locus, $V/locus-core and build/floor (make bench-variants build/floor)" >&2
 	exit 1
 fi
-more="floor:$PWD/build/floor core:$PWD/$V/locus-core"
-for f in $FEATURES; do more="$more no-$f:$PWD/$V/locus-no-$f"; done
+more="floor:$PWD/build/floor core:$V/locus-core"
+for f in $FEATURES; do more="$more no-$f:$V/locus-no-$f"; done
 # COST_MORE="label:path ...": more builds in the same interleaved run (their raw counts in
 # the output, for a comparison the table does not make)
 [ -n "${COST_MORE:-}" ] && more="$more $COST_MORE"
@@ -30,7 +31,7 @@ raw=$(mktemp)
 trap 'rm -f "$raw"' EXIT
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 # bpf_cost.sh toggles kernel.bpf_stats_enabled: one engineer at a time
-flock /tmp/bpfstats.lock env BPF_COST_RAW="$raw" LOCUS_MORE="$more" \
+flock /tmp/bpfstats.lock env LOCUS_NEW="${COST_NEW:-$PWD/locus}" BPF_COST_RAW="$raw" LOCUS_MORE="$more" \
 	BPF_COST_LOOPS="${BPF_COST_LOOPS:-30000}" BPF_COST_AT="${BPF_COST_AT:-2}" \
 	bench/bpf_cost.sh "$N" >/dev/null || exit 1
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

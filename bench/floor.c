@@ -3,11 +3,16 @@
  * on sched_switch and sched_waking, from the object file beside this binary. Exit status:
  * the command's; 1 when the programs cannot be loaded; 2 on usage. For `make bench` only.
  * Built with -DFLOOR_PROGS=3 as build/floor-ipi: its object's third program too (FLOOR_IPI).
- * With LOCUS_BENCH_PAUSE=DIR, detached and attached again on command (common/bench_pause.h).
+ * With LOCUS_BENCH_PAUSE=DIR, detached and attached again on command (common/bench_pause.h);
+ * with FLOOR_PAUSE_STATS=1 as well, the programs stay attached and the command turns the
+ * kernel's BPF run-time statistics on and off instead (BPF_ENABLE_STATS, as locus's own-cost
+ * windows do): what the statistics' clock reads cost each program run.
  */
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,6 +43,7 @@ struct floor {
 	struct bpf_object *obj;
 	struct bpf_link *links[FLOOR_PROGS];
 	bool on;
+	int stats_fd;	/* FLOOR_PAUSE_STATS: the statistics while open (-1: off) */
 };
 
 static void detach_all(struct bpf_link **links)
@@ -46,6 +52,20 @@ static void detach_all(struct bpf_link **links)
 		bpf_link__destroy(links[i]);
 		links[i] = NULL;
 	}
+}
+
+/* FLOOR_PAUSE_STATS: the command's on and off are the statistics' */
+static int stats_set(void *ctx, bool on)
+{
+	struct floor *f = ctx;
+
+	if (on && f->stats_fd < 0 && (f->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME)) < 0)
+		return -1;
+	if (!on && f->stats_fd >= 0) {
+		close(f->stats_fd);
+		f->stats_fd = -1;
+	}
+	return 0;
 }
 
 static int floor_set(void *ctx, bool on)
@@ -64,7 +84,8 @@ static int floor_set(void *ctx, bool on)
 
 int main(int argc, char **argv)
 {
-	struct floor f = { 0 };
+	struct floor f = { .stats_fd = -1 };
+	const char *st = getenv("FLOOR_PAUSE_STATS");
 	struct bench_pause *pause = NULL;
 	char path[4096];
 	int status = 0, rc = 1;
@@ -81,7 +102,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	f.on = true;
-	pause = bench_pause_start(floor_set, &f);
+	pause = bench_pause_start(st && *st == '1' ? stats_set : floor_set, &f);
 	pid = fork();
 	if (pid == 0) {
 		execvp(argv[2], argv + 2);
@@ -93,6 +114,8 @@ int main(int argc, char **argv)
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 cleanup:
 	bench_pause_stop(pause);
+	if (f.stats_fd >= 0)
+		close(f.stats_fd);
 	detach_all(f.links);
 	bpf_object__close(f.obj);
 	return rc;

@@ -4,11 +4,18 @@
 # again, in blocks of four, off on on off), so the host's drift, which spreads whole-run
 # rounds by +-20% on this VM (bench/results.md), cancels within a block. Variants: null
 # (pausebench alone: the windows' noise, ratio ~1), floor and floor-ipi (bench/floor.c),
-# locus-bpf (locus run's default BPF collector). REPS rounds, each running every variant
+# locus-bpf (locus run's default BPF collector; LOCUS_NEW=path: a copy of it), locus-base
+# (LOCUS_BASE=path: an earlier build's, in the same run), stats (build/floor-ipi attached throughout, the kernel's BPF
+# run-time statistics turned on and off instead: what locus's own-cost windows cost while
+# open, for its four program runs a wakeup), LABEL=PATH (that build's BPF collector, as
+# locus-bpf's: any number of builds in one run). REPS rounds, each running every variant
 # once; every block ratio of a variant pooled; median [quartiles], the slowdown (1 - median)
-# and its multiple of the floor's, with a 95% bootstrap interval over blocks.
+# and its multiple of the floor's, with a 95% bootstrap interval over blocks; and the time
+# added to each wakeup (two a round trip), from the on and off windows' rates.
 # Usage: bench/pause_perturb.sh REPS BLOCKS WINDOW_MS [PIN0,PIN1]   (needs root)
 # POOL=FILE: this run's block ratios appended to FILE, and the table over all of FILE's.
+# PAUSE_WRAP="chrt -f 10": the ping-pong under that command (a loaded machine: real-time, so
+# other jobs do not set its pace; the collector itself runs as usual).
 set -u
 REPS=${1:-3}
 BLOCKS=${2:-20}
@@ -22,17 +29,24 @@ for r in $(seq "$REPS"); do
 	for v in $VARIANTS; do
 		d=$TMP/fifo
 		rm -rf "$d" && mkdir "$d" && mkfifo "$d/cmd" "$d/ack"
-		pb=(build/pausebench "$d" "$WIN" "$BLOCKS" "$PINS")
+		# shellcheck disable=SC2206 # PAUSE_WRAP: a command and its options, or none
+		pb=(${PAUSE_WRAP:-} build/pausebench "$d" "$WIN" "$BLOCKS" "$PINS")
 		case $v in
-		null) cmd=(build/pausebench --null "$WIN" "$BLOCKS" "$PINS") ;;
+		null) cmd=("${pb[@]:0:${#pb[@]}-5}" build/pausebench --null "$WIN" "$BLOCKS" "$PINS") ;;
 		floor) cmd=(build/floor -- "${pb[@]}") ;;
 		floor-ipi) cmd=(build/floor-ipi -- "${pb[@]}") ;;
-		locus-bpf) cmd=(./locus run -q --collector bpf -o /dev/null -- "${pb[@]}") ;;
+		locus-bpf) cmd=("${LOCUS_NEW:-./locus}" run -q --collector bpf -o /dev/null -- "${pb[@]}") ;;
+		locus-base) cmd=("$LOCUS_BASE" run -q --collector bpf -o /dev/null -- "${pb[@]}") ;;
+		stats) cmd=(env FLOOR_PAUSE_STATS=1 build/floor-ipi -- "${pb[@]}") ;;
+		*=*) cmd=("${v#*=}" run -q --collector bpf -o /dev/null -- "${pb[@]}") ;;
 		*) echo "pause_perturb: unknown variant $v" >&2; exit 2 ;;
 		esac
 		LOCUS_BENCH_PAUSE=$d timeout 600 "${cmd[@]}" >"$TMP/out" 2>"$TMP/err" ||
 			{ echo "pause_perturb: $v failed: $(head -n 3 "$TMP/err")" >&2; exit 1; }
-		sed -n "s/^block .* ratio \(.*\)$/$v \1/p" "$TMP/out" >>"$TMP/ratios"
+		# variant, ratio, ns added a wakeup: (1 / on - 1 / off) / 2 of the block's rates
+		awk -v v="${v%%=*}" '$1 == "block" { on = ($6 + $8) / 2; off = ($4 + $10) / 2;
+			if (on > 0 && off > 0) printf "%s %s %.1f\n", v, $12, (1e9 / on - 1e9 / off) / 2 }' \
+			"$TMP/out" >>"$TMP/ratios"
 	done
 done
 if [ -n "${POOL:-}" ]; then # the blocks of earlier runs too: POOL keeps every run's
@@ -41,9 +55,12 @@ fi
 python3 - "$TMP/ratios" "$REPS" "$BLOCKS" "$WIN" "$PINS" <<'PY'
 import collections, random, statistics as st, sys
 by = collections.defaultdict(list)
+ns = collections.defaultdict(list)
 for line in open(sys.argv[1]):
-    v, r = line.split()
-    by[v].append(float(r))
+    f = line.split()
+    by[f[0]].append(float(f[1]))
+    if len(f) > 2:  # (pools of earlier runs may lack it)
+        ns[f[0]].append(float(f[2]))
 def q(a, p):
     a = sorted(a); x = p * (len(a) - 1); i = int(x)
     return a[i] + (x - i) * (a[min(i + 1, len(a) - 1)] - a[i])
@@ -51,11 +68,13 @@ def xfloor(v, f):
     sf = 1 - st.median(f)
     return (1 - st.median(v)) / sf if sf > 0 else float("nan")
 random.seed(1)
-print("| variant | blocks | on/off, median [quartiles] | speed on vs off | x floor [95%] |")
-print("| --- | --- | --- | --- | --- |")
+print("| variant | blocks | on/off, median [quartiles] | speed on vs off | ns added a wakeup [quartiles] | x floor [95%] |")
+print("| --- | --- | --- | --- | --- | --- |")
 fl = by.get("floor")
 for v, a in by.items():
     row = "| %s | %d | %.4f [%.4f, %.4f] | %+.2f%% |" % (v, len(a), st.median(a), q(a, .25), q(a, .75), 100 * (st.median(a) - 1))
+    n = ns.get(v)
+    row += " %.0f [%.0f, %.0f] |" % (st.median(n), q(n, .25), q(n, .75)) if n else " - |"
     if fl and v not in ("null", "floor"):
         boots = sorted(xfloor(random.choices(a, k=len(a)), random.choices(fl, k=len(fl))) for _ in range(2000))
         boots = [b for b in boots if b == b]

@@ -45,7 +45,7 @@ static int read_cpus(struct bpf_sched *b, struct bpf_blame *o)
 	char *v = xcalloc((size_t)b->nposs, stride);
 	uint32_t z = 0;
 
-	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.bl_cpu), &z, v) < 0) {
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.lb_bl_cpus), &z, v) < 0) {
 		free(v);
 		return -1;
 	}

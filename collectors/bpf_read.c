@@ -30,10 +30,13 @@ _Static_assert(LB_SAME_CPU == LOC_SAME_CPU && LB_SMT == LOC_SMT && LB_LLC == LOC
 _Static_assert((int)LB_EV_WAKING == (int)SM_NR, "the BPF counters start with the measures, in order");
 _Static_assert(sizeof(struct lb_hot) == 128 && offsetof(struct lb_hot, wakeups) == 64,
 	       "the hot counters: every event's line, then every wakeup's");
-_Static_assert(offsetof(struct lb_tstate, on) == 64 && offsetof(struct lb_tstate, timed) == 128 &&
+_Static_assert(offsetof(struct lb_tstate, on) == 64 && offsetof(struct lb_tstate, timed) < 128 &&
+		       offsetof(struct lb_tstate, idle_watching) == 128 &&
 		       offsetof(struct lb_tstate, idle_at_wake) == 192,
-	       "a task's lines: its identity, its switches', its timed wakeup's");
+	       "a task's lines: its identity, its switches' (and whether a timed wakeup waits), "
+	       "its timed wakeup's");
 _Static_assert(sizeof(struct lb_pcache) == 64, "a pair cache entry is a line");
+_Static_assert(LB_CLASSES <= 1 << (64 - LB_MAT_CLS_SHIFT), "a class fits a cell's top bits");
 
 /* CPU i's value in a per-CPU lookup's buffer */
 static struct lb_pcpu *pcpu_of(const struct bpf_sched *b, struct lb_pcpu *base, int i)
@@ -45,7 +48,7 @@ static struct lb_pcpu *pcpu_of(const struct bpf_sched *b, struct lb_pcpu *base, 
 static uint32_t flip(struct bpf_sched *b, struct sched_results *r)
 {
 	size_t n = (size_t)b->ncpus, st = (size_t)b->mat_stride;
-	uint32_t old = __atomic_fetch_add(&b->skel->bss->epoch, 1, __ATOMIC_SEQ_CST) & 1;
+	uint32_t old = __atomic_fetch_add(&b->skel->bss->glob.epoch, 1, __ATOMIC_SEQ_CST) & 1;
 
 	/*
 	 * The matrices are live: copy them into the results now, with the flip, not after the
@@ -54,7 +57,7 @@ static uint32_t flip(struct bpf_sched *b, struct sched_results *r)
 	 */
 	for (size_t t = 0; t < n; t++) /* prev and mig's row t: the counts into CPU t */
 		for (size_t a = 0; a < n; a++) {
-			r->wake_matrix[t * n + a] = b->mat[0][t * st + a];
+			r->wake_matrix[t * n + a] = b->mat[0][t * st + a] & LB_MAT_COUNT;
 			r->prev_matrix[a * n + t] = b->mat[1][t * st + a];
 			r->mig_matrix[a * n + t] = b->mat[2][t * st + a];
 		}
@@ -183,7 +186,7 @@ static void fold_pcache(struct bpf_sched *b, int cpu, uint32_t half)
 			v.by_class[c] = e->by_class[c];
 		memcpy(v.waker_comm, e->waker_comm, sizeof(v.waker_comm));
 		memcpy(v.wakee_comm, e->wakee_comm, sizeof(v.wakee_comm));
-		add_pair(b, e->key, &v);
+		add_pair(b, e->key & LB_PC_TIDS, &v);
 		memset(e, 0, sizeof(*e));
 	}
 }
@@ -322,7 +325,7 @@ void bpf_sched_retire(struct bpf_sched *b)
 }
 
 /*
- * A task not in `done` when looked up: its slot. retire() writes `done` before it frees
+ * A task not in `done` when looked up: its slot. lb_retire() writes `done` before it frees
  * the slot, so a task that retired between the two reads (its slot gone, or read half
  * cleared) is in `done` now with its final totals: looked up again after.
  */
@@ -399,11 +402,12 @@ static const int ev_of[EV_TYPE_NR] = {
 	[EV_SWITCH] = LB_EV_SWITCH, [EV_MIGRATE] = LB_EV_MIGRATE, [EV_FORK] = LB_EV_FORK,
 	[EV_EXIT] = LB_EV_EXIT, [EV_IPI] = -1, [EV_WAKE_IDLE] = -1, [EV_LOST] = -1, [EV_MEM] = -1,
 	[EV_COMM] = -1, [EV_IRQ_ENTRY] = -1, [EV_IRQ_EXIT] = -1, [EV_SOFTIRQ_ENTRY] = -1,
-	[EV_SOFTIRQ_EXIT] = -1,
+	[EV_SOFTIRQ_EXIT] = -1, [EV_SETAFFINITY] = -1, [EV_SETAFFINITY_RET] = -1,
+	[EV_AFFINITY] = -1,
 };
 
 /* The programs' classify(), on the topology they were given. */
-static int classify(const struct bpf_sched *b, size_t x, size_t y)
+int bpf_cpu_class(const struct bpf_sched *b, size_t x, size_t y)
 {
 	const struct lb_cpu *p = &b->skel->bss->topo[x], *q = &b->skel->bss->topo[y];
 
@@ -430,7 +434,7 @@ static void by_class_of_matrices(const struct bpf_sched *b, struct sched_results
 
 	for (size_t a = 0; a < n; a++)
 		for (size_t t = 0; t < n; t++) {
-			int c = classify(b, a, t);
+			int c = bpf_cpu_class(b, a, t);
 
 			r->by_class[c] += r->wake_matrix[a * n + t];
 			r->wakeups_placed += r->wake_matrix[a * n + t];
@@ -448,7 +452,8 @@ static void by_class_of_matrices(const struct bpf_sched *b, struct sched_results
 /*
  * The programs stopped: the wakeup each CPU made last, still in flight (no event there
  * since), placed as the programs place it, into the lines they would have written (the
- * waker -> target cell, pulled, its pair's class). Once: each is then no longer in flight.
+ * waker -> target cell, pulled, its pair's class, its IPI's class). Once: each is then no
+ * longer in flight.
  */
 static void close_flights(struct bpf_sched *b)
 {
@@ -465,11 +470,15 @@ static void close_flights(struct bpf_sched *b)
 		h->fl_tid = 0;
 		if (h->fl_target < 0 || t >= n || !b->cpu_on[i])
 			continue;
-		c = classify(b, i, t);
+		c = bpf_cpu_class(b, i, t);
 		b->mat[0][i * (size_t)b->mat_stride + t]++;
 		if (h->fl_target != h->fl_prev && c <= LOC_LLC)
 			h->pulled++;
-		pair = h->fl_pair & ~LB_FL_IPI;
+		if (h->fl_pair & LB_FL_SENT)
+			h->ipi_class[c]++;
+		else if (h->fl_pair & LB_FL_POLL)
+			pcpu_of(b, b->acc, (int)i)->no_ipi_class[c]++;
+		pair = h->fl_pair & LB_FL_PAIR;
 		if (pair && pair <= (uint32_t)b->nposs * 2 * LB_PC_WAYS && b->pcache[pair - 1].count)
 			b->pcache[pair - 1].by_class[c]++;
 	}

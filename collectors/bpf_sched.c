@@ -262,6 +262,9 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	b->wake_idle = has_tracepoint(btf, "sched_wake_idle_without_ipi");
 	bpf_program__set_autoload(b->skel->progs.on_ipi, b->ipi);
 	bpf_program__set_autoload(b->skel->progs.on_wake_idle, b->wake_idle);
+	/* renames seen: the pair caches compare names only after one; else at every wakeup */
+	b->skel->rodata->renames_seen = has_tracepoint(btf, "task_rename");
+	bpf_program__set_autoload(b->skel->progs.on_rename, b->skel->rodata->renames_seen);
 	b->stack_every = cfg->stack_every;
 	u64map_init(&b->stk_tgids);
 	if (cfg->stack_every) { /* -g: the stack map and counts sized; else one entry each */
@@ -273,7 +276,7 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	b->blame = cfg->blame;
 	b->blame_irq = cfg->blame && has_tracepoint(btf, "irq_handler_entry") &&
 		       has_tracepoint(btf, "softirq_entry");
-	b->skel->rodata->blame_on = cfg->blame;
+	b->skel->rodata->lb_blame_on = cfg->blame;
 	if (cfg->blame)
 		bpf_map__set_max_entries(b->skel->maps.bl_culprits, LB_BL_CULPRITS);
 	bpf_program__set_autoload(b->skel->progs.on_irq_entry, b->blame_irq);
@@ -318,6 +321,11 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 			}
 		}
 	}
+	/* each waker -> target cell's class in its top bits (the programs read it there) */
+	for (size_t a = 0; a < (size_t)b->ncpus; a++)
+		for (size_t t = 0; t < (size_t)b->ncpus; t++)
+			b->mat[0][a * (size_t)b->mat_stride + t] =
+				(uint64_t)bpf_cpu_class(b, a, t) << LB_MAT_CLS_SHIFT;
 	b->hot_len = ((size_t)b->nposs * sizeof(struct lb_hot) + (size_t)getpagesize() - 1) &
 		     ~((size_t)getpagesize() - 1);
 	b->hot = mmap(NULL, b->hot_len, PROT_READ | PROT_WRITE, MAP_SHARED,

@@ -73,7 +73,7 @@ void bpf_sched_close(struct bpf_sched *b);
  */
 void bpf_sched_cost(struct bpf_sched *b, struct prov_cost *cost);
 /* At every reader tick (a steady cadence, not at snapshots): open or close the windows in
- * which the statistics are kept, one tick in five. */
+ * which the statistics are kept, one tick in 25 (BPF_COST_EVERY). */
 void bpf_sched_cost_tick(struct bpf_sched *b);
 
 #endif

@@ -77,13 +77,18 @@ struct bpf_sched {
 
 /*
  * The programs' run-time statistics in windows (bpf_cost.c): one reader tick in every
- * BPF_COST_EVERY, from a random phase, so that the statistics' own clock reads touch a
- * fifth of the run and every part of it has the same chance. Start at attach, tick at
- * every reader tick (bpf_sched_cost_tick), stop at detach.
+ * BPF_COST_EVERY, from a random phase, so that the statistics' own cost (two clock reads
+ * and a per-CPU line a program run: the pinned ping-pong 1.1% slower, ~250 ns a wakeup,
+ * while a window is open; docs/cost.md) touches 1/25 of the run and every part of it has
+ * the same chance. Start at attach, tick at every reader tick (bpf_sched_cost_tick), stop
+ * at detach.
  */
-#define BPF_COST_EVERY 5
+#define BPF_COST_EVERY 25
 void bpf_cost_start(struct bpf_sched *b);
 void bpf_cost_stop(struct bpf_sched *b);
+
+/* The class of CPUs x and y (enum locality) as the programs' classify() says it. */
+int bpf_cpu_class(const struct bpf_sched *b, size_t x, size_t y);
 
 /* Busy and idle time of each CPU from /proc/stat, in ns (USER_HZ ticks). */
 void bpf_cpu_times(int ncpus, uint64_t *busy, uint64_t *idle);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * blame.bpf.h - part of sched.bpf.c (included there, after its helpers): who delayed the
+ * blame.bpf.h - part of sched.bpf.c (included there, on core.bpf.h): who delayed the
  * wakee (analyzers/blame.h's split), in the kernel, for the timed wakeups (1 in
  * timed_every). A timed wakeup watches the CPU it waits for (its waker adds one to the
  * CPU's `watch`, its switch-in takes it off, a move takes it along). A watched CPU keeps
@@ -19,20 +19,23 @@
  * migration. Every state is per CPU (the ring and the sums are the CPU's own, in a per-CPU
  * map; `watch` and the irq times, read and added to at a timed wakeup or a move, in its
  * first words) or the wakee's own (its blame line); the tasks to blame in a per-CPU hash.
- * blame_on 0 (no --sections blame): the verifier drops all of it, and the irq programs
+ * lb_blame_on 0 (no --sections blame): the verifier drops all of it, and the irq programs
  * are not loaded.
  */
 #ifndef LOCUS_BLAME_BPF_H
 #define LOCUS_BLAME_BPF_H
 
-const volatile unsigned int blame_on = 0;
+#include "core.bpf.h"
+
+/* Set by user space before load: --sections blame (0: the verifier drops all of it). */
+const volatile unsigned int lb_blame_on = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct lb_bl_cpu);
-} bl_cpu SEC(".maps");
+} lb_bl_cpus SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -45,7 +48,7 @@ static __always_inline struct lb_bl_cpu *bl_here(void)
 {
 	__u32 z = 0;
 
-	return bpf_map_lookup_elem(&bl_cpu, &z);
+	return bpf_map_lookup_elem(&lb_bl_cpus, &z);
 }
 
 /* A CPU's blame state (another CPU's: a helper call; NULL: none). */
@@ -53,7 +56,7 @@ static __always_inline struct lb_bl_cpu *bl_cpu_of(int cpu)
 {
 	__u32 z = 0;
 
-	return valid(cpu) ? bpf_map_lookup_percpu_elem(&bl_cpu, &z, (__u32)cpu) : 0;
+	return lb_valid(cpu) ? bpf_map_lookup_percpu_elem(&lb_bl_cpus, &z, (__u32)cpu) : 0;
 }
 
 /* t no longer waits for the CPU it watched (cpu's state here: that CPU's, if it is it). */
@@ -100,7 +103,7 @@ static __always_inline void bl_mark(struct lb_tstate *t, int cpu, __u64 at)
 /* A timed wakeup of t (waking), its previous CPU cpu: its wait begins. */
 static __always_inline void bl_waking(struct lb_tstate *t, int cpu)
 {
-	if (!blame_on)
+	if (!lb_blame_on)
 		return;
 	bl_unmark(t, 0, -1); /* a watch whose switch-in was not seen (-C): lifted */
 	t->bl.from_ns = t->wake_ns;
@@ -116,7 +119,7 @@ static __always_inline void bl_migrate(struct lb_tstate *t, int ttwu, int dest)
 {
 	__u64 now;
 
-	if (!blame_on || t->timed != LB_TIMED_WAIT || !t->bl.from_ns)
+	if (!lb_blame_on || t->timed != LB_TIMED_WAIT || !t->bl.from_ns)
 		return;
 	now = t->wake_ns;
 	if (!ttwu) {
@@ -132,7 +135,7 @@ static __always_inline void bl_migrate(struct lb_tstate *t, int ttwu, int dest)
 /* A timed wakeup of t ran with no switch-in seen: its wait not walked, its watch lifted. */
 static __always_inline void bl_unseen(struct lb_tstate *t)
 {
-	if (!blame_on)
+	if (!lb_blame_on)
 		return;
 	t->bl.from_ns = 0;
 	bl_unmark(t, 0, -1);
@@ -268,7 +271,7 @@ static __always_inline void bl_attribute(struct lb_bl_cpu *c, struct lb_tstate *
 	w.ns[LB_BL_ELSEWHERE] = t->bl.else_ns;
 	wait = now - t->wake_ns;
 	bl_add(&c->all, w.ns, wait);
-	cls = valid(t->waker_cpu) ? classify(t->waker_cpu, cpu) : -1;
+	cls = lb_valid(t->waker_cpu) ? classify(t->waker_cpu, cpu) : -1;
 	if (cls >= 0 && cls < LB_CLASSES)
 		bl_add(&c->cls[cls], w.ns, wait);
 	ww = wait >> 10;
@@ -354,7 +357,7 @@ static __always_inline void bl_switch(struct lb_tstate *t, struct task_struct *p
 {
 	struct bl_sw sw;
 
-	if (!blame_on)
+	if (!lb_blame_on)
 		return;
 	sw.now = *now;
 	sw.prev_tid = prev->pid;
@@ -371,7 +374,7 @@ static __always_inline void bl_switch(struct lb_tstate *t, struct task_struct *p
 SEC("tp_btf/irq_handler_entry")
 int BPF_PROG(on_irq_entry, int irq, struct irqaction *action)
 {
-	struct lb_bl_cpu *c = blame_on ? bl_here() : 0;
+	struct lb_bl_cpu *c = lb_blame_on ? bl_here() : 0;
 
 	if (c)
 		c->hard_in = bpf_ktime_get_ns();
@@ -381,7 +384,7 @@ int BPF_PROG(on_irq_entry, int irq, struct irqaction *action)
 SEC("tp_btf/irq_handler_exit")
 int BPF_PROG(on_irq_exit, int irq, struct irqaction *action, int ret)
 {
-	struct lb_bl_cpu *c = blame_on ? bl_here() : 0;
+	struct lb_bl_cpu *c = lb_blame_on ? bl_here() : 0;
 	__u64 now;
 
 	if (!c || !c->hard_in)
@@ -396,7 +399,7 @@ int BPF_PROG(on_irq_exit, int irq, struct irqaction *action, int ret)
 SEC("tp_btf/softirq_entry")
 int BPF_PROG(on_softirq_entry, unsigned int vec)
 {
-	struct lb_bl_cpu *c = blame_on ? bl_here() : 0;
+	struct lb_bl_cpu *c = lb_blame_on ? bl_here() : 0;
 
 	if (!c)
 		return 0;
@@ -408,7 +411,7 @@ int BPF_PROG(on_softirq_entry, unsigned int vec)
 SEC("tp_btf/softirq_exit")
 int BPF_PROG(on_softirq_exit, unsigned int vec)
 {
-	struct lb_bl_cpu *c = blame_on ? bl_here() : 0;
+	struct lb_bl_cpu *c = lb_blame_on ? bl_here() : 0;
 	__u64 now, d, nested;
 
 	if (!c || !c->soft_in)

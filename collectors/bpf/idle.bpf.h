@@ -1,31 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * idle.bpf.h - part of sched.bpf.c (included there, after its helpers): the
+ * idle.bpf.h - part of sched.bpf.c (included there, on core.bpf.h): the
  * idle CPUs passed over, analyzers/idle.h's rule in the kernel. Each CPU keeps
- * whether it is idle and its last idle period in its own cache line, from its
- * own sched_switch (no shared line written, no atomic); the mask of idle CPUs
+ * whether it is idle in its hot line and its last idle period in a cache line of its
+ * own, from its own sched_switch (no shared line written, no atomic); the mask of idle CPUs
  * is built from those lines only for a timed wakeup, kept with it, and checked
  * at the woken task's switch-in with the task's own cpumask; word and CPU loops
  * run in bpf_loop callbacks. An idle period's ends are timed only while a timed
- * wakeup waits (`idle_watch`, raised at the waking, lowered at the switch-in):
+ * wakeup waits (glob.idle_watch, raised at the waking, lowered at the switch-in):
  * the only periods the check measures overlap such a wait, and an end while
- * none waits is one before every wakeup to come (0: "long ago"), so the
- * transitions of a CPU no timed wakeup waits through read no clock.
+ * none waits is one before every wakeup to come, so the transitions of a CPU no
+ * timed wakeup waits through read no clock and write only the CPU's hot line.
  */
 #ifndef LOCUS_IDLE_BPF_H
 #define LOCUS_IDLE_BPF_H
 
+#include "core.bpf.h"
+
+/* Set by user space before load: words of an idle-CPU mask; 0: idle CPUs not kept. */
+const volatile unsigned int idle_words = 0;
+
 /*
- * Idle CPUs (analyzers/idle.h, the same rule): each CPU's state and last idle
- * period (a line each), and per core, LLC and node (0-2) the mask of its CPUs,
+ * Idle CPUs (analyzers/idle.h, the same rule): each CPU's last idle period (a line
+ * each; its state: lb_hot.idle), and per core, LLC and node (0-2) the mask of its CPUs,
  * kept in the row of its first CPU (idle_leader; -1: unknown). User space fills
  * the last two.
  */
 struct lb_idle idle_at[LB_IDLE_CPUS];
-/* timed wakeups waiting to run (atomic: every CPU's wakers and wakees; a line of its own,
- * read at every switch, written twice a timed wakeup) */
-__u32 idle_watch __attribute__((aligned(64)));
-__u32 idle_watch_pad[15];
 __u64 near_mask[3][LB_IDLE_CPUS][LB_IDLE_WORDS];
 int idle_leader[3][LB_IDLE_CPUS];
 
@@ -41,47 +42,53 @@ static __always_inline int bit_index(__u64 x)
 	return debruijn[((x * 0x022fdd63cc95386dull) >> 58) & 63];
 }
 
-/* This CPU switches to the idle task (idle) or away from it; *now: read once. */
-static __always_inline void idle_note(int cpu, int idle, __u64 *now)
+/*
+ * This CPU (h its hot line) switches to the idle task (idle) or away from it; *now: read
+ * once. Its idle line is written only while a timed wakeup waits: a period's end while
+ * none waits is one before every wakeup to come, and the time the line holds then (an
+ * earlier end, or 0) is before them too, so the checks read it as they would read 0.
+ */
+static __always_inline void idle_note(struct lb_hot *h, int cpu, int idle, __u64 *now)
 {
 	__u32 i = (__u32)cpu;
 	struct lb_idle *s;
 
 	barrier_var(i);
-#ifdef LOCUS_NO_IDLE
-	return; /* bench-only build (sched.bpf.c): idle CPUs not kept */
-#endif
+	if (LOCUS_NO_IDLE) /* bench-only build (core.bpf.h): idle CPUs not kept */
+		return;
 	if (!idle_words || i >= LB_IDLE_CPUS)
 		return;
-	s = &idle_at[i];
-	if (!s->known)
-		s->known = 1;
-	if (!s->idle == !idle)
+	if (!h->idle_known)
+		h->idle_known = 1;
+	if (!h->idle == !idle)
 		return;
-	if (*(volatile __u32 *)&idle_watch) {
+	if (glob.idle_watch) {
 		if (!*now)
 			*now = bpf_ktime_get_ns();
+		s = &idle_at[i];
 		if (idle)
 			s->from = *now;
 		else
 			s->to = *now;
-	} else if (idle) { /* no timed wakeup waits: an end before any of those to come */
-		s->from = 0;
-	} else {
-		s->to = 0;
+		barrier(); /* the time first: a reader that sees it idle sees from */
 	}
-	s->idle = idle != 0; /* after the time: a reader that sees it idle sees from */
+	h->idle = idle != 0;
+}
+
+/* CPU c's hot line, read by another CPU (its idle state); NULL past the map. */
+static __always_inline struct lb_hot *hot_of(__u32 c)
+{
+	return bpf_map_lookup_elem(&hot, &c);
 }
 
 /* A timed wakeup begins to wait (before its time is read: an idle end after it is timed) */
 static __always_inline void idle_watch_on(struct lb_tstate *t)
 {
-#ifdef LOCUS_NO_IDLE
-	return;
-#endif
+	if (LOCUS_NO_IDLE)
+		return;
 	if (!idle_words || t->idle_watching)
 		return;
-	__sync_fetch_and_add(&idle_watch, 1);
+	__sync_fetch_and_add(&glob.idle_watch, 1);
 	t->idle_watching = 1;
 }
 
@@ -91,23 +98,25 @@ static __always_inline void idle_watch_off(struct lb_tstate *t)
 	if (!t->idle_watching)
 		return;
 	t->idle_watching = 0;
-	__sync_fetch_and_add(&idle_watch, -1);
+	__sync_fetch_and_add(&glob.idle_watch, -1);
 }
 
 /* CPU i, if idle now, into the mask at data (its first member: LB_IDLE_WORDS words). */
 static int idle_bit(__u32 i, void *data)
 {
 	__u64 *w = data;
+	struct lb_hot *h;
 
 	if (i >= LB_IDLE_CPUS || i >= (__u32)ncpus)
 		return 1;
-	if (idle_at[i].idle)
+	h = hot_of(i);
+	if (h && h->idle)
 		w[(i / 64) & (LB_IDLE_WORDS - 1)] |= 1ull << (i % 64);
 	return 0;
 }
 
 /* The CPUs idle now, ORed into w (LB_IDLE_WORDS words on the stack). */
-static __always_inline void idle_now(__u64 *w)
+static __always_inline void lb_idle_now(__u64 *w)
 {
 	bpf_loop(idle_words * 64, idle_bit, w, 0);
 }
@@ -117,12 +126,11 @@ static __always_inline void idle_keep(struct lb_tstate *t)
 {
 	__u64 m[LB_IDLE_WORDS] = {};
 
-#ifdef LOCUS_NO_IDLE
-	return;
-#endif
+	if (LOCUS_NO_IDLE)
+		return;
 	if (!idle_words)
 		return;
-	idle_now(m);
+	lb_idle_now(m);
 	for (int w = 0; w < LB_IDLE_WORDS; w++) {
 		if (w >= idle_words)
 			break;
@@ -134,14 +142,18 @@ static __always_inline void idle_keep(struct lb_tstate *t)
 static __always_inline __u64 idle_overlap(__u32 c, __u64 wake, __u64 run)
 {
 	struct lb_idle *s;
+	struct lb_hot *h;
 	__u64 start, end;
 
 	barrier_var(c);
 	if (c >= LB_IDLE_CPUS)
 		return 0;
 	s = &idle_at[c];
+	h = hot_of(c);
+	if (!h)
+		return 0;
 	start = s->from > wake ? s->from : wake;
-	end = s->idle ? run : s->to;
+	end = h->idle ? run : s->to;
 	return end > start ? end - start : 0;
 }
 
@@ -152,7 +164,7 @@ static __always_inline __u64 idle_overlap(__u32 c, __u64 wake, __u64 run)
  */
 struct idle_ctx {
 	__u64 cand[LB_IDLE_WORDS];	/* idle at the wakeup or now, not the target (first:
-					 * idle_now() fills it) */
+					 * lb_idle_now() fills it) */
 	__u64 cpus;			/* the task's cpumask's address (read a word at a time) */
 	__u64 wake, run, full, wait, bits;
 	__u32 tg, base;
@@ -241,6 +253,7 @@ __noinline int idle_check_at(struct lb_pcpu *c, struct lb_tstate *t, __u64 cpus_
 	__u32 tg = (__u32)target, tw;
 	int cls;
 	struct lb_idle *ts;
+	struct lb_hot *th;
 
 	barrier_var(tg);
 	if (!c || !t)
@@ -249,17 +262,18 @@ __noinline int idle_check_at(struct lb_pcpu *c, struct lb_tstate *t, __u64 cpus_
 	if (!idle_words || tg >= LB_IDLE_CPUS || run < wake)
 		return 0;
 	ts = &idle_at[tg];
+	th = hot_of(tg);
 	tw = tg / 64;
 	tbit = 1ull << (tg % 64);
-	if (!ts->known)
+	if (!th || !th->idle_known)
 		return 0;
 	/* the target was idle at the wakeup (and stayed so until now, or left it now) */
-	if (ts->from <= wake && (ts->idle || ts->to >= run))
+	if (ts->from <= wake && (th->idle || ts->to >= run))
 		return 0;
 	/* the words in use only (idle_words is a constant to the verifier) */
 	if (idle_words > LB_IDLE_WORDS)
 		return 0;
-	idle_now(x.cand);
+	lb_idle_now(x.cand);
 	for (int w = 0; w < LB_IDLE_WORDS; w++) {
 		if (w >= idle_words)
 			break;
@@ -286,7 +300,7 @@ __noinline int idle_check_at(struct lb_pcpu *c, struct lb_tstate *t, __u64 cpus_
 	c->n[LB_idle_wait_ns] += x.wait;
 	if (x.closest >= 1 && x.closest < LB_CLASSES)
 		c->idle_closest[x.closest]++;
-	cls = valid(t->waker_cpu) ? classify(t->waker_cpu, target) : -1;
+	cls = lb_valid(t->waker_cpu) ? classify(t->waker_cpu, target) : -1;
 	if (cls >= 0 && cls < LB_CLASSES) {
 		c->idle_passed_class[cls]++;
 		c->idle_wait_class[cls] += x.wait;
@@ -294,12 +308,11 @@ __noinline int idle_check_at(struct lb_pcpu *c, struct lb_tstate *t, __u64 cpus_
 	return 0;
 }
 
-static __always_inline void idle_check(struct lb_pcpu *c, struct lb_tstate *t,
+static __always_inline void lb_idle_check(struct lb_pcpu *c, struct lb_tstate *t,
 				       struct task_struct *p, int target, __u64 run)
 {
-#ifdef LOCUS_NO_IDLE
-	return;
-#endif
+	if (LOCUS_NO_IDLE)
+		return;
 	__u64 cpus = 0; /* the mask's address as a number: a global function takes no pointer */
 
 	if (!idle_words || bpf_probe_read_kernel(&cpus, sizeof(cpus), &p->cpus_ptr) < 0)

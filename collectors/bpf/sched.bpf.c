@@ -15,251 +15,77 @@
  * writes the wakee's state from the waker's CPU. A task's state lives in a
  * tid-indexed array (task storage only for tasks whose index is taken).
  */
-#include "vmlinux.h"
-#include <bpf/bpf_helpers.h>
-#include <bpf/bpf_tracing.h>
-#include <bpf/bpf_core_read.h>
-
-#include "sched_bpf.h"
-
-/*
- * Bench-only builds (make bench-variants, docs/cost.md) compile one feature out to
- * measure what it costs: LOCUS_NO_PLACE (the class matrices and placement counts),
- * LOCUS_NO_TIMING (the sampled delay timing), LOCUS_NO_IDLE (idle CPUs passed over),
- * LOCUS_NO_IPI (IPI attribution), LOCUS_NO_MIGRATE (migration counts), LOCUS_NO_TASKS
- * (per-task counters and totals), LOCUS_NO_PAIRS (waker-wakee pairs). The default build
- * defines none of them; their results are not whole and locus never ships them.
- */
+#include "core.bpf.h" /* the settings, lines, maps and helpers of every program */
+#include "idle.bpf.h" /* idle CPUs passed over: its maps and programs' helpers */
+#include "tasks.bpf.h" /* each task's state, its retirement, the pairs */
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Task states as sched_switch's prev_state argument holds them (include/linux/sched.h: the
- * raw __state, not the tracepoint format's report encoding); vmlinux.h has no macros. */
-#define TASK_RUNNING 0x00000000
-#define TASK_DEAD 0x00000080
-
-/* Set by user space before load. */
-const volatile int ncpus = 1;
-const volatile int system_wide = 0;
-const volatile int exclude_tgid = 0;	/* locus itself */
-const volatile int cpu_filter = 0;	/* count only events emitted on a CPU of cpu_on (-C) */
-const volatile unsigned int timed_every = 0; /* time 1 wakeup in this many, on average; <= 1: all */
-const volatile unsigned int idle_words = 0; /* words of an idle-CPU mask; 0: idle CPUs not kept */
-const volatile unsigned int mat_stride = 1; /* a matrix row's length: ncpus rounded up to 8 */
-
 /*
- * Read and reset without stopping: the programs add to half `epoch & 1` of the
- * per-CPU aggregate and of the pair table; user space flips the epoch, waits an
- * RCU grace period (the programs run inside rcu_read_lock, so none still adds
- * to the old half after it), then reads the old half and clears it.
+ * The waker -> target cell of this CPU's own row counted, and the class of the two CPUs
+ * returned: user space wrote it in the cell's top bits (the line counted in is the only
+ * one read). -1 when the cell is not there.
  */
-volatile __u32 epoch __attribute__((aligned(64)));
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 2);
-	__type(key, __u32);
-	__type(value, struct lb_pcpu);
-} pcpu SEC(".maps");
-
-/*
- * What every event touches: two aligned lines per CPU (key cpu), written by that CPU
- * only and never reset; sized by user space (possible CPUs), which maps it.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct lb_hot);
-} hot SEC(".maps");
-
-/* Each CPU's core, LLC and node: a global array, read without a helper call. */
-struct lb_cpu topo[LB_MAX_CPUS];
-/* The CPUs asked for (-C): events emitted elsewhere are not seen, as perf -C sees them. */
-unsigned char cpu_on[LB_MAX_CPUS];
-
-/*
- * ncpus x mat_stride each, in rows that one CPU writes: wake_matrix's row a holds the
- * wakeups CPU a made, by the CPU they went to (counted by a's placement of them);
- * prev_matrix and mig_matrix are transposed, row b the counts into CPU b (counted where
- * b's task runs, as a rule on b). Sized by user space, which maps them to read them.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} wake_matrix SEC(".maps"), prev_matrix SEC(".maps"), mig_matrix SEC(".maps");
-
-/* This CPU's hot lines, or NULL when its events are not counted (-C). */
-static __always_inline struct lb_hot *hot_line(__u32 cpu)
-{
-	if (cpu_filter) { /* the verifier drops this without -C */
-		__u32 i = cpu;
-
-		barrier_var(i);
-		if (i >= LB_MAX_CPUS || !cpu_on[i])
-			return 0;
-	}
-	return bpf_map_lookup_elem(&hot, &cpu);
-}
-
-/* This CPU's aggregate of half: the cold counts, looked up only where one is counted. */
-static __always_inline struct lb_pcpu *cold(__u32 half)
-{
-	return bpf_map_lookup_elem(&pcpu, &half);
-}
-
-/* The aggregate outside a program that holds the half (rare paths): NULL under -C. */
-static __always_inline struct lb_pcpu *me(void)
-{
-	__u32 half = epoch & 1;
-
-	if (cpu_filter) {
-		__u32 cpu = bpf_get_smp_processor_id();
-
-		barrier_var(cpu);
-		if (cpu >= LB_MAX_CPUS || !cpu_on[cpu])
-			return 0;
-	}
-	return cold(half);
-}
-
-static __always_inline int task_cpu(struct task_struct *p)
-{
-	return p->thread_info.cpu; /* tp_btf: a trusted pointer, read directly */
-}
-
-static __always_inline int valid(int cpu)
-{
-	return cpu >= 0 && cpu < ncpus && cpu < LB_MAX_CPUS;
-}
-
-/* A CPU's entry; each index checked on its own, where the verifier sees it. */
-static __always_inline struct lb_cpu *cpu_at(int cpu)
-{
-	__u32 i = (__u32)cpu;
-
-	barrier_var(i);
-	if (i >= LB_MAX_CPUS)
-		return 0;
-	return &topo[i];
-}
-
-static __always_inline int classify(int a, int b)
-{
-	struct lb_cpu *x, *y;
-
-	if (a == b)
-		return LB_SAME_CPU;
-	x = cpu_at(a);
-	y = cpu_at(b);
-	if (!x || !y)
-		return LB_REMOTE;
-	if (x->core == y->core)
-		return LB_SMT;
-	if (x->llc >= 0 && x->llc == y->llc)
-		return LB_LLC;
-	if (x->node == y->node)
-		return LB_NODE;
-	return LB_REMOTE;
-}
-
-/* Cell (row, col) of a matrix, where only this CPU writes row: no atomic. */
-static __always_inline void matrix_own(void *map, int row, int col)
+static __always_inline int place_cell(int row, int col)
 {
 	__u32 k = (__u32)row * mat_stride + (__u32)col;
-	__u64 *v = bpf_map_lookup_elem(map, &k);
+	__u64 *v = bpf_map_lookup_elem(&wake_matrix, &k);
 
-	if (v)
-		*v += 1;
+	if (!v)
+		return -1;
+	*v += 1;
+	return (int)(*v >> LB_MAT_CLS_SHIFT);
 }
-
-/* Cell (row, col), where other CPUs may write row too. */
-static __always_inline void matrix_shared(void *map, int row, int col)
-{
-	__u32 k = (__u32)row * mat_stride + (__u32)col;
-	__u64 *v = bpf_map_lookup_elem(map, &k);
-
-	if (v)
-		__sync_fetch_and_add(v, 1);
-}
-
-static __always_inline int log2_bucket(__u64 v)
-{
-	int k = 0;
-
-	if (v >> 32) { v >>= 32; k += 32; }
-	if (v >> 16) { v >>= 16; k += 16; }
-	if (v >> 8) { v >>= 8; k += 8; }
-	if (v >> 4) { v >>= 4; k += 4; }
-	if (v >> 2) { v >>= 2; k += 2; }
-	if (v >> 1) { k += 1; }
-	return k;
-}
-
-/* The log-linear bucket of a delay (model/hist.c's hist_index, capped). */
-static __always_inline int delay_bucket(__u64 v)
-{
-	int p, k;
-
-	if (v < (1 << LB_SUB_BITS))
-		return (int)v;
-	p = log2_bucket(v);
-	if (p >= LB_TOP_BIT)
-		return LB_BUCKETS - 1;
-	k = ((p - LB_SUB_BITS + 1) << LB_SUB_BITS) +
-	    (int)((v >> (p - LB_SUB_BITS)) & ((1 << LB_SUB_BITS) - 1));
-	return k;
-}
-
-static __always_inline void min_max(unsigned long long *min1, unsigned long long *max, __u64 d)
-{
-	if (*min1 == 0 || d + 1 < *min1)
-		*min1 = d + 1;
-	if (d > *max)
-		*max = d;
-}
-
-#include "idle.bpf.h" /* idle CPUs passed over: its maps and programs' helpers */
-#include "tasks.bpf.h" /* each task's state, its retirement, the pairs */
 
 /*
  * The wakeup this CPU made last is placed: its try_to_wake_up is over (this CPU has an
  * event again). Counted here, in this CPU's own lines: the
  * waker -> target cell (the by-class tallies and the wakeups placed are the reader's, from
- * the matrix), pulled, the pair's class. The previous -> target matrix is the wakee's, at
- * its switch-in.
+ * the matrix), pulled, the pair's class, and the class of the IPI that on_ipi marked as
+ * the wakeup's. The previous -> target matrix is the wakee's, at its switch-in.
  */
 static __always_inline void close_flight(struct lb_hot *h, __u32 cpu)
 {
-	int target = h->fl_target, prev = h->fl_prev, cls;
-	__u32 pair = h->fl_pair & ~LB_FL_IPI;
+	int target = h->fl_target, prev = h->fl_prev, cls = -1;
+	__u32 fl = h->fl_pair, pair = fl & LB_FL_PAIR;
 	struct lb_pcache *e;
+	struct lb_pcpu *c;
 
 	if (!h->fl_tid)
 		return;
 	h->fl_tid = 0;
-#ifndef LOCUS_NO_PLACE
-	if (!valid(target) || !valid((int)cpu))
+	if (!lb_valid(target) || !lb_valid((int)cpu))
 		return;
-	cls = classify((int)cpu, target);
-	matrix_own(&wake_matrix, (int)cpu, target);
+	if (!LOCUS_NO_PLACE)
+		cls = place_cell((int)cpu, target);
+	else if (fl & (LB_FL_SENT | LB_FL_POLL))
+		cls = classify((int)cpu, target);
+	if (cls < 0 || cls >= LB_CLASSES)
+		return;
+	if (fl & LB_FL_SENT) { /* n[LB_wakeups_ipi]: the reader's sum of the classes */
+		h->ipi_class[cls]++;
+	} else if (fl & LB_FL_POLL) {
+		c = cold(glob.epoch & 1);
+		if (c)
+			c->no_ipi_class[cls]++;
+	}
+	if (LOCUS_NO_PLACE)
+		return;
 	if (target != prev && cls <= LB_LLC)
 		h->pulled++;
-	if (!pair || cls >= LB_CLASSES)
+	if (!pair)
 		return;
 	pair--;
 	e = bpf_map_lookup_elem(&pcache, &pair);
 	if (e && e->count) /* (a reader may have emptied it after a flip: lost) */
 		e->by_class[cls]++;
-#endif
 }
 
 #include "stacks.bpf.h" /* -g: stacks sampled, counted here */
 #include "blame.bpf.h" /* --sections blame: who delayed the wakee */
+
+/* Set by user space before load: time 1 wakeup in this many, on average; <= 1: all. */
+const volatile unsigned int timed_every = 0;
 
 /*
  * Whether this wakeup is timed (two clock reads, one on the waker's path, one
@@ -274,9 +100,8 @@ static __always_inline int timed(struct lb_hot *c)
 {
 	int fresh;
 
-#ifdef LOCUS_NO_TIMING
-	return 0;
-#endif
+	if (LOCUS_NO_TIMING)
+		return 0;
 	if (timed_every <= 1)
 		return 1;
 	if (c->pace > 1) {
@@ -343,14 +168,14 @@ int BPF_PROG(on_waking, struct task_struct *p)
 		return 0;
 	h->waking++;
 	close_flight(h, cpu); /* the last one's try_to_wake_up is over */
-	t = tracked(p);
+	t = lb_tracked(p);
 	if (!t)
 		return 0;
 	/* off CPU and dequeued (or its dequeue delayed): it switched out to sleep, and its
 	 * line says so; the kernel reads these fields next (a line this one brings in) */
 	if (!t->sw_seen || p->on_cpu || (p->on_rq && !sched_delayed(p))) {
 		if (still_runs(t, p)) {
-			c = cold(epoch & 1); /* the wakeup only sets it running again */
+			c = cold(glob.epoch & 1); /* the wakeup only sets it running again */
 			if (c)
 				c->n[LB_wakeups_running]++;
 			return 0;
@@ -365,9 +190,8 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	h->fl_tid = (__u32)p->pid;
 	h->fl_prev = h->fl_target = prev;
 	h->fl_pair = 0; /* no pair, no IPI yet */
-#ifndef LOCUS_NO_PAIRS
-	pair_note(h, cpu, epoch & 1, p);
-#endif
+	if (!LOCUS_NO_PAIRS)
+		pair_note(h, cpu, glob.epoch & 1, p);
 	if (timed(h)) { /* the untimed are counted as wakeups - timed */
 		h->timed++;
 		time_wakeup(t, p, (int)cpu, prev);
@@ -386,44 +210,34 @@ int BPF_PROG(on_waking, struct task_struct *p)
  */
 static __always_inline void ipi_seen(int dest, int polling, int call)
 {
-#ifndef LOCUS_NO_IPI
 	__u32 self = bpf_get_smp_processor_id();
 	struct lb_hot *h = hot_line(self);
 	struct lb_pcpu *c;
-	int cls, mine;
+	__u32 fl;
 
-	if (!h)
+	if (LOCUS_NO_IPI || !h)
 		return;
 	/* the first after the wakeup is its, or none is; the wakeup stays in flight, placed
-	 * at this CPU's next event (the waker's switch-out as a rule: off the wakee's path) */
-	mine = h->fl_tid && !(h->fl_pair & LB_FL_IPI) && dest == h->fl_target &&
-	       dest != (int)self && valid(dest);
-	if (h->fl_tid)
-		h->fl_pair |= LB_FL_IPI;
-	if (mine) {
-		/* n[LB_wakeups_ipi] and n[LB_wakeups_no_ipi]: the sums of the classes' */
-		cls = classify(self, dest);
-		if (cls < 0 || cls >= LB_CLASSES)
-			return;
-		if (!polling) {
-			h->ipi_class[cls]++;
+	 * (and this IPI counted by its class) at this CPU's next event (the waker's
+	 * switch-out as a rule: off the wakee's path) */
+	fl = h->fl_pair;
+	if (h->fl_tid && !(fl & LB_FL_IPI)) {
+		fl |= LB_FL_IPI;
+		if (dest == h->fl_target && dest != (int)self && lb_valid(dest)) {
+			h->fl_pair = fl | (polling ? LB_FL_POLL : LB_FL_SENT);
 			return;
 		}
-		c = cold(epoch & 1);
-		if (c)
-			c->no_ipi_class[cls]++;
-		return;
+		h->fl_pair = fl;
 	}
-	if (polling || !tracked(bpf_get_current_task_btf()))
+	if (polling || !lb_tracked(bpf_get_current_task_btf()))
 		return;
-	c = cold(epoch & 1);
+	c = cold(glob.epoch & 1);
 	if (!c)
 		return;
 	if (call)
 		c->n[LB_ipis_call_other]++;
 	else
 		c->n[LB_ipis_resched_other]++;
-#endif
 }
 
 /* Kernels 6.5 and later; user space leaves these out where the kernel lacks them. */
@@ -449,7 +263,7 @@ int BPF_PROG(on_wakeup_new, struct task_struct *p)
 	if (!c)
 		return 0;
 	c->n[LB_EV_WAKEUP_NEW]++;
-	if (tracked(p))
+	if (lb_tracked(p))
 		c->n[LB_wakeups_new]++;
 	return 0;
 }
@@ -463,25 +277,24 @@ SEC("tp_btf/sched_migrate_task")
 int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 {
 	struct lb_hot *h = hot_line(bpf_get_smp_processor_id());
-	struct lb_pcpu *c = cold(epoch & 1);
+	struct lb_pcpu *c = cold(glob.epoch & 1);
 	struct lb_tstate *t;
 	int orig, ttwu;
 
 	if (!h || !c)
 		return 0;
 	c->n[LB_EV_MIGRATE]++;
-	t = tracked(p);
+	t = lb_tracked(p);
 	if (!t)
 		return 0;
 	orig = task_cpu(p);
-#ifndef LOCUS_NO_MIGRATE
-	c->n[LB_migrations]++;
-#ifndef LOCUS_NO_TASKS
-	t->st.migrations++;
-#endif
-	if (valid(orig) && valid(dest)) /* mig_by_class: the reader's, from the matrix */
-		matrix_shared(&mig_matrix, dest, orig);
-#endif
+	if (!LOCUS_NO_MIGRATE) {
+		c->n[LB_migrations]++;
+		if (!LOCUS_NO_TASKS)
+			t->st.migrations++;
+		if (lb_valid(orig) && lb_valid(dest)) /* mig_by_class: the reader's, from the matrix */
+			matrix_shared(&mig_matrix, dest, orig);
+	}
 	ttwu = h->fl_tid == (__u32)p->pid;
 	if (ttwu) {
 		h->fl_target = dest; /* its IPI, if any, goes there */
@@ -505,7 +318,7 @@ static __always_inline void finish_timed(__u32 half, struct lb_tstate *t)
 	t->timed = 0;
 	if (!c)
 		return;
-	cls = valid(t->waker_cpu) && valid(t->target_cpu) ?
+	cls = lb_valid(t->waker_cpu) && lb_valid(t->target_cpu) ?
 		      classify(t->waker_cpu, t->target_cpu) : -1;
 	if (cls >= 0)
 		stk_wakee_ran(t, cls);
@@ -527,10 +340,10 @@ static __always_inline void finish_timed(__u32 half, struct lb_tstate *t)
 	}
 	min_max(&c->delay_min1, &c->delay_max, d);
 	c->delay_sum_ns += d;
-#ifndef LOCUS_NO_TASKS
-	t->st.delays++;
-	t->st.delay_sum_ns += d;
-#endif
+	if (!LOCUS_NO_TASKS) {
+		t->st.delays++;
+		t->st.delay_sum_ns += d;
+	}
 }
 
 /*
@@ -545,26 +358,23 @@ __noinline int wakeup_counted(struct lb_tstate *t, int cpu)
 	if (!t)
 		return 0;
 	t->wake_run = 0;
-#ifndef LOCUS_NO_TASKS
-	t->wakeups++;
-#endif
+	if (!LOCUS_NO_TASKS)
+		t->wakeups++;
 	if (t->moved) {
 		t->moved = 0;
 		target = t->moved_from;
 		if (target != cpu) {
-			c = cold(epoch & 1);
+			c = cold(glob.epoch & 1);
 			if (c)
 				c->n[LB_moved_before_run]++;
 		}
 	}
-#ifndef LOCUS_NO_PLACE
-	if (valid(t->last_cpu) && valid(target)) {
+	if (!LOCUS_NO_PLACE && lb_valid(t->last_cpu) && lb_valid(target)) {
 		if (target == cpu)
 			matrix_own(&prev_matrix, target, t->last_cpu);
 		else
 			matrix_shared(&prev_matrix, target, t->last_cpu);
 	}
-#endif
 	return 0;
 }
 
@@ -583,9 +393,9 @@ static __always_inline void wakeup_ran(struct lb_tstate *t, struct task_struct *
 	}
 	*now = t->in_ns = bpf_ktime_get_ns();
 	wakeup_counted(t, cpu);
-	c = cold(epoch & 1);
+	c = cold(glob.epoch & 1);
 	if (c)
-		idle_check(c, t, p, t->target_cpu, *now);
+		lb_idle_check(c, t, p, t->target_cpu, *now);
 	idle_watch_off(t);
 }
 
@@ -624,20 +434,17 @@ static __always_inline void switched_out(void *ctx, struct lb_hot *h, struct lb_
 		wakeup_ran_unseen(t, cpu);
 	if (vol) {
 		h->voluntary++;
-#ifndef LOCUS_NO_TASKS
-		t->voluntary++;
-#endif
+		if (!LOCUS_NO_TASKS)
+			t->voluntary++;
 	} else {
 		h->involuntary++;
-#ifndef LOCUS_NO_TASKS
-		t->involuntary++;
-#endif
+		if (!LOCUS_NO_TASKS)
+			t->involuntary++;
 	}
 	/* the scheduler's own account of the time it just ran: no clock read */
 	if (sum > t->last_sum) {
-#ifndef LOCUS_NO_TASKS
-		t->run_ns += sum - t->last_sum;
-#endif
+		if (!LOCUS_NO_TASKS)
+			t->run_ns += sum - t->last_sum;
 		h->tracked_ns += sum - t->last_sum;
 	}
 	t->last_sum = sum;
@@ -650,10 +457,10 @@ static __always_inline void switched_out(void *ctx, struct lb_hot *h, struct lb_
 	if (!t->sw_seen)
 		t->sw_seen = 1;
 	if (t->timed == LB_TIMED_RAN)
-		finish_timed(epoch & 1, t);
+		finish_timed(glob.epoch & 1, t);
 	stk_switch_out(ctx, h, t, vol && !(prev_state & TASK_DEAD));
 	if (prev_state & TASK_DEAD)
-		retire(epoch & 1, t, prev);
+		lb_retire(glob.epoch & 1, t, prev);
 }
 
 /*
@@ -676,10 +483,10 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		return 0;
 	h->switches++;
 	close_flight(h, cpu);
-	t = prev_pid ? tracked(prev) : 0;
+	t = prev_pid ? lb_tracked(prev) : 0;
 	if (t)
 		switched_out(ctx, h, t, prev, (int)cpu, preempt, prev_state);
-	t = next_pid ? tracked(next) : 0;
+	t = next_pid ? lb_tracked(next) : 0;
 	if (t && (t->wake_run || t->timed == LB_TIMED_WAIT))
 		wakeup_ran(t, next, (int)cpu, &now);
 	bl_switch(t, prev, next, (int)cpu, &now); /* a timed wakeup's wait walked */
@@ -693,7 +500,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			t->woke_in = 0;
 		stk_switch_in(t, (int)cpu, &now);
 	}
-	idle_note(cpu, next_pid == 0, &now);
+	idle_note(h, cpu, next_pid == 0, &now);
 	return 0;
 }
 
@@ -711,6 +518,19 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 	pt = state(parent, 0, 0);
 	if (pt && pt->tracked)
 		state(child, 1, 1);
+	return 0;
+}
+
+/*
+ * A task's name changes (exec, PR_SET_NAME, /proc/PID/comm; the name is copied just after
+ * this): the pair caches compare their entries' names again at their next wakeup. A
+ * wakeup of that task on another CPU in the few ns before the copy keeps its entry's old
+ * name until the next rename or the entry's read (one reader interval at most).
+ */
+SEC("tp_btf/task_rename")
+int BPF_PROG(on_rename, struct task_struct *task, const char *comm)
+{
+	__sync_fetch_and_add(&glob.rename_gen, 1);
 	return 0;
 }
 

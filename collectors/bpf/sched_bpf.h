@@ -27,14 +27,13 @@
 #define LB_IDLE_CPUS (LB_IDLE_WORDS * 64)
 
 /*
- * Per CPU: whether it is idle now and its last idle period, written by that CPU's
- * switches only, one cache line each (read by others at timed wakeups only).
+ * Per CPU: its last idle period, written by that CPU's switches only while a timed wakeup
+ * waits (idle.bpf.h), one cache line each (read by others at timed wakeups only); whether
+ * it is idle now is in its hot line.
  */
 struct lb_idle {
 	unsigned long long from, to;
-	unsigned char idle;	/* switched to the idle task last */
-	unsigned char known;	/* a switch here was seen */
-	unsigned char pad[46];
+	unsigned char pad[48];
 } __attribute__((aligned(64)));
 
 /* Per CPU: where it sits; user space fills it before attaching. */
@@ -106,12 +105,15 @@ struct lb_hot {
 	 * tid (0: none), the CPU the wakee was on, the CPU it goes to (that one, or where
 	 * sched_migrate_task moved it during the wakeup), its pair cache entry + 1 (0: none) */
 	unsigned int fl_tid;
-	int fl_prev, fl_target;
-	unsigned int fl_pair;			/* bit 31 (LB_FL_IPI): an IPI came since (the
-						 * first after it is its) */
+	short fl_prev, fl_target;		/* (CPUs below LB_MAX_CPUS) */
+	unsigned int fl_pair;			/* LB_FL_* flags, the pair cache entry */
 	unsigned int pace;			/* wakeups until the next timed one (timed()) */
 	unsigned int stk_pace;			/* -g: voluntary switch-outs until the next
 						 * blocked stack sampled (as pace) */
+	unsigned char idle;			/* switched to the idle task last (idle.bpf.h:
+						 * read by others at timed wakeups) */
+	unsigned char idle_known;		/* a switch here was seen */
+	unsigned char pad[2];
 	unsigned long long waking, switches, voluntary, involuntary;
 	unsigned long long tracked_ns;		/* tracked tasks ran here (their own runtime) */
 	/* the second line: once a wakeup */
@@ -119,20 +121,58 @@ struct lb_hot {
 	unsigned long long ipi_class[LB_CLASSES];
 } __attribute__((aligned(64)));
 
+/* lb_hot.fl_pair's flags: an IPI came since the wakeup (the first after it is its); that
+ * first one was the wakeup's, sent (its class counted in ipi_class when the wakeup is
+ * placed), or a polling idle CPU woken without one (no_ipi_class); the rest: the pair
+ * cache entry + 1 */
 #define LB_FL_IPI 0x80000000u
+#define LB_FL_SENT 0x40000000u
+#define LB_FL_POLL 0x20000000u
+#define LB_FL_PAIR 0x1fffffffu
+
+/*
+ * wake_matrix's cells hold their count in the low bits and, in the top LB_MAT_CLS_BITS,
+ * the class of their (waker CPU, target CPU), written by user space before attach: the
+ * waker's placement reads the class from the line it counts in (no topology lookup).
+ */
+#define LB_MAT_CLS_SHIFT 61
+#define LB_MAT_COUNT ((1ull << LB_MAT_CLS_SHIFT) - 1)
 
 /*
  * Waker -> wakee pairs, counted where the waker runs: each CPU's own small cache per half
  * (LB_PC_WAYS entries, a line each, direct-mapped by the pair), its entries added to the
  * half's pair table when another pair or a new name takes their place, and read by user
- * space with the half. Each wakeup compares the two names with its entry's, so a pair is
- * named as at its wakeups (an exec, PR_SET_NAME: a new entry).
+ * space with the half. A wakeup after a rename anywhere compares the two names with its
+ * entry's, so a pair is named as at its wakeups (an exec, PR_SET_NAME: a new entry).
  */
 #define LB_PC_BITS 3
 #define LB_PC_WAYS (1 << LB_PC_BITS)
 
+/*
+ * A pair cache entry's key: waker tid << 32 | wakee tid (tids are below 2^22, the kernel's
+ * PID_MAX_LIMIT), and in the 10 bits above each tid the low 20 bits of the rename
+ * generation its names were last compared in: a wakeup whose key and generation match
+ * its entry's reads no name (a rename anywhere, task_rename, bumps the generation).
+ */
+#define LB_PC_TIDS 0x003fffff003fffffull
+#define LB_PC_GEN(g) ((((unsigned long long)(g) & 0x3ff) << 22) | \
+		      ((((unsigned long long)(g) >> 10) & 0x3ff) << 54))
+
+/*
+ * Read by every waking and every idle transition, written rarely, a line of their own:
+ * the half the programs add to (epoch & 1: user space flips it at each read), the rename
+ * generation (task_rename), the timed wakeups waiting to run (idle.bpf.h: atomic, twice a
+ * timed wakeup, by its waker and its wakee).
+ */
+struct lb_glob {
+	unsigned int epoch;
+	unsigned int rename_gen;
+	unsigned int idle_watch;
+} __attribute__((aligned(64)));
+
 struct lb_pcache {
-	unsigned long long key;			/* waker tid << 32 | wakee tid */
+	unsigned long long key;			/* waker tid << 32 | wakee tid, and the
+						 * generation (LB_PC_TIDS, LB_PC_GEN) */
 	unsigned int count;			/* wakeups (0: the entry is free) */
 	unsigned int by_class[LB_CLASSES];	/* of them, by waker -> target class once
 						 * placed */
@@ -311,14 +351,16 @@ enum { LB_TIMED_WAIT = 1, LB_TIMED_RAN = 2 };
 /*
  * A task's state, a line for each writer: its identity (every waker reads it), its own
  * switches' (its CPU's: a waker reads or writes it only where the kernel's own fields of
- * the task leave unclear whether it runs), a timed wakeup's (written by the waker of 1
- * wakeup in timed_every, then by the task's own switches).
+ * the task leave unclear whether it runs, and at a timed wakeup, 1 in timed_every), a
+ * timed wakeup's (written by its waker, then by the task's own switches). An untimed
+ * wakeup and a switch touch the first two lines only (one 128-byte pair).
  */
 struct lb_tstate {
 	/* line 0: who it is, written when it is first seen */
 	int owner;				/* a slot's task (0: free) */
+	unsigned char overflow;			/* a slot: some task with its index is in storage
+						 * (set by other CPUs: lb_retire() keeps it, and owner) */
 	unsigned char tracked, known;
-	unsigned char overflow;			/* a slot: some task with its index is in storage */
 	unsigned char sw_seen;			/* a switch of it was seen: on and wake_run hold */
 	unsigned char stk_flags;		/* -g: LB_STK_F_*: stk's line is read only when set */
 	unsigned char woke_in;			/* woken while it still ran (a waker said, on
@@ -331,7 +373,8 @@ struct lb_tstate {
 						 * (0: none seen yet) */
 	unsigned char wake_run;			/* its next switch-in ends a wakeup: it switched
 						 * out to sleep, or a waker found it preempted */
-	unsigned char pad1a;
+	unsigned char timed;			/* LB_TIMED_WAIT, LB_TIMED_RAN (0: none): set by a
+						 * timed wakeup's waker */
 	unsigned char moved;			/* woken, then moved before it ran */
 	int last_cpu;				/* where it last ran (-1: not known) */
 	int moved_from;				/* where its wakeup had placed it, when moved */
@@ -340,9 +383,8 @@ struct lb_tstate {
 	unsigned long long wakeups, voluntary, involuntary, run_ns;	/* st's, counted here */
 	unsigned long long pad1b;
 	/* line 2: its timed wakeup's */
-	unsigned char timed;			/* LB_TIMED_WAIT, LB_TIMED_RAN (0: none) */
-	unsigned char idle_watching;		/* that wakeup holds idle_watch */
-	unsigned char pad2[2];
+	unsigned char idle_watching;		/* that wakeup holds glob.idle_watch */
+	unsigned char pad2[3];
 	int waker_cpu, prev_cpu, target_cpu;	/* where it was woken, where it was, where it
 						 * went (a move during the wakeup) */
 	unsigned long long wake_ns, in_ns;	/* the waking, its switch-in after it */

@@ -6,8 +6,14 @@
  * blocked task's at 1 in stack_every voluntary switch-outs (a countdown per CPU at a
  * random gap, as timed()), with the waker's stack at the wakeup that ended that sleep,
  * counted with the time off CPU at the task's next switch-out. stack_every 0 (no -g):
- * the verifier drops all of it. Included by sched.bpf.c after its helpers.
+ * the verifier drops all of it. Part of sched.bpf.c (included there, on core.bpf.h).
  */
+#ifndef LOCUS_STACKS_BPF_H
+#define LOCUS_STACKS_BPF_H
+
+#include "core.bpf.h"
+
+/* Set by user space before load: 1 in this many voluntary switch-outs (0: no -g). */
 const volatile unsigned int stack_every = 0;
 
 struct {
@@ -159,7 +165,7 @@ static __always_inline void stk_switch_in(struct lb_tstate *t, int cpu, __u64 *n
 		*now = bpf_ktime_get_ns();
 	s->in_ns = *now;
 	s->blk_in = 1;
-	s->blk_cls = s->woken && valid(s->ow_cpu) ? (unsigned char)classify(s->ow_cpu, cpu) :
+	s->blk_cls = s->woken && lb_valid(s->ow_cpu) ? (unsigned char)classify(s->ow_cpu, cpu) :
 						     LB_STK_NO_WAKEUP;
 }
 
@@ -218,3 +224,5 @@ static __always_inline void stk_switch_out(void *ctx, struct lb_hot *h, struct l
 	s->woken = 0;
 	stk_note(LB_STK_TAKEN_BLOCKED);
 }
+
+#endif

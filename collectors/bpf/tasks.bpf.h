@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tasks.bpf.h - part of sched.bpf.c (included there, after its helpers): each task's
+ * tasks.bpf.h - part of sched.bpf.c (included there, on core.bpf.h): each task's
  * state (a tid-indexed slot, else task storage), its first sight and its retirement to
  * `done` at its last switch-out, and the waker -> wakee pairs counted in the waker's
  * CPU's pair cache and added from there to the pair table (pair_note, pc_flush).
  */
 #ifndef LOCUS_TASKS_BPF_H
 #define LOCUS_TASKS_BPF_H
+
+#include "core.bpf.h"
+#include "idle.bpf.h" /* a retired task's idle watch lifted */
+
+/* Set by user space before load: on_rename attached (glob.rename_gen holds). */
+const volatile int renames_seen = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -108,7 +114,7 @@ static __always_inline struct lb_tstate *state(struct task_struct *p, int create
 	return s;
 }
 
-static __always_inline struct lb_tstate *tracked(struct task_struct *p)
+static __always_inline struct lb_tstate *lb_tracked(struct task_struct *p)
 {
 	struct lb_tstate *t = state(p, system_wide, 0);
 
@@ -147,7 +153,8 @@ static __always_inline void name_copy(char *to, const char *from)
 /* A cache entry's wakeups into its half of the pair table (an entry leaves the cache). */
 static __always_inline void pc_flush(__u32 half, struct lb_pcache *e)
 {
-	struct lb_pair *pr = half ? pair_entry(&pairs1, e->key) : pair_entry(&pairs0, e->key);
+	__u64 key = e->key & LB_PC_TIDS;
+	struct lb_pair *pr = half ? pair_entry(&pairs1, key) : pair_entry(&pairs0, key);
 	struct lb_pcpu *c;
 
 	if (!pr) {
@@ -169,15 +176,17 @@ static __always_inline void pc_flush(__u32 half, struct lb_pcache *e)
 /*
  * A wakeup of p by the current task, made on cpu in half: counted in this CPU's cache,
  * in the entry of this pair under these two names (the entry there first, if another,
- * goes to the table). The entry is kept in flight: its class is added when the wakeup
- * is placed.
+ * goes to the table). The names are compared only after a rename since the entry's last
+ * comparison (its key's generation). The entry is kept in flight: its class is added when
+ * the wakeup is placed.
  */
 static __always_inline void pair_note(struct lb_hot *h, __u32 cpu, __u32 half,
 				      struct task_struct *p)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
 	__u32 waker = (__u32)cur->pid, wakee = (__u32)p->pid;
-	__u64 key = (__u64)waker << 32 | wakee;
+	__u64 key = ((__u64)waker << 32 | wakee) & LB_PC_TIDS;
+	__u64 tagged = key | (renames_seen ? LB_PC_GEN(glob.rename_gen) : 0);
 	__u32 k = ((cpu * 2 + half) << LB_PC_BITS) |
 		  (((waker ^ wakee * 0x85ebca6bu) * 0x9e3779b1u) >> (32 - LB_PC_BITS));
 	struct lb_pcache *e = bpf_map_lookup_elem(&pcache, &k);
@@ -185,45 +194,53 @@ static __always_inline void pair_note(struct lb_hot *h, __u32 cpu, __u32 half,
 	h->fl_pair = 0;
 	if (!e)
 		return;
-	if (!e->count || e->key != key || renamed(cur->comm, e->waker_comm) ||
-	    renamed(p->comm, e->wakee_comm)) {
-		if (e->count)
-			pc_flush(half, e);
-		e->key = key;
-		e->count = 0;
-		for (int c = 0; c < LB_CLASSES; c++)
-			e->by_class[c] = 0;
-		name_copy(e->waker_comm, cur->comm);
-		name_copy(e->wakee_comm, p->comm);
+	if (!e->count || e->key != tagged || !renames_seen) {
+		if (!e->count || (e->key & LB_PC_TIDS) != key ||
+		    renamed(cur->comm, e->waker_comm) || renamed(p->comm, e->wakee_comm)) {
+			if (e->count)
+				pc_flush(half, e);
+			e->count = 0;
+			for (int c = 0; c < LB_CLASSES; c++)
+				e->by_class[c] = 0;
+			name_copy(e->waker_comm, cur->comm);
+			name_copy(e->wakee_comm, p->comm);
+		}
+		e->key = tagged;
 	}
 	e->count++;
 	h->fl_pair = k + 1;
 }
 
-/* A task's last switch-out: its totals to `done`, its slot freed. */
-static __always_inline void retire(__u32 half, struct lb_tstate *t, struct task_struct *p)
+/* A task's totals (p's, tid) to `done`, counted in half when it is full. */
+static __always_inline void totals_done(__u32 half, struct lb_tstate *t, struct task_struct *p,
+					int tid)
 {
-	int tid = t->st.tid;
+	struct lb_pcpu *c;
 
-#ifndef LOCUS_NO_TASKS
 	BPF_CORE_READ_STR_INTO(&t->st.comm, p, comm);
 	t->st.wakeups = t->wakeups;
 	t->st.voluntary = t->voluntary;
 	t->st.involuntary = t->involuntary;
 	t->st.run_ns = t->run_ns;
 	if (bpf_map_update_elem(&done, &tid, &t->st, BPF_ANY) < 0) {
-		struct lb_pcpu *c = cold(half);
-
+		c = cold(half);
 		if (c)
 			c->n[LB_tasks_dropped]++;
 	}
-#endif
+}
+
+/* A task's last switch-out: its totals to `done`, its slot freed. */
+static __always_inline void lb_retire(__u32 half, struct lb_tstate *t, struct task_struct *p)
+{
+	int tid = t->st.tid;
+
+	if (!LOCUS_NO_TASKS)
+		totals_done(half, t, p, tid);
 	idle_watch_off(t);
 	if (t->owner != tid)
 		return; /* task storage: freed with the task */
-	/* all but owner and overflow (another CPU may set it now) */
-	t->tracked = t->known = t->sw_seen = t->stk_flags = t->woke_in = 0;
-	__builtin_memset(&t->on, 0, sizeof(*t) - __builtin_offsetof(struct lb_tstate, on));
+	/* all but owner and overflow (another CPU may set it now), which come first */
+	__builtin_memset(&t->tracked, 0, sizeof(*t) - __builtin_offsetof(struct lb_tstate, tracked));
 	barrier();
 	t->owner = 0;
 }

@@ -302,8 +302,8 @@ fi
 # Its own cost: the programs' runs and time in the statistics' windows as locus reports them,
 # against bpftool reading the kernel's statistics of the same programs (by id) at the end of
 # the workload, the same run: the kernel counts only while statistics are on, so both see the
-# windows; locus at most the workload's exit more. 400,000 round trips: at least 1.6 s, more
-# than one cycle of windows (one 200 ms reader tick in five). Where something else keeps the
+# windows; locus at most the workload's exit more. Ping-pongs for 6-7 s: more than a cycle of
+# windows (one 200 ms reader tick in 25, from a random phase). Where something else keeps the
 # statistics on (kernel.bpf_stats_enabled=1: another tool, a benchmark) the kernel counts
 # the whole run: then locus's windows are a part of bpftool's counts, at the same ns a run.
 # Another process holding the statistics on for part of the run (a second BPF locus
@@ -325,9 +325,9 @@ else:
     assert 1000 < c["program_runs"] <= runs * 1.05 + 500, (runs, c)
     # and the windows are a fair sample of it: scaled up, about the whole run's runs
     est = c["program_runs"] / c["sampled_fraction"]
-    assert 0.6 * runs <= est <= 1.4 * runs + 500, ("windows scaled up", est, "whole run", runs)
+    assert 0.5 * runs <= est <= 1.6 * runs + 500, ("windows scaled up", est, "whole run", runs)
 assert abs(c["ns_per_run"] - ns / runs) <= 0.2 * ns / runs, (c["ns_per_run"], ns / runs)
-assert 0 < c["cpu_share"] < 1 and 0.05 < c["sampled_fraction"] < 0.6, c
+assert 0 < c["cpu_share"] < 1 and 0.01 < c["sampled_fraction"] < 0.3, c
 t = open(sys.argv[3]).read()
 m = re.search(r"own cost: ([0-9,]+) ns a program run, ([0-9.]+)% of .*\n.*: ([0-9,]+) runs in windows", t)
 assert m and int(m.group(3).replace(",", "")) == c["program_runs"], t
@@ -336,7 +336,9 @@ PY
 for try in 1 2; do
 	sysctl_on=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo 1)
 	"$LOCUS" run -q --collector bpf --sections wakeups --json "$TMP/cost.json" -- sh -c \
-		"'$LOCUS' bench pingpong --loops 400000 >/dev/null; bpftool prog show -j >'$TMP/cost.bt'" \
+		"end=\$((\$(date +%s) + 7)); while [ \$(date +%s) -lt \$end ]; do
+			'$LOCUS' bench pingpong --loops 20000 >/dev/null; done
+		bpftool prog show -j >'$TMP/cost.bt'" \
 		>"$TMP/cost.txt" 2>&1
 	sysctl_on=$sysctl_on$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo 1)
 	cost_py >/dev/null 2>&1 && break
