@@ -184,8 +184,11 @@ static const char *name_of(const struct wakeup *w, const struct wk_task *t, int3
 			   int32_t cpu)
 {
 	static const char none[TASK_COMM_LEN]; /* read as TASK_COMM_LEN bytes */
+	static const char idle[TASK_COMM_LEN] = "swapper";
 	int32_t i;
 
+	if (tid == 0) /* every CPU's idle task (swapper/N): one tid, named as perf names it */
+		return idle;
 	if (t && t->comm[0])
 		return t->comm;
 	if (valid_cpu(w, cpu) && w->cpu_curr[cpu] == tid && w->cpu_comm[cpu][0])

@@ -243,6 +243,8 @@ static void read_pairs(struct bpf_sched *b, struct sched_results *r)
 		s->wakee_comm[TASK_COMM_LEN - 1] = '\0';
 		memcpy(s->waker_comm, p->v.waker_comm, TASK_COMM_LEN);
 		s->waker_comm[TASK_COMM_LEN - 1] = '\0';
+		if (s->waker_tid == 0) /* every CPU's idle task: named as the stream names it */
+			snprintf(s->waker_comm, sizeof(s->waker_comm), "swapper");
 		s->count = b->pairk.slot[i].count;
 		s->over = b->pairk.slot[i].err;
 		for (int c = 0; c < LOC_NR; c++)
