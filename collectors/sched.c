@@ -386,7 +386,7 @@ static void keep_map(struct sched_collector *s, const union perf_event *ev)
 
 struct decode_ctx {
 	struct sched_collector *s;
-	event_sink sink;
+	event_fn fn;
 	void *ctx;
 };
 
@@ -403,9 +403,9 @@ static void decode_raw(void *arg, const void *rec)
 			struct event a;
 
 			if (aff_on_call(&d->s->aff, &e, &a))
-				d->sink(d->ctx, &a);
+				d->fn(d->ctx, &a);
 		} else {
-			d->sink(d->ctx, &e);
+			d->fn(d->ctx, &e);
 		}
 	} else if (ev->header.type == PERF_RECORD_MMAP2 || ev->header.type == PERF_RECORD_FORK) {
 		keep_map(d->s, ev);
@@ -413,15 +413,15 @@ static void decode_raw(void *arg, const void *rec)
 		memset(&e, 0, sizeof(e));
 		e.type = EV_LOST;
 		e.lost.lost = ev->lost.lost;
-		d->sink(d->ctx, &e);
+		d->fn(d->ctx, &e);
 	}
 }
 
-void sched_read(struct sched_collector *s, event_sink sink, void *ctx)
+void sched_read(struct sched_collector *s, event_fn fn, void *ctx)
 {
-	struct decode_ctx d = { s, sink, ctx };
+	struct decode_ctx d = { s, fn, ctx };
 
-	sched_affinity_start(s, sink, ctx);
+	sched_affinity_start(s, fn, ctx);
 	sched_read_raw(s, decode_raw, &d);
 }
 

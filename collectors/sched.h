@@ -122,10 +122,10 @@ void sched_visit_cpus(const struct sched_collector *s);
 void sched_disable(struct sched_collector *s);
 /* Wait up to timeout_ms for a ring buffer to pass its watermark. */
 void sched_poll(struct sched_collector *s, int timeout_ms);
-/* Drain every ring once, handing decoded events (not yet in time order) to sink: the sched
+/* Drain every ring once, handing decoded events (not yet in time order) to fn: the sched
  * and irq tracepoints', and EV_AFFINITY for each task's mask when tracing began (the first
  * time) and each change (never the syscall events themselves). */
-void sched_read(struct sched_collector *s, event_sink sink, void *ctx);
+void sched_read(struct sched_collector *s, event_fn fn, void *ctx);
 /* Drain every ring once, handing each raw record to fn (for recording). */
 void sched_read_raw(struct sched_collector *s, void (*fn)(void *ctx, const void *rec), void *ctx);
 void sched_close(struct sched_collector *s);

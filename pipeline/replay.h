@@ -9,11 +9,11 @@
 #include <stdint.h>
 
 #include "../analyzers/cacheline.h"
-#include "../analyzers/reorder.h"
 #include "../collectors/pd_consume.h"
 #include "../collectors/perfdata.h"
 #include "../collectors/symbols.h"
 #include "../collectors/topology.h"
+#include "reorder.h"
 #include "sink.h"
 #include "source.h"
 

@@ -8,12 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../analyzers/reorder.h"
 #include "../collectors/memsample.h"
 #include "../collectors/procfs.h"
 #include "../collectors/sched.h"
 #include "../common/util.h"
 #include "../model/sched_results.h"
+#include "reorder.h"
 #include "source.h"
 
 struct stream {
