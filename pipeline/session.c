@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analyzers/stat.h"
 #include "../collectors/counters.h"
 #include "../collectors/launcher.h"
 #include "../collectors/procfs.h"

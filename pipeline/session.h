@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "../analyzers/stat.h"
+#include "../model/stat_result.h"
 #include "../collectors/events.h"
 #include "../collectors/proctree.h"
 #include "tracer.h"
