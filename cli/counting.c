@@ -220,12 +220,13 @@ void traced_report_init(struct traced_report *rr, struct tracer *tracer,
 					     terminal_columns() };
 	rr->tracer = tracer;
 	rr->mem_why[0] = '\0';
-	rr->ls = (struct live_sections){ rr->res, &rr->ctx, sections,
-					 tracer->ss_ok ? &tracer->ss_delta : NULL, tracer->ss_why,
-					 tracer_blame(tracer), BLAME_NOT_STREAMED,
-					 tracer->mem_on ? &tracer->cl.cl : NULL,
-					 symbols_symbolizer(&tracer->syms), rr->mem_why, NULL,
-					 { NULL, NULL }, { NULL, NULL, 0, false } };
+	rr->ls = (struct live_sections){ .res = rr->res, .ctx = &rr->ctx, .sections = sections,
+					 .ss = tracer->ss_ok ? &tracer->ss_delta : NULL,
+					 .ss_why = tracer->ss_why, .blame = tracer_blame(tracer),
+					 .blame_why = BLAME_NOT_STREAMED,
+					 .cl = tracer->mem_on ? &tracer->cl.cl : NULL,
+					 .sz = symbols_symbolizer(&tracer->syms),
+					 .mem_why = rr->mem_why };
 	if (rr->res) { /* -g: the stacks, named from this machine and the mappings seen */
 		const struct stack_table *tab = NULL;
 
@@ -245,8 +246,8 @@ struct report_extra traced_report_extra(struct traced_report *rr)
 {
 	bool sched = (rr->sections & ~SEC_COUNTERS) != 0;
 
-	return (struct report_extra){ (rr->sections & SEC_COUNTERS) != 0,
-				      sched ? live_sections_text : NULL,
-				      sched ? live_sections_json : NULL, &rr->ls,
-				      rr->res };
+	return (struct report_extra){ .counters = (rr->sections & SEC_COUNTERS) != 0,
+				      .text = sched ? live_sections_text : NULL,
+				      .json = sched ? live_sections_json : NULL, .ctx = &rr->ls,
+				      .trace = rr->res };
 }

@@ -220,7 +220,8 @@ static void top_start(struct top *tp, const struct topology *topo,
 	tp->w.out = out;
 	watch_start(&tp->w, topo, now_ns());
 	tp->redraw = tp->tui != NULL; /* a frame at once, filled at the first interval */
-	*watch = (struct session_watch){ tp->tui ? tui_fd(tp->tui) : -1, tick, tp };
+	*watch = (struct session_watch){ .fd = tp->tui ? tui_fd(tp->tui) : -1, .tick = tick,
+					 .ctx = tp };
 }
 
 /* The session has ended: the final screen until q, then the screen given back. */

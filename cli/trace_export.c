@@ -17,8 +17,9 @@ struct trace_pass *trace_pass_new(struct trace_export *x, const char *path,
 	/* every event: it keeps what ran into its window itself; the analyzer's verdicts, of
 	 * the window: as the report judges */
 	if (p)
-		*tc = (struct timeline_sink_cfg){ x->from_ns, x->to_ns, trace_pass_item,
-						  trace_pass_started, p, NULL };
+		*tc = (struct timeline_sink_cfg){ .from_ns = x->from_ns, .to_ns = x->to_ns,
+						  .emit = trace_pass_item,
+						  .started = trace_pass_started, .ctx = p };
 	return p;
 }
 

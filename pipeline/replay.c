@@ -231,7 +231,8 @@ static bool rp_wait(struct source *s, int ms)
 static int rp_drain(struct source *s, char *err, size_t len)
 {
 	struct replay *rp = (struct replay *)s;
-	const struct pd_consumer c = { on_event, on_round, on_map, rp, on_fork };
+	const struct pd_consumer c = { .event = on_event, .round = on_round, .map = on_map,
+				       .fork = on_fork, .ctx = rp };
 
 	if (pd_consume(&rp->rd, &rp->f, &c, err, len) < 0)
 		return -1;
@@ -272,8 +273,15 @@ static void rp_close(struct source *s)
 }
 
 static const struct source_ops replay_ops = {
-	"replay", rp_enable, rp_wait, rp_drain, rp_snapshot, NULL, rp_stop, rp_finish, rp_close,
-	NULL, /* a file: nothing to follow */
+	.name = "replay",
+	.enable = rp_enable,
+	.wait = rp_wait,
+	.drain = rp_drain,
+	.snapshot = rp_snapshot,
+	.stop = rp_stop,
+	.finish = rp_finish,
+	.close = rp_close,
+	/* a file: nothing to annotate from /proc, no task to follow */
 };
 
 int replay_open(struct replay *rp, const struct replay_opts *o, struct sinks *sinks, char *err,

@@ -11,8 +11,10 @@ static bool in_scope(void *ctx, int32_t tid)
 static void bl_begin(struct sink *k, const struct sink_begin *b)
 {
 	struct blame_sink *s = (struct blame_sink *)k;
-	struct blame_cfg cfg = { b->topo, b->waking_source, b->irq_source, true, in_scope, s,
-				 s->told, s->told_ctx, s->no_p99 };
+	struct blame_cfg cfg = { .topo = b->topo, .waking_source = b->waking_source,
+				 .irq_source = b->irq_source, .verdicts = true, .tracks = in_scope,
+				 .tracks_ctx = s, .told = s->told, .told_ctx = s->told_ctx,
+				 .no_p99 = s->no_p99 };
 
 	blame_init(&s->an, &cfg);
 	s->on = true;

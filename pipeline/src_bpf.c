@@ -127,7 +127,15 @@ int source_bpf_stacks(struct source *s, struct stacks *st, struct stack_table *t
 }
 
 static const struct source_ops bpf_ops = {
-	"bpf", b_enable, b_wait, b_drain, b_snapshot, NULL, b_stop, b_finish, b_close, b_track,
+	.name = "bpf",
+	.enable = b_enable,
+	.wait = b_wait,
+	.drain = b_drain,
+	.snapshot = b_snapshot,
+	.stop = b_stop,
+	.finish = b_finish,
+	.close = b_close,
+	.track = b_track,
 };
 
 /* A setting only the perf stream honors, in words (NULL: none asked for). */
@@ -147,11 +155,14 @@ static const char *stream_only(const struct source_cfg *cfg)
 struct source *source_open_bpf(const struct source_cfg *cfg, const struct sinks *sinks,
 			       struct sched_results *results, char *err, size_t len)
 {
-	struct bpf_sched_cfg bc = { cfg->topo, cfg->system_wide, getpid(), cfg->bpf.btf,
-				    cfg->bpf.delay_rate, cfg->cpus, cfg->ncpus, cfg->max_tasks,
-				    cfg->max_pairs,
-				    cfg->bpf.stacks ? bpf_sched_every(cfg->bpf.delay_rate) * LB_STACK_OF_TIMED :
-						      0, cfg->bpf.blame };
+	struct bpf_sched_cfg bc = {
+		.topo = cfg->topo, .system_wide = cfg->system_wide, .exclude_tgid = getpid(),
+		.btf_path = cfg->bpf.btf, .delay_rate = cfg->bpf.delay_rate, .cpus = cfg->cpus,
+		.ncpus = cfg->ncpus, .max_tasks = cfg->max_tasks, .max_pairs = cfg->max_pairs,
+		.stack_every = cfg->bpf.stacks ?
+			bpf_sched_every(cfg->bpf.delay_rate) * LB_STACK_OF_TIMED : 0,
+		.blame = cfg->bpf.blame,
+	};
 	const struct sink *every = sinks_refusing(sinks);
 	const char *only = stream_only(cfg);
 	struct bpf_src *b;

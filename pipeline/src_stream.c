@@ -139,8 +139,16 @@ static void st_close(struct source *s)
 }
 
 static const struct source_ops stream_ops = {
-	"perf", st_enable, st_wait, st_drain, st_snapshot, st_annotate, st_stop, st_finish,
-	st_close, NULL, /* the sinks follow tasks */
+	.name = "perf",
+	.enable = st_enable,
+	.wait = st_wait,
+	.drain = st_drain,
+	.snapshot = st_snapshot,
+	.annotate = st_annotate,
+	.stop = st_stop,
+	.finish = st_finish,
+	.close = st_close,
+	/* no track: the sinks follow tasks */
 };
 
 /* How the stream measures, into its provenance. */
@@ -180,9 +188,10 @@ struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *si
 				  size_t len)
 {
 	struct sink *raw = sinks_raw(sinks);
-	struct sched_opts so = { cfg->cpus, cfg->ncpus, cfg->stream.tracefs, cfg->mmap_pages,
-				 raw != NULL, cfg->stream.callchain,
-				 cfg->stream.blame || cfg->stream.blame_if_streamed };
+	struct sched_opts so = { .cpus = cfg->cpus, .ncpus = cfg->ncpus,
+				 .tracefs = cfg->stream.tracefs, .mmap_pages = cfg->mmap_pages,
+				 .record = raw != NULL, .callchain = cfg->stream.callchain,
+				 .irq = cfg->stream.blame || cfg->stream.blame_if_streamed };
 	struct stream *st = xcalloc(1, sizeof(*st));
 	struct sink_begin b = { 0 };
 
