@@ -212,30 +212,28 @@ int collector_finish(const struct collector_opts *c, const struct trace_opts *t,
 void traced_report_init(struct traced_report *rr, struct tracer *tracer,
 			const struct session_outcome *out, unsigned sections)
 {
-	rr->res = out->traced ? tracer_results(tracer) : NULL;
+	struct tracer_outputs o;
+
+	tracer_outputs(tracer, &o);
+	rr->res = out->traced ? o.res : NULL;
 	rr->sections = sections;
-	rr->ctx = (struct sched_report_ctx){ out->traced, out->trace_reason,
-					     tracer->src ? tracer->src->events : 0,
-					     tracer->src ? tracer->src->bytes : 0,
+	rr->ctx = (struct sched_report_ctx){ out->traced, out->trace_reason, o.events, o.bytes,
 					     terminal_columns() };
 	rr->tracer = tracer;
 	rr->mem_why[0] = '\0';
 	rr->ls = (struct live_sections){ .res = rr->res, .ctx = &rr->ctx, .sections = sections,
-					 .ss = tracer->ss_ok ? &tracer->ss_delta : NULL,
-					 .ss_why = tracer->ss_why, .blame = tracer_blame(tracer),
-					 .blame_why = BLAME_NOT_STREAMED,
-					 .cl = tracer->mem_on ? &tracer->cl.cl : NULL,
-					 .sz = symbols_symbolizer(&tracer->syms),
+					 .ss = o.ss, .ss_why = o.ss_why, .blame = o.blame,
+					 .blame_why = BLAME_NOT_STREAMED, .cl = o.cl, .sz = o.sz,
 					 .mem_why = rr->mem_why };
 	if (rr->res) { /* -g: the stacks, named from this machine and the mappings seen */
-		const struct stack_table *tab = NULL;
-
-		rr->ls.stacks = tracer_stacks(tracer, &tab, &rr->ls.stacks_nm);
-		rr->ls.stacks_fr = (struct stacks_frames){ tab, &rr->ls.stacks_nm, 0, false };
+		rr->ls.stacks = o.stacks;
+		rr->ls.stacks_nm = o.stack_nm;
+		rr->ls.stacks_fr = (struct stacks_frames){ .tab = o.stacks ? o.stack_tab : NULL,
+							   .namer = &rr->ls.stacks_nm };
 	}
-	if ((sections & SEC_CACHELINES) && !tracer->mem_on) {
-		if (tracer->mem_why[0])
-			snprintf(rr->mem_why, sizeof(rr->mem_why), "%s", tracer->mem_why);
+	if ((sections & SEC_CACHELINES) && !o.cl) {
+		if (o.mem_why[0])
+			snprintf(rr->mem_why, sizeof(rr->mem_why), "%s", o.mem_why);
 		else if (probe_memory_sampling(rr->mem_why, sizeof(rr->mem_why)))
 			snprintf(rr->mem_why, sizeof(rr->mem_why), "memory sampling runs with the "
 				 "scheduler tracing, which could not start");

@@ -170,7 +170,7 @@ static int recording_load(const char *path, const struct stacks_out *v, bool kee
 		struct stack_namer namer = symbols_stack_namer(&fp->rp.syms);
 		struct stacks_frames fr = { &fp->rp.rd.stacks, &namer, false, keep_unknown };
 
-		stacks_folded_set(&fp->stk.st, v->kind, v->by_time, &fr, f);
+		stacks_folded_set(file_pass_stacks(fp), v->kind, v->by_time, &fr, f);
 		if (cap)
 			caption_file(cap, &fp->rp.f, path);
 	}

@@ -110,7 +110,7 @@ static void record_cmdline(struct record_plan *pl, char **argv)
 }
 
 /* After the session: what was written or why not, then the timelines. The exit status. */
-static int record_finish(struct record_plan *pl, const struct tracer *tracer,
+static int record_finish(struct record_plan *pl, struct tracer *tracer,
 			 const struct stat_result *res, const struct session_outcome *out)
 {
 	int rc = out->exit_code;
@@ -123,7 +123,7 @@ static int record_finish(struct record_plan *pl, const struct tracer *tracer,
 	}
 	if (!out->traced)
 		return rc;
-	if (writer_sink_summary(&tracer->wr, tracer->src, pl->o.quiet) < 0)
+	if (tracer_record_summary(tracer, pl->o.quiet) < 0)
 		return rc == EXIT_LOCUS_OK ? EXIT_LOCUS_RUNTIME : rc;
 	if (pl->tx.trace || pl->tx.svg) {
 		pl->tx.quiet = pl->o.quiet;

@@ -213,8 +213,9 @@ static int report_write(struct file_pass *fp, const struct report_plan *pl)
 	int rc;
 
 	file_pass_input(fp, &in);
-	report_doc_init(&ro, &in, file_pass_results(fp), file_pass_blame(fp), &fp->cl.cl,
-			fp->stacks_on ? &fp->stk.st : NULL, pl->sections, terminal_columns());
+	report_doc_init(&ro, &in, file_pass_results(fp), file_pass_blame(fp),
+			file_pass_cachelines(fp), file_pass_stacks(fp), pl->sections,
+			terminal_columns());
 	ro.stacks_addresses = pl->stk.addresses;
 	ro.stacks_keep_unknown = pl->stk.keep_unknown;
 	ro.svg = pl->svg;

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "../common/util.h"
-#include "../collectors/caption.h"
 #include "counting.h"
 #include "opts.h"
 
@@ -80,21 +79,18 @@ int timeline_opts_finish(struct trace_export *x, const struct cli_cmd *cmd)
 int trace_pass_finish(struct trace_pass *p, struct trace_export *x, struct file_pass *fp,
 		      const char *what)
 {
-	const struct replay *st = &fp->rp;
-	struct svg_caption cap = { 0 };
+	struct file_pass_timeline t;
 
-	if (!st->rd.sched_samples) {
+	if (file_pass_timeline(fp, p->svg ? p->path : NULL, &t) < 0) {
 		locus_err("%s: no sched events in the file: no timeline to write", what);
 		return -1;
 	}
 	/* the recording's counts and results the timelines' heads carry */
-	x->r = file_pass_results(fp);
-	x->span_ns = st->last_ns > st->first_ns ? st->last_ns - st->first_ns : 0;
-	x->events = st->rd.sched_samples;
-	x->bytes = st->f.pos;
-	if (p->svg)
-		caption_file(&cap, &fp->rp.f, p->path);
-	return trace_pass_emit(p, &fp->rp.topo, &fp->tl.tl, &cap);
+	x->r = t.r;
+	x->span_ns = t.span_ns;
+	x->events = t.events;
+	x->bytes = t.bytes;
+	return trace_pass_emit(p, t.topo, t.tl, &t.cap);
 }
 
 int trace_export_file(const char *path, const char *sysfs_root, bool all, struct trace_export *x)

@@ -9,78 +9,17 @@
 
 int file_pass_open(struct file_pass *fp, const struct replay_opts *o, char *err, size_t len)
 {
-	struct cacheline_cfg cc;
-
 	memset(fp, 0, sizeof(*fp));
-	if (replay_open(&fp->rp, o, &fp->sinks, err, len) < 0)
-		return -1;
-	cc = (struct cacheline_cfg){ &fp->rp.topo, o->line_size, o->sort, CL_MIN_SAMPLES };
-	cacheline_sink_init(&fp->cl, &cc);
-	fp->cl_on = true;
-	return 0;
+	return replay_open(&fp->rp, o, &fp->plan.list, err, len);
 }
 
-/* The wakeup analyzer's idle verdicts to the sinks that mark or count them. */
-static void verdicts(void *ctx, const struct idle_told *v)
+int file_pass_run(struct file_pass *fp, const struct file_pass_asks *a,
+		  const struct timeline_sink_cfg *tl, char *err, size_t len)
 {
-	struct file_pass *fp = ctx;
-
-	if (fp->timeline)
-		timeline_sink_verdict(&fp->tl, v);
-	if (fp->blame)
-		blame_sink_verdict(&fp->bl, v);
-}
-
-int file_pass_run(struct file_pass *fp, const struct timeline_sink_cfg *tl, char *err, size_t len)
-{
-	const struct replay_opts *o = fp->rp.o;
-	struct wakeup_cfg wc = { 0 };
-
-	wc.system_wide = o->pid == 0;
-	if (tl) { /* one event at a time, the timeline first, told the analyzer's verdicts */
-		timeline_sink_init(&fp->tl, tl);
-		fp->tl.cfg.judge = &fp->wk;
-		fp->timeline = true;
-		sinks_add(&fp->sinks, &fp->tl.k);
-	}
-	if (fp->blame) { /* before the analyzer: it finishes after it, told its last verdicts */
-		blame_sink_init(&fp->bl, &fp->wk);
-		if (tl) { /* each wakeup's split on its flow, before its verdict releases it */
-			fp->bl.told = timeline_sink_blame;
-			fp->bl.told_ctx = &fp->tl;
-		}
-		sinks_add(&fp->sinks, &fp->bl.k);
-	}
-	if (tl || fp->blame) { /* one event at a time: they ask it what it tracks */
-		wc.verdict = verdicts;
-		wc.verdict_ctx = fp;
-	}
-	/* one by one too where the stacks follow the analyzer's task trees */
-	wakeup_sink_init(&fp->wk, &wc, tl != NULL || fp->blame || (fp->stacks_on && o->pid));
-	if (o->pid)
-		wakeup_sink_track(&fp->wk, o->pid);
-	for (int i = 0; o->pid && i < o->nmore; i++)
-		wakeup_sink_track(&fp->wk, o->more[i]);
-	sinks_add(&fp->sinks, &fp->wk.k);
-	if (fp->whole_results && (o->from_ns || o->to_ns)) {
-		wc.verdict = NULL;
-		wakeup_sink_init(&fp->whole, &wc, false);
-		fp->whole.k.whole = true;
-		for (int i = 0; o->pid && i <= o->nmore; i++)
-			wakeup_sink_track(&fp->whole, i ? o->more[i - 1] : o->pid);
-		sinks_add(&fp->sinks, &fp->whole.k);
-		fp->two = true;
-	}
-	sinks_add(&fp->sinks, &fp->cl.k);
-	if (fp->stacks_on) {
-		stacks_sink_init(&fp->stk);
-		if (o->pid) /* the report's tasks: the workload's tree, -p */
-			stacks_sink_scope(&fp->stk, &fp->wk);
-		sinks_add(&fp->sinks, &fp->stk.k);
-	}
+	sink_plan_file(&fp->plan, &fp->rp, a, tl);
 	if (replay_run(&fp->rp, err, len) < 0) {
-		if (fp->timeline)
-			timeline_sink_flush_held(&fp->tl); /* what was read before the error */
+		if (tl) /* what was read before the error */
+			timeline_sink_flush_held(sink_plan_timeline(&fp->plan));
 		return -1;
 	}
 	replay_stamp(&fp->rp, file_pass_results(fp));
@@ -90,20 +29,18 @@ int file_pass_run(struct file_pass *fp, const struct timeline_sink_cfg *tl, char
 int file_pass_read(struct file_pass *fp, struct replay_opts *o, const struct file_pass_asks *a,
 		   const struct timeline_sink_cfg *tl, char *err, size_t len)
 {
+	const struct sinks *l = &fp->plan.list;
 	int rc = file_pass_open(fp, o, err, len);
 
 	if (rc == 0) {
 		if (a->follow)
 			file_pass_follow_workload(fp, o);
-		fp->stacks_on = a->stacks || (a->stacks_if_recorded && pd_has_callchains(&fp->rp.f));
-		fp->blame = a->blame;
-		fp->whole_results = a->whole_results;
-		rc = file_pass_run(fp, tl, err, len);
+		rc = file_pass_run(fp, a, tl, err, len);
 	}
-	if (rc == 0 && o->from_ns && fp->rp.have_first &&
-	    o->from_ns > fp->rp.last_ns - fp->rp.first_ns) { /* an empty window: no report */
+	if (rc == 0 && o->from_ns && l->have_first &&
+	    o->from_ns > l->last_ns - l->first_ns) { /* an empty window: no report */
 		snprintf(err, len, "--from is past the recording's end (it lasts %.3f s)",
-			 (double)(fp->rp.last_ns - fp->rp.first_ns) / 1e9);
+			 (double)(l->last_ns - l->first_ns) / 1e9);
 		rc = -1;
 	}
 	if (o->progress)
@@ -125,21 +62,50 @@ struct sched_results *file_pass_results(struct file_pass *fp)
 	struct sink_begin b;
 
 	replay_begin_info(&fp->rp, &b);
-	return wakeup_sink_results(fp->two ? &fp->whole : &fp->wk, &b);
+	return sink_plan_results(&fp->plan, &b);
 }
 
 const struct blame_results *file_pass_blame(const struct file_pass *fp)
 {
-	return fp->blame ? blame_sink_results(&fp->bl) : NULL;
+	return sink_plan_blame(&fp->plan);
+}
+
+const struct cacheline *file_pass_cachelines(struct file_pass *fp)
+{
+	return sink_plan_cachelines(&fp->plan);
+}
+
+const struct stacks *file_pass_stacks(struct file_pass *fp)
+{
+	const struct stack_table *tab;
+	struct stack_namer nm;
+
+	return sink_plan_stacks(&fp->plan, &tab, &nm);
+}
+
+int file_pass_timeline(struct file_pass *fp, const char *cap_path, struct file_pass_timeline *t)
+{
+	const struct replay *st = &fp->rp;
+	const struct sinks *l = &fp->plan.list;
+	struct timeline_sink *ts = sink_plan_timeline(&fp->plan);
+
+	memset(t, 0, sizeof(*t));
+	if (!st->rd.sched_samples || !ts)
+		return -1;
+	t->tl = &ts->tl;
+	t->topo = &st->topo;
+	t->r = file_pass_results(fp);
+	t->span_ns = l->last_ns > l->first_ns ? l->last_ns - l->first_ns : 0;
+	t->events = st->rd.sched_samples;
+	t->bytes = st->f.pos;
+	if (cap_path)
+		caption_file(&t->cap, &st->f, cap_path);
+	return 0;
 }
 
 void file_pass_release(struct file_pass *fp)
 {
-	bool listed = fp->sinks.n > 0;
-
-	sinks_release(&fp->sinks);
-	if (fp->cl_on && !listed)
-		fp->cl.k.ops->release(&fp->cl.k);
+	sink_plan_release(&fp->plan);
 	replay_release(&fp->rp);
 	memset(fp, 0, sizeof(*fp));
 }
@@ -162,7 +128,7 @@ void file_pass_input(struct file_pass *fp, struct file_input *in)
 		.workload_pid = pf->workload_pid, .added_pids = pf->added_pids,
 		.nadded = pf->nadded, .pid = st->o->pid, .more = st->o->more,
 		.nmore = st->o->nmore, .from_ns = st->o->from_ns, .to_ns = st->o->to_ns,
-		.windowed = st->windowed, .ss_records = rd->ss.records, .ss_snapshots = rd->ss.n,
+		.windowed = fp->plan.list.windowed, .ss_records = rd->ss.records, .ss_snapshots = rd->ss.n,
 		.topo_note = st->topo_note, .topo = &st->topo,
 		.syms = symbols_symbolizer(&st->syms), .namer = symbols_stack_namer(&st->syms),
 		.stacks = &rd->stacks,

@@ -1,57 +1,34 @@
 /*
  * file_pass.h - a report's session over a perf.data file: the file source (replay.h) and
- * the sinks the command asks for, fed in one pass: the wakeup analyzer, the cacheline
- * analyzer, and, for --trace/--svg-timeline, the timeline beside them.
+ * the sinks the command asks for (sink_plan.h), fed in one pass: the wakeup analyzer, the
+ * cacheline analyzer, who delayed the wakee, the stacks, and for --trace/--svg-timeline the
+ * timeline beside them.
  */
 #ifndef LOCUS_FILE_PASS_H
 #define LOCUS_FILE_PASS_H
 
+#include "../model/caption.h"
 #include "../model/file_input.h"
 #include "replay.h"
-#include "sink_blame.h"
-#include "sink_cacheline.h"
-#include "sink_stacks.h"
-#include "sink_timeline.h"
-#include "sink_wakeup.h"
+#include "sink_plan.h"
 
 struct file_pass {
 	struct replay rp;		/* the source */
-	struct sinks sinks;		/* in the order they are fed */
-	struct timeline_sink tl;	/* with a timeline: first, every event */
-	struct wakeup_sink wk;		/* the scheduler's results */
-	struct cacheline_sink cl;	/* the memory samples' */
-	struct stacks_sink stk;		/* with stacks_on (set before file_pass_run): waker,
-					 * blocked and off-wake stacks (the file's callchains) */
-	bool stacks_on;
-	/* set before file_pass_run: the results of the whole file, whatever the window (an
-	 * analyzer of the window beside it judges the timeline's flows) */
-	bool whole_results;
-	struct wakeup_sink whole;
-	bool cl_on, timeline, two;
-	/* set before file_pass_run: who delayed the wakee, beside the wakeup analyzer */
-	bool blame;
-	struct blame_sink bl;
+	struct sink_plan plan;		/* its sinks, as the report asks (sink_plan_file) */
 };
 
 /* Open o's file (o is read again by file_pass_run). 0, or -1 with why in err. */
 int file_pass_open(struct file_pass *fp, const struct replay_opts *o, char *err, size_t len);
 /*
- * The sinks, from o as it is now (the caller may have set its tasks from the file's
- * header), and a timeline beside them when tl is not NULL; then every record. 0, or -1
- * with why in err (a timeline keeps what was read before).
+ * The sinks a asks for, from o as it is now (the caller may have set its tasks from the
+ * file's header), and a timeline beside them when tl is not NULL; then every record. 0, or
+ * -1 with why in err (a timeline keeps what was read before).
  */
-int file_pass_run(struct file_pass *fp, const struct timeline_sink_cfg *tl, char *err, size_t len);
+int file_pass_run(struct file_pass *fp, const struct file_pass_asks *a,
+		  const struct timeline_sink_cfg *tl, char *err, size_t len);
 /* After file_pass_open: follow the file's workload (locus record's, with the processes its
  * -p added) in o, as locus run reports; nothing when the file names none. */
 void file_pass_follow_workload(struct file_pass *fp, struct replay_opts *o);
-/* What a pass feeds besides the wakeup and cacheline analyzers, and whose tasks. */
-struct file_pass_asks {
-	bool follow;		/* the file's workload, as locus run reports (file_pass_follow_workload) */
-	bool stacks;		/* the stacks sink */
-	bool stacks_if_recorded; /* it too when the file has callchains */
-	bool blame;		/* who delayed the wakee */
-	bool whole_results;	/* the whole file's results beside the window's */
-};
 /*
  * file_pass_open, what a asks, then file_pass_run (with the timeline tl, or NULL); the
  * progress line (o->progress) cleared. 0, or -1 with why in err.
@@ -61,8 +38,26 @@ int file_pass_read(struct file_pass *fp, struct replay_opts *o, const struct fil
 /* The scheduler's results (after file_pass_run): of the window, or, with whole_results,
  * of the whole file. */
 struct sched_results *file_pass_results(struct file_pass *fp);
-/* Who delayed the wakee (after file_pass_run with blame set), or NULL. */
+/* Who delayed the wakee (after file_pass_run with blame asked), or NULL. */
 const struct blame_results *file_pass_blame(const struct file_pass *fp);
+/* The memory samples' cachelines (after file_pass_run). */
+const struct cacheline *file_pass_cachelines(struct file_pass *fp);
+/* The stacks (after file_pass_run with them asked, or the file's callchains), or NULL; their
+ * table and names in the file_input (file_pass_input). */
+const struct stacks *file_pass_stacks(struct file_pass *fp);
+/* What a timeline fed in the pass is written with (after file_pass_run with one): its items'
+ * analyzer, and the heads' figures, all pointing into the pass. */
+struct file_pass_timeline {
+	const struct timeline *tl;	/* the timeline sink's analyzer */
+	const struct topology *topo;
+	const struct sched_results *r;	/* the results its heads carry (the whole file's) */
+	uint64_t span_ns;		/* the recording's, first to last event, whatever the window */
+	uint64_t events, bytes;		/* its sched events, the bytes read */
+	struct svg_caption cap;		/* with cap_path: the file's header, recorded at */
+};
+/* 0, or -1 when the file holds no sched event (no timeline to write); the caption, from
+ * the header of the file at cap_path, when cap_path is not NULL. */
+int file_pass_timeline(struct file_pass *fp, const char *cap_path, struct file_pass_timeline *t);
 /*
  * After file_pass_run: what the report says of the file into in (pointing into fp: valid
  * while it is), the schedstat snapshots' difference computed, the pictures' caption. file_input_release frees it.

@@ -119,6 +119,10 @@ static void st_finish(struct source *s)
 
 	reorder_flush(&st->ro, deliver, st);
 	sinks_flush(s->sinks);
+	/* the callchains of the events' stack ids, and the mappings that name their frames */
+	sinks_end(s->sinks, &(const struct sink_end){ .stacks = &st->col.stacks,
+						      .maps = st->col.maps,
+						      .nmaps = st->col.nmaps });
 	counts(st);
 	locus_verbose("stream: %llu events, %zu held at most, %llu re-sorted within a CPU, %llu late",
 		      (unsigned long long)st->col.samples, st->ro.peak,
@@ -222,9 +226,4 @@ struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *si
 		return NULL;
 	}
 	return &st->s;
-}
-
-const struct sched_collector *source_stream_collector(const struct source *s)
-{
-	return s && s->ops == &stream_ops ? &((const struct stream *)s)->col : NULL;
 }

@@ -1,7 +1,7 @@
 /*
- * tracer.h - a live session: a scheduler source and the sinks it feeds (the wakeup
- * analyzer; recording, the perf.data writer), memory samples into the cacheline sink,
- * and a reader thread that drains them.
+ * tracer.h - a live session: a scheduler source and the sinks it feeds (sink_plan.h: the
+ * wakeup analyzer, who delayed the wakee, the stacks; recording, the perf.data writer),
+ * memory samples into the cacheline sink, and a reader thread that drains them.
  */
 #ifndef LOCUS_TRACER_H
 #define LOCUS_TRACER_H
@@ -14,35 +14,14 @@
 #include "../analyzers/blame_live.h"
 #include "../analyzers/cacheline.h"
 #include "../collectors/memsample.h"
-#include "../model/schedstat.h"
 #include "../collectors/symbols.h"
-#include "sink_blame.h"
-#include "sink_cacheline.h"
-#include "sink_stacks.h"
-#include "sink_wakeup.h"
-#include "sink_writer.h"
+#include "../model/schedstat.h"
+#include "sink_plan.h"
 #include "source.h"
 
 struct tracer {
 	struct source *src;	/* the scheduler's events: perf stream or BPF */
-	struct sinks sinks;	/* what the stream feeds */
-	struct wakeup_sink wk;	/* the scheduler's results (BPF: filled in its stead) */
-	struct writer_sink wr;	/* recording: the file */
-	bool writing;		/* wr is one of the sinks */
-	bool blame;		/* bl is one of the sinks (--sections blame, streamed) */
-	struct blame_sink bl;	/* who delayed the wakee */
-	bool bpf_blame;		/* --sections blame on the BPF source: split in the kernel */
-	bool bpf_blame_read;	/* bpf_bl holds its split (after tracer_stop) */
-	struct blame_results bpf_bl;
-	bool bpf_live_on;	/* bpf_live holds the kernel's split at the last snapshot */
-	struct blame_live bpf_live;	/* (locus top's antagonists pane on the BPF source) */
-	bool stacks;		/* stk is one of the sinks (-g, streamed) */
-	struct stacks_sink stk;	/* waker, blocked and off-wake stacks of the tracked tasks */
-	bool bpf_stacks;	/* -g on the BPF source: stk.st and bpf_tab filled at the end */
-	struct stack_table bpf_tab;	/* their callchains */
-	bool bpf_read;		/* stk.st and bpf_tab hold them (released here) */
-	bool stack_syms_on;	/* stack_syms holds the stream's mappings */
-	struct symbols stack_syms; /* for the stacks' frames: /proc/kallsyms, the MMAP2 seen */
+	struct sink_plan plan;	/* what it feeds (BPF: fills in their stead), memory samples too */
 	struct provenance prov;	/* how the results are measured: copied into them at each read */
 	pthread_t thread;
 	pthread_mutex_t lock;	/* the analyzers, between the reader and snapshots */
@@ -57,11 +36,10 @@ struct tracer {
 	uint64_t reader_wait_max_ns;	/* the longest the reader waited for the lock (a snapshot
 				 * holding it): events pile up in the ring buffers meanwhile */
 	uint64_t snapshot_lock_max_ns;	/* the longest a snapshot held it */
-	/* memory samples */
+	/* memory samples, into the plan's cacheline sink */
 	bool mem_on;
 	struct mem_collector mem;
 	char mem_why[320];	/* why not, when asked for */
-	struct cacheline_sink cl;	/* the memory samples' results (cl.cl) */
 	struct symbols syms;	/* the workload's maps, read while it runs */
 	pid_t maps_pid;
 	/* /proc/schedstat: a snapshot at the start, the deltas at the stop */
@@ -90,21 +68,38 @@ void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summ
 		     int *nlines);
 /* Where the provenance and the drop counters go into results (after each read). */
 void tracer_stamp(struct tracer *t, struct sched_results *r);
-/* Who delayed the wakee (after tracer_stop), or NULL when not asked or not streamed. */
+/* Who delayed the wakee (after tracer_stop), or NULL when not asked, or not read. */
 const struct blame_results *tracer_blame(const struct tracer *t);
 /* Its totals at the last tracer_snapshot (valid until the next), or NULL when not asked,
  * not split (the stream without it, BPF without --sections blame), or no snapshot yet.
  * On the BPF source: the kernel's split of the timed wakeups (in_kernel, sampled). */
 const struct blame_live *tracer_blame_live(const struct tracer *t);
-/*
- * The stacks (after tracer_stop), their stack table in *tab and names for their frames
- * in *nm (this machine's kallsyms, the binaries the tasks mapped); NULL when not asked
- * for (-g) or not streamed.
- */
-const struct stacks *tracer_stacks(struct tracer *t, const struct stack_table **tab,
-				   struct stack_namer *nm);
+/* Whether the session splits the waits (who delayed the wakee), where its source does. */
+bool tracer_blame_asked(const struct tracer *t);
 /* The results (after tracer_stop), or NULL when tracing did not start. */
 struct sched_results *tracer_results(struct tracer *t);
+
+/* What a report shows of a live session (after tracer_stop), pointing into its tracer. */
+struct tracer_outputs {
+	struct sched_results *res;	/* NULL when tracing did not start */
+	uint64_t events, bytes;		/* what the source read (bytes: 0 when aggregated) */
+	const struct schedstat *ss;	/* the run's /proc/schedstat deltas, or NULL */
+	const char *ss_why;		/* why there are none */
+	const struct blame_results *blame; /* who delayed the wakee, or NULL */
+	const struct cacheline *cl;	/* the memory samples' cachelines, or NULL */
+	const char *mem_why;		/* why there are none where asked ("": not known) */
+	struct symbolizer sz;		/* their code and data named */
+	const struct stacks *stacks;	/* -g: waker, blocked and off-wake stacks, or NULL */
+	const struct stack_table *stack_tab; /* their callchains */
+	struct stack_namer stack_nm;	/* their frames named: this machine's kallsyms, the
+					 * binaries the tasks mapped */
+};
+void tracer_outputs(struct tracer *t, struct tracer_outputs *o);
+/*
+ * A recording's summary on stderr (writer_sink_summary): what was written, what the
+ * kernel lost, the memory samples; a write error said even when quiet, and -1; else 0.
+ */
+int tracer_record_summary(struct tracer *t, bool quiet);
 void tracer_release(struct tracer *t);
 
 #endif

@@ -105,12 +105,12 @@ static void blame_sample(struct watch *w, const struct sched_results *cur)
 		if (!w->tracer->src)
 			snprintf(w->bl_why, sizeof(w->bl_why), "not traced: %s",
 				 w->out && w->out->trace_reason[0] ? w->out->trace_reason : "?");
-		else if ((w->bl_cannot = !w->tracer->src->streams && !w->tracer->bpf_blame))
+		else if ((w->bl_cannot = !w->tracer->src->streams && !tracer_blame_asked(w->tracer)))
 			snprintf(w->bl_why, sizeof(w->bl_why), "not supported by the %s collector "
 				 "(it counts in the kernel; this needs every event: use --collector "
 				 "perf)", cur->prov.source == PROV_BPF ? "BPF" :
 				 prov_source_key(cur->prov.source));
-		else if (w->tracer->bpf_blame)
+		else if (!w->tracer->src->streams) /* split in the kernel, not read */
 			snprintf(w->bl_why, sizeof(w->bl_why), "the kernel's split could not be read");
 		else
 			snprintf(w->bl_why, sizeof(w->bl_why), "no scheduler event yet");

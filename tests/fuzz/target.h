@@ -67,8 +67,9 @@ static inline void fuzz_render(struct file_pass *fp)
 		abort();
 	file_pass_input(fp, &in);
 	for (int width = 80; width <= 200; width += 120) {
-		report_doc_init(&d, &in, file_pass_results(fp), file_pass_blame(fp), &fp->cl.cl,
-				fp->stacks_on ? &fp->stk.st : NULL, SEC_ALL | SEC_BLAME, width);
+		report_doc_init(&d, &in, file_pass_results(fp), file_pass_blame(fp),
+				file_pass_cachelines(fp), file_pass_stacks(fp), SEC_ALL | SEC_BLAME,
+				width);
 		report_doc_text(out, &d);
 	}
 	report_doc_json(out, &d);
@@ -113,8 +114,9 @@ static inline int fuzz_one(const uint8_t *data, size_t size, char *err, size_t e
 	if (!fp || !tp)
 		abort();
 	ok = file_pass_open(fp, &o, err, errlen) == 0;
-	fp->blame = true; /* who delayed the wakee too, on the trace's flows as well */
-	ok = ok && file_pass_run(fp, &tc, err, errlen) == 0;
+	/* who delayed the wakee too, on the trace's flows as well */
+	ok = ok && file_pass_run(fp, &(struct file_pass_asks){ .blame = true }, &tc, err,
+				 errlen) == 0;
 	if (ok)
 		fuzz_render(fp);
 	if (ok && fp->rp.rd.sched_samples)
