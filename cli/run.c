@@ -9,7 +9,6 @@
 #include "../common/util.h"
 #include "../report/sched_report.h"
 #include "commands.h"
-#include "../collectors/caption.h"
 #include "counting.h"
 #include "trace_export.h"
 #include "../pipeline/bench_loop.h"
@@ -206,7 +205,7 @@ static int run_report(const struct run_plan *pl, struct tracer *tracer, bool tra
 	if (res->runs > 0 && counting_report(&pl->o, res, out, pl->cmdv, &extra) != 0)
 		rc = EXIT_LOCUS_RUNTIME;
 	if (res->runs > 0 && pl->svg && rr.res) {
-		caption_live(&cap, pl->bp.argc, pl->bp.argv);
+		counting_caption(&cap, pl->bp.argc, pl->bp.argv);
 		if (write_heatmap_svg(pl->svg, rr.res, &cap) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
 	}

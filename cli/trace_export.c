@@ -76,46 +76,26 @@ int timeline_opts_finish(struct trace_export *x, const struct cli_cmd *cmd)
 	return cli_check_output(cmd, x->trace) < 0 || cli_check_output(cmd, x->svg) < 0 ? -1 : 0;
 }
 
+int trace_pass_heads(struct trace_pass *p, struct trace_export *x, const struct pass_timeline *t)
+{
+	/* the recording's counts and results the timelines' heads carry */
+	x->r = t->r;
+	x->span_ns = t->span_ns;
+	x->events = t->events;
+	x->bytes = t->bytes;
+	return trace_pass_emit(p, t->topo, t->tl, &t->cap);
+}
+
 int trace_pass_finish(struct trace_pass *p, struct trace_export *x, struct file_pass *fp,
 		      const char *what)
 {
-	struct file_pass_timeline t;
+	struct pass_timeline t;
 
 	if (file_pass_timeline(fp, p->svg ? p->path : NULL, &t) < 0) {
 		locus_err("%s: no sched events in the file: no timeline to write", what);
 		return -1;
 	}
-	/* the recording's counts and results the timelines' heads carry */
-	x->r = t.r;
-	x->span_ns = t.span_ns;
-	x->events = t.events;
-	x->bytes = t.bytes;
-	return trace_pass_emit(p, t.topo, t.tl, &t.cap);
-}
-
-int trace_export_file(const char *path, const char *sysfs_root, bool all, struct trace_export *x)
-{
-	/* the timeline's window, and its analyzer's; the heads: the whole recording's results */
-	struct replay_opts o = { .path = path, .sysfs_root = sysfs_root, .line_size = 64,
-				 .sort = CL_SORT_TOTAL, .from_ns = x->from_ns, .to_ns = x->to_ns };
-	struct file_pass_asks a = { .follow = !all, .whole_results = true };
-	struct file_pass *fp = xcalloc(1, sizeof(*fp));
-	struct timeline_sink_cfg tc;
-	struct trace_pass *p = trace_pass_new(x, path, &tc);
-	char err[400];
-	int rc = -1;
-
-	if (!p) /* without its scratch file: said */
-		goto out;
-	if (file_pass_read(fp, &o, &a, &tc, err, sizeof(err)) < 0)
-		locus_err("%s: %s: no timeline written", path, err);
-	else
-		rc = trace_pass_finish(p, x, fp, path);
-out:
-	trace_pass_free(p);
-	file_pass_release(fp);
-	free(fp);
-	return rc;
+	return trace_pass_heads(p, x, &t);
 }
 
 int stacks_take(struct stacks_plan *p, const struct cli_cmd *cmd, int code, const char *arg)

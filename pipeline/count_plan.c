@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../collectors/caption.h"
 #include "../common/util.h"
 
 /*
@@ -85,6 +86,11 @@ void counting_release(struct counting_opts *o)
 	free(o->cpus);
 	free(o->evs);
 	memset(o, 0, sizeof(*o));
+}
+
+void counting_caption(struct svg_caption *c, int argc, char **argv)
+{
+	caption_live(c, argc, argv);
 }
 
 void counting_session(const struct counting_opts *o, char **argv, struct session_cfg *cfg)

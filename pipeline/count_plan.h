@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "../collectors/events.h"
+#include "../model/caption.h"
 #include "../model/topology.h"
 #include "session.h"
 #include "source.h"
@@ -67,6 +68,9 @@ struct counting_opts {
  */
 int counting_check(struct counting_opts *o, char **argv, char *why, size_t len);
 void counting_release(struct counting_opts *o);
+/* A picture's caption of this command (argc words of argv, the command's name first) on
+ * this machine, now. */
+void counting_caption(struct svg_caption *c, int argc, char **argv);
 /* Fill a session configuration from validated options. */
 void counting_session(const struct counting_opts *o, char **argv, struct session_cfg *cfg);
 /*

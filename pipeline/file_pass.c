@@ -83,7 +83,7 @@ const struct stacks *file_pass_stacks(struct file_pass *fp)
 	return sink_plan_stacks(&fp->plan, &tab, &nm);
 }
 
-int file_pass_timeline(struct file_pass *fp, const char *cap_path, struct file_pass_timeline *t)
+int file_pass_timeline(struct file_pass *fp, const char *cap_path, struct pass_timeline *t)
 {
 	const struct replay *st = &fp->rp;
 	const struct sinks *l = &fp->plan.list;

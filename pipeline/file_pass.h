@@ -45,19 +45,11 @@ const struct cacheline *file_pass_cachelines(struct file_pass *fp);
 /* The stacks (after file_pass_run with them asked, or the file's callchains), or NULL; their
  * table and names in the file_input (file_pass_input). */
 const struct stacks *file_pass_stacks(struct file_pass *fp);
-/* What a timeline fed in the pass is written with (after file_pass_run with one): its items'
- * analyzer, and the heads' figures, all pointing into the pass. */
-struct file_pass_timeline {
-	const struct timeline *tl;	/* the timeline sink's analyzer */
-	const struct topology *topo;
-	const struct sched_results *r;	/* the results its heads carry (the whole file's) */
-	uint64_t span_ns;		/* the recording's, first to last event, whatever the window */
-	uint64_t events, bytes;		/* its sched events, the bytes read */
-	struct svg_caption cap;		/* with cap_path: the file's header, recorded at */
-};
-/* 0, or -1 when the file holds no sched event (no timeline to write); the caption, from
- * the header of the file at cap_path, when cap_path is not NULL. */
-int file_pass_timeline(struct file_pass *fp, const char *cap_path, struct file_pass_timeline *t);
+/* What the timeline fed in the pass is written with (after file_pass_run with one): its
+ * items' analyzer, the heads' figures (the whole file's results, its sched events, the
+ * bytes read) and, with cap_path, the caption of the file's header. 0, or -1 when the file
+ * holds no sched event (no timeline to write). */
+int file_pass_timeline(struct file_pass *fp, const char *cap_path, struct pass_timeline *t);
 /*
  * After file_pass_run: what the report says of the file into in (pointing into fp: valid
  * while it is), the schedstat snapshots' difference computed, the pictures' caption. file_input_release frees it.

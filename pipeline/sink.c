@@ -118,7 +118,7 @@ bool sinks_windowed(struct sinks *l, const struct event *e)
 struct sink *sinks_raw(const struct sinks *l)
 {
 	for (int i = 0; i < l->n; i++)
-		if (l->k[i]->ops->raw)
+		if (l->k[i]->ops->record)
 			return l->k[i];
 	return NULL;
 }

@@ -87,9 +87,16 @@ struct sink_ops {
 	 * where it needs to be (NULL op: no source can stand in for it). */
 	void (*stand_in)(struct sink *k, struct sink_stand_in *si, const struct sink_begin *b);
 	/* a sink of whole records (the writer; NULL: it takes events): ready for the rings
-	 * of r (0, or -1 with why), then every record they hold at each drain */
+	 * of r (0, or -1 with why), then each record as the source reads it (a sched ring's,
+	 * or mem: a memory ring's, mem_idx its event in the plan, -1 unknown), and the end of
+	 * each pass over the rings */
 	int (*raw_open)(struct sink *k, const struct sink_raw *r, char *err, size_t len);
-	void (*raw)(struct sink *k, const struct sink_raw *r);
+	void (*record)(struct sink *k, const void *rec, bool mem, int mem_idx);
+	/* with record: an event the source derives from the records as it reads them, to be
+	 * kept beside them (EV_AFFINITY: every task's mask at the start, and each change
+	 * right after the call's record), in the order they are read */
+	void (*derived)(struct sink *k, const struct event *e);
+	void (*round)(struct sink *k);
 };
 
 /* Events gathered for a sink that takes them in batches (the hot path: a copy an event,

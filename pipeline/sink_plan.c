@@ -1,6 +1,7 @@
 /* sink_plan.c - a session's sinks built and wired in one place (sink_plan.h). */
 #include "sink_plan.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "../collectors/perfdata.h"
@@ -75,6 +76,8 @@ static void build(struct sink_plan *p, const struct spec *sp)
 	}
 	/* one event at a time where a sink beside it asks what it tracks */
 	wakeup_sink_init(&p->wk, &wc, sp->timeline || sp->blame || (sp->stacks && scoped));
+	if (sp->record_path && !sp->timeline)
+		p->wk.k.types = 0; /* a recording analyzes nothing its outputs do not show */
 	sinks_add(&p->list, &p->wk.k);
 	if (sp->whole) {
 		wc.verdict = NULL;
@@ -120,6 +123,10 @@ void sink_plan_live(struct sink_plan *p, const struct source_cfg *cfg, bool aggr
 			sp.meta.added[sp.meta.nadded++] = cfg->added[i];
 		sp.blame = (sc->blame || sc->blame_if_streamed) && !sc->record_path;
 		sp.blame_no_p99 = sc->blame_no_p99;
+		sp.timeline = sc->timeline; /* a recording's, of the same pass */
+		sp.from_ns = sc->timeline ? sc->timeline->from_ns : 0;
+		sp.to_ns = sc->timeline ? sc->timeline->to_ns : 0;
+		sp.whole = sp.from_ns || sp.to_ns;
 		sp.stacks = sc->callchain && !sc->record_path;
 		sp.track = cfg->track;
 		sp.ntrack = cfg->ntrack;
@@ -187,6 +194,27 @@ struct cacheline *sink_plan_cachelines(struct sink_plan *p)
 struct timeline_sink *sink_plan_timeline(struct sink_plan *p)
 {
 	return p->timeline ? &p->tl : NULL;
+}
+
+int sink_plan_pass_timeline(struct sink_plan *p, const struct sink_begin *b,
+			    struct pass_timeline *t, char *err, size_t len)
+{
+	const struct sinks *l = &p->list;
+
+	memset(t, 0, sizeof(*t));
+	if (!p->timeline || !l->have_first) {
+		snprintf(err, len, "no sched events in the file: no timeline to write");
+		return -1;
+	}
+	t->span_ns = l->last_ns > l->first_ns ? l->last_ns - l->first_ns : 0;
+	if (l->from_ns > t->span_ns) {
+		snprintf(err, len, "--from is past the recording's end (it lasts %.3f s): no "
+			 "timeline written", (double)t->span_ns / 1e9);
+		return -1;
+	}
+	t->tl = &p->tl.tl;
+	t->r = sink_plan_results(p, b);
+	return 0;
 }
 
 struct writer_sink *sink_plan_writer(struct sink_plan *p)

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 
+#include "../model/caption.h"
 #include "replay.h"
 #include "sink.h"
 #include "sink_blame.h"
@@ -28,6 +29,17 @@ struct file_pass_asks {
 	bool stacks_if_recorded; /* it too when the file has callchains */
 	bool blame;		/* who delayed the wakee */
 	bool whole_results;	/* the whole file's results beside the window's */
+};
+
+/* What a timeline fed in a session is written with, after the session: its items' analyzer,
+ * and the figures its heads carry, pointing into the session. */
+struct pass_timeline {
+	const struct timeline *tl;	/* the timeline sink's analyzer */
+	const struct topology *topo;
+	const struct sched_results *r;	/* the results its heads carry (the whole recording's) */
+	uint64_t span_ns;		/* first to last event, whatever the window */
+	uint64_t events, bytes;		/* the events read, their bytes */
+	struct svg_caption cap;		/* a file's: its header (else left for the caller) */
 };
 
 struct sink_plan {
@@ -71,6 +83,13 @@ const struct stacks *sink_plan_stacks(struct sink_plan *p, const struct stack_ta
 struct cacheline *sink_plan_cachelines(struct sink_plan *p);
 /* The timeline sink, or NULL when none was asked for. */
 struct timeline_sink *sink_plan_timeline(struct sink_plan *p);
+/*
+ * After the finish: the timeline's analyzer, the span of the events delivered and the
+ * results into t (the rest is the caller's). 0, or -1 with why in err: no sched event
+ * came, or the window (--from) begins past the last one.
+ */
+int sink_plan_pass_timeline(struct sink_plan *p, const struct sink_begin *b,
+			    struct pass_timeline *t, char *err, size_t len);
 /* The writer sink, or NULL when not recording. */
 struct writer_sink *sink_plan_writer(struct sink_plan *p);
 void sink_plan_release(struct sink_plan *p);

@@ -26,6 +26,7 @@
 
 struct topology;
 struct sched_results;
+struct timeline_sink_cfg;
 
 enum collector_kind { COLLECTOR_AUTO, COLLECTOR_PERF, COLLECTOR_BPF };
 
@@ -39,6 +40,9 @@ struct stream_cfg {
 	bool blame_if_streamed;	/* the same where the stream is the source, no reason to
 				 * refuse BPF (locus top's antagonists pane) */
 	bool blame_no_p99;	/* no record of each wakeup (p99 share): a live dashboard */
+	/* recording: a timeline of the same pass (--trace, --svg-timeline of locus record),
+	 * its window from_ns to to_ns; its heads carry the whole recording's results */
+	const struct timeline_sink_cfg *timeline;
 };
 
 /* What only the BPF programs honor (the stream refuses a BTF file asked of it). */

@@ -281,6 +281,7 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL); /* no SA_RESTART: poll returns EINTR */
 	prov_init(t, cfg);
+	t->topo = cfg->topo;
 	if (open_source(t, cfg, err, len) < 0)
 		return -1;
 	prov_join(t);
@@ -424,6 +425,20 @@ void tracer_outputs(struct tracer *t, struct tracer_outputs *o)
 	};
 	if (t->src)
 		o->stacks = sink_plan_stacks(&t->plan, &o->stack_tab, &o->stack_nm);
+}
+
+int tracer_timeline(struct tracer *t, struct pass_timeline *h, char *err, size_t len)
+{
+	if (!t->src) {
+		snprintf(err, len, "no sched events in the file: no timeline to write");
+		return -1;
+	}
+	if (sink_plan_pass_timeline(&t->plan, NULL, h, err, len) < 0)
+		return -1;
+	h->topo = t->topo;
+	h->events = t->src->events;
+	h->bytes = t->src->bytes;
+	return 0;
 }
 
 int tracer_record_summary(struct tracer *t, bool quiet)

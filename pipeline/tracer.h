@@ -22,6 +22,7 @@
 struct tracer {
 	struct source *src;	/* the scheduler's events: perf stream or BPF */
 	struct sink_plan plan;	/* what it feeds (BPF: fills in their stead), memory samples too */
+	const struct topology *topo;	/* the configuration's */
 	struct provenance prov;	/* how the results are measured: copied into them at each read */
 	pthread_t thread;
 	pthread_mutex_t lock;	/* the analyzers, between the reader and snapshots */
@@ -95,6 +96,13 @@ struct tracer_outputs {
 					 * binaries the tasks mapped */
 };
 void tracer_outputs(struct tracer *t, struct tracer_outputs *o);
+/*
+ * A recording's timeline of the same pass (source_cfg.stream.timeline), after tracer_stop:
+ * its analyzer, the span of the events, the whole recording's results, the events and bytes
+ * read, into t (its caption left empty). 0, or -1 with why in err (no sched event came; the
+ * window begins past the last).
+ */
+int tracer_timeline(struct tracer *t, struct pass_timeline *h, char *err, size_t len);
 /*
  * A recording's summary on stderr (writer_sink_summary): what was written, what the
  * kernel lost, the memory samples; a write error said even when quiet, and -1; else 0.
