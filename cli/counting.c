@@ -7,8 +7,6 @@
 
 #include "../common/exitcodes.h"
 #include "../common/util.h"
-#include "../collectors/probe.h"
-#include "../collectors/topology.h"
 #include "../report/sched_report.h"
 #include "../report/stat_report.h"
 
@@ -119,7 +117,7 @@ int cli_load_topology(const struct cli_cmd *cmd, const char *sysfs_root, struct 
 {
 	char err[320];
 
-	if (topology_load(t, sysfs_root, err, sizeof(err)) == 0)
+	if (counting_topology(t, sysfs_root, err, sizeof(err)) == 0)
 		return 0;
 	if (sysfs_root) {
 		cli_usage_error(cmd, "--sysfs-root: %s", err);
@@ -231,13 +229,8 @@ void traced_report_init(struct traced_report *rr, struct tracer *tracer,
 		rr->ls.stacks_fr = (struct stacks_frames){ .tab = o.stacks ? o.stack_tab : NULL,
 							   .namer = &rr->ls.stacks_nm };
 	}
-	if ((sections & SEC_CACHELINES) && !o.cl) {
-		if (o.mem_why[0])
-			snprintf(rr->mem_why, sizeof(rr->mem_why), "%s", o.mem_why);
-		else if (probe_memory_sampling(rr->mem_why, sizeof(rr->mem_why)))
-			snprintf(rr->mem_why, sizeof(rr->mem_why), "memory sampling runs with the "
-				 "scheduler tracing, which could not start");
-	}
+	if ((sections & SEC_CACHELINES) && !o.cl)
+		tracer_mem_why(tracer, rr->mem_why, sizeof(rr->mem_why));
 }
 
 struct report_extra traced_report_extra(struct traced_report *rr)

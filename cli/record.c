@@ -2,8 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../collectors/perfdata.h"
-#include "../collectors/topology.h"
+#include "../model/topology.h"
 #include "../common/exitcodes.h"
 #include "../common/util.h"
 #include "commands.h"

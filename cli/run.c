@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../collectors/topology.h"
+#include "../model/topology.h"
 #include "../common/exitcodes.h"
 #include "../common/outfile.h"
 #include "../common/util.h"
@@ -264,7 +264,6 @@ static int run_loop(struct run_plan *pl, const struct topology *topo)
 {
 	const struct counting_opts *o = &pl->o;
 	struct sweep_set set = { 0 };
-	struct metric metric = { 0 };
 	struct run_json sj = { o->json_path, false };
 	struct session_cfg cfg;
 	struct source_cfg tc;
@@ -272,18 +271,17 @@ static int run_loop(struct run_plan *pl, const struct topology *topo)
 	int rc;
 
 	pl->bp.repeat = (int)o->repeat;
-	bench_loop_setup(&set, &metric, &pl->bp, topo, pl->cmdv);
 	counting_session(o, pl->cmdv, &cfg);
 	cfg.derive_software = !o->events;
 	traced_source_cfg(&tc, o, &pl->tr, &pl->col, topo);
-	lp = (struct bench_loop){ .set = &set, .metric = &metric, .session = &cfg, .trace = &tc,
-				  .quiet = o->quiet, .show_output = pl->show_output,
-				  .run_done = run_done, .ctx = &sj };
+	lp = (struct bench_loop){ .set = &set, .session = &cfg, .trace = &tc, .quiet = o->quiet,
+				  .show_output = pl->show_output, .run_done = run_done,
+				  .ctx = &sj };
+	bench_loop_prepare(&lp, &pl->bp, topo, pl->cmdv);
 	bench_loop_run(&lp, pl->cmdv);
 	rc = sweep_report_write(&set, o->out_path, o->json_path, pl->svg) < 0;
 	rc = bench_loop_status(&lp, sj.path, sj.failed, rc ? EXIT_LOCUS_RUNTIME : EXIT_LOCUS_OK);
-	if (set.have_metric)
-		metric_release(&metric);
+	bench_loop_release(&lp);
 	sweep_set_release(&set);
 	return rc;
 }

@@ -3,11 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../collectors/topology.h"
+#include "../model/topology.h"
 #include "../common/exitcodes.h"
 #include "../common/util.h"
 #include "../report/dash_screen.h"
-#include "../collectors/wl_output.h"
 #include "../pipeline/watch.h"
 #include "commands.h"
 #include "counting.h"
@@ -78,7 +77,6 @@ struct top {
 	struct tracer *tracer;
 	struct watch w;			/* its snapshots, intervals, totals, series, header */
 	uint64_t draw_cpu_ns;		/* the dashboard's own CPU time (main thread) */
-	struct wl_output output;	/* the workload's output, when the dashboard has the screen */
 	struct tui *tui;
 	struct dash_ui ui;
 	bool redraw;
@@ -89,10 +87,10 @@ static void draw(struct top *tp)
 	struct dash_view v = { 0 };
 
 	watch_view(&tp->w, tp->ui.cumulative, tp->ui.blame_pane, now_ns(), &v);
-	if (tp->output.path[0] && tp->tui) {
-		v.output_path = tp->output.path;
+	if (watch_output_path(&tp->w) && tp->tui) {
+		v.output_path = watch_output_path(&tp->w);
 		if (tp->ui.output)
-			v.output_tail = wl_output_tail(&tp->output);
+			v.output_tail = watch_output_tail(&tp->w);
 	}
 	v.ui = &tp->ui;
 	dash_show(tp->tui, &v);
@@ -238,7 +236,7 @@ static void top_leave(struct top *tp, const struct session_outcome *out)
 	    !out->failed && !(pl->iterations && tp->w.refreshes >= pl->iterations))
 		final_screen(tp);
 	tui_close(tp->tui);
-	wl_output_close(&tp->output, pl->o.quiet);
+	watch_output_close(&tp->w, pl->o.quiet);
 	locus_verbose("dashboard: %ld refreshes, %.1f ms of CPU in the main thread over %.1f s "
 		      "(%.2f%% of one CPU)", tp->w.refreshes, (double)tp->draw_cpu_ns / 1e6,
 		      (double)(now_ns() - tp->w.t0) / 1e9,
@@ -291,7 +289,7 @@ static int top_session(struct top *tp, const struct topology *topo)
 	tp->w.topo = topo;
 	top_describe(tp);
 	if (pl->cmdv[0] && (pl->output_path || tp->tui) &&
-	    (cfg.output_fd = wl_output_open(&tp->output, pl->output_path)) < 0) {
+	    (cfg.output_fd = watch_output_open(&tp->w, pl->output_path)) < 0) {
 		tui_close(tp->tui);
 		return EXIT_LOCUS_RUNTIME;
 	}

@@ -112,7 +112,7 @@ static void find_metric(struct bench_loop *lp, struct sweep_run *run, char *text
 	char last[120] = "";
 	char *nl;
 
-	if (metric_find(lp->metric, text, &run->m[M_METRIC]) == 0) {
+	if (metric_find(&lp->metric, text, &run->m[M_METRIC]) == 0) {
 		run->have[M_METRIC] = true;
 		return;
 	}
@@ -124,7 +124,7 @@ static void find_metric(struct bench_loop *lp, struct sweep_run *run, char *text
 	nl = strrchr(text, '\n');
 	snprintf(last, sizeof(last), "%s", nl ? nl + 1 : text);
 	locus_err("%s: the metric (%s) is not in the workload's output (its last line: '%s')",
-		  label, lp->metric->name, last);
+		  label, lp->metric.name, last);
 	run->ok = false;
 }
 
@@ -151,7 +151,7 @@ static void judge(struct bench_loop *lp, const struct sweep_run *run,
 		char a[40] = "", b[24];
 
 		if (run->have[M_METRIC])
-			snprintf(a, sizeof(a), "%.6g %s, ", run->m[M_METRIC], lp->metric->unit);
+			snprintf(a, sizeof(a), "%.6g %s, ", run->m[M_METRIC], lp->metric.unit);
 		fprintf(stderr, "locus: %s: %s%s cs/s, %.2f s\n", label, a,
 			run->have[M_CS] ? fmt_short(run->m[M_CS], b, sizeof(b)) : "-", secs);
 	}
@@ -250,4 +250,17 @@ int bench_loop_status(const struct bench_loop *lp, const char *json_path, bool j
 			rc = EXIT_LOCUS_RUNTIME;
 	}
 	return rc;
+}
+
+void bench_loop_prepare(struct bench_loop *lp, const struct bench_plan *bp,
+			const struct topology *topo, char **cmdv)
+{
+	bench_loop_setup(lp->set, &lp->metric, bp, topo, cmdv);
+}
+
+void bench_loop_release(struct bench_loop *lp)
+{
+	if (lp->set->have_metric)
+		metric_release(&lp->metric);
+	memset(&lp->metric, 0, sizeof(lp->metric));
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../collectors/caption.h"
+#include "../collectors/topology.h"
 #include "../common/util.h"
 
 /*
@@ -86,6 +87,11 @@ void counting_release(struct counting_opts *o)
 	free(o->cpus);
 	free(o->evs);
 	memset(o, 0, sizeof(*o));
+}
+
+int counting_topology(struct topology *t, const char *sysfs_root, char *why, size_t len)
+{
+	return topology_load(t, sysfs_root, why, len);
 }
 
 void counting_caption(struct svg_caption *c, int argc, char **argv)

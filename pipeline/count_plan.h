@@ -68,6 +68,8 @@ struct counting_opts {
  */
 int counting_check(struct counting_opts *o, char **argv, char *why, size_t len);
 void counting_release(struct counting_opts *o);
+/* The CPU topology from sysfs_root (NULL: this machine's /sys) into t. 0, or -1 with why. */
+int counting_topology(struct topology *t, const char *sysfs_root, char *why, size_t len);
 /* A picture's caption of this command (argc words of argv, the command's name first) on
  * this machine, now. */
 void counting_caption(struct svg_caption *c, int argc, char **argv);

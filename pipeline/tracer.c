@@ -7,6 +7,7 @@
 #include "tracer.h"
 
 #include "../analyzers/sched_delta.h"
+#include "../collectors/probe.h"
 #include "../collectors/procfs.h"
 #include "../collectors/schedstat_read.h"
 #include "../collectors/schedstat_record.h"
@@ -425,6 +426,15 @@ void tracer_outputs(struct tracer *t, struct tracer_outputs *o)
 	};
 	if (t->src)
 		o->stacks = sink_plan_stacks(&t->plan, &o->stack_tab, &o->stack_nm);
+}
+
+void tracer_mem_why(const struct tracer *t, char *why, size_t len)
+{
+	if (t->mem_why[0])
+		snprintf(why, len, "%s", t->mem_why);
+	else if (probe_memory_sampling(why, len))
+		snprintf(why, len, "memory sampling runs with the scheduler tracing, which could "
+			 "not start");
 }
 
 int tracer_timeline(struct tracer *t, struct pass_timeline *h, char *err, size_t len)

@@ -96,6 +96,10 @@ struct tracer_outputs {
 					 * binaries the tasks mapped */
 };
 void tracer_outputs(struct tracer *t, struct tracer_outputs *o);
+/* Why there are no memory samples' cachelines (after tracer_stop): the sampler's reason,
+ * else this machine's (no PMU that samples memory), else that the sampler runs with the
+ * scheduler's tracing, which could not start. */
+void tracer_mem_why(const struct tracer *t, char *why, size_t len);
 /*
  * A recording's timeline of the same pass (source_cfg.stream.timeline), after tracer_stop:
  * its analyzer, the span of the events, the whole recording's results, the events and bytes

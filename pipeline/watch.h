@@ -12,6 +12,7 @@
 #include "../analyzers/blame_live.h"
 #include "../collectors/counters.h"
 #include "../collectors/events.h"
+#include "../collectors/wl_output.h"
 #include "../model/dash_view.h"
 #include "../model/sched_results.h"
 #include "count_plan.h"
@@ -71,6 +72,8 @@ struct watch {
 	char command[512];
 	char state[96];
 	char mem_why[320];
+	/* the workload's output in a file while the dashboard has the screen (watch_output_open) */
+	struct wl_output output;
 };
 
 /*
@@ -102,6 +105,17 @@ void watch_sample(struct watch *w, struct counter_set *cs, uint64_t now);
 /* The totals start again from the latest snapshot. */
 void watch_reset(struct watch *w);
 void watch_release(struct watch *w);
+/*
+ * The workload's output into a file while the dashboard has the screen: named, else
+ * $TMPDIR/locus-top.PID.out. Returns the fd for its stdout and stderr, or -1 after saying
+ * why (wl_output_open). Its last whole lines (watch_output_tail); at the end, where it is
+ * said, or our own empty file removed (watch_output_close).
+ */
+int watch_output_open(struct watch *w, const char *named);
+/* Where the output goes, or NULL (the terminal's). */
+const char *watch_output_path(const struct watch *w);
+const char *watch_output_tail(struct watch *w);
+void watch_output_close(struct watch *w, bool quiet);
 
 /*
  * The view of the latest refresh at now: the interval, or the totals since the base when

@@ -1,4 +1,5 @@
-/* watch_view.c - what the dashboard shows of a watched session (watch.h): its limits, a view. */
+/* watch_view.c - what the dashboard shows of a watched session (watch.h): its limits, a
+ * view, the workload's output file. */
 #define _GNU_SOURCE
 #include "watch.h"
 
@@ -114,4 +115,24 @@ void watch_end(struct watch *w, const struct session_outcome *out, bool system_w
 	else if (w->tracer->mem_why[0])
 		snprintf(w->mem_why, sizeof(w->mem_why), "%s", w->tracer->mem_why);
 	watch_end_state(w->state, sizeof(w->state), out, system_wide);
+}
+
+int watch_output_open(struct watch *w, const char *named)
+{
+	return wl_output_open(&w->output, named);
+}
+
+const char *watch_output_path(const struct watch *w)
+{
+	return w->output.path[0] ? w->output.path : NULL;
+}
+
+const char *watch_output_tail(struct watch *w)
+{
+	return wl_output_tail(&w->output);
+}
+
+void watch_output_close(struct watch *w, bool quiet)
+{
+	wl_output_close(&w->output, quiet);
 }
