@@ -93,7 +93,7 @@ int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **a
 }
 
 int counting_report(const struct counting_opts *o, const struct stat_result *res,
-		    const struct session_outcome *out, char **argv,
+		    const struct run_outcome *out, char **argv,
 		    const struct report_extra *extra)
 {
 	struct stat_scope sc = { argv, o->pid, o->pid_list, o->added, o->nadded, o->cpu_list,
@@ -208,7 +208,7 @@ int collector_finish(const struct collector_opts *c, const struct trace_opts *t,
 			   "counts: --collector perf)"
 
 void traced_report_init(struct traced_report *rr, struct tracer *tracer,
-			const struct session_outcome *out, unsigned sections)
+			const struct run_outcome *out, unsigned sections)
 {
 	struct tracer_outputs o;
 

@@ -82,7 +82,7 @@ int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **a
  * extra may be NULL.
  */
 int counting_report(const struct counting_opts *o, const struct stat_result *res,
-		    const struct session_outcome *out, char **argv,
+		    const struct run_outcome *out, char **argv,
 		    const struct report_extra *extra);
 struct topology;
 /*
@@ -111,7 +111,7 @@ struct traced_report {
  * counters (text and JSON).
  */
 void traced_report_init(struct traced_report *rr, struct tracer *tracer,
-			const struct session_outcome *out, unsigned sections);
+			const struct run_outcome *out, unsigned sections);
 struct report_extra traced_report_extra(struct traced_report *rr);
 
 #endif

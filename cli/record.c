@@ -108,7 +108,7 @@ static int record_take(void *ctx, int c, const char *arg)
 static void record_cmdline(struct record_plan *pl, char **argv)
 {
 	snprintf(pl->cmdline, sizeof(pl->cmdline), "locus ");
-	session_command_text(argv, pl->cmdline + 6, sizeof(pl->cmdline) - 6);
+	run_command_text(argv, pl->cmdline + 6, sizeof(pl->cmdline) - 6);
 }
 
 /* The timelines of the recording's own pass (a recording has no report: --from and --to
@@ -131,7 +131,7 @@ static int record_timelines(struct record_plan *pl, struct tracer *tracer)
 
 /* After the session: what was written or why not, then the timelines. The exit status. */
 static int record_finish(struct record_plan *pl, struct tracer *tracer,
-			 const struct stat_result *res, const struct session_outcome *out)
+			 const struct stat_result *res, const struct run_outcome *out)
 {
 	int rc = out->exit_code;
 
@@ -154,15 +154,15 @@ static int record_finish(struct record_plan *pl, struct tracer *tracer,
 /* The workload's session with its sched events written to the file. The exit status. */
 static int record_session(struct record_plan *pl, const struct topology *topo)
 {
-	struct session_cfg cfg;
-	struct session_outcome out;
+	struct run_cfg cfg;
+	struct run_outcome out;
 	struct stat_result res;
 	struct tracer tracer;
 	struct source_cfg tc;
 	struct timeline_sink_cfg tl;
 	int rc;
 
-	counting_session(&pl->o, pl->cmdv, &cfg);
+	counting_run_cfg(&pl->o, pl->cmdv, &cfg);
 	cfg.nevs = 0;
 	pl->tx.quiet = pl->o.quiet;
 	tc = (struct source_cfg){ .topo = topo, .cpus = pl->o.cpus, .ncpus = pl->o.ncpus,
@@ -179,7 +179,7 @@ static int record_session(struct record_plan *pl, const struct topology *topo)
 	memset(&tracer, 0, sizeof(tracer));
 	cfg.trace = &tc;
 	cfg.tracer = &tracer;
-	session_count(&cfg, &res, &out);
+	counting_run(&cfg, &res, &out);
 	rc = record_finish(pl, &tracer, &res, &out);
 	tracer_release(&tracer);
 	trace_pass_free(pl->tp);

@@ -191,7 +191,7 @@ static int run_folded(const struct run_plan *pl, struct traced_report *rr)
 
 /* The counters, the traced sections and the heatmap of a session. The exit status. */
 static int run_report(const struct run_plan *pl, struct tracer *tracer, bool traced,
-		      const struct stat_result *res, const struct session_outcome *out)
+		      const struct stat_result *res, const struct run_outcome *out)
 {
 	struct traced_report rr;
 	struct report_extra extra;
@@ -217,14 +217,14 @@ static int run_report(const struct run_plan *pl, struct tracer *tracer, bool tra
 /* One session of the workload, traced as the sections ask, and its report. The exit status. */
 static int run_session(const struct run_plan *pl, const struct topology *topo)
 {
-	struct session_cfg cfg;
-	struct session_outcome out;
+	struct run_cfg cfg;
+	struct run_outcome out;
 	struct stat_result res;
 	struct tracer tracer;
 	struct source_cfg tc;
 	int rc;
 
-	counting_session(&pl->o, pl->cmdv, &cfg);
+	counting_run_cfg(&pl->o, pl->cmdv, &cfg);
 	if (!(pl->sections & SEC_COUNTERS))
 		cfg.nevs = 0; /* counters cost every context switch something: open none */
 	cfg.derive_software = !pl->o.events; /* the default set: cheap sources where they exist */
@@ -235,7 +235,7 @@ static int run_session(const struct run_plan *pl, const struct topology *topo)
 		cfg.trace = &tc;
 		cfg.tracer = &tracer;
 	}
-	session_count(&cfg, &res, &out);
+	counting_run(&cfg, &res, &out);
 	rc = run_report(pl, &tracer, cfg.trace != NULL, &res, &out);
 	if (cfg.trace)
 		tracer_release(&tracer);
@@ -265,16 +265,16 @@ static int run_loop(struct run_plan *pl, const struct topology *topo)
 	const struct counting_opts *o = &pl->o;
 	struct sweep_set set = { 0 };
 	struct run_json sj = { o->json_path, false };
-	struct session_cfg cfg;
+	struct run_cfg cfg;
 	struct source_cfg tc;
 	struct bench_loop lp;
 	int rc;
 
 	pl->bp.repeat = (int)o->repeat;
-	counting_session(o, pl->cmdv, &cfg);
+	counting_run_cfg(o, pl->cmdv, &cfg);
 	cfg.derive_software = !o->events;
 	traced_source_cfg(&tc, o, &pl->tr, &pl->col, topo);
-	lp = (struct bench_loop){ .set = &set, .session = &cfg, .trace = &tc, .quiet = o->quiet,
+	lp = (struct bench_loop){ .set = &set, .run = &cfg, .trace = &tc, .quiet = o->quiet,
 				  .show_output = pl->show_output, .run_done = run_done,
 				  .ctx = &sj };
 	bench_loop_prepare(&lp, &pl->bp, topo, pl->cmdv);

@@ -211,19 +211,19 @@ static void top_describe(struct top *tp)
 
 /* The clock and the empty results the first interval fills; the watch over the session. */
 static void top_start(struct top *tp, const struct topology *topo,
-		      const struct session_outcome *out, struct session_watch *watch)
+		      const struct run_outcome *out, struct run_watch *watch)
 {
 	tp->w.interval_ms = tp->pl->interval_ms;
 	tp->w.tracer = tp->tracer;
 	tp->w.out = out;
 	watch_start(&tp->w, topo, now_ns());
 	tp->redraw = tp->tui != NULL; /* a frame at once, filled at the first interval */
-	*watch = (struct session_watch){ .fd = tp->tui ? tui_fd(tp->tui) : -1, .tick = tick,
+	*watch = (struct run_watch){ .fd = tp->tui ? tui_fd(tp->tui) : -1, .tick = tick,
 					 .ctx = tp };
 }
 
 /* The session has ended: the final screen until q, then the screen given back. */
-static void top_leave(struct top *tp, const struct session_outcome *out)
+static void top_leave(struct top *tp, const struct run_outcome *out)
 {
 	const struct top_plan *pl = tp->pl;
 	char *state = tp->w.state;
@@ -245,7 +245,7 @@ static void top_leave(struct top *tp, const struct session_outcome *out)
 
 /* The final report after the dashboard. The exit status. */
 static int top_report(const struct top_plan *pl, struct tracer *tracer,
-		      const struct stat_result *res, const struct session_outcome *out)
+		      const struct stat_result *res, const struct run_outcome *out)
 {
 	struct traced_report rr;
 	struct report_extra extra;
@@ -267,15 +267,15 @@ static int top_report(const struct top_plan *pl, struct tracer *tracer,
 static int top_session(struct top *tp, const struct topology *topo)
 {
 	const struct top_plan *pl = tp->pl;
-	struct session_watch watch;
-	struct session_cfg cfg;
-	struct session_outcome out;
+	struct run_watch watch;
+	struct run_cfg cfg;
+	struct run_outcome out;
 	struct stat_result res;
 	struct tracer *tracer = tp->tracer;
 	struct source_cfg tc;
 	int rc;
 
-	counting_session(&pl->o, pl->cmdv, &cfg);
+	counting_run_cfg(&pl->o, pl->cmdv, &cfg);
 	cfg.derive_software = !pl->o.events;
 	traced_source_cfg(&tc, &pl->o, &pl->tr, &pl->col, topo);
 	tc.memory = true;
@@ -295,7 +295,7 @@ static int top_session(struct top *tp, const struct topology *topo)
 	}
 	top_start(tp, topo, &out, &watch);
 	cfg.watch = &watch;
-	session_count(&cfg, &res, &out);
+	counting_run(&cfg, &res, &out);
 	top_leave(tp, &out);
 	rc = top_report(pl, tracer, &res, &out);
 	tracer_release(tracer);

@@ -90,7 +90,7 @@ static void hitm_rate(struct bench_loop *lp, const struct stat_result *res, stru
 
 /* The run's measures: the scheduler's from its trace, HITM/s from its counters. */
 static void measure(struct bench_loop *lp, struct sweep_run *run, struct tracer *tracer,
-		    const struct session_outcome *out, const struct stat_result *res, double secs)
+		    const struct run_outcome *out, const struct stat_result *res, double secs)
 {
 	if (out->traced) {
 		sweep_measures(run, tracer_results(tracer), secs);
@@ -130,7 +130,7 @@ static void find_metric(struct bench_loop *lp, struct sweep_run *run, char *text
 
 /* How the run ended, on stderr, and what it means for the loop. */
 static void judge(struct bench_loop *lp, const struct sweep_run *run,
-		  const struct session_outcome *out, const char *label, double secs)
+		  const struct run_outcome *out, const char *label, double secs)
 {
 	if (out->interrupted)
 		locus_err("%s: interrupted (exit %d): kept, marked interrupted (ok false), not "
@@ -157,11 +157,11 @@ static void judge(struct bench_loop *lp, const struct sweep_run *run,
 	}
 }
 
-/* One session of argv, its output into fd, traced by tracer. */
-static void session(struct bench_loop *lp, char **argv, struct tracer *tracer, int fd,
-		    struct stat_result *res, struct session_outcome *out)
+/* One counting run of argv, its output into fd, traced by tracer. */
+static void count_one(struct bench_loop *lp, char **argv, struct tracer *tracer, int fd,
+		    struct stat_result *res, struct run_outcome *out)
 {
-	struct session_cfg cfg = *lp->session;
+	struct run_cfg cfg = *lp->run;
 	struct source_cfg tc = *lp->trace;
 
 	tc.quiet = tc.quiet || lp->set->nruns > 0;
@@ -170,14 +170,14 @@ static void session(struct bench_loop *lp, char **argv, struct tracer *tracer, i
 	cfg.trace = &tc;
 	cfg.tracer = tracer;
 	cfg.output_fd = fd;
-	session_count(&cfg, res, out);
+	counting_run(&cfg, res, out);
 }
 
 /* One run of one value. */
 static void one(struct bench_loop *lp, const char *value, int rep, char **argv)
 {
 	struct sweep_run run = { 0 };
-	struct session_outcome out;
+	struct run_outcome out;
 	struct stat_result res;
 	struct tracer *tracer = xcalloc(1, sizeof(*tracer));
 	char label[128], *text;
@@ -191,7 +191,7 @@ static void one(struct bench_loop *lp, const char *value, int rep, char **argv)
 			 lp->set->repeat);
 	else
 		snprintf(label, sizeof(label), "run %d/%d", rep, lp->set->repeat);
-	session(lp, argv, tracer, fd, &res, &out);
+	count_one(lp, argv, tracer, fd, &res, &out);
 	run.exit_code = out.exit_code;
 	run.interrupted = out.interrupted;
 	lp->interrupted = out.interrupted;

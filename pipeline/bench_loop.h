@@ -1,5 +1,5 @@
 /*
- * bench_loop.h - the benchmark loop: each sweep value N times, one session a run, the
+ * bench_loop.h - the benchmark loop: each sweep value N times, one counting run each, the
  * metric found in the workload's output and the scheduler measures of every run.
  */
 #ifndef LOCUS_BENCH_LOOP_H
@@ -10,13 +10,13 @@
 #include "../analyzers/metric.h"
 #include "../model/sweep.h"
 #include "bench_plan.h"
-#include "session.h"
+#include "counting_run.h"
 #include "source.h"
 
 struct bench_loop {
 	/* set by the caller */
 	struct sweep_set *set;		/* values, repeat and the metric's names; runs go here */
-	const struct session_cfg *session; /* every run's: its argv, output and repeat (1)
+	const struct run_cfg *run;	/* every run's: its argv, output and repeat (1)
 					    * are set here, its trace and tracer too */
 	const struct source_cfg *trace;	/* the scheduler's source (quiet after the first run) */
 	bool quiet;			/* no line per run on stderr */

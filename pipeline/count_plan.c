@@ -1,4 +1,4 @@
-/* count_plan.c - a counting command's plan checked, then a session's and a source's settings. */
+/* count_plan.c - a counting command's plan checked, then its run's and its source's settings. */
 #include "count_plan.h"
 
 #include <errno.h>
@@ -99,7 +99,7 @@ void counting_caption(struct svg_caption *c, int argc, char **argv)
 	caption_live(c, argc, argv);
 }
 
-void counting_session(const struct counting_opts *o, char **argv, struct session_cfg *cfg)
+void counting_run_cfg(const struct counting_opts *o, char **argv, struct run_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->argv = argv && argv[0] ? argv : NULL;

@@ -1,7 +1,7 @@
 /*
  * count_plan.h - what a counting or tracing command (stat, run, top, record) asks of a
- * session, as its options gave it: the scope, the events, the outputs, where it traces and
- * with which collector; checked here, then made a session's and a source's configuration.
+ * counting run, as its options gave it: the scope, the events, the outputs, where it traces
+ * and with which collector; checked here, then made a run's and a source's configuration.
  */
 #ifndef LOCUS_COUNT_PLAN_H
 #define LOCUS_COUNT_PLAN_H
@@ -13,7 +13,7 @@
 #include "../collectors/events.h"
 #include "../model/caption.h"
 #include "../model/topology.h"
-#include "session.h"
+#include "counting_run.h"
 #include "source.h"
 
 /* The scheduler collector's settings: run, the benchmark loop and top. */
@@ -73,8 +73,8 @@ int counting_topology(struct topology *t, const char *sysfs_root, char *why, siz
 /* A picture's caption of this command (argc words of argv, the command's name first) on
  * this machine, now. */
 void counting_caption(struct svg_caption *c, int argc, char **argv);
-/* Fill a session configuration from validated options. */
-void counting_session(const struct counting_opts *o, char **argv, struct session_cfg *cfg);
+/* Fill a counting run's configuration from validated options. */
+void counting_run_cfg(const struct counting_opts *o, char **argv, struct run_cfg *cfg);
 /*
  * The scheduler source's settings from the options of run, top and the benchmark
  * loop: their scope, ring buffers and collector; quiet as -q, memory sampling off.

@@ -16,7 +16,7 @@
 #include "../model/dash_view.h"
 #include "../model/sched_results.h"
 #include "count_plan.h"
-#include "session.h"
+#include "counting_run.h"
 #include "tracer.h"
 
 enum watch_state {
@@ -36,7 +36,7 @@ struct watch_figure {
 struct watch {
 	/* set by the caller */
 	struct tracer *tracer;
-	const struct session_outcome *out;	/* why tracing did not start, if it did not */
+	const struct run_outcome *out;	/* why tracing did not start, if it did not */
 	int interval_ms;		/* the refresh period */
 	const struct topology *topo;	/* set by watch_start */
 	/* set by watch_limits */
@@ -93,7 +93,7 @@ void watch_describe(struct watch *w, char **cmdv, const struct counting_opts *o)
  * After the session: why there are no cachelines (the tracer's reason; "" when it sampled
  * memory) and how it ended (watch_end_state) into w->state.
  */
-void watch_end(struct watch *w, const struct session_outcome *out, bool system_wide);
+void watch_end(struct watch *w, const struct run_outcome *out, bool system_wide);
 /* The empty results the first interval fills, the clock started at now. */
 void watch_start(struct watch *w, const struct topology *topo, uint64_t now);
 /* Whether a refresh is due at now; paused, none is, and the next waits a full interval. */
@@ -126,7 +126,7 @@ void watch_output_close(struct watch *w, bool quiet);
 void watch_view(struct watch *w, bool cumulative, bool blame_pane, uint64_t now,
 		struct dash_view *v);
 /* How the session ended, in a few words: "exited 0", "killed by signal 9 (KILL)". */
-void watch_end_state(char *buf, size_t len, const struct session_outcome *out,
+void watch_end_state(char *buf, size_t len, const struct run_outcome *out,
 		     bool system_wide);
 
 #endif

@@ -77,7 +77,7 @@ void watch_view(struct watch *w, bool cumulative, bool blame_pane, uint64_t now,
 	v->blame_why = w->bl_why;
 }
 
-void watch_end_state(char *buf, size_t len, const struct session_outcome *out,
+void watch_end_state(char *buf, size_t len, const struct run_outcome *out,
 		     bool system_wide)
 {
 	int rc = out->exit_code;
@@ -96,7 +96,7 @@ void watch_end_state(char *buf, size_t len, const struct session_outcome *out,
 void watch_describe(struct watch *w, char **cmdv, const struct counting_opts *o)
 {
 	if (cmdv[0])
-		session_command_text(cmdv, w->command, sizeof(w->command));
+		run_command_text(cmdv, w->command, sizeof(w->command));
 	else if (o->pid)
 		snprintf(w->command, sizeof(w->command), "pid%s %s", o->nadded ? "s" : "",
 			 o->pid_list);
@@ -108,7 +108,7 @@ void watch_describe(struct watch *w, char **cmdv, const struct counting_opts *o)
 		w->mem_why[0] = '\0'; /* supported: lines will come */
 }
 
-void watch_end(struct watch *w, const struct session_outcome *out, bool system_wide)
+void watch_end(struct watch *w, const struct run_outcome *out, bool system_wide)
 {
 	if (out->traced && w->tracer->mem_on)
 		w->mem_why[0] = '\0';

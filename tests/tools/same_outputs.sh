@@ -8,8 +8,8 @@
 # binary copied to the same path, so messages naming either read alike), and compares
 # stdout, stderr, the exit status and every file the run wrote there, byte for byte. The
 # inputs: tests/fixtures, tests/fuzz corpora and regressions, and INPUTS_DIR, recordings made
-# once (make_inputs below: locus record plain, -g, --blame, -a, -p; perf record -g; perf sched
-# record; schedgen and memgen files). FILTER (a grep -E pattern) runs only the invocations it
+# once (locus record plain, -g, --blame, -a, -p, and recaff*.data with affinity records; perf
+# record -g; perf sched record; schedgen and memgen files). FILTER (a grep -E pattern) runs only the invocations it
 # matches. Live runs cannot be byte-identical: `live` compares the sections their text
 # prints and the keys of their JSON. Prints each difference and ends with
 # "same_outputs: N invocations, N identical, N different".
@@ -103,6 +103,7 @@ done
 
 # locus report of every file, with every output option.
 files="$IN/rec.data $IN/recg.data $IN/recg2.data $IN/recblame.data $IN/reca.data $IN/recp.data
+       $(ls $IN/recaff*.data 2>/dev/null)
        $IN/perfg.data $IN/perfsched.data $IN/gen512.data $IN/lossy.data $IN/c2c.data"
 for f in $C/*.data $REPO/tests/fuzz/regress/*.data; do files="$files $f"; done
 for f in $files; do

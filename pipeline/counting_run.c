@@ -1,5 +1,5 @@
-/* session.c - wires the launcher and the counters for stat and run, one run at a time. */
-#include "session.h"
+/* counting_run.c - wires the launcher and the counters for stat and run, one run at a time. */
+#include "counting_run.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -15,12 +15,12 @@
 #include "../common/exitcodes.h"
 #include "../common/util.h"
 
-void session_command_text(char *const *argv, char *buf, size_t len)
+void run_command_text(char *const *argv, char *buf, size_t len)
 {
 	fmt_argv(argv, buf, len);
 }
 
-static void init_result(const struct session_cfg *cfg, const struct counter_set *cs,
+static void init_result(const struct run_cfg *cfg, const struct counter_set *cs,
 			struct stat_result *res)
 {
 	const char **names = xcalloc((size_t)cfg->nevs, sizeof(char *));
@@ -109,8 +109,8 @@ static void derive(struct counter *c, const struct launcher *l, const struct sch
 	c->enabled_ns = c->running_ns = 1;
 }
 
-static void start_tracing(const struct session_cfg *cfg, const struct launcher *l,
-			  const struct count_target *t, struct session_outcome *out)
+static void start_tracing(const struct run_cfg *cfg, const struct launcher *l,
+			  const struct count_target *t, struct run_outcome *out)
 {
 	struct source_cfg tc = *cfg->trace;
 	pid_t *track = NULL;
@@ -153,10 +153,10 @@ static void start_tracing(const struct session_cfg *cfg, const struct launcher *
 #define LEFT_GRACE_MS 2000
 
 /* Wait for the workload (or an interrupt), calling the watcher meanwhile. */
-static void wait_workload(const struct session_cfg *cfg, struct launcher *l,
-			  struct counter_set *cs, struct session_outcome *out)
+static void wait_workload(const struct run_cfg *cfg, struct launcher *l,
+			  struct counter_set *cs, struct run_outcome *out)
 {
-	const struct session_watch *w = cfg->watch;
+	const struct run_watch *w = cfg->watch;
 	uint64_t stop_at = 0;
 	int ms = 0;
 
@@ -183,7 +183,7 @@ static void wait_workload(const struct session_cfg *cfg, struct launcher *l,
 }
 
 /* The switches of the attached processes (-p A,B: A's and B's) so far. 0, or -errno. */
-static int attached_switches(const struct session_cfg *cfg, double *vol, double *invol)
+static int attached_switches(const struct run_cfg *cfg, double *vol, double *invol)
 {
 	int rc = proc_ctxt_switches(cfg->pid, vol, invol);
 
@@ -199,7 +199,7 @@ static int attached_switches(const struct session_cfg *cfg, double *vol, double 
 
 /* The threads of the attached processes (-p A,B: B's beside A's) into *tids. Their count,
  * or -errno when A's cannot be read. */
-static int attach_tids(const struct session_cfg *cfg, pid_t **tids)
+static int attach_tids(const struct run_cfg *cfg, pid_t **tids)
 {
 	int n = proc_tids(cfg->pid, tids);
 
@@ -226,8 +226,8 @@ static int attach_tids(const struct session_cfg *cfg, pid_t **tids)
  * processes' threads (*tids, the caller's to free) and their switches so far (sw0).
  * 0, or an exit code after printing why.
  */
-static int run_target(const struct session_cfg *cfg, struct launcher *l, struct count_target *t,
-		      pid_t **tids, struct session_outcome *out, double sw0[2])
+static int run_target(const struct run_cfg *cfg, struct launcher *l, struct count_target *t,
+		      pid_t **tids, struct run_outcome *out, double sw0[2])
 {
 	int err;
 
@@ -258,8 +258,8 @@ static int run_target(const struct session_cfg *cfg, struct launcher *l, struct 
 }
 
 /* The events to open: cfg's, those derived after the run (from rusage and the trace) unresolved. */
-static struct event_desc *run_events(const struct session_cfg *cfg, const struct count_target *t,
-				     const struct session_outcome *out)
+static struct event_desc *run_events(const struct run_cfg *cfg, const struct count_target *t,
+				     const struct run_outcome *out)
 {
 	struct event_desc *evs = xcalloc((size_t)cfg->nevs + 1, sizeof(*evs));
 
@@ -275,9 +275,9 @@ static struct event_desc *run_events(const struct session_cfg *cfg, const struct
 }
 
 /* The run's voluntary/involuntary split: the trace's, rusage's, /proc's, or why none. */
-static void run_split(const struct session_cfg *cfg, const struct launcher *l,
+static void run_split(const struct run_cfg *cfg, const struct launcher *l,
 		      const struct count_target *t, struct stat_result *res,
-		      const struct session_outcome *out, const double sw0[2])
+		      const struct run_outcome *out, const double sw0[2])
 {
 	double v1 = 0, i1 = 0;
 
@@ -308,10 +308,10 @@ static void run_split(const struct session_cfg *cfg, const struct launcher *l,
  * watched) until it ends, the trace stopped, the counts read into res. 0, or
  * EXIT_LOCUS_NOEXEC after printing why the workload could not run.
  */
-static int run_counted(const struct session_cfg *cfg, struct launcher *l,
+static int run_counted(const struct run_cfg *cfg, struct launcher *l,
 		       const struct count_target *t, struct counter_set *cs,
 		       const struct event_desc *evs, struct stat_result *res,
-		       struct session_outcome *out, const double sw0[2])
+		       struct run_outcome *out, const double sw0[2])
 {
 	uint64_t t0, t1;
 	int err;
@@ -340,7 +340,7 @@ static int run_counted(const struct session_cfg *cfg, struct launcher *l,
 }
 
 /* -p alone: the process already ended (its pidfd readable), a zombie included. */
-static bool attached_gone(const struct session_cfg *cfg, const struct launcher *l)
+static bool attached_gone(const struct run_cfg *cfg, const struct launcher *l)
 {
 	struct pollfd p = { .fd = l->watch_fd, .events = POLLIN };
 
@@ -348,8 +348,8 @@ static bool attached_gone(const struct session_cfg *cfg, const struct launcher *
 }
 
 /* One run. Returns 0, or an exit code after printing why the run failed. */
-static int one_run(const struct session_cfg *cfg, struct launcher *l, struct stat_result *res,
-		   struct session_outcome *out)
+static int one_run(const struct run_cfg *cfg, struct launcher *l, struct stat_result *res,
+		   struct run_outcome *out)
 {
 	struct count_target t = { .cpus = cfg->cpus, .ncpus = cfg->ncpus, .per_cpu = cfg->per_cpu };
 	struct counter_set cs;
@@ -396,8 +396,8 @@ out:
 	return 0;
 }
 
-void session_count(const struct session_cfg *cfg, struct stat_result *res,
-		   struct session_outcome *out)
+void counting_run(const struct run_cfg *cfg, struct stat_result *res,
+		   struct run_outcome *out)
 {
 	struct launcher l;
 	int err;
