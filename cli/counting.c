@@ -207,17 +207,17 @@ int collector_finish(const struct collector_opts *c, const struct trace_opts *t,
 #define BLAME_NOT_STREAMED "the events were not streamed to locus (the BPF collector only " \
 			   "counts: --collector perf)"
 
-void traced_report_init(struct traced_report *rr, struct tracer *tracer,
+void traced_report_init(struct traced_report *rr, struct live_session *live,
 			const struct run_outcome *out, unsigned sections)
 {
-	struct tracer_outputs o;
+	struct live_outputs o;
 
-	tracer_outputs(tracer, &o);
+	live_session_outputs(live, &o);
 	rr->res = out->traced ? o.res : NULL;
 	rr->sections = sections;
 	rr->ctx = (struct sched_report_ctx){ out->traced, out->trace_reason, o.events, o.bytes,
 					     terminal_columns() };
-	rr->tracer = tracer;
+	rr->live = live;
 	rr->mem_why[0] = '\0';
 	rr->ls = (struct live_sections){ .res = rr->res, .ctx = &rr->ctx, .sections = sections,
 					 .ss = o.ss, .ss_why = o.ss_why, .blame = o.blame,
@@ -230,7 +230,7 @@ void traced_report_init(struct traced_report *rr, struct tracer *tracer,
 							   .namer = &rr->ls.stacks_nm };
 	}
 	if ((sections & SEC_CACHELINES) && !o.cl)
-		tracer_mem_why(tracer, rr->mem_why, sizeof(rr->mem_why));
+		live_session_mem_why(live, rr->mem_why, sizeof(rr->mem_why));
 }
 
 struct report_extra traced_report_extra(struct traced_report *rr)

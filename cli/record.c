@@ -113,14 +113,14 @@ static void record_cmdline(struct record_plan *pl, char **argv)
 
 /* The timelines of the recording's own pass (a recording has no report: --from and --to
  * cut them only). 0, or -1 after saying why. */
-static int record_timelines(struct record_plan *pl, struct tracer *tracer)
+static int record_timelines(struct record_plan *pl, struct live_session *live)
 {
 	struct pass_timeline t;
 	char err[400];
 
 	if (!pl->tp) /* without its scratch file: said */
 		return -1;
-	if (tracer_timeline(tracer, &t, err, sizeof(err)) < 0) {
+	if (live_session_timeline(live, &t, err, sizeof(err)) < 0) {
 		locus_err("%s: %s", pl->path, err);
 		return -1;
 	}
@@ -130,7 +130,7 @@ static int record_timelines(struct record_plan *pl, struct tracer *tracer)
 }
 
 /* After the session: what was written or why not, then the timelines. The exit status. */
-static int record_finish(struct record_plan *pl, struct tracer *tracer,
+static int record_finish(struct record_plan *pl, struct live_session *live,
 			 const struct stat_result *res, const struct run_outcome *out)
 {
 	int rc = out->exit_code;
@@ -143,9 +143,9 @@ static int record_finish(struct record_plan *pl, struct tracer *tracer,
 	}
 	if (!out->traced)
 		return rc;
-	if (tracer_record_summary(tracer, pl->o.quiet) < 0)
+	if (live_session_record_summary(live, pl->o.quiet) < 0)
 		return rc == EXIT_LOCUS_OK ? EXIT_LOCUS_RUNTIME : rc;
-	if ((pl->tx.trace || pl->tx.svg) && record_timelines(pl, tracer) < 0 &&
+	if ((pl->tx.trace || pl->tx.svg) && record_timelines(pl, live) < 0 &&
 	    rc == EXIT_LOCUS_OK)
 		rc = EXIT_LOCUS_RUNTIME;
 	return rc;
@@ -157,7 +157,7 @@ static int record_session(struct record_plan *pl, const struct topology *topo)
 	struct run_cfg cfg;
 	struct run_outcome out;
 	struct stat_result res;
-	struct tracer tracer;
+	struct live_session live;
 	struct source_cfg tc;
 	struct timeline_sink_cfg tl;
 	int rc;
@@ -176,12 +176,12 @@ static int record_session(struct record_plan *pl, const struct topology *topo)
 		pl->tp = trace_pass_new(&pl->tx, pl->path, &tl);
 		tc.stream.timeline = pl->tp ? &tl : NULL;
 	}
-	memset(&tracer, 0, sizeof(tracer));
+	memset(&live, 0, sizeof(live));
 	cfg.trace = &tc;
-	cfg.tracer = &tracer;
+	cfg.live = &live;
 	counting_run(&cfg, &res, &out);
-	rc = record_finish(pl, &tracer, &res, &out);
-	tracer_release(&tracer);
+	rc = record_finish(pl, &live, &res, &out);
+	live_session_release(&live);
 	trace_pass_free(pl->tp);
 	stat_release(&res);
 	return rc;

@@ -190,7 +190,7 @@ static int run_folded(const struct run_plan *pl, struct traced_report *rr)
 }
 
 /* The counters, the traced sections and the heatmap of a session. The exit status. */
-static int run_report(const struct run_plan *pl, struct tracer *tracer, bool traced,
+static int run_report(const struct run_plan *pl, struct live_session *live, bool traced,
 		      const struct stat_result *res, const struct run_outcome *out)
 {
 	struct traced_report rr;
@@ -200,7 +200,7 @@ static int run_report(const struct run_plan *pl, struct tracer *tracer, bool tra
 
 	if (traced && !out->traced && !out->failed && res->runs > 0 && !pl->o.quiet)
 		locus_err("%s; reporting counters only", out->trace_reason);
-	traced_report_init(&rr, tracer, out, pl->sections);
+	traced_report_init(&rr, live, out, pl->sections);
 	extra = traced_report_extra(&rr);
 	if (res->runs > 0 && counting_report(&pl->o, res, out, pl->cmdv, &extra) != 0)
 		rc = EXIT_LOCUS_RUNTIME;
@@ -220,7 +220,7 @@ static int run_session(const struct run_plan *pl, const struct topology *topo)
 	struct run_cfg cfg;
 	struct run_outcome out;
 	struct stat_result res;
-	struct tracer tracer;
+	struct live_session live;
 	struct source_cfg tc;
 	int rc;
 
@@ -230,15 +230,15 @@ static int run_session(const struct run_plan *pl, const struct topology *topo)
 	cfg.derive_software = !pl->o.events; /* the default set: cheap sources where they exist */
 	run_source_cfg(&tc, &pl->o, &pl->tr, &pl->col, topo, (pl->sections & SEC_CACHELINES) != 0,
 		       (pl->sections & SEC_BLAME) != 0, pl->callchain);
-	memset(&tracer, 0, sizeof(tracer));
+	memset(&live, 0, sizeof(live));
 	if (pl->sections & (SEC_SCHED | SEC_CACHELINES | SEC_BLAME)) {
 		cfg.trace = &tc;
-		cfg.tracer = &tracer;
+		cfg.live = &live;
 	}
 	counting_run(&cfg, &res, &out);
-	rc = run_report(pl, &tracer, cfg.trace != NULL, &res, &out);
+	rc = run_report(pl, &live, cfg.trace != NULL, &res, &out);
 	if (cfg.trace)
-		tracer_release(&tracer);
+		live_session_release(&live);
 	stat_release(&res);
 	return rc;
 }

@@ -74,7 +74,7 @@ struct top_plan {
 /* The dashboard over the watched session. */
 struct top {
 	const struct top_plan *pl;
-	struct tracer *tracer;
+	struct live_session *live;
 	struct watch w;			/* its snapshots, intervals, totals, series, header */
 	uint64_t draw_cpu_ns;		/* the dashboard's own CPU time (main thread) */
 	struct tui *tui;
@@ -214,7 +214,7 @@ static void top_start(struct top *tp, const struct topology *topo,
 		      const struct run_outcome *out, struct run_watch *watch)
 {
 	tp->w.interval_ms = tp->pl->interval_ms;
-	tp->w.tracer = tp->tracer;
+	tp->w.live = tp->live;
 	tp->w.out = out;
 	watch_start(&tp->w, topo, now_ns());
 	tp->redraw = tp->tui != NULL; /* a frame at once, filled at the first interval */
@@ -244,7 +244,7 @@ static void top_leave(struct top *tp, const struct run_outcome *out)
 }
 
 /* The final report after the dashboard. The exit status. */
-static int top_report(const struct top_plan *pl, struct tracer *tracer,
+static int top_report(const struct top_plan *pl, struct live_session *live,
 		      const struct stat_result *res, const struct run_outcome *out)
 {
 	struct traced_report rr;
@@ -254,7 +254,7 @@ static int top_report(const struct top_plan *pl, struct tracer *tracer,
 	if (!out->traced && !out->failed && res->runs > 0 && !pl->o.quiet)
 		locus_err("%s; reporting counters only", out->trace_reason);
 	/* who delayed the wakee, whole, where the antagonists pane had it */
-	traced_report_init(&rr, tracer, out, SEC_ALL | (tracer_blame(tracer) ? SEC_BLAME : 0));
+	traced_report_init(&rr, live, out, SEC_ALL | (live_session_blame(live) ? SEC_BLAME : 0));
 	extra = traced_report_extra(&rr);
 	if (res->runs > 0 && counting_report(&pl->o, res, out, pl->cmdv, &extra) != 0)
 		rc = EXIT_LOCUS_RUNTIME;
@@ -271,7 +271,7 @@ static int top_session(struct top *tp, const struct topology *topo)
 	struct run_cfg cfg;
 	struct run_outcome out;
 	struct stat_result res;
-	struct tracer *tracer = tp->tracer;
+	struct live_session *live = tp->live;
 	struct source_cfg tc;
 	int rc;
 
@@ -283,9 +283,9 @@ static int top_session(struct top *tp, const struct topology *topo)
 	tc.stream.blame_no_p99 = true; /* watched for hours: no record of each wakeup */
 	tc.bpf.blame = !pl->no_antagonists; /* on BPF: split in the kernel, the timed wakeups */
 	tp->ui.blame_pane = !pl->no_antagonists;
-	memset(tracer, 0, sizeof(*tracer));
+	memset(live, 0, sizeof(*live));
 	cfg.trace = &tc;
-	cfg.tracer = tracer;
+	cfg.live = live;
 	tp->w.topo = topo;
 	top_describe(tp);
 	if (pl->cmdv[0] && (pl->output_path || tp->tui) &&
@@ -297,8 +297,8 @@ static int top_session(struct top *tp, const struct topology *topo)
 	cfg.watch = &watch;
 	counting_run(&cfg, &res, &out);
 	top_leave(tp, &out);
-	rc = top_report(pl, tracer, &res, &out);
-	tracer_release(tracer);
+	rc = top_report(pl, live, &res, &out);
+	live_session_release(live);
 	watch_release(&tp->w);
 	stat_release(&res);
 	return rc;
@@ -306,9 +306,9 @@ static int top_session(struct top *tp, const struct topology *topo)
 
 int cmd_top(int argc, char **argv)
 {
-	struct tracer tracer; /* the watched session's, read by the dashboard */
+	struct live_session live; /* the watched session's, read by the dashboard */
 	struct top_plan pl = { .interval_ms = 1000, .col.delay_rate = LOCUS_DELAY_RATE };
-	struct top tp = { .pl = &pl, .tracer = &tracer };
+	struct top tp = { .pl = &pl, .live = &live };
 	struct topology topo;
 	int rc;
 

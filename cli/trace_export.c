@@ -86,12 +86,12 @@ int trace_pass_heads(struct trace_pass *p, struct trace_export *x, const struct 
 	return trace_pass_emit(p, t->topo, t->tl, &t->cap);
 }
 
-int trace_pass_finish(struct trace_pass *p, struct trace_export *x, struct file_pass *fp,
+int trace_pass_finish(struct trace_pass *p, struct trace_export *x, struct file_session *fp,
 		      const char *what)
 {
 	struct pass_timeline t;
 
-	if (file_pass_timeline(fp, p->svg ? p->path : NULL, &t) < 0) {
+	if (file_session_timeline(fp, p->svg ? p->path : NULL, &t) < 0) {
 		locus_err("%s: no sched events in the file: no timeline to write", what);
 		return -1;
 	}

@@ -1,7 +1,7 @@
 /*
  * trace_export.h - a recording's outputs beside its report, and the options that ask for
  * them: its timelines (the timeline sink beside the analyzers in the same pass, over the file
- * (pipeline/file_pass.h: locus report) or as it is recorded (pipeline/tracer.h: locus
+ * (pipeline/file_session.h: locus report) or as it is recorded (pipeline/live_session.h: locus
  * record), within a window, its items written by report/timeline_out.h) and its stacks'
  * files (--folded, --flame, report/stacks_out.h).
  */
@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "../model/sched_results.h"
-#include "../pipeline/file_pass.h"
+#include "../pipeline/file_session.h"
 #include "../report/stacks_out.h"
 #include "../report/stacks_report.h"
 #include "../report/timeline_out.h"
@@ -46,7 +46,7 @@ struct trace_pass *trace_pass_new(struct trace_export *x, const char *path,
 int trace_pass_heads(struct trace_pass *p, struct trace_export *x, const struct pass_timeline *t);
 /* After the pass over fp: the same of the file's (what names the output in the message
  * when the file holds no sched events). */
-int trace_pass_finish(struct trace_pass *p, struct trace_export *x, struct file_pass *fp,
+int trace_pass_finish(struct trace_pass *p, struct trace_export *x, struct file_session *fp,
 		      const char *what);
 void trace_pass_free(struct trace_pass *p);
 

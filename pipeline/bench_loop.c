@@ -11,7 +11,7 @@
 #include "../analyzers/sweep.h"
 #include "../common/exitcodes.h"
 #include "../common/util.h"
-#include "tracer.h"
+#include "live_session.h"
 
 /* argv with every {NAME} replaced by value (a new vector of new strings). */
 static char **substitute(char **cmdv, const char *name, const char *value)
@@ -89,14 +89,15 @@ static void hitm_rate(struct bench_loop *lp, const struct stat_result *res, stru
 }
 
 /* The run's measures: the scheduler's from its trace, HITM/s from its counters. */
-static void measure(struct bench_loop *lp, struct sweep_run *run, struct tracer *tracer,
+static void measure(struct bench_loop *lp, struct sweep_run *run, struct live_session *live,
 		    const struct run_outcome *out, const struct stat_result *res, double secs)
 {
 	if (out->traced) {
-		sweep_measures(run, tracer_results(tracer), secs);
-		run->dropped = (long long)sched_results_dropped(tracer_results(tracer));
+		sweep_measures(run, live_session_results(live), secs);
+		run->dropped = (long long)sched_results_dropped(live_session_results(live));
 		if (lp->set->prov.source == PROV_NONE)
-			lp->set->prov = tracer_results(tracer)->prov; /* the loop's runs share it */
+			/* the loop's runs share it */
+			lp->set->prov = live_session_results(live)->prov;
 	} else {
 		sweep_measures(run, NULL, secs);
 		run->dropped = -1;
@@ -157,9 +158,9 @@ static void judge(struct bench_loop *lp, const struct sweep_run *run,
 	}
 }
 
-/* One counting run of argv, its output into fd, traced by tracer. */
-static void count_one(struct bench_loop *lp, char **argv, struct tracer *tracer, int fd,
-		    struct stat_result *res, struct run_outcome *out)
+/* One counting run of argv, its output into fd, traced by the live session live. */
+static void count_one(struct bench_loop *lp, char **argv, struct live_session *live, int fd,
+		      struct stat_result *res, struct run_outcome *out)
 {
 	struct run_cfg cfg = *lp->run;
 	struct source_cfg tc = *lp->trace;
@@ -168,7 +169,7 @@ static void count_one(struct bench_loop *lp, char **argv, struct tracer *tracer,
 	cfg.argv = argv && argv[0] ? argv : NULL;
 	cfg.repeat = 1;
 	cfg.trace = &tc;
-	cfg.tracer = tracer;
+	cfg.live = live;
 	cfg.output_fd = fd;
 	counting_run(&cfg, res, out);
 }
@@ -179,7 +180,7 @@ static void one(struct bench_loop *lp, const char *value, int rep, char **argv)
 	struct sweep_run run = { 0 };
 	struct run_outcome out;
 	struct stat_result res;
-	struct tracer *tracer = xcalloc(1, sizeof(*tracer));
+	struct live_session *live = xcalloc(1, sizeof(*live));
 	char label[128], *text;
 	double secs;
 	int fd = memfd_create("locus-workload-output", MFD_CLOEXEC);
@@ -191,14 +192,14 @@ static void one(struct bench_loop *lp, const char *value, int rep, char **argv)
 			 lp->set->repeat);
 	else
 		snprintf(label, sizeof(label), "run %d/%d", rep, lp->set->repeat);
-	count_one(lp, argv, tracer, fd, &res, &out);
+	count_one(lp, argv, live, fd, &res, &out);
 	run.exit_code = out.exit_code;
 	run.interrupted = out.interrupted;
 	lp->interrupted = out.interrupted;
 	/* an unfinished loop never exits 0: the workload's status, else 128+N of the signal */
 	lp->interrupt_code = out.exit_code ? out.exit_code : 128 + out.interrupt_signal;
 	secs = res.runs ? res.elapsed_ns[0] / 1e9 : 0;
-	measure(lp, &run, tracer, &out, &res, secs);
+	measure(lp, &run, live, &out, &res, secs);
 	text = fd >= 0 ? slurp(fd) : xstrdup("");
 	if (lp->show_output)
 		fputs(text, stderr);
@@ -210,8 +211,8 @@ static void one(struct bench_loop *lp, const char *value, int rep, char **argv)
 	free(text);
 	if (fd >= 0)
 		close(fd);
-	tracer_release(tracer);
-	free(tracer);
+	live_session_release(live);
+	free(live);
 	stat_release(&res);
 	if (lp->run_done)
 		lp->run_done(lp);

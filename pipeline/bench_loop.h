@@ -17,7 +17,7 @@ struct bench_loop {
 	/* set by the caller */
 	struct sweep_set *set;		/* values, repeat and the metric's names; runs go here */
 	const struct run_cfg *run;	/* every run's: its argv, output and repeat (1)
-					    * are set here, its trace and tracer too */
+					    * are set here, its trace and live session too */
 	const struct source_cfg *trace;	/* the scheduler's source (quiet after the first run) */
 	bool quiet;			/* no line per run on stderr */
 	bool show_output;		/* echo the workload's output to stderr */

@@ -144,7 +144,7 @@ static void start_tracing(const struct run_cfg *cfg, const struct launcher *l,
 		tc.track = t->tids; /* the attached process's threads */
 		tc.ntrack = t->ntids;
 	}
-	if (tracer_start(cfg->tracer, &tc, out->trace_reason, sizeof(out->trace_reason)) == 0)
+	if (live_session_start(cfg->live, &tc, out->trace_reason, sizeof(out->trace_reason)) == 0)
 		out->traced = true;
 	free(track);
 }
@@ -284,7 +284,7 @@ static void run_split(const struct run_cfg *cfg, const struct launcher *l,
 	if (out->traced && cfg->repeat == 1) {
 		/* the trace's own split: the switches the scheduler sections count, every
 		 * traced task (processes -p added too), summing to the traced total */
-		const struct sched_results *tr = tracer_results(cfg->tracer);
+		const struct sched_results *tr = live_session_results(cfg->live);
 
 		stat_add_split(res, (double)tr->voluntary, (double)tr->involuntary, SPLIT_TRACE);
 		if (cfg->argv && t->tids)
@@ -328,12 +328,12 @@ static int run_counted(const struct run_cfg *cfg, struct launcher *l,
 	wait_workload(cfg, l, cs, out);
 	t1 = now_ns();
 	if (out->traced)
-		tracer_stop(cfg->tracer);
+		live_session_stop(cfg->live);
 	counters_disable(cs);
 	counters_read(cs);
 	for (int i = 0; i < cs->n; i++)
 		if (!evs[i].resolved && cfg->evs[i].resolved)
-			derive(&cs->c[i], l, out->traced ? tracer_results(cfg->tracer) : NULL);
+			derive(&cs->c[i], l, out->traced ? live_session_results(cfg->live) : NULL);
 	record_run(res, cs, (double)(t1 - t0));
 	run_split(cfg, l, t, res, out, sw0);
 	return 0;
@@ -368,7 +368,7 @@ static int one_run(const struct run_cfg *cfg, struct launcher *l, struct stat_re
 			  (int)cfg->pid);
 		rc = EXIT_LOCUS_RUNTIME;
 		if (out->traced)
-			tracer_stop(cfg->tracer);
+			live_session_stop(cfg->live);
 		goto out;
 	}
 	evs = run_events(cfg, &t, out);
@@ -382,7 +382,7 @@ static int one_run(const struct run_cfg *cfg, struct launcher *l, struct stat_re
 	}
 	free(evs);
 	if (rc && out->traced)
-		tracer_stop(cfg->tracer); /* a run that failed: the trace ends with it */
+		live_session_stop(cfg->live); /* a run that failed: the trace ends with it */
 out:
 	free(tids);
 	if (rc)
@@ -397,7 +397,7 @@ out:
 }
 
 void counting_run(const struct run_cfg *cfg, struct stat_result *res,
-		   struct run_outcome *out)
+		  struct run_outcome *out)
 {
 	struct launcher l;
 	int err;

@@ -1,7 +1,7 @@
 /*
  * counting_run.h - the counting run of stat, run, top and record: launch the workload or
  * attach, count, repeat, collect the results; the scheduler traced beside it by a live
- * session (tracer.h: a source and its sinks) on the first run.
+ * session (live_session.h: a source and its sinks) on the first run.
  */
 #ifndef LOCUS_COUNTING_RUN_H
 #define LOCUS_COUNTING_RUN_H
@@ -12,7 +12,7 @@
 #include "../model/stat_result.h"
 #include "../collectors/events.h"
 #include "../collectors/proctree.h"
-#include "tracer.h"
+#include "live_session.h"
 
 struct counter_set;
 
@@ -45,7 +45,7 @@ struct run_cfg {
 					 * page-faults from its rusage, context-switches
 					 * and cpu-migrations from the trace: no counter
 					 * then taxes every context switch */
-	struct tracer *tracer;		/* where the tracing goes */
+	struct live_session *live;		/* where the tracing goes */
 	const struct run_watch *watch;	/* or NULL */
 	int output_fd;			/* the workload's stdout and stderr, or -1 (inherit) */
 };
@@ -56,7 +56,7 @@ struct run_outcome {
 	int interrupt_signal;	/* which (SIGINT, SIGTERM, SIGHUP), when interrupted */
 	bool stopped;		/* the watcher ended it (the user quit the dashboard) */
 	bool failed;		/* locus failed (message printed); exit 1 */
-	bool traced;		/* the scheduler was traced: results in cfg->tracer */
+	bool traced;		/* the scheduler was traced: results in cfg->live */
 	pid_t pid;		/* the workload's (or the attached process's) pid, once known */
 	char trace_reason[320];	/* why not, when tracing was asked for */
 	struct proc_left left;	/* what the workload left running, ended (the last run's) */
@@ -69,7 +69,7 @@ struct run_outcome {
  * zero runs) whatever the outcome.
  */
 void counting_run(const struct run_cfg *cfg, struct stat_result *res,
-		   struct run_outcome *out);
+		  struct run_outcome *out);
 
 /* "locus bench pingpong --loops 20000" style text of a command line. */
 void run_command_text(char *const *argv, char *buf, size_t len);

@@ -8,7 +8,7 @@
 #include "../collectors/perfdata.h"
 #include "../collectors/sweep_file.h"
 #include "../common/util.h"
-#include "file_pass.h"
+#include "file_session.h"
 
 int diff_loop_load(const char *path, struct sweep_set *s, char *err, size_t len)
 {
@@ -27,11 +27,11 @@ bool diff_is_recording(const char *path)
 static int recording_load(const char *path, diff_fold_fn fold, void *ctx, struct folded_set *f,
 			  struct svg_caption *cap)
 {
-	struct file_pass *fp = xcalloc(1, sizeof(*fp));
+	struct file_session *fp = xcalloc(1, sizeof(*fp));
 	struct replay_opts o = { .path = path, .line_size = 64, .sort = CL_SORT_TOTAL };
-	struct file_pass_asks a = { .follow = true, .stacks = true }; /* as locus report does */
+	struct file_session_asks a = { .follow = true, .stacks = true }; /* as locus report does */
 	char err[400] = "";
-	int rc = file_pass_read(fp, &o, &a, NULL, err, sizeof(err));
+	int rc = file_session_read(fp, &o, &a, NULL, err, sizeof(err));
 
 	if (rc < 0)
 		locus_err("%s: %s", path, err);
@@ -42,11 +42,11 @@ static int recording_load(const char *path, diff_fold_fn fold, void *ctx, struct
 		/* frames named from the file's symbols */
 		struct stack_namer namer = symbols_stack_namer(&fp->rp.syms);
 
-		fold(ctx, file_pass_stacks(fp), &fp->rp.rd.stacks, &namer, f);
+		fold(ctx, file_session_stacks(fp), &fp->rp.rd.stacks, &namer, f);
 		if (cap)
 			caption_file(cap, &fp->rp.f, path);
 	}
-	file_pass_release(fp);
+	file_session_release(fp);
 	free(fp);
 	return rc;
 }

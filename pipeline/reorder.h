@@ -1,4 +1,4 @@
-/* reorder.h - a source's events from per-CPU buffers put into time order within a bounded window. */
+/* reorder.h - a source's events from per-CPU buffers put into time order in a bounded window. */
 #ifndef LOCUS_REORDER_H
 #define LOCUS_REORDER_H
 

@@ -1,6 +1,6 @@
 /*
  * replay.h - the file source: a perf.data file through the reorder window into its sinks
- * (sink.h). It owns no analyzer: pipeline/file_pass.h builds a report's sinks around it.
+ * (sink.h). It owns no analyzer: pipeline/file_session.h builds a report's sinks around it.
  */
 #ifndef LOCUS_REPLAY_H
 #define LOCUS_REPLAY_H

@@ -138,7 +138,7 @@ void sink_plan_live(struct sink_plan *p, const struct source_cfg *cfg, bool aggr
 	build(p, &sp);
 }
 
-void sink_plan_file(struct sink_plan *p, const struct replay *rp, const struct file_pass_asks *a,
+void sink_plan_file(struct sink_plan *p, const struct replay *rp, const struct file_session_asks *a,
 		    const struct timeline_sink_cfg *tl)
 {
 	const struct replay_opts *o = rp->o;

@@ -1,7 +1,7 @@
 /*
  * sink_plan.h - the one place where a session's sinks are built and wired, from what the
- * command asked: live (tracer.h: the perf stream, or the BPF programs standing in for
- * them) or over a file (file_pass.h). It decides which sinks there are, the order they are
+ * command asked: live (live_session.h: the perf stream, or the BPF programs standing in for
+ * them) or over a file (file_session.h). It decides which sinks there are, the order they are
  * fed in (a sink that consults another comes before it and finishes after it), who tells
  * whom its idle-CPU verdicts, which tasks each follows, and which take their events one by
  * one. Adding a sink is an edit here (docs/layers.md: Adding a sink).
@@ -23,8 +23,9 @@
 #include "source.h"
 
 /* What a report over a file asks for besides the wakeup and cacheline analyzers. */
-struct file_pass_asks {
-	bool follow;		/* the file's workload, as locus run reports (file_pass_follow_workload) */
+struct file_session_asks {
+	bool follow;		/* the file's workload, as locus run reports
+				 * (file_session_follow_workload) */
 	bool stacks;		/* the stacks sink */
 	bool stacks_if_recorded; /* it too when the file has callchains */
 	bool blame;		/* who delayed the wakee */
@@ -65,7 +66,7 @@ void sink_plan_live(struct sink_plan *p, const struct source_cfg *cfg, bool aggr
  * Over rp's file (opened): what a asks, the window and the tasks of rp's options, and a
  * timeline tl beside them (or NULL).
  */
-void sink_plan_file(struct sink_plan *p, const struct replay *rp, const struct file_pass_asks *a,
+void sink_plan_file(struct sink_plan *p, const struct replay *rp, const struct file_session_asks *a,
 		    const struct timeline_sink_cfg *tl);
 /* Follow tid (and its children from their fork) from now on. Before the first event, or
  * between drains. */

@@ -1,7 +1,7 @@
 /*
  * source.h - where scheduler events come from, behind one interface. Three
  * implementations: the perf ring-buffer stream, the BPF programs that aggregate
- * in the kernel, and a perf.data file (pipeline/replay.c). The tracer and the
+ * in the kernel, and a perf.data file (pipeline/replay.c). The live session and the
  * commands drive any of them alike: open (a constructor per kind, given the
  * configuration and CPU list), enable, wait and drain, snapshot, stop, close. A
  * source that cannot honor a setting refuses it at open with a reason.
@@ -55,7 +55,7 @@ struct bpf_src_cfg {
 				 * stream's blame setting then honored) */
 };
 
-/* What a live session collects and how: the tracer's configuration. */
+/* What a live session collects and how: its configuration (live_session_start). */
 struct source_cfg {
 	/* every source's: whose events, on which CPUs, how much is kept */
 	const struct topology *topo;

@@ -1,5 +1,5 @@
 /*
- * watch.h - a live session watched (locus top): a snapshot of the tracer at each refresh,
+ * watch.h - a live session watched (locus top): a snapshot of the live session at each refresh,
  * the interval between the last two and the totals since a base (the start, or a reset),
  * and from them each shown measure's figures, or why there are none.
  */
@@ -17,7 +17,7 @@
 #include "../model/sched_results.h"
 #include "count_plan.h"
 #include "counting_run.h"
-#include "tracer.h"
+#include "live_session.h"
 
 enum watch_state {
 	WATCH_SKIP,	/* not shown (a measure without MF_DASH): left as it was */
@@ -35,7 +35,7 @@ struct watch_figure {
 
 struct watch {
 	/* set by the caller */
-	struct tracer *tracer;
+	struct live_session *live;
 	const struct run_outcome *out;	/* why tracing did not start, if it did not */
 	int interval_ms;		/* the refresh period */
 	const struct topology *topo;	/* set by watch_start */
@@ -61,7 +61,7 @@ struct watch {
 	uint64_t t_prev, t_base;
 	/* the latest refresh's figures: each measure's (SM_*), each counter's */
 	struct watch_figure m[SM_NR], counter[2];
-	/* who delayed the wakee (tracer_blame_live): the same snapshots, interval, totals */
+	/* who delayed the wakee (live_session_blame_live): the same snapshots, interval, totals */
 	bool bl_on;			/* the latest refresh has them (else bl_why says why) */
 	struct blame_live bl_snap[2], bl_base, bl_interval, bl_cumul;	/* snap: as snap */
 	bool bl_have_prev, bl_have_base;
@@ -90,7 +90,7 @@ void watch_limits(struct watch *w, const struct event_desc *evs, int nevs,
  */
 void watch_describe(struct watch *w, char **cmdv, const struct counting_opts *o);
 /*
- * After the session: why there are no cachelines (the tracer's reason; "" when it sampled
+ * After the session: why there are no cachelines (the live session's reason; "" when it sampled
  * memory) and how it ended (watch_end_state) into w->state.
  */
 void watch_end(struct watch *w, const struct run_outcome *out, bool system_wide);

@@ -61,7 +61,7 @@ void watch_view(struct watch *w, bool cumulative, bool blame_pane, uint64_t now,
 			 w->cannot[0] ? "; " : "", w->bl_why);
 		v->cannot = w->cannot_view;
 	}
-	if (!w->tracer->started && w->out && w->out->trace_reason[0]) {
+	if (!w->live->started && w->out && w->out->trace_reason[0]) {
 		v->total = NULL;
 		v->why_not = w->out->trace_reason; /* nothing to show but why */
 		v->proc_switches = w->have_proc;
@@ -70,7 +70,7 @@ void watch_view(struct watch *w, bool cumulative, bool blame_pane, uint64_t now,
 	for (int i = 0; i < DS_NR; i++)
 		if (cumulative && w->cumul_s > 0)
 			v->series[i].rate = (double)v->series[i].total / w->cumul_s;
-	v->lines = w->tracer->mem_on ? w->lines : NULL;
+	v->lines = w->live->mem_on ? w->lines : NULL;
 	v->nlines = w->nlines;
 	if (w->bl_on)
 		v->blame = cumulative ? &w->bl_cumul : &w->bl_interval;
@@ -110,10 +110,10 @@ void watch_describe(struct watch *w, char **cmdv, const struct counting_opts *o)
 
 void watch_end(struct watch *w, const struct run_outcome *out, bool system_wide)
 {
-	if (out->traced && w->tracer->mem_on)
+	if (out->traced && w->live->mem_on)
 		w->mem_why[0] = '\0';
-	else if (w->tracer->mem_why[0])
-		snprintf(w->mem_why, sizeof(w->mem_why), "%s", w->tracer->mem_why);
+	else if (w->live->mem_why[0])
+		snprintf(w->mem_why, sizeof(w->mem_why), "%s", w->live->mem_why);
 	watch_end_state(w->state, sizeof(w->state), out, system_wide);
 }
 

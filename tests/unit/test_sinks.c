@@ -176,7 +176,7 @@ static void batched_as_one_by_one(void **state)
 	topology_release(&t);
 }
 
-/* A snapshot of the list as the tracer takes it (locus top): under the lock, then not. */
+/* A snapshot of the list as the live session takes it (locus top): under the lock, then not. */
 static void snapshot(struct sinks *l, struct wakeup_sink *wk, const struct sink_begin *sb,
 		     struct sched_results *dst)
 {
@@ -186,7 +186,7 @@ static void snapshot(struct sinks *l, struct wakeup_sink *wk, const struct sink_
 }
 
 /*
- * The blame sink beside the wakeup sink it asks (as the tracer adds them): its snapshot is
+ * The blame sink beside the wakeup sink it asks (as the sink plan adds them): its snapshot is
  * the running totals (locus top's antagonists), none before the first; the last snapshot,
  * after the stream, is what its finished results say, task by task.
  */
@@ -357,7 +357,7 @@ static void plan(void **state)
 	struct source_cfg cfg = { .memory = true, .stream = { .blame = true, .callchain = true },
 				  .bpf = { .blame = true, .stacks = true } };
 	struct replay_opts o = { .pid = 7, .to_ns = 5000, .line_size = 64 };
-	struct file_pass_asks a = { .blame = true, .whole_results = true };
+	struct file_session_asks a = { .blame = true, .whole_results = true };
 	struct timeline_sink_cfg tl = { .from_ns = 0, .to_ns = 5000 };
 	static const int core[2] = { 0, 1 }, llc[2] = { 0 }, node[2] = { 0 };
 

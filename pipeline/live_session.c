@@ -1,10 +1,10 @@
 /*
- * tracer.c - a live session: opens the scheduler source (BPF where it loads,
+ * live_session.c - a live session: opens the scheduler source (BPF where it loads,
  * else the perf stream; the stream when recording), samples memory where the
  * PMU can, drains both on a reader thread, and hands out snapshots.
  */
 #define _GNU_SOURCE
-#include "tracer.h"
+#include "live_session.h"
 
 #include "../analyzers/sched_delta.h"
 #include "../collectors/probe.h"
@@ -29,12 +29,12 @@
 /* A memory sample to the sinks that take them (the cacheline sink). */
 static void take_mem(void *ctx, const struct event *e)
 {
-	sinks_consume(&((struct tracer *)ctx)->plan.list, e);
+	sinks_consume(&((struct live_session *)ctx)->plan.list, e);
 }
 
 static void add_map(void *ctx, uint64_t start, uint64_t end, uint64_t off, const char *path)
 {
-	struct tracer *t = ctx;
+	struct live_session *t = ctx;
 
 	for (int i = 0; i < t->syms.nreg; i++)
 		if (t->syms.reg[i].start == start && !strcmp(t->syms.reg[i].path, path))
@@ -42,7 +42,7 @@ static void add_map(void *ctx, uint64_t start, uint64_t end, uint64_t off, const
 	symbols_add_map(&t->syms, (uint32_t)t->maps_pid, start, end - start, off, path);
 }
 
-static void drain(struct tracer *t)
+static void drain(struct live_session *t)
 {
 	char err[320];
 	uint64_t t0;
@@ -74,7 +74,7 @@ static uint64_t rusage_ns(const struct rusage *ru)
 
 static void *reader_main(void *arg)
 {
-	struct tracer *t = arg;
+	struct live_session *t = arg;
 	struct rusage ru;
 
 	t->src->exclude[1] = (int32_t)gettid();
@@ -98,7 +98,7 @@ static void wake_reader(int sig)
 	(void)sig; /* only interrupts the reader's poll */
 }
 
-static void start_memory(struct tracer *t, const struct source_cfg *cfg)
+static void start_memory(struct live_session *t, const struct source_cfg *cfg)
 {
 	if (mem_open(&t->mem, cfg->cpus, cfg->ncpus, cfg->mmap_pages ? cfg->mmap_pages : 64, false,
 		     t->mem_why, sizeof(t->mem_why)) < 0)
@@ -111,7 +111,7 @@ static void start_memory(struct tracer *t, const struct source_cfg *cfg)
 }
 
 /* A recording: the snapshot into the file as perf's SCHEDSTAT records (else nothing). */
-static void store_schedstat(struct tracer *t, const struct schedstat *ss)
+static void store_schedstat(struct live_session *t, const struct schedstat *ss)
 {
 	struct writer_sink *w = sink_plan_writer(&t->plan);
 	uint8_t *recs;
@@ -126,7 +126,7 @@ static void store_schedstat(struct tracer *t, const struct schedstat *ss)
 }
 
 /* What is known of the measurement before it starts: the CPUs, the scope, the source. */
-static void prov_init(struct tracer *t, const struct source_cfg *cfg)
+static void prov_init(struct live_session *t, const struct source_cfg *cfg)
 {
 	struct provenance *p = &t->prov;
 
@@ -141,7 +141,7 @@ static void prov_init(struct tracer *t, const struct source_cfg *cfg)
 }
 
 /* The source's own knowledge of how it measures joins what the session knows. */
-static void prov_join(struct tracer *t)
+static void prov_join(struct live_session *t)
 {
 	const struct provenance *s = &t->src->prov;
 
@@ -155,7 +155,7 @@ static void prov_join(struct tracer *t)
 
 /* Aggregated in the kernel: the BPF programs fill the results in the sinks' stead (the
  * plan's, built for them). NULL with why. */
-static struct source *open_bpf(struct tracer *t, const struct source_cfg *cfg, char *err,
+static struct source *open_bpf(struct live_session *t, const struct source_cfg *cfg, char *err,
 			       size_t len)
 {
 	struct source *s;
@@ -168,7 +168,7 @@ static struct source *open_bpf(struct tracer *t, const struct source_cfg *cfg, c
 }
 
 /* The perf stream into the plan's sinks (recording: the writer first). NULL with why. */
-static struct source *open_stream(struct tracer *t, const struct source_cfg *cfg, char *err,
+static struct source *open_stream(struct live_session *t, const struct source_cfg *cfg, char *err,
 				  size_t len)
 {
 	struct source *s;
@@ -181,7 +181,7 @@ static struct source *open_stream(struct tracer *t, const struct source_cfg *cfg
 }
 
 /* The BPF source where it loads (or is asked for); else the perf stream. */
-static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err, size_t len)
+static int open_source(struct live_session *t, const struct source_cfg *cfg, char *err, size_t len)
 {
 	char why[320];
 	bool no_bpf = false;
@@ -231,22 +231,22 @@ static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err
 	return t->src ? 0 : -1;
 }
 
-const struct blame_results *tracer_blame(const struct tracer *t)
+const struct blame_results *live_session_blame(const struct live_session *t)
 {
 	return t->src ? sink_plan_blame(&t->plan) : NULL;
 }
 
-const struct blame_live *tracer_blame_live(const struct tracer *t)
+const struct blame_live *live_session_blame_live(const struct live_session *t)
 {
 	return t->src ? sink_plan_blame_live(&t->plan) : NULL;
 }
 
-bool tracer_blame_asked(const struct tracer *t)
+bool live_session_blame_asked(const struct live_session *t)
 {
 	return t->src && t->plan.blame;
 }
 
-void tracer_stamp(struct tracer *t, struct sched_results *r)
+void live_session_stamp(struct live_session *t, struct sched_results *r)
 {
 	r->prov = t->prov;
 	r->prov.keep_pages = t->src ? t->src->keep_pages : 0;
@@ -265,7 +265,7 @@ void tracer_stamp(struct tracer *t, struct sched_results *r)
 }
 
 /* Follow one more task from now on: the source where it chooses the tasks, else the sinks. */
-static void tracer_track(struct tracer *t, pid_t tid)
+static void live_session_track(struct live_session *t, pid_t tid)
 {
 	if (t->src->ops->track)
 		t->src->ops->track(t->src, tid);
@@ -273,7 +273,7 @@ static void tracer_track(struct tracer *t, pid_t tid)
 		sink_plan_track(&t->plan, tid); /* before the reader runs: no lock needed */
 }
 
-int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size_t len)
+int live_session_start(struct live_session *t, const struct source_cfg *cfg, char *err, size_t len)
 {
 	struct sigaction sa = { .sa_handler = wake_reader };
 
@@ -286,7 +286,7 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 	if (open_source(t, cfg, err, len) < 0)
 		return -1;
 	prov_join(t);
-	tracer_stamp(t, tracer_results(t));
+	live_session_stamp(t, live_session_results(t));
 	if (cfg->memory && !cfg->stream.record_path) /* a recording's source writes them to its file */
 		start_memory(t, cfg);
 	/* scheduler-domain counters: a snapshot now, the deltas at the stop */
@@ -311,7 +311,7 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 		int n = proc_tids(cfg->added[i], &tids);
 
 		for (int k = 0; k < n; k++)
-			tracer_track(t, tids[k]);
+			live_session_track(t, tids[k]);
 		free(tids);
 	}
 	if ((t->src->streams || t->mem_on || t->src->housekeeping) &&
@@ -333,7 +333,7 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 	return 0;
 }
 
-void tracer_stop(struct tracer *t)
+void live_session_stop(struct live_session *t)
 {
 	struct rusage ru;
 
@@ -367,8 +367,8 @@ void tracer_stop(struct tracer *t)
 	t->src->ops->finish(t->src);
 	sinks_finish(&t->plan.list); /* those a source stood in for are its to complete */
 	if (t->src->ops->annotate)
-		t->src->ops->annotate(t->src, tracer_results(t));
-	tracer_stamp(t, tracer_results(t));
+		t->src->ops->annotate(t->src, live_session_results(t));
+	live_session_stamp(t, live_session_results(t));
 	if (getrusage(RUSAGE_SELF, &ru) == 0) /* every thread of ours, not the workload's */
 		t->process_cpu_ns = rusage_ns(&ru);
 	locus_verbose("reader thread: %.1f ms of CPU for %llu events (%.0f ns each), %llu wakeups, "
@@ -381,8 +381,8 @@ void tracer_stop(struct tracer *t)
 		      (double)t->snapshot_lock_max_ns / 1e6, (double)t->process_cpu_ns / 1e6);
 }
 
-void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summary *lines, int max,
-		     int *nlines)
+void live_session_snapshot(struct live_session *t, struct sched_results *dst,
+			   struct cl_summary *lines, int max, int *nlines)
 {
 	uint64_t held;
 
@@ -393,8 +393,8 @@ void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summ
 	held = now_ns();
 	t->src->ops->snapshot(t->src);
 	sinks_snapshot(&t->plan.list);
-	tracer_stamp(t, tracer_results(t));
-	sched_results_copy_light(dst, tracer_results(t)); /* a live view: no per-CPU delays */
+	live_session_stamp(t, live_session_results(t));
+	sched_results_copy_light(dst, live_session_results(t)); /* a live view: no per-CPU delays */
 	if (t->mem_on && max > 0)
 		*nlines = cacheline_top(sink_plan_cachelines(&t->plan), lines, max);
 	held = now_ns() - held;
@@ -406,20 +406,20 @@ void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summ
 		t->src->ops->annotate(t->src, dst);
 }
 
-struct sched_results *tracer_results(struct tracer *t)
+struct sched_results *live_session_results(struct live_session *t)
 {
 	return t->src ? sink_plan_results(&t->plan, NULL) : NULL;
 }
 
-void tracer_outputs(struct tracer *t, struct tracer_outputs *o)
+void live_session_outputs(struct live_session *t, struct live_outputs *o)
 {
-	*o = (struct tracer_outputs){
-		.res = tracer_results(t),
+	*o = (struct live_outputs){
+		.res = live_session_results(t),
 		.events = t->src ? t->src->events : 0,
 		.bytes = t->src ? t->src->bytes : 0,
 		.ss = t->ss_ok ? &t->ss_delta : NULL,
 		.ss_why = t->ss_why,
-		.blame = tracer_blame(t),
+		.blame = live_session_blame(t),
 		.cl = t->mem_on ? sink_plan_cachelines(&t->plan) : NULL,
 		.mem_why = t->mem_why,
 		.sz = symbols_symbolizer(&t->syms),
@@ -428,7 +428,7 @@ void tracer_outputs(struct tracer *t, struct tracer_outputs *o)
 		o->stacks = sink_plan_stacks(&t->plan, &o->stack_tab, &o->stack_nm);
 }
 
-void tracer_mem_why(const struct tracer *t, char *why, size_t len)
+void live_session_mem_why(const struct live_session *t, char *why, size_t len)
 {
 	if (t->mem_why[0])
 		snprintf(why, len, "%s", t->mem_why);
@@ -437,7 +437,7 @@ void tracer_mem_why(const struct tracer *t, char *why, size_t len)
 			 "not start");
 }
 
-int tracer_timeline(struct tracer *t, struct pass_timeline *h, char *err, size_t len)
+int live_session_timeline(struct live_session *t, struct pass_timeline *h, char *err, size_t len)
 {
 	if (!t->src) {
 		snprintf(err, len, "no sched events in the file: no timeline to write");
@@ -451,16 +451,16 @@ int tracer_timeline(struct tracer *t, struct pass_timeline *h, char *err, size_t
 	return 0;
 }
 
-int tracer_record_summary(struct tracer *t, bool quiet)
+int live_session_record_summary(struct live_session *t, bool quiet)
 {
 	struct writer_sink *w = sink_plan_writer(&t->plan);
 
 	return w ? writer_sink_summary(w, t->src, quiet) : 0;
 }
 
-void tracer_release(struct tracer *t)
+void live_session_release(struct live_session *t)
 {
-	tracer_stop(t);
+	live_session_stop(t);
 	if (t->mem_on) {
 		mem_close(&t->mem);
 		symbols_release(&t->syms);

@@ -1,5 +1,5 @@
-/* file_pass.c - one pass over a file into a report's sinks (file_pass.h). */
-#include "file_pass.h"
+/* file_session.c - one pass over a file into a report's sinks (file_session.h). */
+#include "file_session.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -7,14 +7,15 @@
 #include "../collectors/caption.h"
 #include "../common/util.h"
 
-int file_pass_open(struct file_pass *fp, const struct replay_opts *o, char *err, size_t len)
+int file_session_open(struct file_session *fp, const struct replay_opts *o, char *err,
+		      size_t len)
 {
 	memset(fp, 0, sizeof(*fp));
 	return replay_open(&fp->rp, o, &fp->plan.list, err, len);
 }
 
-int file_pass_run(struct file_pass *fp, const struct file_pass_asks *a,
-		  const struct timeline_sink_cfg *tl, char *err, size_t len)
+int file_session_run(struct file_session *fp, const struct file_session_asks *a,
+		     const struct timeline_sink_cfg *tl, char *err, size_t len)
 {
 	sink_plan_file(&fp->plan, &fp->rp, a, tl);
 	if (replay_run(&fp->rp, err, len) < 0) {
@@ -22,20 +23,21 @@ int file_pass_run(struct file_pass *fp, const struct file_pass_asks *a,
 			timeline_sink_flush_held(sink_plan_timeline(&fp->plan));
 		return -1;
 	}
-	replay_stamp(&fp->rp, file_pass_results(fp));
+	replay_stamp(&fp->rp, file_session_results(fp));
 	return 0;
 }
 
-int file_pass_read(struct file_pass *fp, struct replay_opts *o, const struct file_pass_asks *a,
-		   const struct timeline_sink_cfg *tl, char *err, size_t len)
+int file_session_read(struct file_session *fp, struct replay_opts *o,
+		      const struct file_session_asks *a, const struct timeline_sink_cfg *tl,
+		      char *err, size_t len)
 {
 	const struct sinks *l = &fp->plan.list;
-	int rc = file_pass_open(fp, o, err, len);
+	int rc = file_session_open(fp, o, err, len);
 
 	if (rc == 0) {
 		if (a->follow)
-			file_pass_follow_workload(fp, o);
-		rc = file_pass_run(fp, a, tl, err, len);
+			file_session_follow_workload(fp, o);
+		rc = file_session_run(fp, a, tl, err, len);
 	}
 	if (rc == 0 && o->from_ns && l->have_first &&
 	    o->from_ns > l->last_ns - l->first_ns) { /* an empty window: no report */
@@ -48,7 +50,7 @@ int file_pass_read(struct file_pass *fp, struct replay_opts *o, const struct fil
 	return rc;
 }
 
-void file_pass_follow_workload(struct file_pass *fp, struct replay_opts *o)
+void file_session_follow_workload(struct file_session *fp, struct replay_opts *o)
 {
 	if (!fp->rp.f.workload_pid)
 		return;
@@ -57,7 +59,7 @@ void file_pass_follow_workload(struct file_pass *fp, struct replay_opts *o)
 	memcpy(o->more, fp->rp.f.added_pids, sizeof(o->more));
 }
 
-struct sched_results *file_pass_results(struct file_pass *fp)
+struct sched_results *file_session_results(struct file_session *fp)
 {
 	struct sink_begin b;
 
@@ -65,17 +67,17 @@ struct sched_results *file_pass_results(struct file_pass *fp)
 	return sink_plan_results(&fp->plan, &b);
 }
 
-const struct blame_results *file_pass_blame(const struct file_pass *fp)
+const struct blame_results *file_session_blame(const struct file_session *fp)
 {
 	return sink_plan_blame(&fp->plan);
 }
 
-const struct cacheline *file_pass_cachelines(struct file_pass *fp)
+const struct cacheline *file_session_cachelines(struct file_session *fp)
 {
 	return sink_plan_cachelines(&fp->plan);
 }
 
-const struct stacks *file_pass_stacks(struct file_pass *fp)
+const struct stacks *file_session_stacks(struct file_session *fp)
 {
 	const struct stack_table *tab;
 	struct stack_namer nm;
@@ -83,7 +85,8 @@ const struct stacks *file_pass_stacks(struct file_pass *fp)
 	return sink_plan_stacks(&fp->plan, &tab, &nm);
 }
 
-int file_pass_timeline(struct file_pass *fp, const char *cap_path, struct pass_timeline *t)
+int file_session_timeline(struct file_session *fp, const char *cap_path,
+			  struct pass_timeline *t)
 {
 	const struct replay *st = &fp->rp;
 	const struct sinks *l = &fp->plan.list;
@@ -94,7 +97,7 @@ int file_pass_timeline(struct file_pass *fp, const char *cap_path, struct pass_t
 		return -1;
 	t->tl = &ts->tl;
 	t->topo = &st->topo;
-	t->r = file_pass_results(fp);
+	t->r = file_session_results(fp);
 	t->span_ns = l->last_ns > l->first_ns ? l->last_ns - l->first_ns : 0;
 	t->events = st->rd.sched_samples;
 	t->bytes = st->f.pos;
@@ -103,14 +106,14 @@ int file_pass_timeline(struct file_pass *fp, const char *cap_path, struct pass_t
 	return 0;
 }
 
-void file_pass_release(struct file_pass *fp)
+void file_session_release(struct file_session *fp)
 {
 	sink_plan_release(&fp->plan);
 	replay_release(&fp->rp);
 	memset(fp, 0, sizeof(*fp));
 }
 
-void file_pass_input(struct file_pass *fp, struct file_input *in)
+void file_session_input(struct file_session *fp, struct file_input *in)
 {
 	struct replay *st = &fp->rp;
 	const struct pd_file *pf = &st->f;
@@ -128,7 +131,8 @@ void file_pass_input(struct file_pass *fp, struct file_input *in)
 		.workload_pid = pf->workload_pid, .added_pids = pf->added_pids,
 		.nadded = pf->nadded, .pid = st->o->pid, .more = st->o->more,
 		.nmore = st->o->nmore, .from_ns = st->o->from_ns, .to_ns = st->o->to_ns,
-		.windowed = fp->plan.list.windowed, .ss_records = rd->ss.records, .ss_snapshots = rd->ss.n,
+		.windowed = fp->plan.list.windowed, .ss_records = rd->ss.records,
+		.ss_snapshots = rd->ss.n,
 		.topo_note = st->topo_note, .topo = &st->topo,
 		.syms = symbols_symbolizer(&st->syms), .namer = symbols_stack_namer(&st->syms),
 		.stacks = &rd->stacks,
@@ -145,7 +149,7 @@ void file_input_release(struct file_input *in)
 	schedstat_release(&in->ss_delta);
 }
 
-void file_pass_progress(const struct pd_file *f, void *ctx)
+void file_session_progress(const struct pd_file *f, void *ctx)
 {
 	(void)ctx;
 	if (f->pipe)
@@ -156,14 +160,14 @@ void file_pass_progress(const struct pd_file *f, void *ctx)
 			(unsigned long long)f->records);
 }
 
-bool file_pass_found(const struct file_pass *fp)
+bool file_session_found(const struct file_session *fp)
 {
 	const struct replay *st = &fp->rp;
 
 	return st->rd.sched_samples || st->rd.mem_samples || st->rd.ss.records;
 }
 
-void file_pass_notes(const struct file_pass *fp, const char *path, bool quiet)
+void file_session_notes(const struct file_session *fp, const char *path, bool quiet)
 {
 	const struct replay *st = &fp->rp;
 
@@ -173,7 +177,7 @@ void file_pass_notes(const struct file_pass *fp, const char *path, bool quiet)
 		      (unsigned long long)st->ro.relieved);
 	if (!quiet && strncmp(st->topo_note, "from the file", 13))
 		fprintf(stderr, "locus: %s: topology: %s\n", path, st->topo_note);
-	if (!file_pass_found(fp))
+	if (!file_session_found(fp))
 		locus_err("%s: no sched tracepoint or memory samples in the file (record with locus "
 			  "record, perf sched record or perf c2c record)", path);
 }

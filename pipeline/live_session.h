@@ -1,10 +1,11 @@
 /*
- * tracer.h - a live session: a scheduler source and the sinks it feeds (sink_plan.h: the
- * wakeup analyzer, who delayed the wakee, the stacks; recording, the perf.data writer),
- * memory samples into the cacheline sink, and a reader thread that drains them.
+ * live_session.h - a live session (shared/DESIGN.md: a source and its sinks, fed in one
+ * pass): a scheduler source and the sinks it feeds (sink_plan.h: the wakeup analyzer, who
+ * delayed the wakee, the stacks; recording, the perf.data writer), memory samples into the
+ * cacheline sink, and a reader thread that drains them.
  */
-#ifndef LOCUS_TRACER_H
-#define LOCUS_TRACER_H
+#ifndef LOCUS_LIVE_SESSION_H
+#define LOCUS_LIVE_SESSION_H
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -19,7 +20,7 @@
 #include "sink_plan.h"
 #include "source.h"
 
-struct tracer {
+struct live_session {
 	struct source *src;	/* the scheduler's events: perf stream or BPF */
 	struct sink_plan plan;	/* what it feeds (BPF: fills in their stead), memory samples too */
 	const struct topology *topo;	/* the configuration's */
@@ -57,31 +58,31 @@ struct tracer {
  * their own. Call before the workload is released. Returns 0, or -1 with a
  * one-line reason in err (nothing is left running then).
  */
-int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size_t len);
+int live_session_start(struct live_session *t, const struct source_cfg *cfg, char *err, size_t len);
 /* Stop collecting, drain every buffer, and finish the analysis. */
-void tracer_stop(struct tracer *t);
+void live_session_stop(struct live_session *t);
 /*
  * A copy of the results so far, taken while collection goes on (dst as for
  * sched_results_copy_light: no per-CPU delay histograms). Also the top cachelines by HITM when memory is
  * sampled: up to max of them into lines, their count in *nlines.
  */
-void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summary *lines, int max,
-		     int *nlines);
+void live_session_snapshot(struct live_session *t, struct sched_results *dst,
+			   struct cl_summary *lines, int max, int *nlines);
 /* Where the provenance and the drop counters go into results (after each read). */
-void tracer_stamp(struct tracer *t, struct sched_results *r);
-/* Who delayed the wakee (after tracer_stop), or NULL when not asked, or not read. */
-const struct blame_results *tracer_blame(const struct tracer *t);
-/* Its totals at the last tracer_snapshot (valid until the next), or NULL when not asked,
- * not split (the stream without it, BPF without --sections blame), or no snapshot yet.
+void live_session_stamp(struct live_session *t, struct sched_results *r);
+/* Who delayed the wakee (after live_session_stop), or NULL when not asked, or not read. */
+const struct blame_results *live_session_blame(const struct live_session *t);
+/* Its totals at the last live_session_snapshot (valid until the next), or NULL when not
+ * asked, not split (the stream without it, BPF without --sections blame), or no snapshot yet.
  * On the BPF source: the kernel's split of the timed wakeups (in_kernel, sampled). */
-const struct blame_live *tracer_blame_live(const struct tracer *t);
+const struct blame_live *live_session_blame_live(const struct live_session *t);
 /* Whether the session splits the waits (who delayed the wakee), where its source does. */
-bool tracer_blame_asked(const struct tracer *t);
-/* The results (after tracer_stop), or NULL when tracing did not start. */
-struct sched_results *tracer_results(struct tracer *t);
+bool live_session_blame_asked(const struct live_session *t);
+/* The results (after live_session_stop), or NULL when tracing did not start. */
+struct sched_results *live_session_results(struct live_session *t);
 
-/* What a report shows of a live session (after tracer_stop), pointing into its tracer. */
-struct tracer_outputs {
+/* What a report shows of a live session (after live_session_stop), pointing into it. */
+struct live_outputs {
 	struct sched_results *res;	/* NULL when tracing did not start */
 	uint64_t events, bytes;		/* what the source read (bytes: 0 when aggregated) */
 	const struct schedstat *ss;	/* the run's /proc/schedstat deltas, or NULL */
@@ -95,23 +96,23 @@ struct tracer_outputs {
 	struct stack_namer stack_nm;	/* their frames named: this machine's kallsyms, the
 					 * binaries the tasks mapped */
 };
-void tracer_outputs(struct tracer *t, struct tracer_outputs *o);
-/* Why there are no memory samples' cachelines (after tracer_stop): the sampler's reason,
+void live_session_outputs(struct live_session *t, struct live_outputs *o);
+/* Why there are no memory samples' cachelines (after live_session_stop): the sampler's reason,
  * else this machine's (no PMU that samples memory), else that the sampler runs with the
  * scheduler's tracing, which could not start. */
-void tracer_mem_why(const struct tracer *t, char *why, size_t len);
+void live_session_mem_why(const struct live_session *t, char *why, size_t len);
 /*
- * A recording's timeline of the same pass (source_cfg.stream.timeline), after tracer_stop:
+ * A recording's timeline of the same pass (source_cfg.stream.timeline), after live_session_stop:
  * its analyzer, the span of the events, the whole recording's results, the events and bytes
  * read, into t (its caption left empty). 0, or -1 with why in err (no sched event came; the
  * window begins past the last).
  */
-int tracer_timeline(struct tracer *t, struct pass_timeline *h, char *err, size_t len);
+int live_session_timeline(struct live_session *t, struct pass_timeline *h, char *err, size_t len);
 /*
  * A recording's summary on stderr (writer_sink_summary): what was written, what the
  * kernel lost, the memory samples; a write error said even when quiet, and -1; else 0.
  */
-int tracer_record_summary(struct tracer *t, bool quiet);
-void tracer_release(struct tracer *t);
+int live_session_record_summary(struct live_session *t, bool quiet);
+void live_session_release(struct live_session *t);
 
 #endif
