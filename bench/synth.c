@@ -321,7 +321,7 @@ int main(int argc, char **argv)
 	struct wakeup_cfg cfg = { 0 };
 	static struct wakeup_sink ws; /* as the sources feed it: through the sink list */
 	struct wakeup *w = &ws.an;
-	struct sinks sinks = { { &ws.k }, 1 };
+	struct sinks sinks = { .k = { &ws.k }, .n = 1 };
 	struct sink_begin b = { 0 };
 	static struct gen g = { 88172645463325252ull, 1000, 0, 0, NULL, NULL, { { 0 } }, 0, { 0 } };
 	int bad;

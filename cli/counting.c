@@ -7,8 +7,6 @@
 
 #include "../common/exitcodes.h"
 #include "../common/util.h"
-#include "../collectors/probe.h"
-#include "../collectors/topology.h"
 #include "../report/sched_report.h"
 #include "../report/stat_report.h"
 
@@ -95,7 +93,7 @@ int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **a
 }
 
 int counting_report(const struct counting_opts *o, const struct stat_result *res,
-		    const struct session_outcome *out, char **argv,
+		    const struct run_outcome *out, char **argv,
 		    const struct report_extra *extra)
 {
 	struct stat_scope sc = { argv, o->pid, o->pid_list, o->added, o->nadded, o->cpu_list,
@@ -119,7 +117,7 @@ int cli_load_topology(const struct cli_cmd *cmd, const char *sysfs_root, struct 
 {
 	char err[320];
 
-	if (topology_load(t, sysfs_root, err, sizeof(err)) == 0)
+	if (counting_topology(t, sysfs_root, err, sizeof(err)) == 0)
 		return 0;
 	if (sysfs_root) {
 		cli_usage_error(cmd, "--sysfs-root: %s", err);
@@ -209,44 +207,38 @@ int collector_finish(const struct collector_opts *c, const struct trace_opts *t,
 #define BLAME_NOT_STREAMED "the events were not streamed to locus (the BPF collector only " \
 			   "counts: --collector perf)"
 
-void traced_report_init(struct traced_report *rr, struct tracer *tracer,
-			const struct session_outcome *out, unsigned sections)
+void traced_report_init(struct traced_report *rr, struct live_session *live,
+			const struct run_outcome *out, unsigned sections)
 {
-	rr->res = out->traced ? tracer_results(tracer) : NULL;
-	rr->sections = sections;
-	rr->ctx = (struct sched_report_ctx){ out->traced, out->trace_reason,
-					     tracer->src ? tracer->src->events : 0,
-					     tracer->src ? tracer->src->bytes : 0,
-					     terminal_columns() };
-	rr->tracer = tracer;
-	rr->mem_why[0] = '\0';
-	rr->ls = (struct live_sections){ rr->res, &rr->ctx, sections,
-					 tracer->ss_ok ? &tracer->ss_delta : NULL, tracer->ss_why,
-					 tracer_blame(tracer), BLAME_NOT_STREAMED,
-					 tracer->mem_on ? &tracer->cl.cl : NULL,
-					 symbols_symbolizer(&tracer->syms), rr->mem_why, NULL,
-					 { NULL, NULL }, { NULL, NULL, 0, false } };
-	if (rr->res) { /* -g: the stacks, named from this machine and the mappings seen */
-		const struct stack_table *tab = NULL;
+	struct live_outputs o;
 
-		rr->ls.stacks = tracer_stacks(tracer, &tab, &rr->ls.stacks_nm);
-		rr->ls.stacks_fr = (struct stacks_frames){ tab, &rr->ls.stacks_nm, 0, false };
+	live_session_outputs(live, &o);
+	rr->res = out->traced ? o.res : NULL;
+	rr->sections = sections;
+	rr->ctx = (struct sched_report_ctx){ out->traced, out->trace_reason, o.events, o.bytes,
+					     terminal_columns() };
+	rr->live = live;
+	rr->mem_why[0] = '\0';
+	rr->ls = (struct live_sections){ .res = rr->res, .ctx = &rr->ctx, .sections = sections,
+					 .ss = o.ss, .ss_why = o.ss_why, .blame = o.blame,
+					 .blame_why = BLAME_NOT_STREAMED, .cl = o.cl, .sz = o.sz,
+					 .mem_why = rr->mem_why };
+	if (rr->res) { /* -g: the stacks, named from this machine and the mappings seen */
+		rr->ls.stacks = o.stacks;
+		rr->ls.stacks_nm = o.stack_nm;
+		rr->ls.stacks_fr = (struct stacks_frames){ .tab = o.stacks ? o.stack_tab : NULL,
+							   .namer = &rr->ls.stacks_nm };
 	}
-	if ((sections & SEC_CACHELINES) && !tracer->mem_on) {
-		if (tracer->mem_why[0])
-			snprintf(rr->mem_why, sizeof(rr->mem_why), "%s", tracer->mem_why);
-		else if (probe_memory_sampling(rr->mem_why, sizeof(rr->mem_why)))
-			snprintf(rr->mem_why, sizeof(rr->mem_why), "memory sampling runs with the "
-				 "scheduler tracing, which could not start");
-	}
+	if ((sections & SEC_CACHELINES) && !o.cl)
+		live_session_mem_why(live, rr->mem_why, sizeof(rr->mem_why));
 }
 
 struct report_extra traced_report_extra(struct traced_report *rr)
 {
 	bool sched = (rr->sections & ~SEC_COUNTERS) != 0;
 
-	return (struct report_extra){ (rr->sections & SEC_COUNTERS) != 0,
-				      sched ? live_sections_text : NULL,
-				      sched ? live_sections_json : NULL, &rr->ls,
-				      rr->res };
+	return (struct report_extra){ .counters = (rr->sections & SEC_COUNTERS) != 0,
+				      .text = sched ? live_sections_text : NULL,
+				      .json = sched ? live_sections_json : NULL, .ctx = &rr->ls,
+				      .trace = rr->res };
 }

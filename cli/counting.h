@@ -14,7 +14,7 @@
 #include "../report/stat_report.h"
 #include "opts.h"
 #include "../pipeline/count_plan.h"
-#include "../pipeline/tracer.h"
+#include "../pipeline/live_session.h"
 
 /* Option codes shared by the commands that count. */
 enum {
@@ -84,7 +84,7 @@ int counting_finish(struct counting_opts *o, const struct cli_cmd *cmd, char **a
  * extra may be NULL.
  */
 int counting_report(const struct counting_opts *o, const struct stat_result *res,
-		    const struct session_outcome *out, char **argv,
+		    const struct run_outcome *out, char **argv,
 		    const struct report_extra *extra);
 struct topology;
 /*
@@ -104,7 +104,7 @@ struct traced_report {
 	struct sched_report_ctx ctx;
 	unsigned sections;
 	char mem_why[320];		/* why there are no cachelines in a live run */
-	struct tracer *tracer;
+	struct live_session *live;
 	struct live_sections ls;	/* what the sections after the counters show */
 };
 
@@ -112,8 +112,8 @@ struct traced_report {
  * Fill rr after a session; the report extra prints its sections after the
  * counters (text and JSON).
  */
-void traced_report_init(struct traced_report *rr, struct tracer *tracer,
-			const struct session_outcome *out, unsigned sections);
+void traced_report_init(struct traced_report *rr, struct live_session *live,
+			const struct run_outcome *out, unsigned sections);
 struct report_extra traced_report_extra(struct traced_report *rr);
 
 #endif

@@ -3,13 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../collectors/caption.h"
-#include "../collectors/perfdata.h"
-#include "../collectors/sweep_file.h"
 #include "../common/exitcodes.h"
 #include "../common/folded.h"
 #include "../common/util.h"
-#include "../pipeline/file_pass.h"
+#include "../pipeline/diff_inputs.h"
 #include "../report/stack_diff_report.h"
 #include "../report/sweep_report.h"
 #include "commands.h"
@@ -135,7 +132,7 @@ static int diff_load(const struct diff_plan *pl, struct sweep_set *sets, struct 
 	char err[400];
 
 	for (int i = 0; i < pl->n; i++) {
-		if (sweep_load(pl->files[i], &sets[i], err, sizeof(err)) < 0) {
+		if (diff_loop_load(pl->files[i], &sets[i], err, sizeof(err)) < 0) {
 			locus_err("%s", err);
 			/* a new batch that wrote no readable file was not measured: skip it */
 			return !pl->exit_code ? EXIT_LOCUS_RUNTIME :
@@ -147,54 +144,20 @@ static int diff_load(const struct diff_plan *pl, struct sweep_set *sets, struct 
 	return EXIT_LOCUS_OK;
 }
 
-/*
- * A recording's stacks of view v (its workload's tasks, as locus report follows them), and
- * its caption when cap. 0, or -1 after saying why.
- */
-static int recording_load(const char *path, const struct stacks_out *v, bool keep_unknown,
-			  struct folded_set *f, struct svg_caption *cap)
+/* How a recording's stacks are folded: a view, the unwinder's [unknown] frames kept or not. */
+struct fold_as {
+	const struct stacks_out *v;
+	bool keep_unknown;
+};
+
+/* A recording's view of its stacks, folded as --folded writes it. */
+static void fold(void *ctx, const struct stacks *s, const struct stack_table *tab,
+		 const struct stack_namer *nm, struct folded_set *f)
 {
-	struct file_pass *fp = xcalloc(1, sizeof(*fp));
-	struct replay_opts o = { .path = path, .line_size = 64, .sort = CL_SORT_TOTAL };
-	struct file_pass_asks a = { .follow = true, .stacks = true }; /* as locus report does */
-	char err[400] = "";
-	int rc = file_pass_read(fp, &o, &a, NULL, err, sizeof(err));
+	const struct fold_as *a = ctx;
+	struct stacks_frames fr = { .tab = tab, .namer = nm, .keep_unknown = a->keep_unknown };
 
-	if (rc < 0)
-		locus_err("%s: %s", path, err);
-	else if (!fp->rp.rd.callchains)
-		locus_err("%s: no callchains in the file (record with locus record -g, or perf "
-			  "record -g)", path), rc = -1;
-	if (rc == 0) {
-		/* frames named from the file's symbols */
-		struct stack_namer namer = symbols_stack_namer(&fp->rp.syms);
-		struct stacks_frames fr = { &fp->rp.rd.stacks, &namer, false, keep_unknown };
-
-		stacks_folded_set(&fp->stk.st, v->kind, v->by_time, &fr, f);
-		if (cap)
-			caption_file(cap, &fp->rp.f, path);
-	}
-	file_pass_release(fp);
-	free(fp);
-	return rc;
-}
-
-/* A folded file or a recording's view v into f. 0, or -1 after saying why. */
-static int stacks_load(const char *path, const struct stacks_out *v, bool keep_unknown,
-		       struct folded_set *f, struct svg_caption *cap, bool *recorded)
-{
-	char err[600];
-
-	*recorded = pd_is_recording(path);
-	if (*recorded)
-		return recording_load(path, v, keep_unknown, f, cap);
-	if (folded_load(path, f, err, sizeof(err)) < 0) {
-		locus_err("%s", err);
-		return -1;
-	}
-	if (!keep_unknown) /* as locus writes its own folded stacks */
-		folded_set_fold_unknown(f);
-	return 0;
+	stacks_folded_set(s, a->v->kind, a->v->by_time, &fr, f);
 }
 
 /* Two sets of stacks (folded files or recordings): the stacks whose share moved, written as
@@ -205,36 +168,24 @@ static int diff_stacks(const struct diff_plan *pl, int argc, char **argv)
 	struct stack_diff_out o = { pl->files[0], pl->files[1], pl->top ? (size_t)pl->top : 20,
 				    pl->out, pl->json, pl->flame };
 	struct stacks_out v;
-	struct folded_set a, b;
-	struct stack_diff d;
-	struct svg_caption cap, rcap;
-	bool ra, rb;
-	int rc;
+	struct diff_stacks ds;
+	int rc = EXIT_LOCUS_RUNTIME;
 
 	if (stacks_out_view(&v, view, strlen(view)) < 0) {
 		locus_err("--stacks '%s': a view is wakers, blocked, offwake, blocked-time or "
 			  "offwake-time", view);
 		return EXIT_LOCUS_USAGE;
 	}
-	if (stacks_load(o.base, &v, pl->keep_unknown, &a, NULL, &ra) < 0)
+	if (diff_stacks_load(&ds, o.base, o.cur, pl->keep_unknown, fold,
+			     &(struct fold_as){ &v, pl->keep_unknown }, argc, argv) < 0)
 		return EXIT_LOCUS_RUNTIME;
-	if (stacks_load(o.cur, &v, pl->keep_unknown, &b, &rcap, &rb) < 0) {
-		folded_release(&a);
-		return EXIT_LOCUS_RUNTIME;
-	}
-	rc = EXIT_LOCUS_RUNTIME;
-	if (stack_diff_build(&d, &a, &b) < 0) {
-		locus_err("comparing %s and %s: out of memory", o.base, o.cur);
-		goto out;
-	}
-	caption_live(&cap, argc, argv);
-	if (stack_diff_draw(&o, &d, &(struct stack_diff_what){ ra || rb ? view : NULL, (int)v.kind,
-				     v.by_time, a.total, b.total }, &cap, rb ? &rcap : NULL) == 0)
+	if (stack_diff_draw(&o, &ds.d,
+			    &(struct stack_diff_what){ ds.base_recorded || ds.cur_recorded ? view :
+						       NULL, (int)v.kind, v.by_time,
+						       ds.base.total, ds.cur.total },
+			    &ds.cap, ds.cur_recorded ? &ds.cur_cap : NULL) == 0)
 		rc = EXIT_LOCUS_OK;
-	stack_diff_release(&d);
-out:
-	folded_release(&a);
-	folded_release(&b);
+	diff_stacks_release(&ds);
 	return rc;
 }
 
@@ -242,7 +193,7 @@ out:
 static int diff_folded(const struct diff_plan *pl, int argc, char **argv)
 {
 	if (pl->n != 2 || pl->exit_code ||
-	    !(folded_file_sniff(pl->files[1]) || pd_is_recording(pl->files[1]))) {
+	    !(folded_file_sniff(pl->files[1]) || diff_is_recording(pl->files[1]))) {
 		cli_usage_error(&diff_cmd, "%s", pl->n != 2 ? "folded stacks are compared two files at "
 							"a time (a base and a new file)" :
 					   pl->exit_code ? "--exit-code judges a loop's metric, not "
@@ -264,7 +215,7 @@ int cmd_diff(int argc, char **argv)
 
 	if (!diff_parse(argc, argv, &pl, &rc))
 		return rc;
-	if (folded_file_sniff(pl.files[0]) || pd_is_recording(pl.files[0])) {
+	if (folded_file_sniff(pl.files[0]) || diff_is_recording(pl.files[0])) {
 		if (pl.svg) {
 			cli_usage_error(&diff_cmd, "--svg draws loop files; folded stacks are drawn "
 						   "with --flame");

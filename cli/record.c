@@ -2,8 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../collectors/perfdata.h"
-#include "../collectors/topology.h"
+#include "../model/topology.h"
 #include "../common/exitcodes.h"
 #include "../common/util.h"
 #include "commands.h"
@@ -50,6 +49,9 @@ struct record_plan {
 	char **cmdv;		/* the workload, or none with -a or -C */
 	char cmdline[1024];	/* the locus command line, for the file's header */
 	bool blame;		/* --blame: the irq tracepoints too */
+	int argc;		/* the command line, for the timelines' caption */
+	char **argv;
+	struct trace_pass *tp;	/* --trace, --svg-timeline: fed as the file is written */
 };
 
 /* After every option: something to record, then every setting checked. 0, or -1 on usage. */
@@ -106,12 +108,30 @@ static int record_take(void *ctx, int c, const char *arg)
 static void record_cmdline(struct record_plan *pl, char **argv)
 {
 	snprintf(pl->cmdline, sizeof(pl->cmdline), "locus ");
-	session_command_text(argv, pl->cmdline + 6, sizeof(pl->cmdline) - 6);
+	run_command_text(argv, pl->cmdline + 6, sizeof(pl->cmdline) - 6);
+}
+
+/* The timelines of the recording's own pass (a recording has no report: --from and --to
+ * cut them only). 0, or -1 after saying why. */
+static int record_timelines(struct record_plan *pl, struct live_session *live)
+{
+	struct pass_timeline t;
+	char err[400];
+
+	if (!pl->tp) /* without its scratch file: said */
+		return -1;
+	if (live_session_timeline(live, &t, err, sizeof(err)) < 0) {
+		locus_err("%s: %s", pl->path, err);
+		return -1;
+	}
+	if (pl->tx.svg)
+		counting_caption(&t.cap, pl->argc, pl->argv);
+	return trace_pass_heads(pl->tp, &pl->tx, &t);
 }
 
 /* After the session: what was written or why not, then the timelines. The exit status. */
-static int record_finish(struct record_plan *pl, const struct tracer *tracer,
-			 const struct stat_result *res, const struct session_outcome *out)
+static int record_finish(struct record_plan *pl, struct live_session *live,
+			 const struct stat_result *res, const struct run_outcome *out)
 {
 	int rc = out->exit_code;
 
@@ -123,29 +143,28 @@ static int record_finish(struct record_plan *pl, const struct tracer *tracer,
 	}
 	if (!out->traced)
 		return rc;
-	if (writer_sink_summary(&tracer->wr, tracer->src, pl->o.quiet) < 0)
+	if (live_session_record_summary(live, pl->o.quiet) < 0)
 		return rc == EXIT_LOCUS_OK ? EXIT_LOCUS_RUNTIME : rc;
-	if (pl->tx.trace || pl->tx.svg) {
-		pl->tx.quiet = pl->o.quiet;
-		if (trace_export_file(pl->path, pl->tr.sysfs_root, pl->o.all_cpus || pl->o.cpu_list,
-				      &pl->tx) < 0 && rc == EXIT_LOCUS_OK)
-			rc = EXIT_LOCUS_RUNTIME;
-	}
+	if ((pl->tx.trace || pl->tx.svg) && record_timelines(pl, live) < 0 &&
+	    rc == EXIT_LOCUS_OK)
+		rc = EXIT_LOCUS_RUNTIME;
 	return rc;
 }
 
 /* The workload's session with its sched events written to the file. The exit status. */
 static int record_session(struct record_plan *pl, const struct topology *topo)
 {
-	struct session_cfg cfg;
-	struct session_outcome out;
+	struct run_cfg cfg;
+	struct run_outcome out;
 	struct stat_result res;
-	struct tracer tracer;
+	struct live_session live;
 	struct source_cfg tc;
+	struct timeline_sink_cfg tl;
 	int rc;
 
-	counting_session(&pl->o, pl->cmdv, &cfg);
+	counting_run_cfg(&pl->o, pl->cmdv, &cfg);
 	cfg.nevs = 0;
+	pl->tx.quiet = pl->o.quiet;
 	tc = (struct source_cfg){ .topo = topo, .cpus = pl->o.cpus, .ncpus = pl->o.ncpus,
 				  .mmap_pages = (int)pl->tr.pages,
 				  .system_wide = pl->o.all_cpus || pl->o.cpu_list,
@@ -153,12 +172,17 @@ static int record_session(struct record_plan *pl, const struct topology *topo)
 				  .stream = { .tracefs = pl->tr.tracefs, .record_path = pl->path,
 					      .cmdline = pl->cmdline, .callchain = pl->callchain,
 					      .blame = pl->blame } };
-	memset(&tracer, 0, sizeof(tracer));
+	if (pl->tx.trace || pl->tx.svg) { /* the timelines fed as the file is written */
+		pl->tp = trace_pass_new(&pl->tx, pl->path, &tl);
+		tc.stream.timeline = pl->tp ? &tl : NULL;
+	}
+	memset(&live, 0, sizeof(live));
 	cfg.trace = &tc;
-	cfg.tracer = &tracer;
-	session_count(&cfg, &res, &out);
-	rc = record_finish(pl, &tracer, &res, &out);
-	tracer_release(&tracer);
+	cfg.live = &live;
+	counting_run(&cfg, &res, &out);
+	rc = record_finish(pl, &live, &res, &out);
+	live_session_release(&live);
+	trace_pass_free(pl->tp);
 	stat_release(&res);
 	return rc;
 }
@@ -179,6 +203,8 @@ int cmd_record(int argc, char **argv)
 	if (rc)
 		goto out;
 	record_cmdline(&pl, argv);
+	pl.argc = argc;
+	pl.argv = argv;
 	rc = record_session(&pl, &topo);
 	topology_release(&topo);
 out:

@@ -165,7 +165,7 @@ static int report_validate(struct report_plan *pl, char **operands)
 	    timeline_opts_finish(&pl->tx, &report_cmd) < 0)
 		return -1;
 	if (!pl->quiet && isatty(STDERR_FILENO))
-		pl->opts.progress = file_pass_progress;
+		pl->opts.progress = file_session_progress;
 	if (pl->all && pl->opts.pid) {
 		cli_usage_error(&report_cmd, "-a and -p: every task, or one tree, not both");
 		return -1;
@@ -187,18 +187,18 @@ static bool report_parse(int argc, char **argv, struct report_plan *pl, int *rc)
 
 /* Read the file into fp's sinks (and the timeline of tc, or NULL), following the tasks pl
  * asks for. The exit status. */
-static int report_replay(struct file_pass *fp, struct report_plan *pl,
+static int report_replay(struct file_session *fp, struct report_plan *pl,
 			 const struct timeline_sink_cfg *tc)
 {
 	/* stacks where the file has callchains (its attributes say), or asked for */
-	struct file_pass_asks a = { .follow = !pl->opts.pid && !pl->all, .stacks = pl->stk.n > 0,
+	struct file_session_asks a = { .follow = !pl->opts.pid && !pl->all, .stacks = pl->stk.n > 0,
 				    .stacks_if_recorded = true,
 				    .blame = (pl->sections & SEC_BLAME) != 0 };
 	char err[400];
 
 	pl->opts.from_ns = pl->tx.from_ns; /* --from/--to cut the report as they cut timelines */
 	pl->opts.to_ns = pl->tx.to_ns;
-	if (file_pass_read(fp, &pl->opts, &a, tc, err, sizeof(err)) < 0) {
+	if (file_session_read(fp, &pl->opts, &a, tc, err, sizeof(err)) < 0) {
 		locus_err("%s: %s", pl->opts.path, err);
 		return EXIT_LOCUS_RUNTIME;
 	}
@@ -206,15 +206,16 @@ static int report_replay(struct file_pass *fp, struct report_plan *pl,
 }
 
 /* The text report, the JSON, the stacks' files and the heatmap. The exit status. */
-static int report_write(struct file_pass *fp, const struct report_plan *pl)
+static int report_write(struct file_session *fp, const struct report_plan *pl)
 {
 	struct report_doc ro;
 	struct file_input in;
 	int rc;
 
-	file_pass_input(fp, &in);
-	report_doc_init(&ro, &in, file_pass_results(fp), file_pass_blame(fp), &fp->cl.cl,
-			fp->stacks_on ? &fp->stk.st : NULL, pl->sections, terminal_columns());
+	file_session_input(fp, &in);
+	report_doc_init(&ro, &in, file_session_results(fp), file_session_blame(fp),
+			file_session_cachelines(fp), file_session_stacks(fp), pl->sections,
+			terminal_columns());
 	ro.stacks_addresses = pl->stk.addresses;
 	ro.stacks_keep_unknown = pl->stk.keep_unknown;
 	ro.svg = pl->svg;
@@ -227,7 +228,7 @@ static int report_write(struct file_pass *fp, const struct report_plan *pl)
 
 /* --trace and --svg-timeline (tp), their timeline fed in the same pass, after the report.
  * 0, or -1 after saying why. */
-static int report_timelines(struct file_pass *fp, struct report_plan *pl, struct trace_pass *tp)
+static int report_timelines(struct file_session *fp, struct report_plan *pl, struct trace_pass *tp)
 {
 	struct trace_export *tx = &pl->tx;
 
@@ -240,7 +241,7 @@ static int report_timelines(struct file_pass *fp, struct report_plan *pl, struct
 int cmd_report(int argc, char **argv)
 {
 	struct report_plan pl;
-	struct file_pass *fp;
+	struct file_session *fp;
 	struct trace_pass *tp = NULL;
 	struct timeline_sink_cfg tc;
 	int rc;
@@ -257,15 +258,15 @@ int cmd_report(int argc, char **argv)
 	rc = report_replay(fp, &pl, tp ? &tc : NULL);
 	if (rc != EXIT_LOCUS_OK)
 		goto out;
-	file_pass_notes(fp, pl.opts.path, pl.quiet);
+	file_session_notes(fp, pl.opts.path, pl.quiet);
 	rc = report_write(fp, &pl);
 	if (report_timelines(fp, &pl, tp) < 0)
 		rc = EXIT_LOCUS_RUNTIME;
-	if (!file_pass_found(fp) && rc == EXIT_LOCUS_OK)
+	if (!file_session_found(fp) && rc == EXIT_LOCUS_OK)
 		rc = EXIT_LOCUS_RUNTIME;
 out:
 	trace_pass_free(tp);
-	file_pass_release(fp);
+	file_session_release(fp);
 	free(fp);
 	return rc;
 }

@@ -3,13 +3,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../collectors/topology.h"
+#include "../model/topology.h"
 #include "../common/exitcodes.h"
 #include "../common/outfile.h"
 #include "../common/util.h"
 #include "../report/sched_report.h"
 #include "commands.h"
-#include "../collectors/caption.h"
 #include "counting.h"
 #include "trace_export.h"
 #include "../pipeline/bench_loop.h"
@@ -191,8 +190,8 @@ static int run_folded(const struct run_plan *pl, struct traced_report *rr)
 }
 
 /* The counters, the traced sections and the heatmap of a session. The exit status. */
-static int run_report(const struct run_plan *pl, struct tracer *tracer, bool traced,
-		      const struct stat_result *res, const struct session_outcome *out)
+static int run_report(const struct run_plan *pl, struct live_session *live, bool traced,
+		      const struct stat_result *res, const struct run_outcome *out)
 {
 	struct traced_report rr;
 	struct report_extra extra;
@@ -201,12 +200,12 @@ static int run_report(const struct run_plan *pl, struct tracer *tracer, bool tra
 
 	if (traced && !out->traced && !out->failed && res->runs > 0 && !pl->o.quiet)
 		locus_err("%s; reporting counters only", out->trace_reason);
-	traced_report_init(&rr, tracer, out, pl->sections);
+	traced_report_init(&rr, live, out, pl->sections);
 	extra = traced_report_extra(&rr);
 	if (res->runs > 0 && counting_report(&pl->o, res, out, pl->cmdv, &extra) != 0)
 		rc = EXIT_LOCUS_RUNTIME;
 	if (res->runs > 0 && pl->svg && rr.res) {
-		caption_live(&cap, pl->bp.argc, pl->bp.argv);
+		counting_caption(&cap, pl->bp.argc, pl->bp.argv);
 		if (write_heatmap_svg(pl->svg, rr.res, &cap) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
 	}
@@ -218,28 +217,28 @@ static int run_report(const struct run_plan *pl, struct tracer *tracer, bool tra
 /* One session of the workload, traced as the sections ask, and its report. The exit status. */
 static int run_session(const struct run_plan *pl, const struct topology *topo)
 {
-	struct session_cfg cfg;
-	struct session_outcome out;
+	struct run_cfg cfg;
+	struct run_outcome out;
 	struct stat_result res;
-	struct tracer tracer;
+	struct live_session live;
 	struct source_cfg tc;
 	int rc;
 
-	counting_session(&pl->o, pl->cmdv, &cfg);
+	counting_run_cfg(&pl->o, pl->cmdv, &cfg);
 	if (!(pl->sections & SEC_COUNTERS))
 		cfg.nevs = 0; /* counters cost every context switch something: open none */
 	cfg.derive_software = !pl->o.events; /* the default set: cheap sources where they exist */
 	run_source_cfg(&tc, &pl->o, &pl->tr, &pl->col, topo, (pl->sections & SEC_CACHELINES) != 0,
 		       (pl->sections & SEC_BLAME) != 0, pl->callchain);
-	memset(&tracer, 0, sizeof(tracer));
+	memset(&live, 0, sizeof(live));
 	if (pl->sections & (SEC_SCHED | SEC_CACHELINES | SEC_BLAME)) {
 		cfg.trace = &tc;
-		cfg.tracer = &tracer;
+		cfg.live = &live;
 	}
-	session_count(&cfg, &res, &out);
-	rc = run_report(pl, &tracer, cfg.trace != NULL, &res, &out);
+	counting_run(&cfg, &res, &out);
+	rc = run_report(pl, &live, cfg.trace != NULL, &res, &out);
 	if (cfg.trace)
-		tracer_release(&tracer);
+		live_session_release(&live);
 	stat_release(&res);
 	return rc;
 }
@@ -265,26 +264,24 @@ static int run_loop(struct run_plan *pl, const struct topology *topo)
 {
 	const struct counting_opts *o = &pl->o;
 	struct sweep_set set = { 0 };
-	struct metric metric = { 0 };
 	struct run_json sj = { o->json_path, false };
-	struct session_cfg cfg;
+	struct run_cfg cfg;
 	struct source_cfg tc;
 	struct bench_loop lp;
 	int rc;
 
 	pl->bp.repeat = (int)o->repeat;
-	bench_loop_setup(&set, &metric, &pl->bp, topo, pl->cmdv);
-	counting_session(o, pl->cmdv, &cfg);
+	counting_run_cfg(o, pl->cmdv, &cfg);
 	cfg.derive_software = !o->events;
 	traced_source_cfg(&tc, o, &pl->tr, &pl->col, topo);
-	lp = (struct bench_loop){ .set = &set, .metric = &metric, .session = &cfg, .trace = &tc,
-				  .quiet = o->quiet, .show_output = pl->show_output,
-				  .run_done = run_done, .ctx = &sj };
+	lp = (struct bench_loop){ .set = &set, .run = &cfg, .trace = &tc, .quiet = o->quiet,
+				  .show_output = pl->show_output, .run_done = run_done,
+				  .ctx = &sj };
+	bench_loop_prepare(&lp, &pl->bp, topo, pl->cmdv);
 	bench_loop_run(&lp, pl->cmdv);
 	rc = sweep_report_write(&set, o->out_path, o->json_path, pl->svg) < 0;
 	rc = bench_loop_status(&lp, sj.path, sj.failed, rc ? EXIT_LOCUS_RUNTIME : EXIT_LOCUS_OK);
-	if (set.have_metric)
-		metric_release(&metric);
+	bench_loop_release(&lp);
 	sweep_set_release(&set);
 	return rc;
 }

@@ -56,16 +56,16 @@ static bool stat_parse(int argc, char **argv, struct counting_opts *o, char ***c
 int cmd_stat(int argc, char **argv)
 {
 	struct counting_opts o = { 0 };
-	struct session_cfg cfg;
-	struct session_outcome out;
+	struct run_cfg cfg;
+	struct run_outcome out;
 	struct stat_result res;
 	char **cmdv;
 	int rc;
 
 	if (!stat_parse(argc, argv, &o, &cmdv, &rc))
 		goto out;
-	counting_session(&o, cmdv, &cfg);
-	session_count(&cfg, &res, &out);
+	counting_run_cfg(&o, cmdv, &cfg);
+	counting_run(&cfg, &res, &out);
 	rc = out.exit_code;
 	if (res.runs > 0 && counting_report(&o, &res, &out, cmdv, NULL) != 0)
 		rc = EXIT_LOCUS_RUNTIME;

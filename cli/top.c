@@ -3,11 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../collectors/topology.h"
+#include "../model/topology.h"
 #include "../common/exitcodes.h"
 #include "../common/util.h"
 #include "../report/dash_screen.h"
-#include "../collectors/wl_output.h"
 #include "../pipeline/watch.h"
 #include "commands.h"
 #include "counting.h"
@@ -75,10 +74,9 @@ struct top_plan {
 /* The dashboard over the watched session. */
 struct top {
 	const struct top_plan *pl;
-	struct tracer *tracer;
+	struct live_session *live;
 	struct watch w;			/* its snapshots, intervals, totals, series, header */
 	uint64_t draw_cpu_ns;		/* the dashboard's own CPU time (main thread) */
-	struct wl_output output;	/* the workload's output, when the dashboard has the screen */
 	struct tui *tui;
 	struct dash_ui ui;
 	bool redraw;
@@ -89,10 +87,10 @@ static void draw(struct top *tp)
 	struct dash_view v = { 0 };
 
 	watch_view(&tp->w, tp->ui.cumulative, tp->ui.blame_pane, now_ns(), &v);
-	if (tp->output.path[0] && tp->tui) {
-		v.output_path = tp->output.path;
+	if (watch_output_path(&tp->w) && tp->tui) {
+		v.output_path = watch_output_path(&tp->w);
 		if (tp->ui.output)
-			v.output_tail = wl_output_tail(&tp->output);
+			v.output_tail = watch_output_tail(&tp->w);
 	}
 	v.ui = &tp->ui;
 	dash_show(tp->tui, &v);
@@ -213,18 +211,19 @@ static void top_describe(struct top *tp)
 
 /* The clock and the empty results the first interval fills; the watch over the session. */
 static void top_start(struct top *tp, const struct topology *topo,
-		      const struct session_outcome *out, struct session_watch *watch)
+		      const struct run_outcome *out, struct run_watch *watch)
 {
 	tp->w.interval_ms = tp->pl->interval_ms;
-	tp->w.tracer = tp->tracer;
+	tp->w.live = tp->live;
 	tp->w.out = out;
 	watch_start(&tp->w, topo, now_ns());
 	tp->redraw = tp->tui != NULL; /* a frame at once, filled at the first interval */
-	*watch = (struct session_watch){ tp->tui ? tui_fd(tp->tui) : -1, tick, tp };
+	*watch = (struct run_watch){ .fd = tp->tui ? tui_fd(tp->tui) : -1, .tick = tick,
+					 .ctx = tp };
 }
 
 /* The session has ended: the final screen until q, then the screen given back. */
-static void top_leave(struct top *tp, const struct session_outcome *out)
+static void top_leave(struct top *tp, const struct run_outcome *out)
 {
 	const struct top_plan *pl = tp->pl;
 	char *state = tp->w.state;
@@ -237,7 +236,7 @@ static void top_leave(struct top *tp, const struct session_outcome *out)
 	    !out->failed && !(pl->iterations && tp->w.refreshes >= pl->iterations))
 		final_screen(tp);
 	tui_close(tp->tui);
-	wl_output_close(&tp->output, pl->o.quiet);
+	watch_output_close(&tp->w, pl->o.quiet);
 	locus_verbose("dashboard: %ld refreshes, %.1f ms of CPU in the main thread over %.1f s "
 		      "(%.2f%% of one CPU)", tp->w.refreshes, (double)tp->draw_cpu_ns / 1e6,
 		      (double)(now_ns() - tp->w.t0) / 1e9,
@@ -245,8 +244,8 @@ static void top_leave(struct top *tp, const struct session_outcome *out)
 }
 
 /* The final report after the dashboard. The exit status. */
-static int top_report(const struct top_plan *pl, struct tracer *tracer,
-		      const struct stat_result *res, const struct session_outcome *out)
+static int top_report(const struct top_plan *pl, struct live_session *live,
+		      const struct stat_result *res, const struct run_outcome *out)
 {
 	struct traced_report rr;
 	struct report_extra extra;
@@ -255,7 +254,7 @@ static int top_report(const struct top_plan *pl, struct tracer *tracer,
 	if (!out->traced && !out->failed && res->runs > 0 && !pl->o.quiet)
 		locus_err("%s; reporting counters only", out->trace_reason);
 	/* who delayed the wakee, whole, where the antagonists pane had it */
-	traced_report_init(&rr, tracer, out, SEC_ALL | (tracer_blame(tracer) ? SEC_BLAME : 0));
+	traced_report_init(&rr, live, out, SEC_ALL | (live_session_blame(live) ? SEC_BLAME : 0));
 	extra = traced_report_extra(&rr);
 	if (res->runs > 0 && counting_report(&pl->o, res, out, pl->cmdv, &extra) != 0)
 		rc = EXIT_LOCUS_RUNTIME;
@@ -268,15 +267,15 @@ static int top_report(const struct top_plan *pl, struct tracer *tracer,
 static int top_session(struct top *tp, const struct topology *topo)
 {
 	const struct top_plan *pl = tp->pl;
-	struct session_watch watch;
-	struct session_cfg cfg;
-	struct session_outcome out;
+	struct run_watch watch;
+	struct run_cfg cfg;
+	struct run_outcome out;
 	struct stat_result res;
-	struct tracer *tracer = tp->tracer;
+	struct live_session *live = tp->live;
 	struct source_cfg tc;
 	int rc;
 
-	counting_session(&pl->o, pl->cmdv, &cfg);
+	counting_run_cfg(&pl->o, pl->cmdv, &cfg);
 	cfg.derive_software = !pl->o.events;
 	traced_source_cfg(&tc, &pl->o, &pl->tr, &pl->col, topo);
 	tc.memory = true;
@@ -284,22 +283,22 @@ static int top_session(struct top *tp, const struct topology *topo)
 	tc.stream.blame_no_p99 = true; /* watched for hours: no record of each wakeup */
 	tc.bpf.blame = !pl->no_antagonists; /* on BPF: split in the kernel, the timed wakeups */
 	tp->ui.blame_pane = !pl->no_antagonists;
-	memset(tracer, 0, sizeof(*tracer));
+	memset(live, 0, sizeof(*live));
 	cfg.trace = &tc;
-	cfg.tracer = tracer;
+	cfg.live = live;
 	tp->w.topo = topo;
 	top_describe(tp);
 	if (pl->cmdv[0] && (pl->output_path || tp->tui) &&
-	    (cfg.output_fd = wl_output_open(&tp->output, pl->output_path)) < 0) {
+	    (cfg.output_fd = watch_output_open(&tp->w, pl->output_path)) < 0) {
 		tui_close(tp->tui);
 		return EXIT_LOCUS_RUNTIME;
 	}
 	top_start(tp, topo, &out, &watch);
 	cfg.watch = &watch;
-	session_count(&cfg, &res, &out);
+	counting_run(&cfg, &res, &out);
 	top_leave(tp, &out);
-	rc = top_report(pl, tracer, &res, &out);
-	tracer_release(tracer);
+	rc = top_report(pl, live, &res, &out);
+	live_session_release(live);
 	watch_release(&tp->w);
 	stat_release(&res);
 	return rc;
@@ -307,9 +306,9 @@ static int top_session(struct top *tp, const struct topology *topo)
 
 int cmd_top(int argc, char **argv)
 {
-	struct tracer tracer; /* the watched session's, read by the dashboard */
+	struct live_session live; /* the watched session's, read by the dashboard */
 	struct top_plan pl = { .interval_ms = 1000, .col.delay_rate = LOCUS_DELAY_RATE };
-	struct top tp = { .pl = &pl, .tracer = &tracer };
+	struct top tp = { .pl = &pl, .live = &live };
 	struct topology topo;
 	int rc;
 

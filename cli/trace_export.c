@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "../common/util.h"
-#include "../collectors/caption.h"
 #include "counting.h"
 #include "opts.h"
 
@@ -17,8 +16,9 @@ struct trace_pass *trace_pass_new(struct trace_export *x, const char *path,
 	/* every event: it keeps what ran into its window itself; the analyzer's verdicts, of
 	 * the window: as the report judges */
 	if (p)
-		*tc = (struct timeline_sink_cfg){ x->from_ns, x->to_ns, trace_pass_item,
-						  trace_pass_started, p, NULL };
+		*tc = (struct timeline_sink_cfg){ .from_ns = x->from_ns, .to_ns = x->to_ns,
+						  .emit = trace_pass_item,
+						  .started = trace_pass_started, .ctx = p };
 	return p;
 }
 
@@ -76,49 +76,26 @@ int timeline_opts_finish(struct trace_export *x, const struct cli_cmd *cmd)
 	return cli_check_output(cmd, x->trace) < 0 || cli_check_output(cmd, x->svg) < 0 ? -1 : 0;
 }
 
-int trace_pass_finish(struct trace_pass *p, struct trace_export *x, struct file_pass *fp,
+int trace_pass_heads(struct trace_pass *p, struct trace_export *x, const struct pass_timeline *t)
+{
+	/* the recording's counts and results the timelines' heads carry */
+	x->r = t->r;
+	x->span_ns = t->span_ns;
+	x->events = t->events;
+	x->bytes = t->bytes;
+	return trace_pass_emit(p, t->topo, t->tl, &t->cap);
+}
+
+int trace_pass_finish(struct trace_pass *p, struct trace_export *x, struct file_session *fp,
 		      const char *what)
 {
-	const struct replay *st = &fp->rp;
-	struct svg_caption cap = { 0 };
+	struct pass_timeline t;
 
-	if (!st->rd.sched_samples) {
+	if (file_session_timeline(fp, p->svg ? p->path : NULL, &t) < 0) {
 		locus_err("%s: no sched events in the file: no timeline to write", what);
 		return -1;
 	}
-	/* the recording's counts and results the timelines' heads carry */
-	x->r = file_pass_results(fp);
-	x->span_ns = st->last_ns > st->first_ns ? st->last_ns - st->first_ns : 0;
-	x->events = st->rd.sched_samples;
-	x->bytes = st->f.pos;
-	if (p->svg)
-		caption_file(&cap, &fp->rp.f, p->path);
-	return trace_pass_emit(p, &fp->rp.topo, &fp->tl.tl, &cap);
-}
-
-int trace_export_file(const char *path, const char *sysfs_root, bool all, struct trace_export *x)
-{
-	/* the timeline's window, and its analyzer's; the heads: the whole recording's results */
-	struct replay_opts o = { .path = path, .sysfs_root = sysfs_root, .line_size = 64,
-				 .sort = CL_SORT_TOTAL, .from_ns = x->from_ns, .to_ns = x->to_ns };
-	struct file_pass_asks a = { .follow = !all, .whole_results = true };
-	struct file_pass *fp = xcalloc(1, sizeof(*fp));
-	struct timeline_sink_cfg tc;
-	struct trace_pass *p = trace_pass_new(x, path, &tc);
-	char err[400];
-	int rc = -1;
-
-	if (!p) /* without its scratch file: said */
-		goto out;
-	if (file_pass_read(fp, &o, &a, &tc, err, sizeof(err)) < 0)
-		locus_err("%s: %s: no timeline written", path, err);
-	else
-		rc = trace_pass_finish(p, x, fp, path);
-out:
-	trace_pass_free(p);
-	file_pass_release(fp);
-	free(fp);
-	return rc;
+	return trace_pass_heads(p, x, &t);
 }
 
 int stacks_take(struct stacks_plan *p, const struct cli_cmd *cmd, int code, const char *arg)

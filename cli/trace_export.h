@@ -1,8 +1,9 @@
 /*
  * trace_export.h - a recording's outputs beside its report, and the options that ask for
- * them: its timelines (the timeline sink beside the report's analyzer in the same pass over
- * the file, pipeline/file_pass.h, within a window, its items written by
- * report/timeline_out.h) and its stacks' files (--folded, --flame, report/stacks_out.h).
+ * them: its timelines (the timeline sink beside the analyzers in the same pass, over the file
+ * (pipeline/file_session.h: locus report) or as it is recorded (pipeline/live_session.h: locus
+ * record), within a window, its items written by report/timeline_out.h) and its stacks'
+ * files (--folded, --flame, report/stacks_out.h).
  */
 #ifndef LOCUS_TRACE_EXPORT_H
 #define LOCUS_TRACE_EXPORT_H
@@ -12,7 +13,7 @@
 #include <stdio.h>
 
 #include "../model/sched_results.h"
-#include "../pipeline/file_pass.h"
+#include "../pipeline/file_session.h"
 #include "../report/stacks_out.h"
 #include "../report/stacks_report.h"
 #include "../report/timeline_out.h"
@@ -40,15 +41,14 @@ int timeline_opts_finish(struct trace_export *x, const struct cli_cmd *cmd);
  * path; NULL after saying why. */
 struct trace_pass *trace_pass_new(struct trace_export *x, const char *path,
 				  struct timeline_sink_cfg *tc);
-/* After the pass over fp: the recording's counts and results into x, then the files x asks
- * for, and what they hold on stderr. 0, or -1 after saying why (what names the output in
- * the message when the file holds no sched events). */
-int trace_pass_finish(struct trace_pass *p, struct trace_export *x, struct file_pass *fp,
+/* After the session that fed p's timeline: the counts and results t says into x, then the
+ * files x asks for, and what they hold on stderr. 0, or -1 after saying why. */
+int trace_pass_heads(struct trace_pass *p, struct trace_export *x, const struct pass_timeline *t);
+/* After the pass over fp: the same of the file's (what names the output in the message
+ * when the file holds no sched events). */
+int trace_pass_finish(struct trace_pass *p, struct trace_export *x, struct file_session *fp,
 		      const char *what);
 void trace_pass_free(struct trace_pass *p);
-/* One pass over a file just written (locus record): its workload's tasks, or every task
- * when all. 0, or -1 after saying why. */
-int trace_export_file(const char *path, const char *sysfs_root, bool all, struct trace_export *x);
 
 /* The stack options of report and run (--folded, --flame, --stack-addresses). */
 enum { OPT_ST_FOLDED = OPT_LONG_BASE + 220, OPT_ST_FLAME, OPT_ST_ADDRS, OPT_ST_UNKNOWN };

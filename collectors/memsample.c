@@ -190,8 +190,8 @@ static void each_record(struct mem_collector *m, void (*fn)(void *ctx, const uni
 
 struct read_ctx {
 	struct mem_collector *m;
-	event_sink sink;
-	mem_raw_sink raw;
+	event_fn fn;
+	mem_raw_fn raw;
 	void *ctx;
 };
 
@@ -204,15 +204,15 @@ static void decoded(void *arg, const union perf_event *ev)
 		return;
 	if (parse(r->m, ev, &e) == 0) {
 		r->m->samples++;
-		r->sink(r->ctx, &e);
+		r->fn(r->ctx, &e);
 	} else {
 		r->m->undecodable++;
 	}
 }
 
-void mem_read(struct mem_collector *m, event_sink sink, void *ctx)
+void mem_read(struct mem_collector *m, event_fn fn, void *ctx)
 {
-	struct read_ctx r = { m, sink, NULL, ctx };
+	struct read_ctx r = { m, fn, NULL, ctx };
 
 	each_record(m, decoded, &r);
 }
@@ -247,9 +247,9 @@ static void raw_record(void *arg, const union perf_event *ev)
 	r->raw(r->ctx, ev, idx);
 }
 
-void mem_read_raw(struct mem_collector *m, mem_raw_sink sink, void *ctx)
+void mem_read_raw(struct mem_collector *m, mem_raw_fn fn, void *ctx)
 {
-	struct read_ctx r = { m, NULL, sink, ctx };
+	struct read_ctx r = { m, NULL, fn, ctx };
 
 	each_record(m, raw_record, &r);
 }

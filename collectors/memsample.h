@@ -35,7 +35,7 @@ struct mem_collector {
 void mem_plan_for_record(struct mem_plan *p);
 
 /* A raw record from a memory ring: plan index of its event (-1: unknown, e.g. LOST). */
-typedef void (*mem_raw_sink)(void *ctx, const void *rec, int idx);
+typedef void (*mem_raw_fn)(void *ctx, const void *rec, int idx);
 
 /*
  * Plan from sysfs and open the memory-sampling events on every CPU (or cpus),
@@ -45,10 +45,10 @@ int mem_open(struct mem_collector *m, const int *cpus, int ncpus, int pages, boo
 	     char *err, size_t len);
 void mem_enable(struct mem_collector *m);
 void mem_disable(struct mem_collector *m);
-/* Drain every ring once, handing EV_MEM (and EV_LOST) events to sink. */
-void mem_read(struct mem_collector *m, event_sink sink, void *ctx);
+/* Drain every ring once, handing EV_MEM (and EV_LOST) events to fn. */
+void mem_read(struct mem_collector *m, event_fn fn, void *ctx);
 /* Drain every ring once as raw records (opened for a recording). */
-void mem_read_raw(struct mem_collector *m, mem_raw_sink sink, void *ctx);
+void mem_read_raw(struct mem_collector *m, mem_raw_fn fn, void *ctx);
 void mem_close(struct mem_collector *m);
 
 #endif

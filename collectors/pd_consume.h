@@ -20,7 +20,7 @@ struct pd_consumer {
 	/* A decoded sched event (file order, not yet time order), EV_MEM, EV_LOST,
 	 * EV_COMM (a task's name from PERF_RECORD_COMM) or EV_AFFINITY (locus record's
 	 * affinity records: the mask valid until pd_reader_release). */
-	event_sink event;
+	event_fn event;
 	/* A round of the file ended: every event before it is older than any after it. */
 	void (*round)(void *ctx);
 	/* An MMAP or MMAP2 record: pid's mapping of path. */

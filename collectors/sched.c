@@ -181,6 +181,7 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 		return -1;
 	}
 	s->callchain = o->callchain;
+	s->record = o->record;
 	s->pages = o->mmap_pages ? o->mmap_pages :
 		   o->callchain ? sched_default_pages_callchain(perf_cpu_map__nr(s->cpus)) :
 				  sched_default_pages(perf_cpu_map__nr(s->cpus));
@@ -384,44 +385,82 @@ static void keep_map(struct sched_collector *s, const union perf_event *ev)
 	s->maps[s->nmaps++] = m;
 }
 
+/* The trailer's bytes sample_id_all ends a recording's other records with: pid and tid,
+ * time, cpu and res, IDENTIFIER (the samples' TID | TIME | CPU | IDENTIFIER). */
+#define RECORD_TRAILER 32
+
+/*
+ * A recording's PERF_RECORD_COMM (a task named at exec, or renamed) as EV_COMM, its time
+ * and CPU from the trailer: as the perf.data reader makes it of the same record. 0, or -1
+ * when malformed.
+ */
+static int parse_comm(const union perf_event *ev, struct event *e)
+{
+	const uint8_t *p = (const uint8_t *)ev;
+	size_t size = ev->header.size, n;
+	uint32_t cpu;
+
+	if (size < 16 + 8 + RECORD_TRAILER)
+		return -1;
+	memset(e, 0, sizeof(*e));
+	e->type = EV_COMM;
+	e->pid = (int32_t)ev->comm.pid;
+	e->tid = (int32_t)ev->comm.tid;
+	memcpy(&e->time_ns, p + size - 24, 8);
+	memcpy(&cpu, p + size - 16, 4);
+	e->cpu = cpu > INT32_MAX ? -1 : (int32_t)cpu;
+	n = strnlen(ev->comm.comm, size - 16 - RECORD_TRAILER);
+	memcpy(e->comm.comm, ev->comm.comm, n < TASK_COMM_LEN ? n : TASK_COMM_LEN - 1);
+	e->comm.exec = !!(ev->header.misc & PERF_RECORD_MISC_COMM_EXEC);
+	return 0;
+}
+
+void sched_decode(struct sched_collector *s, const void *rec, event_fn fn, void *ctx)
+{
+	const union perf_event *ev = rec;
+	struct event e;
+
+	if (ev->header.type == PERF_RECORD_SAMPLE) {
+		if (parse_sample(s, ev, &e) < 0) {
+			s->undecodable++;
+		} else if (EV_SYSCALL_TYPES >> e.type & 1) {
+			struct event a;
+
+			if (aff_on_call(&s->aff, &e, &a))
+				fn(ctx, &a);
+		} else {
+			fn(ctx, &e);
+		}
+	} else if (ev->header.type == PERF_RECORD_MMAP2 || ev->header.type == PERF_RECORD_FORK) {
+		keep_map(s, ev);
+	} else if (ev->header.type == PERF_RECORD_LOST) {
+		memset(&e, 0, sizeof(e));
+		e.type = EV_LOST;
+		e.lost.lost = ev->lost.lost;
+		fn(ctx, &e);
+	} else if (ev->header.type == PERF_RECORD_COMM && s->record && parse_comm(ev, &e) == 0) {
+		fn(ctx, &e);
+	}
+}
+
 struct decode_ctx {
 	struct sched_collector *s;
-	event_sink sink;
+	event_fn fn;
 	void *ctx;
 };
 
 static void decode_raw(void *arg, const void *rec)
 {
 	const struct decode_ctx *d = arg;
-	const union perf_event *ev = rec;
-	struct event e;
 
-	if (ev->header.type == PERF_RECORD_SAMPLE) {
-		if (parse_sample(d->s, ev, &e) < 0) {
-			d->s->undecodable++;
-		} else if (EV_SYSCALL_TYPES >> e.type & 1) {
-			struct event a;
-
-			if (aff_on_call(&d->s->aff, &e, &a))
-				d->sink(d->ctx, &a);
-		} else {
-			d->sink(d->ctx, &e);
-		}
-	} else if (ev->header.type == PERF_RECORD_MMAP2 || ev->header.type == PERF_RECORD_FORK) {
-		keep_map(d->s, ev);
-	} else if (ev->header.type == PERF_RECORD_LOST) {
-		memset(&e, 0, sizeof(e));
-		e.type = EV_LOST;
-		e.lost.lost = ev->lost.lost;
-		d->sink(d->ctx, &e);
-	}
+	sched_decode(d->s, rec, d->fn, d->ctx);
 }
 
-void sched_read(struct sched_collector *s, event_sink sink, void *ctx)
+void sched_read(struct sched_collector *s, event_fn fn, void *ctx)
 {
-	struct decode_ctx d = { s, sink, ctx };
+	struct decode_ctx d = { s, fn, ctx };
 
-	sched_affinity_start(s, sink, ctx);
+	sched_affinity_start(s, fn, ctx);
 	sched_read_raw(s, decode_raw, &d);
 }
 
@@ -430,6 +469,20 @@ bool sched_affinity_call(struct sched_collector *s, const void *rec, struct even
 	struct event e;
 
 	return parse_sample(s, rec, &e) == 0 && aff_on_call(&s->aff, &e, out);
+}
+
+bool sched_affinity_of(struct sched_collector *s, const void *rec, struct event *out)
+{
+	const struct perf_event_header *h = rec;
+	struct pd_sample smp;
+	uint16_t tp;
+
+	/* the recording's layout (IDENTIFIER, TID, TIME, CPU, RAW): common_type leads RAW */
+	if (!s->affinity_calls || h->type != PERF_RECORD_SAMPLE ||
+	    sample_decode(&s->layout, h + 1, h->size - sizeof(*h), &smp) < 0 || smp.raw_size < 2)
+		return false;
+	memcpy(&tp, smp.raw, 2);
+	return sched_is_affinity_call(s, tp) && sched_affinity_call(s, rec, out);
 }
 
 void sched_read_raw(struct sched_collector *s, void (*fn)(void *ctx, const void *rec), void *ctx)

@@ -54,6 +54,7 @@ struct sched_collector {
 	struct perf_event_attr attrs[EV_TYPE_NR]; /* and attributes */
 	int pages;
 	bool callchain;		/* samples carry PERF_SAMPLE_CALLCHAIN */
+	bool record;		/* opened for a recording (sched_opts.record) */
 	struct stack_table stacks; /* live: the callchains of the events decoded (their ids) */
 	struct sched_map *maps;	/* live, with callchains: MMAP2 and FORK records seen (the
 				 * tasks' executable mappings, for naming user frames) */
@@ -113,6 +114,9 @@ bool sched_is_affinity_call(const struct sched_collector *s, uint64_t tp);
  * with the EV_AFFINITY in *out (aff_on_call).
  */
 bool sched_affinity_call(struct sched_collector *s, const void *rec, struct event *out);
+/* Any raw record of the rings (recording, nothing else decoded): the same for a call's
+ * sample, false at once for any other (only its tracepoint read). */
+bool sched_affinity_of(struct sched_collector *s, const void *rec, struct event *out);
 /*
  * Run the calling thread once on each CPU the collector reads, then put its
  * affinity back: each CPU then records a switch, which shows whether it was
@@ -122,10 +126,16 @@ void sched_visit_cpus(const struct sched_collector *s);
 void sched_disable(struct sched_collector *s);
 /* Wait up to timeout_ms for a ring buffer to pass its watermark. */
 void sched_poll(struct sched_collector *s, int timeout_ms);
-/* Drain every ring once, handing decoded events (not yet in time order) to sink: the sched
+/* Drain every ring once, handing decoded events (not yet in time order) to fn: the sched
  * and irq tracepoints', and EV_AFFINITY for each task's mask when tracing began (the first
  * time) and each change (never the syscall events themselves). */
-void sched_read(struct sched_collector *s, event_sink sink, void *ctx);
+void sched_read(struct sched_collector *s, event_fn fn, void *ctx);
+/*
+ * One raw record of its rings as sched_read decodes it: a sample or a lost count to fn as
+ * an event, a mapping or fork kept (callchains); opened for a recording, a COMM record too
+ * (EV_COMM, as the perf.data reader makes it of the same record).
+ */
+void sched_decode(struct sched_collector *s, const void *rec, event_fn fn, void *ctx);
 /* Drain every ring once, handing each raw record to fn (for recording). */
 void sched_read_raw(struct sched_collector *s, void (*fn)(void *ctx, const void *rec), void *ctx);
 void sched_close(struct sched_collector *s);

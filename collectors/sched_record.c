@@ -15,26 +15,24 @@
 /* Other records end with sample_id_all's fields: pid/tid, time, cpu/res, IDENTIFIER last. */
 #define TRAILER_SIZE 32
 
-struct drain_ctx {
-	struct sched_record *r;
-	struct sched_collector *s;
-	uint64_t records;	/* written in this pass */
-};
-
 /* A task's affinity (EV_AFFINITY) into the file (a machine of over 65,536 CPUs goes
  * without: -E2BIG, not an error of the file). */
-static void put_affinity(void *ctx, const struct event *a)
+static void put_affinity(struct sched_record *r, const struct event *a)
 {
-	struct sched_record *r = ctx;
 	int err = pd_writer_affinity(&r->w, a->time_ns, a->aff.pid, a->aff.mask, a->aff.nwords);
 
 	if (err && err != -E2BIG && !r->write_err)
 		r->write_err = err;
 }
 
-static void write_rec(void *ctx, const void *rec)
+void sched_record_affinity(struct sched_record *r, const struct event *a)
 {
-	struct drain_ctx *d = ctx;
+	put_affinity(r, a);
+	r->pass_records++;
+}
+
+void sched_record_sched(struct sched_record *r, const struct sched_collector *s, const void *rec)
+{
 	const struct perf_event_header *h = rec;
 	int err = 0;
 
@@ -45,22 +43,16 @@ static void write_rec(void *ctx, const void *rec)
 		uint64_t id = 0;
 
 		/* sched.c's layout (IDENTIFIER, TID, TIME, CPU, RAW): common_type leads RAW */
-		if (sample_decode(&d->s->layout, h + 1, h->size - sizeof(*h), &smp) < 0 ||
+		if (sample_decode(&s->layout, h + 1, h->size - sizeof(*h), &smp) < 0 ||
 		    smp.raw_size < 2)
 			return;
 		memcpy(&tp, smp.raw, 2);
-		for (int i = 0; i < d->s->nopened; i++)
-			if (d->s->attrs[i].config == tp)
-				id = d->r->ev[i].id;
+		for (int i = 0; i < s->nopened; i++)
+			if (s->attrs[i].config == tp)
+				id = r->ev[i].id;
 		memcpy(buf, rec, h->size);
 		sample_record_set_id(h->type, buf + sizeof(*h), h->size - sizeof(*h), id);
-		err = pd_writer_add(&d->r->w, buf, h->size);
-		if (sched_is_affinity_call(d->s, tp)) { /* a mask changed: the file says to what */
-			struct event a;
-
-			if (sched_affinity_call(d->s, rec, &a))
-				put_affinity(d->r, &a);
-		}
+		err = pd_writer_add(&r->w, buf, h->size);
 	} else if (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_COMM ||
 		   h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT ||
 		   h->type == PERF_RECORD_MMAP2) {
@@ -71,14 +63,14 @@ static void write_rec(void *ctx, const void *rec)
 		/* the trailer's id is the kernel's: the file's is the switch event's (task
 		 * records come from it; a lost count from any ring, all sampled alike) */
 		memcpy(buf, rec, h->size);
-		sample_record_set_id(h->type, buf + sizeof(*h), h->size - sizeof(*h), d->r->task_id);
-		err = pd_writer_add(&d->r->w, buf, h->size);
+		sample_record_set_id(h->type, buf + sizeof(*h), h->size - sizeof(*h), r->task_id);
+		err = pd_writer_add(&r->w, buf, h->size);
 	} else {
 		return;
 	}
-	if (err && !d->r->write_err)
-		d->r->write_err = err;
-	d->records++;
+	if (err && !r->write_err)
+		r->write_err = err;
+	r->pass_records++;
 }
 
 /* A COMM record for a task that was there before the recording: perf script names it too. */
@@ -141,6 +133,7 @@ void sched_record_mem(struct sched_record *r, const void *rec, int idx)
 	uint8_t buf[8192];
 	int err;
 
+	r->pass_records++; /* one of the rings' records: the pass ends with a round */
 	if (!r->nmem || h->size > sizeof(buf) || h->size < 8 + 8)
 		return;
 	memcpy(buf, rec, h->size);
@@ -151,14 +144,6 @@ void sched_record_mem(struct sched_record *r, const void *rec, int idx)
 		r->write_err = err;
 	if (h->type == PERF_RECORD_SAMPLE)
 		r->mem_samples++;
-}
-
-static void mem_rec(void *ctx, const void *rec, int idx)
-{
-	struct drain_ctx *d = ctx;
-
-	sched_record_mem(d->r, rec, idx);
-	d->records++;
 }
 
 /* The tracepoint formats of what s opened, as perf's TRACING_DATA (NULL when unreadable). */
@@ -235,21 +220,17 @@ int sched_record_open(struct sched_record *r, const struct sched_collector *s,
 	return 0;
 }
 
-void sched_record_drain(struct sched_record *r, struct sched_collector *s,
-			struct mem_collector *m)
+void sched_record_round(struct sched_record *r)
 {
 	const struct perf_event_header round = { PD_REC_FINISHED_ROUND, 0, 8 };
-	struct drain_ctx d = { r, s, 0 };
+	uint64_t n = r->pass_records;
 
-	d.records += sched_affinity_start(s, put_affinity, r); /* every task's, first */
-	sched_read_raw(s, write_rec, &d);
-	if (m)
-		mem_read_raw(m, mem_rec, &d);
+	r->pass_records = 0;
 	/* perf sorts each round's records; a round ends with every ring drained */
-	if (d.records && !r->write_err)
+	if (n && !r->write_err)
 		pd_writer_add(&r->w, &round, sizeof(round));
 	/* the file holds every pass: a recording killed now keeps it */
-	if (d.records && !r->write_err && pd_writer_sync(&r->w) < 0)
+	if (n && !r->write_err && pd_writer_sync(&r->w) < 0)
 		r->write_err = -r->w.err;
 }
 

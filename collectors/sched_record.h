@@ -21,6 +21,7 @@ struct sched_record {
 	uint64_t mem_samples;	/* memory samples written */
 	int write_err;		/* first write error (-errno) */
 	uint64_t task_id;	/* the file's id of the event task records come with */
+	uint64_t pass_records;	/* the rings' records taken since the last round */
 };
 
 /* Whole records (each with its perf_event_header) into the file, as they are. 0 or -errno. */
@@ -46,16 +47,26 @@ int sched_record_open(struct sched_record *r, const struct sched_collector *s,
 		      const struct mem_plan *mem, const char *path,
 		      const struct sched_record_meta *meta, char *err, size_t len);
 /*
- * Drain every ring (and m's, or NULL) into the file; a round marker follows
- * each pass that wrote records.
+ * One raw record of s's rings (as sched_read_raw hands it) into the file: a sample with the
+ * file's id of its tracepoint, a task, comm, mapping or lost record with the switch
+ * event's; any other left out. (The mask a sched_setaffinity call set is the stream's to
+ * derive, and sched_record_affinity's to write.)
  */
-void sched_record_drain(struct sched_record *r, struct sched_collector *s,
-			struct mem_collector *m);
+void sched_record_sched(struct sched_record *r, const struct sched_collector *s, const void *rec);
 /*
  * One raw record of a memory ring (idx: its event in the plan, -1 unknown)
  * into the file, with the file's id in place of the kernel's.
  */
 void sched_record_mem(struct sched_record *r, const void *rec, int idx);
+/*
+ * A task's affinity as the stream derives it from the rings (sched_affinity_start, each
+ * sched_setaffinity call that changed a mask: right after the call's sample) into the file,
+ * as locus report reads it back (EV_AFFINITY).
+ */
+void sched_record_affinity(struct sched_record *r, const struct event *a);
+/* A pass over every ring ended: a round marker after the records it took, then the file
+ * synced (a recording killed now keeps it). */
+void sched_record_round(struct sched_record *r);
 /* The feature table and the file header. Returns 0 or the first -errno. */
 int sched_record_finish(struct sched_record *r);
 

@@ -145,7 +145,8 @@ const char *event_type_name(enum event_type type);
  * "syscalls" for EV_SETAFFINITY* (NULL for EV_LOST, EV_MEM, EV_COMM and EV_AFFINITY). */
 const char *event_type_system(enum event_type type);
 
-/* Where a collector or the reorder window delivers events. */
-typedef void (*event_sink)(void *ctx, const struct event *e);
+/* A function events are handed to, one at a time: where a collector or the reorder window
+ * delivers them (not a sink: pipeline/sink.h's sinks take them from a source). */
+typedef void (*event_fn)(void *ctx, const struct event *e);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * file_input.h - what a report says of the recording it read: its counts, header, scope,
  * window, schedstat snapshots and end, how its addresses are named and a picture's caption (filled after the
- * pass by pipeline/file_pass.h, written by report/report_doc.h).
+ * pass by pipeline/file_session.h, written by report/report_doc.h).
  */
 #ifndef LOCUS_FILE_INPUT_H
 #define LOCUS_FILE_INPUT_H

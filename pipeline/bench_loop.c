@@ -11,7 +11,7 @@
 #include "../analyzers/sweep.h"
 #include "../common/exitcodes.h"
 #include "../common/util.h"
-#include "tracer.h"
+#include "live_session.h"
 
 /* argv with every {NAME} replaced by value (a new vector of new strings). */
 static char **substitute(char **cmdv, const char *name, const char *value)
@@ -89,14 +89,15 @@ static void hitm_rate(struct bench_loop *lp, const struct stat_result *res, stru
 }
 
 /* The run's measures: the scheduler's from its trace, HITM/s from its counters. */
-static void measure(struct bench_loop *lp, struct sweep_run *run, struct tracer *tracer,
-		    const struct session_outcome *out, const struct stat_result *res, double secs)
+static void measure(struct bench_loop *lp, struct sweep_run *run, struct live_session *live,
+		    const struct run_outcome *out, const struct stat_result *res, double secs)
 {
 	if (out->traced) {
-		sweep_measures(run, tracer_results(tracer), secs);
-		run->dropped = (long long)sched_results_dropped(tracer_results(tracer));
+		sweep_measures(run, live_session_results(live), secs);
+		run->dropped = (long long)sched_results_dropped(live_session_results(live));
 		if (lp->set->prov.source == PROV_NONE)
-			lp->set->prov = tracer_results(tracer)->prov; /* the loop's runs share it */
+			/* the loop's runs share it */
+			lp->set->prov = live_session_results(live)->prov;
 	} else {
 		sweep_measures(run, NULL, secs);
 		run->dropped = -1;
@@ -112,7 +113,7 @@ static void find_metric(struct bench_loop *lp, struct sweep_run *run, char *text
 	char last[120] = "";
 	char *nl;
 
-	if (metric_find(lp->metric, text, &run->m[M_METRIC]) == 0) {
+	if (metric_find(&lp->metric, text, &run->m[M_METRIC]) == 0) {
 		run->have[M_METRIC] = true;
 		return;
 	}
@@ -124,13 +125,13 @@ static void find_metric(struct bench_loop *lp, struct sweep_run *run, char *text
 	nl = strrchr(text, '\n');
 	snprintf(last, sizeof(last), "%s", nl ? nl + 1 : text);
 	locus_err("%s: the metric (%s) is not in the workload's output (its last line: '%s')",
-		  label, lp->metric->name, last);
+		  label, lp->metric.name, last);
 	run->ok = false;
 }
 
 /* How the run ended, on stderr, and what it means for the loop. */
 static void judge(struct bench_loop *lp, const struct sweep_run *run,
-		  const struct session_outcome *out, const char *label, double secs)
+		  const struct run_outcome *out, const char *label, double secs)
 {
 	if (out->interrupted)
 		locus_err("%s: interrupted (exit %d): kept, marked interrupted (ok false), not "
@@ -151,35 +152,35 @@ static void judge(struct bench_loop *lp, const struct sweep_run *run,
 		char a[40] = "", b[24];
 
 		if (run->have[M_METRIC])
-			snprintf(a, sizeof(a), "%.6g %s, ", run->m[M_METRIC], lp->metric->unit);
+			snprintf(a, sizeof(a), "%.6g %s, ", run->m[M_METRIC], lp->metric.unit);
 		fprintf(stderr, "locus: %s: %s%s cs/s, %.2f s\n", label, a,
 			run->have[M_CS] ? fmt_short(run->m[M_CS], b, sizeof(b)) : "-", secs);
 	}
 }
 
-/* One session of argv, its output into fd, traced by tracer. */
-static void session(struct bench_loop *lp, char **argv, struct tracer *tracer, int fd,
-		    struct stat_result *res, struct session_outcome *out)
+/* One counting run of argv, its output into fd, traced by the live session live. */
+static void count_one(struct bench_loop *lp, char **argv, struct live_session *live, int fd,
+		      struct stat_result *res, struct run_outcome *out)
 {
-	struct session_cfg cfg = *lp->session;
+	struct run_cfg cfg = *lp->run;
 	struct source_cfg tc = *lp->trace;
 
 	tc.quiet = tc.quiet || lp->set->nruns > 0;
 	cfg.argv = argv && argv[0] ? argv : NULL;
 	cfg.repeat = 1;
 	cfg.trace = &tc;
-	cfg.tracer = tracer;
+	cfg.live = live;
 	cfg.output_fd = fd;
-	session_count(&cfg, res, out);
+	counting_run(&cfg, res, out);
 }
 
 /* One run of one value. */
 static void one(struct bench_loop *lp, const char *value, int rep, char **argv)
 {
 	struct sweep_run run = { 0 };
-	struct session_outcome out;
+	struct run_outcome out;
 	struct stat_result res;
-	struct tracer *tracer = xcalloc(1, sizeof(*tracer));
+	struct live_session *live = xcalloc(1, sizeof(*live));
 	char label[128], *text;
 	double secs;
 	int fd = memfd_create("locus-workload-output", MFD_CLOEXEC);
@@ -191,14 +192,14 @@ static void one(struct bench_loop *lp, const char *value, int rep, char **argv)
 			 lp->set->repeat);
 	else
 		snprintf(label, sizeof(label), "run %d/%d", rep, lp->set->repeat);
-	session(lp, argv, tracer, fd, &res, &out);
+	count_one(lp, argv, live, fd, &res, &out);
 	run.exit_code = out.exit_code;
 	run.interrupted = out.interrupted;
 	lp->interrupted = out.interrupted;
 	/* an unfinished loop never exits 0: the workload's status, else 128+N of the signal */
 	lp->interrupt_code = out.exit_code ? out.exit_code : 128 + out.interrupt_signal;
 	secs = res.runs ? res.elapsed_ns[0] / 1e9 : 0;
-	measure(lp, &run, tracer, &out, &res, secs);
+	measure(lp, &run, live, &out, &res, secs);
 	text = fd >= 0 ? slurp(fd) : xstrdup("");
 	if (lp->show_output)
 		fputs(text, stderr);
@@ -210,8 +211,8 @@ static void one(struct bench_loop *lp, const char *value, int rep, char **argv)
 	free(text);
 	if (fd >= 0)
 		close(fd);
-	tracer_release(tracer);
-	free(tracer);
+	live_session_release(live);
+	free(live);
 	stat_release(&res);
 	if (lp->run_done)
 		lp->run_done(lp);
@@ -250,4 +251,17 @@ int bench_loop_status(const struct bench_loop *lp, const char *json_path, bool j
 			rc = EXIT_LOCUS_RUNTIME;
 	}
 	return rc;
+}
+
+void bench_loop_prepare(struct bench_loop *lp, const struct bench_plan *bp,
+			const struct topology *topo, char **cmdv)
+{
+	bench_loop_setup(lp->set, &lp->metric, bp, topo, cmdv);
+}
+
+void bench_loop_release(struct bench_loop *lp)
+{
+	if (lp->set->have_metric)
+		metric_release(&lp->metric);
+	memset(&lp->metric, 0, sizeof(lp->metric));
 }

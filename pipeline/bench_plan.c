@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "../common/util.h"
-#include "session.h"
+#include "counting_run.h"
 
 #define MAX_VALUES 1000
 
@@ -123,7 +123,7 @@ static void fill_env(struct sweep_set *s, const struct bench_plan *bp, const str
 	snprintf(s->version, sizeof(s->version), "%s", LOCUS_VERSION);
 	gmtime_r(&now, &tm);
 	strftime(s->time, sizeof(s->time), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	session_command_text(cmdv, s->command, sizeof(s->command));
+	run_command_text(cmdv, s->command, sizeof(s->command));
 }
 
 /* The loop's values, repeat, environment and metric into s (and m, when s->have_metric). */

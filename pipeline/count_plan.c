@@ -1,4 +1,4 @@
-/* count_plan.c - a counting command's plan checked, then a session's and a source's settings. */
+/* count_plan.c - a counting command's plan checked, then its run's and its source's settings. */
 #include "count_plan.h"
 
 #include <errno.h>
@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../collectors/caption.h"
+#include "../collectors/topology.h"
 #include "../common/util.h"
 
 /*
@@ -87,7 +89,17 @@ void counting_release(struct counting_opts *o)
 	memset(o, 0, sizeof(*o));
 }
 
-void counting_session(const struct counting_opts *o, char **argv, struct session_cfg *cfg)
+int counting_topology(struct topology *t, const char *sysfs_root, char *why, size_t len)
+{
+	return topology_load(t, sysfs_root, why, len);
+}
+
+void counting_caption(struct svg_caption *c, int argc, char **argv)
+{
+	caption_live(c, argc, argv);
+}
+
+void counting_run_cfg(const struct counting_opts *o, char **argv, struct run_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->argv = argv && argv[0] ? argv : NULL;

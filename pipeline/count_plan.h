@@ -1,7 +1,7 @@
 /*
  * count_plan.h - what a counting or tracing command (stat, run, top, record) asks of a
- * session, as its options gave it: the scope, the events, the outputs, where it traces and
- * with which collector; checked here, then made a session's and a source's configuration.
+ * counting run, as its options gave it: the scope, the events, the outputs, where it traces
+ * and with which collector; checked here, then made a run's and a source's configuration.
  */
 #ifndef LOCUS_COUNT_PLAN_H
 #define LOCUS_COUNT_PLAN_H
@@ -11,8 +11,9 @@
 #include <sys/types.h>
 
 #include "../collectors/events.h"
+#include "../model/caption.h"
 #include "../model/topology.h"
-#include "session.h"
+#include "counting_run.h"
 #include "source.h"
 
 /* The scheduler collector's settings: run, the benchmark loop and top. */
@@ -74,8 +75,13 @@ struct counting_opts {
  */
 int counting_check(struct counting_opts *o, char **argv, char *why, size_t len);
 void counting_release(struct counting_opts *o);
-/* Fill a session configuration from validated options. */
-void counting_session(const struct counting_opts *o, char **argv, struct session_cfg *cfg);
+/* The CPU topology from sysfs_root (NULL: this machine's /sys) into t. 0, or -1 with why. */
+int counting_topology(struct topology *t, const char *sysfs_root, char *why, size_t len);
+/* A picture's caption of this command (argc words of argv, the command's name first) on
+ * this machine, now. */
+void counting_caption(struct svg_caption *c, int argc, char **argv);
+/* Fill a counting run's configuration from validated options. */
+void counting_run_cfg(const struct counting_opts *o, char **argv, struct run_cfg *cfg);
 /*
  * The scheduler source's settings from the options of run, top and the benchmark
  * loop: their scope, ring buffers and collector; quiet as -q, memory sampling off.

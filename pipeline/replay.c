@@ -8,42 +8,10 @@
 #include "../common/util.h"
 #include "../model/sched_results.h"
 
-/* Whether the --from/--to window leaves e out (forks and exits stay: trees are followed). */
-static bool outside(struct replay *rp, const struct event *e)
-{
-	uint64_t rel;
-
-	if (e->type == EV_COMM || e->type == EV_LOST || e->type == EV_AFFINITY)
-		return false; /* a name or a mask holds from its time on, whatever the window; a
-			       * count of lost records has no time (0: never the window's origin) */
-	if (!rp->have_first) {
-		rp->first_ns = e->time_ns;
-		rp->have_first = true;
-	}
-	if (e->time_ns > rp->last_ns)
-		rp->last_ns = e->time_ns;
-	if ((!rp->o->from_ns && !rp->o->to_ns) || e->type == EV_FORK || e->type == EV_EXIT)
-		return false;
-	rel = e->time_ns > rp->first_ns ? e->time_ns - rp->first_ns : 0;
-	if (rel >= rp->o->from_ns && (!rp->o->to_ns || rel <= rp->o->to_ns))
-		return false;
-	rp->windowed++;
-	return true;
-}
-
-/* One time-ordered event to the sinks: those that keep the window themselves get every one. */
+/* One time-ordered event to the sinks (the window theirs: sinks_consume). */
 static void deliver(void *ctx, const struct event *e)
 {
-	struct replay *rp = ctx;
-	const struct sinks *l = rp->sinks;
-	bool out = outside(rp, e);
-
-	for (int i = 0; i < l->n; i++) {
-		struct sink *k = l->k[i];
-
-		if ((k->types & (1u << e->type)) && (!out || k->whole))
-			k->ops->consume(k, e);
-	}
+	sinks_consume(((struct replay *)ctx)->src.sinks, e);
 }
 
 static bool file_has(const struct replay *rp, int t);
@@ -66,7 +34,7 @@ static void begin(struct replay *rp)
 	struct sink_begin b;
 
 	replay_begin_info(rp, &b);
-	sinks_begin(rp->sinks, &b);
+	sinks_begin(rp->src.sinks, &b);
 	rp->begun = true;
 	for (int i = 0; i < rp->nearly; i++) /* the names from before the first sample */
 		reorder_add(&rp->ro, &rp->early[i], deliver, rp);
@@ -80,7 +48,7 @@ static void on_event(void *ctx, const struct event *e)
 	struct replay *rp = ctx;
 
 	if (e->type == EV_MEM) {
-		sinks_consume(rp->sinks, e); /* as they come: no window, no order */
+		sinks_consume(rp->src.sinks, e); /* as they come: no window, no order */
 	} else if (e->type == EV_LOST) {
 		if (rp->begun)
 			deliver(rp, e);
@@ -104,7 +72,7 @@ static void on_round(void *ctx)
 	struct replay *rp = ctx;
 
 	reorder_round(&rp->ro, deliver, rp);
-	sinks_flush(rp->sinks);
+	sinks_flush(rp->src.sinks);
 }
 
 static void on_map(void *ctx, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
@@ -231,7 +199,8 @@ static bool rp_wait(struct source *s, int ms)
 static int rp_drain(struct source *s, char *err, size_t len)
 {
 	struct replay *rp = (struct replay *)s;
-	const struct pd_consumer c = { on_event, on_round, on_map, rp, on_fork };
+	const struct pd_consumer c = { .event = on_event, .round = on_round, .map = on_map,
+				       .fork = on_fork, .ctx = rp };
 
 	if (pd_consume(&rp->rd, &rp->f, &c, err, len) < 0)
 		return -1;
@@ -263,7 +232,10 @@ static void rp_finish(struct source *s)
 	if (!rp->begun)
 		begin(rp); /* no sched samples: an empty analysis, so reports can say so */
 	reorder_flush(&rp->ro, deliver, rp);
-	sinks_flush(rp->sinks);
+	sinks_flush(rp->src.sinks);
+	/* the callchains of the events' stack ids, and the file's symbols that name them */
+	sinks_end(rp->src.sinks, &(const struct sink_end){ .stacks = &rp->rd.stacks,
+							   .syms = &rp->syms });
 }
 
 static void rp_close(struct source *s)
@@ -272,8 +244,15 @@ static void rp_close(struct source *s)
 }
 
 static const struct source_ops replay_ops = {
-	"replay", rp_enable, rp_wait, rp_drain, rp_snapshot, NULL, rp_stop, rp_finish, rp_close,
-	NULL, /* a file: nothing to follow */
+	.name = "replay",
+	.enable = rp_enable,
+	.wait = rp_wait,
+	.drain = rp_drain,
+	.snapshot = rp_snapshot,
+	.stop = rp_stop,
+	.finish = rp_finish,
+	.close = rp_close,
+	/* a file: nothing to annotate from /proc, no task to follow */
 };
 
 int replay_open(struct replay *rp, const struct replay_opts *o, struct sinks *sinks, char *err,
@@ -284,7 +263,7 @@ int replay_open(struct replay *rp, const struct replay_opts *o, struct sinks *si
 	memset(rp, 0, sizeof(*rp));
 	rp->src.ops = &replay_ops;
 	rp->o = o;
-	rp->sinks = sinks;
+	rp->src.sinks = sinks;
 	rp->rd.progress = o->progress;
 	rp->rd.progress_ctx = o->progress_ctx;
 	reorder_init(&rp->ro);
@@ -310,7 +289,7 @@ int replay_run(struct replay *rp, char *err, size_t len)
 	if (rp->src.ops->drain(&rp->src, err, len) < 0)
 		return -1;
 	rp->src.ops->finish(&rp->src);
-	sinks_finish(rp->sinks);
+	sinks_finish(rp->src.sinks);
 	return 0;
 }
 

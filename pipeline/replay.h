@@ -1,6 +1,6 @@
 /*
  * replay.h - the file source: a perf.data file through the reorder window into its sinks
- * (sink.h). It owns no analyzer: pipeline/file_pass.h builds a report's sinks around it.
+ * (sink.h). It owns no analyzer: pipeline/file_session.h builds a report's sinks around it.
  */
 #ifndef LOCUS_REPLAY_H
 #define LOCUS_REPLAY_H
@@ -9,11 +9,11 @@
 #include <stdint.h>
 
 #include "../analyzers/cacheline.h"
-#include "../analyzers/reorder.h"
 #include "../collectors/pd_consume.h"
 #include "../collectors/perfdata.h"
 #include "../collectors/symbols.h"
 #include "../collectors/topology.h"
+#include "reorder.h"
 #include "sink.h"
 #include "source.h"
 
@@ -31,13 +31,12 @@ struct replay_opts {
 				  * (to 0: the end); forks and exits always, to follow trees */
 };
 
-/* A file as a source (source.h): its events go to the sinks, in time order. */
+/* A file as a source (source.h): its events go to the sinks (src.sinks), in time order. */
 struct replay {
 	struct source src;		/* first: the interface */
 	struct pd_file f;
 	struct pd_reader rd;		/* the file's records as events, and their counts */
 	struct reorder ro;
-	struct sinks *sinks;		/* where its events go (the caller's) */
 	bool begun;			/* the sinks were told what the file records */
 	struct event *early;		/* EV_COMM before the first sched sample (the sinks
 					 * begin there) */
@@ -48,10 +47,6 @@ struct replay {
 	uint64_t kernel_text;		/* where perf's kernel map says the kernel's text was
 					 * ([kernel.kallsyms]_text), 0: no such record */
 	const struct replay_opts *o;
-	uint64_t first_ns;		/* the first sched event's time (the window's origin) */
-	bool have_first;
-	uint64_t last_ns;		/* the last one's, in the window or not */
-	uint64_t windowed;		/* events left out by the window */
 };
 
 /* -p A,B,... of locus report: the first in o->pid, the rest in o->more. 0, or -1 when

@@ -11,8 +11,9 @@ static bool in_scope(void *ctx, int32_t tid)
 static void tl_begin(struct sink *k, const struct sink_begin *b)
 {
 	struct timeline_sink *t = (struct timeline_sink *)k;
-	struct timeline_cfg cfg = { b->topo, t->cfg.from_ns, t->cfg.to_ns, t->cfg.emit,
-				    t->cfg.ctx, in_scope, t, true };
+	struct timeline_cfg cfg = { .topo = b->topo, .from_ns = t->cfg.from_ns,
+				    .to_ns = t->cfg.to_ns, .emit = t->cfg.emit, .ctx = t->cfg.ctx,
+				    .in_scope = in_scope, .scope_ctx = t, .judged = true };
 
 	timeline_init(&t->tl, &cfg);
 	t->on = true;

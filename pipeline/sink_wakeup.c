@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../common/util.h"
+#include "stand_in.h"
 
 static void wk_begin(struct sink *k, const struct sink_begin *b)
 {
@@ -72,6 +73,12 @@ static void wk_release(struct sink *k)
 	memset(w, 0, sizeof(*w));
 }
 
+/* An aggregating source fills the results, begun as the analyzer's would be, never fed. */
+static void wk_stand_in(struct sink *k, struct sink_stand_in *si, const struct sink_begin *b)
+{
+	si->sched = wakeup_sink_results((struct wakeup_sink *)k, b);
+}
+
 static const struct sink_ops wakeup_sink_ops = {
 	.name = "wakeup analysis",
 	.begin = wk_begin,
@@ -81,6 +88,7 @@ static const struct sink_ops wakeup_sink_ops = {
 	.snapshot_tables = wk_snapshot_tables,
 	.finish = wk_finish,
 	.release = wk_release,
+	.stand_in = wk_stand_in,
 };
 
 void wakeup_sink_init(struct wakeup_sink *w, const struct wakeup_cfg *cfg, bool one_by_one)

@@ -21,13 +21,31 @@ static int wr_raw_open(struct sink *k, const struct sink_raw *r, char *err, size
 	if (sched_record_open(&w->rec, r->col, r->mem ? &r->mem->plan : NULL, w->path, &w->meta,
 			      err, len) < 0)
 		return -1;
+	w->col = r->col;
 	w->open = true;
 	return 0;
 }
 
-static void wr_raw(struct sink *k, const struct sink_raw *r)
+/* One record of the rings, as the stream reads it, with the file's id of its event. */
+static void wr_record(struct sink *k, const void *rec, bool mem, int mem_idx)
 {
-	sched_record_drain(&((struct writer_sink *)k)->rec, r->col, r->mem);
+	struct writer_sink *w = (struct writer_sink *)k;
+
+	if (mem)
+		sched_record_mem(&w->rec, rec, mem_idx);
+	else
+		sched_record_sched(&w->rec, w->col, rec);
+}
+
+static void wr_derived(struct sink *k, const struct event *e)
+{
+	if (e->type == EV_AFFINITY) /* the mask a task started with, or a call set */
+		sched_record_affinity(&((struct writer_sink *)k)->rec, e);
+}
+
+static void wr_round(struct sink *k)
+{
+	sched_record_round(&((struct writer_sink *)k)->rec);
 }
 
 static void wr_finish(struct sink *k)
@@ -50,7 +68,9 @@ static const struct sink_ops writer_sink_ops = {
 	.finish = wr_finish,
 	.release = wr_release,
 	.raw_open = wr_raw_open,
-	.raw = wr_raw,
+	.record = wr_record,
+	.derived = wr_derived,
+	.round = wr_round,
 };
 
 void writer_sink_init(struct writer_sink *w, const char *path, const struct sched_record_meta *m)

@@ -1,7 +1,8 @@
 /*
  * sink_writer.h - the perf.data writer as a sink (sink.h): a live stream's records
  * into a file as they are (collectors/sched_record.h), read by locus report and perf.
- * It takes whole records, not events, and needs every one: BPF is refused.
+ * It takes whole records, as the stream reads them from its rings (the stream decodes the
+ * same records into events for the sinks beside it), and needs every one: BPF is refused.
  */
 #ifndef LOCUS_SINK_WRITER_H
 #define LOCUS_SINK_WRITER_H
@@ -15,6 +16,7 @@ struct writer_sink {
 	struct sched_record_meta meta;
 	bool open;		/* rec's file was created */
 	struct sched_record rec;
+	const struct sched_collector *col;	/* whose rings' records it takes */
 };
 
 void writer_sink_init(struct writer_sink *w, const char *path, const struct sched_record_meta *m);

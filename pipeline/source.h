@@ -1,15 +1,17 @@
 /*
  * source.h - where scheduler events come from, behind one interface. Three
  * implementations: the perf ring-buffer stream, the BPF programs that aggregate
- * in the kernel, and a perf.data file (pipeline/replay.c). The tracer and the
+ * in the kernel, and a perf.data file (pipeline/replay.c). The live session and the
  * commands drive any of them alike: open (a constructor per kind, given the
  * configuration and CPU list), enable, wait and drain, snapshot, stop, close. A
  * source that cannot honor a setting refuses it at open with a reason.
  *
  * Sources produce, sinks consume (sink.h): a source owns no analyzer and no file.
  * The stream hands its events, in time order, to the session's sinks (or, recording,
- * its whole records to the writer sink); the BPF source fills the results that stand
- * in for the wakeup sink (its provenance says they were counted in the kernel).
+ * its whole records to the writer sink), and at its end the callchains of their stacks
+ * and what names them (sink_end); the BPF source fills the results of the sinks it
+ * stands in for (stand_in.h: the wakeup analyzer's, who delayed the wakee, the stacks;
+ * its provenance says they were counted in the kernel).
  */
 #ifndef LOCUS_SOURCE_H
 #define LOCUS_SOURCE_H
@@ -24,6 +26,7 @@
 
 struct topology;
 struct sched_results;
+struct timeline_sink_cfg;
 
 enum collector_kind { COLLECTOR_AUTO, COLLECTOR_PERF, COLLECTOR_BPF };
 
@@ -37,6 +40,9 @@ struct stream_cfg {
 	bool blame_if_streamed;	/* the same where the stream is the source, no reason to
 				 * refuse BPF (locus top's antagonists pane) */
 	bool blame_no_p99;	/* no record of each wakeup (p99 share): a live dashboard */
+	/* recording: a timeline of the same pass (--trace, --svg-timeline of locus record),
+	 * its window from_ns to to_ns; its heads carry the whole recording's results */
+	const struct timeline_sink_cfg *timeline;
 };
 
 /* What only the BPF programs honor (the stream refuses a BTF file asked of it). */
@@ -49,7 +55,7 @@ struct bpf_src_cfg {
 				 * stream's blame setting then honored) */
 };
 
-/* What a live session collects and how: the tracer's configuration. */
+/* What a live session collects and how: its configuration (live_session_start). */
 struct source_cfg {
 	/* every source's: whose events, on which CPUs, how much is kept */
 	const struct topology *topo;
@@ -104,9 +110,8 @@ struct source_ops {
 struct source {
 	const struct source_ops *ops;
 	struct provenance prov;	/* what it measures and how; the results get a copy */
-	struct sinks *sinks;	/* where a streaming source's events go (the session's) */
-	struct sched_results *results; /* an aggregating source: filled in the wakeup sink's
-					* stead (the session's) */
+	struct sinks *sinks;	/* the session's: a streaming source's events go there, an
+				 * aggregating one fills the results of those it stands in for */
 	bool streams;		/* events reach user space: a reader must drain them */
 	bool housekeeping;	/* no stream, but drain has work to do between reads */
 	int32_t exclude[2];	/* locus's own threads: its main thread and the reader */
@@ -126,45 +131,13 @@ struct source {
  */
 struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *sinks, char *err,
 				  size_t len);
-struct stacks;
-struct stack_table;
-struct symbols;
 /*
- * The BPF source's sampled stacks (-g, after finish) into st (initialised), their
- * callchains into tab, the sampled processes' mappings into syms. 0, or -1 when s is
- * not the BPF source or took no stacks.
+ * The BPF programs, aggregating in the kernel into the results of the sinks they stand in
+ * for (sinks_stand_in: the wakeup analyzer's, begun here; who delayed the wakee and the
+ * stacks, as cfg->bpf asks). A sink that needs every event, and a setting of cfg->stream
+ * (a recording, callchains, the irq tracepoints), are refused. NULL with why it cannot run.
  */
-int source_bpf_stacks(struct source *s, struct stacks *st, struct stack_table *tab,
-		      struct symbols *syms);
-struct bpf_sched;
-/* The BPF source's collector (src_bpf_blame.c reads it), or NULL for another source. */
-struct bpf_sched *source_bpf_collector(struct source *s);
-struct blame_results;
-/*
- * The BPF source's split of the waits (--sections blame, after finish) into r, which it
- * allocates (release it with source_bpf_blame_release); sched: the session's results, for
- * the idle CPUs passed over beside the split. 0, or -1 when s is not the BPF source or
- * did not split them.
- */
-int source_bpf_blame(struct source *s, const struct sched_results *sched, struct blame_results *r);
-void source_bpf_blame_release(struct blame_results *r);
-struct blame_live;
-/*
- * The same split as it stands (a live view: locus top's antagonists pane, at each
- * refresh) into dst, whose table it reuses; done: the one read at the end, copied instead
- * (NULL: the maps read now). 0, or -1 when the collector does not split the waits.
- */
-int source_bpf_blame_live(struct source *s, const struct blame_results *done,
-			  const struct sched_results *sched, struct blame_live *dst);
-struct sched_collector;
-/* The stream's collector (its stack table, the mappings it saw), or NULL for another source. */
-const struct sched_collector *source_stream_collector(const struct source *s);
-/*
- * The BPF programs, aggregating in the kernel into results (the wakeup sink's, begun as
- * a stand-in). A sink that needs every event, and a setting of cfg->stream (a recording,
- * callchains, the irq tracepoints), are refused. NULL with why it cannot run here.
- */
-struct source *source_open_bpf(const struct source_cfg *cfg, const struct sinks *sinks,
-			       struct sched_results *results, char *err, size_t len);
+struct source *source_open_bpf(const struct source_cfg *cfg, struct sinks *sinks, char *err,
+			       size_t len);
 
 #endif

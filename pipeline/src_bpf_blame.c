@@ -1,7 +1,8 @@
 /*
  * src_bpf_blame.c - the BPF source's split of the waits (--sections blame, split in the
  * kernel for the timed wakeups) into the blame results the report renders, with the
- * shares' 95% intervals over the wakeups sampled.
+ * shares' 95% intervals over the wakeups sampled: what the source fills in the blame
+ * sink's stead (stand_in.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 #include "../collectors/bpf_blame.h"
 #include "../common/util.h"
 #include "../model/sched_results.h"
-#include "source.h"
+#include "src_bpf.h"
 
 _Static_assert(LB_BL_RUNNING == BC_RUNNING && LB_BL_AHEAD == BC_AHEAD &&
 		       LB_BL_HARDIRQ == BC_HARDIRQ && LB_BL_SOFTIRQ == BC_SOFTIRQ &&
@@ -69,12 +70,12 @@ static void intervals(struct blame_results *r, const struct bpf_blame *o, uint64
 			r->share_lo[k] *= 1 - unseen;
 }
 
-int source_bpf_blame(struct source *s, const struct sched_results *sched, struct blame_results *r)
+int bpf_src_blame(struct bpf_sched *bs, const struct sched_results *sched, struct blame_results *r)
 {
 	struct bpf_blame o;
 
 	memset(r, 0, sizeof(*r));
-	if (bpf_sched_blame(source_bpf_collector(s), &o) < 0)
+	if (bpf_sched_blame(bs, &o) < 0)
 		return -1;
 	r->in_kernel = true;
 	r->sample_every = o.every;
@@ -120,25 +121,19 @@ int source_bpf_blame(struct source *s, const struct sched_results *sched, struct
 	return 0;
 }
 
-void source_bpf_blame_release(struct blame_results *r)
-{
-	free(r->cpu);
-	free(r->culprits);
-	memset(r, 0, sizeof(*r));
-}
-
-int source_bpf_blame_live(struct source *s, const struct blame_results *done,
-			  const struct sched_results *sched, struct blame_live *dst)
+int bpf_src_blame_live(struct bpf_sched *bs, const struct blame_results *done,
+		       const struct sched_results *sched, struct blame_live *dst)
 {
 	struct blame_results r;
 
 	if (done) {
 		blame_live_from(dst, done);
 	} else {
-		if (source_bpf_blame(s, sched, &r) < 0)
+		if (bpf_src_blame(bs, sched, &r) < 0)
 			return -1;
 		blame_live_from(dst, &r);
-		source_bpf_blame_release(&r);
+		free(r.cpu);
+		free(r.culprits);
 	}
 	blame_live_sort(dst);
 	return 0;

@@ -1,26 +1,28 @@
 /*
  * src_stream.c - the perf source: sched tracepoints through per-CPU ring buffers,
- * time-ordered by the reorder window into the session's sinks, or, for a sink that
- * takes whole records (the writer), handed to it as they come.
+ * time-ordered by the reorder window into the session's sinks; recording, each record
+ * read once: whole to the sink that takes records (the writer), decoded into events for
+ * the others where there are any (a recording's timeline).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../analyzers/reorder.h"
 #include "../collectors/memsample.h"
 #include "../collectors/procfs.h"
 #include "../collectors/sched.h"
 #include "../common/util.h"
 #include "../model/sched_results.h"
+#include "reorder.h"
 #include "source.h"
 
 struct stream {
 	struct source s;	/* first: the interface */
 	struct sched_collector col;
 	struct reorder ro;
-	struct sink *raw;	/* the sink of whole records (the writer), or NULL: events */
+	struct sink *raw;	/* the sink of whole records (the writer), or NULL */
+	bool events;		/* a sink takes events (without the writer, the wakeup sink) */
 	struct mem_collector *mem;	/* memory samples into the raw sink, or NULL */
 };
 
@@ -79,18 +81,55 @@ static bool st_wait(struct source *s, int ms)
 	return true;
 }
 
+/* Recording: an event derived from the rings (a task's mask: EV_AFFINITY) to the writer as
+ * it is read, for the file to hold it beside its call, and in time order to the others. */
+static void take_derived(void *ctx, const struct event *e)
+{
+	struct stream *st = ctx;
+
+	if (e->type == EV_AFFINITY)
+		st->raw->ops->derived(st->raw, e);
+	if (st->events)
+		enqueue(st, e);
+}
+
+/* Recording: a sched ring's record whole to the writer, and as events to the others (else
+ * only what the file needs derived: the mask a sched_setaffinity call set). */
+static void take_record(void *ctx, const void *rec)
+{
+	struct stream *st = ctx;
+	struct event a;
+
+	st->raw->ops->record(st->raw, rec, false, -1);
+	if (st->events)
+		sched_decode(&st->col, rec, take_derived, st);
+	else if (sched_affinity_of(&st->col, rec, &a))
+		st->raw->ops->derived(st->raw, &a);
+}
+
+static void take_mem_record(void *ctx, const void *rec, int idx)
+{
+	struct stream *st = ctx;
+
+	st->raw->ops->record(st->raw, rec, true, idx);
+}
+
 static int st_drain(struct source *s, char *err, size_t len)
 {
 	struct stream *st = (struct stream *)s;
 
 	(void)err;
 	(void)len;
-	if (st->raw) {
-		struct sink_raw r = { &st->col, st->mem };
-
-		st->raw->ops->raw(st->raw, &r);
+	if (st->raw) { /* each record read once, whatever takes it */
+		sched_affinity_start(&st->col, take_derived, st); /* every task's mask, first */
+		sched_read_raw(&st->col, take_record, st);
+		if (st->mem)
+			mem_read_raw(st->mem, take_mem_record, st);
+		st->raw->ops->round(st->raw);
 	} else {
 		sched_read(&st->col, enqueue, st);
+	}
+	if (st->events) {
 		reorder_round(&st->ro, deliver, st);
 		sinks_flush(s->sinks); /* all in before a snapshot reads them */
 	}
@@ -119,6 +158,10 @@ static void st_finish(struct source *s)
 
 	reorder_flush(&st->ro, deliver, st);
 	sinks_flush(s->sinks);
+	/* the callchains of the events' stack ids, and the mappings that name their frames */
+	sinks_end(s->sinks, &(const struct sink_end){ .stacks = &st->col.stacks,
+						      .maps = st->col.maps,
+						      .nmaps = st->col.nmaps });
 	counts(st);
 	locus_verbose("stream: %llu events, %zu held at most, %llu re-sorted within a CPU, %llu late",
 		      (unsigned long long)st->col.samples, st->ro.peak,
@@ -139,8 +182,16 @@ static void st_close(struct source *s)
 }
 
 static const struct source_ops stream_ops = {
-	"perf", st_enable, st_wait, st_drain, st_snapshot, st_annotate, st_stop, st_finish,
-	st_close, NULL, /* the sinks follow tasks */
+	.name = "perf",
+	.enable = st_enable,
+	.wait = st_wait,
+	.drain = st_drain,
+	.snapshot = st_snapshot,
+	.annotate = st_annotate,
+	.stop = st_stop,
+	.finish = st_finish,
+	.close = st_close,
+	/* no track: the sinks follow tasks */
 };
 
 /* How the stream measures, into its provenance. */
@@ -156,6 +207,16 @@ static void stream_prov(struct stream *st, bool waking)
 	if (st->col.dec.fmt[EV_WAKE_IDLE].id < 0 || !waking)
 		st->s.prov.unmeasured |= SM_BIT(wakeups_no_ipi);
 	st->s.prov.delay = DELAY_LOGLIN;
+}
+
+/* A recording's tasks named from the start, as its file names them (time 0, before every
+ * sample): for the sinks beside the writer, as a reader of the file would see them. */
+static void early_comm(void *ctx, pid_t pid, pid_t tid, const char *comm)
+{
+	struct event e = { .type = EV_COMM, .pid = pid, .tid = tid };
+
+	snprintf(e.comm.comm, sizeof(e.comm.comm), "%s", comm);
+	enqueue(ctx, &e);
 }
 
 /* Recording: memory samples where the PMU can (a file as perf c2c record writes it), and
@@ -180,9 +241,10 @@ struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *si
 				  size_t len)
 {
 	struct sink *raw = sinks_raw(sinks);
-	struct sched_opts so = { cfg->cpus, cfg->ncpus, cfg->stream.tracefs, cfg->mmap_pages,
-				 raw != NULL, cfg->stream.callchain,
-				 cfg->stream.blame || cfg->stream.blame_if_streamed };
+	struct sched_opts so = { .cpus = cfg->cpus, .ncpus = cfg->ncpus,
+				 .tracefs = cfg->stream.tracefs, .mmap_pages = cfg->mmap_pages,
+				 .record = raw != NULL, .callchain = cfg->stream.callchain,
+				 .irq = cfg->stream.blame || cfg->stream.blame_if_streamed };
 	struct stream *st = xcalloc(1, sizeof(*st));
 	struct sink_begin b = { 0 };
 
@@ -208,14 +270,14 @@ struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *si
 	sinks_begin(sinks, &b);
 	stream_prov(st, b.waking_source);
 	reorder_init(&st->ro);
+	st->events = !raw; /* recording, only where a sink beside the writer takes events */
+	for (int i = 0; i < sinks->n; i++)
+		st->events |= sinks->k[i]->types != 0;
 	if (raw && open_raw(st, cfg, err, len) < 0) {
 		st_close(&st->s);
 		return NULL;
 	}
+	if (raw && st->events)
+		proc_each_task(early_comm, st);
 	return &st->s;
-}
-
-const struct sched_collector *source_stream_collector(const struct source *s)
-{
-	return s && s->ops == &stream_ops ? &((const struct stream *)s)->col : NULL;
 }

@@ -65,7 +65,7 @@ static uint64_t estimate(const struct sched_results *r, int m)
 static void measure_figures(struct watch *w, const struct sched_results *cur)
 {
 	/* traced: a source opened (the final screen's snapshot comes after it stopped) */
-	bool traced = w->tracer->src != NULL;
+	bool traced = w->live->src != NULL;
 
 	for (int m = 0; m < SM_NR; m++) {
 		struct watch_figure *f = &w->m[m];
@@ -93,24 +93,25 @@ static void measure_figures(struct watch *w, const struct sched_results *cur)
 }
 
 /* Who delayed the wakee: the latest totals, what the interval and the time since the base
- * added, or why there are none (never a made-up 0). After the snapshot of the tracer. */
+ * added, or why there are none (never a made-up 0). After the live session's snapshot. */
 static void blame_sample(struct watch *w, const struct sched_results *cur)
 {
-	const struct blame_live *now = tracer_blame_live(w->tracer);
+	const struct blame_live *now = live_session_blame_live(w->live);
 	struct blame_live *snap = &w->bl_snap[w->cur];
 
 	w->bl_on = now != NULL;
 	w->bl_cannot = false;
 	if (!now) {
-		if (!w->tracer->src)
+		if (!w->live->src)
 			snprintf(w->bl_why, sizeof(w->bl_why), "not traced: %s",
 				 w->out && w->out->trace_reason[0] ? w->out->trace_reason : "?");
-		else if ((w->bl_cannot = !w->tracer->src->streams && !w->tracer->bpf_blame))
+		else if ((w->bl_cannot = !w->live->src->streams &&
+					 !live_session_blame_asked(w->live)))
 			snprintf(w->bl_why, sizeof(w->bl_why), "not supported by the %s collector "
 				 "(it counts in the kernel; this needs every event: use --collector "
 				 "perf)", cur->prov.source == PROV_BPF ? "BPF" :
 				 prov_source_key(cur->prov.source));
-		else if (w->tracer->bpf_blame)
+		else if (!w->live->src->streams) /* split in the kernel, not read */
 			snprintf(w->bl_why, sizeof(w->bl_why), "the kernel's split could not be read");
 		else
 			snprintf(w->bl_why, sizeof(w->bl_why), "no scheduler event yet");
@@ -184,7 +185,7 @@ void watch_sample(struct watch *w, struct counter_set *cs, uint64_t now)
 	w->cur ^= 1;
 	cur = &w->snap[w->cur];
 	prev = &w->snap[w->cur ^ 1];
-	tracer_snapshot(w->tracer, cur, w->lines, 16, &w->nlines);
+	live_session_snapshot(w->live, cur, w->lines, 16, &w->nlines);
 	sched_results_delta(&w->interval, cur, w->have_prev ? prev : NULL);
 	w->interval_s = (double)(now - w->t_prev) / 1e9;
 	if (w->have_base)

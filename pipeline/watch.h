@@ -1,5 +1,5 @@
 /*
- * watch.h - a live session watched (locus top): a snapshot of the tracer at each refresh,
+ * watch.h - a live session watched (locus top): a snapshot of the live session at each refresh,
  * the interval between the last two and the totals since a base (the start, or a reset),
  * and from them each shown measure's figures, or why there are none.
  */
@@ -12,11 +12,12 @@
 #include "../analyzers/blame_live.h"
 #include "../collectors/counters.h"
 #include "../collectors/events.h"
+#include "../collectors/wl_output.h"
 #include "../model/dash_view.h"
 #include "../model/sched_results.h"
 #include "count_plan.h"
-#include "session.h"
-#include "tracer.h"
+#include "counting_run.h"
+#include "live_session.h"
 
 enum watch_state {
 	WATCH_SKIP,	/* not shown (a measure without MF_DASH): left as it was */
@@ -34,8 +35,8 @@ struct watch_figure {
 
 struct watch {
 	/* set by the caller */
-	struct tracer *tracer;
-	const struct session_outcome *out;	/* why tracing did not start, if it did not */
+	struct live_session *live;
+	const struct run_outcome *out;	/* why tracing did not start, if it did not */
 	int interval_ms;		/* the refresh period */
 	const struct topology *topo;	/* set by watch_start */
 	/* set by watch_limits */
@@ -60,7 +61,7 @@ struct watch {
 	uint64_t t_prev, t_base;
 	/* the latest refresh's figures: each measure's (SM_*), each counter's */
 	struct watch_figure m[SM_NR], counter[2];
-	/* who delayed the wakee (tracer_blame_live): the same snapshots, interval, totals */
+	/* who delayed the wakee (live_session_blame_live): the same snapshots, interval, totals */
 	bool bl_on;			/* the latest refresh has them (else bl_why says why) */
 	struct blame_live bl_snap[2], bl_base, bl_interval, bl_cumul;	/* snap: as snap */
 	bool bl_have_prev, bl_have_base;
@@ -71,6 +72,8 @@ struct watch {
 	char command[512];
 	char state[96];
 	char mem_why[320];
+	/* the workload's output in a file while the dashboard has the screen (watch_output_open) */
+	struct wl_output output;
 };
 
 /*
@@ -87,10 +90,10 @@ void watch_limits(struct watch *w, const struct event_desc *evs, int nevs,
  */
 void watch_describe(struct watch *w, char **cmdv, const struct counting_opts *o);
 /*
- * After the session: why there are no cachelines (the tracer's reason; "" when it sampled
+ * After the session: why there are no cachelines (the live session's reason; "" when it sampled
  * memory) and how it ended (watch_end_state) into w->state.
  */
-void watch_end(struct watch *w, const struct session_outcome *out, bool system_wide);
+void watch_end(struct watch *w, const struct run_outcome *out, bool system_wide);
 /* The empty results the first interval fills, the clock started at now. */
 void watch_start(struct watch *w, const struct topology *topo, uint64_t now);
 /* Whether a refresh is due at now; paused, none is, and the next waits a full interval. */
@@ -102,6 +105,17 @@ void watch_sample(struct watch *w, struct counter_set *cs, uint64_t now);
 /* The totals start again from the latest snapshot. */
 void watch_reset(struct watch *w);
 void watch_release(struct watch *w);
+/*
+ * The workload's output into a file while the dashboard has the screen: named, else
+ * $TMPDIR/locus-top.PID.out. Returns the fd for its stdout and stderr, or -1 after saying
+ * why (wl_output_open). Its last whole lines (watch_output_tail); at the end, where it is
+ * said, or our own empty file removed (watch_output_close).
+ */
+int watch_output_open(struct watch *w, const char *named);
+/* Where the output goes, or NULL (the terminal's). */
+const char *watch_output_path(const struct watch *w);
+const char *watch_output_tail(struct watch *w);
+void watch_output_close(struct watch *w, bool quiet);
 
 /*
  * The view of the latest refresh at now: the interval, or the totals since the base when
@@ -112,7 +126,7 @@ void watch_release(struct watch *w);
 void watch_view(struct watch *w, bool cumulative, bool blame_pane, uint64_t now,
 		struct dash_view *v);
 /* How the session ended, in a few words: "exited 0", "killed by signal 9 (KILL)". */
-void watch_end_state(char *buf, size_t len, const struct session_outcome *out,
+void watch_end_state(char *buf, size_t len, const struct run_outcome *out,
 		     bool system_wide);
 
 #endif

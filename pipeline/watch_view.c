@@ -1,4 +1,5 @@
-/* watch_view.c - what the dashboard shows of a watched session (watch.h): its limits, a view. */
+/* watch_view.c - what the dashboard shows of a watched session (watch.h): its limits, a
+ * view, the workload's output file. */
 #define _GNU_SOURCE
 #include "watch.h"
 
@@ -60,7 +61,7 @@ void watch_view(struct watch *w, bool cumulative, bool blame_pane, uint64_t now,
 			 w->cannot[0] ? "; " : "", w->bl_why);
 		v->cannot = w->cannot_view;
 	}
-	if (!w->tracer->started && w->out && w->out->trace_reason[0]) {
+	if (!w->live->started && w->out && w->out->trace_reason[0]) {
 		v->total = NULL;
 		v->why_not = w->out->trace_reason; /* nothing to show but why */
 		v->proc_switches = w->have_proc;
@@ -69,14 +70,14 @@ void watch_view(struct watch *w, bool cumulative, bool blame_pane, uint64_t now,
 	for (int i = 0; i < DS_NR; i++)
 		if (cumulative && w->cumul_s > 0)
 			v->series[i].rate = (double)v->series[i].total / w->cumul_s;
-	v->lines = w->tracer->mem_on ? w->lines : NULL;
+	v->lines = w->live->mem_on ? w->lines : NULL;
 	v->nlines = w->nlines;
 	if (w->bl_on)
 		v->blame = cumulative ? &w->bl_cumul : &w->bl_interval;
 	v->blame_why = w->bl_why;
 }
 
-void watch_end_state(char *buf, size_t len, const struct session_outcome *out,
+void watch_end_state(char *buf, size_t len, const struct run_outcome *out,
 		     bool system_wide)
 {
 	int rc = out->exit_code;
@@ -95,7 +96,7 @@ void watch_end_state(char *buf, size_t len, const struct session_outcome *out,
 void watch_describe(struct watch *w, char **cmdv, const struct counting_opts *o)
 {
 	if (cmdv[0])
-		session_command_text(cmdv, w->command, sizeof(w->command));
+		run_command_text(cmdv, w->command, sizeof(w->command));
 	else if (o->pid)
 		snprintf(w->command, sizeof(w->command), "pid%s %s", o->nadded ? "s" : "",
 			 o->pid_list);
@@ -107,11 +108,31 @@ void watch_describe(struct watch *w, char **cmdv, const struct counting_opts *o)
 		w->mem_why[0] = '\0'; /* supported: lines will come */
 }
 
-void watch_end(struct watch *w, const struct session_outcome *out, bool system_wide)
+void watch_end(struct watch *w, const struct run_outcome *out, bool system_wide)
 {
-	if (out->traced && w->tracer->mem_on)
+	if (out->traced && w->live->mem_on)
 		w->mem_why[0] = '\0';
-	else if (w->tracer->mem_why[0])
-		snprintf(w->mem_why, sizeof(w->mem_why), "%s", w->tracer->mem_why);
+	else if (w->live->mem_why[0])
+		snprintf(w->mem_why, sizeof(w->mem_why), "%s", w->live->mem_why);
 	watch_end_state(w->state, sizeof(w->state), out, system_wide);
+}
+
+int watch_output_open(struct watch *w, const char *named)
+{
+	return wl_output_open(&w->output, named);
+}
+
+const char *watch_output_path(const struct watch *w)
+{
+	return w->output.path[0] ? w->output.path : NULL;
+}
+
+const char *watch_output_tail(struct watch *w)
+{
+	return wl_output_tail(&w->output);
+}
+
+void watch_output_close(struct watch *w, bool quiet)
+{
+	wl_output_close(&w->output, quiet);
 }

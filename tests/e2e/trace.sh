@@ -130,6 +130,18 @@ expect_eq "record --trace --svg-timeline: the workload's exit status" 3 $?
 perf script --show-task-events -i "$TMP/rec.data" -F comm,pid,tid,cpu,time,event,trace --ns >"$TMP/rec.script" 2>/dev/null
 check "record --trace: its window as perf script's" \
 	python3 "$CHECK" "$TMP/rec.json" --perf-script "$TMP/rec.script" --from 0.01 --to 0.02
+# built in the recording's own pass (the stream decodes each record it writes): the same
+# items, in the same order, as locus report --trace reads back from the file it wrote
+"$LOCUS" report -q -i "$TMP/rec.data" --trace "$TMP/rec.back.json" --from 0.01 --to 0.02 \
+	-o /dev/null 2>/dev/null
+check "record --trace: its own pass's items are locus report --trace's of the file, one for one" \
+	python3 - "$TMP/rec.json" "$TMP/rec.back.json" <<'PY'
+import json, sys
+live, back = ([json.dumps(e, sort_keys=True) for e in json.load(open(p))["traceEvents"]]
+              for p in sys.argv[1:3])
+print(len(live), "items live,", len(back), "read back")
+assert len(live) > 100 and live == back
+PY
 check "record --svg-timeline: 2 CPU lanes, its wakeups the trace's flows" \
 	python3 tests/tools/svg_timeline_check.py "$TMP/rec.svg" --lanes 2 --trace "$TMP/rec.json"
 check "record --svg-timeline: the caption has the recording's command and this kernel (uname -r)" \

@@ -15,16 +15,16 @@
 
 #include "../../report/report_doc.h"
 #include "../../cli/trace_export.h"
-#include "../../pipeline/file_pass.h"
+#include "../../pipeline/file_session.h"
 #include "../../report/canvas.h"
 #include "../../report/dash.h"
 #include "../../report/svg_caption.h"
 
 /* A dashboard frame of the file's results at w x h, as locus top would draw them. */
-static inline void fuzz_dash(FILE *out, struct file_pass *fp, int w, int h, bool cumulative)
+static inline void fuzz_dash(FILE *out, struct file_session *fp, int w, int h, bool cumulative)
 {
 	const struct replay *rp = &fp->rp;
-	const struct sched_results *r = file_pass_results(fp);
+	const struct sched_results *r = file_session_results(fp);
 	struct dash_ui ui = { 0 };
 	struct dash_view v;
 	struct canvas c;
@@ -57,7 +57,7 @@ static inline void fuzz_dash(FILE *out, struct file_pass *fp, int w, int h, bool
 }
 
 /* Everything locus renders from a file that was read. */
-static inline void fuzz_render(struct file_pass *fp)
+static inline void fuzz_render(struct file_session *fp)
 {
 	FILE *out = fopen("/dev/null", "w");
 	struct report_doc d;
@@ -65,10 +65,11 @@ static inline void fuzz_render(struct file_pass *fp)
 
 	if (!out)
 		abort();
-	file_pass_input(fp, &in);
+	file_session_input(fp, &in);
 	for (int width = 80; width <= 200; width += 120) {
-		report_doc_init(&d, &in, file_pass_results(fp), file_pass_blame(fp), &fp->cl.cl,
-				fp->stacks_on ? &fp->stk.st : NULL, SEC_ALL | SEC_BLAME, width);
+		report_doc_init(&d, &in, file_session_results(fp), file_session_blame(fp),
+				file_session_cachelines(fp), file_session_stacks(fp),
+				SEC_ALL | SEC_BLAME, width);
 		report_doc_text(out, &d);
 	}
 	report_doc_json(out, &d);
@@ -78,7 +79,7 @@ static inline void fuzz_render(struct file_pass *fp)
 
 		snprintf(cap.command, sizeof(cap.command), "%s", fp->rp.f.cmdline);
 		snprintf(cap.kernel, sizeof(cap.kernel), "%s", fp->rp.f.osrelease);
-		sched_report_svg(out, file_pass_results(fp), &cap);
+		sched_report_svg(out, file_session_results(fp), &cap);
 	}
 	fuzz_dash(out, fp, 80, 24, false);
 	fuzz_dash(out, fp, 200, 60, true);
@@ -95,7 +96,7 @@ static inline int fuzz_one(const uint8_t *data, size_t size, char *err, size_t e
 	static char path[64];
 	struct replay_opts o = { .path = path, .sysfs_root = "tests/fixtures/topology/desktop-4c8t",
 				 .line_size = 64, .sort = CL_SORT_TOTAL };
-	struct file_pass *fp = calloc(1, sizeof(*fp));
+	struct file_session *fp = calloc(1, sizeof(*fp));
 	/* the timelines too, as --trace and --svg-timeline: in the same pass */
 	struct trace_export x = { .trace = "/dev/null", .svg = "/dev/null", .limit = 1 << 20,
 				  .quiet = true };
@@ -112,15 +113,16 @@ static inline int fuzz_one(const uint8_t *data, size_t size, char *err, size_t e
 	err[0] = '\0';
 	if (!fp || !tp)
 		abort();
-	ok = file_pass_open(fp, &o, err, errlen) == 0;
-	fp->blame = true; /* who delayed the wakee too, on the trace's flows as well */
-	ok = ok && file_pass_run(fp, &tc, err, errlen) == 0;
+	ok = file_session_open(fp, &o, err, errlen) == 0;
+	/* who delayed the wakee too, on the trace's flows as well */
+	ok = ok && file_session_run(fp, &(struct file_session_asks){ .blame = true }, &tc, err,
+				    errlen) == 0;
 	if (ok)
 		fuzz_render(fp);
 	if (ok && fp->rp.rd.sched_samples)
 		trace_pass_finish(tp, &x, fp, path);
 	trace_pass_free(tp);
-	file_pass_release(fp);
+	file_session_release(fp);
 	free(fp);
 	if (ok)
 		return 1;

@@ -11,7 +11,7 @@
 
 #include "../../model/event.h"
 #include "../../model/hist.h"
-#include "../../analyzers/reorder.h"
+#include "../../pipeline/reorder.h"
 #include "../../collectors/tp_decode.h"
 
 static struct tep_handle *tep;

@@ -131,7 +131,7 @@ static void write_and_read(const char *fixture, int expect_events)
 	struct pd_file f;
 	struct pd_reader rd = { 0 };
 	struct got g = { 0 };
-	struct pd_consumer c = { on_event, NULL, on_map, &g, NULL };
+	struct pd_consumer c = { .event = on_event, .map = on_map, .ctx = &g };
 	char path[] = "/tmp/locus-test-record-mem-XXXXXX", err[320];
 	static const int core[2] = { 0, 1 }, llc[2] = { 0, 0 }, node[2] = { 0, 0 };
 	uint8_t buf[512];

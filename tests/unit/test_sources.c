@@ -18,12 +18,10 @@
 /* Open the BPF source with cfg; it must refuse, saying want. */
 static void bpf_refuses(const struct source_cfg *cfg, const char *want)
 {
-	struct sinks none = { 0 };
-	struct sched_results r;
+	struct sinks none = { .n = 0 };
 	char err[320] = "";
 
-	memset(&r, 0, sizeof(r));
-	assert_null(source_open_bpf(cfg, &none, &r, err, sizeof(err)));
+	assert_null(source_open_bpf(cfg, &none, err, sizeof(err)));
 	assert_non_null(strstr(err, want));
 	assert_non_null(strstr(err, "the BPF programs only count"));
 }
@@ -45,7 +43,7 @@ static void bpf_refuses_stream_settings(void **state)
 static void stream_refuses_btf(void **state)
 {
 	struct source_cfg cfg = { .collector = COLLECTOR_PERF, .bpf = { .btf = "/nonexistent" } };
-	struct sinks none = { 0 };
+	struct sinks none = { .n = 0 };
 	char err[320] = "";
 
 	assert_null(source_open_stream(&cfg, &none, err, sizeof(err)));

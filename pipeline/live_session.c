@@ -1,12 +1,13 @@
 /*
- * tracer.c - a live session: opens the scheduler source (BPF where it loads,
+ * live_session.c - a live session: opens the scheduler source (BPF where it loads,
  * else the perf stream; the stream when recording), samples memory where the
  * PMU can, drains both on a reader thread, and hands out snapshots.
  */
 #define _GNU_SOURCE
-#include "tracer.h"
+#include "live_session.h"
 
 #include "../analyzers/sched_delta.h"
+#include "../collectors/probe.h"
 #include "../collectors/procfs.h"
 #include "../collectors/schedstat_read.h"
 #include "../collectors/schedstat_record.h"
@@ -25,16 +26,15 @@
 /* How long the reader sleeps when no ring buffer reaches its watermark. */
 #define READER_TICK_MS 200
 
-static void mem_sink(void *ctx, const struct event *e)
+/* A memory sample to the sinks that take them (the cacheline sink). */
+static void take_mem(void *ctx, const struct event *e)
 {
-	struct sink *k = &((struct tracer *)ctx)->cl.k;
-
-	k->ops->consume(k, e);
+	sinks_consume(&((struct live_session *)ctx)->plan.list, e);
 }
 
 static void add_map(void *ctx, uint64_t start, uint64_t end, uint64_t off, const char *path)
 {
-	struct tracer *t = ctx;
+	struct live_session *t = ctx;
 
 	for (int i = 0; i < t->syms.nreg; i++)
 		if (t->syms.reg[i].start == start && !strcmp(t->syms.reg[i].path, path))
@@ -42,14 +42,14 @@ static void add_map(void *ctx, uint64_t start, uint64_t end, uint64_t off, const
 	symbols_add_map(&t->syms, (uint32_t)t->maps_pid, start, end - start, off, path);
 }
 
-static void drain(struct tracer *t)
+static void drain(struct live_session *t)
 {
 	char err[320];
 	uint64_t t0;
 
 	if (t->mem_on) {
 		pthread_mutex_lock(&t->lock);
-		mem_read(&t->mem, mem_sink, t);
+		mem_read(&t->mem, take_mem, t);
 		pthread_mutex_unlock(&t->lock);
 		if (t->maps_pid > 0) /* the maps go with the process: read them while it lives */
 			proc_maps(t->maps_pid, add_map, t);
@@ -74,7 +74,7 @@ static uint64_t rusage_ns(const struct rusage *ru)
 
 static void *reader_main(void *arg)
 {
-	struct tracer *t = arg;
+	struct live_session *t = arg;
 	struct rusage ru;
 
 	t->src->exclude[1] = (int32_t)gettid();
@@ -98,37 +98,35 @@ static void wake_reader(int sig)
 	(void)sig; /* only interrupts the reader's poll */
 }
 
-static void start_memory(struct tracer *t, const struct source_cfg *cfg)
+static void start_memory(struct live_session *t, const struct source_cfg *cfg)
 {
-	struct cacheline_cfg cc = { cfg->topo, 64, CL_SORT_TOTAL, CL_MIN_SAMPLES };
-
 	if (mem_open(&t->mem, cfg->cpus, cfg->ncpus, cfg->mmap_pages ? cfg->mmap_pages : 64, false,
 		     t->mem_why, sizeof(t->mem_why)) < 0)
 		return;
 	t->mem_on = true;
 	t->maps_pid = cfg->ntrack ? cfg->track[0] : 0;
-	cacheline_sink_init(&t->cl, &cc);
 	symbols_init(&t->syms);
 	symbols_use_kallsyms(&t->syms, "/proc/kallsyms"); /* samples of this machine */
 	mem_enable(&t->mem);
 }
 
-/* What is known of the measurement before it starts: the CPUs, the scope, the source. */
 /* A recording: the snapshot into the file as perf's SCHEDSTAT records (else nothing). */
-static void store_schedstat(struct tracer *t, const struct schedstat *ss)
+static void store_schedstat(struct live_session *t, const struct schedstat *ss)
 {
+	struct writer_sink *w = sink_plan_writer(&t->plan);
 	uint8_t *recs;
 	size_t n;
 
-	if (!t->ss_store || !t->writing)
+	if (!t->ss_store || !w)
 		return;
 	n = ss_records_encode(ss, &recs);
-	if (writer_sink_add(&t->wr, recs, n) < 0)
+	if (writer_sink_add(w, recs, n) < 0)
 		locus_err("the schedstat snapshot could not be written to the file");
 	free(recs);
 }
 
-static void prov_init(struct tracer *t, const struct source_cfg *cfg)
+/* What is known of the measurement before it starts: the CPUs, the scope, the source. */
+static void prov_init(struct live_session *t, const struct source_cfg *cfg)
 {
 	struct provenance *p = &t->prov;
 
@@ -143,7 +141,7 @@ static void prov_init(struct tracer *t, const struct source_cfg *cfg)
 }
 
 /* The source's own knowledge of how it measures joins what the session knows. */
-static void prov_join(struct tracer *t)
+static void prov_join(struct live_session *t)
 {
 	const struct provenance *s = &t->src->prov;
 
@@ -155,78 +153,35 @@ static void prov_join(struct tracer *t)
 	t->prov.unmeasured |= s->unmeasured;
 }
 
-/* Aggregated in the kernel: the results stand in for the wakeup sink's. NULL with why. */
-static struct source *open_bpf(struct tracer *t, const struct source_cfg *cfg, char *err,
+/* Aggregated in the kernel: the BPF programs fill the results in the sinks' stead (the
+ * plan's, built for them). NULL with why. */
+static struct source *open_bpf(struct live_session *t, const struct source_cfg *cfg, char *err,
 			       size_t len)
 {
-	struct wakeup_cfg wc = { 0 };
-	struct sink_begin b = { cfg->topo, true, false, NULL, 0, NULL, false };
 	struct source *s;
 
-	wc.system_wide = cfg->system_wide;
-	wakeup_sink_init(&t->wk, &wc, false);
-	sinks_add(&t->sinks, &t->wk.k);
-	s = source_open_bpf(cfg, &t->sinks, wakeup_sink_results(&t->wk, &b), err, len);
+	sink_plan_live(&t->plan, cfg, true);
+	s = source_open_bpf(cfg, &t->plan.list, err, len);
 	if (!s)
-		sinks_release(&t->sinks);
-	t->bpf_stacks = s && cfg->bpf.stacks;
-	t->bpf_blame = s && cfg->bpf.blame;
+		sink_plan_release(&t->plan);
 	return s;
 }
 
-/* The perf stream into the wakeup sink (recording: the writer first). NULL with why. */
-static struct source *open_stream(struct tracer *t, const struct source_cfg *cfg, char *err,
+/* The perf stream into the plan's sinks (recording: the writer first). NULL with why. */
+static struct source *open_stream(struct live_session *t, const struct source_cfg *cfg, char *err,
 				  size_t len)
 {
-	struct wakeup_cfg wc = { 0 };
 	struct source *s;
 
-	if (cfg->stream.record_path) {
-		struct sched_record_meta m = { .topo = cfg->topo, .cmdline = cfg->stream.cmdline,
-					       .workload = cfg->workload_pid };
-
-		for (int i = 0; i < cfg->nadded && i < PD_ADDED_MAX; i++)
-			m.added[m.nadded++] = cfg->added[i];
-
-		writer_sink_init(&t->wr, cfg->stream.record_path, &m);
-		sinks_add(&t->sinks, &t->wr.k);
-		t->writing = true;
-	}
-	wc.system_wide = cfg->system_wide;
-	wc.max_tasks = cfg->max_tasks;
-	wc.max_pairs = cfg->max_pairs;
-	t->blame = (cfg->stream.blame || cfg->stream.blame_if_streamed) && !cfg->stream.record_path;
-	if (t->blame) { /* before the analyzer, told its verdicts; it then takes one by one */
-		blame_sink_init(&t->bl, &t->wk);
-		t->bl.no_p99 = cfg->stream.blame_no_p99;
-		sinks_add(&t->sinks, &t->bl.k);
-		wc.verdict = blame_sink_verdict;
-		wc.verdict_ctx = &t->bl;
-	}
-	t->stacks = cfg->stream.callchain && !cfg->stream.record_path;
-	/* one by one where a sink beside it asks what it tracks */
-	wakeup_sink_init(&t->wk, &wc, t->blame || t->stacks);
-	sinks_add(&t->sinks, &t->wk.k);
-	if (t->stacks) { /* after the analyzer: the tasks it tracks, forks seen */
-		stacks_sink_init(&t->stk);
-		stacks_sink_scope(&t->stk, &t->wk);
-		sinks_add(&t->sinks, &t->stk.k);
-	}
-	s = source_open_stream(cfg, &t->sinks, err, len);
-	if (!s) {
-		sinks_release(&t->sinks);
-		t->writing = false;
-		t->blame = false;
-		t->stacks = false;
-		return NULL;
-	}
-	for (int i = 0; i < cfg->ntrack; i++)
-		wakeup_sink_track(&t->wk, cfg->track[i]);
+	sink_plan_live(&t->plan, cfg, false);
+	s = source_open_stream(cfg, &t->plan.list, err, len);
+	if (!s)
+		sink_plan_release(&t->plan);
 	return s;
 }
 
 /* The BPF source where it loads (or is asked for); else the perf stream. */
-static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err, size_t len)
+static int open_source(struct live_session *t, const struct source_cfg *cfg, char *err, size_t len)
 {
 	char why[320];
 	bool no_bpf = false;
@@ -276,71 +231,22 @@ static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err
 	return t->src ? 0 : -1;
 }
 
-const struct blame_results *tracer_blame(const struct tracer *t)
+const struct blame_results *live_session_blame(const struct live_session *t)
 {
-	if (t->bpf_blame_read)
-		return &t->bpf_bl;
-	return t->blame ? blame_sink_results(&t->bl) : NULL;
+	return t->src ? sink_plan_blame(&t->plan) : NULL;
 }
 
-const struct blame_live *tracer_blame_live(const struct tracer *t)
+const struct blame_live *live_session_blame_live(const struct live_session *t)
 {
-	if (t->bpf_blame)
-		return t->bpf_live_on ? &t->bpf_live : NULL;
-	return t->blame ? blame_sink_live(&t->bl) : NULL;
+	return t->src ? sink_plan_blame_live(&t->plan) : NULL;
 }
 
-/* The BPF source's sampled stacks, read once into the stacks sink's results. */
-static const struct stacks *bpf_stacks(struct tracer *t, const struct stack_table **tab,
-				       struct stack_namer *nm)
+bool live_session_blame_asked(const struct live_session *t)
 {
-	if (!t->stack_syms_on) {
-		symbols_init(&t->stack_syms);
-		symbols_use_kallsyms(&t->stack_syms, "/proc/kallsyms"); /* this machine's */
-		t->stack_syms_on = true;
-		stack_table_init(&t->bpf_tab);
-		stacks_init(&t->stk.st, NULL); /* counted in the kernel: no classing here */
-		t->bpf_read = true;
-		if (source_bpf_stacks(t->src, &t->stk.st, &t->bpf_tab, &t->stack_syms) < 0)
-			t->bpf_stacks = false;
-	}
-	if (!t->bpf_stacks)
-		return NULL;
-	*tab = &t->bpf_tab;
-	*nm = symbols_stack_namer(&t->stack_syms);
-	return &t->stk.st;
+	return t->src && t->plan.blame;
 }
 
-const struct stacks *tracer_stacks(struct tracer *t, const struct stack_table **tab,
-				   struct stack_namer *nm)
-{
-	const struct sched_collector *c = t->stacks ? source_stream_collector(t->src) : NULL;
-
-	if (t->bpf_stacks)
-		return bpf_stacks(t, tab, nm);
-
-	if (!c)
-		return NULL;
-	if (!t->stack_syms_on) { /* the mappings and forks the stream saw, once */
-		symbols_init(&t->stack_syms);
-		symbols_use_kallsyms(&t->stack_syms, "/proc/kallsyms"); /* this machine's */
-		for (int i = 0; i < c->nmaps; i++) {
-			const struct sched_map *m = &c->maps[i];
-
-			if (m->path)
-				symbols_add_map(&t->stack_syms, m->pid, m->start, m->len, m->pgoff,
-						m->path);
-			else
-				symbols_add_fork(&t->stack_syms, m->pid, m->ppid);
-		}
-		t->stack_syms_on = true;
-	}
-	*tab = &c->stacks;
-	*nm = symbols_stack_namer(&t->stack_syms);
-	return &t->stk.st;
-}
-
-void tracer_stamp(struct tracer *t, struct sched_results *r)
+void live_session_stamp(struct live_session *t, struct sched_results *r)
 {
 	r->prov = t->prov;
 	r->prov.keep_pages = t->src ? t->src->keep_pages : 0;
@@ -359,15 +265,15 @@ void tracer_stamp(struct tracer *t, struct sched_results *r)
 }
 
 /* Follow one more task from now on: the source where it chooses the tasks, else the sinks. */
-static void tracer_track(struct tracer *t, pid_t tid)
+static void live_session_track(struct live_session *t, pid_t tid)
 {
 	if (t->src->ops->track)
 		t->src->ops->track(t->src, tid);
 	else
-		wakeup_sink_track(&t->wk, tid); /* before the reader runs: no lock needed */
+		sink_plan_track(&t->plan, tid); /* before the reader runs: no lock needed */
 }
 
-int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size_t len)
+int live_session_start(struct live_session *t, const struct source_cfg *cfg, char *err, size_t len)
 {
 	struct sigaction sa = { .sa_handler = wake_reader };
 
@@ -376,10 +282,11 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL); /* no SA_RESTART: poll returns EINTR */
 	prov_init(t, cfg);
+	t->topo = cfg->topo;
 	if (open_source(t, cfg, err, len) < 0)
 		return -1;
 	prov_join(t);
-	tracer_stamp(t, tracer_results(t));
+	live_session_stamp(t, live_session_results(t));
 	if (cfg->memory && !cfg->stream.record_path) /* a recording's source writes them to its file */
 		start_memory(t, cfg);
 	/* scheduler-domain counters: a snapshot now, the deltas at the stop */
@@ -404,7 +311,7 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 		int n = proc_tids(cfg->added[i], &tids);
 
 		for (int k = 0; k < n; k++)
-			tracer_track(t, tids[k]);
+			live_session_track(t, tids[k]);
 		free(tids);
 	}
 	if ((t->src->streams || t->mem_on || t->src->housekeeping) &&
@@ -413,11 +320,9 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 		t->src->ops->stop(t->src);
 		t->src->ops->close(t->src);
 		t->src = NULL;
-		sinks_release(&t->sinks);
-		t->writing = false;
+		sink_plan_release(&t->plan);
 		if (t->mem_on) {
 			mem_close(&t->mem);
-			t->cl.k.ops->release(&t->cl.k);
 			symbols_release(&t->syms);
 			t->mem_on = false;
 		}
@@ -428,7 +333,7 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 	return 0;
 }
 
-void tracer_stop(struct tracer *t)
+void live_session_stop(struct live_session *t)
 {
 	struct rusage ru;
 
@@ -459,16 +364,11 @@ void tracer_stop(struct tracer *t)
 	}
 	schedstat_restore(t->ss_restore);
 	t->ss_restore = false;
-	if (t->mem_on)
-		t->cl.k.ops->finish(&t->cl.k);
 	t->src->ops->finish(t->src);
-	if (t->src->streams) /* BPF filled the results in the sinks' stead: nothing to finish */
-		sinks_finish(&t->sinks);
+	sinks_finish(&t->plan.list); /* those a source stood in for are its to complete */
 	if (t->src->ops->annotate)
-		t->src->ops->annotate(t->src, tracer_results(t));
-	tracer_stamp(t, tracer_results(t));
-	if (t->bpf_blame && !t->bpf_blame_read) /* split in the kernel: read once, at the end */
-		t->bpf_blame_read = source_bpf_blame(t->src, tracer_results(t), &t->bpf_bl) == 0;
+		t->src->ops->annotate(t->src, live_session_results(t));
+	live_session_stamp(t, live_session_results(t));
 	if (getrusage(RUSAGE_SELF, &ru) == 0) /* every thread of ours, not the workload's */
 		t->process_cpu_ns = rusage_ns(&ru);
 	locus_verbose("reader thread: %.1f ms of CPU for %llu events (%.0f ns each), %llu wakeups, "
@@ -481,8 +381,8 @@ void tracer_stop(struct tracer *t)
 		      (double)t->snapshot_lock_max_ns / 1e6, (double)t->process_cpu_ns / 1e6);
 }
 
-void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summary *lines, int max,
-		     int *nlines)
+void live_session_snapshot(struct live_session *t, struct sched_results *dst,
+			   struct cl_summary *lines, int max, int *nlines)
 {
 	uint64_t held;
 
@@ -492,59 +392,84 @@ void tracer_snapshot(struct tracer *t, struct sched_results *dst, struct cl_summ
 	pthread_mutex_lock(&t->lock);
 	held = now_ns();
 	t->src->ops->snapshot(t->src);
-	if (t->src->streams)
-		sinks_snapshot(&t->sinks);
-	tracer_stamp(t, tracer_results(t));
-	sched_results_copy_light(dst, tracer_results(t)); /* a live view: no per-CPU delays */
-	if (t->bpf_blame) /* the kernel's split so far; after the stop, the one read then */
-		t->bpf_live_on = source_bpf_blame_live(t->src, t->bpf_blame_read ? &t->bpf_bl : NULL,
-						       tracer_results(t), &t->bpf_live) == 0;
-	*nlines = 0;
+	sinks_snapshot(&t->plan.list);
+	live_session_stamp(t, live_session_results(t));
+	sched_results_copy_light(dst, live_session_results(t)); /* a live view: no per-CPU delays */
 	if (t->mem_on && max > 0)
-		*nlines = cacheline_top(&t->cl.cl, lines, max);
+		*nlines = cacheline_top(sink_plan_cachelines(&t->plan), lines, max);
 	held = now_ns() - held;
 	if (held > t->snapshot_lock_max_ns)
 		t->snapshot_lock_max_ns = held;
 	pthread_mutex_unlock(&t->lock);
-	if (t->src->streams) /* sorting and naming: the reader goes on meanwhile */
-		sinks_snapshot_tables(&t->sinks, dst);
+	sinks_snapshot_tables(&t->plan.list, dst); /* sorting, naming: the reader goes on */
 	if (t->src->streams && t->src->ops->annotate)
 		t->src->ops->annotate(t->src, dst);
 }
 
-struct sched_results *tracer_results(struct tracer *t)
+struct sched_results *live_session_results(struct live_session *t)
 {
-	return t->src ? wakeup_sink_results(&t->wk, NULL) : NULL;
+	return t->src ? sink_plan_results(&t->plan, NULL) : NULL;
 }
 
-void tracer_release(struct tracer *t)
+void live_session_outputs(struct live_session *t, struct live_outputs *o)
 {
-	tracer_stop(t);
+	*o = (struct live_outputs){
+		.res = live_session_results(t),
+		.events = t->src ? t->src->events : 0,
+		.bytes = t->src ? t->src->bytes : 0,
+		.ss = t->ss_ok ? &t->ss_delta : NULL,
+		.ss_why = t->ss_why,
+		.blame = live_session_blame(t),
+		.cl = t->mem_on ? sink_plan_cachelines(&t->plan) : NULL,
+		.mem_why = t->mem_why,
+		.sz = symbols_symbolizer(&t->syms),
+	};
+	if (t->src)
+		o->stacks = sink_plan_stacks(&t->plan, &o->stack_tab, &o->stack_nm);
+}
+
+void live_session_mem_why(const struct live_session *t, char *why, size_t len)
+{
+	if (t->mem_why[0])
+		snprintf(why, len, "%s", t->mem_why);
+	else if (probe_memory_sampling(why, len))
+		snprintf(why, len, "memory sampling runs with the scheduler tracing, which could "
+			 "not start");
+}
+
+int live_session_timeline(struct live_session *t, struct pass_timeline *h, char *err, size_t len)
+{
+	if (!t->src) {
+		snprintf(err, len, "no sched events in the file: no timeline to write");
+		return -1;
+	}
+	if (sink_plan_pass_timeline(&t->plan, NULL, h, err, len) < 0)
+		return -1;
+	h->topo = t->topo;
+	h->events = t->src->events;
+	h->bytes = t->src->bytes;
+	return 0;
+}
+
+int live_session_record_summary(struct live_session *t, bool quiet)
+{
+	struct writer_sink *w = sink_plan_writer(&t->plan);
+
+	return w ? writer_sink_summary(w, t->src, quiet) : 0;
+}
+
+void live_session_release(struct live_session *t)
+{
+	live_session_stop(t);
 	if (t->mem_on) {
 		mem_close(&t->mem);
-		t->cl.k.ops->release(&t->cl.k);
 		symbols_release(&t->syms);
 		t->mem_on = false;
 	}
 	if (t->src)
 		t->src->ops->close(t->src);
 	t->src = NULL;
-	sinks_release(&t->sinks);
-	t->writing = false;
-	t->stacks = false;
-	if (t->bpf_read) { /* not a sink: the BPF source's stacks, read at the end */
-		stacks_release(&t->stk.st);
-		stack_table_release(&t->bpf_tab);
-	}
-	t->bpf_read = t->bpf_stacks = false;
-	if (t->bpf_blame_read)
-		source_bpf_blame_release(&t->bpf_bl);
-	t->bpf_blame_read = t->bpf_blame = false;
-	blame_live_release(&t->bpf_live);
-	t->bpf_live_on = false;
-	if (t->stack_syms_on)
-		symbols_release(&t->stack_syms);
-	t->stack_syms_on = false;
+	sink_plan_release(&t->plan);
 	schedstat_release(&t->ss_before);
 	schedstat_release(&t->ss_delta);
 	free(t->ss_cpus);

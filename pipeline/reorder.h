@@ -1,4 +1,4 @@
-/* reorder.h - put events from per-CPU buffers into time order within a bounded window. */
+/* reorder.h - a source's events from per-CPU buffers put into time order in a bounded window. */
 #ifndef LOCUS_REORDER_H
 #define LOCUS_REORDER_H
 
@@ -40,11 +40,11 @@ struct reorder {
 };
 
 void reorder_init(struct reorder *r);
-void reorder_add(struct reorder *r, const struct event *e, event_sink sink, void *ctx);
+void reorder_add(struct reorder *r, const struct event *e, event_fn fn, void *ctx);
 /* End a round: release what is safe. */
-void reorder_round(struct reorder *r, event_sink sink, void *ctx);
+void reorder_round(struct reorder *r, event_fn fn, void *ctx);
 /* Release everything (end of collection). */
-void reorder_flush(struct reorder *r, event_sink sink, void *ctx);
+void reorder_flush(struct reorder *r, event_fn fn, void *ctx);
 void reorder_release(struct reorder *r);
 
 #endif

@@ -55,14 +55,14 @@ static struct reorder_queue *queue_of(struct reorder *r, int32_t cpu)
 	return &r->q[idx];
 }
 
-static void release(struct reorder *r, uint64_t limit, event_sink sink, void *ctx);
+static void release(struct reorder *r, uint64_t limit, event_fn fn, void *ctx);
 
 /*
  * A stream without rounds (some files have no FINISHED_ROUND) must not hold
  * everything: each CPU's events come in order, so nothing older than the
  * oldest of the CPUs' newest events can still arrive from a CPU seen so far.
  */
-static void relieve(struct reorder *r, event_sink sink, void *ctx)
+static void relieve(struct reorder *r, event_fn fn, void *ctx)
 {
 	uint64_t limit = UINT64_MAX;
 
@@ -73,18 +73,18 @@ static void relieve(struct reorder *r, event_sink sink, void *ctx)
 			limit = q->ev[(q->head + q->n - 1) & (q->cap - 1)].time_ns;
 	}
 	if (limit != UINT64_MAX)
-		release(r, limit, sink, ctx);
+		release(r, limit, fn, ctx);
 	r->relieved++;
 }
 
-void reorder_add(struct reorder *r, const struct event *e, event_sink sink, void *ctx)
+void reorder_add(struct reorder *r, const struct event *e, event_fn fn, void *ctx)
 {
 	struct reorder_queue *q;
 	size_t i;
 
 	if (r->released_upto && e->time_ns < r->released_upto) {
 		r->late++;
-		sink(ctx, e);
+		fn(ctx, e);
 		return;
 	}
 	q = queue_of(r, e->cpu);
@@ -107,7 +107,7 @@ void reorder_add(struct reorder *r, const struct event *e, event_sink sink, void
 	if (e->time_ns > r->round_max)
 		r->round_max = e->time_ns;
 	if (r->held > MAX_HELD)
-		relieve(r, sink, ctx);
+		relieve(r, fn, ctx);
 }
 
 /* Whether queue a's head goes before queue b's: the older, or of the same time the one
@@ -140,7 +140,7 @@ static void sift_down(struct reorder *r, int i)
 }
 
 /* Release queued events with time <= limit, merging the CPUs in time order. */
-static void release(struct reorder *r, uint64_t limit, event_sink sink, void *ctx)
+static void release(struct reorder *r, uint64_t limit, event_fn fn, void *ctx)
 {
 	r->nheap = 0;
 	for (int i = 0; i < r->nq; i++)
@@ -154,7 +154,7 @@ static void release(struct reorder *r, uint64_t limit, event_sink sink, void *ct
 
 		if (e->time_ns > limit)
 			break;
-		sink(ctx, e);
+		fn(ctx, e);
 		r->released_upto = e->time_ns;
 		q->head = (q->head + 1) & (q->cap - 1);
 		q->n--;
@@ -165,15 +165,15 @@ static void release(struct reorder *r, uint64_t limit, event_sink sink, void *ct
 	}
 }
 
-void reorder_round(struct reorder *r, event_sink sink, void *ctx)
+void reorder_round(struct reorder *r, event_fn fn, void *ctx)
 {
-	release(r, r->prev_round_max, sink, ctx);
+	release(r, r->prev_round_max, fn, ctx);
 	r->prev_round_max = r->round_max;
 }
 
-void reorder_flush(struct reorder *r, event_sink sink, void *ctx)
+void reorder_flush(struct reorder *r, event_fn fn, void *ctx)
 {
-	release(r, UINT64_MAX, sink, ctx);
+	release(r, UINT64_MAX, fn, ctx);
 }
 
 void reorder_release(struct reorder *r)

@@ -1,5 +1,5 @@
-/* session.c - wires the launcher and the counters for stat and run, one run at a time. */
-#include "session.h"
+/* counting_run.c - wires the launcher and the counters for stat and run, one run at a time. */
+#include "counting_run.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analyzers/stat.h"
 #include "../collectors/counters.h"
 #include "../collectors/launcher.h"
 #include "../collectors/procfs.h"
@@ -14,12 +15,12 @@
 #include "../common/exitcodes.h"
 #include "../common/util.h"
 
-void session_command_text(char *const *argv, char *buf, size_t len)
+void run_command_text(char *const *argv, char *buf, size_t len)
 {
 	fmt_argv(argv, buf, len);
 }
 
-static void init_result(const struct session_cfg *cfg, const struct counter_set *cs,
+static void init_result(const struct run_cfg *cfg, const struct counter_set *cs,
 			struct stat_result *res)
 {
 	const char **names = xcalloc((size_t)cfg->nevs, sizeof(char *));
@@ -108,8 +109,8 @@ static void derive(struct counter *c, const struct launcher *l, const struct sch
 	c->enabled_ns = c->running_ns = 1;
 }
 
-static void start_tracing(const struct session_cfg *cfg, const struct launcher *l,
-			  const struct count_target *t, struct session_outcome *out)
+static void start_tracing(const struct run_cfg *cfg, const struct launcher *l,
+			  const struct count_target *t, struct run_outcome *out)
 {
 	struct source_cfg tc = *cfg->trace;
 	pid_t *track = NULL;
@@ -143,7 +144,7 @@ static void start_tracing(const struct session_cfg *cfg, const struct launcher *
 		tc.track = t->tids; /* the attached process's threads */
 		tc.ntrack = t->ntids;
 	}
-	if (tracer_start(cfg->tracer, &tc, out->trace_reason, sizeof(out->trace_reason)) == 0)
+	if (live_session_start(cfg->live, &tc, out->trace_reason, sizeof(out->trace_reason)) == 0)
 		out->traced = true;
 	free(track);
 }
@@ -152,10 +153,10 @@ static void start_tracing(const struct session_cfg *cfg, const struct launcher *
 #define LEFT_GRACE_MS 2000
 
 /* Wait for the workload (or an interrupt), calling the watcher meanwhile. */
-static void wait_workload(const struct session_cfg *cfg, struct launcher *l,
-			  struct counter_set *cs, struct session_outcome *out)
+static void wait_workload(const struct run_cfg *cfg, struct launcher *l,
+			  struct counter_set *cs, struct run_outcome *out)
 {
-	const struct session_watch *w = cfg->watch;
+	const struct run_watch *w = cfg->watch;
 	uint64_t stop_at = 0;
 	int ms = 0;
 
@@ -182,7 +183,7 @@ static void wait_workload(const struct session_cfg *cfg, struct launcher *l,
 }
 
 /* The switches of the attached processes (-p A,B: A's and B's) so far. 0, or -errno. */
-static int attached_switches(const struct session_cfg *cfg, double *vol, double *invol)
+static int attached_switches(const struct run_cfg *cfg, double *vol, double *invol)
 {
 	int rc = proc_ctxt_switches(cfg->pid, vol, invol);
 
@@ -198,7 +199,7 @@ static int attached_switches(const struct session_cfg *cfg, double *vol, double 
 
 /* The threads of the attached processes (-p A,B: B's beside A's) into *tids. Their count,
  * or -errno when A's cannot be read. */
-static int attach_tids(const struct session_cfg *cfg, pid_t **tids)
+static int attach_tids(const struct run_cfg *cfg, pid_t **tids)
 {
 	int n = proc_tids(cfg->pid, tids);
 
@@ -225,8 +226,8 @@ static int attach_tids(const struct session_cfg *cfg, pid_t **tids)
  * processes' threads (*tids, the caller's to free) and their switches so far (sw0).
  * 0, or an exit code after printing why.
  */
-static int run_target(const struct session_cfg *cfg, struct launcher *l, struct count_target *t,
-		      pid_t **tids, struct session_outcome *out, double sw0[2])
+static int run_target(const struct run_cfg *cfg, struct launcher *l, struct count_target *t,
+		      pid_t **tids, struct run_outcome *out, double sw0[2])
 {
 	int err;
 
@@ -257,8 +258,8 @@ static int run_target(const struct session_cfg *cfg, struct launcher *l, struct 
 }
 
 /* The events to open: cfg's, those derived after the run (from rusage and the trace) unresolved. */
-static struct event_desc *run_events(const struct session_cfg *cfg, const struct count_target *t,
-				     const struct session_outcome *out)
+static struct event_desc *run_events(const struct run_cfg *cfg, const struct count_target *t,
+				     const struct run_outcome *out)
 {
 	struct event_desc *evs = xcalloc((size_t)cfg->nevs + 1, sizeof(*evs));
 
@@ -274,16 +275,16 @@ static struct event_desc *run_events(const struct session_cfg *cfg, const struct
 }
 
 /* The run's voluntary/involuntary split: the trace's, rusage's, /proc's, or why none. */
-static void run_split(const struct session_cfg *cfg, const struct launcher *l,
+static void run_split(const struct run_cfg *cfg, const struct launcher *l,
 		      const struct count_target *t, struct stat_result *res,
-		      const struct session_outcome *out, const double sw0[2])
+		      const struct run_outcome *out, const double sw0[2])
 {
 	double v1 = 0, i1 = 0;
 
 	if (out->traced && cfg->repeat == 1) {
 		/* the trace's own split: the switches the scheduler sections count, every
 		 * traced task (processes -p added too), summing to the traced total */
-		const struct sched_results *tr = tracer_results(cfg->tracer);
+		const struct sched_results *tr = live_session_results(cfg->live);
 
 		stat_add_split(res, (double)tr->voluntary, (double)tr->involuntary, SPLIT_TRACE);
 		if (cfg->argv && t->tids)
@@ -307,10 +308,10 @@ static void run_split(const struct session_cfg *cfg, const struct launcher *l,
  * watched) until it ends, the trace stopped, the counts read into res. 0, or
  * EXIT_LOCUS_NOEXEC after printing why the workload could not run.
  */
-static int run_counted(const struct session_cfg *cfg, struct launcher *l,
+static int run_counted(const struct run_cfg *cfg, struct launcher *l,
 		       const struct count_target *t, struct counter_set *cs,
 		       const struct event_desc *evs, struct stat_result *res,
-		       struct session_outcome *out, const double sw0[2])
+		       struct run_outcome *out, const double sw0[2])
 {
 	uint64_t t0, t1;
 	int err;
@@ -327,19 +328,19 @@ static int run_counted(const struct session_cfg *cfg, struct launcher *l,
 	wait_workload(cfg, l, cs, out);
 	t1 = now_ns();
 	if (out->traced)
-		tracer_stop(cfg->tracer);
+		live_session_stop(cfg->live);
 	counters_disable(cs);
 	counters_read(cs);
 	for (int i = 0; i < cs->n; i++)
 		if (!evs[i].resolved && cfg->evs[i].resolved)
-			derive(&cs->c[i], l, out->traced ? tracer_results(cfg->tracer) : NULL);
+			derive(&cs->c[i], l, out->traced ? live_session_results(cfg->live) : NULL);
 	record_run(res, cs, (double)(t1 - t0));
 	run_split(cfg, l, t, res, out, sw0);
 	return 0;
 }
 
 /* -p alone: the process already ended (its pidfd readable), a zombie included. */
-static bool attached_gone(const struct session_cfg *cfg, const struct launcher *l)
+static bool attached_gone(const struct run_cfg *cfg, const struct launcher *l)
 {
 	struct pollfd p = { .fd = l->watch_fd, .events = POLLIN };
 
@@ -347,8 +348,8 @@ static bool attached_gone(const struct session_cfg *cfg, const struct launcher *
 }
 
 /* One run. Returns 0, or an exit code after printing why the run failed. */
-static int one_run(const struct session_cfg *cfg, struct launcher *l, struct stat_result *res,
-		   struct session_outcome *out)
+static int one_run(const struct run_cfg *cfg, struct launcher *l, struct stat_result *res,
+		   struct run_outcome *out)
 {
 	struct count_target t = { .cpus = cfg->cpus, .ncpus = cfg->ncpus, .per_cpu = cfg->per_cpu };
 	struct counter_set cs;
@@ -367,7 +368,7 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 			  (int)cfg->pid);
 		rc = EXIT_LOCUS_RUNTIME;
 		if (out->traced)
-			tracer_stop(cfg->tracer);
+			live_session_stop(cfg->live);
 		goto out;
 	}
 	evs = run_events(cfg, &t, out);
@@ -381,7 +382,7 @@ static int one_run(const struct session_cfg *cfg, struct launcher *l, struct sta
 	}
 	free(evs);
 	if (rc && out->traced)
-		tracer_stop(cfg->tracer); /* a run that failed: the trace ends with it */
+		live_session_stop(cfg->live); /* a run that failed: the trace ends with it */
 out:
 	free(tids);
 	if (rc)
@@ -395,8 +396,8 @@ out:
 	return 0;
 }
 
-void session_count(const struct session_cfg *cfg, struct stat_result *res,
-		   struct session_outcome *out)
+void counting_run(const struct run_cfg *cfg, struct stat_result *res,
+		  struct run_outcome *out)
 {
 	struct launcher l;
 	int err;
