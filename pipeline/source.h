@@ -162,7 +162,8 @@ const struct sched_collector *source_stream_collector(const struct source *s);
 /*
  * The BPF programs, aggregating in the kernel into results (the wakeup sink's, begun as
  * a stand-in). A sink that needs every event, and a setting of cfg->stream (a recording,
- * callchains, the irq tracepoints), are refused. NULL with why it cannot run here.
+ * callchains, the irq tracepoints), are refused. NULL with why it cannot run here; else
+ * err holds what this kernel's programs leave out and why ("" when nothing).
  */
 struct source *source_open_bpf(const struct source_cfg *cfg, const struct sinks *sinks,
 			       struct sched_results *results, char *err, size_t len);

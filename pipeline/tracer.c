@@ -250,8 +250,11 @@ static int open_source(struct tracer *t, const struct source_cfg *cfg, char *err
 		t->src = open_bpf(t, cfg, why, sizeof(why));
 		if (t->src) {
 			t->prov.source = PROV_BPF;
-			snprintf(t->prov.why, sizeof(t->prov.why), "%s",
-				 cfg->collector == COLLECTOR_BPF ? "asked for" : "the default, where it loads");
+			snprintf(t->prov.why, sizeof(t->prov.why), "%s%s%s",
+				 cfg->collector == COLLECTOR_BPF ? "asked for" : "the default, where it loads",
+				 why[0] ? "; this kernel's programs leave out " : "", why);
+			if (why[0] && !cfg->quiet)
+				locus_err("the BPF collector leaves out %s", why);
 			return 0;
 		}
 		if (cfg->collector == COLLECTOR_BPF) {
