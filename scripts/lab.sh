@@ -6,6 +6,7 @@
 #   --kernel 6.1|6.12|PKG  Debian's kernel: 6.1 (bookworm's own), 6.12 (bookworm-security), or
 #                          a linux-image-* package name (default 6.1)
 #   --smp SxCxT            sockets x cores x threads (default 2x2x1); one LLC per socket
+#   --dies D               each socket's cores in D dies, an LLC each (default 1)
 #   --nodes N              NUMA nodes, whole sockets each (default: one per socket)
 #   --mem MB               guest memory, split evenly over the nodes (default 2048)
 #   --timeout S            seconds before the guest is stopped (default 900)
@@ -26,7 +27,7 @@
 set -u
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-kernel=6.1 smp=2x2x1 nodes= mem=2048 timeout=900 out= quiet=0 prepare=0 verbose=0
+kernel=6.1 smp=2x2x1 dies=1 nodes= mem=2048 timeout=900 out= quiet=0 prepare=0 verbose=0
 envs=()
 cache=${LAB_CACHE:-$here/build/lab/kernels}
 
@@ -40,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--kernel) kernel=${2:?}; shift 2 ;;
 	--smp) smp=${2:?}; shift 2 ;;
 	--nodes) nodes=${2:?}; shift 2 ;;
+	--dies) dies=${2:?}; shift 2 ;;
 	--mem) mem=${2:?}; shift 2 ;;
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
@@ -57,12 +59,14 @@ done
 
 # --- the topology --------------------------------------------------------------------------
 IFS=x read -r sockets cores threads <<<"$smp"
-for v in "${sockets:-}" "${cores:-}" "${threads:-}" "${nodes:-1}" "$mem" "$timeout"; do
+for v in "${sockets:-}" "${cores:-}" "${threads:-}" "$dies" "${nodes:-1}" "$mem" "$timeout"; do
 	case $v in '' | *[!0-9]* | 0) echo "lab: --smp $smp --nodes ${nodes:-} --mem $mem" \
 		"--timeout $timeout: whole positive numbers, SxCxT (e.g. --smp 2x2x2)" >&2; exit 2 ;;
 	esac
 done
 nodes=${nodes:-$sockets}
+[ $((cores % dies)) -eq 0 ] || { echo "lab: --dies $dies: each die holds whole cores" \
+	"($cores cores a socket)" >&2; exit 2; }
 [ $((sockets % nodes)) -eq 0 ] || { echo "lab: --nodes $nodes: each node holds whole" \
 	"sockets ($sockets sockets)" >&2; exit 2; }
 ncpus=$((sockets * cores * threads))
@@ -218,7 +222,7 @@ rm -f "$out"/.lab/{stdout,stderr,status,boot_s,console.log,qemu.log}
 	echo "cd $(printf '%q' "$PWD") || exit 125"
 	echo "export PATH=$(printf '%q' "$PATH") HOME=/tmp TERM=$(printf '%q' "${TERM:-dumb}")"
 	echo "export LAB_OUT=$(printf '%q' "$out") LAB_KERNEL=$(printf '%q' "$pkg")"
-	echo "export LAB_TOPOLOGY=$(printf '%q' "${smp} nodes=$nodes")"
+	echo "export LAB_TOPOLOGY=$(printf '%q' "${smp} dies=$dies nodes=$nodes")"
 	for e in ${envs[@]+"${envs[@]}"}; do echo "export $(printf '%q' "$e")"; done
 	printf 'exec'; printf ' %q' "$@"; echo
 } >"$out/.lab/cmd.sh"
@@ -244,12 +248,12 @@ for ((n = 0; n < nodes; n++)); do
 	done
 done
 
-say "$pkg, $sockets socket(s) x $cores core(s) x $threads thread(s), $nodes node(s), $ncpus CPUs, ${mem} MB, $accel_name"
+say "$pkg, $sockets socket(s) x $cores core(s) x $threads thread(s), $((sockets * dies)) LLC(s), $nodes node(s), $ncpus CPUs, ${mem} MB, $accel_name"
 t0=$(date +%s.%N)
 # shellcheck disable=SC2086
 timeout --foreground -k 10 "$timeout" nice -n "${LAB_NICE:-5}" qemu-system-x86_64 \
 	-machine q35 "${accel[@]}" -cpu max,vendor=GenuineIntel,l3-cache=on \
-	-smp "$ncpus,sockets=$sockets,cores=$cores,threads=$threads" -m "$mem" "${numa[@]}" \
+	-smp "$ncpus,sockets=$sockets,dies=$dies,cores=$((cores / dies)),threads=$threads" -m "$mem" "${numa[@]}" \
 	-kernel "$boot_image" -initrd "$initrd" \
 	-append "console=ttyS0 $([ $verbose -eq 1 ] || echo quiet) panic=1 $kargs lab.out=$out" \
 	-display none -monitor "unix:$out/.lab/monitor,server=on,wait=off" -serial "file:$out/.lab/console.log" -nic none -no-reboot \
