@@ -384,10 +384,12 @@ int tracer_start(struct tracer *t, const struct source_cfg *cfg, char *err, size
 	tracer_stamp(t, tracer_results(t));
 	if (cfg->memory && !cfg->stream.record_path) /* a recording's source writes them to its file */
 		start_memory(t, cfg);
-	/* scheduler-domain counters: a snapshot now, the deltas at the stop */
-	if (schedstat_enable(&t->ss_restore, t->ss_why, sizeof(t->ss_why)) < 0 ||
-		   schedstat_read(SCHEDSTAT_PATH, &t->ss_before, t->ss_why,
-				  sizeof(t->ss_why)) < 0) {
+	/* scheduler-domain counters: a snapshot now, the deltas at the stop. Read before they
+	 * are switched on and after they are switched off again: where kernel.sched_schedstats
+	 * was 0 the delta is all they counted, the same as a snapshot taken by anyone before
+	 * and after the run (the lab's schedstat check) */
+	if (schedstat_read(SCHEDSTAT_PATH, &t->ss_before, t->ss_why, sizeof(t->ss_why)) < 0 ||
+	    schedstat_enable(&t->ss_restore, t->ss_why, sizeof(t->ss_why)) < 0) {
 		schedstat_release(&t->ss_before);
 	} else if (cfg->cpus) { /* -C: the counters of those CPUs only */
 		t->ss_ncpus = cfg->ncpus;
@@ -446,6 +448,8 @@ void tracer_stop(struct tracer *t)
 		t->reader = false;
 	}
 	t->started = false;
+	schedstat_restore(t->ss_restore); /* counters off, then the last snapshot */
+	t->ss_restore = false;
 	if (t->ss_before.version) {
 		struct schedstat after;
 
@@ -459,8 +463,6 @@ void tracer_stop(struct tracer *t)
 		}
 		schedstat_release(&t->ss_before);
 	}
-	schedstat_restore(t->ss_restore);
-	t->ss_restore = false;
 	if (t->mem_on)
 		t->cl.k.ops->finish(&t->cl.k);
 	t->src->ops->finish(t->src);

@@ -16,15 +16,15 @@ for c in bpf perf; do
 	recorded "hb-$c" run -q --collector $c --sections wakeups --json "$TMP/hb-$c.json" \
 		-- "${work[@]}" >"$TMP/hb-$c.txt" 2>&1
 	expect_eq "$KERNEL: run --collector $c of hackbench under perf record: exit 0" 0 $?
-	check "$KERNEL, $c: its source is the one asked for" python3 -c '
+	check "$KERNEL, $c: its source is the one asked for" "$PY" -c '
 import json, sys; p = json.load(open(sys.argv[1]))["provenance"]; print(p["source"], p["why"])
 assert p["source"] == sys.argv[2], p["source"]' "$TMP/hb-$c.json" $c
 	check "$KERNEL, $c: the same run's perf stream (locus report of the recording) counts as the oracle, exactly" \
-		python3 "$LAB/compare.py" exact "$TMP/hb-$c.report.json" "$TMP/hb-$c.oracle.json"
+		"$PY" "$LAB/compare.py" exact "$TMP/hb-$c.report.json" "$TMP/hb-$c.oracle.json"
 	check "$KERNEL, $c live: agrees with the oracle of its run" \
-		python3 "$LAB/compare.py" close "$TMP/hb-$c.json" "$TMP/hb-$c.oracle.json"
+		"$PY" "$LAB/compare.py" close "$TMP/hb-$c.json" "$TMP/hb-$c.oracle.json"
 	keep "$TMP/hb-$c.json" "$TMP/hb-$c.oracle.json" "$TMP/hb-$c.report.json"
 done
 check "$KERNEL: BPF against the perf stream of the same run" \
-	python3 "$LAB/compare.py" close "$TMP/hb-bpf.json" "$TMP/hb-bpf.report.json"
+	"$PY" "$LAB/compare.py" close "$TMP/hb-bpf.json" "$TMP/hb-bpf.report.json"
 finish

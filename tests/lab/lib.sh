@@ -4,6 +4,10 @@
 LAB=$PWD/tests/lab
 OUT=${LAB_OUT:-$TMP}	# what the lab brings back
 KERNEL=$(uname -r)
+# the system's python: a version manager's shim on PATH (pyenv here) spends seconds a call in
+# an emulated guest starting its own shell scripts
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
 TPS=sched:sched_waking,sched:sched_switch,sched:sched_migrate_task,sched:sched_wakeup_new
 TPS=$TPS,sched:sched_process_fork,sched:sched_process_exit
 
@@ -30,8 +34,8 @@ recorded() {
 	perf record -q -m 1024 -a -e "$TPS" -o "$TMP/$name.data" -- "$LOCUS" "${args[@]}"
 	rc=$?
 	perf script -i "$TMP/$name.data" --ns -F pid,tid,cpu,time,event,trace 2>/dev/null |
-		python3 "$LAB/wake_oracle.py" --root "$(cat "$TMP/$name.root")" >"$TMP/$name.oracle.json"
-	"$LOCUS" report -q -i "$TMP/$name.data" -p "$(cat "$TMP/$name.root")" --sections wakeups \
+		"$PY" "$LAB/wake_oracle.py" --root "$(cat "$TMP/$name.root")" >"$TMP/$name.oracle.json"
+	"$LOCUS" report -q -i "$TMP/$name.data" -p "$(cat "$TMP/$name.root")" --sections wakeups,pairs \
 		--json "$TMP/$name.report.json" >/dev/null 2>&1
 	return $rc
 }

@@ -19,7 +19,8 @@ Classes of (waker CPU, chosen CPU) from sysfs: same_cpu, smt (thread_siblings_li
 usage: perf script --ns -F pid,tid,cpu,time,event,trace -i FILE |
        wake_oracle.py --root TID [--sysfs /sys]
 prints one JSON object: total, placed, woken_while_running, by_class, matrix (waker CPU
-rows, chosen CPU columns), tasks (the tree's size), events (lines read).
+rows, chosen CPU columns), pairs ([{waker_tid, wakee_tid, wakeups, by_class}], the waker
+being the task that emitted the sched_waking), tasks (the tree's size), events (lines read).
 """
 import argparse
 import json
@@ -62,8 +63,14 @@ def topology(sysfs):
     return ncpus, smt, llc, node
 
 
+FIELDS = {}
+
+
 def field(rest, name):
-    m = re.search(r"(?<![A-Za-z_])" + name + r"=(-?\d+)", rest)
+    pat = FIELDS.get(name)
+    if pat is None:
+        pat = FIELDS[name] = re.compile(r"(?<![A-Za-z_])" + name + r"=(-?\d+)")
+    m = pat.search(rest)
     return int(m.group(1)) if m else None
 
 
@@ -89,6 +96,7 @@ def main():
     running = {}        # tid -> bool
     pending = {}        # tid -> dict(waker, prev, placed)
     last_waking = {}    # cpu -> wakee tid of the waking last seen there, until a switch
+    pairs = {}          # (waker tid, wakee tid) -> placed wakeups by class
     out = {"total": 0, "placed": 0, "woken_while_running": 0, "events": 0,
            "by_class": {k: 0 for k in ("same_cpu", "smt", "llc", "node", "remote")},
            "matrix": [[0] * ncpus for _ in range(ncpus)]}
@@ -99,8 +107,11 @@ def main():
             return
         p["placed"] = True
         out["placed"] += 1
-        out["by_class"][cls(p["waker"], target)] += 1
+        k = cls(p["waker"], target)
+        out["by_class"][k] += 1
         out["matrix"][p["waker"]][target] += 1
+        pair = pairs.setdefault((p["waker_tid"], tid), {k: 0 for k in out["by_class"]})
+        pair[k] += 1
 
     def runs(tid):
         """tid is seen on a CPU: a pending wakeup of it is placed where it was left."""
@@ -135,7 +146,8 @@ def main():
                 out["woken_while_running"] += 1
                 continue
             out["total"] += 1
-            pending[p] = {"waker": cpu, "prev": field(rest, "target_cpu"), "placed": False}
+            pending[p] = {"waker": cpu, "waker_tid": tid, "prev": field(rest, "target_cpu"),
+                          "placed": False}
             last_waking[cpu] = p
         elif ev == "sched:sched_migrate_task":
             p = field(rest, "pid")
@@ -148,6 +160,9 @@ def main():
         elif ev == "sched:sched_process_exit":
             pending.pop(field(rest, "pid"), None)
     out["tasks"] = len(tree)
+    out["pairs"] = sorted(({"waker_tid": w, "wakee_tid": e, "wakeups": sum(c.values()),
+                            "by_class": c} for (w, e), c in pairs.items()),
+                          key=lambda x: -x["wakeups"])
     json.dump(out, sys.stdout)
     print()
 
