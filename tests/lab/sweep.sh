@@ -32,7 +32,7 @@ d = json.load(open(sys.argv[1]))
 runs = d["runs"]
 print(len(runs), "runs:", ", ".join("clients=%s %.2f MB/s" % (r["value"], r["measures"]["metric"])
                                     for r in runs if r.get("ok")))
-assert runs and all(r.get("ok") and r["measures"].get("metric") for r in runs), runs[:1]
+assert runs and all(r.get("ok") and r["measures"].get("metric") is not None for r in runs), runs[:1]
 PY
 done
 for f in $feats; do echo "$f" >"$F"; done

@@ -23,7 +23,7 @@ sleep 3
 T capture-pane -p >"$OUT/top-120x40.txt"
 T capture-pane -p -e >"$TMP/top-120x40.esc"
 cat "$OUT/top-120x40.txt"
-check "120x40: heatmap cells painted in 256 colours" grep -Eq $'[│|]L[0-9]+ .*\e\\[[0-9;]*48;5;[0-9]+m' "$TMP/top-120x40.esc"
+check "120x40: heatmap cells painted in 256 colours" grep -Eq $'L[0-9]+.*\e\\[[0-9;]*48;5;[0-9]+m' "$TMP/top-120x40.esc"
 check "120x40: the heatmap pane" grep -q "2 wakeups: waker x target CPU" "$OUT/top-120x40.txt"
 check "120x40: $n CPUs folded per LLC (footer)" grep -Eq "per LLC +max" "$OUT/top-120x40.txt"
 llc_firsts=$(for c in $(seq 0 $((n - 1))); do cut -d, -f1 "/sys/devices/system/cpu/cpu$c/cache/index3/shared_cpu_list" | cut -d- -f1; done | sort -nu | sed 's/^/L/' | tr '\n' ' ')
