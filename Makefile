@@ -44,13 +44,13 @@ UNITS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
 SAN_UNITS := $(UNIT_SRCS:tests/unit/%.c=build/unit-san/%)
 
 .PHONY: all deps test-deps fixtures demo check unit unit-san e2e install install-man clean format bench fuzz \
-	bench-variants
+	bench-variants lab-check
 
 all: locus
 
-# `make demo`, `make check`, `make bench` and `make fuzz` install what is missing; a plain
+# `make demo`, `make check`, `make bench`, `make fuzz` and `make lab-check` install what is missing; a plain
 # `make` only builds, and says in one line what is missing.
-DEPS_MODE := $(if $(filter demo check bench fuzz,$(MAKECMDGOALS)),,--check)
+DEPS_MODE := $(if $(filter demo check bench fuzz lab-check,$(MAKECMDGOALS)),,--check)
 deps:
 	@scripts/deps.sh $(DEPS_MODE)
 
@@ -280,6 +280,12 @@ fixtures: $(FIXTURES)
 check: $(FIXTURES) locus $(UNITS) $(SAN_UNITS) build/locus-san build/mutate-san build/memgen build/schedgen build/flamegen \
 	build/fuzz_perfdata build/fuzz_sweep build/fuzz_schedstat build/fuzz_folded | test-deps
 	@tests/run.sh
+
+# The lab: every check of tests/lab inside emulated multi-socket, multi-node guests (Debian's
+# 6.1 and 6.12 kernels under QEMU, scripts/lab.sh), one guest at a time; `make check` runs a
+# smoke part of it (tests/e2e/lab.sh). Ends with "lab: N passed, N failed, N skipped in S s".
+lab-check: locus | test-deps
+	@tests/lab/check.sh
 
 # Benchmarks against perf, interleaved, medians, into bench/latest.md (needs root);
 # bench/results.md is the record: runs copied there with what was changed and why.

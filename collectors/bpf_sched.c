@@ -64,6 +64,11 @@ uint64_t bpf_sched_unmeasured(const struct bpf_sched *b)
 	return ~0ull;
 }
 
+const char *bpf_sched_left_out(const struct bpf_sched *b)
+{
+	return "";
+}
+
 void bpf_sched_close(struct bpf_sched *b)
 {
 }
@@ -107,6 +112,26 @@ static int tracepoint_args(const char *path, const char *name)
 static bool has_tracepoint(const char *path, const char *name)
 {
 	return tracepoint_args(path, name) >= 0;
+}
+
+/* Whether the kernel whose BTF is at path knows the helper (BPF_FUNC_<name> in its enum). */
+static bool has_helper(const char *path, const char *name)
+{
+	struct btf *btf = btf__parse(path, NULL);
+	const struct btf_type *t;
+	char want[64];
+	bool found = false;
+	int id;
+
+	if (!btf)
+		return false;
+	snprintf(want, sizeof(want), "BPF_FUNC_%s", name);
+	id = btf__find_by_name_kind(btf, "bpf_func_id", BTF_KIND_ENUM);
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	for (int i = 0; t && i < btf_vlen(t) && !found; i++)
+		found = !strcmp(btf__name_by_offset(btf, btf_enum(t)[i].name_off), want);
+	btf__free(btf);
+	return found;
 }
 
 uint64_t bpf_sched_unmeasured(const struct bpf_sched *b)
@@ -161,13 +186,56 @@ void bpf_cpu_times(int ncpus, uint64_t *busy, uint64_t *idle)
 		fclose(f);
 }
 
+/*
+ * The program the verifier refused last and its reason (the line before "processed N
+ * insns", else the log's last line): libbpf's print callback has no context pointer, and
+ * the collector is opened from one thread.
+ */
+static char refused[256];
+
+static void note_refusal(const char *msg)
+{
+	const char *log = strstr(msg, "-- BEGIN PROG LOAD LOG --"), *name = strstr(msg, "prog '");
+	const char *end, *stop, *line;
+	int n;
+
+	if (!log || !name)
+		return;
+	name += 6;
+	n = (int)strcspn(name, "'");
+	log = strchr(log, '\n');
+	end = log ? strstr(log, "\nprocessed ") : NULL;
+	if (!end && log)
+		end = strstr(log, "\n-- END PROG LOAD LOG");
+	if (!log || !end || end <= log)
+		return;
+	line = end; /* back to the start of the line before end */
+	while (line > log && line[-1] != '\n')
+		line--;
+	stop = memchr(line, '\n', (size_t)(end - line + 1));
+	snprintf(refused, sizeof(refused), "%.*s: %.*s", n, name,
+		 (int)((stop ? stop : end) - line), line);
+}
+
 static int no_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
+	char *msg = NULL;
+	int r = 0;
+
+	if (level == LIBBPF_WARN && strstr(fmt, "LOG")) { /* a verifier log: keep its reason */
+		va_list aq;
+
+		va_copy(aq, ap);
+		if (vasprintf(&msg, fmt, aq) >= 0)
+			note_refusal(msg);
+		va_end(aq);
+	}
 	/* -vv: libbpf's warnings; and with LOCUS_BPF_VERIFIER_STATS set, its debug output,
 	 * where the kernel's verifier says what each program cost it (docs/cost.md) */
 	if ((level == LIBBPF_WARN || getenv("LOCUS_BPF_VERIFIER_STATS")) && locus_verbosity > 1)
-		return vfprintf(stderr, fmt, ap);
-	return 0;
+		r = msg ? fputs(msg, stderr) : vfprintf(stderr, fmt, ap);
+	free(msg);
+	return r;
 }
 
 static void why_load(int e, char *err, size_t len)
@@ -175,12 +243,17 @@ static void why_load(int e, char *err, size_t len)
 	if (e == EPERM || e == EACCES)
 		snprintf(err, len, "loading BPF programs is not permitted (needs root, or "
 			 "CAP_BPF and CAP_PERFMON)");
+	else if (refused[0])
+		snprintf(err, len, "the kernel's verifier refused %s (locus -vv shows libbpf's "
+			 "log)", refused);
 	else
 		snprintf(err, len, "the kernel refused the BPF programs: %s (locus -vv shows "
 			 "libbpf's log)", strerror(e));
 }
 
-struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, size_t len)
+/* bpf_sched_open with the idle CPUs passed over kept or left out (idle). */
+static struct bpf_sched *open_once(const struct bpf_sched_cfg *cfg, bool idle, char *err,
+				   size_t len)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts);
 	const char *btf = cfg->btf_path ? cfg->btf_path : "/sys/kernel/btf/vmlinux";
@@ -226,7 +299,7 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	b->delay_rate = cfg->delay_rate;
 	b->skel->rodata->timed_every = bpf_sched_every(cfg->delay_rate);
 	/* idle CPUs: a mask per pending wakeup, up to LB_IDLE_CPUS (else not measured) */
-	b->idle_words = b->ncpus <= LB_IDLE_CPUS ? (b->ncpus + 63) / 64 : 0;
+	b->idle_words = idle && b->ncpus <= LB_IDLE_CPUS ? (b->ncpus + 63) / 64 : 0;
 	b->skel->rodata->idle_words = (unsigned int)b->idle_words;
 	b->mat_stride = (b->ncpus + 7) & ~7;
 	b->skel->rodata->mat_stride = (unsigned int)b->mat_stride;
@@ -283,6 +356,7 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	bpf_program__set_autoload(b->skel->progs.on_irq_exit, b->blame_irq);
 	bpf_program__set_autoload(b->skel->progs.on_softirq_entry, b->blame_irq);
 	bpf_program__set_autoload(b->skel->progs.on_softirq_exit, b->blame_irq);
+	refused[0] = 0;
 	if (locus_sched__load(b->skel) < 0) {
 		why_load(errno, err, len);
 		locus_sched__destroy(b->skel);
@@ -354,6 +428,51 @@ struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, siz
 	b->acc = xcalloc((size_t)b->nposs, b->pc_stride);
 	topk_init(&b->pairk, b->max_pairs > 0 ? b->max_pairs : BPF_PAIRS_KEPT);
 	return b;
+}
+
+/*
+ * What this kernel lacks is left out, and said (bpf_sched_left_out); the rest loads. The idle
+ * CPUs passed over walk masks in bpf_loop (5.17 and later): without it, or when the verifier
+ * refuses the programs with them but takes them without, they are not measured. --blame's
+ * programs need bpf_loop and bpf_map_lookup_percpu_elem (5.19): asked for, they are refused
+ * with the reason (run and top then stream, where blame is split in user space).
+ */
+struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, size_t len)
+{
+	const char *btf = cfg->btf_path ? cfg->btf_path : "/sys/kernel/btf/vmlinux";
+	bool loop = access(btf, R_OK) < 0 || has_helper(btf, "loop");
+	struct bpf_sched *b;
+	char first[320];
+
+	if (cfg->blame && (!loop || !has_helper(btf, "map_lookup_percpu_elem"))) {
+		snprintf(err, len, "blame in BPF needs bpf_loop and bpf_map_lookup_percpu_elem "
+			 "(kernels 5.19 and later): this kernel lacks %s",
+			 loop ? "bpf_map_lookup_percpu_elem" : "bpf_loop");
+		return NULL;
+	}
+	b = open_once(cfg, loop, first, sizeof(first));
+	if (b || !loop || !refused[0]) {
+		if (b && !loop && b->ncpus <= LB_IDLE_CPUS)
+			snprintf(b->left_out, sizeof(b->left_out), "idle CPUs passed over (this "
+				 "kernel has no bpf_loop: 5.17 and later)");
+		if (!b)
+			snprintf(err, len, "%s", first);
+		return b;
+	}
+	b = open_once(cfg, false, err, len); /* the verifier refused: try without them */
+	if (!b) {
+		snprintf(err, len, "%s", first);
+		return NULL;
+	}
+	if (b->ncpus <= LB_IDLE_CPUS)
+		snprintf(b->left_out, sizeof(b->left_out), "idle CPUs passed over (with them, %s)",
+			 first);
+	return b;
+}
+
+const char *bpf_sched_left_out(const struct bpf_sched *b)
+{
+	return b->left_out;
 }
 
 /* Follow a task: its slot, or its task storage when another task holds the slot. */

@@ -37,6 +37,8 @@ struct bpf_sched_cfg {
  * one-line reason (not built with BPF, no BTF, not permitted, verifier) in err.
  */
 struct bpf_sched *bpf_sched_open(const struct bpf_sched_cfg *cfg, char *err, size_t len);
+/* What the programs loaded here leave out and why, as a phrase ("": nothing). */
+const char *bpf_sched_left_out(const struct bpf_sched *b);
 /* Follow tid and (through fork, in the kernel) its future children. Returns 0 or -1. */
 int bpf_sched_track(struct bpf_sched *b, pid_t tid, char *err, size_t len);
 /* Start collecting. Returns 0, or -1 with why. */

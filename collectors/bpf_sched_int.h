@@ -73,6 +73,7 @@ struct bpf_sched {
 	int nsmaps, capsmaps;
 	struct u64map stk_tgids;	/* tgid -> 1 read, 2 gone before it was read */
 	uint64_t stk_ntgids, stk_gone;	/* the IPI programs load here (the kernel has their tracepoints) */
+	char left_out[400];	/* what this kernel's programs lack, and why ("": none) */
 };
 
 /*

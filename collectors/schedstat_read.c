@@ -10,6 +10,29 @@
 
 #define SYSCTL "/proc/sys/kernel/sched_schedstats"
 
+/*
+ * Before version 17 the file names no domain: the scheduler's debugfs does (5.13 and later;
+ * "SMT", "MC", "NUMA"), read where it is mounted. Left "" where it is not.
+ */
+static void name_domains(struct schedstat *s)
+{
+	char path[96], name[32];
+
+	for (int i = 0; i < s->ndoms; i++) {
+		struct ss_domain *d = &s->doms[i];
+		size_t n;
+
+		if (d->name[0])
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/debug/sched/domains/cpu%d/domain%d/name",
+			 d->cpu, d->level);
+		if (read_text_file(path, name, sizeof(name)) < 0)
+			return; /* not mounted, or not this kernel's: none named */
+		n = strcspn(name, "\n");
+		snprintf(d->name, sizeof(d->name), "%.*s", (int)n, name);
+	}
+}
+
 int schedstat_read(const char *path, struct schedstat *s, char *err, size_t len)
 {
 	size_t n; /* a line per CPU and domain: megabytes on a big machine */
@@ -24,6 +47,8 @@ int schedstat_read(const char *path, struct schedstat *s, char *err, size_t len)
 	}
 	rc = schedstat_parse(buf, s, err, len);
 	free(buf);
+	if (rc == 0)
+		name_domains(s);
 	return rc;
 }
 

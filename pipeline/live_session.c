@@ -206,8 +206,11 @@ static int open_source(struct live_session *t, const struct source_cfg *cfg, cha
 		t->src = open_bpf(t, cfg, why, sizeof(why));
 		if (t->src) {
 			t->prov.source = PROV_BPF;
-			snprintf(t->prov.why, sizeof(t->prov.why), "%s",
-				 cfg->collector == COLLECTOR_BPF ? "asked for" : "the default, where it loads");
+			snprintf(t->prov.why, sizeof(t->prov.why), "%s%s%s",
+				 cfg->collector == COLLECTOR_BPF ? "asked for" : "the default, where it loads",
+				 why[0] ? "; this kernel's programs leave out " : "", why);
+			if (why[0] && !cfg->quiet)
+				locus_err("the BPF collector leaves out %s", why);
 			return 0;
 		}
 		if (cfg->collector == COLLECTOR_BPF) {
@@ -289,10 +292,12 @@ int live_session_start(struct live_session *t, const struct source_cfg *cfg, cha
 	live_session_stamp(t, live_session_results(t));
 	if (cfg->memory && !cfg->stream.record_path) /* a recording's source writes them to its file */
 		start_memory(t, cfg);
-	/* scheduler-domain counters: a snapshot now, the deltas at the stop */
-	if (schedstat_enable(&t->ss_restore, t->ss_why, sizeof(t->ss_why)) < 0 ||
-		   schedstat_read(SCHEDSTAT_PATH, &t->ss_before, t->ss_why,
-				  sizeof(t->ss_why)) < 0) {
+	/* scheduler-domain counters: a snapshot now, the deltas at the stop. Read before they
+	 * are switched on and after they are switched off again: where kernel.sched_schedstats
+	 * was 0 the delta is all they counted, the same as a snapshot taken by anyone before
+	 * and after the run (the lab's schedstat check) */
+	if (schedstat_read(SCHEDSTAT_PATH, &t->ss_before, t->ss_why, sizeof(t->ss_why)) < 0 ||
+	    schedstat_enable(&t->ss_restore, t->ss_why, sizeof(t->ss_why)) < 0) {
 		schedstat_release(&t->ss_before);
 	} else if (cfg->cpus) { /* -C: the counters of those CPUs only */
 		t->ss_ncpus = cfg->ncpus;
@@ -349,6 +354,8 @@ void live_session_stop(struct live_session *t)
 		t->reader = false;
 	}
 	t->started = false;
+	schedstat_restore(t->ss_restore); /* counters off, then the last snapshot */
+	t->ss_restore = false;
 	if (t->ss_before.version) {
 		struct schedstat after;
 
@@ -362,8 +369,6 @@ void live_session_stop(struct live_session *t)
 		}
 		schedstat_release(&t->ss_before);
 	}
-	schedstat_restore(t->ss_restore);
-	t->ss_restore = false;
 	t->src->ops->finish(t->src);
 	sinks_finish(&t->plan.list); /* those a source stood in for are its to complete */
 	if (t->src->ops->annotate)

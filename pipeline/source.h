@@ -135,7 +135,8 @@ struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *si
  * The BPF programs, aggregating in the kernel into the results of the sinks they stand in
  * for (sinks_stand_in: the wakeup analyzer's, begun here; who delayed the wakee and the
  * stacks, as cfg->bpf asks). A sink that needs every event, and a setting of cfg->stream
- * (a recording, callchains, the irq tracepoints), are refused. NULL with why it cannot run.
+ * (a recording, callchains, the irq tracepoints), are refused. NULL with why it cannot run;
+ * else err holds what this kernel's programs leave out and why ("" when nothing).
  */
 struct source *source_open_bpf(const struct source_cfg *cfg, struct sinks *sinks, char *err,
 			       size_t len);

@@ -44,6 +44,9 @@ bc:/usr/bin/bc
 librsvg2-bin:/usr/bin/rsvg-convert
 chromium:/usr/bin/chromium
 python3-websocket:/usr/lib/python3/dist-packages/websocket/__init__.py
+qemu-system-x86:/usr/bin/qemu-system-x86_64
+busybox-static:/bin/busybox
+zstd:/usr/bin/zstd
 "
 [ $want_test -eq 1 ] && pkgs="$pkgs $test_pkgs"
 

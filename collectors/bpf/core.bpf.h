@@ -214,19 +214,23 @@ static __always_inline int log2_bucket(__u64 v)
 	return k;
 }
 
-/* The log-linear bucket of a delay (model/hist.c's hist_index, capped). */
-static __always_inline int delay_bucket(__u64 v)
+/*
+ * The log-linear bucket of a delay (model/hist.c's hist_index, capped). 64 bits wide: 6.1's
+ * verifier loses the bound of a 32-bit copy (w4 = w3) made before the caller's range check,
+ * and refused the index into delay[] ("math between map_value pointer and register with
+ * unbounded min value"); a 64-bit copy keeps the bound it learns.
+ */
+static __always_inline __u64 delay_bucket(__u64 v)
 {
-	int p, k;
+	int p;
 
 	if (v < (1 << LB_SUB_BITS))
-		return (int)v;
+		return v;
 	p = log2_bucket(v);
 	if (p >= LB_TOP_BIT)
 		return LB_BUCKETS - 1;
-	k = ((p - LB_SUB_BITS + 1) << LB_SUB_BITS) +
-	    (int)((v >> (p - LB_SUB_BITS)) & ((1 << LB_SUB_BITS) - 1));
-	return k;
+	return ((__u64)(p - LB_SUB_BITS + 1) << LB_SUB_BITS) +
+	       ((v >> (p - LB_SUB_BITS)) & ((1 << LB_SUB_BITS) - 1));
 }
 
 static __always_inline void min_max(unsigned long long *min1, unsigned long long *max, __u64 d)

@@ -312,8 +312,8 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 static __always_inline void finish_timed(__u32 half, struct lb_tstate *t)
 {
 	struct lb_pcpu *c = cold(half);
-	int k, cls;
-	__u64 d;
+	__u64 d, k;
+	int cls;
 
 	t->timed = 0;
 	if (!c)
@@ -330,7 +330,7 @@ static __always_inline void finish_timed(__u32 half, struct lb_tstate *t)
 	}
 	d = t->in_ns - t->wake_ns;
 	k = delay_bucket(d);
-	if (k >= 0 && k < LB_BUCKETS) {
+	if (k < LB_BUCKETS) {
 		c->delay[k]++;
 		if (cls >= 0 && cls < LB_CLASSES) {
 			c->delay_class[cls][k]++;
