@@ -39,6 +39,8 @@ enum prov_end {
 	PROV_END_CUT,	/* the recording never finished (killed, a crash): read to its last
 			 * whole record */
 	PROV_END_WRITE,	/* a write failed while recording (a full disk): the file says so */
+	PROV_END_COPY,	/* a finished file cut short since (a partial copy, a full disk
+			 * while copying): its header's data runs past the file's end */
 };
 
 enum prov_delay {
@@ -92,6 +94,8 @@ struct provenance {
 	uint64_t end_records;	/* whole records read */
 	int end_errno;		/* PROV_END_WRITE: the error (ENOSPC: disk full) */
 	uint64_t end_unwritten;	/* PROV_END_WRITE: records the recorder could not write */
+	uint64_t end_data_bytes, end_data_want;	/* PROV_END_COPY: data bytes read, and
+					 * the size its header says */
 	uint32_t not_recorded;	/* bit 1 << EV_<type>: a sched tracepoint a file lacks (a
 				 * replay): the sections it feeds say "not in this file" */
 };
@@ -108,8 +112,9 @@ int prov_delay_by_key(const char *key);
 /* "the workload's tasks", "process 123 and its children", ... into buf. */
 const char *prov_scope_text(const struct provenance *p, char *buf, size_t len);
 /*
- * "cut short at 3.02 s: 123,456 records read (...)" or "the end is missing: disk
- * full at 2.41 s (...)" into buf; "" for a whole file.
+ * "cut short at 3.02 s: 123,456 records read (...)", "the end is missing: disk
+ * full at 2.41 s (...)" or "the file is cut short at 0.27 s: ..." into buf; "" for a
+ * whole file.
  */
 const char *prov_end_text(const struct provenance *p, char *buf, size_t len);
 /* "exact, in log-linear buckets of 6.25%", "power-of-two buckets (midpoints)", "none" */

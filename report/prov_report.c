@@ -130,9 +130,14 @@ void prov_json_members(struct json *j, const struct provenance *p)
 		char text[400];
 
 		json_object(j, "end_missing");
-		json_string(j, "why", p->end == PROV_END_CUT ? "not_finished" : "write_failed");
+		json_string(j, "why", p->end == PROV_END_CUT ? "not_finished" :
+				      p->end == PROV_END_COPY ? "file_cut" : "write_failed");
 		json_number(j, "at_s", p->end_at_s);
 		json_uint(j, "records_read", p->end_records);
+		if (p->end == PROV_END_COPY) {
+			json_uint(j, "data_bytes_read", p->end_data_bytes);
+			json_uint(j, "data_bytes_in_header", p->end_data_want);
+		}
 		if (p->end == PROV_END_WRITE) {
 			json_string(j, "error", strerror(p->end_errno));
 			json_uint(j, "records_not_written", p->end_unwritten);
