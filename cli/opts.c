@@ -85,30 +85,11 @@ void cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
 	fprintf(stderr, " (see 'locus %s --help')\n", cmd->name);
 }
 
-/* text's words from column at, folded to width columns, continued under at */
-static void help_words(FILE *f, const char *s, int at, int width)
-{
-	int col = at - 1;
-
-	while (*s) {
-		size_t w = strcspn(s, " ");
-
-		if (col > at - 1 && col + 1 + (int)w > width) {
-			fprintf(f, "\n%*s", at - 1, "");
-			col = at - 1;
-		}
-		col += fprintf(f, " %.*s", (int)w, s);
-		s += w;
-		s += strspn(s, " ");
-	}
-	fputc('\n', f);
-}
-
 void cli_print_help(FILE *f, const struct cli_cmd *cmd)
 {
 	fprintf(f, "usage: locus %s %s\n\n%s\n\noptions:\n", cmd->name, cmd->usage, cmd->summary);
 	for (const struct cli_opt *o = cmd->opts; o->lname; o++) {
-		char left[64];
+		char left[64], lead[96];
 
 		if (o->code < OPT_LONG_BASE)
 			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->code, o->lname,
@@ -116,8 +97,8 @@ void cli_print_help(FILE *f, const struct cli_cmd *cmd)
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", o->lname, o->arg ? " " : "",
 				 o->arg ? o->arg : "");
-		fprintf(f, "  %-26s", left);
-		help_words(f, o->help, 2 + 26 + 1, 80);
+		snprintf(lead, sizeof(lead), "  %-26s ", left); /* the text folds under its column */
+		fprint_folded(f, lead, o->help, (int)strlen(lead), 80);
 	}
 }
 

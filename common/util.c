@@ -487,6 +487,28 @@ const char *fmt_short(double x, char *buf, size_t len)
 	return buf;
 }
 
+int fprint_folded(FILE *f, const char *lead, const char *text, int indent, int width)
+{
+	int col = fprintf(f, "%s", lead), lines = 1;
+	bool fresh = !*lead || lead[strlen(lead) - 1] == ' ';
+
+	while (*text) {
+		int w = (int)strcspn(text, " ");
+
+		if (!fresh && col + 1 + w > width) {
+			col = fprintf(f, "\n%*s", indent, "") - 1;
+			fresh = true;
+			lines++;
+		}
+		col += fprintf(f, "%s%.*s", fresh ? "" : " ", w, text);
+		fresh = false;
+		text += w;
+		text += strspn(text, " ");
+	}
+	fputc('\n', f);
+	return lines;
+}
+
 int terminal_columns(void)
 {
 	struct winsize ws;

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <stdint.h>
 
@@ -111,6 +112,12 @@ uint64_t now_ns(void);
 uint64_t thread_cpu_ns(void);
 /* Edits (insert, delete, replace, swap two neighbours) from a to b, capped at 9. */
 int edit_distance(const char *a, const char *b);
+/*
+ * Prose within width columns: lead, then text's words folded, each line after the
+ * first indented by indent spaces (a word longer than a line goes whole on its own),
+ * a newline at the end. Returns the lines written.
+ */
+int fprint_folded(FILE *f, const char *lead, const char *text, int indent, int width);
 /* Columns of the terminal on stdout; else $COLUMNS (40-1000) when set, else 80. */
 int terminal_columns(void);
 
