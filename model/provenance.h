@@ -65,7 +65,7 @@ struct prov_cost {
 	uint64_t span_ns;	/* wall time the programs were attached */
 	uint32_t prog_ids[PROV_COST_PROGS];	/* the kernel's ids of the programs counted */
 	int nprogs;
-	char why[96];
+	char why[240];
 };
 
 struct provenance {

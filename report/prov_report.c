@@ -84,7 +84,7 @@ void prov_report_text(FILE *f, const struct sched_results *r, uint64_t events, u
 			100.0 * (double)p->cost.window_ns / (double)(p->cost.span_ns ?: 1),
 			(double)p->cost.span_ns / 1e9);
 	else if (p->cost.why[0])
-		fprintf(f, "   own cost: %s\n", prov_cost_text(p, d, sizeof(d)));
+		fprint_folded(f, "   own cost: ", prov_cost_text(p, d, sizeof(d)), 3, 80);
 }
 
 void prov_json_members(struct json *j, const struct provenance *p)

@@ -342,6 +342,12 @@ for try in 1 2; do
 	cost_py >/dev/null 2>&1 && break
 done
 check "own cost: in the report, and as bpftool read it during the same run (try $try)" cost_py
+# A short run: measured, or said to be too short with its span (never 'no program ran' over the
+# events the same programs counted)
+"$LOCUS" run --collector bpf --sections wakeups -- "$LOCUS" bench pingpong --loops 300 \
+	>"$TMP/short.txt" 2>&1
+check "own cost of a short run: measured, or 'too short a run' with the span attached" \
+	bash -c "tr '\n' ' ' <'$TMP/short.txt' | tr -s ' ' | grep -Eq 'own cost: ([0-9,]+ ns a program run|not measured \(too short a run: .* in the [0-9.]+ s attached)'"
 
 # Maps are bounded: their memory is the same early and late in a run; drops are counted.
 "$LOCUS" run -q --collector bpf -- "$LOCUS" bench pingpong --loops 5000000 >/dev/null 2>&1 &
