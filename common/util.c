@@ -317,6 +317,41 @@ const char *fmt_bytes(uint64_t v, char *buf, size_t len)
 	return buf;
 }
 
+const char *fmt_ns(uint64_t ns, char *buf, size_t len)
+{
+	char whole[32];
+
+	if (ns < 1000)
+		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.2f us", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.2f ms", (double)ns / 1e6);
+	else if (ns < 1000000000000ull)
+		snprintf(buf, len, "%.3f s", (double)ns / 1e9);
+	else /* 1,000 s and beyond: the seconds with separators */
+		snprintf(buf, len, "%s.%03llu s", fmt_count(ns / 1000000000ull, whole, sizeof(whole)),
+			 (unsigned long long)(ns % 1000000000ull / 1000000));
+	return buf;
+}
+
+const char *fmt_ns_short(double ns, char *buf, size_t len)
+{
+	if (!(ns > 0))
+		snprintf(buf, len, "0 ns");
+	else if (ns < 999.5)
+		snprintf(buf, len, "%.0f ns", ns);
+	else if (ns < 9950)
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+	else if (ns < 999500)
+		snprintf(buf, len, "%.0f us", ns / 1e3);
+	else if (ns < 999950000)
+		snprintf(buf, len, "%.1f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.2f s", ns / 1e9);
+	return buf;
+}
+
 const char *fmt_count(uint64_t v, char *buf, size_t len)
 {
 	char tmp[32];

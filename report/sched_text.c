@@ -12,19 +12,6 @@
 
 #define TOP_ROWS 10
 
-const char *fmt_ns(uint64_t ns, char *buf, size_t len)
-{
-	if (ns < 1000)
-		snprintf(buf, len, "%" PRIu64 " ns", ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.2f us", (double)ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.2f ms", (double)ns / 1e6);
-	else
-		snprintf(buf, len, "%.3f s", (double)ns / 1e9);
-	return buf;
-}
-
 int report_sections_parse(const char *s, unsigned *mask, char *bad, size_t len)
 {
 	static const struct {
