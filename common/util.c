@@ -535,13 +535,25 @@ int fprint_folded(FILE *f, const char *lead, const char *text, int indent, int w
 			fresh = true;
 			lines++;
 		}
-		col += fprintf(f, "%s%.*s", fresh ? "" : " ", w, text);
+		if (!fresh)
+			col += fprintf(f, " ");
+		for (int i = 0; i < w; i++) /* glue prints as a space */
+			fputc(text[i] == FOLD_GLUE ? ' ' : text[i], f);
+		col += w;
 		fresh = false;
 		text += w;
 		text += strspn(text, " ");
 	}
 	fputc('\n', f);
 	return lines;
+}
+
+char *fold_glue(char *s)
+{
+	for (char *p = s; *p; p++)
+		if (*p == ' ')
+			*p = FOLD_GLUE;
+	return s;
 }
 
 int terminal_columns(void)

@@ -126,6 +126,10 @@ int edit_distance(const char *a, const char *b);
  * a newline at the end. Returns the lines written.
  */
 int fprint_folded(FILE *f, const char *lead, const char *text, int indent, int width);
+/* A space fprint_folded prints but never breaks at ("1.20 ms", "7 tasks: 681"). */
+#define FOLD_GLUE '\x1f'
+/* s's spaces into FOLD_GLUE, in place: one word to fprint_folded. Returns s. */
+char *fold_glue(char *s);
 /* Columns of the terminal on stdout; else $COLUMNS (40-1000) when set, else 80. */
 int terminal_columns(void);
 

@@ -149,36 +149,42 @@ static void splits_text(FILE *f, const struct blame_results *r, const struct top
 
 static void chains_text(FILE *f, const struct blame_results *r)
 {
-	char a[32], b[32];
-	bool any = false;
+	char a[32], b[32], line[1024];
+	size_t at = 0;
 
 	if (r->in_kernel) {
 		fprintf(f, "\n   Chains: not measured by the BPF collector (--collector perf "
 			   "measures them)\n");
 		return;
 	}
-	fprintf(f, "\n   Chains (the waker had just been woken itself): wakeups by chain length\n  ");
-	if (r->chain_len[1]) {
-		fprintf(f, " 1 (no task woke it): %s", fmt_count(r->chain_len[1], a, sizeof(a)));
-		any = true;
-	}
-	for (int n = 2; n <= BLAME_CHAIN_MAX; n++)
-		if (r->chain_len[n]) {
-			fprintf(f, " %d tasks: %s%s", n, fmt_count(r->chain_len[n], a, sizeof(a)),
-				n == BLAME_CHAIN_MAX ? " (or more)" : "");
-			any = true;
-		}
-	fprintf(f, "%s\n", any ? "" : " none");
+	fprintf(f, "\n   Chains (the waker had just been woken itself): wakeups by chain length\n");
+	line[0] = '\0';
+	if (r->chain_len[1])
+		at += (size_t)snprintf(line, sizeof(line), "1 (no task woke it): %s",
+				       fmt_count(r->chain_len[1], a, sizeof(a)));
+	for (int n = 2; n <= BLAME_CHAIN_MAX && at < sizeof(line); n++)
+		if (r->chain_len[n])
+			at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%d\x1ftasks:\x1f%s%s",
+					       at ? "; " : "", n,
+					       fmt_count(r->chain_len[n], a, sizeof(a)),
+					       n == BLAME_CHAIN_MAX ? "\x1f(or\x1fmore)" : "");
+	fprint_folded(f, "   ", at ? line : "none", 3, 80);
 	for (int i = 0; i < r->nworst; i++) {
 		const struct blame_chain *c = &r->worst[i];
 
-		fprintf(f, "   %d tasks, compound delay %s:", c->len,
-			fmt_ns(c->compound_ns, a, sizeof(a)));
-		for (int k = 0; k < c->len; k++)
-			fprintf(f, "%s %s (%d)%s%s", k ? " ->" : "",
-				c->link[k].comm[0] ? c->link[k].comm : "?", (int)c->link[k].tid,
-				k ? " +" : "", k ? fmt_ns(c->link[k].delay_ns, b, sizeof(b)) : "");
-		fputc('\n', f);
+		at = (size_t)snprintf(line, sizeof(line), "%d tasks, compound delay %s:", c->len,
+				      fold_glue((char *)fmt_ns(c->compound_ns, a, sizeof(a))));
+		for (int k = 0; k < c->len && at < sizeof(line); k++) { /* a link: one word */
+			char comm[sizeof(c->link[k].comm) + 1];
+
+			snprintf(comm, sizeof(comm), "%s", c->link[k].comm[0] ? c->link[k].comm : "?");
+			at += (size_t)snprintf(line + at, sizeof(line) - at, "%s %s\x1f(%d)%s%s",
+					       k ? " ->" : "", fold_glue(comm),
+					       (int)c->link[k].tid, k ? "\x1f+" : "",
+					       k ? fold_glue((char *)fmt_ns(c->link[k].delay_ns, b,
+									    sizeof(b))) : "");
+		}
+		fprint_folded(f, "   ", line, 5, 80);
 	}
 }
 
