@@ -77,7 +77,8 @@ static void tasks_text(FILE *f, const struct blame_results *r)
 			r->p99_known ? SHARE(k->p99_ns, r->p99_wait_ns, g) : "-");
 	}
 	if (r->nculprits > TOP_TASKS)
-		fprintf(f, "   ... %d more tasks (JSON has them all)\n", r->nculprits - TOP_TASKS);
+		fprintf(f, "   ... %s more tasks (JSON has them all)\n",
+			fmt_count((uint64_t)(r->nculprits - TOP_TASKS), a, sizeof(a)));
 	if (r->p99_known)
 		fprintf(f, "   p99 wakeups: the %s that waited %s or more, %s in all\n",
 			fmt_count(r->p99_wakeups, a, sizeof(a)), fmt_ns(r->p99_ns, b, sizeof(b)),

@@ -71,25 +71,27 @@ static void input_tasks(FILE *f, const struct file_input *in)
 /* Records skipped and samples not used. */
 static void input_unused(FILE *f, const struct file_input *in, bool blame)
 {
-	uint64_t other = in->other_tracepoints - (blame ? in->irq_samples : 0);
+	uint64_t other = in->other_tracepoints - in->irq_samples;
+	char a[32];
 
 	if (in->unknown_total) {
-		fprintf(f, "   %llu records of unknown types were skipped (type:count",
-			(unsigned long long)in->unknown_total);
+		fprintf(f, "   %s records of unknown types were skipped (type:count",
+			fmt_count(in->unknown_total, a, sizeof(a)));
 		for (int t = 0; t < in->nunknown; t++)
 			if (in->unknown[t])
-				fprintf(f, " %d:%llu", t, (unsigned long long)in->unknown[t]);
+				fprintf(f, " %d:%s", t, fmt_count(in->unknown[t], a, sizeof(a)));
 		fprintf(f, ")\n");
 	}
 	if (other)
-		fprintf(f, "   %llu samples of other tracepoints (sched_stat_runtime, ...) are not "
-			   "used\n", (unsigned long long)other);
-	if (blame && in->irq_samples)
-		fprintf(f, "   %llu irq tracepoint samples: the interrupts in the waits\n",
-			(unsigned long long)in->irq_samples);
+		fprintf(f, "   %s samples of other tracepoints (sched_stat_runtime, ...) are not "
+			   "used\n", fmt_count(other, a, sizeof(a)));
+	if (in->irq_samples)
+		fprintf(f, "   %s irq tracepoint samples: %s\n", fmt_count(in->irq_samples, a, sizeof(a)),
+			blame ? "the interrupts in the waits" : "not used here (--sections blame "
+			"reads them)");
 	if (in->undecodable)
-		fprintf(f, "   %llu sched samples could not be decoded (malformed payloads)\n",
-			(unsigned long long)in->undecodable);
+		fprintf(f, "   %s sched samples could not be decoded (malformed payloads)\n",
+			fmt_count(in->undecodable, a, sizeof(a)));
 }
 
 static void input_text(FILE *f, const struct file_input *in, bool blame)

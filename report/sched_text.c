@@ -166,7 +166,7 @@ static void wakeups(FILE *f, const struct sched_results *r, const struct sched_r
 {
 	struct heatmap h;
 	uint64_t placed = r->placement[0] + r->placement[1] + r->placement[2];
-	char a[32], b[32], s1[16], s2[16], s3[16];
+	char a[32], b[32], s1[16], s2[16], s3[16], n1[32], n2[32], n3[32];
 
 	fprintf(f, "\n Wakeups of the traced tasks: %s (from %s), %s placed\n",
 		fmt_count(r->wakeups, a, sizeof(a)),
@@ -189,9 +189,10 @@ static void wakeups(FILE *f, const struct sched_results *r, const struct sched_r
 		topology_knows(r->topo, LOC_LLC) ? "LLC" : "core", /* what "pulled" can mean */
 		SHARE(r->placement[PLACE_PULLED], placed, 1, s2),
 		SHARE(r->placement[PLACE_ELSEWHERE], placed, 1, s3));
-	fprintf(f, "   woken while running: %" PRIu64 "; new tasks placed: %" PRIu64
-		   "; ran elsewhere than chosen: %" PRIu64 "\n",
-		r->wakeups_running, r->wakeups_new, r->moved_before_run);
+	fprintf(f, "   woken while running: %s; new tasks placed: %s; ran elsewhere than chosen: "
+		   "%s\n", fmt_count(r->wakeups_running, n1, sizeof(n1)),
+		fmt_count(r->wakeups_new, n2, sizeof(n2)),
+		fmt_count(r->moved_before_run, n3, sizeof(n3)));
 	sched_ipi_text(f, r);
 	fprintf(f, "\n");
 	heatmap_build(&h, r->topo, r->wake_matrix, map_groups(c));
@@ -326,7 +327,8 @@ static void pairs(FILE *f, const struct sched_results *r)
 		fputc('\n', f);
 	}
 	if (r->npairs > TOP_ROWS)
-		fprintf(f, "   ... %d more pairs\n", r->npairs - TOP_ROWS);
+		fprintf(f, "   ... %s more pairs\n", fmt_count((uint64_t)(r->npairs - TOP_ROWS), n,
+								 sizeof(n)));
 	if (r->pairs_bound) {
 		char b[32], e[32];
 
@@ -337,8 +339,8 @@ static void pairs(FILE *f, const struct sched_results *r)
 			fmt_count(r->pairs_bound, b, sizeof(b)));
 	}
 	if (r->pairs_dropped)
-		fprintf(f, "   %" PRIu64 " wakeups of pairs beyond the table's size are not listed\n",
-			r->pairs_dropped);
+		fprintf(f, "   %s wakeups of pairs beyond the table's size are not listed\n",
+			fmt_count(r->pairs_dropped, n, sizeof(n)));
 	pairs_total(f, r);
 }
 
@@ -398,14 +400,19 @@ static void switches(FILE *f, const struct sched_results *r)
 			fmt_ns(t->run_ns, rt, sizeof(rt)));
 	}
 	if (r->ntasks > TOP_ROWS)
-		fprintf(f, "   ... %d more tasks\n", r->ntasks - TOP_ROWS);
+		fprintf(f, "   ... %s more tasks\n", fmt_count((uint64_t)(r->ntasks - TOP_ROWS), a,
+								 sizeof(a)));
 	if (r->tasks_retired) {
-		char n1[32], n2[32];
+		char n1[32], n2[32], n3[32], t[320];
 
-		fprintf(f, "   %s tasks exited and left the live table (in every total still); the\n"
-			   "   busiest %s of them are among the rows\n",
-			fmt_count(r->tasks_retired, n1, sizeof(n1)),
-			fmt_count((uint64_t)r->tasks_retired_kept, n2, sizeof(n2)));
+		snprintf(t, sizeof(t), "%s tasks exited and left the live table (in every total "
+			 "still); the busiest %s of them stay in the task list (the %d rows above "
+			 "are its busiest; the JSON has all %s)",
+			 fmt_count(r->tasks_retired, n1, sizeof(n1)),
+			 fmt_count((uint64_t)r->tasks_retired_kept, n2, sizeof(n2)),
+			 r->ntasks < TOP_ROWS ? r->ntasks : TOP_ROWS,
+			 fmt_count((uint64_t)r->ntasks, n3, sizeof(n3)));
+		fprint_folded(f, "   ", t, 3, 80);
 	}
 }
 

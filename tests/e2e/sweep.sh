@@ -20,7 +20,7 @@ expect_eq "three runs per value, each with hackbench's time" 6 \
 expect_eq "a mean and a stddev% row per value" 4 "$(grep -Ec '^   (mean|stddev%) ' "$TMP/a.txt")"
 check "the metric and its direction are named" grep -q 'metric: hackbench time (lower is better)' "$TMP/a.txt"
 check "columns: metric, switches, migrations, class shares, p99" \
-	grep -Eq '^   run +s +cs/s +migr/s +wake/s +same% .* p99us( +idle%)? +secs$' "$TMP/a.txt"
+	grep -Eq '^   run +s +cs/s +migr/s +wake/s +same% .* p99( +idle%)? +wall s$' "$TMP/a.txt"
 check "HITM says why not here" grep -q 'HITM/s: not supported' "$TMP/a.txt"
 check "progress per run on stderr" grep -q '^locus: n=2 run 3/3: [0-9.]* s, ' "$TMP/a.err"
 check "JSON: six runs, all ok" python3 -c '
