@@ -31,7 +31,8 @@ static int cause_items(const struct blame_live *b, char it[ITEMS_MAX][64])
 	snprintf(it[k++], 64, "its CPU idle %s", SH(s->ns[BC_IDLE], 4));
 	snprintf(it[k++], 64, "unattributed %s", SH(s->ns[BC_UNKNOWN], 5));
 	/* beside the split: the part of it while an allowed CPU idled */
-	snprintf(it[k++], 64, "| idle passed over %s", SH(s->idle_passed_ns, 0));
+	snprintf(it[k++], 64, "| %s of the wait while an allowed CPU idled",
+		 SH(s->idle_passed_ns, 0));
 #undef SH
 	if (b->in_kernel) { /* the BPF collector's split: what it is, what it has not */
 		if (b->sample_every > 1)

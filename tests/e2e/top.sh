@@ -96,7 +96,7 @@ check "130x${need}: no note left" bash -c "! grep -q 'needs [0-9]* rows' <(tmux 
 T resize-window -x 56 -y 60
 pane_until 'its CPU idle' 8
 T capture-pane -p >"$TMP/s1b.txt"
-check "56 wide: the antagonists' split is drawn" grep -q "idle passed over" "$TMP/s1b.txt"
+check "56 wide: the antagonists' split is drawn" grep -q "while an allowed CPU idled" "$TMP/s1b.txt"
 check "56 wide: no row of the split starts with its '|'" bash -c "! grep -q '^│| ' '$TMP/s1b.txt'"
 check "56 wide: every pane's row ends in its frame (no text over it)" \
 	bash -c "! grep -E '^[│║]' '$TMP/s1b.txt' | grep -vE '[│║]\$'"
