@@ -325,8 +325,9 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 	}
 	if (v->output_path) { /* the whole path where it fits, else the file's name, else the key */
 		const char *base = strrchr(v->output_path, '/');
-		const char *show = r.w - x >= (int)strlen(v->output_path) + 14 + (int)strlen(what) ||
-					   !base ? v->output_path : base + 1;
+		/* the path before what cannot be measured (the panes say that) */
+		const char *show = r.w - x >= (int)strlen(v->output_path) + 14 || !base ?
+					   v->output_path : base + 1;
 
 		if (r.w - x >= (int)strlen(show) + 14)
 			x += canvas_printf(c, r.x + x, r.y + 1, 0, CV_DIM, "; output: %s (o)", show);
