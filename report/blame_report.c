@@ -18,7 +18,7 @@ static bool irq_cause(int c)
 
 static void causes_text(FILE *f, const struct blame_results *r)
 {
-	char a[32], b[32], d[32];
+	char a[32], b[32], d[32], t[400];
 
 	fprintf(f, "   %-34s %12s %7s%s\n", "cause", "time", "share",
 		r->in_kernel && r->sample_every > 1 ? "  95% interval" : "");
@@ -40,11 +40,12 @@ static void causes_text(FILE *f, const struct blame_results *r)
 			   "sampled: not an estimate;\n   a cause in fewer than 10: its upper end "
 			   "at least the same bound for that many (Poisson);\n   the seen causes' "
 			   "lower ends shrink by the unseen's bound)\n");
-	fprintf(f, "   beside the split, idle passed over: %s of the wakeups waited while an "
-		   "idle CPU they\n   were allowed on was there, %s of their wait while one "
-		   "idled (%s of all the wait)\n", fmt_count(r->all.idle_passed, a, sizeof(a)),
-		fmt_ns(r->all.idle_passed_ns, b, sizeof(b)), SHARE(r->all.idle_passed_ns,
-								  r->all.wait_ns, d));
+	snprintf(t, sizeof(t), "beside the split, idle passed over: %s of the wakeups waited "
+		 "while an idle CPU they were allowed on was there, %s of their wait while one "
+		 "idled (%s of all the wait)", fmt_count(r->all.idle_passed, a, sizeof(a)),
+		 fmt_ns(r->all.idle_passed_ns, b, sizeof(b)), SHARE(r->all.idle_passed_ns,
+								   r->all.wait_ns, d));
+	fprint_folded(f, "   ", t, 3, 80);
 	if (!r->irq_source)
 		fprintf(f, "   interrupts: not recorded (they stay inside the tasks' time; record "
 			   "with --blame:\n   irq:irq_handler_entry/exit, irq:softirq_entry/exit)\n");
@@ -117,7 +118,7 @@ static void split_row(FILE *f, const char *label, const struct blame_split *s, b
 	uint64_t ran = s->ns[BC_RUNNING] + s->ns[BC_AHEAD];
 	uint64_t irqs = s->ns[BC_HARDIRQ] + s->ns[BC_SOFTIRQ];
 
-	fprintf(f, "   %-22.22s %9s %11s %7s %7s %7s %7s %7s\n", label,
+	fprintf(f, "   %-23s %9s %11s %7s %7s %7s %7s %7s\n", label,
 		fmt_count(s->wakeups, a, sizeof(a)), fmt_ns(s->wait_ns, b, sizeof(b)),
 		SHARE(ran, s->wait_ns, c[0]), irq ? SHARE(irqs, s->wait_ns, c[1]) : "n/r",
 		SHARE(s->ns[BC_ELSEWHERE], s->wait_ns, c[2]),
@@ -129,7 +130,7 @@ static void splits_text(FILE *f, const struct blame_results *r, const struct top
 {
 	char label[48];
 
-	fprintf(f, "\n   %-22s %9s %11s %7s %7s %7s %7s %7s\n", "where it ran", "wakeups", "waited",
+	fprintf(f, "\n   %-23s %9s %11s %7s %7s %7s %7s %7s\n", "where it ran", "wakeups", "waited",
 		"ran", "irq", "elsewh", "idle/un", "passed");
 	for (int c = 0; c < LOC_NR; c++) {
 		if (!r->by_class[c].wakeups)
@@ -143,9 +144,9 @@ static void splits_text(FILE *f, const struct blame_results *r, const struct top
 		snprintf(label, sizeof(label), "CPU %d", c);
 		split_row(f, label, &r->cpu[c], r->irq_source);
 	}
-	fprintf(f, "   (classes: the CPU it ran on seen from its waker's; ran: ran instead; "
-		   "idle/un: its\n   CPU idle or unattributed; passed: an allowed CPU idled, "
-		   "beside the split)\n");
+	fprint_folded(f, "   ", "(classes: the CPU it ran on seen from its waker's; ran: ran "
+		      "instead; idle/un: its CPU idle or unattributed; passed: an allowed CPU "
+		      "idled, beside the split)", 3, 80);
 }
 
 static void chains_text(FILE *f, const struct blame_results *r)
@@ -192,7 +193,7 @@ static void chains_text(FILE *f, const struct blame_results *r)
 void blame_report_text(FILE *f, const struct blame_results *r, const struct topology *topo,
 		       const char *why)
 {
-	char a[32], b[32];
+	char a[32], b[32], t[400];
 
 	fprintf(f, "\n Why woken tasks waited\n");
 	if (!r || !r->all.wakeups) {
@@ -200,18 +201,20 @@ void blame_report_text(FILE *f, const struct blame_results *r, const struct topo
 		return;
 	}
 	if (r->in_kernel && r->sample_every > 1)
-		fprintf(f, "   %s timed wakeups waited %s in all (wake to run, split by cause in "
-			   "the kernel by the\n   BPF collector: the timed wakeups, 1 in %u, "
-			   "sampled; intervals over them)\n", fmt_count(r->all.wakeups, a, sizeof(a)),
-			fmt_ns(r->all.wait_ns, b, sizeof(b)), r->sample_every);
+		snprintf(t, sizeof(t), "%s timed wakeups waited %s in all (wake to run, split by "
+			 "cause in the kernel by the BPF collector: the timed wakeups, 1 in %u, "
+			 "sampled; intervals over them)", fmt_count(r->all.wakeups, a, sizeof(a)),
+			 fmt_ns(r->all.wait_ns, b, sizeof(b)), r->sample_every);
 	else if (r->in_kernel)
-		fprintf(f, "   %s timed wakeups waited %s in all (wake to run, split by cause in "
-			   "the kernel by the\n   BPF collector: every wakeup timed, none sampled)\n",
-			fmt_count(r->all.wakeups, a, sizeof(a)), fmt_ns(r->all.wait_ns, b, sizeof(b)));
+		snprintf(t, sizeof(t), "%s timed wakeups waited %s in all (wake to run, split by "
+			 "cause in the kernel by the BPF collector: every wakeup timed, none "
+			 "sampled)", fmt_count(r->all.wakeups, a, sizeof(a)),
+			 fmt_ns(r->all.wait_ns, b, sizeof(b)));
 	else
-		fprintf(f, "   %s timed wakeups waited %s in all (wake to run, split by cause: "
-			   "every event)\n", fmt_count(r->all.wakeups, a, sizeof(a)),
-			fmt_ns(r->all.wait_ns, b, sizeof(b)));
+		snprintf(t, sizeof(t), "%s timed wakeups waited %s in all (wake to run, split by "
+			 "cause: every event)", fmt_count(r->all.wakeups, a, sizeof(a)),
+			 fmt_ns(r->all.wait_ns, b, sizeof(b)));
+	fprint_folded(f, "   ", t, 3, 80);
 	causes_text(f, r);
 	if (r->in_kernel && r->beyond_history)
 		fprintf(f, "   %s wakeups waited since before the oldest of the %d run segments "

@@ -108,9 +108,13 @@ static void input_text(FILE *f, const struct file_input *in, bool blame)
 		fprintf(f, "   %s /proc/schedstat records (SCHEDSTAT_CPU and _DOMAIN), %d snapshot%s\n",
 			fmt_count(in->ss_records, a, sizeof(a)), in->ss_snapshots,
 			in->ss_snapshots == 1 ? "" : "s");
-	if (in->hostname[0] || in->cmdline[0])
-		fprintf(f, "   recorded on %s (%s) by '%.200s'\n", in->hostname[0] ? in->hostname : "?",
-			in->osrelease[0] ? in->osrelease : "?", in->cmdline);
+	if (in->hostname[0] || in->cmdline[0]) {
+		char t[800];
+
+		snprintf(t, sizeof(t), "%s (%s) by '%s'", in->hostname[0] ? in->hostname : "?",
+			 in->osrelease[0] ? in->osrelease : "?", in->cmdline);
+		fprint_folded(f, "   recorded on ", t, 5, 80);
+	}
 	input_tasks(f, in);
 	if (in->from_ns || in->to_ns) {
 		fprintf(f, "   window: %s to %s from the first event (--from/--to): %s events "

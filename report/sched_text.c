@@ -166,7 +166,7 @@ static void wakeups(FILE *f, const struct sched_results *r, const struct sched_r
 {
 	struct heatmap h;
 	uint64_t placed = r->placement[0] + r->placement[1] + r->placement[2];
-	char a[32], b[32], s1[16], s2[16], s3[16], n1[32], n2[32], n3[32];
+	char a[32], b[32], s1[16], s2[16], s3[16], n1[32], n2[32], n3[32], line[400];
 
 	fprintf(f, "\n Wakeups of the traced tasks: %s (from %s), %s placed\n",
 		fmt_count(r->wakeups, a, sizeof(a)),
@@ -189,10 +189,11 @@ static void wakeups(FILE *f, const struct sched_results *r, const struct sched_r
 		topology_knows(r->topo, LOC_LLC) ? "LLC" : "core", /* what "pulled" can mean */
 		SHARE(r->placement[PLACE_PULLED], placed, 1, s2),
 		SHARE(r->placement[PLACE_ELSEWHERE], placed, 1, s3));
-	fprintf(f, "   woken while running: %s; new tasks placed: %s; ran elsewhere than chosen: "
-		   "%s\n", fmt_count(r->wakeups_running, n1, sizeof(n1)),
-		fmt_count(r->wakeups_new, n2, sizeof(n2)),
-		fmt_count(r->moved_before_run, n3, sizeof(n3)));
+	snprintf(line, sizeof(line), "woken while running: %s; new tasks placed: %s; ran "
+		 "elsewhere than chosen: %s", fmt_count(r->wakeups_running, n1, sizeof(n1)),
+		 fmt_count(r->wakeups_new, n2, sizeof(n2)),
+		 fmt_count(r->moved_before_run, n3, sizeof(n3)));
+	fprint_folded(f, "   ", line, 3, 80);
 	sched_ipi_text(f, r);
 	fprintf(f, "\n");
 	heatmap_build(&h, r->topo, r->wake_matrix, map_groups(c));
