@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -522,15 +523,36 @@ const char *fmt_short(double x, char *buf, size_t len)
 	return buf;
 }
 
+/* A word that is a number ("6,520", "0", "12.1%;"): it never starts a folded line. */
+static bool numeric_word(const char *s, int w)
+{
+	int i = 0;
+
+	while (i < w && (isdigit((unsigned char)s[i]) || s[i] == ',' || s[i] == '.'))
+		i++;
+	return i > 0 && (i == w || (i + 1 == w && strchr("%;,)", s[i])) ||
+			 (i + 2 == w && s[i] == '%' && strchr(";,)", s[i + 1])));
+}
+
 int fprint_folded(FILE *f, const char *lead, const char *text, int indent, int width)
 {
 	int col = fprintf(f, "%s", lead), lines = 1;
-	bool fresh = !*lead || lead[strlen(lead) - 1] == ' ';
+	bool fresh = !*lead || lead[strlen(lead) - 1] == ' ', label_before = false;
 
 	while (*text) {
-		int w = (int)strcspn(text, " ");
+		int w = (int)strcspn(text, " "), unit = w;
+		const char *next = text + w;
 
-		if (!fresh && col + 1 + w > width) {
+		/* a label and the number after it fold together ("ran elsewhere: 139") */
+		if (*next == ' ' && w && text[w - 1] == ':') {
+			const char *n = next + strspn(next, " ");
+			int nw = (int)strcspn(n, " ");
+
+			if (nw && numeric_word(n, nw))
+				unit += 1 + nw;
+		}
+		if (!fresh && col + 1 + unit > width && !(w && numeric_word(text, w) &&
+							     label_before)) {
 			col = fprintf(f, "\n%*s", indent, "") - 1;
 			fresh = true;
 			lines++;
@@ -541,6 +563,7 @@ int fprint_folded(FILE *f, const char *lead, const char *text, int indent, int w
 			fputc(text[i] == FOLD_GLUE ? ' ' : text[i], f);
 		col += w;
 		fresh = false;
+		label_before = w && text[w - 1] == ':';
 		text += w;
 		text += strspn(text, " ");
 	}

@@ -322,7 +322,7 @@ void sched_ipi_text(FILE *f, const struct sched_results *r)
 		char t[240];
 
 		snprintf(t, sizeof(t), "remote wakeups %s: sent an IPI %s, woke a polling idle CPU "
-			 "without one %s", fmt_count(rem, a, sizeof(a)),
+			 "without one:\x1f%s", fmt_count(rem, a, sizeof(a)),
 			 ipi ? fmt_count(r->wakeups_ipi, b, sizeof(b)) : "(not measured)",
 			 poll ? fmt_count(r->wakeups_no_ipi, c, sizeof(c)) : "(not measured)");
 		fprint_folded(f, "   ", t, 3, 80);

@@ -162,6 +162,48 @@ static int map_groups(const struct sched_report_ctx *c)
 	return report_width(c) - 14;
 }
 
+/*
+ * The timed wakeups by the CPU each ran on, seen from its waker's: the classes blame, the
+ * stacks and the timelines count, with what moved them from the target's class above.
+ */
+static void ran_on_text(FILE *f, const struct sched_results *r)
+{
+	uint64_t col[LOC_NR] = { 0 }, timed = 0;
+	char line[800], a[32], b[32];
+	size_t at;
+
+	if (!r->ran_known)
+		return;
+	for (int t = 0; t < LOC_NR; t++)
+		for (int k = 0; k < LOC_NR; k++) {
+			col[k] += r->ran_class[t][k];
+			timed += r->ran_class[t][k];
+		}
+	if (!timed)
+		return;
+	at = (size_t)snprintf(line, sizeof(line), "by the CPU each ran on, seen from its waker's "
+			      "(as blame, the stacks and the timelines count), the %s timed:",
+			      fmt_count(timed, a, sizeof(a)));
+	for (int k = 0, n = 0; k < LOC_NR && at < sizeof(line); k++)
+		if (col[k])
+			at += (size_t)snprintf(line + at, sizeof(line) - at, "%s %s %s",
+					       n++ ? "," : "", locality_label((enum locality)k),
+					       fmt_count(col[k], a, sizeof(a)));
+	for (int t = 0, n = 0; t < LOC_NR; t++) /* the moves between the two */
+		for (int k = 0; k < LOC_NR && at < sizeof(line); k++)
+			if (t != k && r->ran_class[t][k])
+				at += (size_t)snprintf(line + at, sizeof(line) - at, "%s %s ->\x1f%s "
+						       "%s", n++ ? "," : "; from the classes above:",
+						       locality_label((enum locality)t),
+						       fold_glue(strcpy(b, locality_label(
+								(enum locality)k))),
+						       fmt_count(r->ran_class[t][k], a, sizeof(a)));
+	if (r->ran_moved_within && at < sizeof(line))
+		at += (size_t)snprintf(line + at, sizeof(line) - at, "; %s ran elsewhere in their "
+				       "target's class", fmt_count(r->ran_moved_within, b, sizeof(b)));
+	fprint_folded(f, "   ", line, 3, 80);
+}
+
 static void wakeups(FILE *f, const struct sched_results *r, const struct sched_report_ctx *c)
 {
 	struct heatmap h;
@@ -194,6 +236,7 @@ static void wakeups(FILE *f, const struct sched_results *r, const struct sched_r
 		 fmt_count(r->wakeups_new, n2, sizeof(n2)),
 		 fmt_count(r->moved_before_run, n3, sizeof(n3)));
 	fprint_folded(f, "   ", line, 3, 80);
+	ran_on_text(f, r);
 	sched_ipi_text(f, r);
 	fprintf(f, "\n");
 	heatmap_build(&h, r->topo, r->wake_matrix, map_groups(c));
@@ -236,8 +279,8 @@ static void latency(FILE *f, const struct sched_results *r)
 		fprintf(f, "   (no wakeup was followed by its task running)\n");
 		return;
 	}
-	fprintf(f, "     %-14s %10s %10s %10s %10s %10s\n", "", "wakeups", "p50", "p90", "p99",
-		"max");
+	fprintf(f, "     %-14s %10s %10s %10s %10s %10s\n", "waker->target", "wakeups", "p50",
+		"p90", "p99", "max");
 	latency_row(f, "all", &r->delay);
 	for (int c = 0; c < LOC_NR; c++) /* the class table says "(LLC unknown)" */
 		if (topology_knows(r->topo, (enum locality)c))

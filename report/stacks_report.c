@@ -318,7 +318,8 @@ void stacks_report_text(FILE *f, const struct stacks *s, const struct stacks_fra
 				at += (size_t)snprintf(by + at, sizeof(by) - at, "%s%s %s",
 						       at ? "; " : "", class_label(cl),
 						       fmt_count(cls_count[cl], a, sizeof(a)));
-		fprint_folded(f, "    by class: ", by, 6, STACKS_TEXT_WIDTH);
+		fprint_folded(f, "    by class (the CPU it ran on, seen from its waker's): ", by, 6,
+			      STACKS_TEXT_WIDTH);
 		for (uint32_t i = 0; i < nm && (int)i < top; i++)
 			row_text(f, fr, &m[i].r, (enum stacks_kind)k);
 		if (nm > (uint32_t)top && top >= 0)
