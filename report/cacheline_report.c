@@ -52,7 +52,8 @@ static void set_text(const struct cl_set *s, int width, char *buf, size_t len)
 
 void cacheline_report_unsupported(FILE *f, const char *why)
 {
-	fprintf(f, "\n Cachelines: not supported: %s\n", why);
+	fputc('\n', f);
+	fprint_folded(f, " Cachelines: not supported: ", why, 3, 80);
 }
 
 /*

@@ -52,13 +52,18 @@ static void end_text(FILE *f, const struct file_input *in)
 static void input_tasks(FILE *f, const struct file_input *in)
 {
 	if (in->workload_pid) {
-		fprintf(f, "   workload: pid %d", in->workload_pid);
-		for (int i = 0; i < in->nadded; i++)
-			fprintf(f, "%s%d", i ? "," : ", with pids ", in->added_pids[i]);
-		fprintf(f, "%s%s\n", in->nadded ? " added by record -p" : "",
-			in->pid != in->workload_pid ? "" :
-			in->nadded ? " (their tasks are reported; -a for every task)" :
-			" (its tasks are reported; -a for every task)");
+		char t[400];
+		size_t at = (size_t)snprintf(t, sizeof(t), "pid %d", in->workload_pid);
+
+		for (int i = 0; i < in->nadded && at < sizeof(t); i++)
+			at += (size_t)snprintf(t + at, sizeof(t) - at, "%s%d", i ? "," : ", with pids ",
+					       in->added_pids[i]);
+		if (at < sizeof(t))
+			snprintf(t + at, sizeof(t) - at, "%s%s", in->nadded ? " added by record -p" : "",
+				 in->pid != in->workload_pid ? "" :
+				 in->nadded ? " (their tasks are reported; -a for every task)" :
+				 " (its tasks are reported; -a for every task)");
+		fprint_folded(f, "   workload: ", t, 5, 80);
 	}
 	if (in->pid && in->pid != in->workload_pid) {
 		fprintf(f, "   reported: the tasks of pid %d", in->pid);

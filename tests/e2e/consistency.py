@@ -103,6 +103,9 @@ def main():
           all(cpus[i]["wakeups_from"] == sum(m[i]) and cpus[i]["wakeups_to"] == sum(r[i] for r in m)
               for i in cpus if i < len(m)))
 
+    # the text: no line wider than 100 columns (prose folds at 80; a label is never cut: below)
+    wide = [l for l in text.split("\n") if len(l) > 100]
+    check("text: every line within 100 columns", not wide, wide[:2])
     # the text says the same numbers, and which classes it counts
     wk = section(text, "Wakeups of the traced tasks")
     for c in classes:
