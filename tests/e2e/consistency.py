@@ -89,13 +89,12 @@ def main():
         sb = s["wakers"]["by_class"]
         check("stacks: the waker view's classes are ran_on's",
               all(sb[c]["count"] == col[c] for c in classes), ({c: sb[c]["count"] for c in classes}, col))
-        check("stacks: the wakings are the wakeups placed and those of running tasks",
-              s["wakings"] == sum(sb[k]["count"] for k in sb) and
-              s["wakings"] == w["placed"] + w["woken_while_running"],
-              (s["wakings"], w["placed"], w["woken_while_running"]))
+        check("stacks: the wakings are the sched_waking the Wakeups section counts",
+              s["wakings"] == sum(sb[k]["count"] for k in sb) and s["wakings"] == w["source_events"],
+              (s["wakings"], w["source_events"]))
         check("stacks: 'did not run after' are the wakeups of running tasks and the untimed",
-              sb["not_run"]["count"] == w["woken_while_running"] + w["placed"] - ro["timed"],
-              (sb["not_run"]["count"], w["woken_while_running"], w["placed"] - ro["timed"]))
+              sb["not_run"]["count"] == w["woken_while_running"] + w["total"] - ro["timed"],
+              (sb["not_run"]["count"], w["woken_while_running"], w["total"] - ro["timed"]))
     # per CPU: the matrix's rows and columns
     m = w["matrix"]
     cpus = {c["cpu"]: c for c in d["cpus"]}
@@ -145,14 +144,17 @@ def main():
                 check("text: blame's %s (the label whole)" % c,
                       lm and num(lm[0][3 + len(label(d, c)):].split()[0]) == b["by_class"][c]["wakeups"], lm[:1])
     if s:
-        st = joined(section(text, "Stacks (callchains"))
-        ms = re.search(r"waker stacks .*? by class \(the CPU it ran on, seen from its waker's\): (.*?) [0-9,]+ \w", st)
-        check("text: the stacks say their classes are the CPU it ran on", ms is not None, st[:300])
-        if ms:
+        st = section(text, "Stacks (callchains")
+        at = next((i for i, l in enumerate(st) if l.startswith("    by class (the CPU it ran on, seen from its "
+                                                               "waker's): ")), None)
+        check("text: the stacks say their classes are the CPU it ran on", at is not None, st[:6])
+        if at is not None:  # the first view's (the wakers'): its line and the lines folded under it
+            by = [st[at]] + [l for l in __import__("itertools").takewhile(
+                lambda l: re.match(r"      \S", l), st[at + 1:])]
+            by = joined(by)
             for c in classes:
                 if col[c]:
-                    check("text: stacks' %s" % c, "%s %s" % (label(d, c), format(col[c], ",")) in ms.group(1),
-                          ms.group(1))
+                    check("text: stacks' %s" % c, "%s %s" % (label(d, c), format(col[c], ",")) in by, by)
 
     # the pictures
     if sys.argv[3] == "-":

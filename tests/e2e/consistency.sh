@@ -21,12 +21,24 @@ ev = {(("ipi:" if k.startswith("ipi_") else "sched:") + k): v for k, v in d["sch
 assert ev and ev == p, (ev, p)
 PY
 }
-# report NAME: locus report of $TMP/NAME.data with every section, its SVGs, then the checks
+# lost NAME: the records the kernel dropped from $TMP/NAME.data, as its report's JSON says
+lost() {
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["provenance"]["drops"]["records_lost"])' \
+		"$TMP/$1.json" 2>/dev/null || echo unknown
+}
+# report NAME: locus report of $TMP/NAME.data with every section, its SVGs, then the checks.
+# Sections follow the events each in its own way: where the ring buffers dropped records,
+# their state machines may part over a wakeup; a recording that lost any is not compared
+# (said, and skipped), the caller records again
 report() {
 	local n=$1
 	"$LOCUS" report -q -i "$TMP/$n.data" --sections all,blame --json "$TMP/$n.json" \
 		--svg "$TMP/$n.heat.svg" --svg-timeline "$TMP/$n.tl.svg" >"$TMP/$n.txt" 2>"$TMP/$n.err"
 	expect_eq "$n: locus report exits 0" 0 $?
+	if [ "$(lost "$n")" != 0 ]; then
+		echo "$n: the recording lost $(lost "$n") records"
+		return 2
+	fi
 	perf_counts "$TMP/$n.data" >"$TMP/$n.perf.json"
 	check "$n: the file's events by type are perf script's" same_counts "$TMP/$n.json" "$TMP/$n.perf.json"
 	if python3 tests/e2e/consistency.py "$TMP/$n.json" "$TMP/$n.txt" "$TMP/$n.heat.svg" "$TMP/$n.tl.svg" \
@@ -37,17 +49,23 @@ report() {
 	fi
 }
 
-"$LOCUS" record -q --blame -g -o "$TMP/hackbench.data" -- hackbench -g 4 -l 200 >/dev/null 2>&1
-expect_eq "hackbench: locus record exits 0" 0 $?
-report hackbench
+for try in 1 2 3; do
+	"$LOCUS" record -q --blame -g -o "$TMP/hackbench.data" -- hackbench -g 4 -l 200 >/dev/null 2>&1
+	expect_eq "hackbench: locus record exits 0 (try $try)" 0 $?
+	report hackbench && break
+	[ $try = 3 ] && skip "hackbench: every recording lost records (a busy machine): not compared"
+done
 
 if command -v tbench >/dev/null && command -v tbench_srv >/dev/null && command -v unshare >/dev/null; then
-	unshare -n sh -c 'ip link set lo up; tbench_srv >/dev/null 2>&1 & srv=$!; sleep 0.5
-		"$0" record -q --blame -g -p $srv -o "$1" -- tbench -t 3 2 127.0.0.1 >"$2" 2>&1; rc=$?
-		kill $srv; exit $rc' "$LOCUS" "$TMP/tbench.data" "$TMP/tbench.out"
-	expect_eq "tbench: locus record -p SERVER exits 0" 0 $?
-	check "tbench: the benchmark ran against its server" grep -q '^Throughput' "$TMP/tbench.out"
-	report tbench
+	for try in 1 2 3; do
+		unshare -n sh -c 'ip link set lo up; tbench_srv >/dev/null 2>&1 & srv=$!; sleep 0.5
+			"$0" record -q --blame -g -p $srv -o "$1" -- tbench -t 3 2 127.0.0.1 >"$2" 2>&1; rc=$?
+			kill $srv; exit $rc' "$LOCUS" "$TMP/tbench.data" "$TMP/tbench.out"
+		expect_eq "tbench: locus record -p SERVER exits 0 (try $try)" 0 $?
+		check "tbench: the benchmark ran against its server" grep -q '^Throughput' "$TMP/tbench.out"
+		report tbench && break
+		[ $try = 3 ] && skip "tbench: every recording lost records (a busy machine): not compared"
+	done
 else
 	skip "tbench: needs tbench, tbench_srv (Debian's dbench) and unshare"
 fi
@@ -56,7 +74,9 @@ fi
 "$LOCUS" run -q --collector perf -g --sections all,blame --json "$TMP/live.json" --svg "$TMP/live.heat.svg" \
 	-- hackbench -g 2 -l 200 >"$TMP/live.txt" 2>&1
 expect_eq "live perf stream: locus run exits 0" 0 $?
-if python3 tests/e2e/consistency.py "$TMP/live.json" "$TMP/live.txt" - - >"$TMP/live.check" 2>&1; then
+if [ "$(lost live)" != 0 ]; then
+	skip "live perf stream: the ring buffers lost $(lost live) records: not compared"
+elif python3 tests/e2e/consistency.py "$TMP/live.json" "$TMP/live.txt" - - >"$TMP/live.check" 2>&1; then
 	ok "live perf stream: every section's classes agree ($(grep -c '^ok' "$TMP/live.check") checks)"
 else
 	fail "live perf stream: sections disagree: $(grep -E '^FAIL|Error|assert' "$TMP/live.check" | head -5)"
