@@ -225,6 +225,18 @@ static void tasks_json(struct json *j, const struct sched_results *r)
 
 static void cpus_json(struct json *j, const struct sched_results *r)
 {
+	json_object(j, "cpu_time");
+	if (r->prov.source == PROV_BPF) { /* the kernel's accounting over the session */
+		json_string(j, "busy", "the session's wall time less the kernel's idle time "
+			    "(/proc/stat, 10 ms units)");
+		json_uint(j, "from_ns", r->first_ns); /* CLOCK_MONOTONIC */
+		json_uint(j, "to_ns", r->last_ns);
+	} else {
+		json_string(j, "busy", "from the sched events, between the first and last: any "
+			    "task but the idle task (an inferred switch-in's time before it unknown)");
+	}
+	json_string(j, "traced", "the traced tasks' own runtime");
+	json_object_end(j);
 	json_array(j, "cpus");
 	for (int c = 0; c < r->ncpus; c++) {
 		const struct cpu_stat *s = &r->cpu[c];

@@ -460,14 +460,38 @@ static void switches(FILE *f, const struct sched_results *r)
 	}
 }
 
+/*
+ * The traced tasks cannot run longer than their CPU was busy: where the figures say so
+ * beyond what their resolution allows, the report says why rather than leave it to be
+ * found (the kernel's idle time in 10 ms units; the stream's time before an inferred
+ * switch-in, unknown, counted neither busy nor idle).
+ */
+static void traced_over_busy(FILE *f, const struct sched_results *r, bool in_kernel)
+{
+	for (int c = 0; c < r->ncpus; c++) {
+		const struct cpu_stat *s = &r->cpu[c];
+		uint64_t slack = in_kernel ? 20000000ull : s->unknown_ns; /* two /proc/stat units */
+		char a[32], t[300];
+
+		if (!r->topo->cpu[c].present || s->tracked_ns <= s->busy_ns + slack)
+			continue;
+		snprintf(t, sizeof(t), "note: on CPU %d the traced tasks ran %s longer than the CPU "
+			 "was busy: %s", c, fmt_ns(s->tracked_ns - s->busy_ns, a, sizeof(a)),
+			 in_kernel ? "the kernel's idle time and the programs' span disagree (a "
+			 "CPU offline for part of it?)" : "records of this CPU were lost (see the "
+			 "header's drops)");
+		fprint_folded(f, "   ", t, 5, 80);
+	}
+}
+
 static void cpus(FILE *f, const struct sched_results *r, bool in_kernel)
 {
 	char a[32], b[32], w1[32], w2[32], s1[16], s2[16];
 	int shown = 0;
 
 	if (in_kernel)
-		fprintf(f, "\n Per CPU (busy: the kernel's CPU time over the session, to a tick;"
-			   "\n traced: the tasks' own runtime)\n");
+		fprintf(f, "\n Per CPU (busy: the session's wall time less the kernel's idle time,"
+			   "\n to 10 ms; traced: the tasks' own runtime)\n");
 	else if (r->unknown_ns)
 		fprintf(f, "\n Per CPU (between the first and last event; busy: of the time known\n"
 			   " busy or idle, the time before an inferred switch-in left out)\n");
@@ -491,6 +515,7 @@ static void cpus(FILE *f, const struct sched_results *r, bool in_kernel)
 			fmt_count(s->wakeups_to, w1, sizeof(w1)),
 			fmt_count(s->wakeups_from, w2, sizeof(w2)));
 	}
+	traced_over_busy(f, r, in_kernel);
 }
 
 /* Bits of prov.not_recorded (1 << EV_*) as the tracepoints' names, a line break at wrap. */
