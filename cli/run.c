@@ -1,4 +1,5 @@
 /* run.c - `locus run`: wrap a workload and report everything this machine can measure. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -205,6 +206,11 @@ static int run_report(const struct run_plan *pl, struct tracer *tracer, bool tra
 		rc = EXIT_LOCUS_RUNTIME;
 	if (res->runs > 0 && pl->svg && rr.res) {
 		caption_live(&cap, pl->bp.argc, pl->bp.argv);
+		if (out->interrupted) /* the picture says so, as the JSON does */
+			snprintf(cap.ended, sizeof(cap.ended), "interrupted by %s: the counts stop "
+				 "there", out->interrupt_signal == SIGINT ? "SIGINT (Ctrl-C)" :
+				 out->interrupt_signal == SIGTERM ? "SIGTERM" :
+				 out->interrupt_signal == SIGHUP ? "SIGHUP" : "a signal");
 		if (write_heatmap_svg(pl->svg, rr.res, &cap) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
 	}

@@ -174,6 +174,18 @@ static void describe(const struct provenance *p, char *buf, size_t len)
 		 prov_scope_key(p->scope));
 }
 
+bool prov_affinity_differs(const struct provenance *base, const struct provenance *cur, char *buf,
+			   size_t len)
+{
+	bool differs = base->affinity[0] && cur->affinity[0] && strcmp(base->affinity, cur->affinity);
+
+	if (len)
+		buf[0] = '\0';
+	if (differs && len)
+		snprintf(buf, len, "new: affinity %s (base %s)", cur->affinity, base->affinity);
+	return differs;
+}
+
 unsigned prov_compare(const struct provenance *a, const struct provenance *b, char *why,
 		      size_t len)
 {

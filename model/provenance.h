@@ -74,6 +74,9 @@ struct provenance {
 	char cpus_asked[256];	/* -C as given, or "all" */
 	char cpus_honored[256];	/* CPUs whose events were read, as a list ("0-3,8") */
 	int ncpus_honored;
+	char affinity[256];	/* the CPUs the workload was allowed when it started (its
+				 * launcher's mask, or -p's process's), "" where unknown or
+				 * not one workload (-a, a file) */
 	enum prov_scope scope;
 	int32_t scope_pid;	/* SCOPE_PID, or a file's --pid */
 	int32_t added[PROV_ADDED_MAX];	/* SCOPE_WORKLOAD: running processes added (-p beside a command) */
@@ -136,5 +139,13 @@ enum prov_diff {
  */
 unsigned prov_compare(const struct provenance *a, const struct provenance *b, char *why,
 		      size_t len);
+
+/*
+ * Whether the two workloads were allowed other CPUs (a condition of the experiment: said
+ * beside a comparison, never a reason to refuse one): "new: affinity 0 (base 0-1)" into
+ * buf when they were, "" and false when not or when either is unknown.
+ */
+bool prov_affinity_differs(const struct provenance *base, const struct provenance *cur, char *buf,
+			   size_t len);
 
 #endif

@@ -155,8 +155,14 @@ void diff_explain_text(FILE *f, const struct diff_input *base, const struct diff
 
 		if (!changed(&cs, a->values[v]))
 			continue;
-		if (!any)
+		if (!any) {
+			char aff[600];
+
 			fprintf(f, "\n What changed (significant; beside the metric, largest first):\n");
+			/* a condition the runs did not share, first: it may be the whole story */
+			if (prov_affinity_differs(&a->prov, &cur->set->prov, aff, sizeof(aff)))
+				fprintf(f, "   (the workloads were allowed other CPUs: %s)\n", aff);
+		}
 		any = true;
 		n = account(a, &cs, a->values[v], head, sizeof(head), cited);
 		if (a->sweep_name[0])

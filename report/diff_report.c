@@ -163,9 +163,10 @@ static void describe(FILE *f, const char *what, const struct diff_input *in)
 	char lead[16], text[800];
 
 	snprintf(lead, sizeof(lead), "   %-5s ", what);
-	snprintf(text, sizeof(text), "%s: %s, %s; %s; %d run%s per value, %s", in->name,
+	snprintf(text, sizeof(text), "%s: %s, %s; %s; %d run%s per value%s%s, %s", in->name,
 		 s->kernel[0] ? s->kernel : "kernel unknown", s->cpu_model[0] ? s->cpu_model : "?",
-		 s->topology, s->repeat, s->repeat == 1 ? "" : "s", s->time);
+		 s->topology, s->repeat, s->repeat == 1 ? "" : "s",
+		 s->prov.affinity[0] ? ", the workload's affinity " : "", s->prov.affinity, s->time);
 	fprint_folded(f, lead, text, 9, 80);
 }
 
@@ -248,6 +249,8 @@ void diff_report_text(FILE *f, const struct diff_input *base, const struct diff_
 		if (why[0])
 			fprintf(f, "   %s%s\n", why, d & (PDIFF_DELAYS | PDIFF_COUNTS) ?
 				"; '~' rows are not compared" : "");
+		if (prov_affinity_differs(&a->prov, &b->prov, why, sizeof(why)))
+			fprintf(f, "   the workloads were allowed other CPUs: %s\n", why);
 	}
 	{
 		char why[600];
@@ -340,6 +343,18 @@ void diff_report_json(FILE *f, const struct diff_input *base, const struct diff_
 		json_string(&j, "how", why);
 		json_bool(&j, "delays_comparable", !(d & PDIFF_DELAYS));
 		json_bool(&j, "counts_comparable", !(d & PDIFF_COUNTS));
+		json_object(&j, "workload_affinity"); /* the CPUs each workload was allowed */
+		if (base->set->prov.affinity[0])
+			json_string(&j, "base", base->set->prov.affinity);
+		else
+			json_null(&j, "base");
+		if (cur->set->prov.affinity[0])
+			json_string(&j, "new", cur->set->prov.affinity);
+		else
+			json_null(&j, "new");
+		json_bool(&j, "differs", prov_affinity_differs(&base->set->prov, &cur->set->prov, why,
+							       sizeof(why)));
+		json_object_end(&j);
 	}
 	{
 		char why[600];

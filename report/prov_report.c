@@ -57,8 +57,11 @@ void prov_report_text(FILE *f, const struct sched_results *r, uint64_t events, u
 
 	fprintf(f, "   source: %s%s%s%s\n", prov_source_name(p->source), p->why[0] ? " (" : "",
 		p->why, p->why[0] ? ")" : "");
-	fprintf(f, "   CPUs: %s asked, %s honored (%d)\n", p->cpus_asked[0] ? p->cpus_asked : "all",
+	fprintf(f, "   CPUs: %s asked, %s honored (%d)", p->cpus_asked[0] ? p->cpus_asked : "all",
 		p->cpus_honored[0] ? p->cpus_honored : "?", p->ncpus_honored);
+	if (p->affinity[0]) /* what the workload itself could use: taskset, -p's mask */
+		fprintf(f, "; the workload's affinity: %s", p->affinity);
+	fputc('\n', f);
 	fprintf(f, "   delays: %s", prov_delay_text(p->delay));
 	sched_sample_of(r, &smp);
 	if (smp.sampled)
@@ -94,6 +97,10 @@ void prov_json_members(struct json *j, const struct provenance *p)
 	json_string(j, "cpus_asked", p->cpus_asked[0] ? p->cpus_asked : "all");
 	json_string(j, "cpus_honored", p->cpus_honored);
 	json_int(j, "ncpus_honored", p->ncpus_honored);
+	if (p->affinity[0])
+		json_string(j, "workload_affinity", p->affinity);
+	else
+		json_null(j, "workload_affinity");
 	json_string(j, "scope", prov_scope_key(p->scope));
 	if (p->scope_pid)
 		json_int(j, "scope_pid", p->scope_pid);

@@ -140,9 +140,10 @@ void sweep_report_text(FILE *f, const struct sweep_set *s)
 		fprint_folded(f, "   HITM/s: ", t, 5, 80);
 	}
 	if (s->prov.source != PROV_NONE)
-		fprintf(f, "   measured by %s, CPUs %s, delays %s%s\n", prov_source_name(s->prov.source),
-			s->prov.cpus_honored, prov_delay_key(s->prov.delay),
-			s->prov.sample_every > 1 ? " (sampled)" : "");
+		fprintf(f, "   measured by %s, CPUs %s%s%s, delays %s%s\n",
+			prov_source_name(s->prov.source), s->prov.cpus_honored,
+			s->prov.affinity[0] ? ", the workload's affinity " : "", s->prov.affinity,
+			prov_delay_key(s->prov.delay), s->prov.sample_every > 1 ? " (sampled)" : "");
 	if (s->prov.source != PROV_NONE && s->prov.sample_every > 1)
 		fprintf(f, "   1 wakeup in %u timed on each CPU, every one the same chance: idle%% is a\n"
 			   "   sample's share, its 95%% interval in the JSON (ci95 of each run)\n",
@@ -209,6 +210,7 @@ void sweep_report_json(FILE *f, const struct sweep_set *s)
 	json_object(&j, "env");
 	json_string(&j, "locus_version", s->version);
 	json_string(&j, "kernel", s->kernel);
+	json_string(&j, "hostname", s->hostname);
 	json_string(&j, "cpu_model", s->cpu_model);
 	json_string(&j, "topology", s->topology);
 	json_string(&j, "command_line", s->cmdline);
