@@ -169,6 +169,20 @@ def main():
         want = 100.0 * w["by_class"][c] / w["placed"] if w["placed"] else 0
         check("heatmap SVG: %s %.1f%%" % (c, want), pm and abs(float(pm.group(1)) - want) < 0.051,
               pm.group(0) if pm else heat[:300])
+    # its colours: darker with the count, and two counts 1.5 times apart in two shades
+    cells = []
+    for e in ET.parse(sys.argv[3]).iter():
+        t = e.find("{http://www.w3.org/2000/svg}title") if e.tag.endswith("}rect") else None
+        if t is not None and "->" in (t.text or "") and num(t.text.rsplit(" ", 1)[1]):
+            f = e.get("fill").lstrip("#")
+            cells.append((num(t.text.rsplit(" ", 1)[1]), sum(int(f[i:i + 2], 16) for i in (0, 2, 4))))
+    cells.sort()
+    # (R+G+B of two such cells at least 60 apart: the old scale from 1 gave 1,537 and 2,285
+    # 248 and 225, one dark red)
+    check("heatmap SVG: a cell's shade darker with its count, 1.5x apart in shades told apart",
+          all(b[1] <= a[1] for a, b in zip(cells, cells[1:])) and
+          all(a[1] - b[1] >= 60 for i, a in enumerate(cells) for b in cells[i + 1:]
+              if b[0] >= 1.5 * a[0]), cells)
     tl = " ".join("".join(t.itertext()) for t in ET.parse(sys.argv[4]).iter() if t.tag.endswith("}text"))
     tm = re.search(r"\(([\d,]+) of the workload's: \d+ drawn as arrows(?:, one in \d+)?, ([\d,]+) that ran on "
                    r"their waker's CPU as ticks; a class: the CPU each ran on, seen from its waker's\)", tl)

@@ -56,7 +56,7 @@ def separators(root):
     for e in root.iter(NS + "text"):
         t = text_of(e)
         cls = e.get("class") or ""
-        if cls in ("title", "shares", "legend") or e.get("font-size") == "14":
+        if cls in ("title", "shares", "share", "legend") or e.get("font-size") == "14":
             n += 1
             bad = re.findall(r"(?<![\d.,])\d{4,}(?![\d.])", t)
             if bad:
@@ -68,7 +68,7 @@ def separators(root):
 def shares(root, path):
     w = json.load(open(path))["wakeups"]
     placed = w["placed"]
-    spans = [e for e in root.iter(NS + "tspan") if e.get("data-class")]
+    spans = [e for e in root.iter() if e.tag in (NS + "tspan", NS + "text") and e.get("data-class")]
     if not spans:
         fail("no class shares drawn")
     for e in spans:
