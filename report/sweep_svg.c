@@ -245,7 +245,7 @@ void sweep_caption_lines(const struct sweep_set *s, char *c1, size_t n1, char *c
 	snprintf(cap.command, sizeof(cap.command), "%s", s->cmdline[0] ? s->cmdline : s->command);
 	snprintf(cap.kernel, sizeof(cap.kernel), "%s", s->kernel);
 	/* the machine by its name, as every picture says it; the CPU model beside */
-	snprintf(cap.host, sizeof(cap.host), "%s", s->hostname[0] ? s->hostname : "unnamed");
+	snprintf(cap.host, sizeof(cap.host), "%s", s->hostname[0] ? s->hostname : "not in the file");
 	snprintf(cpus, sizeof(cpus), "%s%s%s", s->cpu_model, s->cpu_model[0] && s->topology[0] ?
 		 "; " : "", s->topology);
 	for (int i = 0; i < s->nruns; i++)

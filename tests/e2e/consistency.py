@@ -184,11 +184,15 @@ def main():
           all(a[1] - b[1] >= 60 for i, a in enumerate(cells) for b in cells[i + 1:]
               if b[0] >= 1.5 * a[0]), cells)
     tl = " ".join("".join(t.itertext()) for t in ET.parse(sys.argv[4]).iter() if t.tag.endswith("}text"))
-    tm = re.search(r"\(([\d,]+) of the workload's: \d+ drawn as arrows(?:, one in \d+)?, ([\d,]+) that ran on "
-                   r"their waker's CPU as ticks; a class: the CPU each ran on, seen from its waker's\)", tl)
-    check("timeline SVG: says its class, counts the timed and those that ran on the waker's CPU",
+    tm = re.search(r"\(([\d,]+) of the workload's: \d+ drawn as arrows(?:, one in \d+)?, ([\d,]+) on "
+                   r"their waker's CPU as ticks\)", tl)
+    check("timeline SVG: counts the timed and those that ran on the waker's CPU",
           tm and num(tm.group(1)) == ro["timed"] and num(tm.group(2)) == col["same_cpu"],
           (tm.groups() if tm else tl[:300], ro["timed"], col["same_cpu"]))
+    check("timeline SVG: its legend says its classes are where each ran, with ran_on's counts",
+          "the workload's wakeups, waker to where it ran:" in tl and
+          all("%s %s" % (label(d, c), format(col[c], ",")) in tl for c in classes if c != "smt" or col[c]),
+          tl[-600:])
     print("consistency: %d failed" % len(failed))
     sys.exit(1 if failed else 0)
 

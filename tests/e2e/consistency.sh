@@ -47,6 +47,9 @@ report() {
 	else
 		fail "$n: sections disagree: $(grep -E '^FAIL|Error|assert' "$TMP/$n.check" | head -5)"
 	fi
+	check "$n: every label of both pictures within their width" bash -c \
+		"python3 tests/tools/svg_check.py '$TMP/$n.heat.svg' --fits &&
+		 python3 tests/tools/svg_check.py '$TMP/$n.tl.svg' --fits"
 }
 
 for try in 1 2 3; do

@@ -56,6 +56,10 @@ r = E.parse(sys.argv[1]).getroot()
 xl = [t.text for t in r.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "xlabel"]
 assert xl == ["n", "n"], xl
 PY
+check "SVG: every label within the picture's width" python3 tests/tools/svg_check.py "$TMP/a.svg" --fits
+"$LOCUS" diff --svg "$TMP/d.svg" "$TMP/a.json" "$TMP/b.json" >/dev/null 2>&1
+check "diff SVG: every label within the picture's width, the machine named as the others name it" \
+	bash -c "python3 tests/tools/svg_check.py '$TMP/d.svg' --fits && grep -q 'machine $(uname -n) (' '$TMP/d.svg'"
 if command -v rsvg-convert >/dev/null; then
 	check "SVG: a real renderer draws it (rsvg-convert to PNG)" \
 		bash -c "rsvg-convert -o '$TMP/a.png' '$TMP/a.svg' && test -s '$TMP/a.png'"
