@@ -19,6 +19,7 @@
 #define MAX_IDS (1u << 20)
 #define MAX_FEATURE (256u << 20)
 #define MAX_TRACING_DATA (64u << 20)
+#define MAX_DATA_SIZE (1ull << 40)
 
 struct file_section {
 	uint64_t offset, size;
@@ -239,7 +240,7 @@ int pd_open(struct pd_file *f, const char *path)
 	if (fstat(fileno(f->fp), &st) == 0 && S_ISDIR(st.st_mode))
 		return bad(f, 0, "a directory, not a perf.data file");
 	if (fstat(fileno(f->fp), &st) == 0 && S_ISREG(st.st_mode))
-		file_size = (uint64_t)st.st_size;
+		f->file_size = file_size = (uint64_t)st.st_size;
 	/* a big read buffer for big files; small files should not pay for it */
 	if (file_size > (256u << 10))
 		setvbuf(f->fp, NULL, _IOFBF, 1 << 20);
@@ -269,7 +270,8 @@ int pd_open(struct pd_file *f, const char *path)
 	memcpy(&attrs, h + 24, 16);
 	memcpy(&data, h + 40, 16);
 	memcpy(f->feat, h + 72, 32);
-	if (data.offset > file_size || data.offset < HEADER_SIZE)
+	/* a data size no file of records ever had (over a TiB): a header to refuse, not a cut */
+	if (data.offset > file_size || data.offset < HEADER_SIZE || data.size > MAX_DATA_SIZE)
 		return bad(f, 40, "data section outside the file (offset %llu, size %llu, file %llu)",
 			   (unsigned long long)data.offset, (unsigned long long)data.size,
 			   (unsigned long long)file_size);
