@@ -90,7 +90,7 @@ int trace_pass_finish(struct trace_pass *p, struct trace_export *x, struct file_
 	x->r = file_pass_results(fp);
 	x->span_ns = st->last_ns > st->first_ns ? st->last_ns - st->first_ns : 0;
 	x->events = st->rd.sched_samples;
-	x->bytes = st->f.pos;
+	x->bytes = st->f.pos - (st->f.pipe ? PD_PIPE_HEADER_SIZE : st->f.data_off); /* records */
 	if (p->svg)
 		caption_file(&cap, &fp->rp.f, p->path);
 	return trace_pass_emit(p, &fp->rp.topo, &fp->tl.tl, &cap);

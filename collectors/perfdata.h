@@ -94,6 +94,7 @@ struct pd_file {
 	FILE *fp;
 	bool pipe;			/* pipe-mode stream (perf record -o -) */
 	uint64_t data_off, data_size;	/* file mode */
+	uint64_t file_size;		/* a regular file's size, 0 for a stream */
 	uint64_t feat[4];		/* feature bitmap */
 	struct pd_attr *attrs;
 	int nattrs;

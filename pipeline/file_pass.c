@@ -152,7 +152,11 @@ void file_pass_input(struct file_pass *fp, struct file_input *in)
 
 	memset(in, 0, sizeof(*in));
 	*in = (struct file_input){
-		.path = pf->path, .pipe = pf->pipe, .records = pf->records, .bytes = pf->pos,
+		.path = pf->path, .pipe = pf->pipe, .records = pf->records,
+		/* the records' bytes, as locus record counts what it wrote (not the formats and
+		 * symbols a file keeps beside them) */
+		.bytes = pf->pos - (pf->pipe ? PD_PIPE_HEADER_SIZE : pf->data_off),
+		.file_bytes = pf->file_size,
 		.samples = rd->samples, .sched_samples = rd->sched_samples,
 		.mem_samples = rd->mem_samples, .undecodable = rd->undecodable,
 		.callchains = rd->callchains, .other_tracepoints = rd->other_tracepoints,

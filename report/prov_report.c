@@ -77,8 +77,12 @@ void prov_report_text(FILE *f, const struct sched_results *r, uint64_t events, u
 	if (p->source == PROV_BPF)
 		fprintf(f, "   %s events, counted in the kernel (none copied out); %s\n",
 			fmt_count(events, a, sizeof(a)), prov_drops_text(r, d, sizeof(d)));
+	else if (p->source == PROV_REPLAY) /* the file's sched samples, in its records' bytes */
+		fprintf(f, "   %s sched events read, in %s of records; %s\n",
+			fmt_count(events, a, sizeof(a)), fmt_bytes(bytes, b, sizeof(b)),
+			prov_drops_text(r, d, sizeof(d)));
 	else
-		fprintf(f, "   %s events (%s); %s\n", fmt_count(events, a, sizeof(a)),
+		fprintf(f, "   %s events streamed (%s); %s\n", fmt_count(events, a, sizeof(a)),
 			fmt_bytes(bytes, b, sizeof(b)), prov_drops_text(r, d, sizeof(d)));
 	if (p->cost.measured)
 		fprintf(f, "   own cost: %s\n   (the kernel's BPF run-time statistics: %s runs in "

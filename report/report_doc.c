@@ -101,13 +101,19 @@ static void input_unused(FILE *f, const struct file_input *in, bool blame)
 
 static void input_text(FILE *f, const struct file_input *in, bool blame)
 {
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], d[32], e[32];
 
-	fprintf(f, "\n Input: %s%s\n   %s records, %s samples: %s sched events", in->path,
+	fprintf(f, "\n Input: %s%s\n   %s records, %s samples (events): %s sched events", in->path,
 		in->pipe ? " (pipe mode)" : "", fmt_count(in->records, a, sizeof(a)),
 		fmt_count(in->samples, b, sizeof(b)), fmt_count(in->sched_samples, c, sizeof(c)));
 	if (in->mem_samples)
 		fprintf(f, ", %s memory samples", fmt_count(in->mem_samples, a, sizeof(a)));
+	fputc('\n', f);
+	/* the records as locus record counts them, the formats and symbols apart */
+	fprintf(f, "   %s of records", fmt_bytes(in->bytes, e, sizeof(e)));
+	if (in->file_bytes)
+		fprintf(f, " (the file %s with its formats and symbols)",
+			fmt_bytes(in->file_bytes, d, sizeof(d)));
 	fputc('\n', f);
 	if (in->ss_records)
 		fprintf(f, "   %s /proc/schedstat records (SCHEDSTAT_CPU and _DOMAIN), %d snapshot%s\n",

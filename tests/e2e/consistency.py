@@ -177,12 +177,12 @@ def main():
             f = e.get("fill").lstrip("#")
             cells.append((num(t.text.rsplit(" ", 1)[1]), sum(int(f[i:i + 2], 16) for i in (0, 2, 4))))
     cells.sort()
-    # (R+G+B of two such cells at least 60 apart: the old scale from 1 gave 1,537 and 2,285
-    # 248 and 225, one dark red)
-    check("heatmap SVG: a cell's shade darker with its count, 1.5x apart in shades told apart",
+    # (R+G+B of two cells twice apart at least 60 apart: the old scale from 1 gave 1,537 and
+    # 3,349 248 and 202, one dark red)
+    check("heatmap SVG: a cell's shade darker with its count, 2x apart in shades told apart",
           all(b[1] <= a[1] for a, b in zip(cells, cells[1:])) and
           all(a[1] - b[1] >= 60 for i, a in enumerate(cells) for b in cells[i + 1:]
-              if b[0] >= 1.5 * a[0]), cells)
+              if b[0] >= 2 * a[0]), cells)
     tl = " ".join("".join(t.itertext()) for t in ET.parse(sys.argv[4]).iter() if t.tag.endswith("}text"))
     tm = re.search(r"\(([\d,]+) of the workload's: \d+ drawn as arrows(?:, one in \d+)?, ([\d,]+) on "
                    r"their waker's CPU as ticks\)", tl)

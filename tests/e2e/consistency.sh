@@ -53,9 +53,24 @@ report() {
 }
 
 for try in 1 2 3; do
-	"$LOCUS" record -q --blame -g -o "$TMP/hackbench.data" -- hackbench -g 4 -l 200 >/dev/null 2>&1
+	"$LOCUS" record --blame -g -o "$TMP/hackbench.data" -- hackbench -g 4 -l 200 >/dev/null \
+		2>"$TMP/hackbench.rec"
 	expect_eq "hackbench: locus record exits 0 (try $try)" 0 $?
-	report hackbench && break
+	report hackbench || continue
+	# record and report count and size the same file alike
+	check "hackbench: record's events and bytes of records are report's, the file's size both say" \
+		python3 - "$TMP/hackbench.rec" "$TMP/hackbench.txt" "$(stat -c %s "$TMP/hackbench.data")" <<'PY'
+import re, sys
+rec, rep = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+m = re.search(r"wrote ([\d,]+) events \(([\d.]+ \w+) of records, [\d,]+ lost\) to \S+ \(([\d.]+ \w+) with", rec)
+n = re.search(r"Input: \S+\n +[\d,]+ records, ([\d,]+) samples .*\n +([\d.]+ \w+) of records \(the file ([\d.]+ \w+) with", rep)
+s = re.search(r"([\d,]+) sched events read, in ([\d.]+ \w+) of records", rep)
+assert m and n and s, (rec, rep[:600])
+size = int(sys.argv[3]) / 2 ** 20
+assert m.group(1) == n.group(1) and m.group(2) == n.group(2) == s.group(2), (m.groups(), n.groups(), s.groups())
+assert m.group(3) == n.group(3) == "%.1f MiB" % size, (m.groups(), n.groups(), size)
+PY
+	break
 	[ $try = 3 ] && skip "hackbench: every recording lost records (a busy machine): not compared"
 done
 
