@@ -194,7 +194,7 @@ static int diff_stacks(const struct diff_plan *pl, int argc, char **argv)
 {
 	const char *view = pl->stacks ? pl->stacks : "wakers";
 	struct stack_diff_out o = { pl->files[0], pl->files[1], pl->top ? (size_t)pl->top : 20,
-				    pl->out, pl->json, pl->flame };
+				    pl->out, pl->json, pl->flame, NULL };
 	struct stacks_out v;
 	struct folded_set a, b;
 	struct stack_diff d;
