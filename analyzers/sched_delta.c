@@ -220,6 +220,10 @@ void sched_results_delta(struct sched_results *out, const struct sched_results *
 	sub_array(out->ipi_class, cur->ipi_class, prev->ipi_class, LOC_NR);
 	sub_array(out->no_ipi_class, cur->no_ipi_class, prev->no_ipi_class, LOC_NR);
 	sub_array(out->events, cur->events, prev->events, EV_TYPE_NR);
+	sub_array(&out->ran_class[0][0], &cur->ran_class[0][0], &prev->ran_class[0][0],
+		  LOC_NR * LOC_NR);
+	out->ran_moved_within = sub(cur->ran_moved_within, prev->ran_moved_within);
+	out->ran_moved_other = sub(cur->ran_moved_other, prev->ran_moved_other);
 	hist_sub(&out->delay, &cur->delay, &prev->delay);
 	for (int c = 0; c < LOC_NR; c++)
 		hist_sub(&out->delay_class[c], &cur->delay_class[c], &prev->delay_class[c]);

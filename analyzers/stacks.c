@@ -152,6 +152,10 @@ static void on_switch(struct stacks *s, const struct event *e)
 	if (e->sw.prev_pid > 0 && (!s->in_scope || s->in_scope(s->scope_ctx, e->sw.prev_pid))) {
 		t = task(s, e->sw.prev_pid);
 		t->on_cpu = 0;
+		if (t->waker) { /* it ran after its wakeup, but the switch-in was not recorded */
+			count(s, STACKS_WAKERS, t->waker, 0, STACKS_NOT_RUN, 0, 0);
+			t->waker = 0;
+		}
 		if (!event_switch_involuntary(e) && !event_switch_exited(e)) {
 			s->switches_voluntary++;
 			if (t->pending_block) /* its switch-in was lost */

@@ -360,8 +360,10 @@ static void missed_switch_in(struct timeline *tl, const struct event *e)
 	struct tl_task *n;
 
 	end_slice(tl, e->cpu, e->time_ns, TL_END_UNSEEN);
-	if (c->tid > 0)
+	if (c->tid > 0) {
 		runnable(tl, e->cpu, -1, e->time_ns);
+		task(tl, c->tid)->unseen_out = true;
+	}
 	if (in_window(tl, e->time_ns))
 		tl->missed++;
 	set_current(tl, c, e->tid);
@@ -427,6 +429,10 @@ void timeline_event(struct timeline *tl, const struct event *e)
 		tl->last_ns = e->time_ns;
 	if (e->tid > 0 && tl->cpu[e->cpu].tid >= 0 && tl->cpu[e->cpu].tid != e->tid)
 		missed_switch_in(tl, e);
+	if (e->tid > 0) /* its own event: where it is is known again */
+		task(tl, e->tid)->unseen_out = false;
+	if (e->type == EV_SWITCH && e->sw.next_pid > 0)
+		task(tl, e->sw.next_pid)->unseen_out = false;
 	if (e->tid > 0 && tl->cpu[e->cpu].tid == e->tid)
 		tl->cpu[e->cpu].pid = e->pid; /* the running task's process, from its own events */
 	switch (e->type) {
@@ -449,8 +455,8 @@ void timeline_event(struct timeline *tl, const struct event *e)
 		if (e->wake.pid <= 0)
 			break;
 		t = task(tl, e->wake.pid);
-		if (t->oncpu)
-			return; /* woken while running: nothing to wait for */
+		if (t->oncpu || t->unseen_out)
+			return; /* woken while running (or maybe): nothing to wait for */
 		memcpy(t->comm, e->wake.comm, sizeof(t->comm));
 		if (!t->pending) { /* waking and its wakeup: one wakeup, from the first */
 			t->pending = true;

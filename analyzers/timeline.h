@@ -118,6 +118,10 @@ struct tl_task {
 	uint64_t wake_ns;
 	int32_t waker_cpu;
 	int32_t oncpu;			/* CPUs whose current task it is (0: not running) */
+	bool unseen_out;		/* another task's switch-in was inferred on its CPU: its
+					 * own switch-out went unrecorded, its state unknown until
+					 * its next event (a wakeup meanwhile is not waited for,
+					 * as the wakeup analyzer counts it: woken while running) */
 	char comm[TASK_COMM_LEN];	/* its name, as last seen */
 };
 

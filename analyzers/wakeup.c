@@ -29,6 +29,7 @@ void wakeup_init(struct wakeup *w, const struct wakeup_cfg *cfg)
 	w->ipi_wakee = xcalloc((size_t)w->r.ncpus + 1, sizeof(int32_t));
 	tidmap_init(&w->aff_idx);
 	w->r.prov.affinity_known = cfg->affinity_events;
+	w->r.ran_known = true; /* every switch-in seen: ran_class counted */
 }
 
 static bool excluded(const struct wakeup *w, int32_t tid)
@@ -372,6 +373,26 @@ static void on_migrate(struct wakeup *w, const struct event *e)
 
 
 /*
+ * t's wakeup ends as it runs on cpu: whether it ran elsewhere than chosen and, timed, the
+ * class of the CPU it ran on seen from its waker's beside its target's (ran_class).
+ */
+static void count_ran(struct wakeup *w, const struct wk_task *t, int32_t cpu, bool timed)
+{
+	struct sched_results *r = &w->r;
+	bool moved = t->target_cpu != cpu;
+	enum locality ran;
+
+	r->moved_before_run += moved;
+	if (!timed || !valid_cpu(w, t->waker_cpu)) {
+		r->ran_moved_other += moved;
+		return;
+	}
+	ran = topology_class(r->topo, t->waker_cpu, cpu);
+	r->ran_class[t->wake_class][ran]++;
+	r->ran_moved_within += moved && ran == (enum locality)t->wake_class;
+}
+
+/*
  * t runs on cpu, but its switch-in was not seen: before the trace began, or
  * lost by the stream (here most switch-ins out of idle). A pending wakeup is
  * placed there without a delay, and counted untimed.
@@ -385,8 +406,7 @@ static void seen_running(struct wakeup *w, struct wk_task *t, int32_t cpu, uint6
 		r->cpu[cpu].switch_in_missed++;
 		if (!t->placed)
 			place(w, t, unplaced_target(w, t, cpu));
-		if (t->target_cpu != cpu)
-			r->moved_before_run++;
+		count_ran(w, t, cpu, false);
 		wk_unpend(w, t);
 	}
 	t->running = true;
@@ -500,8 +520,7 @@ static void on_switch(struct wakeup *w, const struct event *e)
 	if (next->pending && e->time_ns < next->wake_ns) {
 		if (!next->placed)
 			place(w, next, unplaced_target(w, next, cpu));
-		if (next->target_cpu != cpu)
-			r->moved_before_run++;
+		count_ran(w, next, cpu, false);
 		r->delays_negative++; /* a race with the switch, or skew: counted, not binned */
 		wk_unpend(w, next);
 	} else if (next->pending) {
@@ -509,8 +528,7 @@ static void on_switch(struct wakeup *w, const struct event *e)
 
 		if (!next->placed)
 			place(w, next, unplaced_target(w, next, cpu));
-		if (next->target_cpu != cpu)
-			r->moved_before_run++;
+		count_ran(w, next, cpu, true);
 		hist_add(&r->delay, d);
 		hist_add(&r->delay_cpu[cpu], d);
 		if (valid_cpu(w, next->waker_cpu))

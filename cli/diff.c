@@ -46,19 +46,19 @@ static const struct cli_cmd diff_cmd = {
 	"Compare benchmark loops written by 'locus run -r N [--sweep ...] --json FILE',\n"
 	"or counts written by 'locus stat [-r N] --json FILE' (the elapsed time as the\n"
 	"metric): for each sweep value and measure, the base and new means, their stddev\n"
-	"in %, the ratio new/base and the change. A '*' marks a difference larger than the\n"
-	"two 95% confidence intervals together and significant after Holm-Bonferroni over\n"
-	"the table's comparisons (Welch's t test, 5% family-wise), with 'better' or 'worse'\n"
-	"where the measure has a direction (the metric's own; lower p99 wake-to-run and\n"
-	"HITM/s). Files that measure different things (command, metric, direction, unit,\n"
-	"sweep) are shown but nothing is marked.\n"
+	"in %, the ratio new/base and the change. A '*' marks a difference larger than\n"
+	"the two 95% confidence intervals together and significant after Holm-Bonferroni\n"
+	"over the table's comparisons (Welch's t test, 5% family-wise), with 'better' or\n"
+	"'worse' where the measure has a direction (the metric's own; lower p99\n"
+	"wake-to-run and HITM/s). Files that measure different things (command, metric,\n"
+	"direction, unit, sweep) are shown but nothing is marked.\n"
 	"With --exit-code the exit status says whether the metric got worse, so\n"
 	"'git bisect run' can drive build, measure and compare at each step.\n"
-	"Given two folded-stacks files (frame;frame;frame COUNT lines, as 'locus --folded',\n"
-	"stackcollapse-perf.pl and speedscope write) or two recordings with callchains\n"
-	"(locus record -g, perf record -g; --stacks picks the view), it lists the stacks\n"
-	"whose share of all moved most (base share, new share, change in points) and, with\n"
-	"--flame, draws a differential flame graph.",
+	"Given two folded-stacks files (frame;frame;frame COUNT lines, as 'locus report\n"
+	"--folded', stackcollapse-perf.pl and speedscope write) or two recordings with\n"
+	"callchains (locus record -g, perf record -g; --stacks picks the view, wakers by\n"
+	"default), it lists the stacks whose share of all moved most (base share, new\n"
+	"share, change in points) and, with --flame, draws a differential flame graph.",
 	diff_opts,
 };
 
@@ -166,7 +166,7 @@ static int diff_stacks(const struct diff_plan *pl, int argc, char **argv)
 {
 	const char *view = pl->stacks ? pl->stacks : "wakers";
 	struct stack_diff_out o = { pl->files[0], pl->files[1], pl->top ? (size_t)pl->top : 20,
-				    pl->out, pl->json, pl->flame };
+				    pl->out, pl->json, pl->flame, NULL };
 	struct stacks_out v;
 	struct diff_stacks ds;
 	int rc = EXIT_LOCUS_RUNTIME;

@@ -1,5 +1,6 @@
 /* doctor.c - `locus doctor`: one line per capability, what it enables, how to get it. */
 #include <stdio.h>
+#include <string.h>
 
 #include "../collectors/capabilities.h"
 #include "../common/exitcodes.h"
@@ -25,7 +26,7 @@ int cmd_doctor(int argc, char **argv)
 	static const char *const tag[] = { "ok", "no", "warn" };
 	struct capabilities caps;
 	const struct check *checks = caps.c;
-	int rc;
+	int rc, wide = 0;
 
 	if (!cli_parse(&doctor_cmd, argc, argv, NULL, NULL, &rc))
 		return rc;
@@ -35,10 +36,19 @@ int cmd_doctor(int argc, char **argv)
 	}
 	capabilities_probe(&caps);
 	for (int i = 0; i < caps.n; i++)
-		printf("%-5s %-24s %-44s\n      %s\n", tag[checks[i].st], checks[i].what,
-		       checks[i].enables, checks[i].detail);
-	printf("\n%s\n", caps.sw_ok ? "software events work: locus stat and locus run can count "
-				      "here." : "software events do not work: locus cannot count here.");
-	printf("the scheduler: %s\n", capabilities_sched_story(&caps));
+		if ((int)strlen(checks[i].what) > wide)
+			wide = (int)strlen(checks[i].what);
+	for (int i = 0; i < caps.n; i++) {
+		char lead[96];
+
+		snprintf(lead, sizeof(lead), "%-5s %-*s ", tag[checks[i].st], wide, checks[i].what);
+		fprint_folded(stdout, lead, checks[i].enables, (int)strlen(lead), 80);
+		fprint_folded(stdout, "      ", checks[i].detail, 6, 80);
+	}
+	putchar('\n');
+	fprint_folded(stdout, "", caps.sw_ok ? "software events work: locus stat and locus run "
+		      "can count here." : "software events do not work: locus cannot count here.",
+		      0, 80);
+	fprint_folded(stdout, "the scheduler: ", capabilities_sched_story(&caps), 0, 80);
 	return caps.sw_ok ? EXIT_LOCUS_OK : EXIT_LOCUS_RUNTIME;
 }

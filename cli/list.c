@@ -22,9 +22,16 @@ static const char *const names[] = {
 	"task-clock", "cpu-clock", "context-switches", "cpu-migrations", "page-faults",
 	"minor-faults", "major-faults", "cycles", "instructions", "cache-references",
 	"cache-misses", "branch-instructions", "branch-misses", "LLC-loads", "LLC-load-misses",
-	"hitm", "sched:sched_waking", "sched:sched_wakeup", "sched:sched_wakeup_new",
-	"sched:sched_switch", "sched:sched_migrate_task",
+	"hitm",
 };
+
+static void row(const char *name)
+{
+	char detail[320];
+	const char *st = capabilities_event(name, detail, sizeof(detail));
+
+	printf("%-33s %-14s %s\n", name, st, detail);
+}
 
 int cmd_list(int argc, char **argv)
 {
@@ -32,13 +39,11 @@ int cmd_list(int argc, char **argv)
 
 	if (!cli_parse(&list_cmd, argc, argv, NULL, NULL, &rc))
 		return rc;
-	printf("%-26s %-14s %s\n", "event", "status", "encoding or reason");
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-		char detail[320];
-		const char *st = capabilities_event(names[i], detail, sizeof(detail));
-
-		printf("%-26s %-14s %s\n", names[i], st, detail);
-	}
+	printf("%-33s %-14s %s\n", "event", "status", "encoding or reason");
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		row(names[i]);
+	for (size_t i = 0; capabilities_tracepoint(i); i++) /* the ones locus reads */
+		row(capabilities_tracepoint(i));
 	printf("\nAny libpfm4 event name (showevtinfo lists them) and any tracepoint\n"
 	       "sys:name under tracefs events/ is accepted by -e as well.\n");
 	return EXIT_LOCUS_OK;

@@ -20,7 +20,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "wrap a workload, collect everything available, print a report" },
 	{ "top", cmd_top, "live dashboard of a workload (or the machine): wakeups, heatmap, CPUs" },
 	{ "stat", cmd_stat, "count events for a workload (like perf stat), -r N repeats" },
-	{ "diff", cmd_diff, "compare runs written with --json: means, ratios, significance" },
+	{ "diff", cmd_diff, "compare --json runs (means, ratios, significance), or stacks" },
 	{ "record", cmd_record, "write a perf.data file (sched tracepoints) that perf reads too" },
 	{ "report", cmd_report, "analyze a perf.data file (locus record, perf sched record, ...)" },
 	{ "doctor", cmd_doctor, "what this machine and kernel allow, and how to enable the rest" },

@@ -89,7 +89,7 @@ void cli_print_help(FILE *f, const struct cli_cmd *cmd)
 {
 	fprintf(f, "usage: locus %s %s\n\n%s\n\noptions:\n", cmd->name, cmd->usage, cmd->summary);
 	for (const struct cli_opt *o = cmd->opts; o->lname; o++) {
-		char left[64];
+		char left[64], lead[96];
 
 		if (o->code < OPT_LONG_BASE)
 			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->code, o->lname,
@@ -97,7 +97,8 @@ void cli_print_help(FILE *f, const struct cli_cmd *cmd)
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", o->lname, o->arg ? " " : "",
 				 o->arg ? o->arg : "");
-		fprintf(f, "  %-26s %s\n", left, o->help);
+		snprintf(lead, sizeof(lead), "  %-26s ", left); /* the text folds under its column */
+		fprint_folded(f, lead, o->help, (int)strlen(lead), 80);
 	}
 }
 

@@ -21,8 +21,8 @@ static const struct cli_opt report_opts[] = {
 				 "workload locus record ran with the processes its -p added, else "
 				 "every task)" },
 	{ "all", 'a', NULL, "every task in the file, not only the recorded workload's" },
-	{ "sections", OPT_SECTIONS, "LIST", "report only these: wakeups,latency,pairs,"
-					      "migrations,switches,cpus,cachelines (default all); "
+	{ "sections", OPT_SECTIONS, "LIST", "report only these: wakeups, latency, pairs, "
+					      "migrations, switches, cpus, cachelines, comma-separated (default all); "
 					      "blame adds why woken tasks waited" },
 	{ "line-size", OPT_LINE_SIZE, "N", "cacheline size for memory samples: 64 or 128" },
 	{ "display", 'd', "WHAT", "rank cachelines by lcl, rmt or tot (default) HITM" },

@@ -1,4 +1,5 @@
 /* run.c - `locus run`: wrap a workload and report everything this machine can measure. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,8 +36,8 @@ static const struct cli_opt run_opts[] = {
 	{ "direction", OPT_DIRECTION, "higher|lower", "which way the --metric regex is better" },
 	{ "show-output", OPT_SHOW_OUTPUT, NULL, "with -r/--sweep/--metric, echo the workload's "
 					       "output to stderr" },
-	{ "sections", OPT_SECTIONS, "LIST", "report only these: counters,wakeups,latency,pairs,"
-					      "migrations,switches,cpus,cachelines (default all); "
+	{ "sections", OPT_SECTIONS, "LIST", "report only these: counters, wakeups, latency, pairs, "
+					      "migrations, switches, cpus, cachelines, comma-separated (default all); "
 					      "blame adds why woken tasks waited (perf stream, irq "
 					      "tracepoints too; --collector bpf: split in the kernel, "
 					      "the timed wakeups)" },
@@ -63,9 +64,10 @@ static const struct cli_cmd run_cmd = {
 	"landed relative to the waker and the previous CPU (same CPU, SMT, LLC, node,\n"
 	"remote), wake-to-run delay, migrations, context switches and CPU use.\n"
 	"Without a command, runs the built-in workload 'locus bench pingpong'.\n"
-	"With -r, --sweep or --metric it runs the benchmark loop instead: each sweep value\n"
-	"N times, the benchmark's metric next to switches/s, migrations/s, class shares,\n"
-	"p99 wake-to-run and HITM/s per run; --json keeps every run for 'locus diff'.",
+	"With -r, --sweep or --metric it runs the benchmark loop instead: each sweep\n"
+	"value N times, the benchmark's metric next to switches/s, migrations/s, class\n"
+	"shares, p99 wake-to-run and HITM/s per run; --json keeps every run for 'locus\n"
+	"diff'.",
 	run_opts,
 };
 
@@ -206,6 +208,11 @@ static int run_report(const struct run_plan *pl, struct live_session *live, bool
 		rc = EXIT_LOCUS_RUNTIME;
 	if (res->runs > 0 && pl->svg && rr.res) {
 		counting_caption(&cap, pl->bp.argc, pl->bp.argv);
+		if (out->interrupted) /* the picture says so, as the JSON does */
+			snprintf(cap.ended, sizeof(cap.ended), "interrupted by %s: the counts stop "
+				 "there", out->interrupt_signal == SIGINT ? "SIGINT (Ctrl-C)" :
+				 out->interrupt_signal == SIGTERM ? "SIGTERM" :
+				 out->interrupt_signal == SIGHUP ? "SIGHUP" : "a signal");
 		if (write_heatmap_svg(pl->svg, rr.res, &cap) < 0)
 			rc = EXIT_LOCUS_RUNTIME;
 	}

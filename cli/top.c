@@ -11,7 +11,8 @@
 #include "commands.h"
 #include "counting.h"
 
-enum { OPT_EXIT_ON_END = OPT_COUNTING_END, OPT_TEXT, OPT_WORKLOAD_OUTPUT, OPT_NO_ANTAGONISTS };
+enum { OPT_EXIT_ON_END = OPT_COUNTING_END, OPT_TEXT, OPT_WORKLOAD_OUTPUT, OPT_KEEP_OUTPUT,
+       OPT_NO_ANTAGONISTS };
 
 static const struct cli_opt top_opts[] = {
 	{ "delay", 'd', "SECS", "refresh every SECS seconds (default 1, at least 0.1)" },
@@ -25,8 +26,11 @@ static const struct cli_opt top_opts[] = {
 	{ "exit-on-end", OPT_EXIT_ON_END, NULL, "leave as soon as the workload exits" },
 	{ "text", OPT_TEXT, NULL, "print a text snapshot each interval, no full screen" },
 	{ "workload-output", OPT_WORKLOAD_OUTPUT, "FILE", "the workload's stdout and stderr go to "
-			  "FILE (default with the full screen: $TMPDIR/locus-top.PID.out; key o "
-			  "shows its last lines)" },
+			  "FILE, kept (default with the full screen: $TMPDIR/locus-top.PID.out, "
+			  "its last lines printed and the file removed at exit; key o shows its "
+			  "last lines)" },
+	{ "keep-output", OPT_KEEP_OUTPUT, NULL, "keep the default output file at exit (its "
+			  "path is said)" },
 	{ "no-antagonists", OPT_NO_ANTAGONISTS, NULL, "no antagonists pane: the perf stream "
 			  "then leaves out the irq tracepoints and who delayed woken tasks, the BPF "
 			  "collector does not split the waits" },
@@ -68,6 +72,7 @@ struct top_plan {
 	bool exit_on_end, text;
 	bool no_antagonists;		/* --no-antagonists: no pane, no blame collected */
 	const char *output_path;	/* --workload-output */
+	bool keep_output;		/* --keep-output: the default file stays after exit */
 	char **cmdv;		/* the workload, or none: what -a, -C or -p watch */
 };
 
@@ -157,6 +162,9 @@ static int take_top_opt(void *ctx, int c, const char *arg)
 	case OPT_WORKLOAD_OUTPUT:
 		pl->output_path = arg;
 		return 1;
+	case OPT_KEEP_OUTPUT:
+		pl->keep_output = true;
+		return 1;
 	case OPT_NO_ANTAGONISTS:
 		pl->no_antagonists = true;
 		return 1;
@@ -236,7 +244,7 @@ static void top_leave(struct top *tp, const struct run_outcome *out)
 	    !out->failed && !(pl->iterations && tp->w.refreshes >= pl->iterations))
 		final_screen(tp);
 	tui_close(tp->tui);
-	watch_output_close(&tp->w, pl->o.quiet);
+	watch_output_close(&tp->w, pl->o.quiet, pl->keep_output);
 	locus_verbose("dashboard: %ld refreshes, %.1f ms of CPU in the main thread over %.1f s "
 		      "(%.2f%% of one CPU)", tp->w.refreshes, (double)tp->draw_cpu_ns / 1e6,
 		      (double)(now_ns() - tp->w.t0) / 1e9,

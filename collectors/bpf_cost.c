@@ -134,11 +134,11 @@ void bpf_sched_cost(struct bpf_sched *b, struct prov_cost *cost)
 	cost->measured = cost->window_ns > 0 && cost->runs > 0;
 	if (b->stats_why[0])
 		snprintf(cost->why, sizeof(cost->why), "%s", b->stats_why);
-	else if (!cost->window_ns)
-		snprintf(cost->why, sizeof(cost->why), "the run ended before a statistics window "
-			 "(one reader tick in %d)", BPF_COST_EVERY);
-	else if (!cost->measured)
-		snprintf(cost->why, sizeof(cost->why), "no program ran in the statistics' windows");
+	else if (!cost->measured) /* the programs ran, but outside every window */
+		snprintf(cost->why, sizeof(cost->why), "too short a run: the statistics are kept "
+			 "one reader tick in %d, a random phase, and none fell while the workload "
+			 "ran in the %.2f s attached; a run of a few seconds is measured",
+			 BPF_COST_EVERY, (double)cost->span_ns / 1e9);
 }
 
 #endif

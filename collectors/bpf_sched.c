@@ -560,6 +560,10 @@ void bpf_sched_detach(struct bpf_sched *b)
 	b->pause = NULL;
 	locus_sched__detach(b->skel);
 	bpf_cost_stop(b);
+	/* the CPUs' time over the same span as the programs counted */
+	b->busy1 = xcalloc((size_t)b->ncpus + 1, sizeof(uint64_t));
+	b->idle1 = xcalloc((size_t)b->ncpus + 1, sizeof(uint64_t));
+	bpf_cpu_times(b->ncpus, b->busy1, b->idle1);
 	b->t_end = now_ns();
 }
 void bpf_sched_close(struct bpf_sched *b)
@@ -584,6 +588,8 @@ void bpf_sched_close(struct bpf_sched *b)
 	task_top_release(&b->retired);
 	free(b->busy0);
 	free(b->idle0);
+	free(b->busy1);
+	free(b->idle1);
 	free(b->cpu_on);
 	for (int i = 0; i < b->nsmaps; i++)
 		free(b->smaps[i].path);

@@ -53,6 +53,7 @@ struct bpf_sched {
 	uint64_t t0;		/* CLOCK_MONOTONIC (the kernel's ktime) at attach */
 	uint64_t t_end;		/* at detach, or 0 */
 	uint64_t *busy0, *idle0;/* /proc/stat per CPU at attach, ns */
+	uint64_t *busy1, *idle1;/* and at detach (NULL before) */
 	long delay_rate;	/* the configured timing limit */
 	int max_pairs;		/* pairs kept over the session (0: BPF_PAIRS_KEPT) */
 	int max_tasks;		/* rows of the task table, retired ones included (0: no bound

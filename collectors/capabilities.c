@@ -24,6 +24,8 @@ static void add(struct check *c, int *n, enum status st, const char *what, const
 {
 	va_list ap;
 
+	if (*n >= CAPS_MAX)
+		return;
 	c[*n].st = st;
 	snprintf(c[*n].what, sizeof(c[*n].what), "%s", what);
 	snprintf(c[*n].enables, sizeof(c[*n].enables), "%s", enables);
@@ -145,17 +147,66 @@ static bool check_bpf(struct check *c, int *n, bool stream_ok)
 	return b != NULL;
 }
 
-/* The sched tracepoints one by one; true when the perf stream can trace (switch and a wakeup). */
+/* The tracepoints locus reads, and what each gives (doctor's rows, list's names). */
+static const struct {
+	const char *sys, *name, *enables;
+} tracepoints[] = {
+	{ "sched", "sched_waking", "wakeups: waker CPU, target, locality" },
+	{ "sched", "sched_wakeup", "wakeups where sched_waking is missing" },
+	{ "sched", "sched_wakeup_new", "new tasks' placement" },
+	{ "sched", "sched_switch", "switches, run time, wake-to-run delay" },
+	{ "sched", "sched_migrate_task", "migrations, tasks moved after a wakeup" },
+	{ "sched", "sched_process_fork", "the workload's task tree (its children)" },
+	{ "sched", "sched_process_exit", "tasks that exited (kept in the totals)" },
+	{ "sched", "sched_wake_idle_without_ipi", "wakeups of a polling idle CPU (no IPI)" },
+	{ "ipi", "ipi_send_cpu", "which remote wakeups sent an IPI" },
+	{ "irq", "irq_handler_entry", "--blame: hardirq time in the waits" },
+	{ "irq", "irq_handler_exit", "--blame: hardirq time in the waits" },
+	{ "irq", "softirq_entry", "--blame: softirq time in the waits" },
+	{ "irq", "softirq_exit", "--blame: softirq time in the waits" },
+};
+
+/* One tracepoint's row; true when it opens. */
+static bool check_tracepoint(struct check *c, int *n, const char *dir, size_t i,
+			     int *unreadable)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_TRACEPOINT };
+	char path[512], buf[32], what[48];
+	const char *en = tracepoints[i].enables;
+	bool needed = !strcmp(tracepoints[i].sys, "sched") && i < 7; /* the rest: optional */
+	long id;
+	int err;
+
+	snprintf(what, sizeof(what), "%s:%s", tracepoints[i].sys, tracepoints[i].name);
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, tracepoints[i].sys,
+		 tracepoints[i].name);
+	errno = 0;
+	if (read_text_file(path, buf, sizeof(buf)) < 0 || parse_long(buf, 0, 1L << 40, &id)) {
+		*unreadable += errno == EACCES || errno == EPERM;
+		if (errno == EACCES || errno == EPERM)
+			add(c, n, ST_NO, what, en, "this user cannot read tracefs (%s): needs root, "
+			    "or tracefs opened to the user and CAP_PERFMON", dir);
+		else
+			add(c, n, needed ? ST_NO : ST_WARN, what, en, "not in this kernel (%s)%s",
+			    path, needed ? "" : ": what it gives is left out, and said");
+		return false;
+	}
+	a.config = (unsigned long long)id;
+	err = probe_open(&a, -1, 0);
+	if (err)
+		add(c, n, ST_NO, what, en, "id %ld, but opening it per CPU fails: %s (needs root, "
+		    "CAP_PERFMON or perf_event_paranoid=-1)", id, strerror(err));
+	else
+		add(c, n, ST_OK, what, en, "id %ld, opens per CPU", id);
+	return !err;
+}
+
+/* The tracepoints one by one; true when the perf stream can trace (switch and a wakeup). */
 static bool check_tracepoints(struct check *c, int *n)
 {
-	static const char *const tps[] = {
-		"sched_waking", "sched_wakeup", "sched_wakeup_new", "sched_switch",
-		"sched_migrate_task", "sched_process_fork", "sched_process_exit",
-	};
-	char why[240], path[512], buf[32], what[48];
+	char why[240];
 	const char *dir = probe_tracefs(why, sizeof(why));
-	bool opens[ARRAY_SIZE(tps)] = { false };
-	long id;
+	bool opens[ARRAY_SIZE(tracepoints)] = { false };
 
 	if (!dir) {
 		add(c, n, ST_NO, "tracefs", "wakeup locality, latency, migrations", "%s", why);
@@ -164,41 +215,24 @@ static bool check_tracepoints(struct check *c, int *n)
 	int row = *n, unreadable = 0;
 
 	add(c, n, ST_OK, "tracefs", "tracepoint formats for decoding", "mounted at %s", dir);
-	for (size_t i = 0; i < ARRAY_SIZE(tps); i++) {
-		struct perf_event_attr a = { .type = PERF_TYPE_TRACEPOINT };
-		int err;
-
-		snprintf(what, sizeof(what), "sched:%s", tps[i]);
-		snprintf(path, sizeof(path), "%s/events/sched/%s/id", dir, tps[i]);
-		errno = 0;
-		if (read_text_file(path, buf, sizeof(buf)) < 0 || parse_long(buf, 0, 1L << 40, &id)) {
-			unreadable += errno == EACCES || errno == EPERM;
-			if (errno == EACCES || errno == EPERM)
-				add(c, n, ST_NO, what, "wakeup locality, latency, migrations",
-				    "this user cannot read tracefs (%s): needs root, or tracefs "
-				    "opened to the user and CAP_PERFMON", dir);
-			else
-				add(c, n, ST_NO, what, "wakeup locality, latency, migrations",
-				    "not in this kernel (%s)", path);
-			continue;
-		}
-		a.config = (unsigned long long)id;
-		err = probe_open(&a, -1, 0);
-		if (err)
-			add(c, n, ST_NO, what, "wakeup locality, latency, migrations",
-			    "id %ld, but opening it per CPU fails: %s (needs root, CAP_PERFMON or "
-			    "perf_event_paranoid=-1)", id, strerror(err));
-		else
-			add(c, n, ST_OK, what, "wakeup locality, latency, migrations",
-			    "id %ld, opens per CPU", id);
-		opens[i] = !err;
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(tracepoints); i++)
+		opens[i] = check_tracepoint(c, n, dir, i, &unreadable);
 	if (unreadable) { /* mounted, but not for this user: one story with the rows below */
 		c[row].st = ST_NO;
 		snprintf(c[row].detail, sizeof(c[row].detail), "mounted at %s, but this user cannot "
 			 "read it (needs root, or tracefs opened to the user)", dir);
 	}
 	return opens[3] && (opens[0] || opens[1]); /* sched_switch, and waking or wakeup */
+}
+
+const char *capabilities_tracepoint(size_t i)
+{
+	static char name[64];
+
+	if (i >= ARRAY_SIZE(tracepoints))
+		return NULL;
+	snprintf(name, sizeof(name), "%s:%s", tracepoints[i].sys, tracepoints[i].name);
+	return name;
 }
 
 static int count_llc_groups(void)

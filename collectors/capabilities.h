@@ -14,8 +14,10 @@ struct check {
 	char detail[240];	/* what we found / how to get it */
 };
 
+#define CAPS_MAX 48
+
 struct capabilities {
-	struct check c[40];
+	struct check c[CAPS_MAX];
 	int n;
 	bool sw_ok;		/* software events open: locus can count */
 	bool stream_ok;		/* the sched tracepoints open: the perf stream can trace */
@@ -31,5 +33,7 @@ const char *capabilities_sched_story(const struct capabilities *c);
  * detail, "not supported" or "unknown" with the reason there.
  */
 const char *capabilities_event(const char *name, char *detail, size_t len);
+/* The i-th tracepoint locus reads ("sched:sched_switch", "irq:softirq_entry"), NULL past them. */
+const char *capabilities_tracepoint(size_t i);
 
 #endif

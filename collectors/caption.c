@@ -45,4 +45,12 @@ void caption_file(struct svg_caption *c, const struct pd_file *pf, const char *p
 	snprintf(c->host, sizeof(c->host), "%s", pf->hostname[0] ? pf->hostname : "not in the file");
 	if (stat(path, &st) == 0)
 		utc(c->date, sizeof(c->date), "recorded ", st.st_mtime);
+	if (pf->end_missing)
+		snprintf(c->ended, sizeof(c->ended), "the recording's end is missing: a write failed");
+	else if (pf->copy_cut)
+		snprintf(c->ended, sizeof(c->ended), "the file is cut short: read to its last whole "
+			 "record");
+	else if (pf->cut_short)
+		snprintf(c->ended, sizeof(c->ended), "the recording never finished: read to its last "
+			 "whole record");
 }

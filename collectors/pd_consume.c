@@ -22,6 +22,14 @@ static int setup_decoder(struct pd_reader *rd, const struct pd_file *f, char *er
 
 	if (rd->decoder)
 		return 0;
+	if (!f->tracing_data && f->copy_cut) {
+		snprintf(err, len, "no tracepoint formats: the file is cut short (%llu of the "
+			 "%llu data bytes its header says) and the features written after its "
+			 "data are gone (copy the whole file)",
+			 (unsigned long long)(f->end - f->data_off),
+			 (unsigned long long)f->copy_data_size);
+		return -1;
+	}
 	if (!f->tracing_data && f->cut_short && !f->pipe) {
 		snprintf(err, len, "no tracepoint formats in the file: perf record was stopped "
 			 "before writing them (its header's data size is still 0) (record with "

@@ -19,6 +19,7 @@
 #define MAX_IDS (1u << 20)
 #define MAX_FEATURE (256u << 20)
 #define MAX_TRACING_DATA (64u << 20)
+#define MAX_DATA_SIZE (1ull << 40)
 
 struct file_section {
 	uint64_t offset, size;
@@ -135,8 +136,17 @@ static int read_features(struct pd_file *f, uint64_t file_size)
 
 		if (!pd_has_feature(f, feat))
 			continue;
-		if (read_at(f, off + (uint64_t)n * 16, &sec, 16) < 0)
-			return -1;
+		if (off + (uint64_t)n * 16 + 16 > file_size ||
+		    (read_at(f, off + (uint64_t)n * 16, &sec, 16) == 0 &&
+		     sec.offset <= file_size && sec.offset > off && sec.size > file_size - sec.offset)) {
+			/* cut short after the data (a partial copy): the features from here on
+			 * are gone; those read stay */
+			f->recover = f->cut_short = f->copy_cut = true;
+			f->copy_data_size = f->data_size;
+			for (; feat < PD_FEAT_BITS; feat++)
+				f->feat[feat / 64] &= ~(1ull << (feat % 64));
+			return 0;
+		}
 		n++;
 		if (sec.offset > file_size || sec.size > file_size - sec.offset)
 			return bad(f, off + (uint64_t)(n - 1) * 16, "feature %d points outside the file",
@@ -156,7 +166,61 @@ static int read_features(struct pd_file *f, uint64_t file_size)
 	return 0;
 }
 
+static void reserve(struct pd_file *f, size_t n)
+{
+	if (n > f->buf_cap) {
+		f->buf_cap = n + 65536;
+		f->buf = xrealloc(f->buf, f->buf_cap);
+	}
+}
+
 static int stream_header(struct pd_file *f);
+static int header_record(struct pd_file *f, const struct pd_record *rec);
+static int tracing_record(struct pd_file *f, const struct pd_record *rec);
+
+/*
+ * A cut file's features: the table after the data is gone. locus record's files hold
+ * them before the data too, as the pipe-mode records [from, to) its stream began with
+ * (header attribute, tracing data and feature records); perf record's hold none there,
+ * and go without (a tracepoint file then cannot be decoded, said where it is needed).
+ */
+static int copy_features(struct pd_file *f, uint64_t from, uint64_t to)
+{
+	bool first = true;
+
+	f->pos = from;
+	f->end = to;
+	if (fseeko(f->fp, (off_t)from, SEEK_SET) < 0)
+		return bad(f, from, "cannot seek: %s", strerror(errno));
+	while (f->end - f->pos >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+		struct pd_record rec;
+		int r = 0;
+
+		if (fread(&h, 1, sizeof(h), f->fp) != sizeof(h) || h.size < sizeof(h) ||
+		    h.size > f->end - f->pos)
+			break;
+		if (h.type != PD_REC_HEADER_ATTR && h.type != PD_REC_HEADER_EVENT_TYPE &&
+		    h.type != PD_REC_HEADER_FEATURE && h.type != PD_REC_HEADER_TRACING_DATA)
+			break; /* not locus's layout: no features to be had */
+		if (first) /* these replace what was read of the table */
+			memset(f->feat, 0, sizeof(f->feat));
+		first = false;
+		reserve(f, h.size);
+		memcpy(f->buf, &h, sizeof(h));
+		if (fread(f->buf + sizeof(h), 1, h.size - sizeof(h), f->fp) != h.size - sizeof(h))
+			break;
+		rec = (struct pd_record){ h.type, h.misc, h.size, f->buf, f->pos };
+		f->pos += h.size;
+		if (h.type == PD_REC_HEADER_FEATURE) /* the attributes are the header's already */
+			r = header_record(f, &rec);
+		else if (h.type == PD_REC_HEADER_TRACING_DATA)
+			r = tracing_record(f, &rec);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
 
 int pd_open(struct pd_file *f, const char *path)
 {
@@ -176,7 +240,7 @@ int pd_open(struct pd_file *f, const char *path)
 	if (fstat(fileno(f->fp), &st) == 0 && S_ISDIR(st.st_mode))
 		return bad(f, 0, "a directory, not a perf.data file");
 	if (fstat(fileno(f->fp), &st) == 0 && S_ISREG(st.st_mode))
-		file_size = (uint64_t)st.st_size;
+		f->file_size = file_size = (uint64_t)st.st_size;
 	/* a big read buffer for big files; small files should not pay for it */
 	if (file_size > (256u << 10))
 		setvbuf(f->fp, NULL, _IOFBF, 1 << 20);
@@ -206,15 +270,26 @@ int pd_open(struct pd_file *f, const char *path)
 	memcpy(&attrs, h + 24, 16);
 	memcpy(&data, h + 40, 16);
 	memcpy(f->feat, h + 72, 32);
-	if (data.offset > file_size || data.size > file_size - data.offset)
+	/* a data size no file of records ever had (over a TiB): a header to refuse, not a cut */
+	if (data.offset > file_size || data.offset < HEADER_SIZE || data.size > MAX_DATA_SIZE)
 		return bad(f, 40, "data section outside the file (offset %llu, size %llu, file %llu)",
 			   (unsigned long long)data.offset, (unsigned long long)data.size,
 			   (unsigned long long)file_size);
+	if (data.size > file_size - data.offset) {
+		/* a finished file cut short (a partial copy, a full disk): its data is read
+		 * to the last whole record, and the report says so */
+		f->recover = f->cut_short = f->copy_cut = true;
+		f->copy_data_size = data.size;
+		data.size = file_size - data.offset;
+	}
 	f->data_off = data.offset;
 	f->data_size = data.size;
 	if (read_attrs(f, attr_size, attrs, file_size) < 0)
 		return -1;
-	if (!data.size && data.offset >= HEADER_SIZE && file_size > data.offset) {
+	if (f->copy_cut) {
+		if (copy_features(f, attrs.offset + attrs.size, data.offset) < 0)
+			return -1;
+	} else if (!data.size && data.offset >= HEADER_SIZE && file_size > data.offset) {
 		/* perf record's header before its end: the data runs to the end of the file,
 		 * the features were never written (their bits are perf's plan, not content) */
 		f->recover = f->cut_short = true;
@@ -222,20 +297,14 @@ int pd_open(struct pd_file *f, const char *path)
 		memset(f->feat, 0, sizeof(f->feat));
 	} else if (read_features(f, file_size) < 0) {
 		return -1;
+	} else if (f->copy_cut && copy_features(f, attrs.offset + attrs.size, data.offset) < 0) {
+		return -1; /* the table cut short: locus's features are before the data too */
 	}
 	f->pos = f->data_off;
 	f->end = f->data_off + f->data_size;
 	if (fseeko(f->fp, (off_t)f->pos, SEEK_SET) < 0)
 		return bad(f, f->pos, "cannot seek to the data");
 	return 0;
-}
-
-static void reserve(struct pd_file *f, size_t n)
-{
-	if (n > f->buf_cap) {
-		f->buf_cap = n + 65536;
-		f->buf = xrealloc(f->buf, f->buf_cap);
-	}
 }
 
 /* Pipe-mode records that carry the header's content. */

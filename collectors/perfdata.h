@@ -109,6 +109,7 @@ struct pd_file {
 	FILE *fp;
 	bool pipe;			/* pipe-mode stream (perf record -o -) */
 	uint64_t data_off, data_size;	/* file mode */
+	uint64_t file_size;		/* a regular file's size, 0 for a stream */
 	uint64_t feat[4];		/* feature bitmap */
 	struct pd_attr *attrs;
 	int nattrs;
@@ -136,6 +137,10 @@ struct pd_file {
 	bool unfinished;		/* locus record's stream that never got its header */
 	bool recover;			/* the end may be missing: a record cut short ends the data */
 	bool cut_short;			/* the data ended inside a record, or was never finished */
+	bool copy_cut;			/* a finished file cut short after it was written (a
+					 * partial copy, a full disk): its header's data runs past
+					 * the file's end, the feature table after the data is gone */
+	uint64_t copy_data_size;	/* copy_cut: the data size its header says */
 	uint64_t cut_at;		/* offset of the first byte not read (cut_short) */
 	bool end_missing;		/* PD_FEAT_LOCUS_END: a write failed while recording */
 	int end_errno;			/* its errno (ENOSPC: the disk was full) */
@@ -151,8 +156,8 @@ struct pd_file {
  * the features (a stream's: the header records before its first data record).
  * Returns 0, or -1 with f->err = "<what is wrong> at offset N". A file whose end
  * is missing (locus record's stream never finished, perf record's file with
- * data size 0, a stream cut inside a record) is read to its last whole record
- * and says so in cut_short.
+ * data size 0, a stream cut inside a record, a finished file cut short by a
+ * partial copy) is read to its last whole record and says so in cut_short.
  */
 int pd_open(struct pd_file *f, const char *path);
 /* Next record: 1, 0 at the end of the data, -1 with f->err on a malformed record. */

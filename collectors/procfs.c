@@ -174,6 +174,25 @@ int proc_affinity(pid_t tid, uint64_t *mask, int nwords)
 	return 0;
 }
 
+int proc_affinity_list(pid_t tid, char *buf, size_t len)
+{
+	char path[64], st[4096], err[128], *line, *nl;
+	int *cpus = NULL, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	if (read_text_file(path, st, sizeof(st)) < 0 || !(line = strstr(st, "Cpus_allowed_list:")))
+		return -1;
+	line += strlen("Cpus_allowed_list:");
+	line += strspn(line, " \t");
+	if ((nl = strchr(line, '\n')))
+		*nl = '\0';
+	if ((n = parse_cpu_list(line, 1 << 20, &cpus, err, sizeof(err))) < 0)
+		return -1;
+	fmt_cpu_list(cpus, n, buf, len);
+	free(cpus);
+	return 0;
+}
+
 int proc_comm(pid_t tid, char *comm, size_t len)
 {
 	char path[64];

@@ -2,6 +2,7 @@
 #ifndef LOCUS_PROCFS_H
 #define LOCUS_PROCFS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -27,6 +28,8 @@ int proc_comm(pid_t tid, char *comm, size_t len);
  * nwords 64-bit words (CPUs beyond are left out). 0, or -1 when it is gone.
  */
 int proc_affinity(pid_t tid, uint64_t *mask, int nwords);
+/* The same as a CPU list ("0-3,8") into buf; 0, or -1 when it is gone. */
+int proc_affinity_list(pid_t tid, char *buf, size_t len);
 /*
  * Run the calling thread once on each of the n CPUs (then back on its own
  * mask): each records a switch, which shows whether it was idle.

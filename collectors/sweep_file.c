@@ -128,6 +128,7 @@ static int read_prov(struct provenance *p, const struct jv *o, char *err, size_t
 	copy_str(p->why, sizeof(p->why), o, "why");
 	copy_str(p->cpus_asked, sizeof(p->cpus_asked), o, "cpus_asked");
 	copy_str(p->cpus_honored, sizeof(p->cpus_honored), o, "cpus_honored");
+	copy_str(p->affinity, sizeof(p->affinity), o, "workload_affinity"); /* null: "" */
 	if (whole(o, "ncpus_honored", 0, 1 << 20, 0, &ncpus, err, len) < 0 ||
 	    whole(o, "scope_pid", 0, 1 << 30, 0, &pid, err, len) < 0 ||
 	    whole(o, "delay_rate", 0, 1000000000, 0, &rate, err, len) < 0 ||
@@ -204,6 +205,7 @@ int sweep_parse(const char *text, size_t len, struct sweep_set *s, char *err, si
 	} else {
 		copy_str(s->kernel, sizeof(s->kernel), env, "kernel");
 		copy_str(s->cpu_model, sizeof(s->cpu_model), env, "cpu_model");
+		copy_str(s->hostname, sizeof(s->hostname), env, "hostname");
 		copy_str(s->topology, sizeof(s->topology), env, "topology");
 		copy_str(s->cmdline, sizeof(s->cmdline), env, "command_line");
 		copy_str(s->version, sizeof(s->version), env, "locus_version");

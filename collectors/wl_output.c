@@ -53,18 +53,47 @@ const char *wl_output_tail(struct wl_output *o)
 	return o->tail;
 }
 
-void wl_output_close(struct wl_output *o, bool quiet)
+/* At most n last lines of the tail, from where they start. */
+static const char *last_lines(const char *tail, int n)
+{
+	const char *p = tail + strlen(tail);
+
+	if (p > tail && p[-1] == '\n')
+		p--;
+	while (p > tail && n > 0)
+		if (*--p == '\n')
+			n--;
+	return p == tail ? p : p + 1;
+}
+
+#define TAIL_LINES 15
+
+void wl_output_close(struct wl_output *o, bool quiet, bool keep)
 {
 	struct stat st;
 	char size[32];
+	const char *tail;
 
 	if (o->fd < 0 || !o->path[0])
 		return;
-	if (fstat(o->fd, &st) == 0 && st.st_size == 0 && !o->named)
-		unlink(o->path);
-	else if (!quiet)
-		locus_err("the workload's output (%s) is in %s",
-			  fmt_bytes((uint64_t)st.st_size, size, sizeof(size)), o->path);
+	if (fstat(o->fd, &st) < 0)
+		st.st_size = 0;
 	close(o->fd);
 	o->fd = -1;
+	if (o->named || (keep && st.st_size)) {
+		if (!quiet)
+			locus_err("the workload's output (%s) is in %s",
+				  fmt_bytes((uint64_t)st.st_size, size, sizeof(size)), o->path);
+		return;
+	}
+	if (st.st_size && !quiet) { /* what the terminal would have shown last */
+		tail = last_lines(wl_output_tail(o), TAIL_LINES);
+		locus_err("the workload's output (%s), its last lines (%s is removed; "
+			  "--keep-output keeps it):", fmt_bytes((uint64_t)st.st_size, size,
+								sizeof(size)), o->path);
+		fputs(tail, stderr);
+		if (*tail && tail[strlen(tail) - 1] != '\n')
+			fputc('\n', stderr);
+	}
+	unlink(o->path);
 }

@@ -18,7 +18,11 @@ struct wl_output {
 int wl_output_open(struct wl_output *o, const char *named);
 /* The end of the file, whole lines only, into o->tail. */
 const char *wl_output_tail(struct wl_output *o);
-/* Close; say where the output is, or remove our own file when it stayed empty. */
-void wl_output_close(struct wl_output *o, bool quiet);
+/*
+ * Close. A file the user named, or ours with keep, stays and is said (unless quiet); ours
+ * is removed otherwise, its last lines first printed on stderr (unless quiet), as the
+ * terminal would have shown them.
+ */
+void wl_output_close(struct wl_output *o, bool quiet, bool keep);
 
 #endif

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -317,6 +318,41 @@ const char *fmt_bytes(uint64_t v, char *buf, size_t len)
 	return buf;
 }
 
+const char *fmt_ns(uint64_t ns, char *buf, size_t len)
+{
+	char whole[32];
+
+	if (ns < 1000)
+		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.2f us", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.2f ms", (double)ns / 1e6);
+	else if (ns < 1000000000000ull)
+		snprintf(buf, len, "%.3f s", (double)ns / 1e9);
+	else /* 1,000 s and beyond: the seconds with separators */
+		snprintf(buf, len, "%s.%03llu s", fmt_count(ns / 1000000000ull, whole, sizeof(whole)),
+			 (unsigned long long)(ns % 1000000000ull / 1000000));
+	return buf;
+}
+
+const char *fmt_ns_short(double ns, char *buf, size_t len)
+{
+	if (!(ns > 0))
+		snprintf(buf, len, "0 ns");
+	else if (ns < 999.5)
+		snprintf(buf, len, "%.0f ns", ns);
+	else if (ns < 9950)
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+	else if (ns < 999500)
+		snprintf(buf, len, "%.0f us", ns / 1e3);
+	else if (ns < 999950000)
+		snprintf(buf, len, "%.1f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.2f s", ns / 1e9);
+	return buf;
+}
+
 const char *fmt_count(uint64_t v, char *buf, size_t len)
 {
 	char tmp[32];
@@ -485,6 +521,62 @@ const char *fmt_short(double x, char *buf, size_t len)
 		snprintf(buf, len, x < 9.995 ? "%.2f%c" : x < 99.95 ? "%.1f%c" : "%.0f%c", x,
 			 unit[u]);
 	return buf;
+}
+
+/* A word that is a number ("6,520", "0", "12.1%;"): it never starts a folded line. */
+static bool numeric_word(const char *s, int w)
+{
+	int i = 0;
+
+	while (i < w && (isdigit((unsigned char)s[i]) || s[i] == ',' || s[i] == '.'))
+		i++;
+	return i > 0 && (i == w || (i + 1 == w && strchr("%;,)", s[i])) ||
+			 (i + 2 == w && s[i] == '%' && strchr(";,)", s[i + 1])));
+}
+
+int fprint_folded(FILE *f, const char *lead, const char *text, int indent, int width)
+{
+	int col = fprintf(f, "%s", lead), lines = 1;
+	bool fresh = !*lead || lead[strlen(lead) - 1] == ' ', label_before = false;
+
+	while (*text) {
+		int w = (int)strcspn(text, " "), unit = w;
+		const char *next = text + w;
+
+		/* a label and the number after it fold together ("ran elsewhere: 139") */
+		if (*next == ' ' && w && text[w - 1] == ':') {
+			const char *n = next + strspn(next, " ");
+			int nw = (int)strcspn(n, " ");
+
+			if (nw && numeric_word(n, nw))
+				unit += 1 + nw;
+		}
+		if (!fresh && col + 1 + unit > width && !(w && numeric_word(text, w) &&
+							     label_before)) {
+			col = fprintf(f, "\n%*s", indent, "") - 1;
+			fresh = true;
+			lines++;
+		}
+		if (!fresh)
+			col += fprintf(f, " ");
+		for (int i = 0; i < w; i++) /* glue prints as a space */
+			fputc(text[i] == FOLD_GLUE ? ' ' : text[i], f);
+		col += w;
+		fresh = false;
+		label_before = w && text[w - 1] == ':';
+		text += w;
+		text += strspn(text, " ");
+	}
+	fputc('\n', f);
+	return lines;
+}
+
+char *fold_glue(char *s)
+{
+	for (char *p = s; *p; p++)
+		if (*p == ' ')
+			*p = FOLD_GLUE;
+	return s;
 }
 
 int terminal_columns(void)

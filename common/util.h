@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <stdint.h>
 
@@ -71,6 +72,14 @@ const char *fmt_share(double a, double b, int decimals, char *buf, size_t len);
 /* Format a byte count: "812 bytes", "41.3 KiB", "2.4 MiB", "1.20 GiB". */
 const char *fmt_bytes(uint64_t v, char *buf, size_t len);
 
+/*
+ * A duration, the one formatter of times in every text: "350 ns", "5.12 us", "1.20 ms",
+ * "2.003 s" (three decimals in seconds, 1,000 s and beyond with separators: "1,234.567 s").
+ */
+const char *fmt_ns(uint64_t ns, char *buf, size_t len);
+/* The same units for narrow columns (the dashboard's, the loop's): "350 ns", "5.1 us",
+ * "512 us", "94.4 ms", "1.20 s". */
+const char *fmt_ns_short(double ns, char *buf, size_t len);
 /* Format an integer with thousands separators ("40,012") into buf. */
 const char *fmt_count(uint64_t v, char *buf, size_t len);
 /* A compact number for narrow columns: "812", "4.3", "52.7K", "1.20M" (negatives as 0). */
@@ -111,6 +120,16 @@ uint64_t now_ns(void);
 uint64_t thread_cpu_ns(void);
 /* Edits (insert, delete, replace, swap two neighbours) from a to b, capped at 9. */
 int edit_distance(const char *a, const char *b);
+/*
+ * Prose within width columns: lead, then text's words folded, each line after the
+ * first indented by indent spaces (a word longer than a line goes whole on its own),
+ * a newline at the end. Returns the lines written.
+ */
+int fprint_folded(FILE *f, const char *lead, const char *text, int indent, int width);
+/* A space fprint_folded prints but never breaks at ("1.20 ms", "7 tasks: 681"). */
+#define FOLD_GLUE '\x1f'
+/* s's spaces into FOLD_GLUE, in place: one word to fprint_folded. Returns s. */
+char *fold_glue(char *s);
 /* Columns of the terminal on stdout; else $COLUMNS (40-1000) when set, else 80. */
 int terminal_columns(void);
 

@@ -9,6 +9,9 @@ struct svg_caption {
 	char kernel[160];	/* "6.1.0-18-amd64 x86_64", or the recording's */
 	char host[128];		/* the machine's name */
 	char date[64];		/* "2026-12-02 03:50 UTC", or "recorded 2026-12-02 ..." */
+	char ended[160];	/* how the run or recording ended where it did not end whole:
+				 * "interrupted by SIGINT", "the recording's end is missing:
+				 * cut short" ("" when whole) */
 };
 
 #endif

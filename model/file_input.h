@@ -19,7 +19,8 @@
 struct file_input {
 	const char *path;
 	bool pipe;			/* perf's pipe mode */
-	uint64_t records, bytes;	/* records read, and the offset the reading ended at */
+	uint64_t records, bytes;	/* records read, and their bytes */
+	uint64_t file_bytes;		/* the file's size (0: a stream) */
 	uint64_t samples, sched_samples, mem_samples, undecodable, callchains;
 	uint64_t other_tracepoints;	/* samples of tracepoints the scheduler does not use, */
 	uint64_t irq_samples;		/* of which the irq ones (blame reads them) */

@@ -92,7 +92,7 @@ const char *prov_scope_text(const struct provenance *p, char *buf, size_t len)
 
 const char *prov_end_text(const struct provenance *p, char *buf, size_t len)
 {
-	char n[32], u[32];
+	char n[32], u[32], w[32];
 
 	fmt_count(p->end_records, n, sizeof(n));
 	if (p->end == PROV_END_CUT)
@@ -105,6 +105,17 @@ const char *prov_end_text(const struct provenance *p, char *buf, size_t len)
 			 p->end_errno == ENOSPC ? "disk full" : p->end_errno == EDQUOT ?
 			 "quota exceeded" : "a write failed", p->end_at_s, strerror(p->end_errno),
 			 fmt_count(p->end_unwritten, u, sizeof(u)), n);
+	else if (p->end == PROV_END_COPY && p->end_data_bytes >= p->end_data_want)
+		snprintf(buf, len, "the file is cut short after its data: %s records read, all "
+			 "its %s of data; what followed the data is missing (a partial copy, "
+			 "or a disk full while copying)", n,
+			 fmt_bytes(p->end_data_want, w, sizeof(w)));
+	else if (p->end == PROV_END_COPY)
+		snprintf(buf, len, "the file is cut short at %.2f s: %s records read, %s of its "
+			 "%s of data its header says (a partial copy, or a disk full while "
+			 "copying; read to its last whole record)", p->end_at_s, n,
+			 fmt_bytes(p->end_data_bytes, u, sizeof(u)),
+			 fmt_bytes(p->end_data_want, w, sizeof(w)));
 	else
 		buf[0] = '\0';
 	return buf;
@@ -161,6 +172,18 @@ static void describe(const struct provenance *p, char *buf, size_t len)
 	snprintf(buf, len, "%s, %s delays%s, CPUs %s, %s", prov_source_key(p->source),
 		 prov_delay_key(p->delay), rate, p->cpus_honored[0] ? p->cpus_honored : "?",
 		 prov_scope_key(p->scope));
+}
+
+bool prov_affinity_differs(const struct provenance *base, const struct provenance *cur, char *buf,
+			   size_t len)
+{
+	bool differs = base->affinity[0] && cur->affinity[0] && strcmp(base->affinity, cur->affinity);
+
+	if (len)
+		buf[0] = '\0';
+	if (differs && len)
+		snprintf(buf, len, "new: affinity %s (base %s)", cur->affinity, base->affinity);
+	return differs;
 }
 
 unsigned prov_compare(const struct provenance *a, const struct provenance *b, char *why,

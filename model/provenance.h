@@ -39,6 +39,8 @@ enum prov_end {
 	PROV_END_CUT,	/* the recording never finished (killed, a crash): read to its last
 			 * whole record */
 	PROV_END_WRITE,	/* a write failed while recording (a full disk): the file says so */
+	PROV_END_COPY,	/* a finished file cut short since (a partial copy, a full disk
+			 * while copying): its header's data runs past the file's end */
 };
 
 enum prov_delay {
@@ -63,7 +65,7 @@ struct prov_cost {
 	uint64_t span_ns;	/* wall time the programs were attached */
 	uint32_t prog_ids[PROV_COST_PROGS];	/* the kernel's ids of the programs counted */
 	int nprogs;
-	char why[96];
+	char why[240];
 };
 
 struct provenance {
@@ -72,6 +74,9 @@ struct provenance {
 	char cpus_asked[256];	/* -C as given, or "all" */
 	char cpus_honored[256];	/* CPUs whose events were read, as a list ("0-3,8") */
 	int ncpus_honored;
+	char affinity[256];	/* the CPUs the workload was allowed when it started (its
+				 * launcher's mask, or -p's process's), "" where unknown or
+				 * not one workload (-a, a file) */
 	enum prov_scope scope;
 	int32_t scope_pid;	/* SCOPE_PID, or a file's --pid */
 	int32_t added[PROV_ADDED_MAX];	/* SCOPE_WORKLOAD: running processes added (-p beside a command) */
@@ -94,6 +99,8 @@ struct provenance {
 	uint64_t end_records;	/* whole records read */
 	int end_errno;		/* PROV_END_WRITE: the error (ENOSPC: disk full) */
 	uint64_t end_unwritten;	/* PROV_END_WRITE: records the recorder could not write */
+	uint64_t end_data_bytes, end_data_want;	/* PROV_END_COPY: data bytes read, and
+					 * the size its header says */
 	uint32_t not_recorded;	/* bit 1 << EV_<type>: a sched tracepoint a file lacks (a
 				 * replay): the sections it feeds say "not in this file" */
 };
@@ -110,8 +117,9 @@ int prov_delay_by_key(const char *key);
 /* "the workload's tasks", "process 123 and its children", ... into buf. */
 const char *prov_scope_text(const struct provenance *p, char *buf, size_t len);
 /*
- * "cut short at 3.02 s: 123,456 records read (...)" or "the end is missing: disk
- * full at 2.41 s (...)" into buf; "" for a whole file.
+ * "cut short at 3.02 s: 123,456 records read (...)", "the end is missing: disk
+ * full at 2.41 s (...)" or "the file is cut short at 0.27 s: ..." into buf; "" for a
+ * whole file.
  */
 const char *prov_end_text(const struct provenance *p, char *buf, size_t len);
 /* "exact, in log-linear buckets of 6.25%", "power-of-two buckets (midpoints)", "none" */
@@ -133,5 +141,13 @@ enum prov_diff {
  */
 unsigned prov_compare(const struct provenance *a, const struct provenance *b, char *why,
 		      size_t len);
+
+/*
+ * Whether the two workloads were allowed other CPUs (a condition of the experiment: said
+ * beside a comparison, never a reason to refuse one): "new: affinity 0 (base 0-1)" into
+ * buf when they were, "" and false when not or when either is unknown.
+ */
+bool prov_affinity_differs(const struct provenance *base, const struct provenance *cur, char *buf,
+			   size_t len);
 
 #endif

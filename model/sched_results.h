@@ -89,6 +89,15 @@ struct sched_results {
 	uint64_t ipi_class[LOC_NR];
 	uint64_t no_ipi_class[LOC_NR];
 
+	/* the timed wakeups (those in delay_class) by waker -> target class and waker -> the
+	 * CPU they ran on: how the Wakeups section's classes become the ones blame, stacks
+	 * and the timelines count; ran_known false where the source does not count it (BPF) */
+	bool ran_known;
+	uint64_t ran_class[LOC_NR][LOC_NR];	/* [target class][ran-on class] */
+	uint64_t ran_moved_within;	/* timed, ran elsewhere than chosen, the same class */
+	uint64_t ran_moved_other;	/* ran elsewhere than chosen, outside ran_class (not
+					 * timed, or the waker's CPU unknown) */
+
 	struct hist delay;		/* wake-to-run, ns */
 	struct hist delay_class[LOC_NR];/* by waker -> target class */
 	struct hist *delay_cpu;		/* by the CPU it ran on, ncpus entries */

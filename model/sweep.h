@@ -104,6 +104,7 @@ struct sweep_set {
 	const char *made_by;	/* SWEEP_STAT: "locus stat", or "locus run" (its file has sched) */
 	/* environment */
 	char kernel[128], cpu_model[128], topology[160], cmdline[1024], version[32], time[40];
+	char hostname[128];	/* the machine's name ("" in a file of an older locus) */
 	char command[1024];	/* the command with its {NAME} placeholder */
 	/* the metric */
 	bool have_metric;

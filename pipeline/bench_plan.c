@@ -104,8 +104,10 @@ static void fill_env(struct sweep_set *s, const struct bench_plan *bp, const str
 	struct tm tm;
 	size_t at = 0;
 
-	if (uname(&u) == 0)
+	if (uname(&u) == 0) {
 		snprintf(s->kernel, sizeof(s->kernel), "%s %s", u.release, u.machine);
+		snprintf(s->hostname, sizeof(s->hostname), "%s", u.nodename);
+	}
 	while (f && fgets(line, sizeof(line), f))
 		if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
 			snprintf(s->cpu_model, sizeof(s->cpu_model), "%s", strchr(line, ':') + 2);

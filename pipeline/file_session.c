@@ -100,7 +100,7 @@ int file_session_timeline(struct file_session *fp, const char *cap_path,
 	t->r = file_session_results(fp);
 	t->span_ns = l->last_ns > l->first_ns ? l->last_ns - l->first_ns : 0;
 	t->events = st->rd.sched_samples;
-	t->bytes = st->f.pos;
+	t->bytes = st->f.pos - (st->f.pipe ? PD_PIPE_HEADER_SIZE : st->f.data_off); /* records */
 	if (cap_path)
 		caption_file(&t->cap, &st->f, cap_path);
 	return 0;
@@ -121,7 +121,11 @@ void file_session_input(struct file_session *fp, struct file_input *in)
 
 	memset(in, 0, sizeof(*in));
 	*in = (struct file_input){
-		.path = pf->path, .pipe = pf->pipe, .records = pf->records, .bytes = pf->pos,
+		.path = pf->path, .pipe = pf->pipe, .records = pf->records,
+		/* the records' bytes, as locus record counts what it wrote (not the formats and
+		 * symbols a file keeps beside them) */
+		.bytes = pf->pos - (pf->pipe ? PD_PIPE_HEADER_SIZE : pf->data_off),
+		.file_bytes = pf->file_size,
 		.samples = rd->samples, .sched_samples = rd->sched_samples,
 		.mem_samples = rd->mem_samples, .undecodable = rd->undecodable,
 		.callchains = rd->callchains, .other_tracepoints = rd->other_tracepoints,

@@ -138,6 +138,12 @@ static void prov_init(struct live_session *t, const struct source_cfg *cfg)
 	p->scope_pid = cfg->scope_pid;
 	p->nadded = cfg->nadded;
 	memcpy(p->added, cfg->added, sizeof(p->added));
+	/* the CPUs the workload may use as it starts (the command held before exec: locus's
+	 * own mask, as taskset gave it; -p: the process's) */
+	if (!cfg->system_wide && (cfg->workload_pid || cfg->scope_pid) &&
+	    proc_affinity_list(cfg->workload_pid ? cfg->workload_pid : cfg->scope_pid, p->affinity,
+			       sizeof(p->affinity)) < 0)
+		p->affinity[0] = '\0';
 }
 
 /* The source's own knowledge of how it measures joins what the session knows. */

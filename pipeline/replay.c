@@ -142,7 +142,10 @@ void replay_end(const struct replay *rp, struct provenance *p)
 {
 	const struct pd_file *f = &rp->f;
 
-	p->end = f->end_missing ? PROV_END_WRITE : f->cut_short ? PROV_END_CUT : PROV_END_WHOLE;
+	p->end = f->end_missing ? PROV_END_WRITE : f->copy_cut ? PROV_END_COPY :
+		 f->cut_short ? PROV_END_CUT : PROV_END_WHOLE;
+	p->end_data_bytes = f->copy_cut ? f->end - f->data_off : 0; /* to the last whole record */
+	p->end_data_want = f->copy_cut ? f->copy_data_size : 0;
 	p->end_at_s = rp->rd.last_ns > rp->rd.first_ns ?
 			      (double)(rp->rd.last_ns - rp->rd.first_ns) / 1e9 : 0;
 	p->end_records = f->records;

@@ -1,6 +1,8 @@
 /* sink_writer.c - the perf.data writer behind the sink interface (sink_writer.h). */
 #include "sink_writer.h"
 
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -109,6 +111,7 @@ uint64_t writer_sink_mem_samples(const struct writer_sink *w)
 int writer_sink_summary(const struct writer_sink *w, const struct source *src, bool quiet)
 {
 	char size[32], n[32], lost[32];
+	struct stat st;
 
 	if (writer_sink_error(w)) {
 		locus_err("%s: %s: the file holds the %s whole records written before it (locus "
@@ -118,9 +121,14 @@ int writer_sink_summary(const struct writer_sink *w, const struct source *src, b
 	}
 	if (quiet)
 		return 0;
-	fprintf(stderr, "[ locus record: wrote %s events (%s, %s lost) to %s ]\n",
+	/* as locus report counts them: samples, their records' bytes, the file beside */
+	fprintf(stderr, "[ locus record: wrote %s events (%s of records, %s lost) to %s",
 		fmt_count(src->events, n, sizeof(n)), fmt_bytes(writer_sink_bytes(w), size, sizeof(size)),
 		fmt_count(src->lost, lost, sizeof(lost)), w->path);
+	if (stat(w->path, &st) == 0)
+		fprintf(stderr, " (%s with its formats and symbols)",
+			fmt_bytes((uint64_t)st.st_size, size, sizeof(size)));
+	fprintf(stderr, " ]\n");
 	if (src->keep_pages)
 		fprintf(stderr, "[ locus record: records were lost: -m %d would have kept them (the "
 			"ring plus twice its largest overflow) ]\n", src->keep_pages);

@@ -108,14 +108,14 @@ void watch_release(struct watch *w);
 /*
  * The workload's output into a file while the dashboard has the screen: named, else
  * $TMPDIR/locus-top.PID.out. Returns the fd for its stdout and stderr, or -1 after saying
- * why (wl_output_open). Its last whole lines (watch_output_tail); at the end, where it is
- * said, or our own empty file removed (watch_output_close).
+ * why (wl_output_open). Its last whole lines (watch_output_tail); at the end (watch_output_close)
+ * a file the user named, or ours with keep, stays and is said; ours is removed otherwise.
  */
 int watch_output_open(struct watch *w, const char *named);
 /* Where the output goes, or NULL (the terminal's). */
 const char *watch_output_path(const struct watch *w);
 const char *watch_output_tail(struct watch *w);
-void watch_output_close(struct watch *w, bool quiet);
+void watch_output_close(struct watch *w, bool quiet, bool keep);
 
 /*
  * The view of the latest refresh at now: the interval, or the totals since the base when

@@ -132,7 +132,7 @@ const char *watch_output_tail(struct watch *w)
 	return wl_output_tail(&w->output);
 }
 
-void watch_output_close(struct watch *w, bool quiet)
+void watch_output_close(struct watch *w, bool quiet, bool keep)
 {
-	wl_output_close(&w->output, quiet);
+	wl_output_close(&w->output, quiet, keep);
 }

@@ -18,7 +18,7 @@ static bool irq_cause(int c)
 
 static void causes_text(FILE *f, const struct blame_results *r)
 {
-	char a[32], b[32], d[32];
+	char a[32], b[32], d[32], t[400];
 
 	fprintf(f, "   %-34s %12s %7s%s\n", "cause", "time", "share",
 		r->in_kernel && r->sample_every > 1 ? "  95% interval" : "");
@@ -40,11 +40,12 @@ static void causes_text(FILE *f, const struct blame_results *r)
 			   "sampled: not an estimate;\n   a cause in fewer than 10: its upper end "
 			   "at least the same bound for that many (Poisson);\n   the seen causes' "
 			   "lower ends shrink by the unseen's bound)\n");
-	fprintf(f, "   beside the split, idle passed over: %s of the wakeups waited while an "
-		   "idle CPU they\n   were allowed on was there, %s of their wait while one "
-		   "idled (%s of all the wait)\n", fmt_count(r->all.idle_passed, a, sizeof(a)),
-		fmt_ns(r->all.idle_passed_ns, b, sizeof(b)), SHARE(r->all.idle_passed_ns,
-								  r->all.wait_ns, d));
+	snprintf(t, sizeof(t), "beside the split, idle passed over: %s of the wakeups waited "
+		 "while an idle CPU they were allowed on was there, %s of their wait while one "
+		 "idled (%s of all the wait)", fmt_count(r->all.idle_passed, a, sizeof(a)),
+		 fmt_ns(r->all.idle_passed_ns, b, sizeof(b)), SHARE(r->all.idle_passed_ns,
+								   r->all.wait_ns, d));
+	fprint_folded(f, "   ", t, 3, 80);
 	if (!r->irq_source)
 		fprintf(f, "   interrupts: not recorded (they stay inside the tasks' time; record "
 			   "with --blame:\n   irq:irq_handler_entry/exit, irq:softirq_entry/exit)\n");
@@ -77,7 +78,8 @@ static void tasks_text(FILE *f, const struct blame_results *r)
 			r->p99_known ? SHARE(k->p99_ns, r->p99_wait_ns, g) : "-");
 	}
 	if (r->nculprits > TOP_TASKS)
-		fprintf(f, "   ... %d more tasks (JSON has them all)\n", r->nculprits - TOP_TASKS);
+		fprintf(f, "   ... %s more tasks (JSON has them all)\n",
+			fmt_count((uint64_t)(r->nculprits - TOP_TASKS), a, sizeof(a)));
 	if (r->p99_known)
 		fprintf(f, "   p99 wakeups: the %s that waited %s or more, %s in all\n",
 			fmt_count(r->p99_wakeups, a, sizeof(a)), fmt_ns(r->p99_ns, b, sizeof(b)),
@@ -116,7 +118,7 @@ static void split_row(FILE *f, const char *label, const struct blame_split *s, b
 	uint64_t ran = s->ns[BC_RUNNING] + s->ns[BC_AHEAD];
 	uint64_t irqs = s->ns[BC_HARDIRQ] + s->ns[BC_SOFTIRQ];
 
-	fprintf(f, "   %-22.22s %9s %11s %7s %7s %7s %7s %7s\n", label,
+	fprintf(f, "   %-23s %9s %11s %7s %7s %7s %7s %7s\n", label,
 		fmt_count(s->wakeups, a, sizeof(a)), fmt_ns(s->wait_ns, b, sizeof(b)),
 		SHARE(ran, s->wait_ns, c[0]), irq ? SHARE(irqs, s->wait_ns, c[1]) : "n/r",
 		SHARE(s->ns[BC_ELSEWHERE], s->wait_ns, c[2]),
@@ -128,7 +130,7 @@ static void splits_text(FILE *f, const struct blame_results *r, const struct top
 {
 	char label[48];
 
-	fprintf(f, "\n   %-22s %9s %11s %7s %7s %7s %7s %7s\n", "where it ran", "wakeups", "waited",
+	fprintf(f, "\n   %-23s %9s %11s %7s %7s %7s %7s %7s\n", "where it ran", "wakeups", "waited",
 		"ran", "irq", "elsewh", "idle/un", "passed");
 	for (int c = 0; c < LOC_NR; c++) {
 		if (!r->by_class[c].wakeups)
@@ -142,50 +144,56 @@ static void splits_text(FILE *f, const struct blame_results *r, const struct top
 		snprintf(label, sizeof(label), "CPU %d", c);
 		split_row(f, label, &r->cpu[c], r->irq_source);
 	}
-	fprintf(f, "   (classes: the CPU it ran on seen from its waker's; ran: ran instead; "
-		   "idle/un: its\n   CPU idle or unattributed; passed: an allowed CPU idled, "
-		   "beside the split)\n");
+	fprint_folded(f, "   ", "(classes: the CPU it ran on seen from its waker's; ran: ran "
+		      "instead; idle/un: its CPU idle or unattributed; passed: an allowed CPU "
+		      "idled, beside the split)", 3, 80);
 }
 
 static void chains_text(FILE *f, const struct blame_results *r)
 {
-	char a[32], b[32];
-	bool any = false;
+	char a[32], b[32], line[1024];
+	size_t at = 0;
 
 	if (r->in_kernel) {
 		fprintf(f, "\n   Chains: not measured by the BPF collector (--collector perf "
 			   "measures them)\n");
 		return;
 	}
-	fprintf(f, "\n   Chains (the waker had just been woken itself): wakeups by chain length\n  ");
-	if (r->chain_len[1]) {
-		fprintf(f, " 1 (no task woke it): %s", fmt_count(r->chain_len[1], a, sizeof(a)));
-		any = true;
-	}
-	for (int n = 2; n <= BLAME_CHAIN_MAX; n++)
-		if (r->chain_len[n]) {
-			fprintf(f, " %d tasks: %s%s", n, fmt_count(r->chain_len[n], a, sizeof(a)),
-				n == BLAME_CHAIN_MAX ? " (or more)" : "");
-			any = true;
-		}
-	fprintf(f, "%s\n", any ? "" : " none");
+	fprintf(f, "\n   Chains (the waker had just been woken itself): wakeups by chain length\n");
+	line[0] = '\0';
+	if (r->chain_len[1])
+		at += (size_t)snprintf(line, sizeof(line), "1 (no task woke it): %s",
+				       fmt_count(r->chain_len[1], a, sizeof(a)));
+	for (int n = 2; n <= BLAME_CHAIN_MAX && at < sizeof(line); n++)
+		if (r->chain_len[n])
+			at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%d\x1ftasks:\x1f%s%s",
+					       at ? "; " : "", n,
+					       fmt_count(r->chain_len[n], a, sizeof(a)),
+					       n == BLAME_CHAIN_MAX ? "\x1f(or\x1fmore)" : "");
+	fprint_folded(f, "   ", at ? line : "none", 3, 80);
 	for (int i = 0; i < r->nworst; i++) {
 		const struct blame_chain *c = &r->worst[i];
 
-		fprintf(f, "   %d tasks, compound delay %s:", c->len,
-			fmt_ns(c->compound_ns, a, sizeof(a)));
-		for (int k = 0; k < c->len; k++)
-			fprintf(f, "%s %s (%d)%s%s", k ? " ->" : "",
-				c->link[k].comm[0] ? c->link[k].comm : "?", (int)c->link[k].tid,
-				k ? " +" : "", k ? fmt_ns(c->link[k].delay_ns, b, sizeof(b)) : "");
-		fputc('\n', f);
+		at = (size_t)snprintf(line, sizeof(line), "%d tasks, compound delay %s:", c->len,
+				      fold_glue((char *)fmt_ns(c->compound_ns, a, sizeof(a))));
+		for (int k = 0; k < c->len && at < sizeof(line); k++) { /* a link: one word */
+			char comm[sizeof(c->link[k].comm) + 1];
+
+			snprintf(comm, sizeof(comm), "%s", c->link[k].comm[0] ? c->link[k].comm : "?");
+			at += (size_t)snprintf(line + at, sizeof(line) - at, "%s %s\x1f(%d)%s%s",
+					       k ? " ->" : "", fold_glue(comm),
+					       (int)c->link[k].tid, k ? "\x1f+" : "",
+					       k ? fold_glue((char *)fmt_ns(c->link[k].delay_ns, b,
+									    sizeof(b))) : "");
+		}
+		fprint_folded(f, "   ", line, 5, 80);
 	}
 }
 
 void blame_report_text(FILE *f, const struct blame_results *r, const struct topology *topo,
 		       const char *why)
 {
-	char a[32], b[32];
+	char a[32], b[32], t[400];
 
 	fprintf(f, "\n Why woken tasks waited\n");
 	if (!r || !r->all.wakeups) {
@@ -193,18 +201,20 @@ void blame_report_text(FILE *f, const struct blame_results *r, const struct topo
 		return;
 	}
 	if (r->in_kernel && r->sample_every > 1)
-		fprintf(f, "   %s timed wakeups waited %s in all (wake to run, split by cause in "
-			   "the kernel by the\n   BPF collector: the timed wakeups, 1 in %u, "
-			   "sampled; intervals over them)\n", fmt_count(r->all.wakeups, a, sizeof(a)),
-			fmt_ns(r->all.wait_ns, b, sizeof(b)), r->sample_every);
+		snprintf(t, sizeof(t), "%s timed wakeups waited %s in all (wake to run, split by "
+			 "cause in the kernel by the BPF collector: the timed wakeups, 1 in %u, "
+			 "sampled; intervals over them)", fmt_count(r->all.wakeups, a, sizeof(a)),
+			 fmt_ns(r->all.wait_ns, b, sizeof(b)), r->sample_every);
 	else if (r->in_kernel)
-		fprintf(f, "   %s timed wakeups waited %s in all (wake to run, split by cause in "
-			   "the kernel by the\n   BPF collector: every wakeup timed, none sampled)\n",
-			fmt_count(r->all.wakeups, a, sizeof(a)), fmt_ns(r->all.wait_ns, b, sizeof(b)));
+		snprintf(t, sizeof(t), "%s timed wakeups waited %s in all (wake to run, split by "
+			 "cause in the kernel by the BPF collector: every wakeup timed, none "
+			 "sampled)", fmt_count(r->all.wakeups, a, sizeof(a)),
+			 fmt_ns(r->all.wait_ns, b, sizeof(b)));
 	else
-		fprintf(f, "   %s timed wakeups waited %s in all (wake to run, split by cause: "
-			   "every event)\n", fmt_count(r->all.wakeups, a, sizeof(a)),
-			fmt_ns(r->all.wait_ns, b, sizeof(b)));
+		snprintf(t, sizeof(t), "%s timed wakeups waited %s in all (wake to run, split by "
+			 "cause: every event)", fmt_count(r->all.wakeups, a, sizeof(a)),
+			 fmt_ns(r->all.wait_ns, b, sizeof(b)));
+	fprint_folded(f, "   ", t, 3, 80);
 	causes_text(f, r);
 	if (r->in_kernel && r->beyond_history)
 		fprintf(f, "   %s wakeups waited since before the oldest of the %d run segments "

@@ -52,7 +52,8 @@ static void set_text(const struct cl_set *s, int width, char *buf, size_t len)
 
 void cacheline_report_unsupported(FILE *f, const char *why)
 {
-	fprintf(f, "\n Cachelines: not supported: %s\n", why);
+	fputc('\n', f);
+	fprint_folded(f, " Cachelines: not supported: ", why, 3, 80);
 }
 
 /*
@@ -123,12 +124,12 @@ void cacheline_report_text(FILE *f, const struct cacheline *c, const struct symb
 		fmt_count(t->stores, d, sizeof(d)));
 	fprintf(f, "   %s placed on %d lines of %u bytes\n", fmt_count(c->placed, e, sizeof(e)),
 		cacheline_count(c), c->cfg.line_size);
-	fprintf(f, "   HITM %llu (local %llu, remote %llu)", (unsigned long long)mem_stats_hitm(t),
-		(unsigned long long)t->lcl_hitm, (unsigned long long)t->rmt_hitm);
+	fprintf(f, "   HITM %s (local %s, remote %s)", fmt_count(mem_stats_hitm(t), a, sizeof(a)),
+		fmt_count(t->lcl_hitm, b, sizeof(b)), fmt_count(t->rmt_hitm, d, sizeof(d)));
 	if (t->ld_noaddr + t->st_noaddr + t->unparsable)
-		fprintf(f, "; %llu without a data address, %llu unparsable",
-			(unsigned long long)(t->ld_noaddr + t->st_noaddr),
-			(unsigned long long)t->unparsable);
+		fprintf(f, "; %s without a data address, %s unparsable",
+			fmt_count(t->ld_noaddr + t->st_noaddr, a, sizeof(a)),
+			fmt_count(t->unparsable, b, sizeof(b)));
 	fputc('\n', f);
 	if (!c->nlines)
 		return;
@@ -161,8 +162,7 @@ void cacheline_report_text(FILE *f, const struct cacheline *c, const struct symb
 			code_text(syms, &o->ips, 15, ips, sizeof(ips)); /* to column 80 */
 			snprintf(off, sizeof(off), "+0x%x", o->offset);
 			if (o->lat_n)
-				snprintf(lat, sizeof(lat), "%llu",
-					 (unsigned long long)(o->lat_sum / o->lat_n));
+				fmt_count(o->lat_sum / o->lat_n, lat, sizeof(lat));
 			else
 				snprintf(lat, sizeof(lat), "-");
 			/* the offset's shares of the line's HITM and stores */

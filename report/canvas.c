@@ -41,7 +41,8 @@ void canvas_fill(struct canvas *c, int x, int y, int n, int style, uint32_t ch)
 		canvas_put(c, x + i, y, style, ch);
 }
 
-int canvas_text(struct canvas *c, int x, int y, int maxw, int style, const char *s)
+/* s clipped to maxw columns (<= 0: to the right edge), no mark where cut. */
+static int text_clipped(struct canvas *c, int x, int y, int maxw, int style, const char *s)
 {
 	int n = 0;
 
@@ -55,9 +56,36 @@ int canvas_text(struct canvas *c, int x, int y, int maxw, int style, const char 
 	return n;
 }
 
+/* The ellipsis that ends a cut label: one cell, or "..." in three without UTF-8. */
+static int ellipsis(struct canvas *c, int x, int y, int style)
+{
+	if (c->utf8) {
+		canvas_put(c, x, y, style, 0x2026);
+		return 1;
+	}
+	return text_clipped(c, x, y, 3, style, "...");
+}
+
+int canvas_text(struct canvas *c, int x, int y, int maxw, int style, const char *s)
+{
+	int room = maxw <= 0 || x + maxw > c->w ? c->w - x : maxw;
+	size_t len = strlen(s);
+	int mark = c->utf8 ? 1 : 3;
+
+	if (room <= 0)
+		return 0;
+	if ((int)len > room && s[strspn(s + room, " ") + room] && room > mark) {
+		/* text beyond the room (not just padding): cut, and say so */
+		int n = text_clipped(c, x, y, room - mark, style, s);
+
+		return n + ellipsis(c, x + n, y, style);
+	}
+	return text_clipped(c, x, y, room, style, s);
+}
+
 int canvas_wrap(struct canvas *c, int x, int y, int w, int rows, int style, const char *s)
 {
-	int row = 0;
+	int row = 0, mark = c->utf8 ? 1 : 3;
 
 	if (w < 4)
 		return 0;
@@ -72,13 +100,16 @@ int canvas_wrap(struct canvas *c, int x, int y, int w, int rows, int style, cons
 			if (cut == 0)
 				cut = w;
 		}
-		if (row == rows - 1 && len > w) {
-			cut = w - 3 < cut ? w - 3 : cut;
-			canvas_text(c, x, y + row, cut, style, s);
-			canvas_text(c, x + cut, y + row, 3, style, "...");
+		if (row == rows - 1 && len > w) { /* the last words that leave room for the mark */
+			for (cut = w - mark; cut > 0 && s[cut] != ' '; cut--)
+				;
+			if (cut == 0)
+				cut = w - mark;
+			text_clipped(c, x, y + row, cut, style, s);
+			ellipsis(c, x + cut, y + row, style);
 			return row + 1;
 		}
-		canvas_text(c, x, y + row, cut, style, s);
+		text_clipped(c, x, y + row, cut, style, s);
 		s += cut;
 		while (*s == ' ')
 			s++;

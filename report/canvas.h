@@ -39,16 +39,18 @@ void canvas_clear(struct canvas *c);
 
 /*
  * Write text at (x, y), at most maxw columns (<= 0: to the right edge), one
- * column per byte; control bytes and bytes above 0x7e show as '?'. Clipped
- * to the canvas. Returns the columns written.
+ * column per byte; control bytes and bytes above 0x7e show as '?'. Text that
+ * does not fit (more than blank padding) is cut with an ellipsis in its last
+ * column ("..." in three without UTF-8): a cut label always says so. Returns
+ * the columns written.
  */
 int canvas_text(struct canvas *c, int x, int y, int maxw, int style, const char *s);
 int canvas_printf(struct canvas *c, int x, int y, int maxw, int style, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 /*
  * Write text word-wrapped into a w x rows block at (x, y), breaking at spaces
- * (a word longer than w is cut); the last row shown ends in "..." when text is
- * left over. Returns the rows used.
+ * (a word longer than w is cut); the last row shown ends in an ellipsis when
+ * text is left over. Returns the rows used.
  */
 int canvas_wrap(struct canvas *c, int x, int y, int w, int rows, int style, const char *s);
 void canvas_put(struct canvas *c, int x, int y, int style, uint32_t ch);

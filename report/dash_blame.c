@@ -31,7 +31,8 @@ static int cause_items(const struct blame_live *b, char it[ITEMS_MAX][64])
 	snprintf(it[k++], 64, "its CPU idle %s", SH(s->ns[BC_IDLE], 4));
 	snprintf(it[k++], 64, "unattributed %s", SH(s->ns[BC_UNKNOWN], 5));
 	/* beside the split: the part of it while an allowed CPU idled */
-	snprintf(it[k++], 64, "| idle passed over %s", SH(s->idle_passed_ns, 0));
+	snprintf(it[k++], 64, "| %s of the wait while an allowed CPU idled",
+		 SH(s->idle_passed_ns, 0));
 #undef SH
 	if (b->in_kernel) { /* the BPF collector's split: what it is, what it has not */
 		if (b->sample_every > 1)
@@ -151,8 +152,10 @@ static void tasks(struct canvas *c, struct dash_rect r, int y, int rows, const s
 	const struct blame_culprit **row = xcalloc((size_t)b->n, sizeof(*row));
 	int n = b->n, sort = v->ui->sort[PANE_BLAME] % 2, first;
 
-	canvas_printf(c, r.x + 1, y, r.w - 2, CV_DIM, "%-16s %8s %10s %6s %9s %6s  %s", "task", "tid",
-		      "inflicted", "share", "delayed", "ahead", sort ? "by wakeups" : "by wait");
+	/* the column the rows are sorted by is marked (key s: the other) */
+	canvas_printf(c, r.x + 1, y, r.w - 2, CV_DIM, "%-16s %8s %10s %6s %9s %6s", "task", "tid",
+		      sort ? "inflicted" : "inflicted*", "share", sort ? "delayed*" : "delayed",
+		      "ahead");
 	for (int i = 0; i < n; i++)
 		row[i] = &b->culprits[i]; /* by the wait inflicted, most first */
 	if (sort)

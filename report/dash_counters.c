@@ -183,8 +183,10 @@ void pane_locality(struct canvas *c, struct dash_rect r, const struct dash_view 
 		dash_fmt_ns(v->span_s > 0 ? (uint64_t)((double)s->idle_wait_ns * m.scale / v->span_s) :
 					    0,
 			    b, sizeof(b));
-		snprintf(longer, sizeof(longer), "  passed an idle CPU: %s (%s/s of waits)", a, b);
-		snprintf(shorter, sizeof(shorter), "  idle passed %s", a);
+		/* a share of the wakeups (the antagonists pane's is of the wait) */
+		snprintf(longer, sizeof(longer), "  passed an idle CPU: %s of wakeups (%s/s of waits)",
+			 a, b);
+		snprintf(shorter, sizeof(shorter), "  idle passed %s of wakeups", a);
 		if ((int)strlen(longer) <= room)
 			canvas_text(c, x, y + 2, room, CV_NORMAL, longer);
 		else if ((int)strlen(shorter) <= room)

@@ -132,19 +132,7 @@ int dash_first_row(int scroll, int n, int rows)
 
 const char *dash_fmt_ns(uint64_t ns, char *buf, size_t len)
 {
-	double v = (double)ns;
-
-	if (ns < 1000)
-		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
-	else if (ns < 10000)
-		snprintf(buf, len, "%.1f us", v / 1e3);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.0f us", v / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.1f ms", v / 1e6);
-	else
-		snprintf(buf, len, "%.2f s", v / 1e9);
-	return buf;
+	return fmt_ns_short((double)ns, buf, len);
 }
 
 const char *dash_fmt_rate(const struct dash_view *v, uint64_t count, char *buf, size_t len)
@@ -337,8 +325,9 @@ static void header(struct canvas *c, struct dash_rect r, const struct dash_view 
 	}
 	if (v->output_path) { /* the whole path where it fits, else the file's name, else the key */
 		const char *base = strrchr(v->output_path, '/');
-		const char *show = r.w - x >= (int)strlen(v->output_path) + 14 + (int)strlen(what) ||
-					   !base ? v->output_path : base + 1;
+		/* the path before what cannot be measured (the panes say that) */
+		const char *show = r.w - x >= (int)strlen(v->output_path) + 14 || !base ?
+					   v->output_path : base + 1;
 
 		if (r.w - x >= (int)strlen(show) + 14)
 			x += canvas_printf(c, r.x + x, r.y + 1, 0, CV_DIM, "; output: %s (o)", show);

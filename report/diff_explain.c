@@ -73,54 +73,27 @@ static int by_score(const void *x, const void *y)
 	return (a->score < b->score) - (a->score > b->score);
 }
 
-/* Words for a measure in an account (the table's column labels are terse). */
-static const char *words(const struct sweep_set *s, int m)
-{
-	switch (m) {
-	case M_METRIC:
-		return s->metric_name[0] ? s->metric_name : s->metric_unit[0] ? s->metric_unit :
-		       "metric";
-	case M_S_migrations:
-		return "migrations/s";
-	case M_S_wakeups:
-		return "wakeups/s";
-	case M_CS:
-		return "switches/s";
-	case M_SAME_CPU:
-		return "same-CPU wakeups";
-	case M_SMT:
-		return "SMT-sibling wakeups";
-	case M_LLC:
-		return "shared-LLC wakeups";
-	case M_NODE:
-		return "same-node wakeups";
-	case M_REMOTE:
-		return "other-node wakeups";
-	case M_P99:
-		return "p99 wake-to-run";
-	case M_IDLE_PCT:
-		return "wakeups that passed over an idle CPU";
-	case M_HITM:
-		return "HITM/s";
-	default:
-		return measure_info((enum measure)m)->label;
-	}
-}
-
 /* "same-CPU wakeups 81.0% -> 22.0%", "p99 wake-to-run x3.20", "switches/s -50.0%". */
 static void change_text(const struct sweep_set *s, const struct change *c, char *buf, size_t len)
 {
 	const struct diff_row *r = &c->row;
 	char x[24];
 
+	char a[24], b[24];
+
+	sweep_measure_text(s, c->m, r->base.mean, a, sizeof(a));
+	sweep_measure_text(s, c->m, r->cur.mean, b, sizeof(b));
 	if (is_share(c->m))
-		snprintf(buf, len, "%s %.1f%% -> %.1f%%", words(s, c->m), r->base.mean, r->cur.mean);
-	else if (r->base.mean != 0 && (r->ratio >= 2 || r->ratio <= 0.5))
-		snprintf(buf, len, "%s x%s", words(s, c->m), fmt_ratio(r->ratio, x, sizeof(x)));
-	else if (r->base.mean != 0)
-		snprintf(buf, len, "%s %+.1f%%", words(s, c->m), r->change_pct);
-	else
-		snprintf(buf, len, "%s 0 -> %.4g", words(s, c->m), r->cur.mean);
+		snprintf(buf, len, "%s %.1f%% -> %.1f%%", sweep_measure_words(s, c->m), r->base.mean,
+			 r->cur.mean);
+	else if (r->base.mean != 0 && r->cur.mean != 0 && (r->ratio >= 2 || r->ratio <= 0.5))
+		snprintf(buf, len, "%s %s -> %s (x%s)", sweep_measure_words(s, c->m), a, b,
+			 fmt_ratio(r->ratio, x, sizeof(x)));
+	else if (r->base.mean != 0 && r->cur.mean != 0)
+		snprintf(buf, len, "%s %s -> %s (%+.1f%%)", sweep_measure_words(s, c->m), a, b,
+			 r->change_pct);
+	else /* to or from none: the two values say it */
+		snprintf(buf, len, "%s %s -> %s", sweep_measure_words(s, c->m), a, b);
 }
 
 /*
@@ -143,7 +116,7 @@ static int account(const struct sweep_set *s, const struct changes *cs, const ch
 			cited[n++] = i;
 	}
 	if (metric)
-		snprintf(buf, len, "%s %+.1f%% (%s)", words(s, M_METRIC), metric->row.change_pct,
+		snprintf(buf, len, "%s %+.1f%% (%s)", sweep_measure_words(s, M_METRIC), metric->row.change_pct,
 			 metric->row.verdict > 0 ? "better" : metric->row.verdict < 0 ? "worse" :
 			 "changed");
 	else
@@ -182,8 +155,14 @@ void diff_explain_text(FILE *f, const struct diff_input *base, const struct diff
 
 		if (!changed(&cs, a->values[v]))
 			continue;
-		if (!any)
+		if (!any) {
+			char aff[600];
+
 			fprintf(f, "\n What changed (significant; beside the metric, largest first):\n");
+			/* a condition the runs did not share, first: it may be the whole story */
+			if (prov_affinity_differs(&a->prov, &cur->set->prov, aff, sizeof(aff)))
+				fprintf(f, "   (the workloads were allowed other CPUs: %s)\n", aff);
+		}
 		any = true;
 		n = account(a, &cs, a->values[v], head, sizeof(head), cited);
 		if (a->sweep_name[0])

@@ -106,13 +106,6 @@ struct text_ctx {
 	int vw;
 };
 
-static const char *label(const struct sweep_set *s, int m)
-{
-	if (m == M_METRIC)
-		return s->metric_unit[0] ? s->metric_unit : "metric";
-	return measure_info((enum measure)m)->label;
-}
-
 static void sd_pct(char *buf, size_t len, const struct measure_sum *s)
 {
 	if (s->n < 2 || s->mean == 0)
@@ -121,10 +114,13 @@ static void sd_pct(char *buf, size_t len, const struct measure_sum *s)
 		snprintf(buf, len, "%.1f", 100.0 * s->stddev / (s->mean < 0 ? -s->mean : s->mean));
 }
 
-/* Means keep four significant digits below 1000: "0.1234", "45.1", "13.4K". */
-static const char *mean_text(double v, char *buf, size_t len)
+/* Means keep four significant digits below 1000: "0.1234", "45.1", "13.4K"; the p99 in
+ * a duration's units: "17.6 ms". */
+static const char *mean_text(const struct sweep_set *s, int m, double v, char *buf, size_t len)
 {
-	if (v > -1000 && v < 1000)
+	if (m == M_P99)
+		sweep_measure_text(s, m, v, buf, len);
+	else if (v > -1000 && v < 1000)
 		snprintf(buf, len, "%.4g", v);
 	else
 		fmt_short(v, buf, len);
@@ -148,8 +144,8 @@ static void text_row(void *arg, const char *value, int m, const struct diff_row 
 		snprintf(ratio, sizeof(ratio), "-");
 		snprintf(change, sizeof(change), "-");
 	}
-	fprintf(t->f, "   %-*s %-7s %9s %6s %9s %6s %7s %8s%s\n", t->vw, value, label(t->set, m),
-		mean_text(r->base.mean, a, sizeof(a)), sa, mean_text(r->cur.mean, b, sizeof(b)), sb,
+	fprintf(t->f, "   %-*s %-7s %9s %6s %9s %6s %7s %8s%s\n", t->vw, value, sweep_measure_label(t->set, m),
+		mean_text(t->set, m, r->base.mean, a, sizeof(a)), sa, mean_text(t->set, m, r->cur.mean, b, sizeof(b)), sb,
 		ratio, change, r->incomparable ? "  ~ measured differently" : !r->significant ? "" :
 		r->verdict > 0 ? "  * better" : r->verdict < 0 ? "  * worse" : "  *");
 }
@@ -164,9 +160,32 @@ static void describe(FILE *f, const char *what, const struct diff_input *in)
 			s->nruns == 1 ? "" : "s");
 		return;
 	}
-	fprintf(f, "   %-5s %s: %s, %s; %s; %d run%s per value, %s\n", what, in->name,
-		s->kernel[0] ? s->kernel : "kernel unknown", s->cpu_model[0] ? s->cpu_model : "?",
-		s->topology, s->repeat, s->repeat == 1 ? "" : "s", s->time);
+	char lead[16], text[800];
+
+	snprintf(lead, sizeof(lead), "   %-5s ", what);
+	snprintf(text, sizeof(text), "%s: %s, %s; %s; %d run%s per value%s%s, %s", in->name,
+		 s->kernel[0] ? s->kernel : "kernel unknown", s->cpu_model[0] ? s->cpu_model : "?",
+		 s->topology, s->repeat, s->repeat == 1 ? "" : "s",
+		 s->prov.affinity[0] ? ", the workload's affinity " : "", s->prov.affinity, s->time);
+	fprint_folded(f, lead, text, 9, 80);
+}
+
+/* The measures the table has, in its order (the legend's columns). */
+struct seen {
+	int cols[M_NR], n;
+};
+
+static void seen_row(void *arg, const char *value, int m, const struct diff_row *r)
+{
+	struct seen *s = arg;
+
+	(void)value;
+	(void)r;
+	for (int i = 0; i < s->n; i++)
+		if (s->cols[i] == m)
+			return;
+	if (s->n < M_NR)
+		s->cols[s->n++] = m;
 }
 
 static void count_row(void *arg, const char *value, int m, const struct diff_row *r)
@@ -230,6 +249,8 @@ void diff_report_text(FILE *f, const struct diff_input *base, const struct diff_
 		if (why[0])
 			fprintf(f, "   %s%s\n", why, d & (PDIFF_DELAYS | PDIFF_COUNTS) ?
 				"; '~' rows are not compared" : "");
+		if (prov_affinity_differs(&a->prov, &b->prov, why, sizeof(why)))
+			fprintf(f, "   the workloads were allowed other CPUs: %s\n", why);
 	}
 	{
 		char why[600];
@@ -237,14 +258,23 @@ void diff_report_text(FILE *f, const struct diff_input *base, const struct diff_
 
 		if (sweep_incompatible(a, b, false, why, sizeof(why)))
 			fprintf(f, "   not comparable: %s; no row is marked\n", why);
-		fprintf(f, "   ratio = new/base; '*' marks a difference larger than both 95%% "
-			   "confidence intervals together\n"
-			   "   and significant after Holm-Bonferroni over the %d comparison%s "
-			   "(Welch's t test, 5%% family-wise)\n\n", family, family == 1 ? "" : "s");
+		snprintf(why, sizeof(why), "ratio = new/base; '*' marks a difference larger than "
+			 "both 95%% confidence intervals together and significant after "
+			 "Holm-Bonferroni over the %d comparison%s (Welch's t test, 5%% "
+			 "family-wise)", family, family == 1 ? "" : "s");
+		fprint_folded(f, "   ", why, 3, 80);
 	}
 	for (int v = 0; v < a->nvalues; v++)
 		if ((int)strlen(a->values[v]) > t.vw)
 			t.vw = (int)strlen(a->values[v]);
+	{
+		struct seen seen = { .n = 0 };
+
+		diff_each_row(base, cur, seen_row, &seen);
+		sweep_legend(f, a, seen.cols, seen.n);
+		if (seen.n)
+			fputc('\n', f);
+	}
 	fprintf(f, "   %-*s %-7s %9s %6s %9s %6s %7s %8s\n", t.vw,
 		a->sweep_name[0] ? a->sweep_name : "", "measure", "base", "±sd%", "new", "±sd%",
 		"ratio", "change");
@@ -313,6 +343,18 @@ void diff_report_json(FILE *f, const struct diff_input *base, const struct diff_
 		json_string(&j, "how", why);
 		json_bool(&j, "delays_comparable", !(d & PDIFF_DELAYS));
 		json_bool(&j, "counts_comparable", !(d & PDIFF_COUNTS));
+		json_object(&j, "workload_affinity"); /* the CPUs each workload was allowed */
+		if (base->set->prov.affinity[0])
+			json_string(&j, "base", base->set->prov.affinity);
+		else
+			json_null(&j, "base");
+		if (cur->set->prov.affinity[0])
+			json_string(&j, "new", cur->set->prov.affinity);
+		else
+			json_null(&j, "new");
+		json_bool(&j, "differs", prov_affinity_differs(&base->set->prov, &cur->set->prov, why,
+							       sizeof(why)));
+		json_object_end(&j);
 	}
 	{
 		char why[600];

@@ -102,6 +102,7 @@ static void print_ramp(FILE *f, const struct heatmap *h, const char *row_what,
 	double prev = 0;
 	int col;
 	int every = step == 2 ? 4 : 8;		    /* column label spacing */
+	char mx[32];
 
 	fprintf(f, "    %s (rows) -> %s (columns), one cell per %s\n", row_what, col_what, h->unit);
 	fprintf(f, "    %6s ", "");
@@ -153,7 +154,7 @@ static void print_ramp(FILE *f, const struct heatmap *h, const char *row_what,
 		}
 		prev = lo;
 	}
-	fprintf(f, "  (max %llu)\n", (unsigned long long)h->max);
+	fprintf(f, "  (max %s)\n", fmt_count(h->max, mx, sizeof(mx)));
 }
 
 void heatmap_print(FILE *f, const struct heatmap *h, const char *row_what, const char *col_what,

@@ -57,8 +57,11 @@ void prov_report_text(FILE *f, const struct sched_results *r, uint64_t events, u
 
 	fprintf(f, "   source: %s%s%s%s\n", prov_source_name(p->source), p->why[0] ? " (" : "",
 		p->why, p->why[0] ? ")" : "");
-	fprintf(f, "   CPUs: %s asked, %s honored (%d)\n", p->cpus_asked[0] ? p->cpus_asked : "all",
+	fprintf(f, "   CPUs: %s asked, %s honored (%d)", p->cpus_asked[0] ? p->cpus_asked : "all",
 		p->cpus_honored[0] ? p->cpus_honored : "?", p->ncpus_honored);
+	if (p->affinity[0]) /* what the workload itself could use: taskset, -p's mask */
+		fprintf(f, "; the workload's affinity: %s", p->affinity);
+	fputc('\n', f);
 	fprintf(f, "   delays: %s", prov_delay_text(p->delay));
 	sched_sample_of(r, &smp);
 	if (smp.sampled)
@@ -74,8 +77,12 @@ void prov_report_text(FILE *f, const struct sched_results *r, uint64_t events, u
 	if (p->source == PROV_BPF)
 		fprintf(f, "   %s events, counted in the kernel (none copied out); %s\n",
 			fmt_count(events, a, sizeof(a)), prov_drops_text(r, d, sizeof(d)));
+	else if (p->source == PROV_REPLAY) /* the file's sched samples, in its records' bytes */
+		fprintf(f, "   %s sched events read, in %s of records; %s\n",
+			fmt_count(events, a, sizeof(a)), fmt_bytes(bytes, b, sizeof(b)),
+			prov_drops_text(r, d, sizeof(d)));
 	else
-		fprintf(f, "   %s events (%s); %s\n", fmt_count(events, a, sizeof(a)),
+		fprintf(f, "   %s events streamed (%s); %s\n", fmt_count(events, a, sizeof(a)),
 			fmt_bytes(bytes, b, sizeof(b)), prov_drops_text(r, d, sizeof(d)));
 	if (p->cost.measured)
 		fprintf(f, "   own cost: %s\n   (the kernel's BPF run-time statistics: %s runs in "
@@ -84,7 +91,7 @@ void prov_report_text(FILE *f, const struct sched_results *r, uint64_t events, u
 			100.0 * (double)p->cost.window_ns / (double)(p->cost.span_ns ?: 1),
 			(double)p->cost.span_ns / 1e9);
 	else if (p->cost.why[0])
-		fprintf(f, "   own cost: %s\n", prov_cost_text(p, d, sizeof(d)));
+		fprint_folded(f, "   own cost: ", prov_cost_text(p, d, sizeof(d)), 3, 80);
 }
 
 void prov_json_members(struct json *j, const struct provenance *p)
@@ -94,6 +101,10 @@ void prov_json_members(struct json *j, const struct provenance *p)
 	json_string(j, "cpus_asked", p->cpus_asked[0] ? p->cpus_asked : "all");
 	json_string(j, "cpus_honored", p->cpus_honored);
 	json_int(j, "ncpus_honored", p->ncpus_honored);
+	if (p->affinity[0])
+		json_string(j, "workload_affinity", p->affinity);
+	else
+		json_null(j, "workload_affinity");
 	json_string(j, "scope", prov_scope_key(p->scope));
 	if (p->scope_pid)
 		json_int(j, "scope_pid", p->scope_pid);
@@ -130,9 +141,14 @@ void prov_json_members(struct json *j, const struct provenance *p)
 		char text[400];
 
 		json_object(j, "end_missing");
-		json_string(j, "why", p->end == PROV_END_CUT ? "not_finished" : "write_failed");
+		json_string(j, "why", p->end == PROV_END_CUT ? "not_finished" :
+				      p->end == PROV_END_COPY ? "file_cut" : "write_failed");
 		json_number(j, "at_s", p->end_at_s);
 		json_uint(j, "records_read", p->end_records);
+		if (p->end == PROV_END_COPY) {
+			json_uint(j, "data_bytes_read", p->end_data_bytes);
+			json_uint(j, "data_bytes_in_header", p->end_data_want);
+		}
 		if (p->end == PROV_END_WRITE) {
 			json_string(j, "error", strerror(p->end_errno));
 			json_uint(j, "records_not_written", p->end_unwritten);

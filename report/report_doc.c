@@ -52,13 +52,18 @@ static void end_text(FILE *f, const struct file_input *in)
 static void input_tasks(FILE *f, const struct file_input *in)
 {
 	if (in->workload_pid) {
-		fprintf(f, "   workload: pid %d", in->workload_pid);
-		for (int i = 0; i < in->nadded; i++)
-			fprintf(f, "%s%d", i ? "," : ", with pids ", in->added_pids[i]);
-		fprintf(f, "%s%s\n", in->nadded ? " added by record -p" : "",
-			in->pid != in->workload_pid ? "" :
-			in->nadded ? " (their tasks are reported; -a for every task)" :
-			" (its tasks are reported; -a for every task)");
+		char t[400];
+		size_t at = (size_t)snprintf(t, sizeof(t), "pid %d", in->workload_pid);
+
+		for (int i = 0; i < in->nadded && at < sizeof(t); i++)
+			at += (size_t)snprintf(t + at, sizeof(t) - at, "%s%d", i ? "," : ", with pids ",
+					       in->added_pids[i]);
+		if (at < sizeof(t))
+			snprintf(t + at, sizeof(t) - at, "%s%s", in->nadded ? " added by record -p" : "",
+				 in->pid != in->workload_pid ? "" :
+				 in->nadded ? " (their tasks are reported; -a for every task)" :
+				 " (its tasks are reported; -a for every task)");
+		fprint_folded(f, "   workload: ", t, 5, 80);
 	}
 	if (in->pid && in->pid != in->workload_pid) {
 		fprintf(f, "   reported: the tasks of pid %d", in->pid);
@@ -71,44 +76,56 @@ static void input_tasks(FILE *f, const struct file_input *in)
 /* Records skipped and samples not used. */
 static void input_unused(FILE *f, const struct file_input *in, bool blame)
 {
-	uint64_t other = in->other_tracepoints - (blame ? in->irq_samples : 0);
+	uint64_t other = in->other_tracepoints - in->irq_samples;
+	char a[32];
 
 	if (in->unknown_total) {
-		fprintf(f, "   %llu records of unknown types were skipped (type:count",
-			(unsigned long long)in->unknown_total);
+		fprintf(f, "   %s records of unknown types were skipped (type:count",
+			fmt_count(in->unknown_total, a, sizeof(a)));
 		for (int t = 0; t < in->nunknown; t++)
 			if (in->unknown[t])
-				fprintf(f, " %d:%llu", t, (unsigned long long)in->unknown[t]);
+				fprintf(f, " %d:%s", t, fmt_count(in->unknown[t], a, sizeof(a)));
 		fprintf(f, ")\n");
 	}
 	if (other)
-		fprintf(f, "   %llu samples of other tracepoints (sched_stat_runtime, ...) are not "
-			   "used\n", (unsigned long long)other);
-	if (blame && in->irq_samples)
-		fprintf(f, "   %llu irq tracepoint samples: the interrupts in the waits\n",
-			(unsigned long long)in->irq_samples);
+		fprintf(f, "   %s samples of other tracepoints (sched_stat_runtime, ...) are not "
+			   "used\n", fmt_count(other, a, sizeof(a)));
+	if (in->irq_samples)
+		fprintf(f, "   %s irq tracepoint samples: %s\n", fmt_count(in->irq_samples, a, sizeof(a)),
+			blame ? "the interrupts in the waits" : "not used here (--sections blame "
+			"reads them)");
 	if (in->undecodable)
-		fprintf(f, "   %llu sched samples could not be decoded (malformed payloads)\n",
-			(unsigned long long)in->undecodable);
+		fprintf(f, "   %s sched samples could not be decoded (malformed payloads)\n",
+			fmt_count(in->undecodable, a, sizeof(a)));
 }
 
 static void input_text(FILE *f, const struct file_input *in, bool blame)
 {
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], d[32], e[32];
 
-	fprintf(f, "\n Input: %s%s\n   %s records, %s samples: %s sched events", in->path,
+	fprintf(f, "\n Input: %s%s\n   %s records, %s samples (events): %s sched events", in->path,
 		in->pipe ? " (pipe mode)" : "", fmt_count(in->records, a, sizeof(a)),
 		fmt_count(in->samples, b, sizeof(b)), fmt_count(in->sched_samples, c, sizeof(c)));
 	if (in->mem_samples)
 		fprintf(f, ", %s memory samples", fmt_count(in->mem_samples, a, sizeof(a)));
 	fputc('\n', f);
+	/* the records as locus record counts them, the formats and symbols apart */
+	fprintf(f, "   %s of records", fmt_bytes(in->bytes, e, sizeof(e)));
+	if (in->file_bytes)
+		fprintf(f, " (the file %s with its formats and symbols)",
+			fmt_bytes(in->file_bytes, d, sizeof(d)));
+	fputc('\n', f);
 	if (in->ss_records)
 		fprintf(f, "   %s /proc/schedstat records (SCHEDSTAT_CPU and _DOMAIN), %d snapshot%s\n",
 			fmt_count(in->ss_records, a, sizeof(a)), in->ss_snapshots,
 			in->ss_snapshots == 1 ? "" : "s");
-	if (in->hostname[0] || in->cmdline[0])
-		fprintf(f, "   recorded on %s (%s) by '%.200s'\n", in->hostname[0] ? in->hostname : "?",
-			in->osrelease[0] ? in->osrelease : "?", in->cmdline);
+	if (in->hostname[0] || in->cmdline[0]) {
+		char t[800];
+
+		snprintf(t, sizeof(t), "%s (%s) by '%s'", in->hostname[0] ? in->hostname : "?",
+			 in->osrelease[0] ? in->osrelease : "?", in->cmdline);
+		fprint_folded(f, "   recorded on ", t, 5, 80);
+	}
 	input_tasks(f, in);
 	if (in->from_ns || in->to_ns) {
 		fprintf(f, "   window: %s to %s from the first event (--from/--to): %s events "

@@ -325,10 +325,15 @@ void sched_ipi_text(FILE *f, const struct sched_results *r)
 	}
 	for (int k = 0; k < LOC_NR; k++)
 		rem += remote(r, k);
-	fprintf(f, "   remote wakeups %s: sent an IPI %s, woke a polling idle CPU without one %s\n",
-		fmt_count(rem, a, sizeof(a)),
-		ipi ? fmt_count(r->wakeups_ipi, b, sizeof(b)) : "(not measured)",
-		poll ? fmt_count(r->wakeups_no_ipi, c, sizeof(c)) : "(not measured)");
+	{
+		char t[240];
+
+		snprintf(t, sizeof(t), "remote wakeups %s: sent an IPI %s, woke a polling idle CPU "
+			 "without one:\x1f%s", fmt_count(rem, a, sizeof(a)),
+			 ipi ? fmt_count(r->wakeups_ipi, b, sizeof(b)) : "(not measured)",
+			 poll ? fmt_count(r->wakeups_no_ipi, c, sizeof(c)) : "(not measured)");
+		fprint_folded(f, "   ", t, 3, 80);
+	}
 	fprintf(f, "     (a wakeup's: from the waker's CPU to the wakee's target CPU before it ran)\n");
 	if (ipi)
 		fprintf(f, "   other IPIs sent while traced tasks ran: %s reschedule, %s function call\n"

@@ -19,6 +19,47 @@ static void classes(struct json *j, const char *key, const struct topology *t,
 	json_object_end(j);
 }
 
+/*
+ * The timed wakeups by the CPU they ran on seen from the waker's (the classes of blame,
+ * stacks and the timelines) and how they came from the target's (by_class, latency):
+ * moved[target][ran] off the diagonal, with the moves the matrix does not hold.
+ */
+static void ran_on_json(struct json *j, const struct sched_results *r)
+{
+	uint64_t col[LOC_NR] = { 0 }, timed = 0;
+
+	if (!r->ran_known) {
+		json_null(j, "ran_on");
+		return;
+	}
+	for (int t = 0; t < LOC_NR; t++)
+		for (int c = 0; c < LOC_NR; c++) {
+			col[c] += r->ran_class[t][c];
+			timed += r->ran_class[t][c];
+		}
+	json_object(j, "ran_on");
+	json_string(j, "rule", "the timed wakeups whose waker CPU is known, by the class of "
+		    "the CPU each ran on seen from its waker's (blame, stacks, timelines); "
+		    "moved: from its waker -> target class (by_class, latency) to that class");
+	json_uint(j, "timed", timed);
+	classes(j, "by_class", r->topo, col);
+	json_array(j, "moved");
+	for (int t = 0; t < LOC_NR; t++)
+		for (int c = 0; c < LOC_NR; c++) {
+			if (t == c || !r->ran_class[t][c])
+				continue;
+			json_object(j, NULL);
+			json_string(j, "target", locality_name((enum locality)t));
+			json_string(j, "ran", locality_name((enum locality)c));
+			json_uint(j, "count", r->ran_class[t][c]);
+			json_object_end(j);
+		}
+	json_array_end(j);
+	json_uint(j, "moved_within_class", r->ran_moved_within);
+	json_uint(j, "moved_not_in_matrix", r->ran_moved_other);
+	json_object_end(j);
+}
+
 static void matrix(struct json *j, const char *key, const uint64_t *m, int n)
 {
 	json_array(j, key);
@@ -184,6 +225,18 @@ static void tasks_json(struct json *j, const struct sched_results *r)
 
 static void cpus_json(struct json *j, const struct sched_results *r)
 {
+	json_object(j, "cpu_time");
+	if (r->prov.source == PROV_BPF) { /* the kernel's accounting over the session */
+		json_string(j, "busy", "the session's wall time less the kernel's idle time "
+			    "(/proc/stat, 10 ms units)");
+		json_uint(j, "from_ns", r->first_ns); /* CLOCK_MONOTONIC */
+		json_uint(j, "to_ns", r->last_ns);
+	} else {
+		json_string(j, "busy", "from the sched events, between the first and last: any "
+			    "task but the idle task (an inferred switch-in's time before it unknown)");
+	}
+	json_string(j, "traced", "the traced tasks' own runtime");
+	json_object_end(j);
 	json_array(j, "cpus");
 	for (int c = 0; c < r->ncpus; c++) {
 		const struct cpu_stat *s = &r->cpu[c];
@@ -263,6 +316,7 @@ void sched_report_json_members(struct json *j, const struct sched_results *r,
 	json_uint(j, "elsewhere", r->placement[PLACE_ELSEWHERE]);
 	json_object_end(j);
 	matrix(j, "matrix", r->wake_matrix, r->ncpus);
+	ran_on_json(j, r);
 	json_object_end(j);
 
 	latency_json(j, r);

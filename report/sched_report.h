@@ -54,7 +54,5 @@ void sched_report_svg(FILE *f, const struct sched_results *r, const struct svg_c
 int write_heatmap_svg(const char *path, const struct sched_results *r,
 		      const struct svg_caption *cap);
 
-/* "350 ns", "5.12 us", "1.20 ms", "2.003 s" */
-const char *fmt_ns(uint64_t ns, char *buf, size_t len);
 
 #endif

@@ -12,19 +12,6 @@
 
 #define TOP_ROWS 10
 
-const char *fmt_ns(uint64_t ns, char *buf, size_t len)
-{
-	if (ns < 1000)
-		snprintf(buf, len, "%" PRIu64 " ns", ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.2f us", (double)ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.2f ms", (double)ns / 1e6);
-	else
-		snprintf(buf, len, "%.3f s", (double)ns / 1e9);
-	return buf;
-}
-
 int report_sections_parse(const char *s, unsigned *mask, char *bad, size_t len)
 {
 	static const struct {
@@ -175,11 +162,53 @@ static int map_groups(const struct sched_report_ctx *c)
 	return report_width(c) - 14;
 }
 
+/*
+ * The timed wakeups by the CPU each ran on, seen from its waker's: the classes blame, the
+ * stacks and the timelines count, with what moved them from the target's class above.
+ */
+static void ran_on_text(FILE *f, const struct sched_results *r)
+{
+	uint64_t col[LOC_NR] = { 0 }, timed = 0;
+	char line[800], a[32], b[32];
+	size_t at;
+
+	if (!r->ran_known)
+		return;
+	for (int t = 0; t < LOC_NR; t++)
+		for (int k = 0; k < LOC_NR; k++) {
+			col[k] += r->ran_class[t][k];
+			timed += r->ran_class[t][k];
+		}
+	if (!timed)
+		return;
+	at = (size_t)snprintf(line, sizeof(line), "by the CPU each ran on, seen from its waker's "
+			      "(as blame, the stacks and the timelines count), the %s timed:",
+			      fmt_count(timed, a, sizeof(a)));
+	for (int k = 0, n = 0; k < LOC_NR && at < sizeof(line); k++)
+		if (col[k])
+			at += (size_t)snprintf(line + at, sizeof(line) - at, "%s %s %s",
+					       n++ ? "," : "", locality_label((enum locality)k),
+					       fmt_count(col[k], a, sizeof(a)));
+	for (int t = 0, n = 0; t < LOC_NR; t++) /* the moves between the two */
+		for (int k = 0; k < LOC_NR && at < sizeof(line); k++)
+			if (t != k && r->ran_class[t][k])
+				at += (size_t)snprintf(line + at, sizeof(line) - at, "%s %s ->\x1f%s "
+						       "%s", n++ ? "," : "; from the classes above:",
+						       locality_label((enum locality)t),
+						       fold_glue(strcpy(b, locality_label(
+								(enum locality)k))),
+						       fmt_count(r->ran_class[t][k], a, sizeof(a)));
+	if (r->ran_moved_within && at < sizeof(line))
+		at += (size_t)snprintf(line + at, sizeof(line) - at, "; %s ran elsewhere in their "
+				       "target's class", fmt_count(r->ran_moved_within, b, sizeof(b)));
+	fprint_folded(f, "   ", line, 3, 80);
+}
+
 static void wakeups(FILE *f, const struct sched_results *r, const struct sched_report_ctx *c)
 {
 	struct heatmap h;
 	uint64_t placed = r->placement[0] + r->placement[1] + r->placement[2];
-	char a[32], b[32], s1[16], s2[16], s3[16];
+	char a[32], b[32], s1[16], s2[16], s3[16], n1[32], n2[32], n3[32], line[400];
 
 	fprintf(f, "\n Wakeups of the traced tasks: %s (from %s), %s placed\n",
 		fmt_count(r->wakeups, a, sizeof(a)),
@@ -202,9 +231,12 @@ static void wakeups(FILE *f, const struct sched_results *r, const struct sched_r
 		topology_knows(r->topo, LOC_LLC) ? "LLC" : "core", /* what "pulled" can mean */
 		SHARE(r->placement[PLACE_PULLED], placed, 1, s2),
 		SHARE(r->placement[PLACE_ELSEWHERE], placed, 1, s3));
-	fprintf(f, "   woken while running: %" PRIu64 "; new tasks placed: %" PRIu64
-		   "; ran elsewhere than chosen: %" PRIu64 "\n",
-		r->wakeups_running, r->wakeups_new, r->moved_before_run);
+	snprintf(line, sizeof(line), "woken while running: %s; new tasks placed: %s; ran "
+		 "elsewhere than chosen: %s", fmt_count(r->wakeups_running, n1, sizeof(n1)),
+		 fmt_count(r->wakeups_new, n2, sizeof(n2)),
+		 fmt_count(r->moved_before_run, n3, sizeof(n3)));
+	fprint_folded(f, "   ", line, 3, 80);
+	ran_on_text(f, r);
 	sched_ipi_text(f, r);
 	fprintf(f, "\n");
 	heatmap_build(&h, r->topo, r->wake_matrix, map_groups(c));
@@ -247,8 +279,8 @@ static void latency(FILE *f, const struct sched_results *r)
 		fprintf(f, "   (no wakeup was followed by its task running)\n");
 		return;
 	}
-	fprintf(f, "     %-14s %10s %10s %10s %10s %10s\n", "", "wakeups", "p50", "p90", "p99",
-		"max");
+	fprintf(f, "     %-14s %10s %10s %10s %10s %10s\n", "waker->target", "wakeups", "p50",
+		"p90", "p99", "max");
 	latency_row(f, "all", &r->delay);
 	for (int c = 0; c < LOC_NR; c++) /* the class table says "(LLC unknown)" */
 		if (topology_knows(r->topo, (enum locality)c))
@@ -339,7 +371,8 @@ static void pairs(FILE *f, const struct sched_results *r)
 		fputc('\n', f);
 	}
 	if (r->npairs > TOP_ROWS)
-		fprintf(f, "   ... %d more pairs\n", r->npairs - TOP_ROWS);
+		fprintf(f, "   ... %s more pairs\n", fmt_count((uint64_t)(r->npairs - TOP_ROWS), n,
+								 sizeof(n)));
 	if (r->pairs_bound) {
 		char b[32], e[32];
 
@@ -350,8 +383,8 @@ static void pairs(FILE *f, const struct sched_results *r)
 			fmt_count(r->pairs_bound, b, sizeof(b)));
 	}
 	if (r->pairs_dropped)
-		fprintf(f, "   %" PRIu64 " wakeups of pairs beyond the table's size are not listed\n",
-			r->pairs_dropped);
+		fprintf(f, "   %s wakeups of pairs beyond the table's size are not listed\n",
+			fmt_count(r->pairs_dropped, n, sizeof(n)));
 	pairs_total(f, r);
 }
 
@@ -411,14 +444,43 @@ static void switches(FILE *f, const struct sched_results *r)
 			fmt_ns(t->run_ns, rt, sizeof(rt)));
 	}
 	if (r->ntasks > TOP_ROWS)
-		fprintf(f, "   ... %d more tasks\n", r->ntasks - TOP_ROWS);
+		fprintf(f, "   ... %s more tasks\n", fmt_count((uint64_t)(r->ntasks - TOP_ROWS), a,
+								 sizeof(a)));
 	if (r->tasks_retired) {
-		char n1[32], n2[32];
+		char n1[32], n2[32], n3[32], t[320];
 
-		fprintf(f, "   %s tasks exited and left the live table (in every total still); the\n"
-			   "   busiest %s of them are among the rows\n",
-			fmt_count(r->tasks_retired, n1, sizeof(n1)),
-			fmt_count((uint64_t)r->tasks_retired_kept, n2, sizeof(n2)));
+		snprintf(t, sizeof(t), "%s tasks exited and left the live table (in every total "
+			 "still); the busiest %s of them stay in the task list (the %d rows above "
+			 "are its busiest; the JSON has all %s)",
+			 fmt_count(r->tasks_retired, n1, sizeof(n1)),
+			 fmt_count((uint64_t)r->tasks_retired_kept, n2, sizeof(n2)),
+			 r->ntasks < TOP_ROWS ? r->ntasks : TOP_ROWS,
+			 fmt_count((uint64_t)r->ntasks, n3, sizeof(n3)));
+		fprint_folded(f, "   ", t, 3, 80);
+	}
+}
+
+/*
+ * The traced tasks cannot run longer than their CPU was busy: where the figures say so
+ * beyond what their resolution allows, the report says why rather than leave it to be
+ * found (the kernel's idle time in 10 ms units; the stream's time before an inferred
+ * switch-in, unknown, counted neither busy nor idle).
+ */
+static void traced_over_busy(FILE *f, const struct sched_results *r, bool in_kernel)
+{
+	for (int c = 0; c < r->ncpus; c++) {
+		const struct cpu_stat *s = &r->cpu[c];
+		uint64_t slack = in_kernel ? 20000000ull : s->unknown_ns; /* two /proc/stat units */
+		char a[32], t[300];
+
+		if (!r->topo->cpu[c].present || s->tracked_ns <= s->busy_ns + slack)
+			continue;
+		snprintf(t, sizeof(t), "note: on CPU %d the traced tasks ran %s longer than the CPU "
+			 "was busy: %s", c, fmt_ns(s->tracked_ns - s->busy_ns, a, sizeof(a)),
+			 in_kernel ? "the kernel's idle time and the programs' span disagree (a "
+			 "CPU offline for part of it?)" : "records of this CPU were lost (see the "
+			 "header's drops)");
+		fprint_folded(f, "   ", t, 5, 80);
 	}
 }
 
@@ -428,8 +490,8 @@ static void cpus(FILE *f, const struct sched_results *r, bool in_kernel)
 	int shown = 0;
 
 	if (in_kernel)
-		fprintf(f, "\n Per CPU (busy: the kernel's CPU time over the session, to a tick;"
-			   "\n traced: the tasks' own runtime)\n");
+		fprintf(f, "\n Per CPU (busy: the session's wall time less the kernel's idle time,"
+			   "\n to 10 ms; traced: the tasks' own runtime)\n");
 	else if (r->unknown_ns)
 		fprintf(f, "\n Per CPU (between the first and last event; busy: of the time known\n"
 			   " busy or idle, the time before an inferred switch-in left out)\n");
@@ -453,6 +515,7 @@ static void cpus(FILE *f, const struct sched_results *r, bool in_kernel)
 			fmt_count(s->wakeups_to, w1, sizeof(w1)),
 			fmt_count(s->wakeups_from, w2, sizeof(w2)));
 	}
+	traced_over_busy(f, r, in_kernel);
 }
 
 /* Bits of prov.not_recorded (1 << EV_*) as the tracepoints' names, a line break at wrap. */

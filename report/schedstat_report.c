@@ -68,7 +68,8 @@ void schedstat_report_text(FILE *f, const struct schedstat *d, const char *why)
 	int n;
 
 	if (!d) {
-		fprintf(f, "\n Scheduler domains (/proc/schedstat): not available: %s\n", why);
+		fputc('\n', f);
+		fprint_folded(f, " Scheduler domains (/proc/schedstat): not available: ", why, 3, 80);
 		return;
 	}
 	for (int i = 0; i < d->ncpus; i++)

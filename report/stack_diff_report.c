@@ -10,35 +10,65 @@
 #include "../common/util.h"
 #include "json.h"
 
-#define STACK_COLS 120 /* a stack longer is cut in its middle: its root and leaf tell it */
-#define STACK_HEAD 40
+#define STACK_WIDTH 100 /* a stack folds at its frames to this many columns, whole */
 
-/* The stack, or its first STACK_HEAD and last characters around "..." past STACK_COLS. */
+/* The stack root first, every frame, folded after its ';' under the row. */
 static void stack_print(FILE *f, const char *s)
 {
-	size_t len = strlen(s);
+	size_t n = strlen(s);
+	char *t = malloc(2 * n + 1), *o = t;
 
-	if (len <= STACK_COLS) {
-		fprintf(f, "%s\n", s);
+	if (!t) {
+		fprintf(f, "    %s\n", s);
 		return;
 	}
-	fprintf(f, "%.*s...%s\n", STACK_HEAD, s, s + len - (STACK_COLS - STACK_HEAD - 3));
+	for (; *s; s++) { /* "a;b" as "a; b": a fold may come after each frame */
+		*o++ = *s == ' ' ? FOLD_GLUE : *s;
+		if (*s == ';')
+			*o++ = ' ';
+	}
+	*o = '\0';
+	fprint_folded(f, "    ", t, 6, STACK_WIDTH);
+	free(t);
+}
+
+/* What a recordings' view counts, in words. */
+static const char *view_words(const char *view)
+{
+	static const struct {
+		const char *key, *words;
+	} v[] = {
+		{ "wakers", "what code woke a task, by wakeups" },
+		{ "blocked", "why a task slept, by voluntary switch-outs" },
+		{ "offwake", "the blocked stack and its waker's, by switch-outs" },
+		{ "blocked-time", "why a task slept, by time off CPU" },
+		{ "offwake-time", "the blocked stack and its waker's, by time off CPU" },
+	};
+
+	for (size_t i = 0; view && i < sizeof(v) / sizeof(v[0]); i++)
+		if (!strcmp(view, v[i].key))
+			return v[i].words;
+	return "";
 }
 
 void stack_diff_text(FILE *f, const struct stack_diff *d, const char *base_name,
-		     const char *cur_name, size_t top)
+		     const char *cur_name, size_t top, const char *view)
 {
-	char a[32], b[32], n1[32], n2[32], s1[16], s2[16];
+	char a[32], b[32], n1[32], n2[32], s1[16], s2[16], head[1200];
 	size_t n = d->n < top ? d->n : top;
 
-	fprintf(f, "Stacks whose share moved most, %s (base: %s in all) to %s (new: %s in all)\n",
-		base_name, fmt_count(d->base_total, a, sizeof(a)), cur_name,
-		fmt_count(d->cur_total, b, sizeof(b)));
+	snprintf(head, sizeof(head), "Stacks whose share moved most, %s (base: %s in all) to %s "
+		 "(new: %s in all)", base_name, fmt_count(d->base_total, a, sizeof(a)), cur_name,
+		 fmt_count(d->cur_total, b, sizeof(b)));
+	fprint_folded(f, "", head, 2, STACK_WIDTH);
+	if (view) /* the recordings' view this is (--stacks chooses another) */
+		fprintf(f, "  the view compared: %s (%s; --stacks picks another)\n", view,
+			view_words(view));
 	fprintf(f, "%9s %9s %8s %12s %12s  %s\n", "base", "new", "change", "base count",
-		"new count", "stack (root first)");
+		"new count", "(each stack under its row, root first)");
 	for (size_t i = 0; i < n; i++) {
 		const struct stack_change *c = &d->c[i];
-		fprintf(f, "%9s %9s %+8.2f %12s %12s  ",
+		fprintf(f, "%9s %9s %+8.2f %12s %12s\n",
 			fmt_share((double)c->base, (double)d->base_total, 2, s1, sizeof(s1)),
 			fmt_share((double)c->cur, (double)d->cur_total, 2, s2, sizeof(s2)),
 			100.0 * c->change, fmt_count(c->base, n1, sizeof(n1)),
@@ -50,7 +80,7 @@ void stack_diff_text(FILE *f, const struct stack_diff *d, const char *base_name,
 }
 
 void stack_diff_json(FILE *f, const struct stack_diff *d, const char *base_name,
-		     const char *cur_name, size_t top)
+		     const char *cur_name, size_t top, const char *view)
 {
 	struct json j;
 	size_t n = d->n < top ? d->n : top;
@@ -59,6 +89,10 @@ void stack_diff_json(FILE *f, const struct stack_diff *d, const char *base_name,
 	json_object(&j, NULL);
 	json_string(&j, "base", base_name);
 	json_string(&j, "new", cur_name);
+	if (view)
+		json_string(&j, "view", view);
+	else
+		json_null(&j, "view"); /* folded files */
 	json_uint(&j, "base_total", d->base_total);
 	json_uint(&j, "new_total", d->cur_total);
 	json_uint(&j, "stacks", d->n);
@@ -109,14 +143,14 @@ static void text_doc(FILE *f, void *ctx)
 {
 	struct diff_job *j = ctx;
 
-	stack_diff_text(f, j->d, j->o->base, j->o->cur, j->o->top);
+	stack_diff_text(f, j->d, j->o->base, j->o->cur, j->o->top, j->o->view);
 }
 
 static void json_doc(FILE *f, void *ctx)
 {
 	struct diff_job *j = ctx;
 
-	stack_diff_json(f, j->d, j->o->base, j->o->cur, j->o->top);
+	stack_diff_json(f, j->d, j->o->base, j->o->cur, j->o->top, j->o->view);
 }
 
 static void flame_doc(FILE *f, void *ctx)
@@ -154,6 +188,7 @@ int stack_diff_draw(const struct stack_diff_out *o, const struct stack_diff *d,
 {
 	char src[1200], ta[32], tb[32];
 	struct flame_opts fo;
+	struct stack_diff_out oo = *o;
 
 	if (rcap) { /* the new recording's kernel and machine */
 		snprintf(cap->kernel, sizeof(cap->kernel), "%s", rcap->kernel);
@@ -172,5 +207,6 @@ int stack_diff_draw(const struct stack_diff_out *o, const struct stack_diff *d,
 				      .unit = !w->view ? "counts" : w->by_time ? "us off CPU" :
 					      w->kind == STACKS_WAKERS ? "wakeups" : "switches",
 				      .caption = cap, .source = src };
-	return stack_diff_write(o, d, &fo);
+	oo.view = w->view; /* the text and JSON say which view they compared */
+	return stack_diff_write(&oo, d, &fo);
 }

@@ -12,11 +12,15 @@
 #include "../model/caption.h"
 #include "flame.h"
 
-/* The top stacks by |change of share|, at most top of them, named base_name/cur_name. */
+/*
+ * The top stacks by |change of share|, at most top of them, named base_name/cur_name; view
+ * the recordings' view compared ("wakers"), NULL for folded files. Each stack whole, folded
+ * under its row (no frame left out: the ones that tell two stacks apart may be anywhere).
+ */
 void stack_diff_text(FILE *f, const struct stack_diff *d, const char *base_name,
-		     const char *cur_name, size_t top);
+		     const char *cur_name, size_t top, const char *view);
 void stack_diff_json(FILE *f, const struct stack_diff *d, const char *base_name,
-		     const char *cur_name, size_t top);
+		     const char *cur_name, size_t top, const char *view);
 /* The differential flame graph: frames sized by the new counts, coloured by the change. */
 int stack_diff_flame(FILE *f, const struct stack_diff *d, const struct flame_opts *o);
 
@@ -26,6 +30,7 @@ struct stack_diff_out {
 	const char *base, *cur;	/* the two files, as the text and JSON name them */
 	size_t top;		/* stacks in the text and JSON */
 	const char *out, *json, *flame;
+	const char *view;	/* the recordings' view compared, NULL: folded files */
 };
 
 /* Every output o asks for, fo drawing the flame graph. 0, or -1 after saying why (every

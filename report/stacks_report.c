@@ -13,6 +13,7 @@
 
 #define FRAMES_MAX 1024 /* a stack's frames written at most (the kernel's limit is 127) */
 #define TEXT_FRAMES 8	/* and in the text report, leaf first (--folded has them all) */
+#define STACKS_TEXT_WIDTH 80 /* a stack's frames folded to this many columns */
 
 /* Stack id's frames leaf first, without the context markers: how many (at most max). */
 static uint32_t frames_of(const struct stack_table *t, uint32_t id, uint64_t *addr,
@@ -223,37 +224,55 @@ static const char *class_label(int cls)
 	return locality_label((enum locality)cls);
 }
 
-/* A row's stack as text, leaf first, its first TEXT_FRAMES frames. */
-static char *row_text(const struct stacks_frames *fr, const struct stacks_row *r,
-		      enum stacks_kind k)
+/* A stack as text, leaf first, its first TEXT_FRAMES frames (the caller frees it). */
+static char *stack_text(const struct stacks_frames *fr, uint32_t id)
 {
 	struct bytebuf b = { 0 };
 
-	put_stack(&b, fr, r->stack, 1, " <- ", TEXT_FRAMES);
-	if (k == STACKS_OFFWAKE) {
-		bytebuf_put(&b, "  woken by  ", 12);
-		put_stack(&b, fr, r->waker, 1, " <- ", TEXT_FRAMES);
-	}
+	put_stack(&b, fr, id, 1, " <- ", TEXT_FRAMES);
 	bytebuf_put(&b, "", 1);
 	return (char *)b.p;
+}
+
+/* A row: its weight and class on a line, then its stack (and waker's) folded under it. */
+static void row_text(FILE *f, const struct stacks_frames *fr, const struct stacks_row *r,
+		     enum stacks_kind k)
+{
+	char a[32], b[32], *t = stack_text(fr, r->stack);
+
+	if (k != STACKS_WAKERS) /* the time off CPU, then the sleeps */
+		fprintf(f, "    %11s %8s  %s\n", fmt_ns(r->time_ns, b, sizeof(b)),
+			fmt_count(r->count, a, sizeof(a)), class_label(r->cls));
+	else
+		fprintf(f, "    %10s  %s\n", fmt_count(r->count, a, sizeof(a)), class_label(r->cls));
+	fprint_folded(f, "          ", t, 10, STACKS_TEXT_WIDTH);
+	free(t);
+	if (k == STACKS_OFFWAKE) {
+		t = stack_text(fr, r->waker);
+		fprint_folded(f, "          woken by ", t, 19, STACKS_TEXT_WIDTH);
+		free(t);
+	}
 }
 
 /* The BPF collector's sample: what each count is, what was dropped and why. */
 static void sampled_text(FILE *f, const struct stacks_sampled *p)
 {
-	char a[32], b[32], c[32], d[32], e[32], g[32], h[32], i[32];
+	char a[32], b[32], c[32], d[32], e[32], g[32], h[32], i[32], t[600];
 
-	fprintf(f, "  sampled in the kernel (BPF): the waker's stack at 1 in %u wakeups (%.2f%%: of "
-		"the timed ones, at random), the blocked stack at 1 in %u voluntary switch-outs (%.2f%%) with "
-		"the waker that ended its sleep; each count below is a sample\n",
-		p->every_waker, 100.0 / p->every_waker, p->every_blocked, 100.0 / p->every_blocked);
-	fprintf(f, "  %s waker, %s blocked, %s off-wake samples taken; dropped: %s stack-map "
-		"collisions (-EEXIST), %s stack map full (-ENOMEM), %s other, %s counts table "
-		"full, %s switch-ins unseen\n", fmt_count(p->taken_waker, a, sizeof(a)),
+	snprintf(t, sizeof(t), "sampled in the kernel (BPF): the waker's stack at 1 in %u wakeups "
+		 "(%.2f%%: of the timed ones, at random), the blocked stack at 1 in %u voluntary "
+		 "switch-outs (%.2f%%) with the waker that ended its sleep; each count below is a "
+		 "sample", p->every_waker, 100.0 / p->every_waker, p->every_blocked,
+		 100.0 / p->every_blocked);
+	fprint_folded(f, "  ", t, 2, STACKS_TEXT_WIDTH);
+	snprintf(t, sizeof(t), "%s waker, %s blocked, %s off-wake samples taken; dropped: %s "
+		 "stack-map collisions (-EEXIST), %s stack map full (-ENOMEM), %s other, %s counts "
+		 "table full, %s switch-ins unseen", fmt_count(p->taken_waker, a, sizeof(a)),
 		fmt_count(p->taken_blocked, b, sizeof(b)), fmt_count(p->taken_offwake, c, sizeof(c)),
 		fmt_count(p->eexist, d, sizeof(d)), fmt_count(p->enomem, e, sizeof(e)),
 		fmt_count(p->eother, g, sizeof(g)), fmt_count(p->full, h, sizeof(h)),
 		fmt_count(p->lost, i, sizeof(i)));
+	fprint_folded(f, "  ", t, 2, STACKS_TEXT_WIDTH);
 	if (p->tgids_gone)
 		fprintf(f, "  user frames of %s of %s processes unnamed: gone before their maps "
 			"were read\n", fmt_count(p->tgids_gone, a, sizeof(a)),
@@ -265,8 +284,10 @@ void stacks_report_text(FILE *f, const struct stacks *s, const struct stacks_fra
 {
 	char a[32], b[32], c[32], d[32];
 
-	fprintf(f, "\nStacks (callchains of sched_waking and sched_switch; %s):\n",
-		s->in_scope ? "wakeups and sleeps of the tasks followed" : "every task in the file");
+	fputc('\n', f);
+	fprint_folded(f, "Stacks ", s->in_scope ? "(callchains of sched_waking and sched_switch; "
+		      "wakeups and sleeps of the tasks followed):" : "(callchains of sched_waking "
+		      "and sched_switch; every task in the file):", 2, STACKS_TEXT_WIDTH);
 	if (s->sampled.every_waker)
 		sampled_text(f, &s->sampled);
 	else
@@ -282,31 +303,31 @@ void stacks_report_text(FILE *f, const struct stacks *s, const struct stacks_fra
 		struct merged *m = merged_rows(s, (enum stacks_kind)k, by_time, fr, &nm);
 		uint64_t cls_count[STACKS_CLASSES] = { 0 };
 
-		fprintf(f, "\n  %s: %s in %u stacks and classes", kind_title[k],
-			fmt_count(v->count, a, sizeof(a)), nm);
-		if (by_time)
-			fprintf(f, ", %.3f s off CPU over %s timed", (double)v->time_ns / 1e9,
-				fmt_count(v->timed, b, sizeof(b)));
-		fprintf(f, "\n    by class:");
+		char head[400], by[400];
+		size_t at = 0;
+
+		snprintf(head, sizeof(head), "%s: %s in %s stacks and classes%s%s%s%s%s", kind_title[k],
+			 fmt_count(v->count, a, sizeof(a)), fmt_count(nm, d, sizeof(d)),
+			 by_time ? ", " : "", by_time ? fmt_ns(v->time_ns, c, sizeof(c)) : "",
+			 by_time ? " off CPU over " : "",
+			 by_time ? fmt_count(v->timed, b, sizeof(b)) : "", by_time ? " timed" : "");
+		fputc('\n', f);
+		fprint_folded(f, "  ", head, 4, STACKS_TEXT_WIDTH);
 		for (uint32_t i = 0; i < v->n; i++)
 			cls_count[v->row[i].cls] += v->row[i].count;
-		for (int cl = 0; cl < STACKS_CLASSES; cl++)
+		by[0] = '\0';
+		for (int cl = 0; cl < STACKS_CLASSES && at < sizeof(by); cl++)
 			if (cls_count[cl])
-				fprintf(f, " %s %s;", class_label(cl),
-					fmt_count(cls_count[cl], a, sizeof(a)));
-		fprintf(f, "\n");
-		for (uint32_t i = 0; i < nm && (int)i < top; i++) {
-			const struct stacks_row *r = &m[i].r;
-			char *t = row_text(fr, r, (enum stacks_kind)k);
-
-			if (by_time)
-				fprintf(f, "    %10.3f ms %8s  %-18s %s\n", (double)r->time_ns / 1e6,
-					fmt_count(r->count, a, sizeof(a)), class_label(r->cls), t);
-			else
-				fprintf(f, "    %10s  %-18s %s\n", fmt_count(r->count, a, sizeof(a)),
-					class_label(r->cls), t);
-			free(t);
-		}
+				at += (size_t)snprintf(by + at, sizeof(by) - at, "%s%s %s",
+						       at ? "; " : "", class_label(cl),
+						       fmt_count(cls_count[cl], a, sizeof(a)));
+		fprint_folded(f, "    by class (the CPU it ran on, seen from its waker's): ", by, 6,
+			      STACKS_TEXT_WIDTH);
+		for (uint32_t i = 0; i < nm && (int)i < top; i++)
+			row_text(f, fr, &m[i].r, (enum stacks_kind)k);
+		if (nm > (uint32_t)top && top >= 0)
+			fprintf(f, "    ... %s more stacks and classes (the JSON and --folded have "
+				"every one)\n", fmt_count(nm - (uint32_t)top, a, sizeof(a)));
 		merged_free(m, nm);
 	}
 }

@@ -12,21 +12,60 @@
 #include "svg_caption.h"
 #include "xml.h"
 
-/* White to dark red on a log scale. */
-static void colour(uint64_t v, uint64_t max, char *buf, size_t len)
+/* A log scale where the counts span more than this factor, else a linear one from 0. */
+#define LOG_SPAN 16
+
+/*
+ * Where v lies on the colour scale, 0-1: counts of one magnitude on a linear scale from 0
+ * (1,537 and 4,983 a third and all of it: it was a log scale from 1, and both sat near its
+ * top), counts that span magnitudes on a log scale from the smallest to the largest.
+ */
+static double level(uint64_t v, uint64_t lo, uint64_t hi)
 {
-	double x;
-	int r, g, b;
+	if (!v || !hi)
+		return 0.0;
+	if (hi <= lo * LOG_SPAN)
+		return (double)v / (double)hi;
+	if (v <= lo)
+		return 0.0;
+	return log((double)v / (double)lo) / log((double)hi / (double)lo);
+}
+
+/* The count at step i of 4 on the scale (the legend's swatches). */
+static uint64_t step_value(int i, uint64_t lo, uint64_t hi)
+{
+	if (hi <= lo * LOG_SPAN)
+		return (uint64_t)llround((double)hi * (i ? i : 0.5) / 4.0); /* half a step: the foot */
+	return (uint64_t)llround((double)lo * exp(log((double)hi / (double)lo) * i / 4.0));
+}
+
+/* Pale yellow to dark red through orange (a sequential ramp a reader tells apart in five
+ * steps, as ColorBrewer's YlOrRd); an empty cell light grey. */
+static void colour(uint64_t v, uint64_t lo, uint64_t hi, char *buf, size_t len)
+{
+	static const int stop[4][3] = { { 255, 237, 160 }, { 254, 178, 76 }, { 240, 59, 32 },
+					{ 128, 0, 38 } };
+	double x = level(v, lo, hi) * 3;
+	int k = x >= 3 ? 2 : (int)x, c[3];
 
 	if (!v) {
 		snprintf(buf, len, "#f4f4f4");
 		return;
 	}
-	x = max > 1 ? log((double)v) / log((double)max) : 1.0;
-	r = (int)(255 - 75 * x);
-	g = (int)(230 - 230 * x);
-	b = (int)(200 - 200 * x);
-	snprintf(buf, len, "#%02x%02x%02x", r, g < 0 ? 0 : g, b < 0 ? 0 : b);
+	for (int i = 0; i < 3; i++)
+		c[i] = (int)lround(stop[k][i] + (stop[k + 1][i] - stop[k][i]) * (x - k));
+	snprintf(buf, len, "#%02x%02x%02x", c[0], c[1], c[2]);
+}
+
+/* The smallest count of a cell that has any. */
+static uint64_t min_cell(const struct heatmap *h)
+{
+	uint64_t lo = 0;
+
+	for (size_t i = 0; i < (size_t)h->n * (size_t)h->n; i++)
+		if (h->cell[i] && (!lo || h->cell[i] < lo))
+			lo = h->cell[i];
+	return lo;
 }
 
 static int imax(int a, int b)
@@ -36,6 +75,7 @@ static int imax(int a, int b)
 
 struct layout {
 	int cell, left, top, size;
+	uint64_t lo;	/* the smallest count of a cell: the colour scale's foot */
 	bool nodes;	/* node boundaries drawn (more than one node among the groups) */
 	bool llcs;	/* LLC boundaries drawn (groups finer than an LLC, cells big enough) */
 };
@@ -59,30 +99,30 @@ static const char *share_text(const struct sched_results *r, int c, char *buf, s
 
 /*
  * The shares of the text report's class table: of the placed wakeups, per class the
- * topology tells apart. Drawn when f, and the width it takes (px) returned either way.
+ * topology tells apart, a line each under a heading, at (x, y). Drawn when f; the width
+ * it takes (px) returned either way.
  */
 static int shares(FILE *f, const struct sched_results *r, int x, int y)
 {
 	char n[32], pre[96], t[64];
-	int w;
+	int w, row = 1;
 
 	snprintf(pre, sizeof(pre), "of %s placed wakeups, waker CPU to target CPU:",
 		 fmt_count(r->wakeups_placed, n, sizeof(n)));
 	w = svg_text_width(pre, 11);
 	if (f)
-		fprintf(f, "<text class=\"shares\" x=\"%d\" y=\"%d\">%s", x, y, pre);
-	for (int c = 0, first = 1; c < LOC_NR; c++) {
+		fprintf(f, "<text class=\"shares\" x=\"%d\" y=\"%d\">%s</text>\n", x, y, pre);
+	for (int c = 0; c < LOC_NR; c++) {
 		if (!topology_knows(r->topo, (enum locality)c))
 			continue; /* no figure for a class the topology cannot tell */
 		share_text(r, c, t, sizeof(t));
-		w += svg_text_width(t, 12) + 8;
+		w = imax(w, svg_text_width(t, 12) + 10);
 		if (f)
-			fprintf(f, "%s<tspan data-class=\"%s\" font-weight=\"bold\">%s</tspan>",
-				first ? " " : ", ", locality_name((enum locality)c), t);
-		first = 0;
+			fprintf(f, "<text class=\"share\" data-class=\"%s\" x=\"%d\" y=\"%d\" "
+				   "font-weight=\"bold\">%s</text>\n", locality_name((enum locality)c),
+				x + 10, y + 18 * row, t);
+		row++;
 	}
-	if (f)
-		fprintf(f, "</text>\n");
 	return w;
 }
 
@@ -134,7 +174,7 @@ static void cells(FILE *f, const struct heatmap *h, const struct layout *L)
 			uint64_t v = h->cell[(size_t)a * (size_t)h->n + (size_t)b];
 			int x = L->left + b * L->cell, y = L->top + a * L->cell;
 
-			colour(v, h->max, fill, sizeof(fill));
+			colour(v, L->lo, h->max, fill, sizeof(fill));
 			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\">"
 				   "<title>%s %s -> %s %s: %s</title></rect>\n",
 				x, y, L->cell, L->cell, fill, h->unit, h->label[a], h->unit,
@@ -143,8 +183,7 @@ static void cells(FILE *f, const struct heatmap *h, const struct layout *L)
 				fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
 					   "font-size=\"%d\" fill=\"%s\">%s</text>\n",
 					x + L->cell / 2, y + L->cell / 2 + 4, L->cell >= 80 ? 13 : 10,
-					h->max > 1 && log((double)v) / log((double)h->max) > 0.6 ?
-						"white" : "black",
+					level(v, L->lo, h->max) > 0.55 ? "white" : "black",
 					L->cell >= 80 ? fmt_count(v, n, sizeof(n)) :
 							fmt_short((double)v, n, sizeof(n)));
 		}
@@ -163,11 +202,14 @@ static void legend(FILE *f, const struct heatmap *h, const struct layout *L)
 	int x = L->left + L->size + 20;
 	char fill[16], n[32];
 
-	fprintf(f, "<text x=\"%d\" y=\"%d\">wakeups per cell</text>\n", x, L->top - 6);
-	for (int i = 0; i <= 4; i++) {
-		uint64_t v = h->max ? (uint64_t)llround(exp(log((double)h->max) * i / 4.0)) : 0;
+	fprintf(f, "<text class=\"legend\" x=\"%d\" y=\"%d\">wakeups per cell (%s)</text>\n", x,
+		L->top - 6, h->max > L->lo * LOG_SPAN ? "log scale" : "linear");
+	for (int i = 0; i <= 4; i++) { /* the scale's foot to its top */
+		uint64_t v = h->max && L->lo ? step_value(i, L->lo, h->max) : 0;
 
-		colour(v, h->max, fill, sizeof(fill));
+		if (!v || (i && v == step_value(i - 1, L->lo, h->max)))
+			continue; /* one count, one swatch */
+		colour(v, L->lo, h->max, fill, sizeof(fill));
 		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>"
 			   "<text x=\"%d\" y=\"%d\">%s</text>\n",
 			x, L->top + i * 20, fill, x + 20, L->top + i * 20 + 11,
@@ -189,13 +231,14 @@ static void legend(FILE *f, const struct heatmap *h, const struct layout *L)
 void sched_report_svg(FILE *f, const struct sched_results *r, const struct svg_caption *cap)
 {
 	struct heatmap h;
-	struct layout L = { .left = 60, .top = 64 };
+	struct layout L = { .left = 60, .top = 46 };
 	char title[200], n[32], c1[600], c2[600];
-	int below, width, height;
+	int below, width, height, sx;
 
 	heatmap_build(&h, r->topo, r->wake_matrix, 128);
+	L.lo = min_cell(&h);
 	/* few CPUs: big cells with their counts in them; the picture at least as wide as its title */
-	L.cell = h.n <= 4 ? 80 : h.n <= 16 ? 40 : h.n <= 64 ? 10 : 5;
+	L.cell = h.n <= 2 ? 110 : h.n <= 4 ? 80 : h.n <= 16 ? 40 : h.n <= 64 ? 10 : 5;
 	L.size = L.cell * h.n;
 	for (int g = 1; g < h.n; g++) {
 		L.nodes |= group_at(r, &h, g, LOC_NODE) != group_at(r, &h, g - 1, LOC_NODE);
@@ -210,10 +253,12 @@ void sched_report_svg(FILE *f, const struct sched_results *r, const struct svg_c
 		 h.unit, h.unit, fmt_count(h.total, n, sizeof(n)));
 	svg_caption_lines(cap, r->topo, &r->prov, NULL, c1, sizeof(c1), c2, sizeof(c2));
 	below = L.top + L.size + (L.nodes ? 16 : 0) + (L.llcs ? 14 : 0) + 24;
-	width = L.left + L.size + 140 > 600 ? L.left + L.size + 140 : 600;
+	/* the legend right of the grid, the class shares right of the legend */
+	sx = L.left + L.size + 20 + 120;
+	width = imax(sx + shares(NULL, r, 0, 0) + 10, 600);
 	width = imax(width, imax(svg_text_width(c1, 10), svg_text_width(c2, 10)) + 20);
 	width = imax(width, L.left + svg_text_width(title, 14) + 10);
-	width = imax(width, L.left + shares(NULL, r, 0, 0) + 10);
+	below = imax(below, L.top + 18 * (LOC_NR + 1) + 24);
 	height = below + 34;
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		   "font-family=\"sans-serif\" font-size=\"11\">\n", width, height);
@@ -221,7 +266,7 @@ void sched_report_svg(FILE *f, const struct sched_results *r, const struct svg_c
 	xml_text(f, cap->command);
 	fprintf(f, "</title>\n<text class=\"title\" x=\"%d\" y=\"18\" font-size=\"14\">%s</text>\n",
 		L.left, title);
-	shares(f, r, L.left, 36);
+	shares(f, r, sx, L.top + 8);
 	cells(f, &h, &L);
 	if (L.llcs)
 		boundaries(f, r, &h, &L, LOC_LLC, L.top + L.size + (L.nodes ? 30 : 14));

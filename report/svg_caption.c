@@ -9,24 +9,33 @@ void svg_caption_lines(const struct svg_caption *c, const struct topology *t,
 		       const struct provenance *p, const char *cpus_note, char *line1,
 		       size_t len1, char *line2, size_t len2)
 {
-	char cpus[96] = "";
-	size_t at;
+	char cpus[420] = "", note[200] = "";
+	size_t at, room;
 
 	if (cpus_note)
 		snprintf(cpus, sizeof(cpus), " (%s)", cpus_note);
 	else if (t)
 		snprintf(cpus, sizeof(cpus), " (%d CPUs, %d node%s)", t->nonline, t->nnodes,
 			 t->nnodes == 1 ? "" : "s");
-	snprintf(line1, len1, "command: %s", c->command[0] ? c->command : "unknown");
-	if (len1 > 4 && strlen(line1) == len1 - 1)
-		memcpy(line1 + len1 - 4, "...", 4);
+	/* how it ended, where not whole: kept whole, the command cut before it */
+	if (c->ended[0])
+		snprintf(note, sizeof(note), " [%s]", c->ended);
+	room = len1 > strlen(note) + 8 ? len1 - strlen(note) : len1;
+	snprintf(line1, room, "command: %s", c->command[0] ? c->command : "unknown");
+	if (room > 4 && strlen(line1) == room - 1)
+		memcpy(line1 + room - 4, "...", 4);
+	if (room < len1)
+		strncat(line1, note, len1 - strlen(line1) - 1);
 	at = (size_t)snprintf(line2, len2, "kernel %s | machine %s%s",
 			      c->kernel[0] ? c->kernel : "unknown",
 			      c->host[0] ? c->host : "unknown", cpus);
 	if (c->date[0] && at < len2)
 		at += (size_t)snprintf(line2 + at, len2 - at, " | %s", c->date);
 	if (p && at < len2)
-		snprintf(line2 + at, len2 - at, " | source: %s", prov_source_name(p->source));
+		at += (size_t)snprintf(line2 + at, len2 - at, " | source: %s",
+				       prov_source_name(p->source));
+	if (p && p->affinity[0] && at < len2) /* the CPUs the workload could use */
+		snprintf(line2 + at, len2 - at, " | the workload's affinity: %s", p->affinity);
 }
 
 int svg_caption_draw(FILE *f, int x, int y, const char *line1, const char *line2)

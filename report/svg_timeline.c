@@ -137,7 +137,7 @@ static void header(FILE *f, const struct tl_lanes *l, const struct svg_timeline_
 		l->cfg.topo->nonline);
 	*y += 15;
 	fprintf(f, "<text x=\"%d\" y=\"%d\">%s running periods, %s wakeups (%s of the workload's: "
-		   "%d drawn as arrows%s, %s on the same CPU as ticks), %s migrations</text>\n",
+		   "%d drawn as arrows%s, %s on their waker's CPU as ticks), %s migrations</text>\n",
 		LEFT, *y, fmt_count(l->slices, a, sizeof(a)), fmt_count(l->flows, b, sizeof(b)),
 		fmt_count(wl, c, sizeof(c)), l->narrows,
 		l->stride > 1 ? (snprintf(e, sizeof(e), ", one in %llu",

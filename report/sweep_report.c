@@ -24,22 +24,105 @@ static int present(const struct sweep_set *s, int *cols)
 	return n;
 }
 
-static const char *label_of(const struct sweep_set *s, int m)
+const char *sweep_measure_label(const struct sweep_set *s, int m)
 {
 	if (m == M_METRIC)
 		return s->metric_unit[0] ? s->metric_unit : "metric";
 	return measure_info((enum measure)m)->label;
 }
 
-static void cell(FILE *f, int width, double v)
+const char *sweep_measure_words(const struct sweep_set *s, int m)
+{
+	switch (m) {
+	case M_METRIC:
+		return s->metric_name[0] ? s->metric_name : s->metric_unit[0] ? s->metric_unit :
+		       "metric";
+	case M_S_migrations:
+		return "migrations/s";
+	case M_S_wakeups:
+		return "wakeups/s";
+	case M_CS:
+		return "switches/s";
+	case M_SAME_CPU:
+		return "same-CPU wakeups";
+	case M_SMT:
+		return "SMT-sibling wakeups";
+	case M_LLC:
+		return "shared-LLC wakeups";
+	case M_NODE:
+		return "same-node wakeups";
+	case M_REMOTE:
+		return "other-node wakeups";
+	case M_P99:
+		return "p99 wake-to-run";
+	case M_IDLE_PCT:
+		return "wakeups that passed over an idle CPU";
+	case M_HITM:
+		return "HITM/s";
+	case M_ELAPSED:
+		return "wall time";
+	default:
+		return measure_info((enum measure)m)->label;
+	}
+}
+
+const char *sweep_measure_text(const struct sweep_set *s, int m, double v, char *buf,
+			       size_t len)
+{
+	(void)s;
+	if (m == M_P99) /* microseconds: in a duration's units */
+		return fmt_ns(v > 0 ? (uint64_t)(v * 1e3 + 0.5) : 0, buf, len);
+	if (v != 0 && v < 100 && v > -100)
+		snprintf(buf, len, v < 10 && v > -10 ? "%.3f" : "%.2f", v);
+	else
+		fmt_short(v, buf, len);
+	return buf;
+}
+
+void sweep_legend(FILE *f, const struct sweep_set *s, const int *cols, int n)
+{
+	char text[1200];
+	size_t at = 0;
+	bool classes = false;
+
+	for (int c = 0; c < n && at < sizeof(text); c++) {
+		int m = cols[c];
+		const char *what = sweep_measure_words(s, m), *sep = at ? "; " : "";
+
+		if (m >= M_SAME_CPU && m <= M_REMOTE) { /* the classes, once */
+			if (!classes)
+				at += (size_t)snprintf(text + at, sizeof(text) - at, "%ssame%%..rmt%%: "
+						       "wakeups by where the target CPU lies from "
+						       "the waker's", sep);
+			classes = true;
+		} else if (m == M_METRIC) {
+			at += (size_t)snprintf(text + at, sizeof(text) - at, "%s%s: %s (the metric)",
+					       sep, sweep_measure_label(s, m), what);
+		} else if (m == M_ELAPSED) {
+			at += (size_t)snprintf(text + at, sizeof(text) - at, "%s%s: each run's "
+					       "elapsed time in seconds", sep,
+					       sweep_measure_label(s, m));
+		} else if (strcmp(what, sweep_measure_label(s, m))) {
+			at += (size_t)snprintf(text + at, sizeof(text) - at, "%s%s: %s", sep,
+					       sweep_measure_label(s, m), what);
+		}
+	}
+	if (at)
+		fprint_folded(f, "   columns: ", text, 5, 80);
+}
+
+/* A column's width: the metric's and a duration's 9, the rest 7. */
+static int col_width(const int *cols, int c)
+{
+	return (c == 0 && cols[0] == M_METRIC) || cols[c] == M_P99 ? 9 : 7;
+}
+
+/* A cell of the loop's table: the measure's value in its units, right-aligned. */
+static void cell(FILE *f, const struct sweep_set *s, int m, int width, double v)
 {
 	char buf[32];
 
-	if (v != 0 && v < 100 && v > -100)
-		snprintf(buf, sizeof(buf), v < 10 ? "%.3f" : "%.2f", v);
-	else
-		fmt_short(v, buf, sizeof(buf));
-	fprintf(f, " %*s", width, buf);
+	fprintf(f, " %*s", width, sweep_measure_text(s, m, v, buf, sizeof(buf)));
 }
 
 void sweep_report_text(FILE *f, const struct sweep_set *s)
@@ -50,16 +133,23 @@ void sweep_report_text(FILE *f, const struct sweep_set *s)
 	if (s->have_metric)
 		fprintf(f, "   metric: %s (%s is better)\n", s->metric_name,
 			s->metric_higher ? "higher" : "lower");
-	if (s->hitm_why[0])
-		fprintf(f, "   HITM/s: not supported: %s\n", s->hitm_why);
+	if (s->hitm_why[0]) {
+		char t[400];
+
+		snprintf(t, sizeof(t), "not supported: %s", s->hitm_why);
+		fprint_folded(f, "   HITM/s: ", t, 5, 80);
+	}
 	if (s->prov.source != PROV_NONE)
-		fprintf(f, "   measured by %s, CPUs %s, delays %s%s\n", prov_source_name(s->prov.source),
-			s->prov.cpus_honored, prov_delay_key(s->prov.delay),
-			s->prov.sample_every > 1 ? " (sampled)" : "");
+		fprintf(f, "   measured by %s, CPUs %s%s%s, delays %s%s\n",
+			prov_source_name(s->prov.source), s->prov.cpus_honored,
+			s->prov.affinity[0] ? ", the workload's affinity " : "", s->prov.affinity,
+			prov_delay_key(s->prov.delay), s->prov.sample_every > 1 ? " (sampled)" : "");
 	if (s->prov.source != PROV_NONE && s->prov.sample_every > 1)
 		fprintf(f, "   1 wakeup in %u timed on each CPU, every one the same chance: idle%% is a\n"
 			   "   sample's share, its 95%% interval in the JSON (ci95 of each run)\n",
 			s->prov.sample_every);
+	if (ncols)
+		sweep_legend(f, s, cols, ncols);
 	for (int v = 0; v < s->nvalues; v++) {
 		const char *val = s->values[v];
 
@@ -69,8 +159,7 @@ void sweep_report_text(FILE *f, const struct sweep_set *s)
 			fprintf(f, "\n");
 		fprintf(f, "   %-7s", "run");
 		for (int c = 0; c < ncols; c++)
-			fprintf(f, " %*s", c == 0 && cols[0] == M_METRIC ? 9 : 7,
-				label_of(s, cols[c]));
+			fprintf(f, " %*s", col_width(cols, c), sweep_measure_label(s, cols[c]));
 		fprintf(f, "\n");
 		for (int i = 0; i < s->nruns; i++) {
 			const struct sweep_run *r = &s->runs[i];
@@ -79,10 +168,10 @@ void sweep_report_text(FILE *f, const struct sweep_set *s)
 				continue;
 			fprintf(f, "   %-7d", r->rep);
 			for (int c = 0; c < ncols; c++) {
-				int w = c == 0 && cols[0] == M_METRIC ? 9 : 7;
+				int w = col_width(cols, c);
 
 				if (r->have[cols[c]])
-					cell(f, w, r->m[cols[c]]);
+					cell(f, s, cols[c], w, r->m[cols[c]]);
 				else
 					fprintf(f, " %*s", w, "-");
 			}
@@ -96,7 +185,7 @@ void sweep_report_text(FILE *f, const struct sweep_set *s)
 			fprintf(f, "   %-7s", row ? "stddev%" : "mean");
 			for (int c = 0; c < ncols; c++) {
 				struct measure_sum ms;
-				int w = c == 0 && cols[0] == M_METRIC ? 9 : 7;
+				int w = col_width(cols, c);
 
 				sweep_summarize(s->runs, s->nruns, val, (enum measure)cols[c], &ms);
 				if (!ms.n || (row && (ms.n < 2 || ms.mean == 0)))
@@ -104,7 +193,7 @@ void sweep_report_text(FILE *f, const struct sweep_set *s)
 				else if (row)
 					fprintf(f, " %*.1f", w, 100.0 * ms.stddev / ms.mean);
 				else
-					cell(f, w, ms.mean);
+					cell(f, s, cols[c], w, ms.mean);
 			}
 			fprintf(f, "\n");
 		}
@@ -121,6 +210,7 @@ void sweep_report_json(FILE *f, const struct sweep_set *s)
 	json_object(&j, "env");
 	json_string(&j, "locus_version", s->version);
 	json_string(&j, "kernel", s->kernel);
+	json_string(&j, "hostname", s->hostname);
 	json_string(&j, "cpu_model", s->cpu_model);
 	json_string(&j, "topology", s->topology);
 	json_string(&j, "command_line", s->cmdline);

@@ -12,6 +12,14 @@ void sweep_report_text(FILE *f, const struct sweep_set *s);
 void sweep_report_json(FILE *f, const struct sweep_set *s);
 /* An SVG: the metric against the sweep value (each run and the mean), class shares beside. */
 void sweep_report_svg(FILE *f, const struct sweep_set *s);
+/* A measure's column label ("s", "cs/s", "p99"), its words ("p99 wake-to-run"). */
+const char *sweep_measure_label(const struct sweep_set *s, int m);
+const char *sweep_measure_words(const struct sweep_set *s, int m);
+/* A value of measure m in its units: "94.44 ms" for the p99, "0.737", "47.6K" (into buf). */
+const char *sweep_measure_text(const struct sweep_set *s, int m, double v, char *buf,
+			       size_t len);
+/* "columns: s: hackbench time (the metric); wall s: ...": what the table's labels mean. */
+void sweep_legend(FILE *f, const struct sweep_set *s, const int *cols, int n);
 /* The loop's environment as a picture's caption: command line, kernel, CPU, topology, time. */
 void sweep_caption_lines(const struct sweep_set *s, char *c1, size_t n1, char *c2, size_t n2);
 /*

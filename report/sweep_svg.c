@@ -238,18 +238,28 @@ static void class_panel(FILE *f, const struct sweep_set *s, int x0)
 void sweep_caption_lines(const struct sweep_set *s, char *c1, size_t n1, char *c2, size_t n2)
 {
 	struct svg_caption cap;
+	char cpus[400];
+	int stopped = 0;
 
 	memset(&cap, 0, sizeof(cap));
 	snprintf(cap.command, sizeof(cap.command), "%s", s->cmdline[0] ? s->cmdline : s->command);
 	snprintf(cap.kernel, sizeof(cap.kernel), "%s", s->kernel);
-	snprintf(cap.host, sizeof(cap.host), "%s", s->cpu_model);
+	/* the machine by its name, as every picture says it; the CPU model beside */
+	snprintf(cap.host, sizeof(cap.host), "%s", s->hostname[0] ? s->hostname : "not in the file");
+	snprintf(cpus, sizeof(cpus), "%s%s%s", s->cpu_model, s->cpu_model[0] && s->topology[0] ?
+		 "; " : "", s->topology);
+	for (int i = 0; i < s->nruns; i++)
+		stopped += s->runs[i].interrupted;
+	if (stopped)
+		snprintf(cap.ended, sizeof(cap.ended), "%d run%s interrupted: kept, marked", stopped,
+			 stopped == 1 ? "" : "s");
 	/* the loop file's ISO time as the other pictures say a date: "2026-12-02 06:10 UTC" */
 	if (strlen(s->time) == 20 && s->time[10] == 'T' && s->time[19] == 'Z')
 		snprintf(cap.date, sizeof(cap.date), "%.10s %.5s UTC", s->time, s->time + 11);
 	else
 		snprintf(cap.date, sizeof(cap.date), "%s", s->time);
 	svg_caption_lines(&cap, NULL, s->prov.source != PROV_NONE ? &s->prov : NULL,
-			  s->topology[0] ? s->topology : NULL, c1, n1, c2, n2);
+			  cpus[0] ? cpus : NULL, c1, n1, c2, n2);
 }
 
 void sweep_report_svg(FILE *f, const struct sweep_set *s)

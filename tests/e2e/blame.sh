@@ -212,7 +212,8 @@ for w in c['worst']:  # (the worst may be the shell's start-up under load)
     assert w['compound_ns'] == sum(l['delay_ns'] for l in w['links'])
 "
 check "pipeline: the text shows a chain of three or more with its compound delay" \
-	grep -Eq "^   ([3-9]|[1-9][0-9]+) tasks, compound delay [0-9.]+ [mu]?s: .* \\([0-9]+\\) -> .* \\+" "$TMP/pl.txt"
+	bash -c "awk '/^     [^ ]/ { sub(/^ +/, \" \"); printf \"%s\", \$0; next } { printf \"\\n%s\", \$0 }' '$TMP/pl.txt' |
+		grep -Eq '^   ([3-9]|[1-9][0-9]+) tasks, compound delay [0-9.]+ [mu]?s: .* \\([0-9]+\\) -> .* \\+'"
 "$LOCUS" report -q -i "$TMP/pl.data" --sections all,blame --trace "$TMP/pl.trace.json" \
 	>/dev/null 2>&1
 check "pipeline: each timed wakeup's flow in the trace carries its split, summing to its delay" \

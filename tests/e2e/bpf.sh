@@ -179,6 +179,16 @@ check "pin 0,0: wakeups stay on CPU 0 (BPF)" python3 -c '
 import json, sys; c = json.load(open(sys.argv[1]))["wakeups"]["by_class"]
 assert c["same_cpu"] > 0.999 * sum(c.values()), c' "$TMP/bpf-0,0.json"
 
+# Per-CPU busy time: the session's wall time less the kernel's idle time, never below what
+# perf's sched_switch of the same run saw a task run, nor below the traced tasks' runtime (it
+# was /proc/stat's tick-sampled user + system: on a pinned ping-pong half perf's busy time, and
+# below the traced time, 44.8% against 55.4%)
+perf record -q -a -k mono -e sched:sched_switch -o "$TMP/busy.data" -- "$LOCUS" run -q \
+	--collector bpf --json "$TMP/busy.json" -- "$LOCUS" bench pingpong --pin 0,1 --loops 20000 \
+	>/dev/null 2>&1
+check "per-CPU busy: at least perf's sched_switch busy time and the traced time, same run" \
+	python3 tests/e2e/cpu_busy.py "$TMP/busy.json" "$TMP/busy.data"
+
 # Read and reset: top drains the per-CPU halves and the pair table every 0.1 s; the totals
 # over all those reads still add up (nothing lost, nothing counted twice).
 # The oracle: perf stat counting sched_waking in the ping-pong's own threads, the same run (a
@@ -344,6 +354,12 @@ for try in 1 2; do
 	cost_py >/dev/null 2>&1 && break
 done
 check "own cost: in the report, and as bpftool read it during the same run (try $try)" cost_py
+# A short run: measured, or said to be too short with its span (never 'no program ran' over the
+# events the same programs counted)
+"$LOCUS" run --collector bpf --sections wakeups -- "$LOCUS" bench pingpong --loops 300 \
+	>"$TMP/short.txt" 2>&1
+check "own cost of a short run: measured, or 'too short a run' with the span attached" \
+	bash -c "tr '\n' ' ' <'$TMP/short.txt' | tr -s ' ' | grep -Eq 'own cost: ([0-9,]+ ns a program run|not measured \(too short a run: .* in the [0-9.]+ s attached)'"
 
 # Maps are bounded: their memory is the same early and late in a run; drops are counted.
 "$LOCUS" run -q --collector bpf -- "$LOCUS" bench pingpong --loops 5000000 >/dev/null 2>&1 &

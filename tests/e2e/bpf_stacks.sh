@@ -56,9 +56,10 @@ if [ "${stk:-0}" -gt 0 ] && [ "$left" -ge 0 ] && [ "$left" -le "$tasks" ] && [ "
 else
 	fail "waker samples: counted $stk, taken $taken, table full $full, timed $timed"
 fi
+tr '\n' ' ' <"$TMP/r.txt" | tr -s ' ' >"$TMP/r.joined" # prose folds at 80 columns
 check "the report says it is a sample and its fraction" \
-	grep -q "sampled in the kernel (BPF): the waker's stack at 1 in 10 wakeups" "$TMP/r.txt"
-check "the report states the stack map's drops" grep -q "collisions (-EEXIST)" "$TMP/r.txt"
+	grep -q "sampled in the kernel (BPF): the waker's stack at 1 in 10 wakeups" "$TMP/r.joined"
+check "the report states the stack map's drops" grep -q "collisions (-EEXIST)" "$TMP/r.joined"
 
 # the folded files hold every sample: their weights sum to the sample's counts
 read -r fw fb jw jb < <(python3 - "$TMP/r.json" "$TMP/w.folded" "$TMP/b.folded" <<'PY'

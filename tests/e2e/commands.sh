@@ -29,6 +29,7 @@ check "run: the report counts context switches" grep -Eq '[0-9,]+ +context-switc
 expect_eq "run passes the exit status on" 3 $?
 
 # doctor: one line per capability; exit 0 when software events work.
+"$LOCUS" list >"$TMP/list.txt"
 "$LOCUS" doctor >"$TMP/doc.txt" 2>&1
 expect_eq "doctor exits 0 here" 0 $?
 for cap in "software events" "privileges" "hardware PMU" "HITM counting event" \
@@ -36,13 +37,21 @@ for cap in "software events" "privileges" "hardware PMU" "HITM counting event" \
 	   "sched:sched_migrate_task" "BPF collector" "NUMA nodes" "LLC groups" "/proc/schedstat" "RLIMIT_NOFILE"; do
 	check "doctor reports '$cap'" grep -qF -- " $cap " "$TMP/doc.txt"
 done
+for tp in sched:sched_process_fork sched:sched_process_exit ipi:ipi_send_cpu irq:irq_handler_entry \
+	  irq:softirq_entry; do
+	if [ -e "/sys/kernel/tracing/events/${tp%%:*}/${tp#*:}/id" ]; then
+		check "doctor: $tp has its row, saying what it gives" \
+			grep -Eq "^(ok|no|warn) +$tp +[a-z-]" "$TMP/doc.txt"
+		check "list: $tp has its row" grep -Eq "^$tp +(ok|not supported)" "$TMP/list.txt"
+	fi
+done
+check "doctor: every line fits 80 columns" awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$TMP/doc.txt"
 if [ ! -e /sys/bus/event_source/devices/cpu ]; then
 	check "doctor: no PMU here is a 'no' line" grep -Eq '^no +hardware PMU' "$TMP/doc.txt"
 fi
 "$LOCUS" doctor extra >/dev/null 2>&1
 expect_eq "doctor with an argument is a usage error" 2 $?
 
-"$LOCUS" list >"$TMP/list.txt"
 check "list shows context-switches as ok" grep -Eq '^context-switches +ok' "$TMP/list.txt"
 
 "$LOCUS" >/dev/null 2>&1

@@ -16,6 +16,12 @@ for cmd in run top diff stat record report doctor list bench; do
 	check "locus(1) lists '$cmd'" grep -q "^\.B $cmd$" man/locus.1
 	check "locus --help lists '$cmd'" bash -c "\"$LOCUS\" --help | grep -q '^  $cmd '"
 done
+# every help text fits 80 columns (option texts fold under their column)
+for cmd in "" run top stat diff record report doctor list "bench pingpong" "bench falseshare"; do
+	# shellcheck disable=SC2086
+	check "'locus $cmd --help' fits 80 columns" bash -c "\"$LOCUS\" $cmd --help |
+		awk 'length(\$0) > 80 { print \"too wide: \" \$0; bad = 1 } END { exit bad }'"
+done
 for page in man/*.1; do
 	out=$(MANWIDTH=80 man -l "$page" 2>&1 >/dev/null)
 	check "$page renders without warnings" test -z "$out"

@@ -146,8 +146,13 @@ else
 		"$LOCUS" report -i "$TMP/gfree.data" --folded "$v=$TMP/gfree.$v" \
 			--flame "$v=$TMP/report-$v.svg" >/dev/null 2>&1
 		"$LOCUS" diff --stacks "$v" --top 1000 --flame "$TMP/rec-$v.svg" "$TMP/gpin.data" \
-			"$TMP/gfree.data" 2>&1 | tail -n +2 >"$TMP/rec-$v.txt"
-		"$LOCUS" diff --top 1000 "$TMP/gpin.$v" "$TMP/gfree.$v" 2>&1 | tail -n +2 >"$TMP/fold-$v.txt"
+			"$TMP/gfree.data" >"$TMP/rec-$v.all" 2>&1
+		"$LOCUS" diff --top 1000 "$TMP/gpin.$v" "$TMP/gfree.$v" >"$TMP/fold-$v.all" 2>&1
+		check "diff of two recordings says the view it compared ($v)" \
+			grep -q "^  the view compared: $v (" "$TMP/rec-$v.all"
+		for t in rec fold; do # the table, from its column heads
+			sed -n '/^ *base  *new  *change /,$p' "$TMP/$t-$v.all" >"$TMP/$t-$v.txt"
+		done
 		check "diff of two recordings (--stacks $v) equals diff of their --folded $v files" \
 			cmp -s "$TMP/rec-$v.txt" "$TMP/fold-$v.txt"
 		check "... and compares something ($(wc -l <"$TMP/rec-$v.txt") lines)" \

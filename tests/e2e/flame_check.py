@@ -139,16 +139,31 @@ def difftext(text, base, new, top):
         rows.append((-abs(ch), s, b.get(s, 0), n.get(s, 0), ch))
     rows.sort()
     want = [f"{100 * r[2] / tb:.2f}% {100 * r[3] / tn:.2f}% {100 * r[4]:+.2f}" for r in rows[:top]]
-    got = []
-    with open(text) as f:
-        for line in f.read().splitlines()[2:2 + top]:
-            if line.startswith("("):
-                break  # the footer: fewer stacks than top
-            p = line.split()
-            got.append(" ".join(p[:3]))
-    say(got == want, f"{text}: the top {top} stacks by change of share and their shares "
-        f"equal those computed from the two files" +
-        ("" if got == want else f" (want {want}, got {got})"))
+    stacks = {f"{100 * r[2] / tb:.2f}% {100 * r[3] / tn:.2f}% {100 * r[4]:+.2f}": r[1] for r in rows[:top]}
+    got, whole = [], True
+    with open(text) as f:  # a row of shares, then its stack folded under it, every frame
+        lines = f.read().splitlines()
+    at = next(i for i, l in enumerate(lines) if l.split()[:3] == ["base", "new", "change"]) + 1
+    for i, line in enumerate(lines[at:], at):
+        if line.startswith("("):
+            break  # the footer
+        if re.match(r"\s+[\d.]+%\s", line):
+            key = " ".join(line.split()[:3])
+            got.append(key)
+            stack = []
+            for more in lines[i + 1:]:
+                if re.match(r"\s+[\d.]+%\s", more) or more.startswith("("):
+                    break
+                stack.append(more.strip())
+            # ties in the change make the order of equal rows free: their stacks are not compared
+            if want.count(key) == 1 and " ".join(stack).replace("; ", ";") != stacks[key]:
+                whole = False
+        if len(got) == top:
+            break
+    got = got[:top]
+    say(got == want and whole, f"{text}: the top {top} stacks by change of share and their "
+        f"shares equal those computed from the two files, each stack whole" +
+        ("" if got == want and whole else f" (want {want}, got {got}, stacks whole: {whole})"))
 
 # --- headless Chromium through the DevTools protocol ---
 class Browser:

@@ -59,8 +59,8 @@ check "locus record names every task (perf script shows no bare :PID)" \
 	bash -c "! perf script -i '$TMP/l.data' 2>/dev/null | grep -Eq '^ *:[0-9]+ '"
 "$LOCUS" record -q -a -C 0-1 -o "$TMP/a.data" -- true >/dev/null
 "$LOCUS" report -q -i "$TMP/a.data" --sections wakeups >"$TMP/a.txt" 2>&1
-check "locus record stores its real command line (-a, -C)" \
-	grep -q "by 'locus record -q -a -C 0-1 -o $TMP/a.data -- true'" "$TMP/a.txt"
+check "locus record stores its real command line (-a, -C)" bash -c \
+	"tr '\\n' ' ' <'$TMP/a.txt' | tr -s ' ' | grep -q \"by 'locus record -q -a -C 0-1 -o $TMP/a.data -- true'\""
 # (a ping-pong: its wakeups do not vary from run to run as hackbench's do, by 2x here)
 "$LOCUS" run -q --collector perf --sections wakeups --json "$TMP/hr.json" -- "$LOCUS" bench pingpong --pin 0,1 --loops 5000 >/dev/null 2>&1
 "$LOCUS" record -q -o "$TMP/h.data" -- "$LOCUS" bench pingpong --pin 0,1 --loops 5000 >/dev/null 2>&1

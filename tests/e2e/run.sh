@@ -141,6 +141,16 @@ r = E.parse(sys.argv[1]).getroot()
 assert int(r.get('width')) >= 600, r.get('width')
 nums = [t.text for t in r.iter('{http://www.w3.org/2000/svg}text') if t.text and t.text.replace(',', '').isdigit()]
 assert nums, 'no count in a cell'" "$TMP/h.svg"
+# Ctrl-C: the picture says the run was interrupted, as the JSON does
+"$LOCUS" run -q --svg "$TMP/int.svg" --json "$TMP/int.json" -- "$LOCUS" bench pingpong --loops 100000000 \
+	>/dev/null 2>&1 &
+lp=$!
+sleep 2
+kill -INT $lp
+wait $lp
+check "--svg of an interrupted run: its caption says so, as its JSON does" bash -c \
+	"grep -q 'interrupted by SIGINT (Ctrl-C): the counts stop there' '$TMP/int.svg' &&
+	 python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))[\"interrupted\"] is True' '$TMP/int.json'"
 if command -v rsvg-convert >/dev/null; then
 	check "--svg: a real renderer draws it (rsvg-convert to PNG)" \
 		bash -c "rsvg-convert -o '$TMP/h.png' '$TMP/h.svg' && test -s '$TMP/h.png'"

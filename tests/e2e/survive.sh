@@ -103,6 +103,65 @@ check "perf record killed: one line saying the formats were never written" \
 	bash -c "[ \$(wc -l <'$TMP/pk.err') -eq 1 ] && grep -q 'perf record was stopped before writing them' '$TMP/pk.err'"
 rm -f "$TMP/pk.data"
 
+# A finished file cut short afterwards (a partial copy, a full disk while copying): its header's
+# data runs past the file's end. Read to its last whole record and said; the oracle counts the
+# samples of the cut file apart (pd_count.py, itself checked against perf script of the whole).
+"$LOCUS" record -o "$TMP/whole.data" -- hackbench -g 2 -l 200 >/dev/null 2>&1
+perf_counts "$TMP/whole.data" >"$TMP/whole.perf.json"
+python3 tests/e2e/pd_count.py "$TMP/whole.data" >"$TMP/whole.count.json"
+check "pd_count.py counts the whole file as perf script does" python3 - "$TMP/whole.count.json" \
+	"$TMP/whole.perf.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+assert a == b and a.get("sched:sched_switch", 0) > 0, (a, b)
+PY
+# data_cut FILE FRACTION: the offset FRACTION of the way into FILE's data section (from its header)
+data_cut() {
+	python3 -c 'import struct, sys; h = struct.unpack_from("<8s6Q", open(sys.argv[1], "rb").read(104))
+print(h[5] + int(h[6] * float(sys.argv[2])) + 5)' "$1" "$2"
+}
+head -c "$(data_cut "$TMP/whole.data" 0.6)" "$TMP/whole.data" >"$TMP/copy.data"
+"$LOCUS" report -a -i "$TMP/copy.data" --json "$TMP/copy.json" >"$TMP/copy.txt" 2>"$TMP/copy.err"
+expect_eq "a cut copy of a finished file: locus report exits 0" 0 $?
+check "a cut copy: nothing on stderr" test ! -s "$TMP/copy.err"
+check "a cut copy: the report says so, how far it goes and how much is missing" \
+	grep -Eq 'NOTE: the file is cut short at [0-9.]+ s: [0-9,]+ records read, [0-9.]+ MiB of its' \
+	"$TMP/copy.txt"
+python3 tests/e2e/pd_count.py "$TMP/copy.data" --cut >"$TMP/copy.count.json"
+check "a cut copy: every tracepoint's count and the data read equal pd_count.py's" \
+	python3 - "$TMP/copy.json" "$TMP/copy.count.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); o = json.load(open(sys.argv[2]))
+ev = {(("ipi:" if k.startswith("ipi_") else "sched:") + k): v
+      for k, v in d["sched"]["events_by_type"].items()}
+e = d["provenance"]["end_missing"]
+assert o["cut"] and ev == o["counts"] and ev.get("sched:sched_switch", 0) > 0, (ev, o)
+assert e["why"] == "file_cut" and e["data_bytes_read"] == o["data_read"], (e, o)
+assert e["data_bytes_in_header"] > e["data_bytes_read"], e
+PY
+# perf record's file keeps its tracepoint formats after the data: a cut copy cannot be decoded
+perf record -q -e sched:sched_switch -o "$TMP/pw.data" -- hackbench -g 1 -l 100 >/dev/null 2>&1
+head -c "$(data_cut "$TMP/pw.data" 0.5)" "$TMP/pw.data" >"$TMP/pcopy.data"
+"$LOCUS" report -i "$TMP/pcopy.data" >/dev/null 2>"$TMP/pcopy.err"
+expect_eq "a cut copy of perf record's file: exits 1" 1 $?
+check "a cut copy of perf record's file: one line saying its formats were after the data" \
+	bash -c "[ \$(wc -l <'$TMP/pcopy.err') -eq 1 ] && grep -q 'the file is cut short' '$TMP/pcopy.err'"
+# cut after the data, inside the feature table: the data whole, said, the formats still found
+head -c "$(data_cut "$TMP/whole.data" 1.0)" "$TMP/whole.data" >"$TMP/copy.data"
+"$LOCUS" report -a -i "$TMP/copy.data" --json "$TMP/copy.json" >"$TMP/copy.txt" 2>&1
+expect_eq "a copy cut after its data: locus report exits 0" 0 $?
+check "a copy cut after its data: said so, and every count equals perf script's of the whole" \
+	python3 - "$TMP/copy.json" "$TMP/whole.perf.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); p = json.load(open(sys.argv[2]))
+ev = {(("ipi:" if k.startswith("ipi_") else "sched:") + k): v
+      for k, v in d["sched"]["events_by_type"].items()}
+e = d["provenance"]["end_missing"]
+assert ev == p and e["why"] == "file_cut", (ev, p, e)
+assert e["text"].startswith("the file is cut short after its data"), e
+PY
+rm -f "$TMP/whole.data" "$TMP/copy.data" "$TMP/pw.data" "$TMP/pcopy.data"
+
 # A full disk (a 1 MiB tmpfs): the file says its end is missing, and every report of it does.
 if mkdir -p "$TMP/mnt" && mount -t tmpfs -o size=1m tmpfs "$TMP/mnt" 2>/dev/null; then
 	"$LOCUS" record -o "$TMP/mnt/f.data" -- "$LOCUS" bench pingpong --loops 20000 >/dev/null \

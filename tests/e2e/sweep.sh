@@ -20,7 +20,7 @@ expect_eq "three runs per value, each with hackbench's time" 6 \
 expect_eq "a mean and a stddev% row per value" 4 "$(grep -Ec '^   (mean|stddev%) ' "$TMP/a.txt")"
 check "the metric and its direction are named" grep -q 'metric: hackbench time (lower is better)' "$TMP/a.txt"
 check "columns: metric, switches, migrations, class shares, p99" \
-	grep -Eq '^   run +s +cs/s +migr/s +wake/s +same% .* p99us( +idle%)? +secs$' "$TMP/a.txt"
+	grep -Eq '^   run +s +cs/s +migr/s +wake/s +same% .* p99( +idle%)? +wall s$' "$TMP/a.txt"
 check "HITM says why not here" grep -q 'HITM/s: not supported' "$TMP/a.txt"
 check "progress per run on stderr" grep -q '^locus: n=2 run 3/3: [0-9.]* s, ' "$TMP/a.err"
 check "JSON: six runs, all ok" python3 -c '
@@ -56,6 +56,10 @@ r = E.parse(sys.argv[1]).getroot()
 xl = [t.text for t in r.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "xlabel"]
 assert xl == ["n", "n"], xl
 PY
+check "SVG: every label within the picture's width" python3 tests/tools/svg_check.py "$TMP/a.svg" --fits
+"$LOCUS" diff --svg "$TMP/d.svg" "$TMP/a.json" "$TMP/b.json" >/dev/null 2>&1
+check "diff SVG: every label within the picture's width, the machine named as the others name it" \
+	bash -c "python3 tests/tools/svg_check.py '$TMP/d.svg' --fits && grep -q 'machine $(uname -n) (' '$TMP/d.svg'"
 if command -v rsvg-convert >/dev/null; then
 	check "SVG: a real renderer draws it (rsvg-convert to PNG)" \
 		bash -c "rsvg-convert -o '$TMP/a.png' '$TMP/a.svg' && test -s '$TMP/a.png'"
@@ -143,4 +147,43 @@ check "Ctrl-C: the runs done are in the JSON, the last marked interrupted" pytho
 import json, sys; r = json.load(open(sys.argv[1]))["runs"]; assert 2 <= len(r) < 6, r
 assert r[-1].get("interrupted") is True and not r[-1]["ok"], r[-1]
 assert not any(x.get("interrupted") for x in r[:-1]), r' "$TMP/i.json"
+
+# A pinned workload told from an unpinned one: its allowed CPUs (the oracle: taskset -p of the
+# shell that started it, as the child inherits) in the text, the loop's JSON, the diff and the
+# SVG captions.
+if [ "$(nproc)" -ge 2 ]; then
+	"$LOCUS" run -r 2 --metric hackbench --json "$TMP/free.json" -- hackbench -g 1 -l 50 \
+		>/dev/null 2>&1
+	taskset -c 0 "$LOCUS" run -r 2 --metric hackbench --json "$TMP/pin.json" --svg "$TMP/pin.svg" \
+		-- hackbench -g 1 -l 50 >"$TMP/pin.txt" 2>&1
+	free_mask=$(python3 -c 'import os; c = sorted(os.sched_getaffinity(0)); print(c)')
+	check "affinity: the loop's JSON holds each workload's allowed CPUs (taskset's, and this shell's)" \
+		python3 - "$TMP/free.json" "$TMP/pin.json" <<'PY'
+import json, os, sys
+def cpus(s):
+    out = set()
+    for part in s.split(","):
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+f = json.load(open(sys.argv[1]))["provenance"]["workload_affinity"]
+p = json.load(open(sys.argv[2]))["provenance"]["workload_affinity"]
+assert cpus(f) == os.sched_getaffinity(0) and p == "0", (f, p)
+PY
+	check "affinity: the loop's text says it" grep -q "CPUs 0-[0-9]*, the workload's affinity 0," "$TMP/pin.txt"
+	"$LOCUS" diff "$TMP/free.json" "$TMP/pin.json" >"$TMP/aff.txt" 2>/dev/null
+	check "affinity: locus diff says the new run could use CPU 0 only" \
+		grep -Eq "^   the workloads were allowed other CPUs: new: affinity 0 \(base 0-[0-9]+\)$" "$TMP/aff.txt"
+	"$LOCUS" diff --json - "$TMP/free.json" "$TMP/pin.json" 2>/dev/null >"$TMP/aff.json"
+	check "affinity: and its JSON" python3 -c '
+import json, sys; a = json.load(open(sys.argv[1]))["workload_affinity"]
+assert a["new"] == "0" and a["base"] != "0" and a["differs"] is True, a' "$TMP/aff.json"
+	check "affinity: the loop's SVG caption says it" grep -q "the workload.s affinity: 0<" "$TMP/pin.svg"
+	taskset -c 0 "$LOCUS" run --svg "$TMP/heat.svg" -- hackbench -g 1 -l 50 >"$TMP/heat.txt" 2>&1
+	check "affinity: locus run's header and heatmap caption say it" bash -c \
+		"grep -q \"CPUs: all asked, 0-[0-9]* honored ([0-9]*); the workload's affinity: 0\$\" '$TMP/heat.txt' &&
+		 grep -q \"the workload.s affinity: 0<\" '$TMP/heat.svg'"
+else
+	skip "affinity: one CPU, nothing to pin apart"
+fi
 finish

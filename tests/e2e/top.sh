@@ -96,7 +96,7 @@ check "130x${need}: no note left" bash -c "! grep -q 'needs [0-9]* rows' <(tmux 
 T resize-window -x 56 -y 60
 pane_until 'its CPU idle' 8
 T capture-pane -p >"$TMP/s1b.txt"
-check "56 wide: the antagonists' split is drawn" grep -q "idle passed over" "$TMP/s1b.txt"
+check "56 wide: the antagonists' split is drawn" grep -q "while an allowed CPU idled" "$TMP/s1b.txt"
 check "56 wide: no row of the split starts with its '|'" bash -c "! grep -q '^│| ' '$TMP/s1b.txt'"
 check "56 wide: every pane's row ends in its frame (no text over it)" \
 	bash -c "! grep -E '^[│║]' '$TMP/s1b.txt' | grep -vE '[│║]\$'"
@@ -214,7 +214,7 @@ fi
 
 # The dashboard owns the screen: a chatty workload's output goes to a file, key o shows it.
 T new-session -d -x 100 -y 30 \
-	"TERM=xterm-256color TMPDIR=$TMP '$LOCUS' top -- sh -c 'while :; do printf \"chat%sline\\\\n\" ter; sleep 0.2; done'"
+	"TERM=xterm-256color TMPDIR=$TMP '$LOCUS' top -- sh -c 'while :; do printf \"chat%sline\\\\n\" ter; sleep 0.2; done' 2>'$TMP/chatty.err'"
 pane_until 'locus top' 10
 sleep 5
 T capture-pane -p >"$TMP/chatty.txt"
@@ -229,6 +229,19 @@ T send-keys q
 for _ in $(seq 1 50); do pgrep -f "^sh -c while :; do printf" >/dev/null || break; sleep 0.1; done
 check "chatty workload: q ends it" bash -c "! pgrep -f '^sh -c while :; do printf' >/dev/null"
 T kill-server 2>/dev/null
+check "chatty workload: the default output file is removed at exit" \
+	bash -c "! ls '$TMP'/locus-top.*.out 2>/dev/null | grep -q ."
+check "chatty workload: its last lines are printed at exit, and where the file was" \
+	bash -c "grep -q chatterline '$TMP/chatty.err' && grep -q 'locus-top.[0-9]*.out is removed; --keep-output keeps it' '$TMP/chatty.err'"
+# --keep-output: the default file stays, and is said
+T new-session -d -x 100 -y 30 \
+	"TERM=xterm-256color TMPDIR=$TMP '$LOCUS' top -n 3 --keep-output -- sh -c 'echo keptline; sleep 30' 2>'$TMP/kept.err'"
+for _ in $(seq 1 100); do T has-session 2>/dev/null || break; sleep 0.1; done
+T kill-server 2>/dev/null
+check "--keep-output: the output file stays, holding the workload's output" \
+	bash -c "grep -q keptline '$TMP'/locus-top.*.out"
+check "--keep-output: stderr says where it is" grep -Eq "the workload's output \(.*\) is in $TMP/locus-top.[0-9]+.out" "$TMP/kept.err"
+rm -f "$TMP"/locus-top.*.out
 
 # The terminal hangs up (tmux killed under it): top leaves like q and stops its workload.
 T new-session -d -x 100 -y 30 "TERM=xterm-256color '$LOCUS' top -d 0.5 -- sleep 97"

@@ -32,8 +32,8 @@ static void render(FILE *out, const struct folded_set *a, const struct folded_se
 	free(s);
 	if (stack_diff_build(&d, a, b) < 0)
 		abort();
-	stack_diff_text(out, &d, "a", "b", 20);
-	stack_diff_json(out, &d, "a", "b", 20);
+	stack_diff_text(out, &d, "a", "b", 20, NULL);
+	stack_diff_json(out, &d, "a", "b", 20, "wakers");
 	if (stack_diff_flame(out, &d, &o) < 0)
 		abort();
 	stack_diff_release(&d);

@@ -4,7 +4,7 @@ the same run or fixture: the caption (command, kernel), thousands separators in 
 legends, the heatmap's class shares against the JSON of the same run, its node boundaries
 against a sysfs topology fixture, and the loop chart's error bars against the loop JSON.
 
-usage: svg_check.py FILE.svg [--caption-has S]... [--separators] [--shares R.json]
+usage: svg_check.py FILE.svg [--caption-has S]... [--separators] [--shares R.json] [--fits]
        [--nodes SYSFS_ROOT] [--errbars LOOP.json]
 """
 import argparse
@@ -56,7 +56,7 @@ def separators(root):
     for e in root.iter(NS + "text"):
         t = text_of(e)
         cls = e.get("class") or ""
-        if cls in ("title", "shares", "legend") or e.get("font-size") == "14":
+        if cls in ("title", "shares", "share", "legend") or e.get("font-size") == "14":
             n += 1
             bad = re.findall(r"(?<![\d.,])\d{4,}(?![\d.])", t)
             if bad:
@@ -68,7 +68,7 @@ def separators(root):
 def shares(root, path):
     w = json.load(open(path))["wakeups"]
     placed = w["placed"]
-    spans = [e for e in root.iter(NS + "tspan") if e.get("data-class")]
+    spans = [e for e in root.iter() if e.tag in (NS + "tspan", NS + "text") and e.get("data-class")]
     if not spans:
         fail("no class shares drawn")
     for e in spans:
@@ -157,6 +157,34 @@ def errbars(root, path):
     print("svg_check: %d error bars equal the loop JSON's 95%% intervals" % len(bars))
 
 
+def fits(root):
+    """Every text inside the picture's width: its right edge, estimated as locus sizes its
+    pictures (0.58 of the font size a character), within the width plus 3%."""
+    width = float(root.get("width"))
+    parents = {c: p for p in root.iter() for c in p}
+
+    def font(e):
+        while e is not None:
+            if e.get("font-size"):
+                return float(e.get("font-size"))
+            e = parents.get(e)
+        return 11.0
+
+    over = []
+    for e in root.iter(NS + "text"):
+        t, x = text_of(e), e.get("x")
+        if not t or x is None:
+            continue
+        w = len(t) * font(e) * 0.58
+        anchor = e.get("text-anchor", "start")
+        right = float(x) + (w if anchor == "start" else w / 2 if anchor == "middle" else 0)
+        if right > width * 1.03:
+            over.append("%r ends at %.0f of %.0f px" % (t[:60], right, width))
+    if over:
+        fail("text past the picture's edge: " + "; ".join(over[:3]))
+    print("svg_check: every text within the %.0f px width" % width)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("svg")
@@ -165,6 +193,7 @@ def main():
     ap.add_argument("--shares")
     ap.add_argument("--nodes")
     ap.add_argument("--errbars")
+    ap.add_argument("--fits", action="store_true")
     a = ap.parse_args()
     try:
         root = ET.parse(a.svg).getroot()
@@ -180,6 +209,8 @@ def main():
         nodes(root, a.nodes)
     if a.errbars:
         errbars(root, a.errbars)
+    if a.fits:
+        fits(root)
 
 
 main()

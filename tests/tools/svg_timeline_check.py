@@ -77,7 +77,7 @@ def main():
     if len(arrows) > a.max_arrows:
         fail("%d arrows, more than %d" % (len(arrows), a.max_arrows))
     counts = [t for t in tx if " running periods, " in t]
-    m = re.search(r"([\d,]+) running periods, ([\d,]+) wakeups \(([\d,]+) of the workload's: (\d+) drawn as arrows(?:, one in \d+)?, ([\d,]+) on the same CPU as ticks\)", counts[0] if counts else "")
+    m = re.search(r"([\d,]+) running periods, ([\d,]+) wakeups \(([\d,]+) of the workload's: (\d+) drawn as arrows(?:, one in \d+)?, ([\d,]+) on their waker.s CPU as ticks\)", counts[0] if counts else "")
     if not m:
         fail("no counts line")
     flows = int(m.group(2).replace(",", ""))

@@ -471,6 +471,52 @@ static void hist_subtract(void **state)
 	assert_true(hist_percentile(&d, 50) >= 960000 && hist_percentile(&d, 50) <= 1000000);
 }
 
+/* The row y of a canvas as text (UTF-8), trailing blanks kept. */
+static void row_of(const struct canvas *c, int y, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (int x = 0; x < c->w && o + 4 < len; x++) {
+		uint32_t ch = c->cell[(size_t)y * (size_t)c->w + (size_t)x].ch;
+
+		if (ch == 0x2026) {
+			memcpy(out + o, "\xe2\x80\xa6", 3);
+			o += 3;
+		} else {
+			out[o++] = ch ? (char)ch : ' ';
+		}
+	}
+	out[o] = '\0';
+}
+
+/* A label that does not fit is cut with an ellipsis, never silently; padding is not text. */
+static void cut_labels(void **state)
+{
+	struct canvas c;
+	char row[256];
+
+	for (int utf8 = 0; utf8 < 2; utf8++) {
+		canvas_init(&c, 20, 4, utf8);
+		canvas_clear(&c);
+		assert_int_equal(canvas_text(&c, 0, 0, 12, CV_NORMAL, "no hardware PMU: none"), 12);
+		row_of(&c, 0, row, sizeof(row));
+		assert_string_equal(row, utf8 ? "no hardware\xe2\x80\xa6        " :
+						"no hardwa...        ");
+		canvas_text(&c, 0, 1, 8, CV_NORMAL, "cs vol      "); /* padding: clipped, no mark */
+		row_of(&c, 1, row, sizeof(row));
+		assert_string_equal(row, "cs vol              ");
+		canvas_text(&c, 14, 2, 0, CV_NORMAL, "to the edge"); /* the canvas's edge cuts too */
+		row_of(&c, 2, row, sizeof(row));
+		assert_string_equal(row, utf8 ? "              to th\xe2\x80\xa6" :
+						"              to ...");
+		canvas_wrap(&c, 0, 3, 20, 1, CV_NORMAL, "wrapped words that run over the rows");
+		row_of(&c, 3, row, sizeof(row));
+		assert_string_equal(row, utf8 ? "wrapped words that\xe2\x80\xa6 " :
+						"wrapped words...    ");
+		canvas_release(&c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -479,7 +525,7 @@ int main(void)
 		cmocka_unit_test(focus_sort_help_small), cmocka_unit_test(cachelines_pane),
 		cmocka_unit_test(workload_output), cmocka_unit_test(not_traced),
 		cmocka_unit_test(antagonists_pane),
-		cmocka_unit_test(hostile_span),
+		cmocka_unit_test(hostile_span), cmocka_unit_test(cut_labels),
 		cmocka_unit_test(keys), cmocka_unit_test(series_history),
 		cmocka_unit_test(interval_delta), cmocka_unit_test(hist_subtract),
 	};

@@ -117,7 +117,7 @@ static void goldens(void **state)
 	schedstat_report_text(f, NULL, "/proc/schedstat: No such file or directory");
 	fclose(f);
 	assert_string_equal(off, "\n Scheduler domains (/proc/schedstat): not available: "
-				 "/proc/schedstat: No such file or directory\n");
+				 "/proc/schedstat: No such\n   file or directory\n");
 	free(t15);
 	free(t17);
 	free(j17);

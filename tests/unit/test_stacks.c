@@ -272,6 +272,38 @@ static void analyzer_views(void **state)
 	topology_release(&topo);
 }
 
+/*
+ * A wakeup whose switch-in the recording lacks: the task's switch-out shows it ran, so the
+ * waking is counted 'did not run after' there, not classed by a later switch-in after a
+ * preemption (the wakeup analyzer counts it untimed, and blame and latency leave it out).
+ */
+static void lost_switch_in(void **state)
+{
+	const int core[2] = { 0, 1 }, llc[2] = { 0, 0 }, node[2] = { 0, 0 };
+	struct topology topo;
+	struct stacks s;
+	struct event ev[] = {
+		sw(100, 0, 10, 1, 0, 1),	/* 10 sleeps on CPU 0 */
+		waking(200, 1, 20, 10, 5),	/* 20 wakes it from CPU 1 */
+		/* its switch-in on CPU 1 lost; it is preempted there (R) */
+		sw(300, 1, 10, 0, 0, 0),
+		sw(400, 0, 0, 0, 10, 0),	/* runs on CPU 0 later: no wakeup's run */
+	};
+
+	(void)state;
+	topology_from_arrays(&topo, 2, core, llc, node);
+	stacks_init(&s, &topo);
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		stacks_add(&s, &ev[i]);
+	stacks_finish(&s);
+	assert_int_equal(s.wakings, 1);
+	assert_non_null(row(&s, STACKS_WAKERS, 5, 0, STACKS_NOT_RUN));
+	assert_null(row(&s, STACKS_WAKERS, 5, 0, LOC_SAME_CPU));
+	assert_null(row(&s, STACKS_WAKERS, 5, 0, LOC_LLC));
+	stacks_release(&s);
+	topology_release(&topo);
+}
+
 /* Folded lines: root first, the classes of one stack summed, sorted, off-wake joined. */
 static void folded_lines(void **state)
 {
@@ -324,7 +356,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(table_interns),
-		cmocka_unit_test(analyzer_views),
+		cmocka_unit_test(analyzer_views), cmocka_unit_test(lost_switch_in),
 		cmocka_unit_test(folded_lines),
 		cmocka_unit_test(callchain_decoded),
 		cmocka_unit_test(callchain_hostile),

@@ -29,6 +29,14 @@ static void lines(void **state)
 	svg_caption_lines(&c, NULL, NULL, "2 CPUs, 2 cores", a, sizeof(a), b, sizeof(b));
 	assert_string_equal(b, "kernel 6.1.0-18 x86_64 | machine box (2 CPUs, 2 cores) | "
 			       "2026-12-02 03:50 UTC");
+	/* a pinned workload, an interrupted run: both said in the picture */
+	snprintf(p.affinity, sizeof(p.affinity), "0");
+	snprintf(c.ended, sizeof(c.ended), "interrupted by SIGINT (Ctrl-C)");
+	svg_caption_lines(&c, &t, &p, NULL, a, sizeof(a), b, sizeof(b));
+	assert_string_equal(a, "command: locus run -- hackbench [interrupted by SIGINT (Ctrl-C)]");
+	assert_string_equal(b, "kernel 6.1.0-18 x86_64 | machine box (4 CPUs, 2 nodes) | "
+			       "2026-12-02 03:50 UTC | source: BPF in the kernel | the workload's "
+			       "affinity: 0");
 	topology_release(&t);
 }
 
@@ -46,6 +54,15 @@ static void unknown_and_cut(void **state)
 	svg_caption_lines(&c, NULL, NULL, NULL, a, sizeof(a), b, sizeof(b));
 	assert_int_equal(strlen(a), sizeof(a) - 1);
 	assert_string_equal(a + sizeof(a) - 4, "..."); /* cut, and says so */
+	/* how it ended stays whole: the command is cut before it */
+	{
+		char w[60];
+
+		snprintf(c.ended, sizeof(c.ended), "the file is cut short");
+		svg_caption_lines(&c, NULL, NULL, NULL, w, sizeof(w), b, sizeof(b));
+		assert_non_null(strstr(w, "... [the file is cut short]"));
+		assert_true(strlen(w) < sizeof(w));
+	}
 }
 
 static void drawn_escaped(void **state)

@@ -163,6 +163,43 @@ static void switch_in_not_recorded(void **state)
 }
 
 /*
+ * Another task's switch-in inferred on a CPU hides how its task left (the switch-out not
+ * recorded): a wakeup of that task before its next event is not waited for, as the wakeup
+ * analyzer counts it (woken while running), so the timeline draws no flow the report
+ * does not time.
+ */
+static void switch_out_not_recorded(void **state)
+{
+	struct topology t;
+	struct sink s = { .n = 0 };
+	struct timeline tl;
+	struct timeline_cfg cfg = { &t, 0, 0, collect, &s, NULL, NULL, false };
+	struct event ev[] = {
+		ev_switch(100, 0, 0, 0, 10),		/* A runs on CPU 0 */
+		ev_waking(150, 0, 30, 20, 0),		/* C runs there: A's switch-out unseen */
+		ev_switch(160, 0, 30, S_SLEEP, 0),
+		ev_waking(200, 1, 40, 10, 0),		/* A woken: running or not, unknown */
+		ev_switch(210, 0, 0, 0, 10),		/* A runs */
+		ev_switch(300, 0, 10, S_SLEEP, 0),	/* A sleeps: seen */
+		ev_waking(400, 1, 40, 10, 0),		/* a wakeup waited for */
+		ev_switch(450, 0, 0, 0, 10),
+	};
+	const struct tl_item *f;
+
+	(void)state;
+	machine(&t);
+	timeline_init(&tl, &cfg);
+	feed(&tl, ev, (int)(sizeof(ev) / sizeof(ev[0])));
+	f = find(&s, TL_FLOW, 10, 0);
+	assert_non_null(f);
+	assert_int_equal(f->t0, 400); /* the second wakeup's flow only */
+	assert_int_equal(f->t1, 450);
+	assert_null(find(&s, TL_FLOW, 10, 1));
+	timeline_release(&tl);
+	topology_release(&t);
+}
+
+/*
  * A running task execs: its period ends there and one begins under the new name. A task
  * first seen running without a switch-in takes the name its COMM record gave it.
  */
@@ -576,7 +613,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(periods_and_flows),
-		cmocka_unit_test(switch_in_not_recorded),
+		cmocka_unit_test(switch_in_not_recorded), cmocka_unit_test(switch_out_not_recorded),
 		cmocka_unit_test(renamed_at_exec),
 		cmocka_unit_test(verdict_deferred),
 		cmocka_unit_test(verdict_deferred_none),

@@ -161,6 +161,26 @@ static void edits(void **state)
 	assert_int_equal(edit_distance("averyveryverylongname", "run"), 9); /* capped */
 }
 
+/* Folded prose: no line over the width but a single long word, every word kept in order. */
+static void folding(void **state)
+{
+	const char *text = "one two three four five six seven eight nine ten "
+			   "averyveryveryverylongwordthatdoesnotfit eleven";
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	int lines = fprint_folded(f, "   lead: ", text, 3, 24);
+
+	fclose(f);
+	assert_string_equal(out, "   lead: one two three\n"
+				 "   four five six seven\n"
+				 "   eight nine ten\n"
+				 "   averyveryveryverylongwordthatdoesnotfit\n"
+				 "   eleven\n");
+	assert_int_equal(lines, 5);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,7 +190,7 @@ int main(void)
 		cmocka_unit_test(double_parsing),
 		cmocka_unit_test(name_lookup),
 		cmocka_unit_test(ratio_format), cmocka_unit_test(count_format), cmocka_unit_test(number_conversion),
-		cmocka_unit_test(edits),
+		cmocka_unit_test(edits), cmocka_unit_test(folding),
 	};
 
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);

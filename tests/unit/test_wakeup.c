@@ -249,6 +249,17 @@ static void unplaced_target_prev_cpu(void **state)
 		assert_int_equal(r->placement[with ? PLACE_STAYED : PLACE_PULLED], 1);
 		assert_int_equal(r->moved_before_run, with ? 1 : 0);
 		assert_int_equal(r->delay.count, 1);
+		/* the timed wakeup by its target's class and the class of the CPU it ran on
+		 * (both seen from the waker's CPU 0): blame's and the stacks' classes */
+		{
+			enum locality t = topology_class(&topo64, 0, with ? 2 : 4);
+			enum locality ran = topology_class(&topo64, 0, 4);
+
+			assert_true(r->ran_known);
+			assert_int_equal(r->ran_class[t][ran], 1);
+			assert_int_equal(r->ran_moved_within, with && t == ran ? 1 : 0);
+			assert_int_equal(r->ran_moved_other, 0);
+		}
 		wakeup_release(&w);
 	}
 }
