@@ -71,6 +71,7 @@ static inline void wk_unpend(struct wakeup *w, struct wk_task *t)
 {
 	t->pending = false;
 	if (t->mask >= 0) {
+		w->mask_owner[t->mask] = -1;
 		w->mask_free[w->nmask_free++] = t->mask;
 		t->mask = -1;
 	}
@@ -123,7 +124,8 @@ static inline void wk_account_cpu(struct wakeup *w, int32_t cpu, uint64_t now)
 }
 /* Ask for t's affinity mask now, at trace time now (a task gone keeps what it had). */
 void wk_read_affinity(struct wakeup *w, struct wk_task *t, uint64_t now);
-/* At a wakeup of t, at now: its affinity (first time) and the CPUs idle now. */
+/* At a wakeup of t, at now: its affinity (first time) and the CPUs idle now, in a mask of
+ * the pool that t holds while the wakeup is pending. */
 void wk_idle_at_wake(struct wakeup *w, struct wk_task *t, uint64_t now);
 /*
  * Whether t's affinity is worth asking for again before judging a wakeup: it
