@@ -247,7 +247,8 @@ static bool idle_through(struct idle_track *it, int c, uint64_t x, uint32_t xk, 
  * idle_int.h. Whether the target of q idled from its wakeup through its run, if known for
  * good now:
  * 1, 0; -1 when what a later judgement finds may differ (a period still open matters, a
- * change of its state at or after the run not yet seen, or its periods out of order).
+ * change of its state at or after the run not yet seen, or its periods out of order, or
+ * the open one to be put out of order when it ends).
  * Only a change applied at a time before the CPU's newest (idle_hist.ninv) or a prune
  * forced back (IDLE_KEEP_NS) can change it after: what idle_through finds later.
  */
@@ -263,8 +264,10 @@ int idle_target_idled(struct idle_track *it, const struct idle_q *q)
 	h = &it->hist[t];
 	if (h->newest < q->run || h->unsorted > ic->head)
 		return -1;
-	if (BIT(it->idle, t) && le(ic->from, ic->from_k, q->wake, q->k_wake))
-		return le(q->run, q->k_run, ic->seen, ic->seen_k) ? 1 : -1; /* open: ends later */
+	if (BIT(it->idle, t) && le(ic->from, ic->from_k, q->wake, q->k_wake)) /* open: */
+		return le(q->run, q->k_run, ic->seen, ic->seen_k) && /* it ends at or after seen */
+		       (ic->n <= ic->head || !lt(ic->from, ic->from_k, ic->last.from, ic->last.from_k)) ?
+			       1 : -1; /* (kept in order: idle_leave) */
 	return idle_through(it, t, q->wake, q->k_wake, q->run, q->k_run, false);
 }
 

@@ -584,18 +584,23 @@ static void ipi_places(void **state)
  * run (a stream out of order across CPUs): it idled through the wait; (2) its periods out
  * of order before the run ([10, 60], [50, 55], then [30, 35]), two more in order after it:
  * the search of the unsorted history ends at [30, 35] at the run, at [10, 60] with more
- * periods. CPU 1, idle and silent, holds both until it shows itself; it idled through the
- * wait: passed over unless the target idled, as it did in both.
+ * periods; (3) idle from 30 (after a period from 50) through a run at 60, which ends that
+ * period: then the history is out of order, and its search later ends at [10, 20]. CPU
+ * 1, idle and silent, holds each until it shows itself (the third behind one already
+ * waiting, as any waits then); it idled through the wait: passed over unless the target
+ * idled (as found in the first two, not in the third).
  */
 static void shortcut_limits(void **state)
 {
 	struct topology t;
 
 	machine(&t, false);
-	for (int how = 0; how < 2; how++) {
+	for (int how = 0; how < 3; how++) {
 		struct idle_track it[2];
 		struct idle_check r[2];
+		const struct idle_check *ready;
 		uint64_t snap[1];
+		int n;
 
 		for (int k = 0; k < 2; k++) {
 			struct idle_track *i = &it[k];
@@ -607,8 +612,15 @@ static void shortcut_limits(void **state)
 			busy_all(i, 1);
 			idle_set(i, 1, true, 5); /* CPU 1: idle, silent */
 			idle_set(i, 2, true, 10);
-			if (how == 0)
+			if (how != 1)
 				idle_set(i, 2, false, 20);
+			if (how == 2) { /* [50, 55], then idle from 30 (out of order) through the run */
+				idle_set(i, 2, true, 50);
+				idle_set(i, 2, false, 55);
+				idle_set(i, 2, true, 30);
+				idle_enter(i, 2, 60);
+				q.run = 60;
+			}
 			if (how == 1) { /* [10, 60], [50, 55], [30, 35] (out of order), [70, 75] */
 				idle_set(i, 2, false, 60);
 				idle_set(i, 2, true, 50);
@@ -622,22 +634,36 @@ static void shortcut_limits(void **state)
 			q.pos_wake = q.pos_run = idle_pos(i);
 			q.f_wake = idle_flips(i) + 1;
 			q.k_run = idle_tick(i);
+			if (how == 2) { /* one waits already (CPU 1's state): the next waits behind */
+				struct idle_q q0 = q;
+
+				q0.target = 0;
+				assert_int_equal(idle_judge(i, &q0).verdict, IDLE_DEFERRED);
+			}
 			r[k] = idle_judge(i, &q);
+			if (how == 2) /* [30, 60] closed by the run: the search of it later differs */
+				idle_set(i, 2, false, 60);
 			assert_int_equal(r[k].verdict, IDLE_DEFERRED); /* CPU 1's state open */
 			if (how == 0) { /* CPU 2's events of 30 and 60 come late, in its order */
 				idle_set(i, 2, true, 30);
 				idle_set(i, 2, false, 60);
-			} else { /* two more periods, in order */
+			} else { /* more periods, in order */
+				if (how == 2) {
+					idle_set(i, 2, true, 70);
+					idle_set(i, 2, false, 75);
+				}
 				idle_set(i, 2, true, 80);
 				idle_set(i, 2, false, 85);
 				idle_set(i, 2, true, 90);
 				idle_set(i, 2, false, 95);
 			}
 			idle_enter(i, 1, 100);
-			r[k] = made(i);
+			ready = idle_ready(i, &n);
+			assert_int_equal(n, how == 2 ? 2 : 1);
+			r[k] = ready[n - 1];
 			idle_release(i);
 		}
-		assert_int_equal(r[1].verdict, IDLE_NONE);
+		assert_int_equal(r[1].verdict, how < 2 ? IDLE_NONE : IDLE_PASSED);
 		assert_memory_equal(&r[0], &r[1], sizeof(r[0]));
 	}
 	topology_release(&t);
