@@ -160,7 +160,10 @@ static int read_features(struct pd_file *f, uint64_t file_size)
 static int stream_header(struct pd_file *f);
 
 /* A file's records read in place from a mapping of it (no copy, no call a record), where
- * it can be mapped; else read as a stream. */
+ * it can be mapped; else read as a stream. The pages read are let go every MAP_DROP_EVERY
+ * bytes (the page cache keeps them; the process's resident memory does not grow with the
+ * file). */
+#define MAP_DROP_EVERY (8u << 20)
 static void map_data(struct pd_file *f)
 {
 	void *m;
@@ -390,6 +393,13 @@ static int mapped_next(struct pd_file *f, struct pd_record *rec)
 	f->pos += h.size;
 	f->records++;
 	*rec = (struct pd_record){ h.type, h.misc, h.size, f->map + off, off };
+	if (off - f->map_dropped >= MAP_DROP_EVERY) { /* the pages read so far let go */
+		uint64_t upto = off & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
+
+		madvise((void *)(f->map + f->map_dropped), (size_t)(upto - f->map_dropped),
+			MADV_DONTNEED);
+		f->map_dropped = upto;
+	}
 	return classify(f, rec);
 }
 
