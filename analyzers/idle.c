@@ -1,31 +1,13 @@
 /* idle.c - idle periods of each CPU from sched events, and wakeups that passed over one (idle.h). */
 #include "idle.h"
+#include "idle_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/util.h"
 
-#define BIT(m, c) ((m)[(c) / 64] >> ((c) % 64) & 1)
-#define NEVER UINT64_MAX
-
-/* Instant (a, ak) at or before (b, bk): the earlier nanosecond, or in the same one the
- * event applied first (numbers a few apart there: compared modulo 2^32). */
-static inline bool le(uint64_t a, uint32_t ak, uint64_t b, uint32_t bk)
-{
-	return a < b || (a == b && (int32_t)(ak - bk) <= 0);
-}
-
-/* (a, ak) strictly before (b, bk). */
-static inline bool lt(uint64_t a, uint32_t ak, uint64_t b, uint32_t bk)
-{
-	return a < b || (a == b && (int32_t)(ak - bk) < 0);
-}
-
-struct idle_pend {
-	struct idle_q q;	/* its masks in pend_masks */
-	bool all;		/* allowed: every CPU */
-};
+_Static_assert(sizeof(struct idle_cpu) == 64, "a CPU's idle state is one cache line");
 
 static void set_bit(uint64_t *m, int c, bool on)
 {
@@ -43,12 +25,17 @@ void idle_init(struct idle_track *it, const struct topology *t)
 	memset(it, 0, sizeof(*it));
 	it->ncpus = n;
 	it->nwords = (n + 63) / 64;
+	it->mask_stride = (it->nwords + 7) & ~7; /* whole cache lines */
 	it->idle = xcalloc((size_t)it->nwords + 1, sizeof(uint64_t));
+	it->known = xcalloc((size_t)it->nwords + 1, sizeof(uint64_t));
+	it->hist = xcalloc((size_t)n + 1, sizeof(*it->hist));
 	it->cpu = xaligned_realloc(NULL, 0, 64, ((size_t)n + 1) * sizeof(*it->cpu));
 	memset(it->cpu, 0, ((size_t)n + 1) * sizeof(*it->cpu));
 	it->mark = NEVER;
 	it->mark_cpu = -1;
 	it->cand = xcalloc((size_t)it->nwords + 1, sizeof(uint64_t));
+	it->head_wake = xcalloc((size_t)it->nwords + 1, sizeof(uint64_t));
+	it->head_run = xcalloc((size_t)it->nwords + 1, sizeof(uint64_t));
 	it->prune_at = 4096;
 	/* a mask per group, kept in the row of its first CPU */
 	for (int k = 0; k < 3; k++) {
@@ -81,14 +68,20 @@ void idle_init(struct idle_track *it, const struct topology *t)
 void idle_release(struct idle_track *it)
 {
 	for (int c = 0; c < it->ncpus; c++) {
-		free(it->cpu[c].h.p);
+		free(it->cpu[c].p);
 	}
 	free(it->cpu);
+	free(it->hist);
 	free(it->idle);
+	free(it->known);
 	free(it->log_cpu);
 	free(it->log_t);
 	free(it->pend);
+	free(it->pend_wake);
 	free(it->pend_masks);
+	free(it->flip_cpu);
+	free(it->head_wake);
+	free(it->head_run);
 	free(it->ready);
 	free(it->cand);
 	free(it->span);
@@ -105,7 +98,17 @@ void idle_snapshot(const struct idle_track *it, uint64_t *snap)
 	memcpy(snap, it->idle, (size_t)it->nwords * sizeof(uint64_t));
 }
 
-static void resolve_waiting(struct idle_track *it, int cpu);
+/* A change of cpu's state applied at now: one at a time before its newest is counted (what
+ * was known of its past may change: idle_hist.ninv). */
+static inline void note_time(struct idle_track *it, int cpu, uint64_t now)
+{
+	struct idle_hist *h = &it->hist[cpu];
+
+	if (now < h->newest)
+		h->ninv++;
+	else
+		h->newest = now;
+}
 
 void idle_enter(struct idle_track *it, int cpu, uint64_t now)
 {
@@ -113,17 +116,19 @@ void idle_enter(struct idle_track *it, int cpu, uint64_t now)
 
 	if (cpu < 0 || cpu >= it->ncpus)
 		return;
+	note_time(it, cpu, now);
 	ic = &it->cpu[cpu];
-	ic->known = true;
+	set_bit(it->known, cpu, true);
 	if (BIT(it->idle, cpu)) {
 		if (lt(ic->seen, ic->seen_k, now, it->tick)) {
 			ic->seen = now;
 			ic->seen_k = it->tick;
-			resolve_waiting(it, cpu);
+			idle_resolve(it, cpu);
 		}
 		return;
 	}
 	set_bit(it->idle, cpu, true);
+	idle_flip(it, cpu);
 	ic->from = ic->seen = now;
 	ic->from_k = ic->seen_k = it->tick;
 	if (it->log_n == it->log_cap) {
@@ -145,32 +150,35 @@ uint64_t idle_leave(struct idle_track *it, int cpu, uint64_t now, bool recorded)
 
 	if (cpu < 0 || cpu >= it->ncpus)
 		return 0;
+	note_time(it, cpu, now);
 	ic = &it->cpu[cpu];
-	ic->known = true;
+	set_bit(it->known, cpu, true);
 	if (!BIT(it->idle, cpu))
 		return 0;
 	recorded = recorded || lt(now, it->tick, ic->seen, ic->seen_k);
 	end = recorded ? now : ic->seen;
 	end_k = recorded ? it->tick : ic->seen_k;
-	h = &ic->h;
-	if (h->n == h->cap) {
-		if (h->head > h->n / 2) { /* most of it pruned: move the rest down */
-			memmove(h->p, h->p + h->head, (size_t)(h->n - h->head) * sizeof(*h->p));
-			h->n -= h->head;
-			h->hint -= h->head;
-			h->unsorted -= h->head;
-			h->head = 0;
+	h = &it->hist[cpu];
+	if (ic->n == h->cap) {
+		if (ic->head > ic->n / 2) { /* most of it pruned: move the rest down */
+			memmove(ic->p, ic->p + ic->head, (size_t)(ic->n - ic->head) * sizeof(*ic->p));
+			ic->n -= ic->head;
+			h->hint -= ic->head;
+			h->unsorted -= ic->head;
+			ic->head = 0;
 		} else {
 			h->cap = h->cap ? 2 * h->cap : 16;
-			h->p = xrealloc(h->p, (size_t)h->cap * sizeof(*h->p));
+			ic->p = xrealloc(ic->p, (size_t)h->cap * sizeof(*ic->p));
 		}
 	}
-	if (h->n > h->head && lt(ic->from, ic->from_k, h->p[h->n - 1].from, h->p[h->n - 1].from_k))
-		h->unsorted = h->n;
-	h->p[h->n++] = (struct idle_span){ ic->from, end, ic->from_k, end_k };
+	if (ic->n > ic->head && lt(ic->from, ic->from_k, ic->last.from, ic->last.from_k))
+		h->unsorted = ic->n;
+	ic->last = (struct idle_span){ ic->from, end, ic->from_k, end_k };
+	ic->p[ic->n++] = ic->last;
 	it->stored++;
 	set_bit(it->idle, cpu, false);
-	resolve_waiting(it, cpu);
+	idle_flip(it, cpu);
+	idle_resolve(it, cpu);
 	return now - end;
 }
 
@@ -178,33 +186,36 @@ uint64_t idle_leave(struct idle_track *it, int cpu, uint64_t now, bool recorded)
  * come in run order: the search gallops from where the last one on this CPU ended. Periods
  * out of order (a stream not sorted by time) get the plain binary search, whose answer
  * then depends on its steps. */
-static int period_before(struct idle_hist *h, uint64_t x, uint32_t xk)
+static int period_before(struct idle_track *it, int c, uint64_t x, uint32_t xk)
 {
-	int i = h->hint < h->head ? h->head : h->hint >= h->n ? h->n - 1 : h->hint;
+	const struct idle_cpu *ic = &it->cpu[c];
+	const struct idle_span *p = ic->p;
+	struct idle_hist *h = &it->hist[c];
+	int i = h->hint < ic->head ? ic->head : h->hint >= ic->n ? ic->n - 1 : h->hint;
 	int lo, hi, j, step = 1; /* [head, lo) begin at or before x, [hi, n) after it */
 
-	if (h->n <= h->head)
-		return h->head - 1;
-	if (h->unsorted > h->head) {
-		lo = h->head;
-		hi = h->n;
-	} else if (le(h->p[i].from, h->p[i].from_k, x, xk)) {
+	if (ic->n <= ic->head)
+		return ic->head - 1;
+	if (h->unsorted > ic->head) {
+		lo = ic->head;
+		hi = ic->n;
+	} else if (le(p[i].from, p[i].from_k, x, xk)) {
 		lo = i + 1;
-		for (j = lo; j < h->n && le(h->p[j].from, h->p[j].from_k, x, xk);
+		for (j = lo; j < ic->n && le(p[j].from, p[j].from_k, x, xk);
 		     j = lo - 1 + (step *= 2))
 			lo = j + 1;
-		hi = j < h->n ? j : h->n;
+		hi = j < ic->n ? j : ic->n;
 	} else {
 		hi = i;
-		for (j = hi - 1; j >= h->head && lt(x, xk, h->p[j].from, h->p[j].from_k);
+		for (j = hi - 1; j >= ic->head && lt(x, xk, p[j].from, p[j].from_k);
 		     j = hi - (step *= 2))
 			hi = j;
-		lo = j < h->head ? h->head : j + 1;
+		lo = j < ic->head ? ic->head : j + 1;
 	}
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 
-		if (le(h->p[mid].from, h->p[mid].from_k, x, xk))
+		if (le(p[mid].from, p[mid].from_k, x, xk))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -219,18 +230,45 @@ static bool idle_through(struct idle_track *it, int c, uint64_t x, uint32_t xk, 
 			 uint32_t yk, bool open)
 {
 	const struct idle_cpu *ic = &it->cpu[c];
-	struct idle_hist *h = &it->cpu[c].h;
-	const struct idle_span *last;
 	int i;
 
 	if (BIT(it->idle, c) && le(ic->from, ic->from_k, x, xk))
 		return open || le(y, yk, ic->seen, ic->seen_k);
-	if (h->n <= h->head)
+	if (ic->n <= ic->head)
 		return false;
-	last = &h->p[h->n - 1];
 	/* mostly about its last period: no search then */
-	i = le(last->from, last->from_k, x, xk) ? h->n - 1 : period_before(h, x, xk);
-	return i >= h->head && le(y, yk, h->p[i].to, h->p[i].to_k);
+	if (le(ic->last.from, ic->last.from_k, x, xk))
+		return le(y, yk, ic->last.to, ic->last.to_k);
+	i = period_before(it, c, x, xk);
+	return i >= ic->head && le(y, yk, ic->p[i].to, ic->p[i].to_k);
+}
+
+/*
+ * idle_int.h. Whether the target of q idled from its wakeup through its run, if known for
+ * good now:
+ * 1, 0; -1 when what a later judgement finds may differ (a period still open matters, a
+ * change of its state at or after the run not yet seen, or its periods out of order, or
+ * the open one to be put out of order when it ends).
+ * Only a change applied at a time before the CPU's newest (idle_hist.ninv) or a prune
+ * forced back (IDLE_KEEP_NS) can change it after: what idle_through finds later.
+ */
+int idle_target_idled(struct idle_track *it, const struct idle_q *q)
+{
+	int t = q->target;
+	const struct idle_cpu *ic;
+	const struct idle_hist *h;
+
+	if (t < 0 || t >= it->ncpus || !BIT(it->known, t) || q->run < q->wake)
+		return -1;
+	ic = &it->cpu[t];
+	h = &it->hist[t];
+	if (h->newest < q->run || h->unsorted > ic->head)
+		return -1;
+	if (BIT(it->idle, t) && le(ic->from, ic->from_k, q->wake, q->k_wake)) /* open: */
+		return le(q->run, q->k_run, ic->seen, ic->seen_k) && /* it ends at or after seen */
+		       (ic->n <= ic->head || !lt(ic->from, ic->from_k, ic->last.from, ic->last.from_k)) ?
+			       1 : -1; /* (kept in order: idle_leave) */
+	return idle_through(it, t, q->wake, q->k_wake, q->run, q->k_run, false);
 }
 
 /* One more [a, b] in the scratch list of idle periods within a wait. */
@@ -248,16 +286,17 @@ static void scratch_add(struct idle_track *it, int *n, uint64_t a, uint64_t b)
  * one covers all of it. */
 static bool add_periods(struct idle_track *it, int c, const struct idle_q *q, bool open, int *n)
 {
-	struct idle_hist *h = &it->cpu[c].h;
-	int i = period_before(h, q->wake, q->k_wake);
+	const struct idle_cpu *ic = &it->cpu[c];
+	const struct idle_span *p = ic->p;
+	int i = period_before(it, c, q->wake, q->k_wake);
 
-	if (i < h->head)
-		i = h->head;
-	for (; i < h->n && h->p[i].from <= q->run; i++) {
-		uint64_t a = h->p[i].from > q->wake ? h->p[i].from : q->wake;
-		uint64_t b = h->p[i].to < q->run ? h->p[i].to : q->run;
+	if (i < ic->head)
+		i = ic->head;
+	for (; i < ic->n && p[i].from <= q->run; i++) {
+		uint64_t a = p[i].from > q->wake ? p[i].from : q->wake;
+		uint64_t b = p[i].to < q->run ? p[i].to : q->run;
 
-		if (b < a || (b == a && lt(h->p[i].to, h->p[i].to_k, q->wake, q->k_wake)))
+		if (b < a || (b == a && lt(p[i].to, p[i].to_k, q->wake, q->k_wake)))
 			continue;
 		if (a == q->wake && b == q->run)
 			return true;
@@ -392,25 +431,22 @@ static uint64_t wait_ns(struct idle_track *it, const struct idle_q *q, bool open
 	return union_ns(it, n);
 }
 
-/*
- * Judge q from the periods known (open: a CPU still idle counts as idle through the
- * run). Returns -1 when judged (into *r), else a CPU whose state in the wait is not
- * known yet.
- */
-static int judge(struct idle_track *it, const struct idle_q *q, bool open, struct idle_check *r)
+/* idle_int.h: t_idled as idle_target_idled found at the run, where it still holds. */
+int idle_judge_q(struct idle_track *it, const struct idle_q *q, bool open, int t_idled,
+		 struct idle_check *r)
 {
 	static const enum locality level[3] = { LOC_SMT, LOC_LLC, LOC_NODE };
 	const struct idle_cpu *ct;
 	int t = q->target;
 
 	*r = (struct idle_check){ IDLE_NONE, LOC_REMOTE, 0, q->target, q->tag };
-	if (t < 0 || t >= it->ncpus || !it->cpu[t].known || q->run < q->wake)
+	if (t < 0 || t >= it->ncpus || !BIT(it->known, t) || q->run < q->wake)
 		return -1;
 	ct = &it->cpu[t];
-	if (!open && BIT(it->idle, t) && le(ct->from, ct->from_k, q->run, q->k_run) &&
-	    lt(ct->seen, ct->seen_k, q->run, q->k_run))
+	if (t_idled < 0 && !open && BIT(it->idle, t) &&
+	    le(ct->from, ct->from_k, q->run, q->k_run) && lt(ct->seen, ct->seen_k, q->run, q->k_run))
 		return t;
-	if (idle_through(it, t, q->wake, q->k_wake, q->run, q->k_run, open))
+	if (t_idled < 0 ? idle_through(it, t, q->wake, q->k_wake, q->run, q->k_run, open) : t_idled)
 		return -1; /* the target idled from the wakeup to the run */
 	for (int w = 0; w < it->nwords && !open &&
 			!(it->waiting && le(q->run, q->k_run, it->mark, it->mark_k));
@@ -450,166 +486,31 @@ static int judge(struct idle_track *it, const struct idle_q *q, bool open, struc
 	return -1;
 }
 
-/* The lowest last idle event of a CPU still idle (NEVER: none): no judgement of a run
- * after it can be made yet. */
-static void watermark(struct idle_track *it)
-{
-	it->mark = NEVER;
-	it->mark_k = 0;
-	it->mark_cpu = -1;
-	for (int w = 0; w < it->nwords; w++) {
-		uint64_t c = it->idle[w];
-
-		while (c) {
-			int cpu = w * 64 + __builtin_ctzll(c);
-
-			c &= c - 1;
-			if (lt(it->cpu[cpu].seen, it->cpu[cpu].seen_k, it->mark, it->mark_k)) {
-				it->mark = it->cpu[cpu].seen;
-				it->mark_k = it->cpu[cpu].seen_k;
-				it->mark_cpu = cpu;
-			}
-		}
-	}
-}
-
-static void add_ready(struct idle_track *it, const struct idle_check *r)
-{
-	if (it->nready == it->cap_ready) {
-		it->cap_ready = it->cap_ready ? 2 * it->cap_ready : 64;
-		it->ready = xrealloc(it->ready, (size_t)it->cap_ready * sizeof(*it->ready));
-	}
-	it->ready[it->nready++] = *r;
-}
-
-/* The oldest waiting judgement made (open: CPUs still idle count as idle). */
-static void judge_head(struct idle_track *it, bool open)
-{
-	int i = it->pend_head;
-	struct idle_pend *p = &it->pend[i];
-	uint64_t *m = it->pend_masks + (size_t)i * 3 * (size_t)it->nwords;
-	struct idle_q q = p->q;
-	struct idle_check r;
-
-	q.at_wake = m;
-	q.allowed = p->all ? NULL : m + it->nwords;
-	q.at_run = m + 2 * it->nwords;
-	judge(it, &q, open, &r);
-	add_ready(it, &r);
-	it->pend_head = (it->pend_head + 1) % it->cap_pend;
-	it->waiting--;
-}
-
-/* Judge the waiting ones whose runs every CPU's state is now known through. */
-static void resolve_waiting(struct idle_track *it, int cpu)
-{
-	if (!it->waiting || (cpu != it->mark_cpu && it->mark != NEVER))
-		return;
-	watermark(it);
-	while (it->waiting && le(it->pend[it->pend_head].q.run, it->pend[it->pend_head].q.k_run,
-				 it->mark, it->mark_k))
-		judge_head(it, false);
-}
-
-/* Keep q waiting (copies its masks), after those waiting already (their runs are earlier). */
-static void wait_on(struct idle_track *it, const struct idle_q *q)
-{
-	size_t nw = (size_t)it->nwords;
-	struct idle_pend *p;
-	uint64_t *m;
-	int i;
-
-	if (it->waiting == it->cap_pend) { /* grow the ring, unrolled from its head */
-		int cap = it->cap_pend ? 2 * it->cap_pend : 64;
-		struct idle_pend *np = xcalloc((size_t)cap, sizeof(*np));
-		uint64_t *nm = xcalloc((size_t)cap * 3 * nw + 1, sizeof(uint64_t));
-
-		for (int k = 0; k < it->waiting; k++) {
-			int j = (it->pend_head + k) % it->cap_pend;
-
-			np[k] = it->pend[j];
-			memcpy(nm + (size_t)k * 3 * nw, it->pend_masks + (size_t)j * 3 * nw,
-			       3 * nw * sizeof(uint64_t));
-		}
-		free(it->pend);
-		free(it->pend_masks);
-		it->pend = np;
-		it->pend_masks = nm;
-		it->cap_pend = cap;
-		it->pend_head = 0;
-	}
-	i = (it->pend_head + it->waiting++) % it->cap_pend;
-	p = &it->pend[i];
-	m = it->pend_masks + (size_t)i * 3 * nw;
-	p->q = *q;
-	memcpy(m, q->at_wake, nw * sizeof(uint64_t));
-	p->all = !q->allowed;
-	if (q->allowed)
-		memcpy(m + nw, q->allowed, nw * sizeof(uint64_t));
-	memcpy(m + 2 * nw, q->at_run ? q->at_run : it->idle, nw * sizeof(uint64_t));
-}
-
-/* At most this many judgements wait; beyond, the oldest counts CPUs still idle as idle. */
-#define IDLE_MAX_WAITING (1 << 18)
-
-struct idle_check idle_judge(struct idle_track *it, const struct idle_q *q)
-{
-	struct idle_check r;
-
-	if (!it->waiting && judge(it, q, false, &r) < 0)
-		return r;
-	if (it->waiting >= IDLE_MAX_WAITING) {
-		it->judged_open++;
-		judge_head(it, true);
-	}
-	if (!it->waiting)
-		watermark(it); /* kept exact from here while any waits */
-	wait_on(it, q);
-	r.verdict = IDLE_DEFERRED;
-	return r;
-}
-
-struct idle_check idle_check(struct idle_track *it, const struct idle_q *q)
-{
-	struct idle_check r;
-
-	judge(it, q, true, &r);
-	return r;
-}
-
-const struct idle_check *idle_ready(struct idle_track *it, int *n)
-{
-	*n = it->nready;
-	it->nready = 0;
-	return it->ready;
-}
-
-void idle_flush(struct idle_track *it)
-{
-	while (it->waiting)
-		judge_head(it, true);
-}
-
 void idle_prune(struct idle_track *it, uint64_t horizon, uint64_t now)
 {
 	int keep = 0, skip = 0;
 
 	for (int k = 0; k < it->waiting; k++) /* and the judgements waiting */
-		if (it->pend[(it->pend_head + k) % it->cap_pend].q.wake < horizon)
-			horizon = it->pend[(it->pend_head + k) % it->cap_pend].q.wake;
-	if (now > IDLE_KEEP_NS && horizon < now - IDLE_KEEP_NS)
+		if (it->pend_wake[(it->pend_head + k) & (it->cap_pend - 1)] < horizon)
+			horizon = it->pend_wake[(it->pend_head + k) & (it->cap_pend - 1)];
+	if (now > IDLE_KEEP_NS && horizon < now - IDLE_KEEP_NS) {
 		horizon = now - IDLE_KEEP_NS; /* a wakeup pending longer: judged from what is kept */
+		for (int k = 0; k < it->waiting; k++) /* what they knew at their runs may go */
+			it->pend[(it->pend_head + k) & (it->cap_pend - 1)].target_idled = -1;
+	}
 	for (int c = 0; c < it->ncpus; c++) {
-		struct idle_hist *h = &it->cpu[c].h;
+		struct idle_cpu *ic = &it->cpu[c];
 
-		while (h->head < h->n && h->p[h->head].to < horizon)
-			h->head++;
-		keep += h->n - h->head;
+		while (ic->head < ic->n && ic->p[ic->head].to < horizon)
+			ic->head++;
+		keep += ic->n - ic->head;
 	}
 	while (skip < it->log_n && it->log_t[skip] < horizon)
 		skip++;
-	memmove(it->log_cpu, it->log_cpu + skip, (size_t)(it->log_n - skip) * sizeof(int32_t));
-	memmove(it->log_t, it->log_t + skip, (size_t)(it->log_n - skip) * sizeof(uint64_t));
+	if (skip) {
+		memmove(it->log_cpu, it->log_cpu + skip, (size_t)(it->log_n - skip) * sizeof(int32_t));
+		memmove(it->log_t, it->log_t + skip, (size_t)(it->log_n - skip) * sizeof(uint64_t));
+	}
 	it->log_n -= skip;
 	it->log_base += (uint64_t)skip;
 	keep += it->log_n;

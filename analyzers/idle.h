@@ -37,16 +37,21 @@
 
 #include "../model/topology.h"
 
-/* The closed idle periods of one CPU, in time order ([head, n) in use). */
+/* An idle period of a CPU, closed. */
+struct idle_span {
+	uint64_t from, to;
+	uint32_t from_k, to_k;	/* the events' numbers (idle_event) */
+};
+
+/* What a CPU's search of its closed periods keeps (struct idle_cpu holds the periods). */
 struct idle_hist {
-	struct idle_span {
-		uint64_t from, to;
-		uint32_t from_k, to_k;	/* the events' numbers (idle_event) */
-	} *p;
-	int head, n, cap;
+	int cap;
 	int hint;		/* the last search's answer: the next one starts there */
 	int unsorted;		/* the last index that began before the one ahead of it
 				 * (an unsorted stream): up to there, only the plain search */
+	uint32_t ninv;		/* changes applied at a time before newest (an unsorted
+				 * stream): what was known of its past may have changed */
+	uint64_t newest;	/* the latest time a change of its state was applied at */
 };
 
 /* IDLE_UNJUDGED: not judged (the task's affinity, or every task's, is not known) */
@@ -80,21 +85,27 @@ struct idle_q {
 	const uint64_t *at_wake;	/* idle_snapshot() at the wakeup */
 	const uint64_t *at_run;		/* the CPUs idle (not yet shown busy) at the run;
 					 * NULL: now (a judgement at the run) */
+	uint64_t f_wake;		/* idle_flips() + 1 at the wakeup; 0: not known */
 };
 
 struct idle_pend;
 
 struct idle_track {
 	int ncpus, nwords;		/* nwords 64-bit words per CPU mask */
+	int mask_stride;		/* nwords rounded up to whole cache lines */
 	uint32_t tick;			/* the number of the event applied now (idle_event) */
 	uint64_t *idle;			/* CPUs idle now: not yet shown busy */
-	struct idle_cpu {		/* per CPU, a cache line */
+	uint64_t *known;		/* CPUs whose state was seen */
+	struct idle_cpu {		/* per CPU, a cache line: what most events and judgements
+					 * read, without its history */
 		uint64_t from;		/* idle now: when its period began */
 		uint64_t seen;		/* idle now: its last event from the idle task */
 		uint32_t from_k, seen_k;	/* the numbers of those two events */
-		struct idle_hist h;	/* its closed periods (back to the horizon) */
-		bool known;		/* its state was seen */
+		struct idle_span last;	/* its last closed period, p[n - 1], when n > head */
+		struct idle_span *p;	/* its closed periods (back to the horizon) */
+		int head, n;		/* [head, n) in use */
 	} __attribute__((aligned(64))) *cpu;
+	struct idle_hist *hist;		/* per CPU: its periods' capacity and search */
 	uint64_t *near[3];		/* masks of the cores, LLCs, nodes: in their first CPU's row */
 	int *leader[3];			/* per CPU: that first CPU of its core, LLC, node (-1) */
 	int *span_w[3];			/* per leader: its mask's first and last word + 1 */
@@ -106,9 +117,19 @@ struct idle_track {
 	/* judgements waiting, in the order of their runs (a ring), until every CPU's state
 	 * is known through their run: mark, the lowest last idle event of a CPU still idle
 	 * (mark_cpu's), is past it */
-	struct idle_pend *pend;
-	uint64_t *pend_masks;		/* per ring entry: at_wake, allowed, at_run */
-	int pend_head, waiting, cap_pend;
+	struct idle_pend *pend;		/* a cache line each (idle_wait.c) */
+	uint64_t *pend_wake;		/* per ring entry: its wakeup */
+	uint64_t *pend_masks;		/* per ring entry, where a mask is kept whole: at_wake,
+					 * allowed, at_run (mask_stride words each, aligned) */
+	/* every change of the idle mask, in order (a ring: [flip_lo, flips) kept): the masks
+	 * of a waiting judgement are the mask now taken back through them */
+	int32_t *flip_cpu;
+	uint64_t flips, flip_lo;
+	int cap_flip;			/* a power of two */
+	uint64_t *head_run;		/* the mask after head_f changes: at the last run taken */
+	uint64_t head_f;
+	uint64_t *head_wake;		/* the last taken judgement's at_wake, when rebuilt */
+	int pend_head, waiting, cap_pend;	/* cap_pend: a power of two */
 	uint64_t mark;
 	uint32_t mark_k;
 	int mark_cpu;
@@ -116,6 +137,8 @@ struct idle_track {
 	int nready, cap_ready;
 	uint64_t judged_open;		/* judged with a CPU's state still open: too many waited */
 	uint64_t stored, prune_at;	/* periods and log entries since the last prune */
+	bool whole;			/* tests: a waiting judgement kept with its masks whole and
+					 * judged whole at its turn (what the shortcuts equal) */
 	/* scratch of a judgement */
 	uint64_t *cand;			/* candidates: idle at the wakeup or since */
 	uint64_t *span;			/* periods within the wait: start, end pairs */
@@ -162,6 +185,12 @@ static inline bool idle_now(const struct idle_track *it, int cpu)
 
 /* The CPUs idle now, into snap (nwords words): kept with a wakeup until it runs. */
 void idle_snapshot(const struct idle_track *it, uint64_t *snap);
+/* How many times the mask of idle CPUs changed: kept with a wakeup (idle_q.f_wake). */
+static inline uint64_t idle_flips(const struct idle_track *it)
+{
+	return it->flips;
+}
+
 /* Where the log of idle starts stands now: kept with a wakeup, and taken at its run. */
 static inline uint64_t idle_pos(const struct idle_track *it)
 {

@@ -687,6 +687,8 @@ void wakeup_release(struct wakeup *w)
 	free(w->mask_free);
 	free(w->mask_pos);
 	free(w->mask_k);
+	free(w->mask_f);
+	free(w->mask_owner);
 	free(w->free_slots);
 	task_top_release(&w->retired);
 	wakeup_frozen_release(&w->frozen);

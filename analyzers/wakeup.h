@@ -79,6 +79,9 @@ struct wakeup {
 	int *mask_free;			/* masks given back, the last first */
 	uint64_t *mask_pos;		/* per mask: idle_pos() when it was taken */
 	uint32_t *mask_k;		/* per mask: idle_tick() then */
+	uint64_t *mask_f;		/* per mask: idle_flips() + 1 then */
+	int32_t *mask_owner;		/* per mask: the task slot holding it (every pending
+					 * wakeup holds one), -1 free */
 	int nmask_free;
 	int ntasks, cap_tasks;		/* slots used (live or free), allocated */
 	int *free_slots;		/* slots of retired tasks, for the next new ones */

@@ -104,13 +104,15 @@ void wk_affinity_forget(struct wakeup *w, int32_t tid)
 		aff_put(w, tid, -1);
 }
 
-/* A mask from the pool: the last given back, else a new one. */
-static int mask_take(struct wakeup *w)
+/* A mask from the pool for task slot owner: the last given back, else a new one. */
+static int mask_take(struct wakeup *w, int32_t owner)
 {
 	size_t words = (size_t)w->idle.nwords;
 
-	if (w->nmask_free)
+	if (w->nmask_free) {
+		w->mask_owner[w->mask_free[w->nmask_free - 1]] = owner;
 		return w->mask_free[--w->nmask_free];
+	}
 	if (w->nmasks == w->cap_masks) {
 		w->cap_masks = w->cap_masks ? 2 * w->cap_masks : 64;
 		w->masks = xaligned_realloc(w->masks, (size_t)w->nmasks * words * sizeof(uint64_t),
@@ -118,7 +120,10 @@ static int mask_take(struct wakeup *w)
 		w->mask_free = xrealloc(w->mask_free, (size_t)w->cap_masks * sizeof(int));
 		w->mask_pos = xrealloc(w->mask_pos, (size_t)w->cap_masks * sizeof(uint64_t));
 		w->mask_k = xrealloc(w->mask_k, (size_t)w->cap_masks * sizeof(uint32_t));
+		w->mask_f = xrealloc(w->mask_f, (size_t)w->cap_masks * sizeof(uint64_t));
+		w->mask_owner = xrealloc(w->mask_owner, (size_t)w->cap_masks * sizeof(int32_t));
 	}
+	w->mask_owner[w->nmasks] = owner;
 	return w->nmasks++;
 }
 
@@ -135,10 +140,11 @@ void wk_idle_at_wake(struct wakeup *w, struct wk_task *t, uint64_t now)
 		return; /* never judged (wk_judge_idle): no idle CPUs to keep for it */
 	}
 	if (t->mask < 0)
-		t->mask = mask_take(w); /* until it runs */
+		t->mask = mask_take(w, (int32_t)(t - w->tasks)); /* until it runs */
 	idle_snapshot(&w->idle, wk_idle_at(w, t));
 	w->mask_pos[t->mask] = idle_pos(&w->idle);
 	w->mask_k[t->mask] = idle_tick(&w->idle);
+	w->mask_f[t->mask] = idle_flips(&w->idle) + 1;
 }
 
 struct idle_check wk_judge_idle(struct wakeup *w, struct wk_task *t, int32_t target, uint64_t now)
@@ -152,6 +158,7 @@ struct idle_check wk_judge_idle(struct wakeup *w, struct wk_task *t, int32_t tar
 	q.pos_wake = w->mask_pos[t->mask];
 	q.pos_run = idle_pos(&w->idle);
 	q.k_wake = w->mask_k[t->mask];
+	q.f_wake = w->mask_f[t->mask];
 	q.k_run = idle_tick(&w->idle);
 	if (valid_cpu(w, t->waker_cpu)) /* waker CPU -> target (where it runs, if not placed) */
 		q.tag = t->placed ? t->wake_class : topology_class(w->r.topo, t->waker_cpu, target);
@@ -216,12 +223,17 @@ void wk_idle_prune(struct wakeup *w)
 {
 	uint64_t horizon = w->r.last_ns;
 
-	for (int i = 0; i < w->ntasks; i++)
-		if (w->tasks[i].pending && w->tasks[i].wake_ns < horizon)
-			horizon = w->tasks[i].wake_ns;
+	for (int i = 0; i < w->nmasks; i++) { /* the pending wakeups: each holds a mask */
+		const struct wk_task *t = w->mask_owner[i] >= 0 ? &w->tasks[w->mask_owner[i]] : NULL;
+
+		if (t && t->pending && t->wake_ns < horizon)
+			horizon = t->wake_ns;
+	}
 	idle_prune(&w->idle, horizon, w->r.last_ns);
 	if (w->idle.prune_at < (uint64_t)w->ntasks)
-		w->idle.prune_at = (uint64_t)w->ntasks; /* the scan above: at most one a period */
+		w->idle.prune_at = (uint64_t)w->ntasks; /* the cadence of when the scan took every
+							  * task: a prune moves where the search of an
+							  * unsorted history starts (bench/synth.c's) */
 }
 
 void wk_count_idle(struct wakeup *w, const struct idle_check *ic)

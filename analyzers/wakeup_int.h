@@ -71,6 +71,7 @@ static inline void wk_unpend(struct wakeup *w, struct wk_task *t)
 {
 	t->pending = false;
 	if (t->mask >= 0) {
+		w->mask_owner[t->mask] = -1;
 		w->mask_free[w->nmask_free++] = t->mask;
 		t->mask = -1;
 	}

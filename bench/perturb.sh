@@ -13,6 +13,8 @@
 # rounds; needs build/floor, bpftrace, perf):
 #   VARIANTS="bare floor locus-bpf locus-perf perf-sched bpftrace" \
 #   WORKLOADS="pingpong pingpong-free hackbench" PP_LOOPS=20000 HB_LOOPS=500 bench/perturb.sh 25
+# runqlat: bpftrace's runqlat.bt, the peer closest to locus for wake-to-run latency (the
+# installed one where this bpftrace builds it, else bench/runqlat.bt, the same program).
 set -u
 cd "$(dirname "$0")/.."
 N=${1:-5}
@@ -57,6 +59,7 @@ run() {
 			tracepoint:sched:sched_migrate_task { @m[args->orig_cpu, args->dest_cpu] = count(); }' \
 			-c "$cmd" >"$out" 2>"$TMP/berr"
 		;;
+	runqlat) bpftrace -q "$RUNQLAT" -c "$cmd" >"$out" 2>"$TMP/berr" ;;
 	perf-record)
 		# the same four tracepoints, every event to a file
 		perf record -q -a -o "$TMP/r.data" -e sched:sched_waking,sched:sched_wakeup \
@@ -78,8 +81,16 @@ run() {
 
 . bench/lib.sh
 
-variants=${VARIANTS:-"bare floor locus-bpf bpftrace locus-perf perf-sched perf-record locus-stat perf-stat"}
+variants=${VARIANTS:-"bare floor locus-bpf runqlat bpftrace locus-perf perf-sched perf-record locus-stat perf-stat"}
+RUNQLAT=
+for f in /usr/share/bpftrace/tools/runqlat.bt /usr/sbin/runqlat.bt bench/runqlat.bt; do
+	if [ -r "$f" ] && command -v bpftrace >/dev/null && bpftrace -d "$f" >/dev/null 2>&1; then
+		RUNQLAT=$f
+		break
+	fi
+done
 command -v bpftrace >/dev/null || variants=$(echo "$variants" | sed 's/ bpftrace//')
+[ -n "$RUNQLAT" ] || variants=$(echo "$variants" | sed 's/ runqlat//')
 [ -x build/floor ] || variants=$(echo " $variants " | sed 's/ floor / /; s/^ //; s/ $//')
 [ -x build/floor-ipi ] || variants=$(echo "$variants" | sed 's/ floor-ipi//')
 [ -n "${LOCUS_BASE:-}" ] && [[ $variants != *locus-base* ]] && variants="$variants locus-base"
@@ -161,4 +172,8 @@ echo "perf (every event streamed); bpftrace: the one-liner counting wakeups by (
 echo "switches and migrations; perf-record: perf record -a of the four sched tracepoints;"
 echo "perf-sched: perf sched record (time to answer includes perf sched latency);"
 echo "locus-stat / perf-stat: counting only. tbench: 2 clients on loopback, 10 s, tbench_srv."
+[[ " $variants " == *" runqlat "* ]] &&
+	echo "runqlat: bpftrace's runqlat.bt ($RUNQLAT): a run queue latency histogram, nothing else."
+[[ " $variants " == *" floor-ipi "* ]] &&
+	echo "floor-ipi: the floor and a third empty program on ipi_send_cpu (build/floor-ipi)."
 [ -n "${LOCUS_BASE:-}" ] && echo "locus-base: $LOCUS_BASE (an earlier build), --collector bpf."

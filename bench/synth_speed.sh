@@ -4,7 +4,8 @@
 # best and the median, peak RSS, and one run's whole output (the top 20 pairs checked against
 # an exact count). With OTHER (a synth binary built from another commit), both run
 # interleaved and the ratio of their medians is printed. This VM swings by up to 2x between
-# minutes: compare builds only interleaved.
+# minutes: compare builds only interleaved. The best run against the last recorded figure
+# (bench/recorded.txt synth_best): its ratio, and FELL when below 0.9 of it.
 cd "$(dirname "$0")/.." || exit 1
 . bench/lib.sh
 runs=${1:-5}
@@ -23,6 +24,8 @@ for who in this other; do
 	v=$(grep "^$who " /tmp/synth_speed.$$ | cut -d' ' -f2)
 	echo "- $who build: $(echo $v | sed 's/ /, /g') M events/s; best $(echo "$v" | sort -g | tail -1), median $(echo "$v" | median)"
 done
+against_recorded synth_best "$(grep "^this " /tmp/synth_speed.$$ | cut -d' ' -f2 | sort -g | tail -1)" \
+	"M events/s (best of $runs)"
 if [ -n "$other" ]; then
 	a=$(grep "^this " /tmp/synth_speed.$$ | cut -d' ' -f2 | median)
 	b=$(grep "^other " /tmp/synth_speed.$$ | cut -d' ' -f2 | median)

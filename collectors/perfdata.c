@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "../common/util.h"
@@ -222,6 +223,25 @@ static int copy_features(struct pd_file *f, uint64_t from, uint64_t to)
 	return 0;
 }
 
+/* A file's records read in place from a mapping of it (no copy, no call a record), where
+ * it can be mapped; else read as a stream. The pages read are let go every MAP_DROP_EVERY
+ * bytes (the page cache keeps them; the process's resident memory does not grow with the
+ * file). */
+#define MAP_DROP_EVERY (8u << 20)
+static void map_data(struct pd_file *f)
+{
+	void *m;
+
+	if (!f->end)
+		return;
+	m = mmap(NULL, (size_t)f->end, PROT_READ, MAP_PRIVATE, fileno(f->fp), 0);
+	if (m == MAP_FAILED)
+		return;
+	madvise(m, (size_t)f->end, MADV_SEQUENTIAL);
+	f->map = m;
+	f->map_len = (size_t)f->end;
+}
+
 int pd_open(struct pd_file *f, const char *path)
 {
 	uint8_t h[HEADER_SIZE];
@@ -304,6 +324,7 @@ int pd_open(struct pd_file *f, const char *path)
 	f->end = f->data_off + f->data_size;
 	if (fseeko(f->fp, (off_t)f->pos, SEEK_SET) < 0)
 		return bad(f, f->pos, "cannot seek to the data");
+	map_data(f);
 	return 0;
 }
 
@@ -351,7 +372,9 @@ static int tracing_record(struct pd_file *f, const struct pd_record *rec)
 		return bad(f, rec->offset, "bad tracing data size %u", size);
 	free(f->tracing_data);
 	f->tracing_data = xmalloc(padded ? padded : 1);
-	if (fread(f->tracing_data, 1, padded, f->fp) != padded)
+	if (f->map)
+		memcpy(f->tracing_data, f->map + f->pos, padded);
+	else if (fread(f->tracing_data, 1, padded, f->fp) != padded)
 		return bad(f, f->pos, "file truncated inside the tracing data");
 	f->tracing_len = size;
 	f->pos += padded;
@@ -375,6 +398,9 @@ static int cut(struct pd_file *f, uint64_t off, bool garbage, const char *what)
 	return bad(f, off, "%s", what);
 }
 
+static int mapped_next(struct pd_file *f, struct pd_record *rec);
+static int classify(struct pd_file *f, const struct pd_record *rec);
+
 int pd_next(struct pd_file *f, struct pd_record *rec)
 {
 	struct perf_event_header h;
@@ -390,7 +416,9 @@ int pd_next(struct pd_file *f, struct pd_record *rec)
 		return 0;
 	if (f->end - off < sizeof(h) && f->end != UINT64_MAX)
 		return cut(f, off, false, "data section ends inside a record header");
-	if ((got = fread(&h, 1, sizeof(h), f->fp)) != sizeof(h)) {
+	if (f->map)
+		return mapped_next(f, rec);
+	if ((got = fread_unlocked(&h, 1, sizeof(h), f->fp)) != sizeof(h)) {
 		if (f->pipe && !got && feof(f->fp) && !ferror(f->fp) && !f->unfinished)
 			return 0; /* a stream's end between records */
 		if (ferror(f->fp))
@@ -406,7 +434,7 @@ int pd_next(struct pd_file *f, struct pd_record *rec)
 	}
 	reserve(f, h.size);
 	memcpy(f->buf, &h, sizeof(h));
-	if (fread(f->buf + sizeof(h), 1, h.size - sizeof(h), f->fp) != h.size - sizeof(h)) {
+	if (fread_unlocked(f->buf + sizeof(h), 1, h.size - sizeof(h), f->fp) != h.size - sizeof(h)) {
 		if (ferror(f->fp))
 			return bad(f, off, "read error");
 		return cut(f, off, false, "file truncated inside a record");
@@ -414,6 +442,42 @@ int pd_next(struct pd_file *f, struct pd_record *rec)
 	f->pos += h.size;
 	f->records++;
 	*rec = (struct pd_record){ h.type, h.misc, h.size, f->buf, off };
+	return classify(f, rec);
+}
+
+/* The next record of a mapped file, in place (its header whole before the data's end). */
+static int mapped_next(struct pd_file *f, struct pd_record *rec)
+{
+	struct perf_event_header h;
+	uint64_t off = f->pos;
+
+	memcpy(&h, f->map + off, sizeof(h));
+	if (h.size < sizeof(h) || h.size > f->end - off) {
+		char what[80];
+
+		snprintf(what, sizeof(what), h.size < sizeof(h) ? "record of size %u (type %u)" :
+			 "record of size %u runs past the data section", h.size, h.type);
+		return cut(f, off, h.size < sizeof(h), what);
+	}
+	f->pos += h.size;
+	f->records++;
+	*rec = (struct pd_record){ h.type, h.misc, h.size, f->map + off, off };
+	if (off - f->map_dropped >= MAP_DROP_EVERY) { /* the pages read so far let go */
+		uint64_t upto = off & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
+
+		madvise((void *)(f->map + f->map_dropped), (size_t)(upto - f->map_dropped),
+			MADV_DONTNEED);
+		f->map_dropped = upto;
+	}
+	return classify(f, rec);
+}
+
+/* What a record read says of the file (header records, unknown types): 1, or -1. */
+static int classify(struct pd_file *f, const struct pd_record *rec)
+{
+	uint64_t off = rec->offset;
+	struct perf_event_header h = { rec->type, rec->misc, rec->size };
+
 	switch (h.type) {
 	case PD_REC_HEADER_ATTR:
 	case PD_REC_HEADER_FEATURE:
@@ -468,6 +532,8 @@ static int stream_header(struct pd_file *f)
 
 void pd_close(struct pd_file *f)
 {
+	if (f->map)
+		munmap((void *)f->map, f->map_len);
 	if (f->fp && f->fp != stdin)
 		fclose(f->fp);
 	for (int i = 0; i < f->nattrs; i++)

@@ -126,6 +126,9 @@ struct pd_file {
 	int32_t added_pids[PD_ADDED_MAX]; /* the processes record -p added to it */
 	int nadded;
 	/* the stream */
+	const uint8_t *map;		/* a file's bytes up to the data's end, mapped (NULL: read) */
+	size_t map_len;
+	uint64_t map_dropped;		/* pages before it let go (read: not resident for us) */
 	uint8_t *buf;			/* current record (up to 64 KiB, plus tracing data) */
 	size_t buf_cap;
 	uint64_t pos;			/* offset of the next record */

@@ -1,4 +1,4 @@
-/* sched.c - the sched tracepoint collector: per-CPU events, libperf ring buffers, libtraceevent. */
+/* sched.c - the sched tracepoint collector: per-CPU events, perf ring buffers (rings.c), libtraceevent. */
 #define _GNU_SOURCE
 #include "sched.h"
 
@@ -12,10 +12,6 @@
 #include <linux/perf_event.h>
 #include <perf/cpumap.h>
 #include <perf/event.h>
-#include <perf/evlist.h>
-#include <perf/evsel.h>
-#include <perf/mmap.h>
-#include <perf/threadmap.h>
 #include <tracefs/tracefs.h>
 #include <traceevent/event-parse.h>
 
@@ -133,13 +129,38 @@ static void add_affinity_formats(struct tep_handle *tep, const char *dir)
 	}
 }
 
+/* The rings of the tracepoints set up (s->attrs), one per CPU. 0, or -1 with why. */
+static int open_rings(struct sched_collector *s, char *err, size_t len)
+{
+	int n = perf_cpu_map__nr(s->cpus), *cpus = xcalloc((size_t)n + 1, sizeof(int));
+	const char *what;
+	int r;
+
+	for (int i = 0; i < n; i++)
+		cpus[i] = perf_cpu_map__cpu(s->cpus, i).cpu;
+	r = rings_open(&s->rings, cpus, n, s->attrs, s->nopened, s->pages, &what);
+	free(cpus);
+	if (r == 0) {
+		s->open = true;
+		return 0;
+	}
+	if (!strcmp(what, "open"))
+		explain_open(errno, err, len);
+	else if (errno == EPERM || errno == ENOMEM)
+		snprintf(err, len, "cannot map %d KiB ring buffers per CPU: %s (lower -m, "
+			 "or raise kernel.perf_event_mlock_kb)", s->pages * 4, strerror(errno));
+	else
+		snprintf(err, len, "cannot map the ring buffers: %s", strerror(errno));
+	sched_close(s);
+	return -1;
+}
+
 int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err, size_t len)
 {
 	/* ipi: which wakeups sent one; irq: the handlers that delayed a wakee (o->irq) */
 	const char *systems[] = { "sched", "ipi", "irq", NULL };
 	char why[240];
 	const char *dir = o->tracefs;
-	int r;
 
 	memset(s, 0, sizeof(*s));
 	counters_lib_init();
@@ -173,9 +194,7 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 	}
 	s->irq = o->irq;
 	s->cpus = cpu_map_new(o->cpus, o->ncpus);
-	s->threads = perf_thread_map__new_dummy();
-	s->evlist = perf_evlist__new();
-	if (!s->cpus || !s->threads || !s->evlist) {
+	if (!s->cpus) {
 		snprintf(err, len, "out of memory setting up sched tracepoints");
 		sched_close(s);
 		return -1;
@@ -199,8 +218,6 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 			.disabled = 1,
 			.watermark = 1,
 		};
-		struct perf_evsel *evsel;
-
 		if (s->dec.fmt[t].id < 0 || (!o->irq && (EV_IRQ_TYPES >> t & 1)) ||
 		    (!s->affinity_calls && (EV_SYSCALL_TYPES >> t & 1)))
 			continue;
@@ -237,37 +254,11 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 		attr.sample_id_all = o->record;
 		/* wake the reader when half the ring is full: few wakeups, room to spare */
 		attr.wakeup_watermark = (unsigned int)(s->pages * 4096 / 2);
-		evsel = perf_evsel__new(&attr);
-		if (!evsel) {
-			snprintf(err, len, "out of memory setting up sched tracepoints");
-			sched_close(s);
-			return -1;
-		}
-		perf_evlist__add(s->evlist, evsel);
 		s->opened[s->nopened] = t;
 		s->attrs[s->nopened++] = attr;
 		sample_layout_of(&s->layout, &attr);
 	}
-	perf_evlist__set_maps(s->evlist, s->cpus, s->threads);
-	r = perf_evlist__open(s->evlist);
-	if (r < 0) {
-		explain_open(-r, err, len);
-		sched_close(s);
-		return -1;
-	}
-	r = perf_evlist__mmap(s->evlist, s->pages);
-	if (r < 0) {
-		int e = errno ? errno : -r;
-
-		if (e == EPERM || e == ENOMEM)
-			snprintf(err, len, "cannot map %d KiB ring buffers per CPU: %s (lower -m, "
-				 "or raise kernel.perf_event_mlock_kb)", s->pages * 4, strerror(e));
-		else
-			snprintf(err, len, "cannot map the ring buffers: %s", strerror(e));
-		sched_close(s);
-		return -1;
-	}
-	return 0;
+	return open_rings(s, err, len);
 }
 
 static void keep_start(void *ctx, const struct event *e)
@@ -283,7 +274,7 @@ static void keep_start(void *ctx, const struct event *e)
 
 void sched_enable(struct sched_collector *s)
 {
-	perf_evlist__enable(s->evlist);
+	rings_enable(&s->rings);
 	/* on now: a task started from here is a fork the rings hold (its parent's mask) */
 	aff_scan(&s->aff, keep_start, s);
 }
@@ -319,12 +310,12 @@ void sched_visit_cpus(const struct sched_collector *s)
 
 void sched_disable(struct sched_collector *s)
 {
-	perf_evlist__disable(s->evlist);
+	rings_disable(&s->rings);
 }
 
 void sched_poll(struct sched_collector *s, int timeout_ms)
 {
-	perf_evlist__poll(s->evlist, timeout_ms);
+	rings_poll(&s->rings, timeout_ms);
 }
 
 /* A tracepoint sample (TID | TIME | RAW; IDENTIFIER and CPU when recording) into an event:
@@ -485,34 +476,36 @@ bool sched_affinity_of(struct sched_collector *s, const void *rec, struct event 
 	return sched_is_affinity_call(s, tp) && sched_affinity_call(s, rec, out);
 }
 
+struct raw_ctx {
+	struct sched_collector *s;
+	void (*fn)(void *ctx, const void *rec);
+	void *ctx;
+};
+
+static void count_raw(void *arg, int cpu, const void *rec)
+{
+	struct raw_ctx *r = arg;
+	struct sched_collector *s = r->s;
+	const union perf_event *ev = rec;
+
+	s->ring_cpu = cpu;
+	s->bytes += ev->header.size;
+	s->records++;
+	if (ev->header.type == PERF_RECORD_SAMPLE) {
+		s->samples++;
+	} else if (ev->header.type == PERF_RECORD_LOST) {
+		s->lost += ev->lost.lost;
+		if (ev->lost.lost > s->lost_max)
+			s->lost_max = ev->lost.lost;
+	}
+	r->fn(r->ctx, rec);
+}
+
 void sched_read_raw(struct sched_collector *s, void (*fn)(void *ctx, const void *rec), void *ctx)
 {
-	struct perf_mmap *map;
-	int idx = 0;
+	struct raw_ctx r = { s, fn, ctx };
 
-	/* libperf maps one ring per CPU of the map, in its order (mmap_per_cpu) */
-	perf_evlist__for_each_mmap(s->evlist, map, false)
-	{
-		union perf_event *ev;
-
-		s->ring_cpu = perf_cpu_map__cpu(s->cpus, idx++).cpu;
-		if (perf_mmap__read_init(map) < 0)
-			continue;
-		while ((ev = perf_mmap__read_event(map))) {
-			s->bytes += ev->header.size;
-			s->records++;
-			if (ev->header.type == PERF_RECORD_SAMPLE) {
-				s->samples++;
-			} else if (ev->header.type == PERF_RECORD_LOST) {
-				s->lost += ev->lost.lost;
-				if (ev->lost.lost > s->lost_max)
-					s->lost_max = ev->lost.lost;
-			}
-			fn(ctx, ev);
-			perf_mmap__consume(map);
-		}
-		perf_mmap__read_done(map);
-	}
+	rings_read(&s->rings, count_raw, &r);
 }
 
 int sched_pages_to_keep(const struct sched_collector *s)
@@ -530,16 +523,10 @@ int sched_pages_to_keep(const struct sched_collector *s)
 
 void sched_close(struct sched_collector *s)
 {
-	if (s->evlist) {
-		perf_evlist__munmap(s->evlist);
-		perf_evlist__close(s->evlist);
-		perf_evlist__delete(s->evlist); /* deletes its evsels, drops its map refs */
-		s->evlist = NULL;
-	}
+	if (s->open)
+		rings_close(&s->rings);
 	if (s->cpus)
 		perf_cpu_map__put(s->cpus);
-	if (s->threads)
-		perf_thread_map__put(s->threads);
 	if (s->tep)
 		tep_free(s->tep);
 	stack_table_release(&s->stacks);

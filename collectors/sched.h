@@ -1,4 +1,4 @@
-/* sched.h - sched tracepoints sampled per CPU through libperf ring buffers, decoded to events. */
+/* sched.h - sched tracepoints sampled per CPU through perf ring buffers, decoded to events. */
 #ifndef LOCUS_SCHED_H
 #define LOCUS_SCHED_H
 
@@ -10,12 +10,11 @@
 #include "../model/event.h"
 #include "../model/stack.h"
 #include "affinity.h"
+#include "rings.h"
 #include "sample.h"
 #include "tp_decode.h"
 
-struct perf_evlist;
 struct perf_cpu_map;
-struct perf_thread_map;
 
 struct sched_opts {
 	const int *cpus;	/* CPUs to open on, NULL: all online */
@@ -39,9 +38,9 @@ struct sched_map {
 };
 
 struct sched_collector {
-	struct perf_evlist *evlist;
+	struct rings rings;	/* one ring per CPU of cpus, each tracepoint's events in it */
+	bool open;		/* rings opened */
 	struct perf_cpu_map *cpus;
-	struct perf_thread_map *threads;
 	struct tep_handle *tep;
 	struct tp_decoder dec;
 	bool have_waking;	/* wakeups come from sched_waking */

@@ -27,6 +27,15 @@ static const char *const fields[EV_TYPE_NR][8] = {
 	[EV_SETAFFINITY_RET] = { "ret" },
 };
 
+/* A format's field as the decoder reads it: true, or false when there is none. */
+static bool field_of(const struct tep_format_field *f, struct tp_field *out)
+{
+	if (!f)
+		return false;
+	*out = (struct tp_field){ f->offset, f->size, f->flags };
+	return true;
+}
+
 int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, size_t len)
 {
 	memset(d, 0, sizeof(*d));
@@ -40,11 +49,11 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, siz
 		d->fmt[t].id = -1;
 		if (!ev)
 			continue;
-		if (!d->common_type)
-			d->common_type = tep_find_common_field(ev, "common_type");
+		if (!d->have_common)
+			d->have_common = field_of(tep_find_common_field(ev, "common_type"),
+						  &d->common_type);
 		for (int i = 0; i < 8 && fields[t][i]; i++) {
-			d->fmt[t].f[i] = tep_find_field(ev, fields[t][i]);
-			if (d->fmt[t].f[i])
+			if (field_of(tep_find_field(ev, fields[t][i]), &d->fmt[t].f[i]))
 				continue;
 			if (t == EV_IPI || t == EV_WAKE_IDLE ||
 			    ((EV_IRQ_TYPES | EV_SYSCALL_TYPES) >> t & 1)) {
@@ -61,7 +70,7 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, char *err, siz
 			continue;
 		d->fmt[t].id = ev->id;
 	}
-	if (!d->common_type) {
+	if (!d->have_common) {
 		snprintf(err, len, "no sched tracepoint formats found");
 		return -1;
 	}
@@ -93,7 +102,7 @@ int tp_decoder_require_irq(const struct tp_decoder *d, char *err, size_t len)
 	return 0;
 }
 
-static int num(const struct tp_decoder *d, const struct tep_format_field *f, const uint8_t *raw,
+static int num(const struct tp_decoder *d, const struct tp_field *f, const uint8_t *raw,
 	       uint32_t size, int64_t *out)
 {
 	unsigned long long v;
@@ -136,7 +145,7 @@ static int num(const struct tp_decoder *d, const struct tep_format_field *f, con
 	return 0;
 }
 
-static int str_n(const struct tp_decoder *d, const struct tep_format_field *f, const uint8_t *raw,
+static int str_n(const struct tp_decoder *d, const struct tp_field *f, const uint8_t *raw,
 		 uint32_t size, char *out, uint32_t cap)
 {
 	uint32_t off = (uint32_t)f->offset, n = (uint32_t)f->size;
@@ -161,7 +170,7 @@ static int str_n(const struct tp_decoder *d, const struct tep_format_field *f, c
 }
 
 /* A comm field. */
-static int str(const struct tp_decoder *d, const struct tep_format_field *f, const uint8_t *raw,
+static int str(const struct tp_decoder *d, const struct tp_field *f, const uint8_t *raw,
 	       uint32_t size, char out[TASK_COMM_LEN])
 {
 	return str_n(d, f, raw, size, out, TASK_COMM_LEN);
@@ -170,11 +179,11 @@ static int str(const struct tp_decoder *d, const struct tep_format_field *f, con
 int tp_decode(const struct tp_decoder *d, const void *raw_v, uint32_t size, struct event *e)
 {
 	const uint8_t *raw = raw_v;
-	const struct tep_format_field *const *f;
+	const struct tp_field *f;
 	int64_t type, v[4];
 	int t;
 
-	if (num(d, d->common_type, raw, size, &type) < 0)
+	if (num(d, &d->common_type, raw, size, &type) < 0)
 		return -1;
 	for (t = 0; t < EV_TYPE_NR; t++)
 		if (d->fmt[t].id >= 0 && d->fmt[t].id == type)
@@ -187,18 +196,18 @@ int tp_decode(const struct tp_decoder *d, const void *raw_v, uint32_t size, stru
 	case EV_WAKING:
 	case EV_WAKEUP:
 	case EV_WAKEUP_NEW:
-		if (num(d, f[0], raw, size, &v[0]) || num(d, f[1], raw, size, &v[1]) ||
-		    num(d, f[2], raw, size, &v[2]) || str(d, f[3], raw, size, e->wake.comm))
+		if (num(d, &f[0], raw, size, &v[0]) || num(d, &f[1], raw, size, &v[1]) ||
+		    num(d, &f[2], raw, size, &v[2]) || str(d, &f[3], raw, size, e->wake.comm))
 			return -1;
 		e->wake.pid = (int32_t)v[0];
 		e->wake.prio = (int32_t)v[1];
 		e->wake.target_cpu = (int32_t)v[2];
 		return 0;
 	case EV_SWITCH:
-		if (num(d, f[0], raw, size, &v[0]) || num(d, f[1], raw, size, &v[1]) ||
-		    num(d, f[2], raw, size, &e->sw.prev_state) ||
-		    str(d, f[3], raw, size, e->sw.prev_comm) || num(d, f[4], raw, size, &v[2]) ||
-		    num(d, f[5], raw, size, &v[3]) || str(d, f[6], raw, size, e->sw.next_comm))
+		if (num(d, &f[0], raw, size, &v[0]) || num(d, &f[1], raw, size, &v[1]) ||
+		    num(d, &f[2], raw, size, &e->sw.prev_state) ||
+		    str(d, &f[3], raw, size, e->sw.prev_comm) || num(d, &f[4], raw, size, &v[2]) ||
+		    num(d, &f[5], raw, size, &v[3]) || str(d, &f[6], raw, size, e->sw.next_comm))
 			return -1;
 		e->sw.prev_pid = (int32_t)v[0];
 		e->sw.prev_prio = (int16_t)v[1];
@@ -206,29 +215,29 @@ int tp_decode(const struct tp_decoder *d, const void *raw_v, uint32_t size, stru
 		e->sw.next_prio = (int16_t)v[3];
 		return 0;
 	case EV_MIGRATE:
-		if (num(d, f[0], raw, size, &v[0]) || num(d, f[1], raw, size, &v[1]) ||
-		    num(d, f[2], raw, size, &v[2]))
+		if (num(d, &f[0], raw, size, &v[0]) || num(d, &f[1], raw, size, &v[1]) ||
+		    num(d, &f[2], raw, size, &v[2]))
 			return -1;
 		e->mig.pid = (int32_t)v[0];
 		e->mig.orig_cpu = (int32_t)v[1];
 		e->mig.dest_cpu = (int32_t)v[2];
 		return 0;
 	case EV_FORK:
-		if (num(d, f[0], raw, size, &v[0]) || num(d, f[1], raw, size, &v[1]) ||
-		    str(d, f[2], raw, size, e->fork.child_comm))
+		if (num(d, &f[0], raw, size, &v[0]) || num(d, &f[1], raw, size, &v[1]) ||
+		    str(d, &f[2], raw, size, e->fork.child_comm))
 			return -1;
 		e->fork.parent_pid = (int32_t)v[0];
 		e->fork.child_pid = (int32_t)v[1];
 		return 0;
 	case EV_EXIT:
-		if (num(d, f[0], raw, size, &v[0]))
+		if (num(d, &f[0], raw, size, &v[0]))
 			return -1;
 		e->exit.pid = (int32_t)v[0];
 		return 0;
 	case EV_IPI:
 	case EV_WAKE_IDLE: /* both name the CPU the wakeup went to */
-		if (num(d, f[0], raw, size, &v[0]) ||
-		    (t == EV_IPI && num(d, f[1], raw, size, &v[1])))
+		if (num(d, &f[0], raw, size, &v[0]) ||
+		    (t == EV_IPI && num(d, &f[1], raw, size, &v[1])))
 			return -1;
 		e->ipi.cpu = (int32_t)v[0];
 		e->ipi.callback = t == EV_IPI ? (uint64_t)v[1] : 0;
@@ -237,8 +246,8 @@ int tp_decode(const struct tp_decoder *d, const void *raw_v, uint32_t size, stru
 	case EV_IRQ_EXIT:
 	case EV_SOFTIRQ_ENTRY:
 	case EV_SOFTIRQ_EXIT:
-		if (num(d, f[0], raw, size, &v[0]) ||
-		    (t == EV_IRQ_ENTRY && str_n(d, f[1], raw, size, e->irq.name, IRQ_NAME_LEN)))
+		if (num(d, &f[0], raw, size, &v[0]) ||
+		    (t == EV_IRQ_ENTRY && str_n(d, &f[1], raw, size, e->irq.name, IRQ_NAME_LEN)))
 			return -1;
 		e->irq.num = (int32_t)v[0];
 		if (t != EV_IRQ_ENTRY)
@@ -246,7 +255,7 @@ int tp_decode(const struct tp_decoder *d, const void *raw_v, uint32_t size, stru
 		return 0;
 	case EV_SETAFFINITY:
 	case EV_SETAFFINITY_RET:
-		if (num(d, f[0], raw, size, &v[0]))
+		if (num(d, &f[0], raw, size, &v[0]))
 			return -1;
 		if (t == EV_SETAFFINITY)
 			e->aff.pid = (int32_t)v[0];

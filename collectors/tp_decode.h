@@ -11,15 +11,23 @@
 struct tep_handle;
 struct tep_format_field;
 
+/* Where a field is in a payload: a copy of its format's offset, size and flags, read at
+ * every event (the formats' own structs are scattered through libtraceevent's heap). */
+struct tp_field {
+	int offset, size;
+	unsigned long flags;		/* TEP_FIELD_IS_SIGNED, _DYNAMIC, _RELATIVE */
+};
+
 /* The fields of one tracepoint, resolved once from its format. */
 struct tp_format {
 	int id;				/* tracepoint id, -1 when the kernel lacks it */
-	const struct tep_format_field *f[8];
+	struct tp_field f[8];
 };
 
 struct tp_decoder {
 	struct tep_handle *tep;		/* not owned */
-	const struct tep_format_field *common_type;
+	struct tp_field common_type;
+	bool have_common;
 	int swap;			/* payloads are in the other byte order */
 	struct tp_format fmt[EV_TYPE_NR];
 };
