@@ -125,7 +125,7 @@ int idle_pend_take(struct idle_track *it, struct idle_q *q)
 
 	replay(it, it->head_run, it->head_f, p->f_run); /* the mask at its run */
 	it->head_f = p->f_run;
-	if (target_idled != 1 && !(p->whole & PEND_WAKE_WHOLE)) { /* back through the changes in its wait */
+	if (target_idled != 1 && !(p->whole & PEND_WAKE_WHOLE)) { /* back through its wait */
 		memcpy(it->head_wake, it->head_run, bytes);
 		replay(it, it->head_wake, p->f_wake, p->f_run);
 		at_wake = it->head_wake;

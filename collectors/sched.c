@@ -1,4 +1,4 @@
-/* sched.c - the sched tracepoint collector: per-CPU events, perf ring buffers (rings.c), libtraceevent. */
+/* sched.c - the sched tracepoint collector: per-CPU rings (rings.c) decoded by libtraceevent. */
 #define _GNU_SOURCE
 #include "sched.h"
 
