@@ -337,7 +337,7 @@ rc=$?
 if "$LOCUS" doctor 2>/dev/null | grep -q '^ok  *BPF collector'; then
 	expect_eq "run --collector bpf --sections blame: exit 0" 0 $rc
 	check "run --collector bpf --sections blame: split in the kernel, and says so" \
-		grep -q "split by cause in the kernel by the" "$TMP/bpfblame.txt"
+		grep -q "split by cause in the kernel by the" <(tr -s ' \n' '  ' <"$TMP/bpfblame.txt")
 else
 	check "run --collector bpf --sections blame: no usage error where BPF cannot load" \
 		test $rc -ne 2
