@@ -36,7 +36,8 @@ trap cleanup EXIT
 # 0. Asked with --collector bpf, blame is no usage error: the kernel splits the waits
 "$LOCUS" run -q --collector bpf --sections blame --delay-rate 0 -- sleep 0.1 >"$TMP/true.txt" 2>&1
 expect_eq "run --collector bpf --sections blame: exit 0" 0 $?
-check "and the report says where the split came from" grep -q "in the kernel by the" "$TMP/true.txt"
+check "and the report says where the split came from" grep -q "in the kernel by the" \
+	<(tr -s ' \n' '  ' <"$TMP/true.txt") # prose folds at 80 columns
 
 tps=sched:sched_waking,sched:sched_switch,sched:sched_migrate_task,sched:sched_wakeup_new
 tps=$tps,sched:sched_process_fork,sched:sched_process_exit
@@ -144,7 +145,7 @@ PY
 check "sampled (the default timing rate): locus and perf record of the same run" run sampled 6000
 compare_or_skip sampled "sampled: the hog named first by both, each cause's share in the printed interval"
 check "sampled: the text says it was sampled, 1 in N" grep -q "sampled; intervals over them" \
-	"$TMP/sampled.txt"
+	<(tr -s ' \n' '  ' <"$TMP/sampled.txt")
 check "every wakeup (--delay-rate 0): locus and perf record of the same run" \
 	run every 3000 --delay-rate 0
 compare_or_skip every "every wakeup: the hog named first by both, each cause's share in the printed interval"
