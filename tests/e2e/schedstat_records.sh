@@ -69,7 +69,8 @@ hdr = bytearray(b[:off]); struct.pack_into("<QQ", hdr, 40, off, len(half))
 open(sys.argv[2], "wb").write(bytes(hdr) + half)
 EOF
 "$LOCUS" report -q -i "$TMP/one.data" >"$TMP/one.txt" 2>&1
-check "one snapshot: said why there are no deltas" grep -q "not available: the file holds one schedstat snapshot" "$TMP/one.txt"
+check "one snapshot: said why there are no deltas" grep -q "not available: the file holds one schedstat snapshot" \
+	<(tr -s ' \n' '  ' <"$TMP/one.txt") # prose folds at 80 columns
 
 # a domain record cut short (its size says 40 bytes): refused and counted, not read past
 python3 - "$TMP/v15.data" "$TMP/cut.data" <<'EOF'
@@ -83,7 +84,8 @@ struct.pack_into("<IHH", b, at + 40, 68, 0, 208 - 40)  # the rest: a FINISHED_RO
 open(sys.argv[2], "wb").write(bytes(b))
 EOF
 "$LOCUS" report -q -i "$TMP/cut.data" >"$TMP/cut.txt" 2>&1
-check "a short record: refused, said" grep -q "SCHEDSTAT records refused: a SCHEDSTAT_DOMAIN record too short" "$TMP/cut.txt"
+check "a short record: refused, said" grep -q "SCHEDSTAT records refused: a SCHEDSTAT_DOMAIN record too short" \
+	<(tr -s ' \n' '  ' <"$TMP/cut.txt")
 
 # locus record: the snapshots go into the file where /proc/schedstat exists
 if have_root && [ -r /proc/schedstat ]; then
