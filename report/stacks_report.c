@@ -56,6 +56,24 @@ static void put_frame(struct bytebuf *b, const struct stacks_frames *fr, int32_t
 		bytebuf_put(b, "_[k]", 4);
 }
 
+/*
+ * Whether the frame is the tracepoint's own iterator (__traceiter_sched_waking): the
+ * kernel calls a tracepoint through it only while more than one probe is attached (another
+ * perf or BPF user), else straight through its static call, so the same code path records
+ * with and without it. Dropped at the leaf, where it stands, so both fold to one stack.
+ */
+static bool tracing_leaf(const struct stacks_frames *fr, int32_t pid, uint64_t addr, int kernel)
+{
+	static const char iter[] = "__traceiter_";
+	char buf[512];
+	const char *name;
+
+	if (!kernel || fr->addresses || !fr->namer)
+		return false;
+	name = fr->namer->name(fr->namer->ctx, pid, addr, kernel, buf, sizeof(buf));
+	return name && !strncmp(name, iter, sizeof(iter) - 1);
+}
+
 /* Stack id's frames into b: root first (leaf_first 0) or leaf first, ';' between them. */
 static void put_stack(struct bytebuf *b, const struct stacks_frames *fr, uint32_t id,
 		      int leaf_first, const char *sep, uint32_t max)
@@ -63,8 +81,13 @@ static void put_stack(struct bytebuf *b, const struct stacks_frames *fr, uint32_
 	uint64_t addr[FRAMES_MAX];
 	uint8_t kern[FRAMES_MAX];
 	int32_t pid = 0;
-	uint32_t n = frames_of(fr->tab, id, addr, kern, max, &pid);
+	uint32_t n = frames_of(fr->tab, id, addr, kern, max, &pid), leaf = 0;
 
+	while (leaf + 1 < n && tracing_leaf(fr, pid, addr[leaf], kern[leaf]))
+		leaf++; /* frames_of gives the leaf first */
+	memmove(addr, addr + leaf, (n - leaf) * sizeof(addr[0]));
+	memmove(kern, kern + leaf, (n - leaf) * sizeof(kern[0]));
+	n -= leaf;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t at = leaf_first ? i : n - 1 - i;
 

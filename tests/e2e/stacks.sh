@@ -195,4 +195,25 @@ else
 	fail "a hostile callchain length: exit $rc, $(head -3 "$TMP/bad.err")"
 fi
 
+# Another probe on the tracepoints (here the BPF collector of another locus) makes the kernel
+# call them through their iterator, and each callchain gains a __traceiter_sched_waking leaf
+# frame (perf script of the same file shows it): folded without it, as a run alone folds
+if "$LOCUS" doctor 2>/dev/null | grep -q '^ok  *BPF collector'; then
+	"$LOCUS" run -q --collector bpf -a -- sleep 6 >/dev/null 2>&1 &
+	other=$!
+	sleep 1.5
+	"$LOCUS" record -q -g -o "$TMP/it.data" -- hackbench -g 1 -l 200 >/dev/null 2>&1
+	wait $other
+	"$LOCUS" report -q -i "$TMP/it.data" --folded "wakers=$TMP/it.w" >/dev/null 2>&1
+	n=$(perf script -i "$TMP/it.data" 2>/dev/null | grep -c '__traceiter_sched_waking')
+	if [ "${n:-0}" -eq 0 ]; then
+		skip "no __traceiter_ frame in perf script of a recording beside another probe: nothing to fold"
+	else
+		check "a tracepoint's iterator frame ($n in perf script) is not a leaf of the folded stacks" \
+			bash -c "[ -s '$TMP/it.w' ] && ! grep -q '__traceiter_' '$TMP/it.w'"
+	fi
+else
+	skip "the iterator frame: the BPF collector does not load here"
+fi
+
 finish
