@@ -18,8 +18,9 @@
 #   -v                     the guest's console (kernel messages) on stderr as it runs
 #
 # The command runs as root in the guest, chrooted into the host's / (read-only, over 9p), in
-# the caller's working directory, with /tmp a tmpfs, tracefs and debugfs mounted and loopback
-# up (no other network). Its stdout and stderr come back as it writes them; the exit status
+# the caller's working directory, with /tmp a tmpfs (the working directory and --out bound
+# back where they are under /tmp), tracefs and debugfs mounted and loopback up (no other
+# network). Its stdout and stderr come back as it writes them; the exit status
 # is the command's. 124: it ran past --timeout; 125: the lab failed (boot, QEMU);
 # 77: the lab cannot run here, with the reason on stderr (no QEMU, no Debian kernel package).
 # Kernels are cached under build/lab/kernels/ (LAB_CACHE overrides): once fetched, offline is
@@ -173,7 +174,17 @@ for m in $(cat /lab/order); do insmod /lab/$m || echo "lab-init: insmod $m faile
 out=$(sed -n 's/.* lab\.out=\([^ ]*\).*/\1/p' /proc/cmdline)
 m9p="trans=virtio,version=9p2000.L,msize=262144"
 stop() { echo "lab-init: $*"; sync; poweroff -f; }
+cwd=$(sed -n 's/.* lab\.cwd=\([^ ]*\).*/\1/p' /proc/cmdline)
 mount -t 9p -o "$m9p,ro,cache=loose" host /mnt || stop "cannot mount the host's root"
+# the guest's /tmp is a tmpfs over the host's: the directories under the host's /tmp that the
+# command works in or writes to (a clone in /tmp) are bound back over it
+mkdir -p /hosttmp && mount --bind /mnt/tmp /hosttmp
+mount -t tmpfs tmp /mnt/tmp
+for p in "$cwd" "$out"; do
+	case $p in /tmp/?*) d=${p#/tmp/}; d=${d%%/*}
+		[ -d "/mnt/tmp/$d" ] || { mkdir -p "/mnt/tmp/$d" && mount --bind "/hosttmp/$d" "/mnt/tmp/$d"; } ;;
+	esac
+done
 mount -t 9p -o "$m9p" out "/mnt$out" || stop "cannot mount $out"
 mount -t proc proc /mnt/proc
 mount -t sysfs sys /mnt/sys
@@ -181,7 +192,6 @@ mount -t devtmpfs dev /mnt/dev
 mkdir -p /mnt/dev/pts /mnt/dev/shm 2>/dev/null
 mount -t devpts devpts /mnt/dev/pts
 mount -t tmpfs tmp /mnt/dev/shm
-mount -t tmpfs tmp /mnt/tmp
 mount -t tmpfs run /mnt/run
 mount -t tracefs tracefs /mnt/sys/kernel/tracing
 mount -t debugfs debugfs /mnt/sys/kernel/debug
@@ -255,7 +265,7 @@ timeout --foreground -k 10 "$timeout" nice -n "${LAB_NICE:-5}" qemu-system-x86_6
 	-machine q35 "${accel[@]}" -cpu max,vendor=GenuineIntel,l3-cache=on \
 	-smp "$ncpus,sockets=$sockets,dies=$dies,cores=$((cores / dies)),threads=$threads" -m "$mem" "${numa[@]}" \
 	-kernel "$boot_image" -initrd "$initrd" \
-	-append "console=ttyS0 $([ $verbose -eq 1 ] || echo quiet) panic=1 $kargs lab.out=$out" \
+	-append "console=ttyS0 $([ $verbose -eq 1 ] || echo quiet) panic=1 $kargs lab.out=$out lab.cwd=$PWD" \
 	-display none -monitor "unix:$out/.lab/monitor,server=on,wait=off" -serial "file:$out/.lab/console.log" -nic none -no-reboot \
 	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$out,mount_tag=out,security_model=none,multidevs=remap" \
