@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # mixed.sh - in a lab guest: tbench (its server on 127.0.0.1 in the guest) and hackbench,
-# unpinned. A locus recording of tbench: locus report's wakeups equal the oracle's count of
-# the same file, every class of the topology present; its idle CPUs passed over equal
-# idle_oracle.py's. Live runs (BPF with tbench, the perf stream with hackbench), -g and
+# unpinned. A perf recording of tbench: locus report's wakeups equal the oracle's count of
+# the same file, every class of the topology present; of the idle rule, what a file without
+# affinities allows (passed over not computed) equals idle_oracle.py's. Live runs (BPF with tbench, the perf stream with hackbench), -g and
 # blame: agree with the oracle of a perf recording of each run; the blame and stacks
 # sections present; the idle CPUs passed over split by how close the closest idle CPU was.
 # TBENCH_SECONDS (default 3), LAB_HACKBENCH_LOOPS (default 30).
@@ -62,21 +62,26 @@ check "tbench recorded: every count equals the oracle's (total, placed, running,
 	"$PY" "$LAB/compare.py" exact "$TMP/tb.json" "$TMP/tb.oracle.json"
 check "tbench recorded: every class of the topology has wakeups ($classes)" \
 	all_classes "$TMP/tb.json" "$TMP/tb.oracle.json" "$classes"
-# idle CPUs passed over, every task of the file (-a), against tests/e2e/idle_oracle.py
+# idle CPUs passed over, every task of the file (-a): a perf record file holds no task's
+# affinity, so locus does not compute them (null, said); what it does compute of the idle
+# rule (the wakeups timed, switch-ins inferred, CPU time unknown) equals
+# tests/e2e/idle_oracle.py's count of the same file. (The exact passed-over count is checked
+# on locus's own recordings by tests/e2e/idle.sh: Debian 12's perf 6.1 cannot read a locus
+# recording made on a kernel with /proc/schedstat, 'failed to process type: 85'.)
 perf script -i "$TMP/tb.data" --ns -F tid,cpu,time,event,trace 2>/dev/null |
 	"$PY" tests/e2e/idle_oracle.py >"$TMP/tb.idle.oracle"
-"$LOCUS" report -a -q -i "$TMP/tb.data" --json "$TMP/tb-all.json" >/dev/null 2>&1
-check "tbench recorded, every task: idle CPUs passed over equal idle_oracle.py's" \
+"$LOCUS" report -a -q -i "$TMP/tb.data" --json "$TMP/tb-all.json" >"$TMP/tb-all.txt" 2>&1
+check "tbench recorded by perf, every task: passed over not computed (no affinity), the rest of the idle rule equal idle_oracle.py's" \
 	"$PY" - "$TMP/tb-all.json" "$TMP/tb.idle.oracle" <<'PY'
 import json, sys
 d, o = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 w, lat, p = d["wakeups"], d["latency"], d["provenance"]
-got = {"timed": lat["wake_to_run_ns"]["count"], "passed": w["idle_passed_over"],
-       "idle_wait_ns": lat["idle_wait_ns"], "inferred": p["switch_ins_inferred"],
+got = {"timed": lat["wake_to_run_ns"]["count"], "inferred": p["switch_ins_inferred"],
        "unknown_ns": p["unknown_cpu_ns"]}
-print("locus ", got)
+print("locus ", got, "passed over", w["idle_passed_over"])
 print("oracle", o)
-assert got == o
+assert w["idle_passed_over"] is None, w["idle_passed_over"]
+assert got == {k: o[k] for k in got}, (got, o)
 PY
 keep "$TMP/tbench-report.txt" "$TMP/tb.json" "$TMP/tb.oracle.json"
 
