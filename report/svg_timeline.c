@@ -145,10 +145,13 @@ static void header(FILE *f, const struct tl_lanes *l, const struct svg_timeline_
 		fmt_count(l->flows_class[LOC_SAME_CPU], s, sizeof(s)),
 		fmt_count(l->migrations, d, sizeof(d)));
 	*y += 15;
-	fprintf(f, "<text x=\"%d\" y=\"%d\">%s of the workload's wakeups passed over an idle CPU "
-		   "(the report's verdicts on this window: every CPU counted as allowed, a file carries no "
-		   "affinity masks)</text>\n",
-		LEFT, *y, fmt_count(l->passed, s, sizeof(s)));
+	if (in->r->prov.affinity_known)
+		fprintf(f, "<text x=\"%d\" y=\"%d\">%s of the workload's wakeups passed over an "
+			   "idle CPU (the report's verdicts on this window, each task's affinity as the "
+			   "source knew it)</text>\n", LEFT, *y, fmt_count(l->passed, s, sizeof(s)));
+	else
+		fprintf(f, "<text x=\"%d\" y=\"%d\">idle CPUs passed over: not computed (the file "
+			   "holds no task's affinity)</text>\n", LEFT, *y);
 	*y += 15;
 	if (in->missed) {
 		fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#b35900\">%s switch-ins inferred "

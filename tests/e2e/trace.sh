@@ -140,6 +140,10 @@ import json, sys
 live, back = ([json.dumps(e, sort_keys=True) for e in json.load(open(p))["traceEvents"]]
               for p in sys.argv[1:3])
 print(len(live), "items live,", len(back), "read back")
+for i, (a, b) in enumerate(zip(live, back)):  # the first that differs, to see why
+    if a != b:
+        print("item", i, "live", a[:300], "\nread back", b[:300])
+        break
 assert len(live) > 100 and live == back
 PY
 check "record --svg-timeline: 2 CPU lanes, its wakeups the trace's flows" \
