@@ -177,4 +177,11 @@ void wk_name_put(struct wakeup *w, int32_t tid, const char *comm);
 void wk_name_forget(struct wakeup *w, int32_t tid);
 void wk_name_take(struct wakeup *w, struct wk_task *t);
 
+/* The idle task, or a tid the configuration excludes (locus itself). */
+bool wk_excluded(const struct wakeup *w, int32_t tid);
+/* A new entry for tid (which has none): may move the table. */
+struct wk_task *wk_task_new(struct wakeup *w, int32_t tid);
+/* t ran for the last time: its row among the retired, its slot free (wakeup_tasks.c). */
+void wk_retire(struct wakeup *w, struct wk_task *t);
+
 #endif
