@@ -66,9 +66,11 @@ m = re.search(r"wrote ([\d,]+) events \(([\d.]+ \w+) of records, [\d,]+ lost\) t
 n = re.search(r"Input: \S+\n +[\d,]+ records, ([\d,]+) samples .*\n +([\d.]+ \w+) of records \(the file ([\d.]+ \w+) with", rep)
 s = re.search(r"([\d,]+) sched events read, in ([\d.]+ \w+) of records", rep)
 assert m and n and s, (rec, rep[:600])
-size = int(sys.argv[3]) / 2 ** 20
+b = int(sys.argv[3])  # fmt_bytes' units (common/util.c)
+size = ("%d bytes" % b if b < 1024 else "%.1f KiB" % (b / 1024) if b < 2 ** 20
+        else "%.1f MiB" % (b / 2 ** 20) if b < 2 ** 30 else "%.2f GiB" % (b / 2 ** 30))
 assert m.group(1) == n.group(1) and m.group(2) == n.group(2) == s.group(2), (m.groups(), n.groups(), s.groups())
-assert m.group(3) == n.group(3) == "%.1f MiB" % size, (m.groups(), n.groups(), size)
+assert m.group(3) == n.group(3) == size, (m.groups(), n.groups(), size)
 PY
 	break
 	[ $try = 3 ] && skip "hackbench: every recording lost records (a busy machine): not compared"

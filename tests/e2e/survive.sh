@@ -128,7 +128,7 @@ head -c "$(data_cut "$TMP/whole.data" 0.6)" "$TMP/whole.data" >"$TMP/copy.data"
 expect_eq "a cut copy of a finished file: locus report exits 0" 0 $?
 check "a cut copy: nothing on stderr" test ! -s "$TMP/copy.err"
 check "a cut copy: the report says so, how far it goes and how much is missing" \
-	grep -Eq 'NOTE: the file is cut short at [0-9.]+ s: [0-9,]+ records read, [0-9.]+ MiB of its' \
+	grep -Eq 'NOTE: the file is cut short at [0-9.]+ s: [0-9,]+ records read, [0-9.]+ (bytes|KiB|MiB|GiB) of its' \
 	<(tr -s ' \n' '  ' <"$TMP/copy.txt") # prose folds at 80 columns
 python3 tests/e2e/pd_count.py "$TMP/copy.data" --cut >"$TMP/copy.count.json"
 check "a cut copy: every tracepoint's count and the data read equal pd_count.py's" \
