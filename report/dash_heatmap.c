@@ -63,9 +63,12 @@ void pane_heatmap(struct canvas *c, struct dash_rect r, const struct dash_view *
 			/* the cell's rate, centred, where it leaves the colour visible around it */
 			if (!n)
 				continue;
-			dash_fmt_rate(v, n, buf, sizeof(buf));
+			buf[0] = ' '; /* a blank either side: the number stands out from the ramp */
+			dash_fmt_rate(v, n, buf + 1, sizeof(buf) - 2);
 			len = (int)strlen(buf);
-			if (len <= cw - 5)
+			buf[len++] = ' ';
+			buf[len] = 0;
+			if (len <= cw - 3)
 				canvas_text(c, x + (cw - 1 - len) / 2, y0 + rh / 2, len, CV_BOLD, buf);
 		}
 	}

@@ -26,7 +26,6 @@ struct tui {
 	bool utf8;
 	int colors;
 	attr_t attr[CV_STYLE_NR];
-	bool paint[CV_STYLE_NR];	/* a coloured cell: the colour shows, not the character */
 	int sigfd;			/* tui_wait's signals, or -1 until it is first called */
 };
 
@@ -92,7 +91,7 @@ static void setup_styles(struct tui *t)
 	for (int k = 0; k < 5; k++)
 		t->attr[CV_CLASS0 + k] = A_REVERSE;
 	if (!t->colors)
-		return; /* monochrome: attributes, and the heatmap's ramp characters */
+		return; /* monochrome: attributes; a heat cell's ramp character says its level */
 	t->attr[CV_FOCUS] = 0;
 	set_pair(t, CV_TITLE, COLOR_CYAN, -1, A_BOLD);
 	set_pair(t, CV_FOCUS, COLOR_YELLOW, -1, A_BOLD);
@@ -101,11 +100,11 @@ static void setup_styles(struct tui *t)
 	set_pair(t, CV_BAR, COLOR_GREEN, -1, 0);
 	for (int k = 0; k < 5; k++)
 		set_pair(t, CV_CLASS0 + k, COLOR_BLACK, class_bg[k], 0);
-	for (int l = 1; l < 10; l++) {
+	/* a heat cell keeps its ramp character, black over its colour: a screen copied as text
+	 * (into a mail to the list) keeps every cell's level */
+	for (int l = 1; l < 10; l++)
 		set_pair(t, CV_HEAT0 + l, COLOR_BLACK, t->colors >= 256 ? heat256[l] : heat8[l],
 			 t->colors < 256 && l >= 8 ? A_BOLD : 0);
-		t->paint[CV_HEAT0 + l] = true;
-	}
 }
 
 struct tui *tui_open(char *why, size_t len)
@@ -220,7 +219,7 @@ void tui_draw(struct tui *t, const struct canvas *c)
 	for (int y = 0; y < c->h && y < h; y++) {
 		for (int x = 0; x < c->w && x < w; x++) {
 			const struct cv_cell *cell = &c->cell[y * c->w + x];
-			uint32_t ch = t->paint[cell->style] ? ' ' : cell->ch;
+			uint32_t ch = cell->ch;
 			attr_t a = t->attr[cell->style];
 
 			if (y == h - 1 && x == w - 1)

@@ -8,19 +8,6 @@
 . "$(dirname "$0")/../lib.sh"
 need_sched_two_cpus
 
-# perf script's count of every sched and ipi tracepoint in a file, as JSON
-perf_counts() {
-	perf script -i "$1" 2>/dev/null | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(sched|ipi):/) { sub(":$", "", $i); n[$i]++; break } }
-		END { printf "{"; s = ""; for (k in n) { printf "%s\"%s\": %d", s, k, n[k]; s = ", " } print "}" }'
-}
-same_counts() {
-	python3 - "$1" "$2" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1])); p = json.load(open(sys.argv[2]))
-ev = {(("ipi:" if k.startswith("ipi_") else "sched:") + k): v for k, v in d["sched"]["events_by_type"].items()}
-assert ev and ev == p, (ev, p)
-PY
-}
 # lost NAME: the records the kernel dropped from $TMP/NAME.data, as its report's JSON says
 lost() {
 	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["provenance"]["drops"]["records_lost"])' \

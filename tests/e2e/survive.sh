@@ -36,21 +36,6 @@ assert d["wakeups"]["total"] is None and d["migrations"]["total"] is None
 assert "sched:sched_waking" in d["provenance"]["not_in_file"]
 PY
 
-# perf script's count of every sched and ipi tracepoint in a file, as JSON
-perf_counts() {
-	perf script -i "$1" 2>/dev/null | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(sched|ipi):/) { sub(":$", "", $i); n[$i]++; break } }
-		END { printf "{"; s = ""; for (k in n) { printf "%s\"%s\": %d", s, k, n[k]; s = ", " } print "}" }'
-}
-# same_counts REPORT.json PERF.json: locus report's events by type are perf script's
-same_counts() {
-	python3 - "$1" "$2" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1])); p = json.load(open(sys.argv[2]))
-ev = {(("ipi:" if k.startswith("ipi_") else "sched:") + k): v for k, v in d["sched"]["events_by_type"].items()}
-assert ev and ev == p and ev.get("sched:sched_switch", 0) > 0, (ev, p)
-PY
-}
-
 # kill -9 of locus record 3 s into a ping-pong: the file reads up to its last whole record, in
 # locus report (which says it was cut short) and in perf script, with the same counts.
 "$LOCUS" record -o "$TMP/k.data" -- "$LOCUS" bench pingpong --loops 10000000 >/dev/null 2>&1 &

@@ -10,28 +10,7 @@
 
 tb=(sh -c 'tbench_srv >/dev/null 2>&1 & s=$!; sleep 1; tbench -t "$0" 2 127.0.0.1; kill $s'
     "${TBENCH_SECONDS:-3}")
-classes=$("$PY" - <<'PY'
-import os
-def cpus(p):
-    s = set()
-    for part in open(p).read().strip().split(","):
-        a, _, b = part.partition("-")
-        s.update(range(int(a), int(b or a) + 1))
-    return s
-base = "/sys/devices/system/cpu/"
-n = len(cpus(base + "possible"))
-have = {"same_cpu"}
-for a in range(n):
-    for b in range(n):
-        if a == b: continue
-        node = lambda c: [d for d in os.listdir("/sys/devices/system/node") if d.startswith("node") and c in cpus("/sys/devices/system/node/%s/cpulist" % d)]
-        if b in cpus(base + "cpu%d/topology/thread_siblings_list" % a): have.add("smt")
-        elif b in cpus(base + "cpu%d/cache/index3/shared_cpu_list" % a): have.add("llc")
-        elif node(a) == node(b): have.add("node")
-        else: have.add("remote")
-print(" ".join(k for k in ("same_cpu", "smt", "llc", "node", "remote") if k in have))
-PY
-)
+classes=$("$PY" "$LAB/sysfs_topo.py" classes)
 echo "classes this topology has: $classes"
 
 # every class present: in locus's JSON and in the oracle's

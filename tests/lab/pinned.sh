@@ -7,27 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # The first CPU after 0 in each class, from sysfs (a class the topology lacks: none).
-pairs=$("$PY" - <<'PY'
-import os, re
-def cpus(p):
-    s = set()
-    for part in open(p).read().strip().split(","):
-        a, _, b = part.partition("-")
-        s.update(range(int(a), int(b or a) + 1))
-    return s
-base = "/sys/devices/system/cpu/"
-n = len(cpus(base + "possible"))
-smt = cpus(base + "cpu0/topology/thread_siblings_list")
-llc = cpus(base + "cpu0/cache/index3/shared_cpu_list")
-node = cpus("/sys/devices/system/node/node0/cpulist")
-def cls(c):
-    return "smt" if c in smt else "llc" if c in llc else "node" if c in node else "remote"
-seen = {}
-for c in range(1, n):
-    seen.setdefault(cls(c), c)
-print(" ".join("%s:%d" % kv for kv in seen.items()))
-PY
-)
+pairs=$("$PY" "$LAB/sysfs_topo.py" pairs)
 echo "pairs by class from sysfs: $pairs"
 for c in ${PINNED_COLLECTORS:-bpf perf}; do
 	for kv in $pairs; do

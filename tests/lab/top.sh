@@ -18,9 +18,14 @@ pane_until() {
 n=$(nproc)
 T new-session -d -x 120 -y 40 "TERM=xterm-256color LANG=C.UTF-8 $LOCUS top -d 1 \
 -o $TMP/top.txt -- hackbench -g 8 -l ${TOP_LOOPS:-150}; echo \$? >$TMP/rc; sleep 600"
+# the screen once hackbench's wakeups fill cells in three LLC rows (its groups started)
+painted_rows() { grep -cE '[│|]L[0-9]+ +[ .:=+*#%@-]*[.:=+*#%@-]' "$1"; }
 pane_until 'c same CPU [0-9.]+%' 180
-sleep 3
-T capture-pane -p >"$OUT/top-120x40.txt"
+for _ in $(seq 1 120); do
+	T capture-pane -p >"$OUT/top-120x40.txt"
+	[ "$(painted_rows "$OUT/top-120x40.txt")" -ge 3 ] && break
+	sleep 1
+done
 T capture-pane -p -e >"$TMP/top-120x40.esc"
 cat "$OUT/top-120x40.txt"
 check "120x40: heatmap cells painted in 256 colours" grep -Eq $'L[0-9]+.*\e\\[[0-9;]*48;5;[0-9]+m' "$TMP/top-120x40.esc"
@@ -34,6 +39,13 @@ rows = re.findall(r"[│|](L\d+)\s", screen)
 want = sys.argv[2:]
 print("rows:", rows)
 assert [r for r in rows if r in want] == want, (rows, want)
+PY
+check "120x40: the cells keep their ramp characters in the text (a screen pasted into a mail)" \
+	"$PY" - "$OUT/top-120x40.txt" <<'PY'
+import re, sys
+cells = "".join(re.findall(r"[│|]L\d+ +([ .:\-=+*#%@]+)", open(sys.argv[1]).read()))
+print("ramp characters in the LLC rows:", sum(c != " " for c in cells))
+assert any(c != " " for c in cells), cells
 PY
 T resize-window -x 80 -y 20
 sleep 3

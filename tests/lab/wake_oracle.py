@@ -24,44 +24,12 @@ being the task that emitted the sched_waking), tasks (the tree's size), events (
 """
 import argparse
 import json
-import os
 import re
 import sys
 
+from sysfs_topo import CLASSES, Topology
+
 LINE = re.compile(r"^\s*(-?\d+)/(-?\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\S+):\s*(.*)$")
-
-
-def cpulist(text):
-    cpus = set()
-    for part in text.strip().split(","):
-        if not part:
-            continue
-        a, _, b = part.partition("-")
-        cpus.update(range(int(a), int(b or a) + 1))
-    return cpus
-
-
-def read(path):
-    with open(path) as f:
-        return f.read()
-
-
-def topology(sysfs):
-    base = os.path.join(sysfs, "devices/system/cpu")
-    ncpus = len(cpulist(read(os.path.join(base, "possible"))))
-    smt, llc, node = {}, {}, {}
-    for c in range(ncpus):
-        d = os.path.join(base, "cpu%d" % c)
-        smt[c] = cpulist(read(os.path.join(d, "topology/thread_siblings_list")))
-        p = os.path.join(d, "cache/index3/shared_cpu_list")
-        llc[c] = cpulist(read(p)) if os.path.exists(p) else None
-    nbase = os.path.join(sysfs, "devices/system/node")
-    for n in sorted(os.listdir(nbase)) if os.path.isdir(nbase) else []:
-        if re.match(r"node\d+$", n):
-            for c in cpulist(read(os.path.join(nbase, n, "cpulist"))):
-                node[c] = int(n[4:])
-    return ncpus, smt, llc, node
-
 
 FIELDS = {}
 
@@ -79,18 +47,8 @@ def main():
     ap.add_argument("--root", type=int, required=True)
     ap.add_argument("--sysfs", default="/sys")
     a = ap.parse_args()
-    ncpus, smt, llc, node = topology(a.sysfs)
-
-    def cls(x, y):
-        if x == y:
-            return "same_cpu"
-        if y in smt[x]:
-            return "smt"
-        if llc[x] is not None and y in llc[x]:
-            return "llc"
-        if node.get(x, 0) == node.get(y, 0):
-            return "node"
-        return "remote"
+    topo = Topology(a.sysfs)
+    ncpus, cls = topo.ncpus, topo.cls
 
     tree = {a.root}
     running = {}        # tid -> bool
@@ -98,7 +56,7 @@ def main():
     last_waking = {}    # cpu -> wakee tid of the waking last seen there, until a switch
     pairs = {}          # (waker tid, wakee tid) -> placed wakeups by class
     out = {"total": 0, "placed": 0, "woken_while_running": 0, "events": 0,
-           "by_class": {k: 0 for k in ("same_cpu", "smt", "llc", "node", "remote")},
+           "by_class": {k: 0 for k in CLASSES},
            "matrix": [[0] * ncpus for _ in range(ncpus)]}
 
     def place(tid, target):

@@ -23,15 +23,22 @@ n=0 same=0 differ=0
 
 # One invocation, as a string of words (no quoting inside: paths have no spaces).
 MODE=${MODE:-all}
-one() {
-	local args=$1 stdin=${2:-/dev/null} side bin
-	[ "$MODE" = live ] && return
-	[ -n "$FILTER" ] && ! grep -Eq -- "$FILTER" <<<"$args" && return
+# wanted SKIPPED-MODE ARGS: whether to run ARGS (not in that mode, matching $FILTER), counted
+wanted() {
+	[ "$MODE" = "$1" ] && return 1
+	[ -n "$FILTER" ] && ! grep -Eq -- "$FILTER" <<<"$2" && return 1
 	n=$((n + 1))
+}
+# side_setup a|b: that side's binary in place, an empty directory to run in
+side_setup() {
+	if [ "$1" = a ]; then cp "$OLD" "$WORK/bin/locus"; else cp "$NEW" "$WORK/bin/locus"; fi
+	rm -rf "$WORK/run" && mkdir "$WORK/run"
+}
+one() {
+	local args=$1 stdin=${2:-/dev/null} side
+	wanted live "$args" || return
 	for side in a b; do
-		[ $side = a ] && bin=$OLD || bin=$NEW
-		cp "$bin" "$WORK/bin/locus"
-		rm -rf "$WORK/run" && mkdir "$WORK/run"
+		side_setup $side
 		# shellcheck disable=SC2086
 		(cd "$WORK/run" && COLUMNS=100 "$WORK/bin/locus" $args <"$stdin" >"$WORK/$side.out" \
 			2>"$WORK/$side.err"; echo $? >"$WORK/$side.rc")
@@ -218,14 +225,10 @@ else:
 PY
 }
 live() {
-	local args=$1 side bin f
-	[ "$MODE" = static ] && return
-	[ -n "$FILTER" ] && ! grep -Eq -- "$FILTER" <<<"$args" && return
-	n=$((n + 1))
+	local args=$1 side f
+	wanted static "$args" || return
 	for side in a b; do
-		[ $side = a ] && bin=$OLD || bin=$NEW
-		cp "$bin" "$WORK/bin/locus"
-		rm -rf "$WORK/run" && mkdir "$WORK/run"
+		side_setup $side
 		# shellcheck disable=SC2086
 		(cd "$WORK/run" && COLUMNS=100 "$WORK/bin/locus" ${args//@L/$WORK/bin/locus} \
 			</dev/null >"$WORK/run/stdout" 2>/dev/null; echo $? >"$WORK/run/rc")
