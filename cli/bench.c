@@ -30,23 +30,26 @@ static const struct cli_opt falseshare_opts[] = {
 };
 
 static const struct cli_cmd pingpong_cmd = {
-	"bench pingpong", "[options]",
-	"Pairs of threads waking each other through pipes: tbench in miniature.\n"
-	"Prints its own throughput line (round trips/s).",
-	pingpong_opts,
+	.name = "bench pingpong",
+	.usage = "[options]",
+	.summary = "Pairs of threads waking each other through pipes: tbench in miniature.\n"
+		   "Prints its own throughput line (round trips/s).",
+	.opts = pingpong_opts,
 };
 
 static const struct cli_cmd falseshare_cmd = {
-	"bench falseshare", "[options]",
-	"Threads incrementing neighbouring fields of one cacheline (false sharing),\n"
-	"or padded apart with --padded. Prints increments/s.",
-	falseshare_opts,
+	.name = "bench falseshare",
+	.usage = "[options]",
+	.summary = "Threads incrementing neighbouring fields of one cacheline (false sharing),\n"
+		   "or padded apart with --padded. Prints increments/s.",
+	.opts = falseshare_opts,
 };
 
 static const struct cli_cmd bench_cmd = {
-	"bench", "NAME [options]",
-	"Built-in workloads: pingpong, falseshare.",
-	pingpong_opts,
+	.name = "bench",
+	.usage = "NAME [options]",
+	.summary = "Built-in workloads: pingpong, falseshare.",
+	.opts = pingpong_opts,
 };
 
 static int max_cpu(void)

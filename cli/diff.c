@@ -42,24 +42,27 @@ static const struct cli_opt diff_opts[] = {
 };
 
 static const struct cli_cmd diff_cmd = {
-	"diff", "[options] BASE.json NEW.json [NEW2.json...]",
-	"Compare benchmark loops written by 'locus run -r N [--sweep ...] --json FILE',\n"
-	"or counts written by 'locus stat [-r N] --json FILE' (the elapsed time as the\n"
-	"metric): for each sweep value and measure, the base and new means, their stddev\n"
-	"in %, the ratio new/base and the change. A '*' marks a difference larger than\n"
-	"the two 95% confidence intervals together and significant after Holm-Bonferroni\n"
-	"over the table's comparisons (Welch's t test, 5% family-wise), with 'better' or\n"
-	"'worse' where the measure has a direction (the metric's own; lower p99\n"
-	"wake-to-run and HITM/s). Files that measure different things (command, metric,\n"
-	"direction, unit, sweep) are shown but nothing is marked.\n"
-	"With --exit-code the exit status says whether the metric got worse, so\n"
-	"'git bisect run' can drive build, measure and compare at each step.\n"
-	"Given two folded-stacks files (frame;frame;frame COUNT lines, as 'locus report\n"
-	"--folded', stackcollapse-perf.pl and speedscope write) or two recordings with\n"
-	"callchains (locus record -g, perf record -g; --stacks picks the view, wakers by\n"
-	"default), it lists the stacks whose share of all moved most (base share, new\n"
-	"share, change in points) and, with --flame, draws a differential flame graph.",
-	diff_opts,
+	.name = "diff",
+	.usage = "[options] BASE.json NEW.json [NEW2.json...]",
+	.summary = "Compare benchmark loops written by 'locus run -r N [--sweep ...] --json FILE',\n"
+		   "or counts written by 'locus stat [-r N] --json FILE' (the elapsed time as the\n"
+		   "metric): for each sweep value and measure, the base and new means, their stddev\n"
+		   "in %, the ratio new/base and the change. A '*' marks a difference larger than\n"
+		   "the two 95% confidence intervals together and significant after Holm-Bonferroni\n"
+		   "over the table's comparisons (Welch's t test, 5% family-wise), with 'better' or\n"
+		   "'worse' where the measure has a direction (the metric's own; lower p99\n"
+		   "wake-to-run and HITM/s). Files that measure different things (command, metric,\n"
+		   "direction, unit, sweep) are shown but nothing is marked.\n"
+		   "With --exit-code the exit status says whether the metric got worse, so\n"
+		   "'git bisect run' can drive build, measure and compare at each step.\n"
+		   "Given two folded-stacks files (frame;frame;frame COUNT lines, as 'locus report\n"
+		   "--folded', stackcollapse-perf.pl and speedscope write) or two recordings with\n"
+		   "callchains (locus record -g, perf record -g; --stacks picks the view, wakers by\n"
+		   "default), it lists the stacks whose share of all moved most (base share, new\n"
+		   "share, change in points) and, with --flame, draws a differential flame graph.\n"
+		   "Options may come before or after the files.",
+	.opts = diff_opts,
+	.anywhere = true,
 };
 
 /* What the command line asks for. */

@@ -14,11 +14,12 @@ static const struct cli_opt doctor_opts[] = {
 };
 
 static const struct cli_cmd doctor_cmd = {
-	"doctor", "",
-	"Probe what this machine and kernel allow (perf_event, PMU, tracepoints,\n"
-	"topology, limits) and say how to enable the rest. Exits 0 when software\n"
-	"events work.",
-	doctor_opts,
+	.name = "doctor",
+	.usage = "",
+	.summary = "Probe what this machine and kernel allow (perf_event, PMU, tracepoints,\n"
+		   "topology, limits) and say how to enable the rest. Exits 0 when software\n"
+		   "events work.",
+	.opts = doctor_opts,
 };
 
 int cmd_doctor(int argc, char **argv)

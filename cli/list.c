@@ -13,9 +13,10 @@ static const struct cli_opt list_opts[] = {
 };
 
 static const struct cli_cmd list_cmd = {
-	"list", "",
-	"List the events locus knows by name and whether this machine can count each.",
-	list_opts,
+	.name = "list",
+	.usage = "",
+	.summary = "List the events locus knows by name and whether this machine can count each.",
+	.opts = list_opts,
 };
 
 static const char *const names[] = {

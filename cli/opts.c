@@ -21,7 +21,8 @@ static void cli_parser_init(struct cli_parser *p, const struct cli_cmd *cmd)
 
 	memset(p, 0, sizeof(*p));
 	p->cmd = cmd;
-	p->so[so++] = '+'; /* stop at the first operand: the workload's command */
+	if (!cmd->anywhere)
+		p->so[so++] = '+'; /* stop at the first operand: the workload's command */
 	p->so[so++] = ':'; /* report a missing argument as ':' */
 	for (const struct cli_opt *o = cmd->opts; o->lname && n < 63; o++) {
 		p->lo[n++] = (struct option){ o->lname, o->arg ? required_argument : no_argument,

@@ -21,6 +21,7 @@ struct cli_cmd {
 	const char *usage;	/* "[options] -- COMMAND [ARGS...]" */
 	const char *summary;	/* one line */
 	const struct cli_opt *opts; /* terminated by a zero row */
+	bool anywhere;		/* options after operands too (no workload command to keep) */
 };
 
 /* Print "locus NAME: <msg> (see 'locus NAME --help')" to stderr. */

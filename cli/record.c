@@ -31,12 +31,13 @@ static const struct cli_opt record_opts[] = {
 };
 
 static const struct cli_cmd record_cmd = {
-	"record", "[options] -- COMMAND [ARGS...]",
-	"Record the sched tracepoints while COMMAND runs into a perf.data file that\n"
-	"locus report, perf script and perf report read. The file carries the\n"
-	"tracepoint formats and the machine's topology. --trace and --svg-timeline\n"
-	"also write its timelines once the workload ends (as locus report does).",
-	record_opts,
+	.name = "record",
+	.usage = "[options] -- COMMAND [ARGS...]",
+	.summary = "Record the sched tracepoints while COMMAND runs into a perf.data file that\n"
+		   "locus report, perf script and perf report read. The file carries the\n"
+		   "tracepoint formats and the machine's topology. --trace and --svg-timeline\n"
+		   "also write its timelines once the workload ends (as locus report does).",
+	.opts = record_opts,
 };
 
 /* What the command line asks for. */

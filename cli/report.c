@@ -39,13 +39,14 @@ static const struct cli_opt report_opts[] = {
 };
 
 static const struct cli_cmd report_cmd = {
-	"report", "[options] [-i FILE]",
-	"Analyze a perf.data file from locus record, perf record, perf sched record,\n"
-	"perf c2c record or perf mem record with the analyzers of locus run: wakeup\n"
-	"locality, wake-to-run delay, migrations, switches, and for memory samples the\n"
-	"hot cachelines with their HITM counts and a sharing verdict per line. The\n"
-	"topology comes from the file when it has one.",
-	report_opts,
+	.name = "report",
+	.usage = "[options] [-i FILE]",
+	.summary = "Analyze a perf.data file from locus record, perf record, perf sched record,\n"
+		   "perf c2c record or perf mem record with the analyzers of locus run: wakeup\n"
+		   "locality, wake-to-run delay, migrations, switches, and for memory samples the\n"
+		   "hot cachelines with their HITM counts and a sharing verdict per line. The\n"
+		   "topology comes from the file when it has one.",
+	.opts = report_opts,
 };
 
 /* What the command line asks for. */

@@ -59,16 +59,17 @@ static const struct cli_opt run_opts[] = {
 };
 
 static const struct cli_cmd run_cmd = {
-	"run", "[options] [-- COMMAND [ARGS...]]",
-	"Run a workload and report its counters and its scheduling: where wakeups\n"
-	"landed relative to the waker and the previous CPU (same CPU, SMT, LLC, node,\n"
-	"remote), wake-to-run delay, migrations, context switches and CPU use.\n"
-	"Without a command, runs the built-in workload 'locus bench pingpong'.\n"
-	"With -r, --sweep or --metric it runs the benchmark loop instead: each sweep\n"
-	"value N times, the benchmark's metric next to switches/s, migrations/s, class\n"
-	"shares, p99 wake-to-run and HITM/s per run; --json keeps every run for 'locus\n"
-	"diff'.",
-	run_opts,
+	.name = "run",
+	.usage = "[options] [-- COMMAND [ARGS...]]",
+	.summary = "Run a workload and report its counters and its scheduling: where wakeups\n"
+		   "landed relative to the waker and the previous CPU (same CPU, SMT, LLC, node,\n"
+		   "remote), wake-to-run delay, migrations, context switches and CPU use.\n"
+		   "Without a command, runs the built-in workload 'locus bench pingpong'.\n"
+		   "With -r, --sweep or --metric it runs the benchmark loop instead: each sweep\n"
+		   "value N times, the benchmark's metric next to switches/s, migrations/s, class\n"
+		   "shares, p99 wake-to-run and HITM/s per run; --json keeps every run for 'locus\n"
+		   "diff'.",
+	.opts = run_opts,
 };
 
 /* What the command line asks for. */

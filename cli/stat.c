@@ -23,10 +23,11 @@ static const struct cli_opt stat_opts[] = {
 };
 
 static const struct cli_cmd stat_cmd = {
-	"stat", "[options] [-- COMMAND [ARGS...]]",
-	"Count context switches, migrations, page faults and, where the hardware allows,\n"
-	"cycles, instructions, cache misses and HITM for a command, a process or CPUs.",
-	stat_opts,
+	.name = "stat",
+	.usage = "[options] [-- COMMAND [ARGS...]]",
+	.summary = "Count context switches, migrations, page faults and, where the hardware allows,\n"
+		   "cycles, instructions, cache misses and HITM for a command, a process or CPUs.",
+	.opts = stat_opts,
 };
 
 /* One option into o: 1 when taken, -1 after a usage error (every row is counting's). */

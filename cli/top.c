@@ -43,22 +43,23 @@ static const struct cli_opt top_opts[] = {
 };
 
 static const struct cli_cmd top_cmd = {
-	"top", "[options] [-- COMMAND [ARGS...]]",
-	"Watch a workload live: context switches, migrations and wakeups per second,\n"
-	"the wakeup heatmap (waker x target CPU), locality classes, wake-to-run\n"
-	"delay, the busiest task pairs, per-CPU busy time, and hot cachelines where\n"
-	"the PMU samples memory. Without a command, watches the whole machine.\n"
-	"The antagonists pane says which tasks delayed woken tasks most (ran on their\n"
-	"CPU while they waited) and splits the wait by cause: every wakeup on the perf\n"
-	"stream (--collector perf); on the BPF collector the timed wakeups (1 in N,\n"
-	"sampled), split in the kernel, without irq handler names or chains.\n"
-	"Keys: q quit, space pause, tab or 1-5 focus, s sort, i interval/cumulative,\n"
-	"r reset, a antagonists, o the workload's output, h or ? help, arrows scroll.\n"
-	"The screen is the dashboard's: the workload writes to a file\n"
-	"(--workload-output). Without a terminal (or with --text) it prints a text\n"
-	"snapshot each interval. The text report follows at the end (with the\n"
-	"antagonists' \"Why woken tasks waited\" where the pane had them).",
-	top_opts,
+	.name = "top",
+	.usage = "[options] [-- COMMAND [ARGS...]]",
+	.summary = "Watch a workload live: context switches, migrations and wakeups per second,\n"
+		   "the wakeup heatmap (waker x target CPU), locality classes, wake-to-run\n"
+		   "delay, the busiest task pairs, per-CPU busy time, and hot cachelines where\n"
+		   "the PMU samples memory. Without a command, watches the whole machine.\n"
+		   "The antagonists pane says which tasks delayed woken tasks most (ran on their\n"
+		   "CPU while they waited) and splits the wait by cause: every wakeup on the perf\n"
+		   "stream (--collector perf); on the BPF collector the timed wakeups (1 in N,\n"
+		   "sampled), split in the kernel, without irq handler names or chains.\n"
+		   "Keys: q quit, space pause, tab or 1-5 focus, s sort, i interval/cumulative,\n"
+		   "r reset, a antagonists, o the workload's output, h or ? help, arrows scroll.\n"
+		   "The screen is the dashboard's: the workload writes to a file\n"
+		   "(--workload-output). Without a terminal (or with --text) it prints a text\n"
+		   "snapshot each interval. The text report follows at the end (with the\n"
+		   "antagonists' \"Why woken tasks waited\" where the pane had them).",
+	.opts = top_opts,
 };
 
 

@@ -60,6 +60,9 @@ check "SVG: every label within the picture's width" python3 tests/tools/svg_chec
 "$LOCUS" diff --svg "$TMP/d.svg" "$TMP/a.json" "$TMP/b.json" >/dev/null 2>&1
 check "diff SVG: every label within the picture's width, the machine named as the others name it" \
 	bash -c "python3 tests/tools/svg_check.py '$TMP/d.svg' --fits && grep -q 'machine $(uname -n) (' '$TMP/d.svg'"
+"$LOCUS" diff "$TMP/a.json" "$TMP/b.json" --svg "$TMP/d2.svg" >/dev/null 2>&1
+expect_eq "diff with --svg after the files: exit 0" 0 $?
+check "diff with --svg after the files: the same picture as before them" cmp "$TMP/d.svg" "$TMP/d2.svg"
 if command -v rsvg-convert >/dev/null; then
 	check "SVG: a real renderer draws it (rsvg-convert to PNG)" \
 		bash -c "rsvg-convert -o '$TMP/a.png' '$TMP/a.svg' && test -s '$TMP/a.png'"
