@@ -143,7 +143,7 @@ static void idle_classes(FILE *f, const struct sched_results *r, const struct sc
 }
 
 /*
- * With much CPU time neither known busy nor idle (switch-ins the stream lost),
+ * With much CPU time neither known busy nor idle (switch-ins the recording lacks),
  * the idle CPUs found are fewer than there were: say the counts are lower bounds.
  */
 static void unknown_bound(FILE *f, const struct sched_results *r)

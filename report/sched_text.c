@@ -79,9 +79,9 @@ static void header(FILE *f, const struct sched_results *r, const struct sched_re
 		fprintf(f, "   WARNING: the kernel dropped %" PRIu64 " records: counts below are "
 			   "low (raise -m)\n", r->lost);
 	if (r->switch_in_inferred && sched_measured(r, SM_switch_in_missed)) {
-		fprintf(f, "   note: %s switch-in%s inferred: the recording lacks %s (records the\n"
-			   "   stream lost; the kernel fired them): a task's own event showed it\n"
-			   "   running (CPU",
+		fprintf(f, "   note: %s switch-in%s inferred: the recording lacks %s (the kernel\n"
+			   "   switched but sent no record, beyond any the rings lost): a task's\n"
+			   "   own event showed it running (CPU",
 			fmt_count(r->switch_in_inferred, a, sizeof(a)),
 			r->switch_in_inferred == 1 ? "" : "s",
 			r->switch_in_inferred == 1 ? "it" : "them");

@@ -240,8 +240,8 @@ static void say(const struct trace_pass *p)
 	if (x->quiet)
 		return;
 	if (tl->missed)
-		fprintf(stderr, "locus: %s switch-ins inferred: the recording lacks them (records "
-				"the stream lost; the kernel fired them): those periods start at the "
+		fprintf(stderr, "locus: %s switch-ins inferred: the recording lacks them (the "
+				"kernel switched but sent no record, beyond any the rings lost): those periods start at the "
 				"task's first event on the CPU (none drawn that ended there)\n",
 			fmt_count(tl->missed, a, sizeof(a)));
 	if (x->trace)
