@@ -469,7 +469,7 @@ void timeline_event(struct timeline *tl, const struct event *e)
 	case EV_MIGRATE: {
 		struct tl_item it = { .kind = TL_MIGRATE, .cpu = e->mig.dest_cpu,
 				      .from_cpu = e->mig.orig_cpu, .t0 = e->time_ns,
-				      .tid = e->mig.pid };
+				      .tid = e->mig.pid, .workload = workload(tl, e->mig.pid) };
 
 		t = task(tl, e->mig.pid);
 		if (t->queued >= 0)

@@ -62,7 +62,8 @@ struct tl_item {
 					 * at the task's first event on the CPU */
 	enum tl_start start;		/* TL_SLICE: TL_START_FIRST_EVENT when inferred; where
 					 * its task was renamed (exec or not) */
-	bool workload;			/* TL_SLICE, TL_FLOW: a task of the workload (cfg.in_scope) */
+	bool workload;			/* TL_SLICE, TL_FLOW, TL_MIGRATE: a task of the workload
+					 * (cfg.in_scope) */
 	enum locality cls;		/* TL_FLOW: from_cpu -> cpu; TL_MIGRATE: likewise */
 	int passed;			/* TL_FLOW: the closest idle CPU passed over (enum
 					 * locality), else enum tl_idle */

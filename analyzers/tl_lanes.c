@@ -196,6 +196,7 @@ void tl_lanes_item(void *ctx, const struct tl_item *it)
 		break;
 	case TL_MIGRATE:
 		l->migrations++;
+		l->wl_migrations += it->workload;
 		break;
 	case TL_PASSED:
 		l->passed = (uint64_t)it->value;

@@ -65,6 +65,7 @@ struct tl_lanes {
 				 * column of their wakeup (they draw no arrow) */
 	/* everything in the window, counted */
 	uint64_t slices, flows, migrations, passed;
+	uint64_t wl_migrations;		/* the workload's migrations */
 	uint64_t flows_class[LOC_NR];	/* the workload's wakeups by class */
 };
 

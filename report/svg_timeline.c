@@ -119,7 +119,7 @@ static double xpos(const struct tl_lanes *l, uint64_t t)
 static void header(FILE *f, const struct tl_lanes *l, const struct svg_timeline_info *in,
 		   int *y)
 {
-	char a[32], b[32], c[32], d[32], e[32], s[32];
+	char a[32], b[32], c[32], d[32], e[32], g[32], s[32];
 	uint64_t wl = 0;
 
 	for (int i = 0; i < LOC_NR; i++)
@@ -136,14 +136,16 @@ static void header(FILE *f, const struct tl_lanes *l, const struct svg_timeline_
 		l->fold.level == LOC_SAME_CPU ? "" : ", named by its first CPU", l->fold.n,
 		l->cfg.topo->nonline);
 	*y += 15;
-	fprintf(f, "<text x=\"%d\" y=\"%d\">%s running periods, %s wakeups (%s of the workload's: "
-		   "%d drawn as arrows%s, %s on their waker's CPU as ticks), %s migrations</text>\n",
-		LEFT, *y, fmt_count(l->slices, a, sizeof(a)), fmt_count(l->flows, b, sizeof(b)),
-		fmt_count(wl, c, sizeof(c)), l->narrows,
+	fprintf(f, "<text x=\"%d\" y=\"%d\">%s running periods, %s migrations (%s of the "
+		   "workload's)</text>\n", LEFT, *y, fmt_count(l->slices, a, sizeof(a)),
+		fmt_count(l->migrations, d, sizeof(d)), fmt_count(l->wl_migrations, g, sizeof(g)));
+	*y += 15;
+	fprintf(f, "<text x=\"%d\" y=\"%d\">%s wakeups (%s of the workload's: %d drawn as "
+		   "arrows%s, %s on their waker's CPU as ticks)</text>\n",
+		LEFT, *y, fmt_count(l->flows, b, sizeof(b)), fmt_count(wl, c, sizeof(c)), l->narrows,
 		l->stride > 1 ? (snprintf(e, sizeof(e), ", one in %llu",
 					  (unsigned long long)l->stride), e) : "",
-		fmt_count(l->flows_class[LOC_SAME_CPU], s, sizeof(s)),
-		fmt_count(l->migrations, d, sizeof(d)));
+		fmt_count(l->flows_class[LOC_SAME_CPU], s, sizeof(s)));
 	*y += 15;
 	if (in->r->prov.affinity_known)
 		fprintf(f, "<text x=\"%d\" y=\"%d\">%s of the workload's wakeups passed over an "

@@ -102,6 +102,7 @@ static void take(void *ctx, const struct tl_item *it)
 		break;
 	case TL_MIGRATE:
 		p->migrations++;
+		p->wl_migrations += it->workload;
 		break;
 	case TL_PASSED:
 		p->passed_seen = true;
@@ -194,6 +195,7 @@ static void draw_lanes(struct trace_pass *p)
 	}
 	/* as tl_lanes_item takes them: every migration counted, the last count kept */
 	p->lanes.migrations += p->migrations;
+	p->lanes.wl_migrations += p->wl_migrations;
 	if (p->passed_seen) {
 		memset(&it, 0, sizeof(it));
 		it.kind = TL_PASSED;

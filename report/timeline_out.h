@@ -77,7 +77,7 @@ struct trace_pass {
 	struct lane_who *whos;
 	size_t nwhos, cap_whos;
 	struct u64map who_idx;
-	uint64_t migrations;
+	uint64_t migrations, wl_migrations;
 	bool passed_seen;
 	int64_t passed;
 	bool started;		/* the timeline had its first event, at first_ns */

@@ -193,6 +193,14 @@ def main():
           "the workload's wakeups, waker to where it ran:" in tl and
           all("%s %s" % (label(d, c), format(col[c], ",")) in tl for c in classes if c != "smt" or col[c]),
           tl[-600:])
+    mg = re.search(r"([\d,]+) migrations \(([\d,]+) of the workload's\)", tl)
+    mt = re.search(r"Migrations: ([\d,]+)", text)
+    check("timeline SVG: every task's migrations as the file counts them, the workload's as the "
+          "report does", mg and mt and num(mg.group(1)) ==
+          d["sched"]["events_by_type"].get("sched_migrate_task", 0) and
+          num(mg.group(2)) == num(mt.group(1)),
+          (mg.groups() if mg else None, mt.group(1) if mt else None,
+           d["sched"]["events_by_type"].get("sched_migrate_task")))
     print("consistency: %d failed" % len(failed))
     sys.exit(1 if failed else 0)
 

@@ -76,8 +76,8 @@ def main():
     arrows = [p for p in root.iter(NS + "path") if p.get("marker-end")]
     if len(arrows) > a.max_arrows:
         fail("%d arrows, more than %d" % (len(arrows), a.max_arrows))
-    counts = [t for t in tx if " running periods, " in t]
-    m = re.search(r"([\d,]+) running periods, ([\d,]+) wakeups \(([\d,]+) of the workload's: (\d+) drawn as arrows(?:, one in \d+)?, ([\d,]+) on their waker.s CPU as ticks\)", counts[0] if counts else "")
+    counts = [t for t in tx if " running periods, " in t or " wakeups (" in t]
+    m = re.search(r"([\d,]+) running periods, [\d,]+ migrations \([\d,]+ of the workload's\) ([\d,]+) wakeups \(([\d,]+) of the workload's: (\d+) drawn as arrows(?:, one in \d+)?, ([\d,]+) on their waker.s CPU as ticks\)", " ".join(counts[:2]))
     if not m:
         fail("no counts line")
     flows = int(m.group(2).replace(",", ""))
