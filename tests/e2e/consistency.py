@@ -8,6 +8,7 @@ its waker CPU -> target CPU (the CPU chosen); blame, the stacks and the timeline
 it ran on, seen from its waker's. wakeups.ran_on holds the timed wakeups by the second and
 the moves from the first, so each section's counts follow from the other's."""
 import json
+import math
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -177,12 +178,21 @@ def main():
             f = e.get("fill").lstrip("#")
             cells.append((num(t.text.rsplit(" ", 1)[1]), sum(int(f[i:i + 2], 16) for i in (0, 2, 4))))
     cells.sort()
-    # (R+G+B of two cells twice apart at least 60 apart: the old scale from 1 gave 1,537 and
-    # 3,349 248 and 202, one dark red)
-    check("heatmap SVG: a cell's shade darker with its count, 2x apart in shades told apart",
+    # Two cells apart by a share of the scale differ in shade (R+G+B) by at least that
+    # share of its range (652 to 166: pale yellow to dark red, every third at least 144 of
+    # it), three quarters of it for rounding: on a log scale from the smallest count to the
+    # largest (spans over 16x) the share of 2x is log 2 / log(max/min), on a linear one
+    # (b-a)/max. The old scale from 1 put 1,537 and 3,349 at 248 and 202 (two dark reds);
+    # a count of 5 beside 1 under a largest of 227,513 is 56 apart, as it should be.
+    def share(x, y, lo, hi):
+        if hi <= lo * 16:
+            return (y - x) / hi
+        return math.log(y / x) / math.log(hi / lo)
+    lo, hi = (cells[0][0], cells[-1][0]) if cells else (1, 1)
+    check("heatmap SVG: a cell's shade darker with its count, by its share of the scale",
           all(b[1] <= a[1] for a, b in zip(cells, cells[1:])) and
-          all(a[1] - b[1] >= 60 for i, a in enumerate(cells) for b in cells[i + 1:]
-              if b[0] >= 2 * a[0]), cells)
+          all(a[1] - b[1] >= 0.75 * 486 * share(a[0], b[0], lo, hi) - 2
+              for i, a in enumerate(cells) for b in cells[i + 1:] if b[0] > a[0]), cells)
     tl = " ".join("".join(t.itertext()) for t in ET.parse(sys.argv[4]).iter() if t.tag.endswith("}text"))
     tm = re.search(r"\(([\d,]+) of the workload's: \d+ drawn as arrows(?:, one in \d+)?, ([\d,]+) on "
                    r"their waker's CPU as ticks\)", tl)
