@@ -5,8 +5,10 @@ usage: compare.py exact LOCUS.json ORACLE.json
          every count equal: total, placed, woken while running, each class, each cell
        compare.py close LOCUS.json ORACLE.json
          a live collector against a perf recording of its run (perf may drop records, the
-         two start and stop apart): placed within 2% (plus what either side lost), each
-         class's share within 1.5 points
+         two start and stop apart): placed and woken-while-running together within 2%
+         (plus what either side lost), placed too once the wakeups one side counts
+         running and the other placed (at most 5%) are set apart, each class's share
+         within 1.5 points
        compare.py pinned LOCUS.json CLASS
          the two busiest waker -> wakee pairs (a pinned ping-pong's threads): at least 99%
          of their wakeups in CLASS (the rest of the workload, its main thread's timer
@@ -75,8 +77,24 @@ def main():
                     bad.append("cell %d->%d %d != %d" % (i, j, v, b["matrix"][i][j]))
     else:
         slack = 0.02 * max(a["placed"], b["placed"]) + a["lost"] + b["lost"]
-        if abs(a["placed"] - b["placed"]) > slack:
-            bad.append("placed %d vs %d (slack %.0f)" % (a["placed"], b["placed"], slack))
+        # A waking on one CPU while the wakee switches out on another: a live collector
+        # reads the state the switch's handler left, perf script orders the two by their
+        # timestamps; where a vCPU stalls between a handler's timestamp and its write (the
+        # likely cause: seen once, 8 of 249 wakeups, in a TCG guest on a host running two
+        # busy loops and a CI run) one side counts running what the other places. Such
+        # wakeups move between the two counts and leave their sum alone: counted apart (at
+        # most 5% of the wakeups), the sum and the rest compared as before.
+        ta, tb = a["placed"] + a["woken_while_running"], b["placed"] + b["woken_while_running"]
+        dp, dr = a["placed"] - b["placed"], a["woken_while_running"] - b["woken_while_running"]
+        moved = min(abs(dp), abs(dr)) if dp * dr < 0 else 0
+        if moved:
+            print("   %d wakeups counted running by one side and placed by the other "
+                  "(woken as they switched out)" % moved)
+        if abs(ta - tb) > slack:
+            bad.append("wakeups %d vs %d (slack %.0f)" % (ta, tb, slack))
+        if abs(dp) - moved > slack or moved > 0.05 * max(ta, tb):
+            bad.append("placed %d vs %d (slack %.0f, %d moved)" % (a["placed"], b["placed"],
+                                                                   slack, moved))
         for k in CLASSES:
             x = a["by_class"][k] / max(a["placed"], 1)
             y = b["by_class"][k] / max(b["placed"], 1)
