@@ -114,14 +114,15 @@ static void sd_pct(char *buf, size_t len, const struct measure_sum *s)
 		snprintf(buf, len, "%.1f", 100.0 * s->stddev / (s->mean < 0 ? -s->mean : s->mean));
 }
 
-/* Means keep four significant digits below 1000: "0.1234", "45.1", "13.4K"; the p99 in
+/* Means keep four significant digits below 1000, trailing zeros too, so a column reads
+ * alike: "0.1234", "45.10", "4.000", "13.4K"; the p99 in
  * a duration's units: "17.6 ms". */
 static const char *mean_text(const struct sweep_set *s, int m, double v, char *buf, size_t len)
 {
 	if (m == M_P99)
 		sweep_measure_text(s, m, v, buf, len);
 	else if (v > -1000 && v < 1000)
-		snprintf(buf, len, "%.4g", v);
+		snprintf(buf, len, "%#.4g", v);
 	else
 		fmt_short(v, buf, len);
 	return buf;
