@@ -27,6 +27,12 @@ void bpf_sched_cost_tick(struct bpf_sched *b)
 	(void)b;
 }
 
+uint64_t bpf_sched_runs_missed(struct bpf_sched *b)
+{
+	(void)b;
+	return 0;
+}
+
 #else
 
 #include <bpf/bpf.h>
@@ -55,6 +61,28 @@ static void prog_totals(struct bpf_sched *b, uint64_t *runs, uint64_t *ns, struc
 		if (ids && ids->nprogs < PROV_COST_PROGS)
 			ids->prog_ids[ids->nprogs++] = info.id;
 	}
+}
+
+/*
+ * Program runs the kernel skipped since load: a program already running on the CPU
+ * (its recursion guard; bpf_prog_info.recursion_misses, 5.12). A skipped fork is a task
+ * not followed, a skipped switch a switch not seen: said with the drops.
+ */
+uint64_t bpf_sched_runs_missed(struct bpf_sched *b)
+{
+	struct bpf_program *prog;
+	uint64_t n = 0;
+
+	bpf_object__for_each_program(prog, b->skel->obj) {
+		struct bpf_prog_info info;
+		uint32_t len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		memset(&info, 0, sizeof(info));
+		if (fd >= 0 && bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
+			n += info.recursion_misses;
+	}
+	return n;
 }
 
 static void window_open(struct bpf_sched *b)

@@ -548,6 +548,7 @@ void bpf_sched_read(struct bpf_sched *b, struct sched_results *r, bool tasks)
 	}
 	for (int c = 0; c < LOC_NR; c++) /* the programs count these by class only */
 		r->wakeups_no_ipi += r->no_ipi_class[c];
+	r->runs_missed = bpf_sched_runs_missed(b);
 	{
 		uint64_t *busy = xcalloc(n + 1, sizeof(uint64_t)), *idle = xcalloc(n + 1, 8);
 		uint64_t wall;

@@ -74,6 +74,8 @@ void bpf_sched_close(struct bpf_sched *b);
  * length and the wall time since attach; cost->why says why when they cannot be read.
  */
 void bpf_sched_cost(struct bpf_sched *b, struct prov_cost *cost);
+/* BPF program runs the kernel skipped since load (recursion on a CPU). */
+uint64_t bpf_sched_runs_missed(struct bpf_sched *b);
 /* At every reader tick (a steady cadence, not at snapshots): open or close the windows in
  * which the statistics are kept, one tick in 25 (BPF_COST_EVERY). */
 void bpf_sched_cost_tick(struct bpf_sched *b);

@@ -167,8 +167,10 @@ void replay_stamp(const struct replay *rp, struct sched_results *r)
 	for (int i = 0; rp->o->pid && i < rp->o->nmore && p->nadded < PROV_ADDED_MAX; i++)
 		p->added[p->nadded++] = rp->o->more[i];
 	p->delay = DELAY_LOGLIN;
-	/* a file's lost and undecodable records are counted whatever they held */
-	p->unmeasured = SM_BIT(mem_lost) | SM_BIT(mem_undecodable);
+	/* a file's lost and undecodable records are counted whatever they held; tasks not
+	 * followed and program runs skipped are the BPF collector's */
+	p->unmeasured = SM_BIT(mem_lost) | SM_BIT(mem_undecodable) | SM_BIT(tasks_unfollowed) |
+			SM_BIT(runs_missed);
 	/* IPIs and polling wakeups where the file recorded their tracepoints, and
 	 * sched_waking (sched_wakeup may follow a wakeup's IPI: none could be told apart) */
 	if (!file_has(rp, EV_IPI) || !r->waking_source)

@@ -199,6 +199,8 @@ static void stream_prov(struct stream *st, bool waking)
 {
 	st->s.prov.affinity_known = true; /* EV_AFFINITY: at the start, and each change */
 	st->s.prov.affinity_calls = st->col.affinity_calls;
+	/* the stream follows every fork it receives: the BPF collector's own drops */
+	st->s.prov.unmeasured |= SM_BIT(tasks_unfollowed) | SM_BIT(runs_missed);
 	/* kernels before 6.5 have no ipi_send_cpu; without sched_waking no IPI can be told
 	 * a wakeup's (sched_wakeup may follow it) */
 	if (st->col.dec.fmt[EV_IPI].id < 0 || !waking)

@@ -516,8 +516,8 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 	if (system_wide)
 		return 0;
 	pt = state(parent, 0, 0);
-	if (pt && pt->tracked)
-		state(child, 1, 1);
+	if (pt && pt->tracked && !state(child, 1, 1))
+		c->n[LB_tasks_unfollowed]++; /* task storage busy on this CPU, or no memory */
 	return 0;
 }
 

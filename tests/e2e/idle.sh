@@ -60,7 +60,7 @@ m = re.search(r"locus: ([0-9,]+) switch-ins inferred: the recording lacks them",
 assert n > 0 and m and int(m.group(1).replace(",", "")) == n, (n, m and m.group(0))
 ' "$TMP/l-desktop-4c8t-3.json" "$TMP/l.trace.err"
 	check "lossy file: the report says how many switch-ins it inferred, and why" \
-		grep -Eq "note: [0-9,]+ switch-ins inferred: the recording lacks them \(records the\$" \
+		grep -Eq "note: [0-9,]+ switch-ins inferred: the recording lacks them \(the kernel\$" \
 		"$TMP/l-desktop-4c8t-3.txt"
 	check "lossy file: the idle wait's definition beside it" \
 		grep -q "idle wait .*: the time of those waits while any allowed CPU idled" \

@@ -89,11 +89,19 @@ expect_eq "run keeps the workload's exit status" 5 $?
 "$LOCUS" run -q --json "$TMP/fork.json" --sections wakeups -- \
 	sh -c 'i=0; while [ $i -lt 1000 ]; do /bin/true; i=$((i+1)); done' >/dev/null
 expect_eq "1000 short-lived tasks: exit 0" 0 $?
-check "1000 short-lived tasks: all followed" python3 - "$TMP/fork.json" <<'PY'
+# Every task followed, unless the collector says the kernel skipped a fork program run or
+# refused a new task's state (a CI run of the BPF collector missed one child of 1,000 and
+# said nothing; it now counts both): then not decidable, and the counts must account for it.
+check_or_skip "1000 short-lived tasks: all followed" python3 - "$TMP/fork.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-why = (d["tasks_total"], d["wakeups"]["new_tasks"], d["provenance"].get("drops"), d.get("tasks_retired"),
+drops = d["provenance"]["drops"]
+why = (d["tasks_total"], d["wakeups"]["new_tasks"], drops, d.get("tasks_retired"),
        d.get("tasks_retired_listed"), d["provenance"].get("source"))
+said = (drops.get("tasks_not_followed") or 0) + (drops.get("program_runs_missed") or 0)
+if said and d["wakeups"]["new_tasks"] + said >= 1000:
+    print("the collector said it missed", said, "(tasks not followed, program runs skipped):", why)
+    sys.exit(3)
 assert d["tasks_total"] >= 1001, why
 assert d["wakeups"]["new_tasks"] >= 1000, why
 PY
