@@ -95,10 +95,16 @@ def main():
         if abs(dp) - moved > slack or moved > 0.05 * max(ta, tb):
             bad.append("placed %d vs %d (slack %.0f, %d moved)" % (a["placed"], b["placed"],
                                                                    slack, moved))
+        # each class's share within 1.5 points; the moved wakeups, placed by one side only,
+        # may each add to any class on that side (a lab run: 10 moved, all cross-node:
+        # other node 115 of 246 vs 124 of 256), never to the other side's
+        more, less = (a, b) if dp >= 0 else (b, a)
+        tol = 0.015 * max(a["placed"], b["placed"], 1)
         for k in CLASSES:
             x = a["by_class"][k] / max(a["placed"], 1)
             y = b["by_class"][k] / max(b["placed"], 1)
-            if abs(x - y) > 0.015:
+            d = more["by_class"][k] - less["by_class"][k]
+            if (d < -tol or d > moved + tol) and abs(x - y) > 0.015:
                 bad.append("%s %.2f%% vs %.2f%%" % (k, 100 * x, 100 * y))
     if bad:
         print("   differ: " + "; ".join(bad[:12]))
