@@ -60,7 +60,7 @@ struct stacks {
 		unsigned every_waker;	/* 1 waker stack in this many wakeups (timed) */
 		unsigned every_blocked;	/* 1 blocked stack in this many voluntary switch-outs */
 		uint64_t taken_waker, taken_blocked, taken_offwake;
-		uint64_t eexist, enomem, eother, full, lost;	/* dropped, by why */
+		uint64_t enomem, eother, full, lost;	/* dropped, by why */
 		uint64_t tgids, tgids_gone;	/* processes sampled; gone before their maps
 						 * were read (their user frames unnamed) */
 	} sampled;

@@ -340,9 +340,9 @@ static struct bpf_sched *open_once(const struct bpf_sched_cfg *cfg, bool idle, c
 	bpf_program__set_autoload(b->skel->progs.on_rename, b->skel->rodata->renames_seen);
 	b->stack_every = cfg->stack_every;
 	u64map_init(&b->stk_tgids);
-	if (cfg->stack_every) { /* -g: the stack map and counts sized; else one entry each */
+	if (cfg->stack_every) { /* -g: the stack and counts tables sized; else one entry each */
 		b->skel->rodata->stack_every = cfg->stack_every;
-		bpf_map__set_max_entries(b->skel->maps.stackmap, LB_STACK_ENTRIES);
+		bpf_map__set_max_entries(b->skel->maps.stk_ids, LB_STACK_ENTRIES);
 		bpf_map__set_max_entries(b->skel->maps.stk_counts, 16384);
 	}
 	/* blame: the programs' flag, its tables sized; the irq programs only then */

@@ -116,30 +116,58 @@ static bool tracing_frame(const struct stack_namer *nm, uint64_t addr)
 	return false;
 }
 
-/* Stacks kid (kernel) and uid (user, of tgid) as one callchain in tab, perf's way. */
-static uint32_t intern(struct bpf_sched *b, struct stack_table *tab, const struct stack_namer *nm,
-		       int kid, int uid, int tgid)
+/* The stack table read out, indexed by id (ids absent: n 0). */
+struct stk_ids {
+	struct lb_stk_ips *by_id;
+	uint32_t n;
+};
+
+static void read_ids(struct bpf_sched *b, struct stk_ids *ids)
 {
-	uint64_t ips[2 * LB_STACK_DEPTH + 2], part[LB_STACK_DEPTH];
-	int fd = bpf_map__fd(b->skel->maps.stackmap);
+	int fd = bpf_map__fd(b->skel->maps.stk_ids);
+	uint64_t h, next, *prev = NULL;
+	struct lb_stk_ips e;
+
+	*ids = (struct stk_ids){ 0 };
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		h = next;
+		prev = &h;
+		if (bpf_map_lookup_elem(fd, &h, &e) < 0 || e.id >= 4u * LB_STACK_ENTRIES)
+			continue; /* an id is below the room plus the inserts lost to a race */
+		if (e.id >= ids->n) {
+			uint32_t n = e.id + 64;
+
+			ids->by_id = xrealloc(ids->by_id, (size_t)n * sizeof(*ids->by_id));
+			memset(ids->by_id + ids->n, 0, (size_t)(n - ids->n) * sizeof(*ids->by_id));
+			ids->n = n;
+		}
+		if (e.n > LB_STACK_DEPTH)
+			e.n = LB_STACK_DEPTH;
+		ids->by_id[e.id] = e;
+	}
+}
+
+/* Stacks kid (kernel) and uid (user, of tgid) as one callchain in tab, perf's way. */
+static uint32_t intern(const struct stk_ids *sids, struct stack_table *tab,
+		       const struct stack_namer *nm, int kid, int uid, int tgid)
+{
+	uint64_t ips[2 * LB_STACK_DEPTH + 2];
 	uint32_t n = 0;
 	int ids[2] = { kid, uid };
 	uint64_t ctx[2] = { (uint64_t)PERF_CONTEXT_KERNEL, (uint64_t)PERF_CONTEXT_USER };
 
 	for (int w = 0; w < 2; w++) {
-		uint32_t key = (uint32_t)ids[w];
+		const struct lb_stk_ips *e;
 
-		if (ids[w] < 0)
+		if (ids[w] < 0 || (uint32_t)ids[w] >= sids->n || !sids->by_id[ids[w]].n)
 			continue;
-		memset(part, 0, sizeof(part));
-		if (bpf_map_lookup_elem(fd, &key, part) < 0)
-			continue;
+		e = &sids->by_id[ids[w]];
 		ips[n++] = ctx[w];
-		for (int i = 0, top = !w; i < LB_STACK_DEPTH && part[i]; i++) {
-			if (top && tracing_frame(nm, part[i]))
+		for (uint32_t i = 0, top = !w; i < e->n && e->ip[i]; i++) {
+			if (top && tracing_frame(nm, e->ip[i]))
 				continue;
 			top = 0;
-			ips[n++] = part[i];
+			ips[n++] = e->ip[i];
 		}
 	}
 	/* little-endian words, as the table takes them (x86: the host's) */
@@ -160,7 +188,6 @@ static void read_stats(struct bpf_sched *b, struct bpf_stack_stats *st)
 	st->taken_waker = sum[LB_STK_TAKEN_WAKER];
 	st->taken_blocked = sum[LB_STK_TAKEN_BLOCKED];
 	st->taken_offwake = sum[LB_STK_TAKEN_OFFWAKE];
-	st->eexist = sum[LB_STK_EEXIST];
 	st->enomem = sum[LB_STK_ENOMEM];
 	st->eother = sum[LB_STK_EOTHER];
 	st->full = sum[LB_STK_FULL];
@@ -175,6 +202,7 @@ int bpf_sched_stacks(struct bpf_sched *b, struct stack_table *tab, struct symbol
 	struct lb_stk_key k, next, *prev = NULL;
 	struct lb_stk_val v;
 	struct stack_namer nm = symbols_stack_namer(syms);
+	struct stk_ids ids;
 
 	*rows = NULL;
 	*n = 0;
@@ -192,6 +220,7 @@ int bpf_sched_stacks(struct bpf_sched *b, struct stack_table *tab, struct symbol
 
 		symbols_add_map(syms, m->pid, m->start, m->len, m->pgoff, m->path);
 	}
+	read_ids(b, &ids);
 	fd = bpf_map__fd(b->skel->maps.stk_counts);
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
 		struct bpf_stack_row *r;
@@ -205,11 +234,12 @@ int bpf_sched_stacks(struct bpf_sched *b, struct stack_table *tab, struct symbol
 			*rows = xrealloc(*rows, (size_t)cap * sizeof(**rows));
 		}
 		r = &(*rows)[(*n)++];
-		*r = (struct bpf_stack_row){ intern(b, tab, &nm, k.kstack, k.ustack, k.tgid), 0, k.kind,
+		*r = (struct bpf_stack_row){ intern(&ids, tab, &nm, k.kstack, k.ustack, k.tgid), 0, k.kind,
 					     k.cls, v.count, v.time_ns };
 		if (k.kind == LB_STK_OFFWAKE)
-			r->waker = intern(b, tab, &nm, k.wk_kstack, k.wk_ustack, k.wk_tgid);
+			r->waker = intern(&ids, tab, &nm, k.wk_kstack, k.wk_ustack, k.wk_tgid);
 	}
+	free(ids.by_id);
 	st->tgids = b->stk_ntgids;
 	st->tgids_gone = b->stk_gone;
 	return 0;

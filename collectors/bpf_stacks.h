@@ -1,6 +1,6 @@
 /*
  * bpf_stacks.h - -g in the BPF collector: the stacks the programs sampled (stacks.bpf.h),
- * read out of the stack map and the counts table, interned into a stack table as perf
+ * read out of the stack table and the counts table, interned into a stack table as perf
  * writes a callchain (kernel frames, then user frames), with the sampling's own counts.
  */
 #ifndef LOCUS_BPF_STACKS_H
@@ -24,7 +24,7 @@ struct bpf_stack_stats {
 	unsigned every_waker;	/* 1 waker stack in this many tracked wakeups (timed) */
 	unsigned every_blocked;	/* 1 blocked stack in this many voluntary switch-outs */
 	uint64_t taken_waker, taken_blocked, taken_offwake;
-	uint64_t eexist, enomem, eother;	/* samples dropped: bpf_get_stackid's errors */
+	uint64_t enomem, eother;	/* samples dropped: the stack table full, a walk's error */
 	uint64_t full;		/* counts not kept: the table was full */
 	uint64_t lost;		/* blocked samples whose task's switch-in was not seen */
 	uint64_t tgids, tgids_gone;	/* processes with user stacks; of them, gone before their

@@ -95,9 +95,8 @@ static int read_stacks(struct bpf_src *b, struct stand_in_stacks *sk)
 				   rows[i].kind != STACKS_WAKERS);
 	free(rows);
 	st->sampled = (struct stacks_sampled){ ss.every_waker, ss.every_blocked, ss.taken_waker,
-					       ss.taken_blocked, ss.taken_offwake, ss.eexist,
-					       ss.enomem, ss.eother, ss.full, ss.lost, ss.tgids,
-					       ss.tgids_gone };
+					       ss.taken_blocked, ss.taken_offwake, ss.enomem,
+					       ss.eother, ss.full, ss.lost, ss.tgids, ss.tgids_gone };
 	if (!b->system_wide)
 		st->in_scope = followed;
 	st->wakings = ss.taken_waker;

@@ -280,7 +280,7 @@ static void row_text(FILE *f, const struct stacks_frames *fr, const struct stack
 /* The BPF collector's sample: what each count is, what was dropped and why. */
 static void sampled_text(FILE *f, const struct stacks_sampled *p)
 {
-	char a[32], b[32], c[32], d[32], e[32], g[32], h[32], i[32], t[600];
+	char a[32], b[32], c[32], e[32], g[32], h[32], i[32], t[600];
 
 	snprintf(t, sizeof(t), "sampled in the kernel (BPF): the waker's stack at 1 in %u wakeups "
 		 "(%.2f%%: of the timed ones, at random), the blocked stack at 1 in %u voluntary "
@@ -289,10 +289,10 @@ static void sampled_text(FILE *f, const struct stacks_sampled *p)
 		 100.0 / p->every_blocked);
 	fprint_folded(f, "  ", t, 2, STACKS_TEXT_WIDTH);
 	snprintf(t, sizeof(t), "%s waker, %s blocked, %s off-wake samples taken; dropped: %s "
-		 "stack-map collisions (-EEXIST), %s stack map full (-ENOMEM), %s other, %s counts "
-		 "table full, %s switch-ins unseen", fmt_count(p->taken_waker, a, sizeof(a)),
+		 "stack table full, %s stack walks failed, %s counts table full, %s switch-ins "
+		 "unseen", fmt_count(p->taken_waker, a, sizeof(a)),
 		fmt_count(p->taken_blocked, b, sizeof(b)), fmt_count(p->taken_offwake, c, sizeof(c)),
-		fmt_count(p->eexist, d, sizeof(d)), fmt_count(p->enomem, e, sizeof(e)),
+		fmt_count(p->enomem, e, sizeof(e)),
 		fmt_count(p->eother, g, sizeof(g)), fmt_count(p->full, h, sizeof(h)),
 		fmt_count(p->lost, i, sizeof(i)));
 	fprint_folded(f, "  ", t, 2, STACKS_TEXT_WIDTH);
@@ -399,9 +399,8 @@ void stacks_report_json(struct json *j, const struct stacks *s, const struct sta
 		json_uint(j, "taken_waker", p->taken_waker);
 		json_uint(j, "taken_blocked", p->taken_blocked);
 		json_uint(j, "taken_offwake", p->taken_offwake);
-		json_uint(j, "dropped_eexist", p->eexist);
-		json_uint(j, "dropped_enomem", p->enomem);
-		json_uint(j, "dropped_other", p->eother);
+		json_uint(j, "dropped_stacks_full", p->enomem);
+		json_uint(j, "dropped_walk_failed", p->eother);
 		json_uint(j, "dropped_table_full", p->full);
 		json_uint(j, "switch_in_unseen", p->lost);
 		json_uint(j, "processes", p->tgids);

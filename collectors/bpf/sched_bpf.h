@@ -212,18 +212,29 @@ struct lb_task {
 #define LB_SLOTS 16384		/* a power of two */
 
 /*
- * -g: stacks sampled in the kernel (stacks.bpf.h). A stack id from the stack map (-1:
+ * -g: stacks sampled in the kernel (stacks.bpf.h). A stack id from the stack table (-1:
  * none), kernel and user apart; the counts aggregate per (stacks, kind, class).
  */
 #define LB_STACK_DEPTH 127	/* PERF_MAX_STACK_DEPTH */
 #define LB_STACK_OF_TIMED 10	/* a waker stack at 1 in this many timed wakeups (at random),
 				 * a blocked one at 1 in this many x the timing's period
 				 * voluntary switch-outs: a walk costs microseconds */
-#define LB_STACK_ENTRIES 16384	/* the stack map's buckets */
+#define LB_STACK_ENTRIES 16384	/* distinct stacks the table holds (kernel and user) */
 #define LB_STK_WAKERS 0		/* enum stacks_kind's values (bpf_stacks.c asserts it) */
 #define LB_STK_BLOCKED 1
 #define LB_STK_OFFWAKE 2
 #define LB_STK_NO_WAKEUP LB_CLASSES	/* ran again with no wakeup seen (STACKS_NO_WAKEUP) */
+
+/* The stack table's next id (stacks.bpf.h). */
+struct lb_stk_next {
+	unsigned int next;
+} __attribute__((aligned(64)));
+
+/* A stack in the table (and in each CPU's buffer while it is walked): id, frames. */
+struct lb_stk_ips {
+	unsigned int id, n;
+	unsigned long long ip[LB_STACK_DEPTH];
+};
 
 struct lb_stk_key {
 	int kstack, ustack;	/* wakers: the waker's; blocked, offwake: the blocked task's */
@@ -240,9 +251,8 @@ struct lb_stk_val {
 /* Per CPU: what the sampling did (read once, at the end). */
 enum lb_stk_stat {
 	LB_STK_TAKEN_WAKER, LB_STK_TAKEN_BLOCKED, LB_STK_TAKEN_OFFWAKE,
-	LB_STK_EEXIST,		/* a stack's bucket held another stack: the sample dropped */
-	LB_STK_ENOMEM,		/* the stack map was full */
-	LB_STK_EOTHER,		/* another error (kernel stack) */
+	LB_STK_ENOMEM,		/* the stack table was full: the sample dropped */
+	LB_STK_EOTHER,		/* the walk's error (bpf_get_stack) */
 	LB_STK_FULL,		/* the counts table was full */
 	LB_STK_LOST,		/* a blocked sample whose task did not run before its next one */
 	LB_STK_NR
