@@ -125,14 +125,14 @@ fi
 
 # locus record writes them too, once the workload ends, and exits with the workload's status
 "$LOCUS" record -q -o "$TMP/rec.data" --trace "$TMP/rec.json" --svg-timeline "$TMP/rec.svg" \
-	--from 0.01 --to 0.02 -- sh -c "'$LOCUS' bench pingpong --pin 0,1 --loops 1000 >/dev/null; exit 3" 2>"$TMP/rec.err"
+	--from 0.01 --to 0.1 -- sh -c "'$LOCUS' bench pingpong --pin 0,1 --loops 2000 >/dev/null; exit 3" 2>"$TMP/rec.err"
 expect_eq "record --trace --svg-timeline: the workload's exit status" 3 $?
 perf script --show-task-events -i "$TMP/rec.data" -F comm,pid,tid,cpu,time,event,trace --ns >"$TMP/rec.script" 2>/dev/null
 check "record --trace: its window as perf script's" \
-	python3 "$CHECK" "$TMP/rec.json" --perf-script "$TMP/rec.script" --from 0.01 --to 0.02
+	python3 "$CHECK" "$TMP/rec.json" --perf-script "$TMP/rec.script" --from 0.01 --to 0.1
 # built in the recording's own pass (the stream decodes each record it writes): the same
 # items, in the same order, as locus report --trace reads back from the file it wrote
-"$LOCUS" report -q -i "$TMP/rec.data" --trace "$TMP/rec.back.json" --from 0.01 --to 0.02 \
+"$LOCUS" report -q -i "$TMP/rec.data" --trace "$TMP/rec.back.json" --from 0.01 --to 0.1 \
 	-o /dev/null 2>/dev/null
 check "record --trace: its own pass's items are locus report --trace's of the file, one for one" \
 	python3 - "$TMP/rec.json" "$TMP/rec.back.json" <<'PY'

@@ -153,6 +153,7 @@ def check_oracle(evs, flows, perf, t_from, t_to):
     tp = {}         # tid -> its name in the latest tracepoint field that carried it
     cur = {}        # cpu -> (tid, start, inferred, names)
     pending = {}    # tid -> time of its first wakeup since it last ran
+    unseen = set()  # tids whose switch-out was not recorded, not seen since: maybe running
     want_flows = 0
 
     def end(cpu, t):
@@ -176,10 +177,14 @@ def check_oracle(evs, flows, perf, t_from, t_to):
             # perf script names it by the sample (its COMM records: a kworker's is /proc's,
             # "kworker/1:1-eve") and in the tracepoints' fields ("kworker/1:1")
             end(cpu, t)
+            if cur[cpu][0] > 0:
+                unseen.add(cur[cpu][0])
             cur[cpu] = (etid, t, True, {comm, tp.get(etid, comm)})
             pending.pop(etid, None)
+        unseen.discard(etid)  # its own event: where it is is known again
         if ev == "sched_switch":
             nxt = int(f["next_pid"])
+            unseen.discard(nxt)
             end(cpu, t)
             cur[cpu] = (nxt, t, False, {f.get("next_comm", "")})
             if nxt != 0:
@@ -194,7 +199,9 @@ def check_oracle(evs, flows, perf, t_from, t_to):
                 tp[int(f[k + "pid"])] = f[k + "comm"]
         if ev in ("sched_waking", "sched_wakeup"):
             pid = int(f["pid"])
-            if pid <= 0 or any(c[0] == pid for c in cur.values()) or pid in pending:
+            # woken while running, or maybe (it left a CPU unrecorded and was not seen
+            # since): nothing to wait for, as the report counts it
+            if pid <= 0 or any(c[0] == pid for c in cur.values()) or pid in pending or pid in unseen:
                 continue
             pending[pid] = t
     last = max(e[0] for e in perf if e[2] in READ)
