@@ -328,6 +328,7 @@ int main(int argc, char **argv)
 	struct rusage ru;
 	char err[256];
 	double t0, gen_s, total_s;
+	uint64_t *aff = NULL;
 
 	if (argc < 2 || topology_load(&topo, argv[1], err, sizeof(err)) < 0) {
 		fprintf(stderr, "usage: synth TOPOLOGY_DIR [EVENTS] [TASKS] (%s)\n",
@@ -362,8 +363,22 @@ int main(int argc, char **argv)
 	wakeup_sink_init(&ws, &cfg, false);
 	b.topo = &topo;
 	b.waking_source = true;
+	b.affinity_events = true;
 	sinks_begin(&sinks, &b);
 	t0 = cpu_s();
+	/* each task's affinity, as a live stream reads them when tracing begins: every CPU
+	 * (so the idle judgements run, as they do live); timed, not counted as events */
+	aff = calloc((size_t)(topo.ncpus + 63) / 64, sizeof(uint64_t));
+	for (int c = 0; c < topo.ncpus; c++)
+		aff[c / 64] |= 1ull << (c % 64);
+	for (int tid = 1; tid <= ntasks; tid++) {
+		struct event a = { .type = EV_AFFINITY };
+
+		a.aff.pid = tid;
+		a.aff.nwords = (topo.ncpus + 63) / 64;
+		a.aff.mask = aff;
+		sinks_consume(&sinks, &a);
+	}
 	while (n < want) { /* one event at a time to the sinks, as the sources feed them */
 		cycle(&g);
 		for (int i = 0; i < g.nev; i++)
@@ -399,6 +414,7 @@ int main(int argc, char **argv)
 		topology_release(&topo);
 		free(g.task_cpu);
 		free(g.cpu_task);
+		free(aff);
 		return 0;
 	}
 	wakeup_finish(w);
@@ -418,5 +434,6 @@ int main(int argc, char **argv)
 	topology_release(&topo);
 	free(g.task_cpu);
 	free(g.cpu_task);
+	free(aff);
 	return bad;
 }
