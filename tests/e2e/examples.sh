@@ -44,10 +44,28 @@ why_not() {
 	*big.data*) echo "big.data stands for a file from a big machine"; return ;;
 	"git bisect"*) echo "a git bisect of kernels: tests/e2e/bisect.sh runs one with locus diff --exit-code"; return ;;
 	esac
-	for f in $(grep -Eo '(-i|diff) [^ ]+( [^ -][^ ]*)?' <<<"$1" | sed 's/^-i //; s/^diff //'); do
-		case "$f" in
+	for f in $(inputs "$1"); do
+		[ -e "$f" ] || { echo "$f is not there: made by a step skipped above, or one the text describes (another kernel)"; return; }
+	done
+}
+# The files a command reads: each -i's, and locus diff's operands (not its options' values),
+# up to a pipe or a redirection.
+inputs() {
+	local words w diff=0 skipnext=0 i
+	read -ra words <<<"$1"
+	for ((i = 0; i < ${#words[@]}; i++)); do
+		w=${words[i]}
+		case "$w" in
+		"|" | "||" | "&&" | ";" | ">"* | "<"* | "&") diff=0; continue ;;
+		esac
+		if [ "$skipnext" = 1 ]; then skipnext=0; continue; fi
+		if [ "$w" = -i ]; then echo "${words[i + 1]}"; skipnext=1; continue; fi
+		if [ "$w" = diff ] && [ "${words[i - 1]:-}" = locus ]; then diff=1; continue; fi
+		[ "$diff" = 1 ] || continue
+		case "$w" in
+		--json | --svg | --flame | --stacks | --top | -o | --output) skipnext=1 ;;
 		-*) ;;
-		*) [ -e "$f" ] || { echo "$f is not there: made by a step skipped above, or one the text describes (another kernel)"; return; } ;;
+		*) echo "$w" ;;
 		esac
 	done
 }
