@@ -48,6 +48,9 @@ why_not() {
 		[ -e "$f" ] || { echo "$f is not there: made by a step skipped above, or one the text describes (another kernel)"; return; }
 	done
 }
+# locus diff's options that take a value, as its --help lists them ("--json FILE", "-o, --output FILE")
+DIFF_VALUED=" $("$LOCUS" diff --help 2>&1 | grep -oE -- '(-[a-zA-Z], )?--[a-z-]+ [A-Z]+' |
+	sed -E 's/ [A-Z]+$//; s/, / /' | tr '\n' ' ') "
 # The files a command reads: each -i's, and locus diff's operands (not its options' values),
 # up to a pipe or a redirection.
 inputs() {
@@ -62,10 +65,9 @@ inputs() {
 		if [ "$w" = -i ]; then echo "${words[i + 1]}"; skipnext=1; continue; fi
 		if [ "$w" = diff ] && [ "${words[i - 1]:-}" = locus ]; then diff=1; continue; fi
 		[ "$diff" = 1 ] || continue
-		case "$w" in
-		--json | --svg | --flame | --stacks | --top | -o | --output) skipnext=1 ;;
-		-*) ;;
-		*) echo "$w" ;;
+		case "$DIFF_VALUED" in
+		*" $w "*) skipnext=1 ;;
+		*) [[ $w == -* ]] || echo "$w" ;;
 		esac
 	done
 }
