@@ -368,16 +368,16 @@ int main(int argc, char **argv)
 	t0 = cpu_s();
 	/* each task's affinity, as a live stream reads them when tracing begins: every CPU
 	 * (so the idle judgements run, as they do live); timed, not counted as events */
-	aff = calloc((size_t)(topo.ncpus + 63) / 64, sizeof(uint64_t));
-	for (int c = 0; c < topo.ncpus; c++)
-		aff[c / 64] |= 1ull << (c % 64);
-	for (int tid = 1; tid <= ntasks; tid++) {
+	{
 		struct event a = { .type = EV_AFFINITY };
 
-		a.aff.pid = tid;
 		a.aff.nwords = (topo.ncpus + 63) / 64;
+		aff = calloc((size_t)a.aff.nwords, sizeof(uint64_t));
+		for (int c = 0; c < topo.ncpus; c++)
+			aff[c / 64] |= 1ull << (c % 64);
 		a.aff.mask = aff;
-		sinks_consume(&sinks, &a);
+		for (a.aff.pid = 1; a.aff.pid <= ntasks; a.aff.pid++)
+			sinks_consume(&sinks, &a);
 	}
 	while (n < want) { /* one event at a time to the sinks, as the sources feed them */
 		cycle(&g);
