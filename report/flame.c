@@ -190,6 +190,10 @@ static double share_change(const struct tree *t, const struct fnode *f)
 	return 100.0 * ((double)f->v / (double)t->total - a);
 }
 
+/* The colour is full at the largest change drawn, but never below this many points: two
+ * runs that differ by hundredths of a point stay pale, not the deepest blue. */
+#define DIFF_FULL_MIN 1.0
+
 /* Red for growth, blue for shrinkage, white for none: by |change| over the largest. */
 static void diff_colour(double change, double maxabs, char *buf, size_t len)
 {
@@ -209,7 +213,8 @@ struct layout {
 	double minw;		/* narrowest frame drawn, px */
 	int graph_top;		/* y of the deepest row */
 	int width;
-	double maxabs;		/* the largest |share change| among drawn frames */
+	double maxabs;		/* the colour's full scale: the largest |share change| among
+				 * drawn frames, at least DIFF_FULL_MIN points */
 	double maxup, maxdown;	/* the largest growth and shrinkage among them (points) */
 	size_t hidden;		/* frames narrower than minw (with a value) */
 	int maxdepth;		/* the deepest frame drawn */
@@ -313,6 +318,8 @@ static void layout_frames(const struct tree *t, struct layout *L, bool different
 			L->maxdown = share_change(t, n);
 		L->maxabs = L->maxup > -L->maxdown ? L->maxup : -L->maxdown;
 	}
+	if (differential && L->maxabs < DIFF_FULL_MIN)
+		L->maxabs = DIFF_FULL_MIN;
 }
 
 /* The line under the title: totals, and what is not drawn, said. */
@@ -354,9 +361,9 @@ static void legend(FILE *f, const struct layout *L, const struct flame_opts *o)
 			   "points)</text><rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" "
 			   "fill=\"%s\"/><text x=\"%d\" y=\"%d\">share of all shrank (most: %+.2f "
 			   "points); the deeper the colour, the larger the change (one scale both "
-			   "ways)</text></g>\n",
+			   "ways, full at %.2f points)</text></g>\n",
 			x, y, hi, x + 16, y + 10, L->maxup, x + 250, y, lo, x + 266, y + 10,
-			L->maxdown);
+			L->maxdown, L->maxabs);
 		return;
 	}
 	fputs("<g class=\"legend\">", f);

@@ -236,6 +236,24 @@ static void kinds_and_diff(void **state)
 	free(svg);
 }
 
+/* Two runs a few counts apart (a +0.05-point change): pale, not the full colour that the
+ * largest change would give when it is this small (the scale is full at 1 point at least). */
+static void tiny_changes_pale(void **state)
+{
+	const struct flame_stack s[] = { { "a", 1001, 1000 }, { "b", 999, 1000 } };
+	struct flame_opts o = { .unit = "wakeups", .differential = 1 };
+	char *svg;
+
+	(void)state;
+	svg = draw(s, 2, &o);
+	assert_non_null(strstr(svg, "change +0.05 points"));
+	assert_non_null(strstr(svg, "full at 1.00 points"));
+	assert_null(strstr(svg, "fill=\"rgb(255,45,45)\" rx"));	/* no frame in full red */
+	assert_null(strstr(svg, "fill=\"rgb(45,45,255)\" rx"));	/* nor full blue */
+	assert_non_null(strstr(svg, "fill=\"rgb(255,235,235)\" rx")); /* a: 0.05 of the scale */
+	free(svg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +265,7 @@ int main(void)
 		cmocka_unit_test(hostile_names),
 		cmocka_unit_test(utf8_names),
 		cmocka_unit_test(kinds_and_diff),
+		cmocka_unit_test(tiny_changes_pale),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
