@@ -162,6 +162,13 @@ static int map_groups(const struct sched_report_ctx *c)
 	return report_width(c) - 14;
 }
 
+/* Class k's label, its blanks glued so a folded line never parts it (buf: 32 bytes). */
+static const char *glued_label(const struct topology *t, int k, char *buf)
+{
+	snprintf(buf, 32, "%s", topology_class_label(t, (enum locality)k));
+	return fold_glue(buf);
+}
+
 /*
  * The timed wakeups by the CPU each ran on, seen from its waker's: the classes blame, the
  * stacks and the timelines count, with what moved them from the target's class above.
@@ -169,7 +176,7 @@ static int map_groups(const struct sched_report_ctx *c)
 static void ran_on_text(FILE *f, const struct sched_results *r)
 {
 	uint64_t col[LOC_NR] = { 0 }, timed = 0;
-	char line[800], a[32], b[32];
+	char line[800], a[32], b[32], c[32];
 	size_t at;
 
 	if (!r->ran_known)
@@ -187,16 +194,15 @@ static void ran_on_text(FILE *f, const struct sched_results *r)
 	for (int k = 0, n = 0; k < LOC_NR && at < sizeof(line); k++)
 		if (col[k])
 			at += (size_t)snprintf(line + at, sizeof(line) - at, "%s %s %s",
-					       n++ ? "," : "", locality_label((enum locality)k),
+					       n++ ? "," : "", glued_label(r->topo, k, b),
 					       fmt_count(col[k], a, sizeof(a)));
 	for (int t = 0, n = 0; t < LOC_NR; t++) /* the moves between the two */
 		for (int k = 0; k < LOC_NR && at < sizeof(line); k++)
 			if (t != k && r->ran_class[t][k])
 				at += (size_t)snprintf(line + at, sizeof(line) - at, "%s %s ->\x1f%s "
 						       "%s", n++ ? "," : "; from the classes above:",
-						       locality_label((enum locality)t),
-						       fold_glue(strcpy(b, locality_label(
-								(enum locality)k))),
+						       glued_label(r->topo, t, c),
+						       glued_label(r->topo, k, b),
 						       fmt_count(r->ran_class[t][k], a, sizeof(a)));
 	if (r->ran_moved_within && at < sizeof(line))
 		at += (size_t)snprintf(line + at, sizeof(line) - at, "; %s ran elsewhere in their "
@@ -244,23 +250,28 @@ static void wakeups(FILE *f, const struct sched_results *r, const struct sched_r
 	heatmap_release(&h);
 }
 
-static void latency_row(FILE *f, const char *name, const struct hist *h)
+/* The delay columns' width: 10, or 9 beside a label wider than 14 (the line within 80). */
+#define LAT_COL(w) ((w) > 14 ? 9 : 10)
+
+static void latency_row(FILE *f, int w, const char *name, const struct hist *h)
 {
 	char p50[24], p90[24], p99[24], mx[24], n[32];
 
 	if (h->count == 0)
 		return;
-	fprintf(f, "     %-14s %10s %10s %10s %10s %10s\n", name, fmt_count(h->count, n, sizeof(n)),
-		fmt_ns(hist_percentile(h, 50), p50, sizeof(p50)),
-		fmt_ns(hist_percentile(h, 90), p90, sizeof(p90)),
-		fmt_ns(hist_percentile(h, 99), p99, sizeof(p99)), fmt_ns(h->max, mx, sizeof(mx)));
+	fprintf(f, "     %-*s %10s %*s %*s %*s %*s\n", w, name, fmt_count(h->count, n, sizeof(n)),
+		LAT_COL(w),
+		fmt_ns(hist_percentile(h, 50), p50, sizeof(p50)), LAT_COL(w),
+		fmt_ns(hist_percentile(h, 90), p90, sizeof(p90)), LAT_COL(w),
+		fmt_ns(hist_percentile(h, 99), p99, sizeof(p99)), LAT_COL(w),
+		fmt_ns(h->max, mx, sizeof(mx)));
 }
 
 static void latency(FILE *f, const struct sched_results *r)
 {
 	struct sched_sample smp;
 	uint64_t max = 0;
-	int lo = 64, hi = -1;
+	int lo = 64, hi = -1, w = topology_class_width(r->topo, 14);
 	char a[24], b[24], n[32];
 
 	fprintf(f, "\n Wake-to-run delay (from the wakeup to the task running)\n");
@@ -279,12 +290,13 @@ static void latency(FILE *f, const struct sched_results *r)
 		fprintf(f, "   (no wakeup was followed by its task running)\n");
 		return;
 	}
-	fprintf(f, "     %-14s %10s %10s %10s %10s %10s\n", "waker->target", "wakeups", "p50",
-		"p90", "p99", "max");
-	latency_row(f, "all", &r->delay);
-	for (int c = 0; c < LOC_NR; c++) /* the class table says "(LLC unknown)" */
+	fprintf(f, "     %-*s %10s %*s %*s %*s %*s\n", w, "waker->target", "wakeups", LAT_COL(w),
+		"p50", LAT_COL(w), "p90", LAT_COL(w), "p99", LAT_COL(w), "max");
+	latency_row(f, w, "all", &r->delay);
+	for (int c = 0; c < LOC_NR; c++) /* each class named as in the class table */
 		if (topology_knows(r->topo, (enum locality)c))
-			latency_row(f, locality_label((enum locality)c), &r->delay_class[c]);
+			latency_row(f, w, topology_class_label(r->topo, (enum locality)c),
+				    &r->delay_class[c]);
 	for (int k = 0; k < 64; k++) {
 		uint64_t v = hist_log2_count(&r->delay, k);
 

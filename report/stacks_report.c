@@ -238,13 +238,13 @@ static const char *const kind_title[STACKS_KINDS] = {
 	"off-wake stacks (the blocked stack, then its waker's), by time off CPU",
 };
 
-static const char *class_label(int cls)
+static const char *class_label(const struct topology *t, int cls)
 {
 	if (cls == STACKS_NO_WAKEUP)
 		return "no wakeup seen";
 	if (cls == STACKS_NOT_RUN)
 		return "did not run after";
-	return locality_label((enum locality)cls);
+	return topology_class_label(t, (enum locality)cls);
 }
 
 /* A stack as text, leaf first, its first TEXT_FRAMES frames (the caller frees it). */
@@ -258,16 +258,17 @@ static char *stack_text(const struct stacks_frames *fr, uint32_t id)
 }
 
 /* A row: its weight and class on a line, then its stack (and waker's) folded under it. */
-static void row_text(FILE *f, const struct stacks_frames *fr, const struct stacks_row *r,
-		     enum stacks_kind k)
+static void row_text(FILE *f, const struct stacks_frames *fr, const struct topology *topo,
+		     const struct stacks_row *r, enum stacks_kind k)
 {
 	char a[32], b[32], *t = stack_text(fr, r->stack);
 
 	if (k != STACKS_WAKERS) /* the time off CPU, then the sleeps */
 		fprintf(f, "    %11s %8s  %s\n", fmt_ns(r->time_ns, b, sizeof(b)),
-			fmt_count(r->count, a, sizeof(a)), class_label(r->cls));
+			fmt_count(r->count, a, sizeof(a)), class_label(topo, r->cls));
 	else
-		fprintf(f, "    %10s  %s\n", fmt_count(r->count, a, sizeof(a)), class_label(r->cls));
+		fprintf(f, "    %10s  %s\n", fmt_count(r->count, a, sizeof(a)),
+			class_label(topo, r->cls));
 	fprint_folded(f, "          ", t, 10, STACKS_TEXT_WIDTH);
 	free(t);
 	if (k == STACKS_OFFWAKE) {
@@ -342,12 +343,12 @@ void stacks_report_text(FILE *f, const struct stacks *s, const struct stacks_fra
 		for (int cl = 0; cl < STACKS_CLASSES && at < sizeof(by); cl++)
 			if (cls_count[cl])
 				at += (size_t)snprintf(by + at, sizeof(by) - at, "%s%s %s",
-						       at ? "; " : "", class_label(cl),
+						       at ? "; " : "", class_label(s->topo, cl),
 						       fmt_count(cls_count[cl], a, sizeof(a)));
 		fprint_folded(f, "    by class (the CPU it ran on, seen from its waker's): ", by, 6,
 			      STACKS_TEXT_WIDTH);
 		for (uint32_t i = 0; i < nm && (int)i < top; i++)
-			row_text(f, fr, &m[i].r, (enum stacks_kind)k);
+			row_text(f, fr, s->topo, &m[i].r, (enum stacks_kind)k);
 		if (nm > (uint32_t)top && top >= 0)
 			fprintf(f, "    ... %s more stacks and classes (the JSON and --folded have "
 				"every one)\n", fmt_count(nm - (uint32_t)top, a, sizeof(a)));
