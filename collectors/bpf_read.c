@@ -88,10 +88,14 @@ static void add_pair(struct bpf_sched *b, uint64_t key, const struct lb_pair *v)
 		memset(p, 0, sizeof(*p));
 		p->key = key;
 	}
-	/* the names as at the pair's last wakeups: the intervals come in time order, and
-	 * within one the table's entries before the caches' (drain) */
-	memcpy(p->v.wakee_comm, v->wakee_comm, sizeof(p->v.wakee_comm));
-	memcpy(p->v.waker_comm, v->waker_comm, sizeof(p->v.waker_comm));
+	/* the names as at the pair's last wakeups: the reads come in time order, and within
+	 * one the entry of the latest rename generation names it (lb_pair) */
+	if (fresh || p->drain != b->drains || LB_GEN_GE((uint32_t)v->gen, (uint32_t)p->v.gen)) {
+		memcpy(p->v.wakee_comm, v->wakee_comm, sizeof(p->v.wakee_comm));
+		memcpy(p->v.waker_comm, v->waker_comm, sizeof(p->v.waker_comm));
+		p->v.gen = v->gen;
+		p->drain = b->drains;
+	}
 	for (int c = 0; c < LB_CLASSES; c++)
 		p->v.by_class[c] += v->by_class[c];
 }
@@ -178,7 +182,7 @@ static void fold_pcache(struct bpf_sched *b, int cpu, uint32_t half)
 	struct lb_pcache *e = &b->pcache[((size_t)cpu * 2 + half) * LB_PC_WAYS];
 
 	for (int w = 0; w < LB_PC_WAYS; w++, e++) {
-		struct lb_pair v = { .count = e->count };
+		struct lb_pair v = { .count = e->count, .gen = LB_PC_GEN_OF(e->key) };
 
 		if (!e->count)
 			continue;
@@ -197,14 +201,17 @@ static void drain(struct bpf_sched *b, struct sched_results *r)
 	int fd = bpf_map__fd(b->skel->maps.pcpu);
 	uint32_t half = flip(b, r);
 
+	b->drains++;
+
 	if (bpf_map_lookup_elem(fd, &half, b->pc) == 0) {
 		for (int i = 0; i < b->nposs; i++)
 			fold_pcpu(pcpu_of(b, b->acc, i), pcpu_of(b, b->pc, i));
 		memset(b->pc, 0, (size_t)b->nposs * b->pc_stride);
 		bpf_map_update_elem(fd, &half, b->pc, BPF_ANY);
 	}
-	/* the table first: what a CPU's cache holds of a pair is newer than what it flushed
-	 * (an entry leaves its cache for a newer one, or its own renamed) */
+	/* the table first: what a CPU's cache holds of a pair is newer than what that CPU
+	 * flushed (an entry leaves its cache for a newer one, or its own renamed), so of one
+	 * generation the caches' names win */
 	fold_pairs(b, bpf_map__fd(half ? b->skel->maps.pairs1 : b->skel->maps.pairs0));
 	for (int i = 0; i < b->nposs; i++)
 		fold_pcache(b, i, half);

@@ -24,6 +24,7 @@ struct bpf_stack_map {
 /* A pair's counts read so far (the kernel's table is reset each read). */
 struct pair_acc {
 	uint64_t key;		/* waker tid << 32 | wakee tid */
+	uint64_t drain;		/* the read its names are from (b->drains then) */
 	struct lb_pair v;
 };
 
@@ -50,6 +51,7 @@ struct bpf_sched {
 	struct topk pairk;	/* the pairs read so far: the busiest by Space-Saving */
 	struct pair_acc *pairs;	/* per slot: names and classes since the slot was given */
 	int cap_pairs;
+	uint64_t drains;	/* the reads of a half so far */
 	uint64_t t0;		/* CLOCK_MONOTONIC (the kernel's ktime) at attach */
 	uint64_t t_end;		/* at detach, or 0 */
 	uint64_t *busy0, *idle0;/* /proc/stat per CPU at attach, ns */

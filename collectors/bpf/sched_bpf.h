@@ -157,6 +157,9 @@ struct lb_hot {
 #define LB_PC_TIDS 0x003fffff003fffffull
 #define LB_PC_GEN(g) ((((unsigned long long)(g) & 0x3ff) << 22) | \
 		      ((((unsigned long long)(g) >> 10) & 0x3ff) << 54))
+/* A key's generation back (20 bits), and whether generation a is b's or later (wrapping). */
+#define LB_PC_GEN_OF(k) ((unsigned int)((((k) >> 22) & 0x3ff) | ((((k) >> 54) & 0x3ff) << 10)))
+#define LB_GEN_GE(a, b) ((((a) - (b)) & 0xfffff) < 0x80000)
 
 /*
  * Read by every waking and every idle transition, written rarely, a line of their own:
@@ -188,13 +191,20 @@ struct lb_pcache {
 #define LB_PACE_PEAK 100000
 
 
-/* A waker -> wakee pair (key: waker tid << 32 | wakee tid). */
+/*
+ * A waker -> wakee pair (key: waker tid << 32 | wakee tid). Its names are those of the
+ * entry flushed with the latest rename generation (a waker that execs on another CPU
+ * leaves its old name in that CPU's cache, flushed in no time order): entries of one
+ * generation saw no rename between their last wakeups, so they carry the same names.
+ */
 struct lb_pair {
 	unsigned long long count;
 	unsigned long long by_class[LB_CLASSES];
 	char wakee_comm[LB_COMM];
-	char waker_comm[LB_COMM];	/* both as at the latest batch flushed (an exec renames);
+	char waker_comm[LB_COMM];	/* both as at the latest wakeup (an exec renames);
 					 * short-lived wakers stay named */
+	unsigned long long gen;		/* the rename generation the names were compared in
+					 * (LB_PC_GEN_OF: 0 without task_rename) */
 };
 
 /* A task's totals, kept while it lives and copied out when it exits. */

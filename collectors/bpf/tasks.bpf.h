@@ -156,6 +156,7 @@ static __always_inline void pc_flush(__u32 half, struct lb_pcache *e)
 	__u64 key = e->key & LB_PC_TIDS;
 	struct lb_pair *pr = half ? pair_entry(&pairs1, key) : pair_entry(&pairs0, key);
 	struct lb_pcpu *c;
+	__u32 gen;
 
 	if (!pr) {
 		c = cold(half);
@@ -163,10 +164,15 @@ static __always_inline void pc_flush(__u32 half, struct lb_pcache *e)
 			c->n[LB_pairs_dropped] += e->count; /* the table is full */
 		return;
 	}
-	/* the names as at the entry's wakeups, as perf script names each wakeup (the table's
-	 * entry may be years old: an exec renames) */
-	__builtin_memcpy(pr->waker_comm, e->waker_comm, LB_COMM);
-	__builtin_memcpy(pr->wakee_comm, e->wakee_comm, LB_COMM);
+	/* the names as at the pair's latest wakeups, as perf script names each wakeup (the
+	 * table's entry may be years old: an exec renames; another CPU's cache may flush an
+	 * older entry of the pair after a newer one) */
+	gen = LB_PC_GEN_OF(e->key);
+	if (!pr->count || LB_GEN_GE(gen, (__u32)pr->gen)) {
+		__builtin_memcpy(pr->waker_comm, e->waker_comm, LB_COMM);
+		__builtin_memcpy(pr->wakee_comm, e->wakee_comm, LB_COMM);
+		pr->gen = gen;
+	}
 	__sync_fetch_and_add(&pr->count, e->count);
 	for (int k = 0; k < LB_CLASSES; k++)
 		if (e->by_class[k])

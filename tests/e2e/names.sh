@@ -151,6 +151,32 @@ bpf_recorded() {
 	perf script --show-task-events -i "$TMP/$1.data" -F comm,pid,tid,cpu,time,event,trace \
 		>"$TMP/$1.script" 2>/dev/null
 }
+# renamed_waker JSON SCRIPT: the writer that exec'd awk woke its busiest wakee first as sh
+# and last as awk (perf script), and the collector names that pair's waker awk
+renamed_waker() {
+	python3 - "$@" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+script = open(sys.argv[2], errors="replace").read().splitlines()
+m = [re.search(r"PERF_RECORD_COMM exec: awk:(\d+)/(\d+)$", l) for l in script]
+writer = [int(x.group(2)) for x in m if x][0]
+line = re.compile(r"^\s*(\S.*?)\s+(-?\d+)/(-?\d+)\s+\[\d+\]\s+[\d.]+:\s+sched:sched_waking:\s+comm=(.*) pid=(\d+) prio=")
+names = {}
+for l in script:
+    w = line.match(l)
+    if w and int(w.group(3)) == writer:
+        names.setdefault(int(w.group(5)), []).append(w.group(1))
+pairs = {(p["waker_tid"], p["wakee_tid"]): p["waker_comm"] for p in d["pairs"]}
+print("writer", writer, "its wakings' names per wakee (perf script):", {k: (v[0], v[-1], len(v)) for k, v in names.items()})
+print("bpf:", {k: v for k, v in pairs.items() if k[0] == writer})
+reader = max(names, key=lambda k: len(names[k]))  # cat: 20 wakings, others a few
+if names[reader][0] != "sh" or names[reader][-1] != "awk":
+    # the reader was awake whenever sh or awk wrote (a busy machine): no rename to test
+    print("not decidable: the writer did not wake the reader both as sh and as awk")
+    sys.exit(3)
+assert pairs.get((writer, reader)) == "awk", (reader, pairs.get((writer, reader)))
+PY
+}
 # 5. the BPF collector: a pair that lives across an exec (a reader woken 40 times as sh,
 # then 40 times as cat: more than a batch each) is named as at its last wakeup, against a
 # recording of the same run (locus record -a around locus run --collector bpf)
@@ -186,31 +212,22 @@ assert any(names[1] == "cat" and (waker, reader) in pairs for waker, names in la
 PY
 	# 6. a waker renamed within a batch: sh wakes the reader 10 times, execs awk, which
 	# wakes it 10 more (20 < the 32 of a batch, no other waker between): named as awk
-	wr='for i in $(seq 10); do echo x; sleep 0.005 >/dev/null; done; exec awk "BEGIN { for (i = 0; i < 10; i++) { print \"x\"; fflush(); system(\"sleep 0.005 >/dev/null\") } }"'
+	awk10='awk "BEGIN { for (i = 0; i < 10; i++) { print \"x\"; fflush(); system(\"sleep 0.005 >/dev/null\") } }"'
+	wr="for i in \$(seq 10); do echo x; sleep 0.005 >/dev/null; done; exec $awk10"
 	bpf_recorded bw "($wr) | cat >/dev/null"
 	check_or_skip "bpf: a waker renamed by an exec within a batch named as at its last wakeup (perf script)" \
-		python3 - "$TMP/bw.json" "$TMP/bw.script" <<'PY'
-import json, re, sys
-d = json.load(open(sys.argv[1]))
-script = open(sys.argv[2], errors="replace").read().splitlines()
-m = [re.search(r"PERF_RECORD_COMM exec: awk:(\d+)/(\d+)$", l) for l in script]
-writer = [int(x.group(2)) for x in m if x][0]
-line = re.compile(r"^\s*(\S.*?)\s+(-?\d+)/(-?\d+)\s+\[\d+\]\s+[\d.]+:\s+sched:sched_waking:\s+comm=(.*) pid=(\d+) prio=")
-names = {}
-for l in script:
-    w = line.match(l)
-    if w and int(w.group(3)) == writer:
-        names.setdefault(int(w.group(5)), []).append(w.group(1))
-pairs = {(p["waker_tid"], p["wakee_tid"]): p["waker_comm"] for p in d["pairs"]}
-print("writer", writer, "its wakings' names per wakee (perf script):", {k: (v[0], v[-1], len(v)) for k, v in names.items()})
-print("bpf:", {k: v for k, v in pairs.items() if k[0] == writer})
-reader = max(names, key=lambda k: len(names[k]))  # cat: 20 wakings, others a few
-if names[reader][0] != "sh" or names[reader][-1] != "awk":
-    # the reader was awake whenever sh or awk wrote (a busy machine): no rename to test
-    print("not decidable: the writer did not wake the reader both as sh and as awk")
-    sys.exit(3)
-assert pairs.get((writer, reader)) == "awk", (reader, pairs.get((writer, reader)))
-PY
+		renamed_waker "$TMP/bw.json" "$TMP/bw.script"
+	# 6b. the same, the waker on CPU 1 as sh and on CPU 0 as awk: each CPU's cache holds
+	# the pair under one name, read in CPU order (the old name last, were it not for the
+	# rename generation)
+	if [ "$(nproc)" -ge 2 ]; then
+		echo "for i in \$(seq 10); do echo x; sleep 0.005 >/dev/null; done; exec taskset -c 0 $awk10" >"$TMP/w.sh"
+		bpf_recorded bm "taskset -c 1 sh $TMP/w.sh | cat >/dev/null"
+		check_or_skip "bpf: a waker renamed by an exec on another CPU named as at its last wakeup (perf script)" \
+			renamed_waker "$TMP/bm.json" "$TMP/bm.script"
+	else
+		skip "bpf: a waker renamed on another CPU (needs 2 CPUs)"
+	fi
 	# 7. a wakee renamed with a batch pending: W1 (sh) wakes the reader (sh) twice, the
 	# reader execs cat, then another waker wakes it: W1's pair stays named (sh, sh)
 	wl='{ sh -c "echo a; sleep 0.05; echo b"; sleep 0.2 >/dev/null; echo c; sleep 0.05 >/dev/null; echo d; }'
@@ -244,6 +261,7 @@ PY
 else
 	skip "bpf: the collector does not load here"
 	skip "bpf: a waker renamed within a batch (the collector does not load here)"
+	skip "bpf: a waker renamed on another CPU (the collector does not load here)"
 	skip "bpf: a wakee renamed with a batch pending (the collector does not load here)"
 fi
 finish
