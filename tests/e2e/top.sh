@@ -298,14 +298,19 @@ hog_run() {
 	T new-session -d -x 120 -y 40 \
 		"TERM=xterm-256color LANG=C.UTF-8 '$LOCUS' top --collector $1 -d 0.5 -o $TMP/r7.txt --json $TMP/r7.json -- taskset -c 1 python3 $TMP/sleeper.py; echo \$? >$TMP/rc7; sleep 60"
 	named=no seen=
-	for _ in $(seq 1 60); do # an interval whose first antagonist is the hog
-		T capture-pane -p >"$TMP/s7.txt"
-		grep -q "exited" "$TMP/s7.txt" && break
-		grep -q "interval 0.5 s" "$TMP/s7.txt" || { sleep 0.5; continue; }
-		first=$(antagonists "$TMP/s7.txt" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin).get("tid"))' 2>/dev/null)
+	# the screens captured while it runs, read afterwards: parsing each in the loop (two
+	# python starts) let a loaded machine capture one interval in a 5 s run
+	rm -f "$TMP"/s7.*.txt
+	for k in $(seq 100 339); do
+		T capture-pane -p >"$TMP/s7.$k.txt"
+		grep -q "exited" "$TMP/s7.$k.txt" && { rm -f "$TMP/s7.$k.txt"; break; }
+		sleep 0.25
+	done
+	for f in "$TMP"/s7.*.txt; do # an interval whose first antagonist is the hog
+		grep -q "interval 0.5 s" "$f" || continue
+		first=$(antagonists "$f" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin).get("tid"))' 2>/dev/null)
 		seen="$seen ${first:-none}"
 		[ "$first" = "$hog" ] && { named=yes; break; }
-		sleep 0.5
 	done
 	pane_until "exited 0, q to leave" 90 || fail "antagonists: no final screen: $(T capture-pane -p | head -2)"
 	T capture-pane -p >"$TMP/s7-final.txt"
