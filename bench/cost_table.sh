@@ -8,21 +8,23 @@
 # Usage: bench/cost_table.sh [N] (default 5; needs root, bpftool and `make bench-variants
 # build/floor`). COST_NEW=path measures a copy of locus as the default (rebuild meanwhile);
 # BPF_COST_LOOPS (default 30000) and BPF_COST_AT (default 2) as bpf_cost.sh's.
-# "Per ping-pong wakeup": one on_waking, two on_switch and one on_ipi run (the ratios the
-# default's runs show, printed with the table).
+# "Per ping-pong wakeup": one on_waking, two on_switch and, with --ipis, one on_ipi run
+# (the ratios the runs show, printed with the table). IPI attribution is not in the default
+# (--ipis loads its programs): its row is build/locus-ipis (the default with --ipis) minus
+# the default.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 N=${1:-5}
 V=${COST_VARIANTS:-$PWD/build/variants} # COST_VARIANTS: a copy of them
-FEATURES="idle timing pairs place ipi tasks migrate"
+FEATURES="idle timing pairs place tasks migrate"
 for f in $FEATURES; do
 	[ -x "$V/locus-no-$f" ] || { echo "cost_table.sh: no $V/locus-no-$f (make bench-variants)" >&2; exit 1; }
 done
-if ! [ -x "$V/locus-core" ] || ! [ -x build/floor ] || ! [ -x locus ]; then
-	echo "cost_table.sh: needs ./locus, $V/locus-core and build/floor (make bench-variants build/floor)" >&2
+if ! [ -x "$V/locus-core" ] || ! [ -x build/floor ] || ! [ -x locus ] || ! [ -x build/locus-ipis ]; then
+	echo "cost_table.sh: needs ./locus, $V/locus-core, build/locus-ipis and build/floor (make bench-variants build/floor)" >&2
 	exit 1
 fi
-more="floor:$PWD/build/floor core:$V/locus-core"
+more="floor:$PWD/build/floor core:$V/locus-core ipis:$PWD/build/locus-ipis"
 for f in $FEATURES; do more="$more no-$f:$V/locus-no-$f"; done
 # COST_MORE="label:path ...": more builds in the same interleaved run (their raw counts in
 # the output, for a comparison the table does not make)
@@ -68,7 +70,7 @@ def ratio(b, num, den):
     return spread((run[b][r][num][1] / run[b][r][den][1] for r in run[b]
                    if num in run[b][r] and run[b][r].get(den, (0, 0))[1]), "%.2f")
 
-builds = ["new", "floor", "core"] + ["no-" + f for f in features]
+builds = ["new", "ipis", "floor", "core"] + ["no-" + f for f in features]
 print("Each build, ns per program run: median over rounds (runs in a round, median):")
 print()
 print("| build | rounds | " + " | ".join(progs) + " | per ping-pong wakeup |")
@@ -84,8 +86,8 @@ for b in builds:
     cells.append(spread(per_wakeup(b, r) for r in rounds))
     print("| %s | %d | %s |" % (b, len(rounds), " | ".join(cells)))
 print()
-print("Runs per on_waking run (default): on_switch %s, on_ipi %s" %
-      (ratio("new", "on_switch", "on_waking"), ratio("new", "on_ipi", "on_waking")))
+print("Runs per on_waking run: on_switch %s (default), on_ipi %s (--ipis)" %
+      (ratio("new", "on_switch", "on_waking"), ratio("ipis", "on_ipi", "on_waking")))
 print()
 
 def diff(b, f):
@@ -103,6 +105,16 @@ for b in ["no-" + f for f in features] + ["core", "floor"]:
              for p in ["on_waking", "on_switch", "on_ipi"]]
     cells.append(diff(b, per_wakeup))
     print("| %s | %s |" % (b, " | ".join(cells)))
+# IPI attribution is --ipis's: what it adds to the default (its programs and their bodies)
+def added(f):
+    """the per-round differences --ipis - default: their median [quartiles]"""
+    return spread(f("ipis", r) - f("new", r) if f("ipis", r) is not None and f("new", r) is not None
+                  else None for r in run["new"])
+
+cells = [added(lambda x, r, p=p: per_run(x, r, p) or (0 if p == "on_ipi" else None))
+         for p in ["on_waking", "on_switch", "on_ipi"]]
+cells.append(added(per_wakeup))
+print("| --ipis (added to the default) | %s |" % " | ".join(cells))
 EOF
 echo
 echo "raw: build round program run_time_ns run_cnt"

@@ -4,7 +4,8 @@
 # again, in blocks of four, off on on off), so the host's drift, which spreads whole-run
 # rounds by +-20% on this VM (bench/results.md), cancels within a block. Variants: null
 # (pausebench alone: the windows' noise, ratio ~1), floor and floor-ipi (bench/floor.c),
-# locus-bpf (locus run's default BPF collector; LOCUS_NEW=path: a copy of it), locus-base
+# locus-bpf (locus run's default BPF collector; LOCUS_NEW=path: a copy of it), ipis (the same
+# with --ipis: build/locus-ipis), locus-base
 # (LOCUS_BASE=path: an earlier build's, in the same run), stats (build/floor-ipi attached throughout, the kernel's BPF
 # run-time statistics turned on and off instead: what locus's own-cost windows cost while
 # open, for its four program runs a wakeup), LABEL=PATH (that build's BPF collector, as
@@ -21,7 +22,7 @@ REPS=${1:-3}
 BLOCKS=${2:-20}
 WIN=${3:-100}
 PINS=${4:-0,1}
-VARIANTS=${VARIANTS:-"null floor floor-ipi locus-bpf"}
+VARIANTS=${VARIANTS:-"null floor floor-ipi locus-bpf ipis=build/locus-ipis"}
 cd "$(dirname "$0")/.."
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

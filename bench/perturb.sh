@@ -43,6 +43,8 @@ run() {
 	bare) $cmd >"$out" 2>&1 ;;
 	locus) "$LOCUS" run -q -- $cmd >"$out" 2>&1 ;;
 	locus-bpf) "$LOCUS" run -q --collector bpf -- $cmd >"$out" 2>&1 ;;
+	# the same with IPI attribution (--ipis: two more programs, not in the default)
+	locus-ipis) "$LOCUS" run -q --collector bpf --ipis -- $cmd >"$out" 2>&1 ;;
 	# two empty programs on sched_switch and sched_waking: the least a BPF collector costs
 	floor) build/floor -- $cmd >"$out" 2>&1 ;;
 	# the floor and a third empty program on ipi_send_cpu: the least an IPI-counting one costs
@@ -174,6 +176,8 @@ echo "perf-sched: perf sched record (time to answer includes perf sched latency)
 echo "locus-stat / perf-stat: counting only. tbench: 2 clients on loopback, 10 s, tbench_srv."
 [[ " $variants " == *" runqlat "* ]] &&
 	echo "runqlat: bpftrace's runqlat.bt ($RUNQLAT): a run queue latency histogram, nothing else."
+[[ " $variants " == *" locus-ipis "* ]] &&
+	echo "locus-ipis: locus-bpf with --ipis (IPI attribution: two more programs, not in the default)."
 [[ " $variants " == *" floor-ipi "* ]] &&
 	echo "floor-ipi: the floor and a third empty program on ipi_send_cpu (build/floor-ipi)."
 [ -n "${LOCUS_BASE:-}" ] && echo "locus-base: $LOCUS_BASE (an earlier build), --collector bpf."

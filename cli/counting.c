@@ -152,6 +152,9 @@ int collector_take(struct collector_opts *c, const struct cli_cmd *cmd, int code
 		cli_usage_error(cmd, "bad delay rate '%s' (wakeups a second per CPU, 0 for all)",
 				arg);
 		return -1;
+	case OPT_IPIS:
+		c->ipis = true;
+		return 1;
 	case OPT_MAX_TASKS:
 	case OPT_MAX_PAIRS:
 		if (parse_long(arg, 1, 1 << 24, code == OPT_MAX_TASKS ? &c->max_tasks :

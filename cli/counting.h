@@ -26,6 +26,7 @@ enum {
 	OPT_MAX_TASKS,
 	OPT_MAX_PAIRS,
 	OPT_TRACEFS,
+	OPT_IPIS,
 	OPT_COUNTING_END,	/* a command's own codes start here */
 };
 
@@ -42,7 +43,10 @@ enum {
 	{ "max-tasks", OPT_MAX_TASKS, "N", "rows of the task table (default: BPF 65536, perf " \
 					   "every task); tasks beyond are counted as dropped" }, \
 	{ "max-pairs", OPT_MAX_PAIRS, "N", "slots for the busiest waker->wakee pairs (default " \
-					   "perf 16384, BPF 65536): counts within a stated bound" }
+					   "perf 16384, BPF 65536): counts within a stated bound" }, \
+	{ "ipis", OPT_IPIS, NULL, "BPF: also tell which remote wakeups sent an IPI (two more " \
+				  "programs, ~50-60 ns a remote wakeup: docs/cost.md); the perf " \
+				  "stream reads them always" }
 
 #define TRACE_OPT_ROWS \
 	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "read the CPU topology from DIR instead of /sys " \

@@ -330,9 +330,10 @@ static struct bpf_sched *open_once(const struct bpf_sched_cfg *cfg, bool idle, c
 		b->cpu_on[cfg->cpus[i]] = 1;
 	}
 	b->skel->rodata->cpu_filter = cfg->cpus != NULL;
-	/* IPIs where the kernel has the tracepoints (6.5 and later): else left out, and said */
-	b->ipi = has_tracepoint(btf, "ipi_send_cpu");
-	b->wake_idle = has_tracepoint(btf, "sched_wake_idle_without_ipi");
+	/* IPIs asked for (--ipis: their programs cost a run more a remote wakeup) where the
+	 * kernel has the tracepoints (6.5 and later): else not measured, and said */
+	b->ipi = cfg->ipis && has_tracepoint(btf, "ipi_send_cpu");
+	b->wake_idle = cfg->ipis && has_tracepoint(btf, "sched_wake_idle_without_ipi");
 	bpf_program__set_autoload(b->skel->progs.on_ipi, b->ipi);
 	bpf_program__set_autoload(b->skel->progs.on_wake_idle, b->wake_idle);
 	/* renames seen: the pair caches compare names only after one; else at every wakeup */

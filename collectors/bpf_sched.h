@@ -30,6 +30,9 @@ struct bpf_sched_cfg {
 				 * waker's at each timed wakeup); 0: no stacks */
 	bool blame;		/* --sections blame: the timed wakeups' waits split by cause
 				 * (the irq programs too, where the kernel has the tracepoints) */
+	bool ipis;		/* --ipis: wakeups attributed to IPIs (on_ipi, on_wake_idle: a
+				 * program run more a remote wakeup, docs/cost.md); else not
+				 * measured, said */
 };
 
 /*

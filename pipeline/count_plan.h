@@ -25,6 +25,8 @@ struct collector_opts {
 	long max_pairs;		/* waker->wakee pairs kept (0: the collector's default) */
 	bool bpf_only_set;	/* --btf or --delay-rate given: settings only BPF honors */
 	bool delay_rate_set;	/* --delay-rate given (else the default of what is asked) */
+	bool ipis;		/* --ipis: BPF attributes wakeups to IPIs too (the perf stream
+				 * always reads them) */
 };
 
 /*

@@ -53,6 +53,7 @@ struct bpf_src_cfg {
 				 * setting then honored, 1 in the timing's period) */
 	bool blame;		/* --sections blame split in the kernel, the timed wakeups (the
 				 * stream's blame setting then honored) */
+	bool ipis;		/* --ipis: the IPI programs loaded (their cost, docs/cost.md) */
 };
 
 /* What a live session collects and how: its configuration (live_session_start). */

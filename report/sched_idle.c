@@ -319,8 +319,8 @@ void sched_ipi_text(FILE *f, const struct sched_results *r)
 
 	if (!ipi && !poll) {
 		fprintf(f, "   IPIs: not measured (ipi:ipi_send_cpu and sched_wake_idle_without_ipi\n"
-			   "   were not read: the BPF collector, a kernel before 6.5, or a file without\n"
-			   "   them)\n");
+			   "   were not read: the BPF collector without --ipis, a kernel before 6.5,\n"
+			   "   or a file without them)\n");
 		return;
 	}
 	for (int k = 0; k < LOC_NR; k++)

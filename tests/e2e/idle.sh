@@ -166,7 +166,7 @@ EOF
 ipi_oracle() {
 	local c=$1
 	perf stat -x, -e ipi:ipi_send_cpu,sched:sched_wake_idle_without_ipi -o "$TMP/ps.$c" -- \
-		"$LOCUS" run -q --collector "$c" --json "$TMP/i.$c.json" -- "$LOCUS" bench pingpong \
+		"$LOCUS" run -q --collector "$c" --ipis --json "$TMP/i.$c.json" -- "$LOCUS" bench pingpong \
 		--pin 0,1 --loops 3000 >/dev/null 2>&1
 	[ -s "$TMP/i.$c.json" ] || return 2
 	python3 - "$TMP/i.$c.json" "$TMP/ps.$c" "$c" <<'EOF'
@@ -250,7 +250,7 @@ EOF
 		taskset -c 0 sh -c "read x <'$TMP/go'; exec '$LOCUS' bench pingpong --pairs 3 --loops 100000" >/dev/null &
 		pp=$!
 		waiter="while kill -0 $pp 2>/dev/null; do sleep 0.05; done"
-		"$LOCUS" run -q --collector bpf --delay-rate 0 -p "$pp" --json "$TMP/sb.json" -- sh -c "$waiter" >/dev/null 2>&1 &
+		"$LOCUS" run -q --collector bpf --ipis --delay-rate 0 -p "$pp" --json "$TMP/sb.json" -- sh -c "$waiter" >/dev/null 2>&1 &
 		bb=$!
 		"$LOCUS" run -q --collector perf -p "$pp" --json "$TMP/sp.json" -- sh -c "$waiter" >/dev/null 2>&1 &
 		pb=$!
@@ -381,6 +381,10 @@ else:
 EOF
 	check "bpf's default sample: the text gives the estimate and its interval" \
 		grep -q "est\\. .* of .* wakeups (.*, 95% interval .*),\$" "$TMP/sd.txt"
+	# IPIs are --ipis's (two more programs): the default says not measured, never a 0
+	check "bpf's default: IPIs not measured, said (text), null (JSON)" sh -c \
+		"grep -q 'IPIs: not measured' '$TMP/sd.txt' && grep -q 'without --ipis' '$TMP/sd.txt' &&
+		 python3 -c 'import json,sys; w=json.load(open(sys.argv[1]))[\"wakeups\"]; assert w[\"ipi_sent\"] is None and w[\"ipi_by_class\"] is None, w' '$TMP/sd.json'"
 else
 	skip "the BPF collector does not load here"
 fi

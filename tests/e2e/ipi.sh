@@ -18,7 +18,7 @@ fi
 for c in perf bpf; do
 	bad=0 runs=0
 	for i in 1 2 3 4 5 6; do
-		if ! "$LOCUS" run -q --collector "$c" --json "$TMP/p.$c.$i.json" -- "$LOCUS" bench \
+		if ! "$LOCUS" run -q --collector "$c" --ipis --json "$TMP/p.$c.$i.json" -- "$LOCUS" bench \
 			pingpong --pin 0,0 --loops 5000 >"$TMP/p.$c.$i.txt" 2>"$TMP/p.err"; then
 			break
 		fi
