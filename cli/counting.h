@@ -45,7 +45,7 @@ enum {
 	{ "max-pairs", OPT_MAX_PAIRS, "N", "slots for the busiest waker->wakee pairs (default " \
 					   "perf 16384, BPF 65536): counts within a stated bound" }, \
 	{ "ipis", OPT_IPIS, NULL, "BPF: also tell which remote wakeups sent an IPI (two more " \
-				  "programs, ~50-60 ns a remote wakeup: docs/cost.md); the perf " \
+				  "programs, ~57 ns a ping-pong wakeup: docs/cost.md); the perf " \
 				  "stream reads them always" }
 
 #define TRACE_OPT_ROWS \

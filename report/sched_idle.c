@@ -310,6 +310,24 @@ static uint64_t remote(const struct sched_results *r, int k)
 	return k == LOC_SAME_CPU ? 0 : r->by_class[k];
 }
 
+/* Why a source read no IPIs (the report's line, wrapped at its indent). */
+static const char *ipi_unmeasured_why(enum prov_source src)
+{
+	switch (src) {
+	case PROV_BPF:
+		return "the BPF collector without --ipis loads no program on\n"
+		       "   ipi:ipi_send_cpu or sched_wake_idle_without_ipi (--ipis: two more,\n"
+		       "   on kernels 6.5 and later; their cost in docs/cost.md)";
+	case PROV_REPLAY:
+		return "the file has no ipi:ipi_send_cpu or\n"
+		       "   sched_wake_idle_without_ipi records (perf sched record writes none),\n"
+		       "   or no sched_waking to attribute them to";
+	default:
+		return "this kernel has no ipi:ipi_send_cpu or\n"
+		       "   sched_wake_idle_without_ipi tracepoint (kernels 6.5 and later have them)";
+	}
+}
+
 void sched_ipi_text(FILE *f, const struct sched_results *r)
 {
 	bool ipi = sched_measured(r, SM_wakeups_ipi), poll = sched_measured(r, SM_wakeups_no_ipi);
@@ -318,9 +336,7 @@ void sched_ipi_text(FILE *f, const struct sched_results *r)
 	int w;
 
 	if (!ipi && !poll) {
-		fprintf(f, "   IPIs: not measured (ipi:ipi_send_cpu and sched_wake_idle_without_ipi\n"
-			   "   were not read: the BPF collector without --ipis, a kernel before 6.5,\n"
-			   "   or a file without them)\n");
+		fprintf(f, "   IPIs: not measured: %s\n", ipi_unmeasured_why(r->prov.source));
 		return;
 	}
 	for (int k = 0; k < LOC_NR; k++)
