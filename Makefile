@@ -186,13 +186,7 @@ $(VAR_DIR)/locus-core: $(OBJ_DIR)/cli/main.o $(SKEL_USERS:%=$(VAR_DIR)/core/%) b
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(DEP_LIBS)
 
-# the default with --ipis (the IPI programs loaded), for the benchmarks' LABEL:PATH builds:
-# `build/locus-ipis run ARGS` is `./locus run --ipis ARGS`
-build/locus-ipis: locus
-	@mkdir -p $(@D)
-	$(Q)printf '#!/bin/sh\nc=$$1; shift; exec "%s/locus" "$$c" --ipis "$$@"\n' "$(CURDIR)" >$@ && chmod +x $@
-
-bench-variants: $(VARIANT_BINS) build/locus-ipis
+bench-variants: $(VARIANT_BINS)
 .SECONDARY: $(foreach v,$(VARIANT_NAMES),$(SKEL_USERS:%=$(VAR_DIR)/$(v)/%))
 
 build/mutate-san: tests/fuzz/mutate.c tests/fuzz/target.h build/liblocus-san.a

@@ -10,8 +10,8 @@
 # BPF_COST_LOOPS (default 30000) and BPF_COST_AT (default 2) as bpf_cost.sh's.
 # "Per ping-pong wakeup": one on_waking, two on_switch and, with --ipis, one on_ipi run
 # (the ratios the runs show, printed with the table). IPI attribution is not in the default
-# (--ipis loads its programs): its row is build/locus-ipis (the default with --ipis) minus
-# the default.
+# (--ipis loads its programs): its row is the default run with --ipis (a wrapper around the
+# same binary, made here) minus the default.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 N=${1:-5}
@@ -20,17 +20,21 @@ FEATURES="idle timing pairs place tasks migrate"
 for f in $FEATURES; do
 	[ -x "$V/locus-no-$f" ] || { echo "cost_table.sh: no $V/locus-no-$f (make bench-variants)" >&2; exit 1; }
 done
-if ! [ -x "$V/locus-core" ] || ! [ -x build/floor ] || ! [ -x locus ] || ! [ -x build/locus-ipis ]; then
-	echo "cost_table.sh: needs ./locus, $V/locus-core, build/locus-ipis and build/floor (make bench-variants build/floor)" >&2
+if ! [ -x "$V/locus-core" ] || ! [ -x build/floor ] || ! [ -x locus ]; then
+	echo "cost_table.sh: needs ./locus, $V/locus-core and build/floor (make bench-variants build/floor)" >&2
 	exit 1
 fi
-more="floor:$PWD/build/floor core:$V/locus-core ipis:$PWD/build/locus-ipis"
+raw=$(mktemp)
+wrap=$(mktemp -d)
+trap 'rm -rf "$raw" "$wrap"' EXIT
+# the default with --ipis, as a build bpf_cost.sh runs (`BIN run ARGS`): the same binary
+printf '#!/bin/sh\nc=$1; shift; exec "%s" "$c" --ipis "$@"\n' "${COST_NEW:-$PWD/locus}" >"$wrap/locus-ipis"
+chmod +x "$wrap/locus-ipis"
+more="floor:$PWD/build/floor core:$V/locus-core ipis:$wrap/locus-ipis"
 for f in $FEATURES; do more="$more no-$f:$V/locus-no-$f"; done
 # COST_MORE="label:path ...": more builds in the same interleaved run (their raw counts in
 # the output, for a comparison the table does not make)
 [ -n "${COST_MORE:-}" ] && more="$more $COST_MORE"
-raw=$(mktemp)
-trap 'rm -f "$raw"' EXIT
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 # bpf_cost.sh toggles kernel.bpf_stats_enabled: one engineer at a time
 flock /tmp/bpfstats.lock env LOCUS_NEW="${COST_NEW:-$PWD/locus}" BPF_COST_RAW="$raw" LOCUS_MORE="$more" \
@@ -85,6 +89,12 @@ for b in builds:
         cells.append("%.0f (%d)" % (statistics.median(v), statistics.median(n)) if v else "-")
     cells.append(spread(per_wakeup(b, r) for r in rounds))
     print("| %s | %d | %s |" % (b, len(rounds), " | ".join(cells)))
+short = [b for b in builds if not run[b]]
+if short:  # said, not a table of dashes: the runs ended before they were read
+    msg = ("no round for %s: each run ended before its programs were read (BPF_COST_AT); "
+           "raise BPF_COST_LOOPS" % ", ".join(short))
+    print("\n" + msg)
+    print("cost_table.sh: " + msg, file=sys.stderr)
 print()
 print("Runs per on_waking run: on_switch %s (default), on_ipi %s (--ipis)" %
       (ratio("new", "on_switch", "on_waking"), ratio("ipis", "on_ipi", "on_waking")))

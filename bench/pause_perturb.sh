@@ -5,7 +5,7 @@
 # rounds by +-20% on this VM (bench/results.md), cancels within a block. Variants: null
 # (pausebench alone: the windows' noise, ratio ~1), floor and floor-ipi (bench/floor.c),
 # locus-bpf (locus run's default BPF collector; LOCUS_NEW=path: a copy of it), ipis (the same
-# with --ipis: build/locus-ipis), locus-base
+# with --ipis), locus-base
 # (LOCUS_BASE=path: an earlier build's, in the same run), stats (build/floor-ipi attached throughout, the kernel's BPF
 # run-time statistics turned on and off instead: what locus's own-cost windows cost while
 # open, for its four program runs a wakeup), LABEL=PATH (that build's BPF collector, as
@@ -22,7 +22,7 @@ REPS=${1:-3}
 BLOCKS=${2:-20}
 WIN=${3:-100}
 PINS=${4:-0,1}
-VARIANTS=${VARIANTS:-"null floor floor-ipi locus-bpf ipis=build/locus-ipis"}
+VARIANTS=${VARIANTS:-"null floor floor-ipi locus-bpf ipis"}
 cd "$(dirname "$0")/.."
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -37,6 +37,7 @@ for r in $(seq "$REPS"); do
 		floor) cmd=(build/floor -- "${pb[@]}") ;;
 		floor-ipi) cmd=(build/floor-ipi -- "${pb[@]}") ;;
 		locus-bpf) cmd=("${LOCUS_NEW:-./locus}" run -q --collector bpf -o /dev/null -- "${pb[@]}") ;;
+		ipis) cmd=("${LOCUS_NEW:-./locus}" run -q --collector bpf --ipis -o /dev/null -- "${pb[@]}") ;;
 		locus-base) cmd=("$LOCUS_BASE" run -q --collector bpf -o /dev/null -- "${pb[@]}") ;;
 		stats) cmd=(env FLOOR_PAUSE_STATS=1 build/floor-ipi -- "${pb[@]}") ;;
 		*=*) cmd=("${v#*=}" run -q --collector bpf -o /dev/null -- "${pb[@]}") ;;
