@@ -410,6 +410,10 @@ static void on_switch(struct blame *b, struct bl_cpu *c, const struct event *e)
 	close_seg(c, e->time_ns);
 	if (prev) {
 		set_comm(prev->comm, e->sw.prev_comm);
+		if (prev->pending && e->time_ns >= prev->wake_ns) { /* it ran: its switch-in lost */
+			prev->pending = false;
+			b->r.untimed++;
+		}
 		prev->running = false;
 		if (!event_switch_involuntary(e))
 			prev->live = false; /* it blocked: its chain ends */

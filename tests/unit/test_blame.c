@@ -405,6 +405,39 @@ static void live_from_kernel(void **state)
 	blame_live_release(&d);
 }
 
+/*
+ * A woken task's switch-in missing from the recording (the kernel sent none): its
+ * switch-out is proof that it ran, so the wakeup is untimed there, as the wakeup analyzer
+ * counts it, not timed at its next switch-in on another CPU long after.
+ */
+static void switch_in_lost(void **state)
+{
+	struct topology t;
+	struct blame b;
+	struct blame_cfg cfg = { 0 };
+	const struct blame_results *r;
+	struct event ev[] = {
+		ev_switch(100, 0, 10, S_SLEEP, 20),	/* 10 sleeps, 20 runs on CPU 0 */
+		ev_waking(1000, 0, 20, 10, 1),		/* 20 wakes 10 for CPU 1 */
+		/* 10's switch-in on CPU 1 not recorded; its switch-out is */
+		ev_switch(3000, 1, 10, S_PREEMPT, 50),
+		ev_switch(9000, 0, 20, S_SLEEP, 10),	/* 10 runs again on CPU 0 */
+	};
+
+	(void)state;
+	machine(&t);
+	cfg.topo = &t;
+	cfg.waking_source = true;
+	blame_init(&b, &cfg);
+	feed(&b, ev, sizeof(ev) / sizeof(ev[0]));
+	blame_finish(&b);
+	r = blame_results(&b);
+	assert_int_equal(r->all.wakeups, 0);
+	assert_int_equal(r->untimed, 1);
+	blame_release(&b);
+	topology_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -414,6 +447,7 @@ int main(void)
 		cmocka_unit_test(golden),
 		cmocka_unit_test(live_intervals),
 		cmocka_unit_test(live_from_kernel),
+		cmocka_unit_test(switch_in_lost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
