@@ -147,8 +147,10 @@ import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 wa, wb = a["wakeups"], b["wakeups"]
 idle = lambda d, c: {x["cpu"]: x for x in d["cpus"]}[c]["idle_ns"] / d["sched"]["span_ns"]
+unpinned = lambda d: sum(t["wakeups"] for t in d["tasks"] if t["tid"] == t["pid"])
 print("0,0: passed", wa["idle_passed_over"], "not allowed", wa["idle_not_allowed"], "ipi", wa["ipi_sent"], "poll", wa["polling_idle_no_ipi"], "cpu1 idle %.0f%%" % (100 * idle(a, 1)))
-assert wa["idle_passed_over"] <= 3, wa  # the main thread's join at most
+# only the main thread is not pinned: its go, barrier and join wakeups (up to 4) may pass over
+assert wa["idle_passed_over"] <= unpinned(a), (wa, unpinned(a))
 # the threads pin themselves after they start: a reader that came to them after they
 # ended knows no mask (not judged, counted); where it read them, CPU 1 is not allowed
 if idle(a, 1) >= 0.5 and wa["affinity_unknown_tasks"] <= 1:
@@ -165,7 +167,9 @@ EOF
 # for each collector. ipi_oracle COLLECTOR: 0 checked, 2 when the collector does not load.
 ipi_oracle() {
 	local c=$1
-	perf stat -x, -e ipi:ipi_send_cpu,sched:sched_wake_idle_without_ipi -o "$TMP/ps.$c" -- \
+	# -a: every CPU's, whoever sent them (a traced wakeup made in an interrupt, while a task
+	# outside the workload ran, sent one that a count of the workload's tasks misses: 6 vs 5)
+	perf stat -a -x, -e ipi:ipi_send_cpu,sched:sched_wake_idle_without_ipi -o "$TMP/ps.$c" -- \
 		"$LOCUS" run -q --collector "$c" --ipis --json "$TMP/i.$c.json" -- "$LOCUS" bench pingpong \
 		--pin 0,1 --loops 3000 >/dev/null 2>&1
 	[ -s "$TMP/i.$c.json" ] || return 2
@@ -211,7 +215,7 @@ esac
 # The BPF collector keeps idle CPUs in the kernel, with the same rule: --pin 0,0 as above.
 if "$LOCUS" run -q --collector bpf --delay-rate 0 --json "$TMP/b00.json" -- "$LOCUS" bench pingpong \
 	--pin 0,0 --loops 5000 >"$TMP/b00.txt" 2>/dev/null; then
-	check "bpf --pin 0,0: not allowed, none passed over" python3 - "$TMP/b00.json" <<'EOF'
+	check "bpf --pin 0,0: not allowed, none passed over but the unpinned main thread's" python3 - "$TMP/b00.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 w = d["wakeups"]
@@ -220,7 +224,10 @@ idle1 = c1["idle_ns"] / max(c1["idle_ns"] + c1["busy_ns"], 1)  # the kernel's ti
 timed = d["latency"]["wake_to_run_ns"]["count"]
 print("bpf 0,0: passed", w["idle_passed_over"], "not allowed", w["idle_not_allowed"], "of", timed, "cpu1 idle %.0f%%" % (100 * idle1))
 assert d["provenance"]["source"] == "bpf"
-assert w["idle_passed_over"] <= 3, w
+# only the main thread is not pinned: its go, barrier and join wakeups (up to 4; CI once
+# saw more than 3) may pass over CPU 1
+main = sum(t["wakeups"] for t in d["tasks"] if t["tid"] == t["pid"])
+assert w["idle_passed_over"] <= main, (w, "main thread's wakeups", main)
 # CPU 1 idle most of the run (a quiet machine): most wakeups waited while it was idle.
 # The idle share here comes from /proc/stat ticks, coarse on a short run: only a clear case.
 if idle1 >= 0.9:
@@ -474,7 +481,10 @@ w, det = f["wakeups"], f["latency"]["idle_passed_over_detail"]
 print("recording: passed over %d, not allowed %d, of %d timed" %
       (w["idle_passed_over"], w["idle_not_allowed"], f["latency"]["wake_to_run_ns"]["count"]))
 assert f["provenance"]["source"] == "replay" and det["affinity_known"] is True
-assert w["idle_passed_over"] <= 3, w
+# only the main thread is not pinned: its go, barrier and join wakeups (up to 4; CI once
+# saw more than 3) may pass over CPU 1
+main = sum(t["wakeups"] for t in f["tasks"] if t["tid"] == t["pid"])
+assert w["idle_passed_over"] <= main, (w, "main thread's wakeups", main)
 if len(sys.argv) > 2:
     b = json.load(open(sys.argv[2]))["wakeups"]
     print("bpf on the same run: passed over %d, not allowed %d" % (b["idle_passed_over"], b["idle_not_allowed"]))
@@ -487,7 +497,7 @@ if "$LOCUS" record -q -a -o "$TMP/pin.data" -- "$LOCUS" run -q --collector bpf -
 	pid=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 print(max(d["tasks"], key=lambda t: t["wakeups"])["pid"])' "$TMP/pin.bpf.json")
 	"$LOCUS" report -q -i "$TMP/pin.data" --pid "$pid" --json "$TMP/pin.json" >"$TMP/pin.txt" 2>&1
-	check "pinned ping-pong, recorded: none passed over, as BPF on the same run says" \
+	check "pinned ping-pong, recorded: none passed over but the main thread's, as BPF on the same run says" \
 		pinned_file "$TMP/pin.json" "$TMP/pin.bpf.json"
 else
 	"$LOCUS" record -q -o "$TMP/pin.data" -- "$LOCUS" bench pingpong --pin 0,1 --loops 20000 >/dev/null 2>&1
