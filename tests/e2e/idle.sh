@@ -16,6 +16,13 @@ workload_pid() {
 	"$LOCUS" report -q -i "$1" --json "$TMP/wp.json" >/dev/null 2>&1 &&
 		python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["provenance"]["scope_pid"])' "$TMP/wp.json"
 }
+# The ping-pong's main thread (tid == pid) is its one unpinned task: its go, barrier and join
+# wakeups (up to 4; CI once saw more than 3) may pass over an idle CPU. main_wakeups JSON
+# prints their number on that run, the bound of the pinned checks below.
+main_wakeups() {
+	python3 -c 'import json, sys
+print(sum(t["wakeups"] for t in json.load(open(sys.argv[1]))["tasks"] if t["tid"] == t["pid"]))' "$1"
+}
 file_vs_oracle() {
 	perf script --ns -F tid,cpu,time,event,trace -i "$2" >"$TMP/$1.script" 2>/dev/null
 	local rc=$?
@@ -142,15 +149,15 @@ EOF
 # or a polling wakeup for nearly every cross-CPU wakeup (where the CPUs were mostly idle).
 "$LOCUS" run -q --collector perf --json "$TMP/p00.json" -- "$LOCUS" bench pingpong --pin 0,0 --loops 30000 >/dev/null 2>&1
 "$LOCUS" run -q --collector perf --json "$TMP/p01.json" -- "$LOCUS" bench pingpong --pin 0,1 --loops 5000 >/dev/null 2>&1
-check "--pin 0,0 and --pin 0,1: idle CPUs and IPIs as the pinning says" python3 - "$TMP/p00.json" "$TMP/p01.json" <<'EOF'
+check "--pin 0,0 and --pin 0,1: idle CPUs and IPIs as the pinning says" python3 - "$TMP/p00.json" "$TMP/p01.json" \
+	"$(main_wakeups "$TMP/p00.json")" <<'EOF'
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 wa, wb = a["wakeups"], b["wakeups"]
 idle = lambda d, c: {x["cpu"]: x for x in d["cpus"]}[c]["idle_ns"] / d["sched"]["span_ns"]
-unpinned = lambda d: sum(t["wakeups"] for t in d["tasks"] if t["tid"] == t["pid"])
+main = int(sys.argv[3])  # the unpinned main thread's wakeups (main_wakeups)
 print("0,0: passed", wa["idle_passed_over"], "not allowed", wa["idle_not_allowed"], "ipi", wa["ipi_sent"], "poll", wa["polling_idle_no_ipi"], "cpu1 idle %.0f%%" % (100 * idle(a, 1)))
-# only the main thread is not pinned: its go, barrier and join wakeups (up to 4) may pass over
-assert wa["idle_passed_over"] <= unpinned(a), (wa, unpinned(a))
+assert wa["idle_passed_over"] <= main, (wa, "main thread's wakeups", main)
 # the threads pin themselves after they start: a reader that came to them after they
 # ended knows no mask (not judged, counted); where it read them, CPU 1 is not allowed
 if idle(a, 1) >= 0.5 and wa["affinity_unknown_tasks"] <= 1:
@@ -215,7 +222,8 @@ esac
 # The BPF collector keeps idle CPUs in the kernel, with the same rule: --pin 0,0 as above.
 if "$LOCUS" run -q --collector bpf --delay-rate 0 --json "$TMP/b00.json" -- "$LOCUS" bench pingpong \
 	--pin 0,0 --loops 5000 >"$TMP/b00.txt" 2>/dev/null; then
-	check "bpf --pin 0,0: not allowed, none passed over but the unpinned main thread's" python3 - "$TMP/b00.json" <<'EOF'
+	check "bpf --pin 0,0: not allowed, none passed over but the unpinned main thread's" python3 - "$TMP/b00.json" \
+		"$(main_wakeups "$TMP/b00.json")" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 w = d["wakeups"]
@@ -224,9 +232,7 @@ idle1 = c1["idle_ns"] / max(c1["idle_ns"] + c1["busy_ns"], 1)  # the kernel's ti
 timed = d["latency"]["wake_to_run_ns"]["count"]
 print("bpf 0,0: passed", w["idle_passed_over"], "not allowed", w["idle_not_allowed"], "of", timed, "cpu1 idle %.0f%%" % (100 * idle1))
 assert d["provenance"]["source"] == "bpf"
-# only the main thread is not pinned: its go, barrier and join wakeups (up to 4; CI once
-# saw more than 3) may pass over CPU 1
-main = sum(t["wakeups"] for t in d["tasks"] if t["tid"] == t["pid"])
+main = int(sys.argv[2])  # the unpinned main thread's wakeups (main_wakeups)
 assert w["idle_passed_over"] <= main, (w, "main thread's wakeups", main)
 # CPU 1 idle most of the run (a quiet machine): most wakeups waited while it was idle.
 # The idle share here comes from /proc/stat ticks, coarse on a short run: only a clear case.
@@ -471,22 +477,20 @@ fi
 
 # A locus recording holds each task's affinity: a ping-pong whose threads pin themselves to
 # CPUs 0 and 1 (after they start) passes over no idle CPU, as the BPF collector on the same
-# run says (only the unpinned main thread's join may); a perf record file holds none: the
+# run says (only the unpinned main thread may); a perf record file holds none: the
 # share is not computed, and the report says why.
 pinned_file() {
-	python3 - "$@" <<'EOF'
+	python3 - "$1" "$(main_wakeups "$1")" "${@:2}" <<'EOF'
 import json, sys
 f = json.load(open(sys.argv[1]))
 w, det = f["wakeups"], f["latency"]["idle_passed_over_detail"]
 print("recording: passed over %d, not allowed %d, of %d timed" %
       (w["idle_passed_over"], w["idle_not_allowed"], f["latency"]["wake_to_run_ns"]["count"]))
 assert f["provenance"]["source"] == "replay" and det["affinity_known"] is True
-# only the main thread is not pinned: its go, barrier and join wakeups (up to 4; CI once
-# saw more than 3) may pass over CPU 1
-main = sum(t["wakeups"] for t in f["tasks"] if t["tid"] == t["pid"])
+main = int(sys.argv[2])  # the unpinned main thread's wakeups (main_wakeups)
 assert w["idle_passed_over"] <= main, (w, "main thread's wakeups", main)
-if len(sys.argv) > 2:
-    b = json.load(open(sys.argv[2]))["wakeups"]
+if len(sys.argv) > 3:
+    b = json.load(open(sys.argv[3]))["wakeups"]
     print("bpf on the same run: passed over %d, not allowed %d" % (b["idle_passed_over"], b["idle_not_allowed"]))
     assert abs(b["idle_passed_over"] - w["idle_passed_over"]) <= 3, (b, w)
 EOF
