@@ -242,16 +242,16 @@ assert d["latency"]["idle_passed_over_detail"]["affinity_known"] is True
 EOF
 	check "bpf: the rule says where the mask comes from" grep -q "affinity: the task's mask when it ran" "$TMP/b00.txt"
 
-	# Both collectors on the same run: each attached (-p) to a ping-pong that waits for a
-	# FIFO until all are in place, pinned to CPU 0 for a third of a second and then let go,
-	# and each waiting for it to end. A third, BPF at the default rate (a 1-in-20 sample),
+	# Both collectors on the same run: each attached (-p, no command) to a ping-pong that
+	# waits for a FIFO until all are in place, pinned to CPU 0 for a third of a second and
+	# then let go, until it ends. A third, BPF at the default rate (a 1-in-20 sample),
 	# on the same run: its share's interval holds the share of every wakeup (BPF,
 	# --delay-rate 0). The oracle: `perf record -a` of the same run (the sched tracepoints
 	# and sys_enter_sched_setaffinity), counted by idle_oracle.py with the pinning the
 	# scenario sets (CPU 0 until taskset lets each thread go); taken again while perf says
 	# it lost events (3 tries).
 	same_run() {
-		local pr pp bb pb db waiter
+		local pr pp bb pb db
 		rm -f "$TMP/go" "$TMP/pr.data"
 		mkfifo "$TMP/go"
 		nice -n -15 perf record -q -a -m 8192 -o "$TMP/pr.data" -e sched:sched_switch \
@@ -262,12 +262,13 @@ EOF
 		sleep 1
 		taskset -c 0 sh -c "read x <'$TMP/go'; exec '$LOCUS' bench pingpong --pairs 3 --loops 100000" >/dev/null &
 		pp=$!
-		waiter="while kill -0 $pp 2>/dev/null; do sleep 0.05; done"
-		"$LOCUS" run -q --collector bpf --ipis --delay-rate 0 -p "$pp" --json "$TMP/sb.json" -- sh -c "$waiter" >/dev/null 2>&1 &
+		# attached without a command: each collector's scope is the ping-pong alone (a
+		# waiter command of each would be in its own scope, ~460 wakeups of its own)
+		"$LOCUS" run -q --collector bpf --ipis --delay-rate 0 -p "$pp" --json "$TMP/sb.json" >/dev/null 2>&1 &
 		bb=$!
-		"$LOCUS" run -q --collector perf -p "$pp" --json "$TMP/sp.json" -- sh -c "$waiter" >/dev/null 2>&1 &
+		"$LOCUS" run -q --collector perf -p "$pp" --json "$TMP/sp.json" >/dev/null 2>&1 &
 		pb=$!
-		"$LOCUS" run -q --collector bpf -p "$pp" --json "$TMP/sd.json" -- sh -c "$waiter" >"$TMP/sd.txt" 2>&1 &
+		"$LOCUS" run -q --collector bpf -p "$pp" --json "$TMP/sd.json" >"$TMP/sd.txt" 2>&1 &
 		db=$!
 		sleep 2
 		echo go >"$TMP/go"
@@ -328,6 +329,7 @@ def shares(f):
     ipi = None
     if w["ipi_sent"] is not None and remote >= 100:
         ipi = 100.0 * (w["ipi_sent"] + w["polling_idle_no_ipi"]) / remote
+        print("%s: remote %d, IPI %d, polling %d" % (d["provenance"]["source"], remote, w["ipi_sent"], w["polling_idle_no_ipi"]))
     return d["provenance"]["source"], timed, s, ipi
 (sb, tb, b, ib), (sp, tp, p, ip) = shares(sys.argv[1]), shares(sys.argv[2])
 assert (sb, sp) == ("bpf", "perf"), (sb, sp)
