@@ -249,9 +249,9 @@ pairs = {(p["waker_tid"], p["wakee_tid"]): (p["waker_comm"], p["wakee_comm"]) fo
 print("reader", reader, "perf script at each waker's last waking:", last)
 print("bpf:", {k: v for k, v in pairs.items() if k[1] == reader})
 if not any(v == ("sh", "sh") for v in last.values()):
-    # every line was in the pipe before the reader (sh) read it (a busy machine started it
-    # late, CI once): it never slept before its exec, no batch was pending, nothing to compare
-    print("not decidable: the reader was never woken before its exec (perf script)")
+    # no sh woke the reader before its exec: every line was in the pipe before it read
+    # (a busy machine started it late, CI once), no batch was pending, nothing to compare
+    print("not decidable: no sh woke the reader before its exec (perf script)")
     sys.exit(3)
 if not any(v[1] == "cat" for v in last.values()):
     # "c" and "d" were in the pipe before cat read (a busy machine starved the reader):
