@@ -67,11 +67,30 @@ static struct aff_call *call_new(struct aff_watch *a, int32_t caller)
 	return c;
 }
 
+/* mask a and b, of nwords each, the same (NULL: gone) */
+static bool same_mask(const uint64_t *a, const uint64_t *b, int nwords)
+{
+	return a && b ? !memcmp(a, b, (size_t)nwords * sizeof(*a)) : a == b;
+}
+
+/*
+ * The call's entry: the mask read now, from the entry's time on. The kernel sets the mask
+ * inside the call, before the call waits for the task to move to a CPU it allows: the
+ * task's wakeup from that wait already counts under the new mask (a reader that comes
+ * to the entry before the kernel set it reads the old one: the return reads again).
+ */
+static bool on_entry(struct aff_watch *a, struct aff_call *c, const struct event *e,
+		     struct event *out)
+{
+	aff_read(a, c->target, e->time_ns, out);
+	out->cpu = e->cpu; /* in order with the entry's CPU */
+	c->entry_mask = out->aff.mask;
+	return true;
+}
+
 bool aff_on_call(struct aff_watch *a, const struct event *e, struct event *out)
 {
 	struct aff_call *c = call_of(a, e->tid);
-	int32_t target;
-	uint64_t at;
 
 	if (e->type == EV_SETAFFINITY) {
 		/* an exit seen first is this call's, unless it came before (a call made
@@ -84,34 +103,44 @@ bool aff_on_call(struct aff_watch *a, const struct event *e, struct event *out)
 			c = call_new(a, e->tid);
 			c->target = e->aff.pid > 0 ? e->aff.pid : e->tid;
 			c->entered = true;
-			return false;
+			return on_entry(a, c, e, out);
 		}
+		/* the exit came first: the call is whole, its result known */
 		c->target = e->aff.pid > 0 ? e->aff.pid : e->tid;
-	} else if (e->type == EV_SETAFFINITY_RET) {
-		if (!c || c->exited) { /* the entry comes later, or was never seen */
-			if (c)
-				call_drop(a, c);
-			c = call_new(a, e->tid);
-			c->exited = true;
-			c->exit_ns = e->time_ns;
-			c->ret = e->aff.ret;
+		if (c->ret != 0) { /* refused: nothing changed */
+			call_drop(a, c);
 			return false;
 		}
+		a->changes++;
+		on_entry(a, c, e, out);
+		call_drop(a, c);
+		return true;
+	}
+	if (e->type != EV_SETAFFINITY_RET)
+		return false;
+	if (!c || c->exited) { /* the entry comes later, or was never seen */
+		if (c)
+			call_drop(a, c);
+		c = call_new(a, e->tid);
+		c->exited = true;
 		c->exit_ns = e->time_ns;
 		c->ret = e->aff.ret;
-	} else {
 		return false;
 	}
-	target = c->target;
-	at = c->exit_ns;
-	if (c->ret != 0) { /* refused: nothing changed */
+	/* the entry handed on the mask; again from now only if it differs (read before
+	 * the kernel set it) */
+	if (e->aff.ret != 0) {
+		call_drop(a, c);
+		return false;
+	}
+	a->changes++;
+	aff_read(a, c->target, e->time_ns, out);
+	out->cpu = e->cpu; /* in order with the CPU's events, the call's last one */
+	if (same_mask(out->aff.mask, c->entry_mask, a->nwords)) {
 		call_drop(a, c);
 		return false;
 	}
 	call_drop(a, c);
-	a->changes++;
-	aff_read(a, target, at, out);
-	out->cpu = e->cpu; /* in order with the CPU's events, the call's last one */
 	return true;
 }
 

@@ -2,12 +2,15 @@
  * affinity.h - each task's CPU affinity as the sched stream carries it (EV_AFFINITY): every
  * task's mask when tracing began, from /proc, and each change made through
  * sched_setaffinity (taskset, pthread_setaffinity_np, numactl), read from /proc as the
- * call returns. The call is seen by syscalls:sys_enter_sched_setaffinity (its target) and
- * sys_exit_sched_setaffinity (its result), which may come in either order (the caller can
- * move CPU in the call, and the rings are read one CPU after another): the change holds
- * from the exit's time. A mask read when the reader comes to the call is the one set then,
+ * reader comes to the call. The call is seen by syscalls:sys_enter_sched_setaffinity (its
+ * target) and sys_exit_sched_setaffinity (its result), which may come in either order (the
+ * caller can move CPU in the call, and the rings are read one CPU after another). The
+ * change holds from the entry's time: the kernel sets the mask inside the call before it
+ * waits for the task's move to an allowed CPU, and that move wakes the task, a wakeup made
+ * under the new mask. A mask read when the reader comes to the call is the one set then,
  * unless the task changed it again since (that change is an event of its own) or a cpuset
- * change moved it (not traced: no syscall).
+ * change moved it (not traced: no syscall); a reader that came to the entry before the
+ * kernel set it reads again at the return, and the mask read there holds from the return.
  */
 #ifndef LOCUS_AFFINITY_H
 #define LOCUS_AFFINITY_H
@@ -26,6 +29,7 @@ struct aff_watch {
 		int32_t caller, target;
 		uint64_t exit_ns;
 		int64_t ret;
+		const uint64_t *entry_mask; /* read at the entry (NULL: gone, or not seen) */
 		bool entered, exited;
 	} calls[AFF_CALLS];
 	int ncalls;
@@ -37,8 +41,9 @@ struct aff_watch {
 
 void aff_init(struct aff_watch *a);
 /*
- * An EV_SETAFFINITY or EV_SETAFFINITY_RET the collector decoded: true when it completes a
- * call that changed a mask, with the EV_AFFINITY to hand on in *out (its mask read now).
+ * An EV_SETAFFINITY or EV_SETAFFINITY_RET the collector decoded: true with the EV_AFFINITY
+ * to hand on in *out (its mask read now): at a call's entry (of the entry's time), and at
+ * its return where the mask read then differs from the entry's (of the return's time).
  */
 bool aff_on_call(struct aff_watch *a, const struct event *e, struct event *out);
 /*
