@@ -308,27 +308,47 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest)
 	return 0;
 }
 
-/* A timed wakeup's first run ends: its delay, by the class of its waker -> target. */
-static __always_inline void finish_timed(__u32 half, struct lb_tstate *t)
+/* A timed wakeup that ran, taken off its task's line (struct lb_tstate) at its switch-out. */
+struct lb_ran {
+	__u64 wake_ns, in_ns;
+	int waker_cpu, target_cpu;
+};
+
+/*
+ * Its first run ends: what its delay needs copied, the line free for the next wakeup
+ * before the switch-out says the task is out (a waker that sees it out may time its next
+ * one in the same fields at once). The wakers' stack, kept on the line, is counted here.
+ */
+static __always_inline void take_timed(struct lb_tstate *t, struct lb_ran *r)
+{
+	r->wake_ns = t->wake_ns;
+	r->in_ns = t->in_ns;
+	r->waker_cpu = t->waker_cpu;
+	r->target_cpu = t->target_cpu;
+	if (stack_every && (t->stk_flags & LB_STK_F_WAKER) && lb_valid(r->waker_cpu) &&
+	    lb_valid(r->target_cpu))
+		stk_wakee_ran(t, classify(r->waker_cpu, r->target_cpu));
+	t->timed = 0;
+}
+
+/* Its delay, by the class of its waker -> target: after the switch-out said it is out. */
+static __always_inline void count_timed(__u32 half, struct lb_tstate *t, const struct lb_ran *r)
 {
 	struct lb_pcpu *c = cold(half);
 	__u64 d, k;
 	int cls;
 
-	t->timed = 0;
 	if (!c)
 		return;
-	cls = lb_valid(t->waker_cpu) && lb_valid(t->target_cpu) ?
-		      classify(t->waker_cpu, t->target_cpu) : -1;
-	if (cls >= 0)
-		stk_wakee_ran(t, cls);
-	if (t->in_ns < t->wake_ns) {
+	if (r->in_ns < r->wake_ns) {
 		/* switched in before the wakeup's time: two clocks disagreed. Not a delay:
 		 * counted apart */
 		c->n[LB_delays_negative]++;
 		return;
 	}
-	d = t->in_ns - t->wake_ns;
+	cls = lb_valid(r->waker_cpu) && lb_valid(r->target_cpu) ?
+		      classify(r->waker_cpu, r->target_cpu) : -1;
+	d = r->in_ns - r->wake_ns;
 	k = delay_bucket(d);
 	if (k < LB_BUCKETS) {
 		c->delay[k]++;
@@ -415,7 +435,13 @@ static __always_inline void wakeup_ran_unseen(struct lb_tstate *t, int cpu)
 	t->timed = LB_TIMED_RAN;
 }
 
-/* Tracked t (prev) switches out on cpu: its switch counted, its run time, what comes next. */
+/*
+ * Tracked t (prev) switches out on cpu: its switch counted, its run time, what comes next.
+ * The line says it is out as early as it can: a wakeup before that is counted as one of a
+ * task still running, and the kernel (and perf's file, by its switch's time) sees a task
+ * on its way to sleep, dequeued (a clean clone's bpf.sh: 210 such vs the file's 142 of
+ * 39,979 when the delay's accounting came first).
+ */
 static __always_inline void switched_out(void *ctx, struct lb_hot *h, struct lb_tstate *t,
 					 struct task_struct *prev, int cpu, int preempt,
 					 unsigned int prev_state)
@@ -424,14 +450,32 @@ static __always_inline void switched_out(void *ctx, struct lb_hot *h, struct lb_
 	 * wakeup) changes the state after that, and one that saw it in has changed it, or
 	 * said so (woke_in), by now */
 	unsigned int state_now = *(volatile unsigned int *)&prev->__state;
-	__u64 sum = prev->se.sum_exec_runtime;
 	/* the kernel's own rule (__schedule: nvcsw when !preempt && prev_state), on the state
 	 * it read before the switch: prev->__state, read here, may already be TASK_WAKING or
 	 * TASK_RUNNING again when a wakeup raced the switch */
 	int vol = !preempt && prev_state != TASK_RUNNING;
+	struct lb_ran ran = {};
+	int done;
+	__u64 sum;
 
 	if (t->on != LB_ON_IN && (t->wake_run || t->timed == LB_TIMED_WAIT))
 		wakeup_ran_unseen(t, cpu);
+	/* the timed wakeup that ran is taken off the line before the line says it is out: a
+	 * waker that then sees it out may time its next wakeup in the same fields (a
+	 * ping-pong's partner does, microseconds later: up to 7 in 40,000 were lost when this
+	 * came after). barrier() orders the compiler only: x86 keeps stores in program order;
+	 * a weakly ordered CPU (arm64) would need a release store here. */
+	done = t->timed == LB_TIMED_RAN;
+	if (done)
+		take_timed(t, &ran);
+	barrier();
+	t->on = LB_ON_OUT;
+	t->last_cpu = cpu;
+	/* asleep: its next switch-in ends a wakeup, unless one came while it still ran (a
+	 * waker said so, or the state the scheduler read is no longer its state) */
+	t->wake_run = vol && !(prev_state & TASK_DEAD) && !t->woke_in && state_now == prev_state;
+	if (!t->sw_seen)
+		t->sw_seen = 1;
 	if (vol) {
 		h->voluntary++;
 		if (!LOCUS_NO_TASKS)
@@ -441,28 +485,17 @@ static __always_inline void switched_out(void *ctx, struct lb_hot *h, struct lb_
 		if (!LOCUS_NO_TASKS)
 			t->involuntary++;
 	}
-	/* the scheduler's own account of the time it just ran: no clock read */
+	/* the scheduler's own account of the time it just ran: no clock read (no switch-in
+	 * of it comes before this program ends: the kernel waits for it to be off the CPU) */
+	sum = prev->se.sum_exec_runtime;
 	if (sum > t->last_sum) {
 		if (!LOCUS_NO_TASKS)
 			t->run_ns += sum - t->last_sum;
 		h->tracked_ns += sum - t->last_sum;
 	}
 	t->last_sum = sum;
-	/* the timed wakeup that ran is over before the line says it is out: a waker that
-	 * then sees it out may time its next wakeup in the same fields (a ping-pong's partner
-	 * does, microseconds later: up to 7 in 40,000 were lost when this came after).
-	 * barrier() orders the compiler only: x86 keeps stores in program order; a weakly
-	 * ordered CPU (arm64) would need a release store here. */
-	if (t->timed == LB_TIMED_RAN)
-		finish_timed(glob.epoch & 1, t);
-	barrier();
-	t->on = LB_ON_OUT;
-	t->last_cpu = cpu;
-	/* asleep: its next switch-in ends a wakeup, unless one came while it still ran (a
-	 * waker said so, or the state the scheduler read is no longer its state) */
-	t->wake_run = vol && !(prev_state & TASK_DEAD) && !t->woke_in && state_now == prev_state;
-	if (!t->sw_seen)
-		t->sw_seen = 1;
+	if (done)
+		count_timed(glob.epoch & 1, t, &ran);
 	stk_switch_out(ctx, h, t, vol && !(prev_state & TASK_DEAD));
 	if (prev_state & TASK_DEAD)
 		lb_retire(glob.epoch & 1, t, prev);
@@ -487,10 +520,10 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	if (!h)
 		return 0;
 	h->switches++;
-	close_flight(h, cpu);
 	t = prev_pid ? lb_tracked(prev) : 0;
-	if (t)
+	if (t) /* first: its line says out as soon as it can (switched_out) */
 		switched_out(ctx, h, t, prev, (int)cpu, preempt, prev_state);
+	close_flight(h, cpu);
 	t = next_pid ? lb_tracked(next) : 0;
 	if (t && (t->wake_run || t->timed == LB_TIMED_WAIT))
 		wakeup_ran(t, next, (int)cpu, &now);
