@@ -238,14 +238,15 @@ static int no_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return r;
 }
 
+/* Why the load failed: the verifier's log first (its refusal is EACCES too, as root). */
 static void why_load(int e, char *err, size_t len)
 {
-	if (e == EPERM || e == EACCES)
-		snprintf(err, len, "loading BPF programs is not permitted (needs root, or "
-			 "CAP_BPF and CAP_PERFMON)");
-	else if (refused[0])
+	if (refused[0])
 		snprintf(err, len, "the kernel's verifier refused %s (locus -vv shows libbpf's "
 			 "log)", refused);
+	else if (e == EPERM || e == EACCES)
+		snprintf(err, len, "loading BPF programs is not permitted (needs root, or "
+			 "CAP_BPF and CAP_PERFMON)");
 	else
 		snprintf(err, len, "the kernel refused the BPF programs: %s (locus -vv shows "
 			 "libbpf's log)", strerror(e));
