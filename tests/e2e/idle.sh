@@ -23,6 +23,29 @@ main_wakeups() {
 	python3 -c 'import json, sys
 print(sum(t["wakeups"] for t in json.load(open(sys.argv[1]))["tasks"] if t["tid"] == t["pid"]))' "$1"
 }
+# On a disagreement: the wakeups judged passed over by one side only, (tid, switch-in ns),
+# the report's from its timeline's flows (the same verdicts) and the oracle's list, with
+# perf script's lines of the first one's last 300 us: the failure says which wakeup.
+explain_diff() {
+	"$LOCUS" report $3 -q -i "$2" --trace "$TMP/$1.trace.json" -o /dev/null 2>/dev/null
+	python3 - "$TMP/$1.trace.json" "$TMP/$1.passed" "$TMP/$1.script" <<'PY'
+import json, re, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+got = {(e["args"]["tid"], int(round(float(e["ts"]) * 1000)) + e["args"]["delay_ns"])
+       for e in ev if e["ph"] == "s" and e["args"].get("idle_passed") not in
+       ("none", "not allowed", "not judged", None)}
+want = {tuple(int(x) for x in l.split()) for l in open(sys.argv[2])}
+print("passed over by locus only:", sorted(got - want)[:5], "by the oracle only:", sorted(want - got)[:5])
+first = min((got - want) | (want - got), key=lambda w: w[1], default=None)
+if first:
+    tid, run = first
+    for line in open(sys.argv[3]):
+        m = re.match(r"\s*-?\d+\s+\[\d+\]\s+(\d+)\.(\d+):", line)
+        t = int(m.group(1)) * 10**9 + int(m.group(2).ljust(9, "0")[:9]) if m else 0
+        if run - 300000 <= t <= run + 1000:
+            print(" ", line.rstrip()[:220])
+PY
+}
 file_vs_oracle() {
 	perf script --ns -F tid,cpu,time,event,trace -i "$2" >"$TMP/$1.script" 2>/dev/null
 	local rc=$?
@@ -35,9 +58,10 @@ file_vs_oracle() {
 	# (their affinity is in the file) and perf script cannot show: not the same rule.
 	local scope="-a" tree=""
 	[ -n "${3:-}" ] && scope="--pid $3" && tree="--tree $3"
-	python3 "$(dirname "$0")/idle_oracle.py" $tree <"$TMP/$1.script" >"$TMP/$1.oracle" || return 1
+	python3 "$(dirname "$0")/idle_oracle.py" $tree --passed "$TMP/$1.passed" \
+		<"$TMP/$1.script" >"$TMP/$1.oracle" || return 1
 	"$LOCUS" report $scope -q -i "$2" --json "$TMP/$1.json" >"$TMP/$1.txt" 2>&1 || return 1
-	python3 - "$TMP/$1.json" "$TMP/$1.oracle" <<'PY'
+	python3 - "$TMP/$1.json" "$TMP/$1.oracle" <<'PY' || { explain_diff "$1" "$2" "$scope"; return 1; }
 import json, sys
 d, o = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 w, lat, p = d["wakeups"], d["latency"], d["provenance"]
