@@ -88,9 +88,17 @@ static bool on_entry(struct aff_watch *a, struct aff_call *c, const struct event
 	return true;
 }
 
+/* The mask aff_read just kept, given back (a read that changed nothing). */
+static void unread(struct aff_watch *a, const struct event *out)
+{
+	if (out->aff.mask && a->nmasks && a->masks[a->nmasks - 1] == out->aff.mask)
+		free(a->masks[--a->nmasks]);
+}
+
 bool aff_on_call(struct aff_watch *a, const struct event *e, struct event *out)
 {
 	struct aff_call *c = call_of(a, e->tid);
+	bool whole, handed;
 
 	if (e->type == EV_SETAFFINITY) {
 		/* an exit seen first is this call's, unless it came before (a call made
@@ -99,22 +107,21 @@ bool aff_on_call(struct aff_watch *a, const struct event *e, struct event *out)
 			call_drop(a, c);
 			c = NULL;
 		}
+		whole = c; /* the exit came first: the call is whole, its result known */
 		if (!c) {
 			c = call_new(a, e->tid);
-			c->target = e->aff.pid > 0 ? e->aff.pid : e->tid;
 			c->entered = true;
-			return on_entry(a, c, e, out);
 		}
-		/* the exit came first: the call is whole, its result known */
 		c->target = e->aff.pid > 0 ? e->aff.pid : e->tid;
-		if (c->ret != 0) { /* refused: nothing changed */
-			call_drop(a, c);
-			return false;
+		if (!whole)
+			return on_entry(a, c, e, out);
+		handed = c->ret == 0; /* else refused: nothing changed */
+		if (handed) {
+			a->changes++;
+			on_entry(a, c, e, out);
 		}
-		a->changes++;
-		on_entry(a, c, e, out);
 		call_drop(a, c);
-		return true;
+		return handed;
 	}
 	if (e->type != EV_SETAFFINITY_RET)
 		return false;
@@ -129,19 +136,17 @@ bool aff_on_call(struct aff_watch *a, const struct event *e, struct event *out)
 	}
 	/* the entry handed on the mask; again from now only if it differs (read before
 	 * the kernel set it) */
-	if (e->aff.ret != 0) {
-		call_drop(a, c);
-		return false;
-	}
-	a->changes++;
-	aff_read(a, c->target, e->time_ns, out);
-	out->cpu = e->cpu; /* in order with the CPU's events, the call's last one */
-	if (same_mask(out->aff.mask, c->entry_mask, a->nwords)) {
-		call_drop(a, c);
-		return false;
+	handed = false;
+	if (e->aff.ret == 0) {
+		a->changes++;
+		aff_read(a, c->target, e->time_ns, out);
+		out->cpu = e->cpu; /* in order with the CPU's events, the call's last one */
+		handed = !same_mask(out->aff.mask, c->entry_mask, a->nwords);
+		if (!handed)
+			unread(a, out);
 	}
 	call_drop(a, c);
-	return true;
+	return handed;
 }
 
 struct scan_ctx {

@@ -66,6 +66,7 @@ static void entry_then_return(void **state)
 	assert_handed(&a, &o, 100, 1);
 	e = call(EV_SETAFFINITY_RET, 200, 0, 0, 0);
 	assert_false(aff_on_call(&a, &e, &o)); /* the same mask: nothing new */
+	assert_int_equal(a.nmasks, 1);	      /* and the return's read given back */
 	assert_int_equal(a.changes, 1);
 	assert_int_equal(a.ncalls, 0);
 	/* refused: the entry's read stands (the mask as it is), no change counted */
