@@ -129,8 +129,8 @@ struct sinks {
 	 * outside it reach only the sinks that keep the window themselves (whole). */
 	uint64_t from_ns, to_ns;
 	uint64_t first_ns, last_ns;	/* the first and the last timed event delivered (not a
-					 * name, a mask, a lost count or a memory sample), in the
-					 * window or not */
+					 * name, a mask, a lost count, a memory sample or a
+					 * sched_setaffinity call), in the window or not */
 	bool have_first;
 	uint64_t windowed;		/* events left out by the window */
 };
@@ -181,9 +181,13 @@ bool sinks_windowed(struct sinks *l, const struct event *e);
 static inline bool sinks_outside(struct sinks *l, const struct event *e)
 {
 	/* a name or a mask holds from its time on, whatever the window; a lost count has no
-	 * time (0: never the window's origin); a memory sample comes in no order */
+	 * time (0: never the window's origin); a memory sample comes in no order; a
+	 * sched_setaffinity call is the collector's (it becomes the mask), which a file's
+	 * replay hands on and the live stream does not: never the origin, or the windows of
+	 * a recording and of its own pass would differ (the recorder's own visit of the
+	 * CPUs is often its file's first record) */
 	if (e->type == EV_COMM || e->type == EV_LOST || e->type == EV_MEM ||
-	    e->type == EV_AFFINITY)
+	    e->type == EV_AFFINITY || (EV_SYSCALL_TYPES >> e->type & 1))
 		return false;
 	if (!l->have_first) {
 		l->first_ns = e->time_ns;
