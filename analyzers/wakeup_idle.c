@@ -68,8 +68,12 @@ void wk_affinity_set(struct wakeup *w, int32_t tid, const uint64_t *mask, int nw
 		aff_put(w, tid, AFF_UNKNOWN);
 		return;
 	}
-	for (int c = 0; c < w->r.ncpus; c++)
-		all &= c / 64 < nwords && (mask[c / 64] >> (c % 64)) & 1;
+	for (int i = 0; i * 64 < w->r.ncpus && all; i++) { /* a word at a time */
+		int bits = w->r.ncpus - i * 64;
+		uint64_t want = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+
+		all = i < nwords && (mask[i] & want) == want;
+	}
 	if (all) {
 		aff_put(w, tid, AFF_ALL);
 		return;
