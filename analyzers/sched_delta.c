@@ -207,6 +207,8 @@ void sched_results_delta(struct sched_results *out, const struct sched_results *
 	out->switch_in_inferred = sub(cur->switch_in_inferred, prev->switch_in_inferred);
 	out->unknown_ns = sub(cur->unknown_ns, prev->unknown_ns);
 	out->idle_judged_open = sub(cur->idle_judged_open, prev->idle_judged_open);
+	out->pairs_wakeups = sub(cur->pairs_wakeups, prev->pairs_wakeups);
+	out->pairs_filtered = sub(cur->pairs_filtered, prev->pairs_filtered);
 	sub_array(out->wake_matrix, cur->wake_matrix, prev->wake_matrix, n * n);
 	sub_array(out->prev_matrix, cur->prev_matrix, prev->prev_matrix, n * n);
 	sub_array(out->mig_matrix, cur->mig_matrix, prev->mig_matrix, n * n);

@@ -102,7 +102,7 @@ static uint64_t pair_key(int32_t waker_tid, int32_t wakee_tid)
 	return (uint64_t)(uint32_t)waker_tid << 32 | (uint32_t)wakee_tid;
 }
 
-/* A wakeup of wakee by waker_tid counted in its pair's slot (Space-Saving: never refused). */
+/* A wakeup of wakee by waker_tid counted in its pair's slot, or -1: in the filter (topk.h). */
 static int pair_count(struct wakeup *w, const struct wk_task *waker_task, int32_t waker_tid,
 		      int32_t waker_cpu, const struct wk_task *wakee)
 {
@@ -111,6 +111,8 @@ static int pair_count(struct wakeup *w, const struct wk_task *waker_task, int32_
 	int s = topk_add_hint(&w->pairk, wakee->pair, pair_key(waker_tid, wakee->tid), 1, &fresh);
 	struct pair_stat *p;
 
+	if (s < 0)
+		return -1;
 	if (s >= w->cap_pairs) {
 		w->cap_pairs = w->cap_pairs ? w->cap_pairs * 2 : 64;
 		if (w->cap_pairs > w->pairk.cap)

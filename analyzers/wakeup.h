@@ -19,7 +19,7 @@ struct wakeup_cfg {
 	bool migrate_source;		/* the stream has sched_migrate_task: a wakeup whose task
 					 * moved in try_to_wake_up shows it (set_task_cpu) */
 	int max_pairs;			/* slots of the task-pair table (0: 16384): the busiest
-					 * pairs kept by Space-Saving, counts within a bound */
+					 * pairs kept by Filtered Space-Saving, counts within a bound */
 	int max_tasks;			/* rows of the task table, first come (0: every task) */
 	/*
 	 * The stream gives each task's affinity as EV_AFFINITY events (its mask when tracing
@@ -54,7 +54,7 @@ struct wakeup_frozen {
 	struct topk_slot *pslot;	/* count and overcount per pair slot */
 	int npairs, cap_pairs;
 	int pairs_kept;
-	uint64_t pairs_bound, pairs_evicted;
+	uint64_t pairs_bound, pairs_evicted, pairs_wakeups, pairs_filtered;
 	uint64_t last_ns;
 	int max_tasks;
 };

@@ -71,8 +71,8 @@ static void prefetch_tasks(const struct wakeup *w, const struct event *e)
 						     * switch: its state alone now */
 			__builtin_prefetch(&t->n, 1);
 		if (i == 1 && (e->type == EV_WAKING || e->type == EV_WAKEUP)) {
-			u64map_prefetch(&w->pairk.idx, (uint64_t)(uint32_t)e->tid << 32 |
-							       (uint32_t)e->wake.pid);
+			topk_prefetch(&w->pairk, (uint64_t)(uint32_t)e->tid << 32 |
+							 (uint32_t)e->wake.pid);
 		}
 	}
 }

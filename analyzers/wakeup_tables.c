@@ -43,6 +43,8 @@ void wakeup_freeze(struct wakeup *w, struct wakeup_frozen *f)
 	f->pairs_kept = w->pairk.cap;
 	f->pairs_bound = topk_bound(&w->pairk);
 	f->pairs_evicted = w->pairk.evicted;
+	f->pairs_wakeups = w->pairk.total;
+	f->pairs_filtered = w->pairk.filtered;
 	f->last_ns = r->last_ns;
 	f->max_tasks = w->cfg.max_tasks;
 }
@@ -96,6 +98,8 @@ void wakeup_frozen_tables(const struct wakeup_frozen *f, struct sched_results *r
 	r->pairs_kept = f->pairs_kept;
 	r->pairs_bound = f->pairs_bound;
 	r->pairs_evicted = f->pairs_evicted;
+	r->pairs_wakeups = f->pairs_wakeups;
+	r->pairs_filtered = f->pairs_filtered;
 	qsort(r->pairs, (size_t)r->npairs, sizeof(*r->pairs), sched_pair_cmp);
 }
 

@@ -70,13 +70,15 @@ static uint32_t flip(struct bpf_sched *b, struct sched_results *r)
 	return old;
 }
 
-/* A pair's wakeups of one interval, into its slot (Space-Saving: never refused). */
+/* A pair's wakeups of one interval, into its slot or the filter (topk.h). */
 static void add_pair(struct bpf_sched *b, uint64_t key, const struct lb_pair *v)
 {
 	bool fresh;
 	int s = topk_add(&b->pairk, key, v->count, &fresh);
 	struct pair_acc *p;
 
+	if (s < 0)
+		return;
 	if (s >= b->cap_pairs) {
 		b->cap_pairs = b->cap_pairs ? 2 * b->cap_pairs : 256;
 		if (b->cap_pairs > b->pairk.cap)
@@ -261,6 +263,8 @@ static void read_pairs(struct bpf_sched *b, struct sched_results *r)
 	r->pairs_kept = b->pairk.cap;
 	r->pairs_bound = topk_bound(&b->pairk);
 	r->pairs_evicted = b->pairk.evicted;
+	r->pairs_wakeups = b->pairk.total;
+	r->pairs_filtered = b->pairk.filtered;
 	qsort(r->pairs, (size_t)r->npairs, sizeof(*r->pairs), sched_pair_cmp);
 }
 

@@ -48,7 +48,7 @@ struct bpf_sched {
 	struct lb_pcpu *acc;	/* nposs values: the halves read so far, summed */
 	size_t pc_stride;
 	struct task_top retired;/* the busiest tasks whose totals left `done` (and `seen`) */
-	struct topk pairk;	/* the pairs read so far: the busiest by Space-Saving */
+	struct topk pairk;	/* the pairs read so far: the busiest by Filtered Space-Saving */
 	struct pair_acc *pairs;	/* per slot: names and classes since the slot was given */
 	int cap_pairs;
 	uint64_t drains;	/* the reads of a half so far */

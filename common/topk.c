@@ -1,4 +1,5 @@
-/* topk.c - Space-Saving over a Stream-Summary: slots in buckets of equal count (topk.h). */
+/* topk.c - Filtered Space-Saving over a Stream-Summary: slots in buckets of equal count
+ * (topk.h). */
 #include "topk.h"
 
 #include <stdlib.h>
@@ -26,6 +27,7 @@ void topk_release(struct topk *t)
 {
 	free(t->slot);
 	free(t->b);
+	free(t->filt);
 	u64map_release(&t->idx);
 	memset(t, 0, sizeof(*t));
 }
@@ -114,9 +116,42 @@ int topk_find(const struct topk *t, uint64_t key)
 	return s ? (int)*s - 1 : -1;
 }
 
+/* key's cell of the filter: a multiplicative hash, its top bits */
+static uint64_t *cell(const struct topk *t, uint64_t key)
+{
+	return &t->filt[(key * 0x9e3779b97f4a7c15ull) >> (64 - t->filt_bits)];
+}
+
+/* The filter, when the slots are full: FILT_PER_SLOT cells a slot, a power of two. */
+#define FILT_PER_SLOT 8
+static void filter_make(struct topk *t)
+{
+	t->filt_bits = 1;
+	while ((1ull << t->filt_bits) < (uint64_t)t->cap * FILT_PER_SLOT)
+		t->filt_bits++;
+	t->filt = xcalloc((size_t)1 << t->filt_bits, sizeof(*t->filt));
+}
+
+static void filter_raise(struct topk *t, uint64_t *c, uint64_t v)
+{
+	if (*c < v)
+		*c = v;
+	if (v > t->filt_max)
+		t->filt_max = v;
+}
+
+void topk_prefetch(const struct topk *t, uint64_t key)
+{
+	u64map_prefetch(&t->idx, key);
+	if (t->filt)
+		__builtin_prefetch(cell(t, key), 1);
+}
+
 int topk_add_hint(struct topk *t, int hint, uint64_t key, uint64_t inc, bool *fresh)
 {
 	int s = hint >= 0 && hint < t->n && t->slot[hint].key == key ? hint : topk_find(t, key);
+	struct topk_slot *sl;
+	uint64_t *c;
 
 	t->total += inc;
 	*fresh = s < 0;
@@ -130,19 +165,27 @@ int topk_add_hint(struct topk *t, int hint, uint64_t key, uint64_t inc, bool *fr
 		t->slot[s].key = key;
 		t->slot[s].err = 0;
 		place(t, s, -1, inc);
-	} else {
-		struct topk_slot *sl;
-
-		s = t->b[t->bmin].head; /* a slot of the smallest count: its key goes, the
-					 * newcomer inherits the count */
-		sl = &t->slot[s];
-		u64map_del(&t->idx, sl->key);
-		t->evicted++;
-		sl->key = key;
-		sl->err = sl->count;
-		if (inc)
-			place(t, s, sl->bucket, sl->count + inc);
+		u64map_put(&t->idx, key, (uint32_t)s + 1);
+		return s;
 	}
+	if (!t->filt)
+		filter_make(t);
+	c = cell(t, key);
+	if (*c + inc <= t->b[t->bmin].val) { /* not above the smallest count: stays out */
+		filter_raise(t, c, *c + inc);
+		t->filtered += inc;
+		*fresh = false;
+		return -1;
+	}
+	s = t->b[t->bmin].head; /* a slot of the smallest count: its key goes (its count to its
+				 * cell), the newcomer takes its cell's count */
+	sl = &t->slot[s];
+	u64map_del(&t->idx, sl->key);
+	filter_raise(t, cell(t, sl->key), sl->count);
+	t->evicted++;
+	sl->key = key;
+	sl->err = *c;
+	place(t, s, sl->bucket, *c + inc); /* above the smallest count: out of its bucket */
 	u64map_put(&t->idx, key, (uint32_t)s + 1);
 	return s;
 }
@@ -154,5 +197,5 @@ int topk_add(struct topk *t, uint64_t key, uint64_t inc, bool *fresh)
 
 uint64_t topk_bound(const struct topk *t)
 {
-	return t->evicted && t->bmin >= 0 ? t->b[t->bmin].val : 0;
+	return t->filt_max;
 }

@@ -139,11 +139,3 @@ void task_top_release(struct task_top *t)
 	memset(t, 0, sizeof(*t));
 }
 
-uint64_t sched_pairs_sum(const struct sched_results *r)
-{
-	uint64_t sum = 0;
-
-	for (int i = 0; i < r->npairs; i++)
-		sum += r->pairs[i].count;
-	return sum;
-}

@@ -119,6 +119,10 @@ struct sched_results {
 	uint64_t pairs_bound;		/* the most any listed count exceeds its true count;
 					 * every pair with more wakeups is listed (0: exact) */
 	uint64_t pairs_evicted;		/* pairs that gave their slot to another */
+	uint64_t pairs_wakeups;		/* wakeups the pair table counted, listed or not (all
+					 * of sleeping tasks but pairs_dropped) */
+	uint64_t pairs_filtered;	/* of them, of pairs that held no slot then (the
+					 * filter: each pair's at most pairs_bound) */
 
 	uint64_t events[EV_TYPE_NR];	/* every event seen, by type (all tasks) */
 };
@@ -152,8 +156,6 @@ static inline uint64_t sched_measure_get(const struct sched_results *r, int m)
 {
 	return *(const uint64_t *)(const void *)((const char *)r + sched_measures[m].offset);
 }
-/* The wakeups the pairs hold, every pair's count added (Space-Saving keeps the sum exact). */
-uint64_t sched_pairs_sum(const struct sched_results *r);
 /*
  * The sample behind the timed figures (delays, idle CPUs passed over): the wakeups
  * timed of all the collector decided on, and the factor that scales a sampled count or

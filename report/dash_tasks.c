@@ -84,8 +84,9 @@ static int pairs(struct canvas *c, struct dash_rect r, int rows, const struct da
 
 	if (rows < 1)
 		return 0;
-	/* Space-Saving's bound once a pair was evicted: each count is within it of the truth
-	 * (the whole run's: over at most; an interval's: under at most, sched_delta.c) */
+	/* the pair table's bound once a pair was evicted or filtered: each count is within it
+	 * of the truth (the whole run's: over at most; an interval's: under at most,
+	 * sched_delta.c) */
 	canvas_printf(c, r.x + 1, r.y + 1, r.w - 2, CV_DIM, "%-*s %9s %s%s%s",
 		      r.w - 28 - (s->pairs_bound ? 20 : 0),
 		      "waker > wakee", "wakeups/s", order[sort], s->pairs_bound ? ", counts within " : "",

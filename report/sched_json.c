@@ -201,7 +201,8 @@ static void tasks_json(struct json *j, const struct sched_results *r)
 	json_uint(j, "pairs_count_bound", r->pairs_bound);
 	/* the pairs' wakeups (all pairs, listed or not) + pairs_dropped + the wakeups of
 	 * running tasks, never paired = the source tracepoint's count (wakeups.source_events) */
-	json_uint(j, "pairs_wakeups", sched_pairs_sum(r));
+	json_uint(j, "pairs_wakeups", r->pairs_wakeups);
+	json_uint(j, "pairs_filtered_wakeups", r->pairs_filtered);
 	if (sched_measured(r, SM_wakeups_running))
 		json_uint(j, "pairs_apart_woken_while_running", r->wakeups_running);
 	else

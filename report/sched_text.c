@@ -335,7 +335,7 @@ static void latency(FILE *f, const struct sched_results *r)
  */
 static void pairs_total(FILE *f, const struct sched_results *r)
 {
-	uint64_t sum = sched_pairs_sum(r);
+	uint64_t sum = r->pairs_wakeups;
 	char a[32], b[32], c[32], d[32];
 
 	fprintf(f, "   the pairs hold %s wakeups of sleeping tasks", fmt_count(sum, a, sizeof(a)));
@@ -386,12 +386,14 @@ static void pairs(FILE *f, const struct sched_results *r)
 		fprintf(f, "   ... %s more pairs\n", fmt_count((uint64_t)(r->npairs - TOP_ROWS), n,
 								 sizeof(n)));
 	if (r->pairs_bound) {
-		char b[32], e[32];
+		char b[32], e[32], o[32];
 
-		fprintf(f, "   the busiest pairs kept in %d slots (Space-Saving; %s pairs gave theirs\n"
-			   "   up): a count may exceed the true count by at most %s, and every pair\n"
-			   "   with more wakeups than that is listed\n",
+		fprintf(f, "   the busiest pairs kept in %d slots (Filtered Space-Saving; %s pairs gave\n"
+			   "   theirs up, %s wakeups were of pairs that held none): a count may exceed\n"
+			   "   the true count by at most %s, and every pair with more wakeups than\n"
+			   "   that is listed\n",
 			r->pairs_kept, fmt_count(r->pairs_evicted, e, sizeof(e)),
+			fmt_count(r->pairs_filtered, o, sizeof(o)),
 			fmt_count(r->pairs_bound, b, sizeof(b)));
 	}
 	if (r->pairs_dropped)

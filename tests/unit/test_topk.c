@@ -1,9 +1,10 @@
 /*
- * test_topk.c - Space-Saving (common/topk.h) against an exact count of the same stream:
- * exact while every key fits; on a skewed stream of 20,000 keys in 400 slots, every
- * guarantee (count - err <= true <= count, err <= bound <= N / cap, every key above the
- * bound kept) and the top 10 equal to the exact top 10; weighted increments. And the
- * hash map's delete, against a reference, through thousands of random puts and deletes.
+ * test_topk.c - Filtered Space-Saving (common/topk.h) against an exact count of the same
+ * stream: exact while every key fits; on a skewed stream of 20,000 keys in 400 slots,
+ * every guarantee (count - err <= true <= count, err <= bound <= N / cap, every key above
+ * the bound kept) and the top 10 equal to the exact top 10; weighted increments; one-off
+ * keys among 200,000 staying in the filter. And the hash map's delete, against a
+ * reference, through thousands of random puts and deletes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -128,6 +129,43 @@ static void skewed_stream(void **state)
 	topk_release(&t);
 }
 
+/*
+ * The filter: among 200,000 keys seen once each, 8 keys seen every 8th increment are kept
+ * in 64 slots with every guarantee, and the one-off keys mostly stay out of the slots
+ * (plain Space-Saving gives each of them a slot, evicting one every time).
+ */
+static void one_offs_stay_out(void **state)
+{
+	struct topk t;
+	uint64_t ones = 0, n = 0;
+	bool fresh;
+
+	(void)state;
+	topk_init(&t, 64);
+	for (uint64_t i = 0; i < 228571; i++) {
+		uint64_t k = i % 8 == 0 ? (i / 8) % 8 : 1000 + i; /* hot 0-7, else new */
+
+		ones += k >= 1000;
+		n++;
+		topk_add(&t, k, 1, &fresh);
+	}
+	assert_int_equal(t.total, n);
+	assert_true(t.filtered > 0);
+	assert_true(t.evicted < ones / 4);
+	assert_true(topk_bound(&t) <= n / 64);
+	for (uint64_t k = 0; k < 8; k++) {
+		int s = topk_find(&t, k);
+
+		assert_true(s >= 0); /* 3,571 each, far above the bound */
+		assert_true(t.slot[s].count >= n / 64);
+		assert_true(t.slot[s].count - t.slot[s].err <= (n + 63) / 64);
+	}
+	for (int s = 0; s < t.n; s++)
+		if (t.slot[s].key >= 1000) /* a one-off's count: 1, overcounted by its err */
+			assert_true(t.slot[s].count - t.slot[s].err <= 1);
+	topk_release(&t);
+}
+
 static void map_delete(void **state)
 {
 	static uint32_t ref[4096];
@@ -166,6 +204,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(exact_while_it_fits),
 		cmocka_unit_test(skewed_stream),
+		cmocka_unit_test(one_offs_stay_out),
 		cmocka_unit_test(map_delete),
 	};
 
