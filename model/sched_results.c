@@ -138,4 +138,3 @@ void task_top_release(struct task_top *t)
 	free(t->h);
 	memset(t, 0, sizeof(*t));
 }
-
