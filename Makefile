@@ -291,7 +291,7 @@ lab-check: locus | test-deps
 # bench/results.md is the record: runs copied there with what was changed and why.
 bench: $(FIXTURES) locus build/synth build/memgen build/floor build/floor-ipi build/pausebench bench-variants | test-deps
 	@{ echo "# locus benchmarks"; echo; echo "Machine: $$(nproc) CPUs, $$(uname -r), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"; echo; \
-	   bench/perturb.sh 7; echo; bench/pause_perturb.sh 3 20 100; echo; bench/perf_cost.sh 5; echo; bench/report_speed.sh 5; echo; bench/trace_speed.sh 5; echo; bench/c2c_speed.sh 3; echo; bench/dashboard.sh 5 20; echo; bench/snapshot_wait.sh 5; echo; bench/memory.sh 60; echo; \
+	   bench/perturb.sh 7; echo; VARIANTS="null floor floor-ipi locus-bpf ipis locus-perf perf-ipis perf-sched" bench/pause_perturb.sh 3 20 100; echo; bench/perf_cost.sh 5; echo; bench/report_speed.sh 5; echo; bench/trace_speed.sh 5; echo; bench/c2c_speed.sh 3; echo; bench/dashboard.sh 5 20; echo; bench/snapshot_wait.sh 5; echo; bench/memory.sh 60; echo; \
 	   bench/synth_speed.sh 5; echo; bench/cost_table.sh 5; } | tee bench/latest.md
 
 install: locus install-man

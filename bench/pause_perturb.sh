@@ -5,7 +5,9 @@
 # rounds by +-20% on this VM (bench/results.md), cancels within a block. Variants: null
 # (pausebench alone: the windows' noise, ratio ~1), floor and floor-ipi (bench/floor.c),
 # locus-bpf (locus run's default BPF collector; LOCUS_NEW=path: a copy of it), ipis (the same
-# with --ipis), locus-base
+# with --ipis), locus-perf (locus run --collector perf: the perf stream, its tracepoints turned
+# off and on), perf-ipis (the same with --ipis), perf-sched (perf sched record, turned off and
+# on through its --control fifo), locus-base
 # (LOCUS_BASE=path: an earlier build's, in the same run), stats (build/floor-ipi attached throughout, the kernel's BPF
 # run-time statistics turned on and off instead: what locus's own-cost windows cost while
 # open, for its four program runs a wakeup), LABEL=PATH (that build's BPF collector, as
@@ -26,6 +28,17 @@ VARIANTS=${VARIANTS:-"null floor floor-ipi locus-bpf ipis"}
 cd "$(dirname "$0")/.."
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# perf_relay DIR: pausebench's '1'/'0' on DIR/cmd as perf's enable/disable on DIR/pctl, its
+# ack on DIR/pack as the same character on DIR/ack
+perf_relay() {
+	local c a
+	exec 3<"$1/cmd" 4>"$1/ack" 5>"$1/pctl" 6<"$1/pack"
+	while IFS= read -r -n 1 c <&3; do
+		case $c in 1) echo enable >&5 ;; 0) echo disable >&5 ;; *) break ;; esac
+		IFS= read -r a <&6 || break
+		printf %s "$c" >&4
+	done
+}
 for r in $(seq "$REPS"); do
 	for v in $VARIANTS; do
 		d=$TMP/fifo
@@ -39,6 +52,15 @@ for r in $(seq "$REPS"); do
 		locus-bpf) cmd=("${LOCUS_NEW:-./locus}" run -q --collector bpf -o /dev/null -- "${pb[@]}") ;;
 		ipis) cmd=("${LOCUS_NEW:-./locus}" run -q --collector bpf --ipis -o /dev/null -- "${pb[@]}") ;;
 		locus-base) cmd=("$LOCUS_BASE" run -q --collector bpf -o /dev/null -- "${pb[@]}") ;;
+		locus-perf) cmd=("${LOCUS_NEW:-./locus}" run -q --collector perf -o /dev/null -- "${pb[@]}") ;;
+		perf-ipis) cmd=("${LOCUS_NEW:-./locus}" run -q --collector perf --ipis -o /dev/null -- \
+			"${pb[@]}") ;;
+		perf-sched)
+			# perf answers "enable"/"disable" on its own fifos: a relay speaks pausebench's
+			mkfifo "$d/pctl" "$d/pack"
+			perf_relay "$d" &
+			cmd=(perf sched record -q -o "$TMP/p.data" -D -1 --control "fifo:$d/pctl,$d/pack"
+				-- "${pb[@]}") ;;
 		stats) cmd=(env FLOOR_PAUSE_STATS=1 build/floor-ipi -- "${pb[@]}") ;;
 		*=*) cmd=("${v#*=}" run -q --collector bpf -o /dev/null -- "${pb[@]}") ;;
 		*) echo "pause_perturb: unknown variant $v" >&2; exit 2 ;;

@@ -44,9 +44,9 @@ enum {
 					   "every task); tasks beyond are counted as dropped" }, \
 	{ "max-pairs", OPT_MAX_PAIRS, "N", "slots for the busiest waker->wakee pairs (default " \
 					   "perf 16384, BPF 65536): counts within a stated bound" }, \
-	{ "ipis", OPT_IPIS, NULL, "BPF: also tell which remote wakeups sent an IPI (two more " \
-				  "programs, ~57 ns a ping-pong wakeup: docs/cost.md); the perf " \
-				  "stream reads them always" }
+	{ "ipis", OPT_IPIS, NULL, "also tell which remote wakeups sent an IPI (BPF: two more " \
+				  "programs, ~57 ns a ping-pong wakeup; perf: one more sample on " \
+				  "the wakeup's path, ~800 ns: docs/cost.md)" }
 
 #define TRACE_OPT_ROWS \
 	{ "sysfs-root", OPT_SYSFS_ROOT, "DIR", "read the CPU topology from DIR instead of /sys " \

@@ -15,6 +15,7 @@
 #include <tracefs/tracefs.h>
 #include <traceevent/event-parse.h>
 
+#include "../common/bench_pause.h"
 #include "../common/util.h"
 #include "counters.h"
 #include "probe.h"
@@ -219,6 +220,7 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 			.watermark = 1,
 		};
 		if (s->dec.fmt[t].id < 0 || (!o->irq && (EV_IRQ_TYPES >> t & 1)) ||
+		    (!o->ipis && (t == EV_IPI || t == EV_WAKE_IDLE)) ||
 		    (!s->affinity_calls && (EV_SYSCALL_TYPES >> t & 1)))
 			continue;
 		/* with sched_waking, the chosen CPU comes from sched_migrate_task or the
@@ -272,11 +274,24 @@ static void keep_start(void *ctx, const struct event *e)
 	s->aff_start[s->naff_start++] = *e;
 }
 
+/* LOCUS_BENCH_PAUSE's command (common/bench_pause.h): the tracepoints off or on again. */
+static int pause_set(void *ctx, bool on)
+{
+	struct sched_collector *s = ctx;
+
+	if (on)
+		rings_enable(&s->rings);
+	else
+		rings_disable(&s->rings);
+	return 0;
+}
+
 void sched_enable(struct sched_collector *s)
 {
 	rings_enable(&s->rings);
 	/* on now: a task started from here is a fork the rings hold (its parent's mask) */
 	aff_scan(&s->aff, keep_start, s);
+	s->pause = bench_pause_start(pause_set, s);
 }
 
 int sched_affinity_start(struct sched_collector *s, void (*fn)(void *ctx, const struct event *e),
@@ -310,6 +325,8 @@ void sched_visit_cpus(const struct sched_collector *s)
 
 void sched_disable(struct sched_collector *s)
 {
+	bench_pause_stop(s->pause); /* before the rings: it may turn them on again */
+	s->pause = NULL;
 	rings_disable(&s->rings);
 }
 
@@ -523,6 +540,7 @@ int sched_pages_to_keep(const struct sched_collector *s)
 
 void sched_close(struct sched_collector *s)
 {
+	bench_pause_stop(s->pause);
 	if (s->open)
 		rings_close(&s->rings);
 	if (s->cpus)

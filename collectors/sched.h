@@ -28,6 +28,9 @@ struct sched_opts {
 				 * sched_switch (every other tracepoint carries an empty one,
 				 * so that all samples keep one layout) */
 	bool irq;		/* the irq tracepoints too (who delayed the wakee) */
+	bool ipis;		/* ipi_send_cpu and sched_wake_idle_without_ipi too (which
+				 * remote wakeups sent an IPI): each a sample on the waker's
+				 * path to its wakee, so not without asking */
 };
 
 /* A PERF_RECORD_MMAP2 (path set) or a FORK of a process (path NULL: pid from ppid). */
@@ -68,6 +71,7 @@ struct sched_collector {
 	struct aff_watch aff;	/* the tasks' affinity (EV_AFFINITY) */
 	struct event *aff_start; /* every task's when tracing began, not yet handed on */
 	int naff_start, cap_aff_start;
+	struct bench_pause *pause; /* LOCUS_BENCH_PAUSE (make bench only), or NULL */
 };
 
 /*

@@ -126,10 +126,9 @@ void traced_source_cfg(struct source_cfg *tc, const struct counting_opts *o,
 				   .system_wide = o->all_cpus || o->cpu_list,
 				   .collector = col->collector, .quiet = o->quiet,
 				   .max_tasks = (int)col->max_tasks,
-				   .max_pairs = (int)col->max_pairs,
+				   .max_pairs = (int)col->max_pairs, .ipis = col->ipis,
 				   .stream = { .tracefs = tr->tracefs },
-				   .bpf = { .btf = col->btf, .delay_rate = col->delay_rate,
-					    .ipis = col->ipis } };
+				   .bpf = { .btf = col->btf, .delay_rate = col->delay_rate} };
 }
 
 void run_source_cfg(struct source_cfg *tc, const struct counting_opts *o,

@@ -156,6 +156,7 @@ static void prov_join(struct live_session *t)
 	t->prov.sample_every = s->sample_every;
 	t->prov.affinity_known = s->affinity_known;
 	t->prov.affinity_calls = s->affinity_calls;
+	t->prov.ipis_not_asked = s->ipis_not_asked;
 	t->prov.unmeasured |= s->unmeasured;
 }
 

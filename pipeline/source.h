@@ -53,7 +53,6 @@ struct bpf_src_cfg {
 				 * setting then honored, 1 in the timing's period) */
 	bool blame;		/* --sections blame split in the kernel, the timed wakeups (the
 				 * stream's blame setting then honored) */
-	bool ipis;		/* --ipis: the IPI programs loaded (their cost, docs/cost.md) */
 };
 
 /* What a live session collects and how: its configuration (live_session_start). */
@@ -72,6 +71,9 @@ struct source_cfg {
 	bool quiet;		/* no note when auto falls back to perf */
 	int max_tasks;		/* rows of the task table (0: the source's default) */
 	int max_pairs;		/* waker->wakee pairs kept (0: the source's default) */
+	bool ipis;		/* --ipis: which remote wakeups sent an IPI (ipi_send_cpu and
+				 * sched_wake_idle_without_ipi: their cost, docs/cost.md);
+				 * a recording reads them always */
 	enum prov_scope scope;	/* whose events (the session sets it) */
 	pid_t workload_pid;	/* the command's pid (the session sets it), or 0 */
 	int32_t added[PROV_ADDED_MAX];	/* processes traced with the workload (-p beside it) */

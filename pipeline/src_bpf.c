@@ -173,7 +173,7 @@ struct source *source_open_bpf(const struct source_cfg *cfg, struct sinks *sinks
 		.ncpus = cfg->ncpus, .max_tasks = cfg->max_tasks, .max_pairs = cfg->max_pairs,
 		.stack_every = cfg->bpf.stacks ?
 			bpf_sched_every(cfg->bpf.delay_rate) * LB_STACK_OF_TIMED : 0,
-		.blame = cfg->bpf.blame, .ipis = cfg->bpf.ipis,
+		.blame = cfg->bpf.blame, .ipis = cfg->ipis,
 	};
 	const struct sink *every = sinks_refusing(sinks);
 	const char *only = stream_only(cfg);

@@ -195,19 +195,20 @@ static const struct source_ops stream_ops = {
 };
 
 /* How the stream measures, into its provenance. */
-static void stream_prov(struct stream *st, bool waking)
+static void stream_prov(struct stream *st, bool waking, bool ipis)
 {
 	st->s.prov.affinity_known = true; /* EV_AFFINITY: at the start, and each change */
 	st->s.prov.affinity_calls = st->col.affinity_calls;
 	/* the stream follows every fork it receives: the BPF collector's own drops */
 	st->s.prov.unmeasured |= SM_BIT(tasks_unfollowed) | SM_BIT(runs_missed);
 	/* kernels before 6.5 have no ipi_send_cpu; without sched_waking no IPI can be told
-	 * a wakeup's (sched_wakeup may follow it) */
-	if (st->col.dec.fmt[EV_IPI].id < 0 || !waking)
+	 * a wakeup's (sched_wakeup may follow it); without --ipis they are not read */
+	if (st->col.dec.fmt[EV_IPI].id < 0 || !waking || !ipis)
 		st->s.prov.unmeasured |= SM_BIT(wakeups_ipi) | SM_BIT(ipis_resched_other) |
 					 SM_BIT(ipis_call_other);
-	if (st->col.dec.fmt[EV_WAKE_IDLE].id < 0 || !waking)
+	if (st->col.dec.fmt[EV_WAKE_IDLE].id < 0 || !waking || !ipis)
 		st->s.prov.unmeasured |= SM_BIT(wakeups_no_ipi);
+	st->s.prov.ipis_not_asked = !ipis;
 	st->s.prov.delay = DELAY_LOGLIN;
 }
 
@@ -246,7 +247,10 @@ struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *si
 	struct sched_opts so = { .cpus = cfg->cpus, .ncpus = cfg->ncpus,
 				 .tracefs = cfg->stream.tracefs, .mmap_pages = cfg->mmap_pages,
 				 .record = raw != NULL, .callchain = cfg->stream.callchain,
-				 .irq = cfg->stream.blame || cfg->stream.blame_if_streamed };
+				 .irq = cfg->stream.blame || cfg->stream.blame_if_streamed,
+				 /* a file holds them always: perf script shows them, and a
+				  * report of it tells IPIs without a second recording */
+				 .ipis = cfg->ipis || raw != NULL };
 	struct stream *st = xcalloc(1, sizeof(*st));
 	struct sink_begin b = { 0 };
 
@@ -270,7 +274,7 @@ struct source *source_open_stream(const struct source_cfg *cfg, struct sinks *si
 				 .irq_source = st->col.irq, .exclude = st->s.exclude,
 				 .nexclude = 2, .affinity_events = true };
 	sinks_begin(sinks, &b);
-	stream_prov(st, b.waking_source);
+	stream_prov(st, b.waking_source, so.ipis);
 	reorder_init(&st->ro);
 	st->events = !raw; /* recording, only where a sink beside the writer takes events */
 	for (int i = 0; i < sinks->n; i++)

@@ -311,9 +311,15 @@ static uint64_t remote(const struct sched_results *r, int k)
 }
 
 /* Why a source read no IPIs (the report's line, wrapped at its indent). */
-static const char *ipi_unmeasured_why(enum prov_source src)
+static const char *ipi_unmeasured_why(const struct provenance *p)
 {
-	switch (src) {
+	switch (p->source) {
+	case PROV_PERF:
+		if (!p->ipis_not_asked)
+			break;
+		return "without --ipis the perf stream reads no ipi:ipi_send_cpu or\n"
+		       "   sched_wake_idle_without_ipi (a sample on each remote wakeup's path,\n"
+		       "   its cost in docs/cost.md; kernels 6.5 and later have them)";
 	case PROV_BPF:
 		return "the BPF collector without --ipis loads no program on\n"
 		       "   ipi:ipi_send_cpu or sched_wake_idle_without_ipi (--ipis: two more,\n"
@@ -323,9 +329,10 @@ static const char *ipi_unmeasured_why(enum prov_source src)
 		       "   sched_wake_idle_without_ipi records (perf sched record writes none),\n"
 		       "   or no sched_waking to attribute them to";
 	default:
-		return "this kernel has no ipi:ipi_send_cpu or\n"
-		       "   sched_wake_idle_without_ipi tracepoint (kernels 6.5 and later have them)";
+		break;
 	}
+	return "this kernel has no ipi:ipi_send_cpu or\n"
+	       "   sched_wake_idle_without_ipi tracepoint (kernels 6.5 and later have them)";
 }
 
 void sched_ipi_text(FILE *f, const struct sched_results *r)
@@ -336,7 +343,7 @@ void sched_ipi_text(FILE *f, const struct sched_results *r)
 	int w;
 
 	if (!ipi && !poll) {
-		fprintf(f, "   IPIs: not measured: %s\n", ipi_unmeasured_why(r->prov.source));
+		fprintf(f, "   IPIs: not measured: %s\n", ipi_unmeasured_why(&r->prov));
 		return;
 	}
 	for (int k = 0; k < LOC_NR; k++)

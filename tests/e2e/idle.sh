@@ -171,8 +171,8 @@ EOF
 
 # --pin 0,0: CPU 1 idles but is not allowed, nothing passed over, no IPIs; --pin 0,1: an IPI
 # or a polling wakeup for nearly every cross-CPU wakeup (where the CPUs were mostly idle).
-"$LOCUS" run -q --collector perf --json "$TMP/p00.json" -- "$LOCUS" bench pingpong --pin 0,0 --loops 30000 >/dev/null 2>&1
-"$LOCUS" run -q --collector perf --json "$TMP/p01.json" -- "$LOCUS" bench pingpong --pin 0,1 --loops 5000 >/dev/null 2>&1
+"$LOCUS" run -q --collector perf --ipis --json "$TMP/p00.json" -- "$LOCUS" bench pingpong --pin 0,0 --loops 30000 >/dev/null 2>&1
+"$LOCUS" run -q --collector perf --ipis --json "$TMP/p01.json" -- "$LOCUS" bench pingpong --pin 0,1 --loops 5000 >/dev/null 2>&1
 check "--pin 0,0 and --pin 0,1: idle CPUs and IPIs as the pinning says" python3 - "$TMP/p00.json" "$TMP/p01.json" \
 	"$(main_wakeups "$TMP/p00.json")" <<'EOF'
 import json, sys
@@ -290,7 +290,7 @@ EOF
 		# waiter command of each would be in its own scope, ~460 wakeups of its own)
 		"$LOCUS" run -q --collector bpf --ipis --delay-rate 0 -p "$pp" --json "$TMP/sb.json" >/dev/null 2>&1 &
 		bb=$!
-		"$LOCUS" run -q --collector perf -p "$pp" --json "$TMP/sp.json" >/dev/null 2>&1 &
+		"$LOCUS" run -q --collector perf --ipis -p "$pp" --json "$TMP/sp.json" >/dev/null 2>&1 &
 		pb=$!
 		"$LOCUS" run -q --collector bpf -p "$pp" --json "$TMP/sd.json" >"$TMP/sd.txt" 2>&1 &
 		db=$!

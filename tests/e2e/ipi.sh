@@ -79,6 +79,31 @@ perf script -i "$TMP/hb.data" -F $fields --ns >"$TMP/hb.txt" 2>/dev/null
 check "locus record of hackbench: IPI wakeups and other IPIs as perf script counts them" \
 	ipi_check "$TMP/hb.json" "$TMP/hb.txt" "${root:-0}"
 
+# Without --ipis neither collector reads the IPI tracepoints (their cost, docs/cost.md): the
+# fields are null, the text says which option counts them, and the perf stream's events hold
+# no ipi_send_cpu. Oracle: perf's count of the same run (the pinned ping-pong sends IPIs).
+for c in perf bpf; do
+	perf stat -a -x, -e ipi:ipi_send_cpu -o "$TMP/n.$c.stat" -- "$LOCUS" run --collector "$c" \
+		--json "$TMP/n.$c.json" -- "$LOCUS" bench pingpong --pin 0,1 --loops 3000 \
+		>"$TMP/n.$c.txt" 2>&1
+	rc=$?
+	if [ "$c" = bpf ] && [ $rc -ne 0 ]; then
+		skip "bpf without --ipis: the BPF collector does not load here"
+		continue
+	fi
+	check "$c without --ipis: IPIs null and said, where perf counted IPIs on the same run" \
+		python3 - "$TMP/n.$c.json" "$TMP/n.$c.txt" "$TMP/n.$c.stat" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1])); txt = " ".join(open(sys.argv[2]).read().split())
+sent = [int(l.split(",")[0]) for l in open(sys.argv[3]) if "ipi_send_cpu" in l][0]
+w = d["wakeups"]
+assert sent > 100, sent  # the run sent IPIs: a 0 would be made up
+assert w["ipi_sent"] is None and w["polling_idle_no_ipi"] is None and w["other_ipis"] is None, w
+assert "IPIs: not measured:" in txt and "without --ipis" in txt, txt[-2000:]
+assert "ipi_send_cpu" not in d["sched"].get("events_by_type", {}), d["sched"]["events_by_type"]
+EOF
+done
+
 tps=sched:sched_waking,sched:sched_wakeup,sched:sched_switch,sched:sched_migrate_task
 tps=$tps,sched:sched_wakeup_new,sched:sched_process_fork,sched:sched_process_exit
 tps=$tps,ipi:ipi_send_cpu,sched:sched_wake_idle_without_ipi

@@ -155,9 +155,11 @@ expect_eq "--exit-on-end: the workload's status at once" 5 "$(cat "$TMP/rc3" 2>/
 T kill-server 2>/dev/null
 sleep 0.3
 
-# 4. A fatal signal to locus still gives the terminal back.
+# 4. A fatal signal to locus still gives the terminal back. (TMPDIR: the workload's output
+# file, which the fatal handler leaves, stays in a directory of the test's, not in /tmp.)
+mkdir -p "$TMP/segv"
 T new-session -d -x 100 -y 30 \
-	"TERM=xterm-256color $LOCUS top -- $LOCUS bench pingpong --loops 4000002; echo \$? >$TMP/rc4; sleep 60"
+	"TERM=xterm-256color TMPDIR=$TMP/segv $LOCUS top -- $LOCUS bench pingpong --loops 4000002; echo \$? >$TMP/rc4; sleep 60"
 pane_until "wakeups" 8
 pkill -SEGV -f "^$LOCUS top -- $LOCUS bench pingpong --loops 4000002"
 wait_for "$TMP/rc4" 10
