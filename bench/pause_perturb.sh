@@ -59,14 +59,18 @@ for r in $(seq "$REPS"); do
 			# perf answers "enable"/"disable" on its own fifos: a relay speaks pausebench's
 			mkfifo "$d/pctl" "$d/pack"
 			perf_relay "$d" &
+			relay=$!
 			cmd=(perf sched record -q -o "$TMP/p.data" -D -1 --control "fifo:$d/pctl,$d/pack"
 				-- "${pb[@]}") ;;
 		stats) cmd=(env FLOOR_PAUSE_STATS=1 build/floor-ipi -- "${pb[@]}") ;;
 		*=*) cmd=("${v#*=}" run -q --collector bpf -o /dev/null -- "${pb[@]}") ;;
 		*) echo "pause_perturb: unknown variant $v" >&2; exit 2 ;;
 		esac
-		LOCUS_BENCH_PAUSE=$d timeout 600 "${cmd[@]}" >"$TMP/out" 2>"$TMP/err" ||
-			{ echo "pause_perturb: $v failed: $(head -n 3 "$TMP/err")" >&2; exit 1; }
+		LOCUS_BENCH_PAUSE=$d timeout 600 "${cmd[@]}" >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		# a relay whose perf never started waits on its fifos for good
+		[ -n "${relay:-}" ] && { kill "$relay" 2>/dev/null; wait "$relay" 2>/dev/null; relay=; }
+		[ "$rc" -eq 0 ] || { echo "pause_perturb: $v failed: $(head -n 3 "$TMP/err")" >&2; exit 1; }
 		# variant, ratio, ns added a wakeup: (1 / on - 1 / off) / 2 of the block's rates
 		awk -v v="${v%%=*}" '$1 == "block" { on = ($6 + $8) / 2; off = ($4 + $10) / 2;
 			if (on > 0 && off > 0) printf "%s %s %.1f\n", v, $12, (1e9 / on - 1e9 / off) / 2 }' \

@@ -220,7 +220,7 @@ int sched_open(struct sched_collector *s, const struct sched_opts *o, char *err,
 			.watermark = 1,
 		};
 		if (s->dec.fmt[t].id < 0 || (!o->irq && (EV_IRQ_TYPES >> t & 1)) ||
-		    (!o->ipis && (t == EV_IPI || t == EV_WAKE_IDLE)) ||
+		    (!o->ipis && (EV_IPI_TYPES >> t & 1)) ||
 		    (!s->affinity_calls && (EV_SYSCALL_TYPES >> t & 1)))
 			continue;
 		/* with sched_waking, the chosen CPU comes from sched_migrate_task or the

@@ -135,6 +135,9 @@ static inline int event_switch_exited(const struct event *e)
 	return (e->sw.prev_state & (SWITCH_STATE_EXIT_DEAD | SWITCH_STATE_EXIT_ZOMBIE)) != 0;
 }
 
+/* The IPI tracepoints' types: read with --ipis (a live collector) or in a recording. */
+#define EV_IPI_TYPES ((1u << EV_IPI) | (1u << EV_WAKE_IDLE))
+
 /* The syscall tracepoints the collector reads for EV_AFFINITY: no sink takes them. */
 #define EV_SYSCALL_TYPES ((1u << EV_SETAFFINITY) | (1u << EV_SETAFFINITY_RET))
 

@@ -89,7 +89,8 @@ struct provenance {
 				 * over are not judged) */
 	bool affinity_calls;	/* and its changes through sched_setaffinity (the perf
 				 * stream, a locus recording: traced syscalls) */
-	bool ipis_not_asked;	/* a live collector without --ipis: no IPI tracepoint read */
+	bool ipis_not_asked;	/* a live collector without --ipis: no IPI tracepoint read
+				 * (else a source that measured none had none to read) */
 	uint64_t unmeasured;	/* bit 1 << SM_<field>: a measure this source does not count
 				 * (JSON null, left out of text: never a made-up 0) */
 	int keep_pages;		/* the perf stream lost records: the -m that would have kept

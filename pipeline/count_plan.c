@@ -128,7 +128,7 @@ void traced_source_cfg(struct source_cfg *tc, const struct counting_opts *o,
 				   .max_tasks = (int)col->max_tasks,
 				   .max_pairs = (int)col->max_pairs, .ipis = col->ipis,
 				   .stream = { .tracefs = tr->tracefs },
-				   .bpf = { .btf = col->btf, .delay_rate = col->delay_rate} };
+				   .bpf = { .btf = col->btf, .delay_rate = col->delay_rate } };
 }
 
 void run_source_cfg(struct source_cfg *tc, const struct counting_opts *o,

@@ -214,6 +214,7 @@ struct source *source_open_bpf(const struct source_cfg *cfg, struct sinks *sinks
 	/* IPIs where the kernel lacks them; idle CPUs beyond the programs' masks */
 	b->s.prov.unmeasured |= bpf_sched_unmeasured(b->bs);
 	b->s.prov.affinity_known = true; /* each task's own mask, read when it runs */
+	b->s.prov.ipis_not_asked = !cfg->ipis;
 	snprintf(err, len, "%s", bpf_sched_left_out(b->bs));
 	return &b->s;
 fail:

@@ -313,24 +313,19 @@ static uint64_t remote(const struct sched_results *r, int k)
 /* Why a source read no IPIs (the report's line, wrapped at its indent). */
 static const char *ipi_unmeasured_why(const struct provenance *p)
 {
-	switch (p->source) {
-	case PROV_PERF:
-		if (!p->ipis_not_asked)
-			break;
-		return "without --ipis the perf stream reads no ipi:ipi_send_cpu or\n"
-		       "   sched_wake_idle_without_ipi (a sample on each remote wakeup's path,\n"
-		       "   its cost in docs/cost.md; kernels 6.5 and later have them)";
-	case PROV_BPF:
+	if (p->ipis_not_asked && p->source == PROV_BPF)
 		return "the BPF collector without --ipis loads no program on\n"
 		       "   ipi:ipi_send_cpu or sched_wake_idle_without_ipi (--ipis: two more,\n"
 		       "   on kernels 6.5 and later; their cost in docs/cost.md)";
-	case PROV_REPLAY:
+	if (p->ipis_not_asked)
+		return "the perf stream without --ipis reads no\n"
+		       "   ipi:ipi_send_cpu or sched_wake_idle_without_ipi (--ipis: a sample on\n"
+		       "   each remote wakeup's path, on kernels 6.5 and later; its cost in\n"
+		       "   docs/cost.md)";
+	if (p->source == PROV_REPLAY)
 		return "the file has no ipi:ipi_send_cpu or\n"
 		       "   sched_wake_idle_without_ipi records (perf sched record writes none),\n"
 		       "   or no sched_waking to attribute them to";
-	default:
-		break;
-	}
 	return "this kernel has no ipi:ipi_send_cpu or\n"
 	       "   sched_wake_idle_without_ipi tracepoint (kernels 6.5 and later have them)";
 }
